@@ -1,0 +1,46 @@
+"""The ``evalcore`` command line: one subcommand per metric family.
+
+Every error evalcore raises on purpose is printed as one line
+``FILE:LINE: what is wrong`` with exit code 2; never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from evalcore import __version__
+from evalcore.errors import EvalcoreError
+
+__all__ = ["build_parser", "main"]
+
+# Subcommand modules under evalcore.commands, in help order.
+COMMANDS: tuple[str, ...] = ("attach",)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="evalcore",
+        description="Cross-annotation parser evaluation: TedEval, FREVAL, PARSEVAL, NED, attachment scores.",
+    )
+    parser.add_argument("--version", action="version", version=f"evalcore {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name in COMMANDS:
+        importlib.import_module(f"evalcore.commands.{name}").register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args))
+    except EvalcoreError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # `evalcore ... | head`
+        return 0
+    except KeyboardInterrupt:
+        return 130

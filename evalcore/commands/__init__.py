@@ -1,0 +1,1 @@
+"""One module per ``evalcore`` subcommand; each defines ``register(subparsers)``."""

@@ -1,0 +1,52 @@
+"""Output helpers shared by the subcommands: aligned text tables, CSV, JSON."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+
+__all__ = ["csv_text", "json_text", "text_table"]
+
+Cell = str | int | float | None
+
+
+def _fmt(cell: Cell, digits: int) -> str:
+    if cell is None:
+        return "N/A"
+    if isinstance(cell, float):
+        return f"{cell:.{digits}f}"
+    return str(cell)
+
+
+def text_table(headers: Sequence[str], rows: Sequence[Sequence[Cell]], digits: int = 4) -> str:
+    """An aligned table: text columns left-aligned, numbers right-aligned."""
+    cells = [[_fmt(c, digits) for c in row] for row in rows]
+    widths = [len(h) for h in headers]
+    for row in cells:
+        for i, c in enumerate(row):
+            widths[i] = max(widths[i], len(c))
+    numeric = [all(isinstance(r[i], int | float) or r[i] is None for r in rows) for i in range(len(headers))]
+
+    def line(values: Sequence[str]) -> str:
+        out = []
+        for i, v in enumerate(values):
+            out.append(v.rjust(widths[i]) if numeric[i] else v.ljust(widths[i]))
+        return "  ".join(out).rstrip()
+
+    rule = "  ".join("-" * w for w in widths)
+    return "\n".join([line(list(headers)), rule, *(line(r) for r in cells)]) + "\n"
+
+
+def csv_text(headers: Sequence[str], rows: Sequence[Sequence[Cell]]) -> str:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(headers)
+    for row in rows:
+        writer.writerow(["" if c is None else c for c in row])
+    return buf.getvalue()
+
+
+def json_text(obj: object) -> str:
+    return json.dumps(obj, ensure_ascii=False, indent=2) + "\n"

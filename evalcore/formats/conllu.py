@@ -1,0 +1,190 @@
+"""CoNLL-U and CoNLL-X reader and CoNLL-U writer (SPEC §2).
+
+Sentence blocks are split here (so every error can name its line); the ID,
+HEAD and comment fields are parsed with the ``conllu`` library's own field
+parsers, and all other fields are kept as raw strings so that
+``write_conllu(read_conllu(x))`` reproduces ``x``.
+
+Accepted: 10 columns (CoNLL-U, CoNLL-X / CoNLL-06/07) and 8 columns (the
+MaltParser / yap output without PHEAD and PDEPREL).  Multiword-token ranges
+(``3-4``) and empty nodes (``5.1``) are kept as :class:`ExtraLine` values and are
+never tree nodes.  A UTF-8 BOM, CRLF line ends, gzip and a missing final blank
+line are accepted; an empty file is zero sentences.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Literal
+
+from conllu.parser import ParseException, parse_comment_line, parse_id_value
+
+from evalcore.errors import InputFormatError, TreeStructureError
+from evalcore.formats._io import InputSource, iter_lines, source_name
+from evalcore.trees import DepTree, ExtraLine, Source, Token
+
+__all__ = ["parse_conllu", "read_conllu", "write_conllu"]
+
+OnInvalid = Literal["raise", "keep"]
+
+
+def _id_kind(raw: str, fname: str, lineno: int) -> int | None:
+    """Integer ID for a regular token, ``None`` for a range or empty node."""
+    try:
+        value = parse_id_value(raw)
+    except ParseException:
+        value = None
+    if isinstance(value, int) and raw.isdigit():
+        return value
+    if isinstance(value, tuple):
+        return None
+    raise InputFormatError(f"ID '{raw}' is not an integer, range or decimal", file=fname, line=lineno)
+
+
+def _finish(
+    lines: list[tuple[int, str]],
+    fname: str,
+    on_invalid: OnInvalid,
+) -> DepTree:
+    comments: list[str] = []
+    tokens: list[Token] = []
+    token_lines: list[int] = []
+    extras: list[ExtraLine] = []
+    sent_id = ""
+    text = ""
+    for lineno, line in lines:
+        if line.startswith("#"):
+            comments.append(line)
+            pairs = parse_comment_line(line)
+            key, value = pairs[0] if pairs else ("", None)
+            body = line[1:].strip()
+            if key == "sent_id" and value:
+                sent_id = value
+            elif key == "text" and value is not None:
+                text = value
+            elif body.startswith("sent_id ") and not sent_id:
+                sent_id = body[len("sent_id ") :].strip()
+            elif body.startswith("sentence-text:") and not text:
+                text = body[len("sentence-text:") :].strip()
+            continue
+        cols = line.split("\t")
+        if len(cols) not in (10, 8):
+            raise InputFormatError(
+                f"expected 10 tab-separated columns, found {len(cols)}",
+                file=fname,
+                line=lineno,
+                sentence=sent_id or None,
+            )
+        tid = _id_kind(cols[0], fname, lineno)
+        if tid is None:
+            extras.append(ExtraLine(cols[0], tuple(cols[1:]), len(tokens)))
+            continue
+        if tid != len(tokens) + 1:
+            raise InputFormatError(
+                f"ID '{cols[0]}' out of sequence (expected {len(tokens) + 1})",
+                file=fname,
+                line=lineno,
+                sentence=sent_id or None,
+            )
+        head_raw = cols[6]
+        if not (head_raw.isdigit() and head_raw.isascii()):
+            raise InputFormatError(
+                f"HEAD '{head_raw}' of token {tid} is not a non-negative integer",
+                file=fname,
+                line=lineno,
+                sentence=sent_id or None,
+            )
+        if len(cols) == 8:
+            cols = [*cols, "_", "_"]
+        tokens.append(
+            Token(
+                tid, cols[1], cols[2], cols[3], cols[4], cols[5], int(head_raw), cols[7], cols[8], cols[9]
+            )
+        )
+        token_lines.append(lineno)
+    first = lines[0][0]
+    tree = DepTree(
+        tuple(tokens),
+        sent_id,
+        text,
+        tuple(comments),
+        tuple(extras),
+        Source(fname, token_lines[0] if token_lines else first, tuple(token_lines)),
+    )
+    n = len(tokens)
+    for i, t in enumerate(tokens):
+        if t.head > n:
+            raise InputFormatError(
+                f"HEAD '{t.head}' points past the sentence ({n} tokens)",
+                file=fname,
+                line=token_lines[i],
+                sentence=sent_id or None,
+            )
+    if on_invalid == "raise" and tokens:
+        problem = tree.structure_problem()
+        if problem is not None:
+            idx, msg = problem
+            raise TreeStructureError(msg, file=fname, line=token_lines[idx], sentence=sent_id or None)
+    return tree
+
+
+def _blocks(numbered: Iterable[tuple[int, str]]) -> Iterator[list[tuple[int, str]]]:
+    block: list[tuple[int, str]] = []
+    for lineno, line in numbered:
+        if line.strip() == "":
+            if block:
+                yield block
+                block = []
+        else:
+            block.append((lineno, line))
+    if block:
+        yield block
+
+
+def read_conllu(
+    source: InputSource,
+    *,
+    name: str | None = None,
+    on_invalid: OnInvalid = "raise",
+) -> Iterator[DepTree]:
+    """Stream the sentences of a CoNLL-U / CoNLL-X file (path, or bytes with ``name``).
+
+    ``on_invalid="keep"`` yields sentences with a cycle or without a root
+    instead of raising :class:`TreeStructureError`; callers then check
+    :meth:`DepTree.structure_problem`.  Format errors always raise.
+    """
+    fname = source_name(source, name)
+    for block in _blocks(iter_lines(source, fname)):
+        if all(line.startswith("#") for _, line in block):
+            continue  # a comment-only block (e.g. a file header) is not a sentence
+        yield _finish(block, fname, on_invalid)
+
+
+def parse_conllu(text: str, *, name: str = "<string>", on_invalid: OnInvalid = "raise") -> list[DepTree]:
+    """Read all sentences from a string (tests, the app's examples)."""
+    return list(read_conllu(text.encode("utf-8"), name=name, on_invalid=on_invalid))
+
+
+def _token_line(t: Token) -> str:
+    return "\t".join(
+        (str(t.id), t.form, t.lemma, t.upos, t.xpos, t.feats, str(t.head), t.deprel, t.deps, t.misc)
+    )
+
+
+def write_conllu(trees: Iterable[DepTree]) -> str:
+    """Serialize to CoNLL-U text; inverse of :func:`read_conllu` (property-tested)."""
+    out: list[str] = []
+    for tree in trees:
+        out.extend(tree.comments)
+        extras = sorted(tree.extras, key=lambda e: e.after)
+        k = 0
+        for i, tok in enumerate(tree.tokens):
+            # a range or empty node preceded by `after` tokens comes before token `after`
+            while k < len(extras) and extras[k].after <= i:
+                out.append("\t".join((extras[k].id, *extras[k].fields)))
+                k += 1
+            out.append(_token_line(tok))
+        for e in extras[k:]:
+            out.append("\t".join((e.id, *e.fields)))
+        out.append("")
+    return "\n".join(out) + ("\n" if out else "")

@@ -1,0 +1,99 @@
+"""SPMRL / yap lattices and ``.tokens`` files (SPEC §2).
+
+Lattice lines are ``FROM TO FORM LEMMA CPOS FPOS FEATS TOKEN_ID``, tab
+separated, a blank line between sentences.  A *gold lattice* file holds one
+path per sentence; an *MA lattice* the full ambiguity lattice.  Empty fields
+(yap writes ``\t\t`` for no features) are kept as the empty string.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from evalcore.errors import InputFormatError
+from evalcore.formats._io import InputSource, iter_lines, source_name
+from evalcore.trees import Arc, Lattice, Source
+
+__all__ = ["read_lattices", "read_tokens", "write_lattices", "write_tokens"]
+
+
+def _int_field(raw: str, what: str, fname: str, lineno: int) -> int:
+    if not (raw.isascii() and raw.isdigit()):
+        raise InputFormatError(f"{what} '{raw}' is not a non-negative integer", file=fname, line=lineno)
+    return int(raw)
+
+
+def _blocks(numbered: Iterable[tuple[int, str]]) -> Iterator[list[tuple[int, str]]]:
+    block: list[tuple[int, str]] = []
+    for lineno, line in numbered:
+        if line.strip() == "":
+            if block:
+                yield block
+                block = []
+        else:
+            block.append((lineno, line))
+    if block:
+        yield block
+
+
+def read_lattices(source: InputSource, *, name: str | None = None) -> Iterator[Lattice]:
+    """Stream the lattices of an SPMRL/yap lattice file."""
+    fname = source_name(source, name)
+    for block in _blocks(iter_lines(source, fname)):
+        arcs: list[Arc] = []
+        for lineno, line in block:
+            cols = line.split("\t")
+            if len(cols) != 8:
+                raise InputFormatError(
+                    f"expected 8 tab-separated lattice columns "
+                    f"(FROM TO FORM LEMMA CPOS FPOS FEATS TOKEN_ID), found {len(cols)}",
+                    file=fname,
+                    line=lineno,
+                )
+            start = _int_field(cols[0], "FROM state", fname, lineno)
+            end = _int_field(cols[1], "TO state", fname, lineno)
+            if end <= start:
+                raise InputFormatError(
+                    f"arc goes backwards or nowhere ({start} -> {end})", file=fname, line=lineno
+                )
+            tok = _int_field(cols[7], "TOKEN_ID", fname, lineno)
+            arcs.append(Arc(start, end, cols[2], cols[3], cols[4], cols[5], cols[6], tok))
+        yield Lattice(tuple(arcs), Source(fname, block[0][0]))
+
+
+def write_lattices(lattices: Iterable[Lattice]) -> str:
+    """Serialize lattices; inverse of :func:`read_lattices`."""
+    out: list[str] = []
+    for lat in lattices:
+        for a in lat.arcs:
+            out.append(
+                "\t".join(
+                    (str(a.start), str(a.end), a.segment, a.lemma, a.cpos, a.fpos, a.feats, str(a.token_id))
+                )
+            )
+        out.append("")
+    return "\n".join(out) + ("\n" if out else "")
+
+
+def read_tokens(source: InputSource, *, name: str | None = None) -> Iterator[tuple[str, ...]]:
+    """Stream sentences of a ``.tokens`` file: one token per line, blank line between."""
+    fname = source_name(source, name)
+    for block in _blocks(iter_lines(source, fname)):
+        toks: list[str] = []
+        for lineno, line in block:
+            tok = line.strip()
+            if "\t" in tok or " " in tok:
+                raise InputFormatError(
+                    "a .tokens line holds one token (found whitespace inside)", file=fname, line=lineno
+                )
+            toks.append(tok)
+        yield tuple(toks)
+
+
+def write_tokens(sentences: Iterable[Iterable[str]]) -> str:
+    """Serialize token sentences; inverse of :func:`read_tokens`."""
+    out: list[str] = []
+    for sent in sentences:
+        out.extend(sent)
+        out.append("")
+    return "\n".join(out) + ("\n" if out else "")

@@ -1,0 +1,230 @@
+"""Penn-Treebank bracket reader and writer (SPEC §2).
+
+Reads any number of trees per file, one per line or pretty-printed, with or
+without an outer unlabeled bracket ``( (S ...) )``.  Nothing is dropped on
+reading: traces (``-NONE-``), indices (``NP-SBJ-1``, ``NP=2``) and function
+tags (``NP-SBJ``, FarPaHC's ``NP*SBJ``) stay in the raw label, and an outer
+unlabeled bracket is a root node with the empty label.  Consumers call
+:func:`split_label`, :func:`strip_empty` and :func:`unwrap` for what they need.
+
+Terminals are the atoms (words); a node whose children are all words is a
+preterminal.  The parser is a loop over tokens with an explicit stack, so any
+depth is fine.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from evalcore.errors import InputFormatError
+from evalcore.formats._io import InputSource, iter_lines, source_name
+from evalcore.trees import Node, Source, Tree
+
+__all__ = [
+    "LabelParts",
+    "parse_ptb",
+    "read_ptb",
+    "split_label",
+    "strip_empty",
+    "unwrap",
+    "write_ptb",
+]
+
+_TOKEN = re.compile(r"\(|\)|[^\s()]+")
+_WHOLE = re.compile(r"^-[A-Za-z]+-$")  # -NONE-, -LRB-, -RRB-
+
+
+@dataclass(frozen=True, slots=True)
+class LabelParts:
+    """A raw label split into category, function tags and indices."""
+
+    category: str
+    functions: tuple[str, ...]
+    indices: tuple[str, ...]
+
+
+def split_label(raw: str, separators: str = "-=") -> LabelParts:
+    """Split ``NP-SBJ-1`` into ``NP``, ``(SBJ,)``, ``("1",)`` (SPEC §5.1).
+
+    The category is the text before the first separator not at position 0;
+    ``-NONE-``, ``-LRB-`` and the like stay whole; numeric pieces are indices.
+    """
+    if _WHOLE.match(raw) or not raw:
+        return LabelParts(raw, (), ())
+    cut = -1
+    for i in range(1, len(raw)):
+        if raw[i] in separators:
+            cut = i
+            break
+    if cut < 0:
+        return LabelParts(raw, (), ())
+    category = raw[:cut]
+    pieces = re.split("[" + re.escape(separators) + "]", raw[cut + 1 :])
+    functions = tuple(p for p in pieces if p and not p.isdigit())
+    indices = tuple(p for p in pieces if p.isdigit())
+    return LabelParts(category, functions, indices)
+
+
+def _tokens(lines: Iterable[tuple[int, str]]) -> Iterator[tuple[int, str]]:
+    for lineno, line in lines:
+        for m in _TOKEN.finditer(line):
+            yield lineno, m.group()
+
+
+def _build(
+    raw_nodes: list[tuple[str, list[int], int | None]], words: list[str], fname: str, line: int, idx: int
+) -> Tree:
+    nodes = tuple(Node(label, tuple(ch), term) for label, ch, term in raw_nodes)
+    return Tree(nodes, tuple(words), sent_id=str(idx), source=Source(fname, line))
+
+
+def read_ptb(source: InputSource, *, name: str | None = None) -> Iterator[Tree]:
+    """Stream the trees of a bracketed file (``.mrg``, ``.ptb``, ``.psd``, evalb ``.gld``/``.tst``).
+
+    ``sent_id`` is the 1-based index of the tree in the file.
+    """
+    fname = source_name(source, name)
+    raw_nodes: list[tuple[str, list[int], int | None]] = []
+    words: list[str] = []
+    stack: list[int] = []
+    start_line = 0
+    expect_label = False
+    count = 0
+    for lineno, tok in _tokens(iter_lines(source, fname)):
+        if tok == "(":
+            if not stack:
+                raw_nodes, words, start_line = [], [], lineno
+            idx = len(raw_nodes)
+            raw_nodes.append(("", [], None))
+            if stack:
+                raw_nodes[stack[-1]][1].append(idx)
+            stack.append(idx)
+            expect_label = True
+        elif tok == ")":
+            if not stack:
+                raise InputFormatError("unexpected ')' outside any tree", file=fname, line=lineno)
+            closed = stack.pop()
+            label, children, _ = raw_nodes[closed]
+            if not children and not expect_label:
+                # "(X)" : a labeled bracket with no children
+                raise InputFormatError(f"bracket '({label}' has no children", file=fname, line=lineno)
+            if expect_label and not children:
+                raise InputFormatError("empty bracket '()'", file=fname, line=lineno)
+            expect_label = False
+            if not stack:
+                count += 1
+                yield _build(raw_nodes, words, fname, start_line, count)
+        else:
+            if not stack:
+                raise InputFormatError(
+                    f"text '{tok}' outside any bracket (expected '(')", file=fname, line=lineno
+                )
+            if expect_label:
+                label, children, term = raw_nodes[stack[-1]]
+                raw_nodes[stack[-1]] = (tok, children, term)
+                expect_label = False
+            else:
+                idx = len(raw_nodes)
+                raw_nodes.append((tok, [], len(words)))
+                words.append(tok)
+                raw_nodes[stack[-1]][1].append(idx)
+    if stack:
+        raise InputFormatError(
+            f"tree starting at line {start_line} is not closed ({len(stack)} '(' open at end of file)",
+            file=fname,
+            line=start_line,
+        )
+
+
+def parse_ptb(text: str, *, name: str = "<string>") -> list[Tree]:
+    """Read all trees from a string."""
+    return list(read_ptb(text.encode("utf-8"), name=name))
+
+
+def _write_one(tree: Tree) -> str:
+    parts: list[str] = []
+    # explicit stack of (node index, closing?) pairs
+    stack: list[tuple[int, bool]] = [(0, False)]
+    while stack:
+        i, closing = stack.pop()
+        node = tree.nodes[i]
+        if closing:
+            parts.append(")")
+            continue
+        if node.terminal is not None:
+            parts.append(" " + node.label)
+            continue
+        parts.append(f"{' ' if parts else ''}({node.label}")
+        stack.append((i, True))
+        for c in reversed(node.children):
+            stack.append((c, False))
+    return "".join(parts)
+
+
+def write_ptb(trees: Iterable[Tree]) -> str:
+    """One tree per line; inverse of :func:`read_ptb` (property-tested)."""
+    return "".join(_write_one(t) + "\n" for t in trees)
+
+
+def strip_empty(tree: Tree, empty_labels: Sequence[str] = ("-NONE-",)) -> Tree:
+    """Remove empty elements (``-NONE-`` preterminals) and, recursively, ancestors left empty.
+
+    Word positions are renumbered over the words that remain.
+    """
+    nodes = tree.nodes
+    keep = [True] * len(nodes)
+    for i in range(len(nodes) - 1, -1, -1):
+        n = nodes[i]
+        if n.terminal is not None:
+            continue
+        if n.label in empty_labels:
+            keep[i] = False
+            for c in n.children:
+                keep[c] = False
+        elif not any(keep[c] for c in n.children):
+            keep[i] = False
+    return _rebuild(tree, keep)
+
+
+def _rebuild(tree: Tree, keep: Sequence[bool]) -> Tree:
+    """Copy the nodes marked ``keep`` (a kept node's parent must be kept, or it is the root)."""
+    new_index: dict[int, int] = {}
+    order = [i for i in range(len(tree.nodes)) if keep[i]]
+    for j, i in enumerate(order):
+        new_index[i] = j
+    words: list[str] = []
+    out: list[Node] = []
+    for i in order:
+        n = tree.nodes[i]
+        term = None
+        if n.terminal is not None:
+            term = len(words)
+            words.append(n.label)
+        out.append(Node(n.label, tuple(new_index[c] for c in n.children if keep[c]), term))
+    return Tree(tuple(out), tuple(words), tree.sent_id, tree.source)
+
+
+def unwrap(tree: Tree, root_labels: Sequence[str] = ("", "ROOT", "TOP")) -> Tree:
+    """Remove outer brackets labeled ``""``, ``ROOT`` or ``TOP`` that have exactly one child.
+
+    An outer bracket with several children (FarPaHC's ``( (IP-MAT ...) (ID ...) )``)
+    keeps its ``ID`` child removed first: ``ID`` and ``CODE`` nodes under the
+    outer bracket are metadata, not syntax.
+    """
+    current = tree
+    while True:
+        root = current.nodes[0]
+        if root.terminal is not None or root.label not in root_labels:
+            return current
+        syntax = [c for c in root.children if current.nodes[c].label != "ID"]
+        if len(syntax) != 1 or current.nodes[syntax[0]].terminal is not None:
+            return current
+        keep = [False] * len(current.nodes)
+        stack = [syntax[0]]
+        while stack:
+            i = stack.pop()
+            keep[i] = True
+            stack.extend(current.nodes[i].children)
+        current = _rebuild(current, keep)

@@ -1,0 +1,1 @@
+"""One module per metric family; each is counts (adding with ``+``) then score."""

@@ -1,0 +1,293 @@
+"""The attachment family: UAS, LAS, label accuracy, undirected, NED (SPEC §3).
+
+NED follows Schwartz et al. (ACL 2011, §5): a token counts as correct if its
+system head is its gold head, a gold child of it (undirected), or its gold
+grandparent.  ROOT is the grandparent of a token attached to the root word,
+so an edge flip at the top of the tree is neutralized like any other.
+
+Punctuation is decided on the *gold* token; ``no_punct`` only leaves such
+tokens out of the counts, heads are never changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Literal
+
+from evalcore.errors import EvalcoreError, MismatchError
+from evalcore.metrics.base import add_fields, make_signature, ratio
+from evalcore.trees import DepTree, Token
+
+__all__ = [
+    "AttachConfig",
+    "AttachCounts",
+    "AttachResult",
+    "AttachScore",
+    "TokenJudgement",
+    "attach_corpus",
+    "check_same_tokens",
+    "is_punct",
+    "judge_tokens",
+    "paired_sentences",
+    "score",
+    "sentence_counts",
+]
+
+PTB_PUNCT = frozenset({",", ".", ":", "``", "''", "-LRB-", "-RRB-"})
+
+NedReason = Literal["parent", "child", "grandparent"]
+
+
+def is_punct(token: Token) -> bool:
+    """UPOS ``PUNCT``, a PTB punctuation tag, or an SPMRL ``yy*`` tag (SPEC §3)."""
+    for tag in (token.upos, token.xpos):
+        if tag == "PUNCT" or tag in PTB_PUNCT or tag.startswith("yy"):
+            return True
+    return False
+
+
+def _base(deprel: str) -> str:
+    return deprel.split(":", 1)[0]
+
+
+@dataclass(frozen=True, slots=True)
+class AttachConfig:
+    """Settings that change the numbers; all appear in :meth:`signature`."""
+
+    no_punct: bool = False
+    max_len: int | None = None
+    deprel_base: bool = False
+    skip_invalid: bool = True
+
+    def signature(self) -> str:
+        return make_signature(
+            "attach",
+            [
+                ("punct", not self.no_punct),
+                ("maxlen", self.max_len),
+                ("deprel", "base" if self.deprel_base else "full"),
+                ("invalid", "skip" if self.skip_invalid else "strict"),
+            ],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class TokenJudgement:
+    """Why one token counts or not under each attachment metric."""
+
+    index: int  # 1-based token id
+    counted: bool  # False for punctuation under no_punct
+    uas: bool
+    las: bool
+    label: bool
+    undirected: bool
+    ned: bool
+    ned_reason: NedReason | None
+
+
+@dataclass(frozen=True, slots=True)
+class AttachCounts:
+    """Per-sentence or corpus counts; add with ``+``."""
+
+    tokens: int = 0
+    uas: int = 0
+    las: int = 0
+    label: int = 0
+    undirected: int = 0
+    ned: int = 0
+    sentences: int = 0
+    skipped: int = 0
+    excluded: int = 0  # sentences longer than max_len
+
+    def __add__(self, other: AttachCounts) -> AttachCounts:
+        return AttachCounts(**add_fields(self, other))
+
+
+@dataclass(frozen=True, slots=True)
+class AttachScore:
+    uas: float
+    las: float
+    label: float
+    undirected: float
+    ned: float
+    tokens: int
+    sentences: int
+    skipped: int
+    excluded: int
+    signature: str
+
+
+def judge_tokens(gold: DepTree, system: DepTree, config: AttachConfig = AttachConfig()) -> list[TokenJudgement]:
+    """Per-token verdicts; the single source of every attachment count."""
+    ghead = gold.heads
+    out: list[TokenJudgement] = []
+    for g, s in zip(gold.tokens, system.tokens, strict=True):
+        counted = not (config.no_punct and is_punct(g))
+        gl, sl = (_base(g.deprel), _base(s.deprel)) if config.deprel_base else (g.deprel, s.deprel)
+        head_ok = s.head == g.head
+        label_ok = gl == sl
+        reason: NedReason | None = None
+        if head_ok:
+            reason = "parent"
+        elif s.head != 0 and ghead[s.head - 1] == g.id:
+            reason = "child"
+        elif g.head != 0 and ghead[g.head - 1] == s.head:
+            reason = "grandparent"  # includes ROOT (0) as grandparent of the root word's dependents
+        out.append(
+            TokenJudgement(
+                g.id,
+                counted,
+                head_ok,
+                head_ok and label_ok,
+                label_ok,
+                reason in ("parent", "child"),
+                reason is not None,
+                reason,
+            )
+        )
+    return out
+
+
+def _kept_length(tree: DepTree, config: AttachConfig) -> int:
+    if config.no_punct:
+        return sum(1 for t in tree.tokens if not is_punct(t))
+    return len(tree.tokens)
+
+
+def sentence_counts(gold: DepTree, system: DepTree, config: AttachConfig = AttachConfig()) -> AttachCounts:
+    """Counts for one sentence pair (tokens must already be checked equal)."""
+    if config.max_len is not None and _kept_length(gold, config) > config.max_len:
+        return AttachCounts(excluded=1)
+    tok = uas = las = lab = und = ned = 0
+    for j in judge_tokens(gold, system, config):
+        if not j.counted:
+            continue
+        tok += 1
+        uas += j.uas
+        las += j.las
+        lab += j.label
+        und += j.undirected
+        ned += j.ned
+    return AttachCounts(tok, uas, las, lab, und, ned, sentences=1)
+
+
+def score(counts: AttachCounts, config: AttachConfig = AttachConfig()) -> AttachScore:
+    """Micro-averaged scores over the tokens of the summed counts."""
+    n = counts.tokens
+    return AttachScore(
+        ratio(counts.uas, n),
+        ratio(counts.las, n),
+        ratio(counts.label, n),
+        ratio(counts.undirected, n),
+        ratio(counts.ned, n),
+        n,
+        counts.sentences,
+        counts.skipped,
+        counts.excluded,
+        config.signature(),
+    )
+
+
+def _where(tree: DepTree, index: int = -1) -> tuple[str | None, int | None]:
+    if tree.source is None:
+        return None, None
+    return tree.source.file, tree.source.token_line(index) if index >= 0 else tree.source.line
+
+
+def check_same_tokens(gold: DepTree, system: DepTree) -> None:
+    """Raise :class:`MismatchError` naming the first differing token."""
+    file, line = _where(system)
+    if len(gold.tokens) != len(system.tokens):
+        gfile, gline = _where(gold)
+        raise MismatchError(
+            f"sentence '{gold.label}' has {len(system.tokens)} tokens in the system file "
+            f"but {len(gold.tokens)} in the gold ({gfile}:{gline})",
+            file=file,
+            line=line,
+        )
+    for i, (g, s) in enumerate(zip(gold.tokens, system.tokens, strict=True)):
+        if g.form != s.form:
+            file, line = _where(system, i)
+            gfile, gline = _where(gold, i)
+            raise MismatchError(
+                f"sentence '{gold.label}': token {g.id} is '{s.form}' in the system file "
+                f"but '{g.form}' in the gold ({gfile}:{gline})",
+                file=file,
+                line=line,
+            )
+
+
+def paired_sentences(gold: Iterable[DepTree], system: Iterable[DepTree]) -> Iterator[tuple[DepTree, DepTree]]:
+    """Zip two sentence streams, raising :class:`MismatchError` if their lengths differ."""
+    gi, si = iter(gold), iter(system)
+    count = 0
+    while True:
+        g = next(gi, None)
+        s = next(si, None)
+        if g is None and s is None:
+            return
+        count += 1
+        if g is None or s is None:
+            extra = s if g is None else g
+            which = "system" if g is None else "gold"
+            file, line = _where(extra)  # type: ignore[arg-type]
+            raise MismatchError(
+                f"the {which} file has more sentences: sentence {count} "
+                f"('{extra.label}') has no counterpart",  # type: ignore[union-attr]
+                file=file,
+                line=line,
+            )
+        yield g, s
+
+
+@dataclass(frozen=True, slots=True)
+class AttachResult:
+    """Corpus score, per-sentence counts, and warnings about skipped sentences."""
+
+    score: AttachScore
+    counts: AttachCounts
+    per_sentence: tuple[tuple[str, AttachCounts], ...]
+    warnings: tuple[str, ...]
+
+
+def _problem_message(tree: DepTree) -> EvalcoreError | None:
+    problem = tree.structure_problem()
+    if problem is None:
+        return None
+    idx, msg = problem
+    file, line = _where(tree, idx)
+    return EvalcoreError(msg + " (sentence skipped)", file=file, line=line, sentence=tree.sent_id or None)
+
+
+def attach_corpus(
+    gold: Iterable[DepTree], system: Iterable[DepTree], config: AttachConfig = AttachConfig()
+) -> AttachResult:
+    """Score a corpus; streams, keeping only per-sentence counts.
+
+    Sentences whose gold or system analysis is not a tree are skipped and
+    counted (SPEC §2), or raise with ``skip_invalid=False``.
+    """
+    from evalcore.errors import TreeStructureError
+
+    counts = AttachCounts()
+    per: list[tuple[str, AttachCounts]] = []
+    warnings: list[str] = []
+    for g, s in paired_sentences(gold, system):
+        check_same_tokens(g, s)
+        problem = _problem_message(g) or _problem_message(s)
+        if problem is not None:
+            if not config.skip_invalid:
+                raise TreeStructureError(
+                    problem.message.removesuffix(" (sentence skipped)"),
+                    file=problem.file,
+                    line=problem.line,
+                    sentence=problem.sentence,
+                )
+            warnings.append(str(problem))
+            c = AttachCounts(skipped=1)
+        else:
+            c = sentence_counts(g, s, config)
+        per.append((g.sent_id or str(len(per) + 1), c))
+        counts = counts + c
+    return AttachResult(score(counts, config), counts, tuple(per), tuple(warnings))

@@ -1,0 +1,443 @@
+"""The data model (SPEC §1): one vocabulary for every module.
+
+All values are frozen.  Trees are stored flat (a preorder tuple of nodes whose
+children are indices into it), so that no operation on them needs recursion:
+a 1,000-word right-branching chain is as easy as a flat tree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Literal
+
+__all__ = [
+    "Arc",
+    "DepTree",
+    "EditOp",
+    "ExtraLine",
+    "Lattice",
+    "MFNode",
+    "MFTree",
+    "Node",
+    "Source",
+    "Span",
+    "Token",
+    "Tree",
+    "span_key",
+]
+
+Span = frozenset[int]
+"""The set of terminal positions (0-based) a node dominates."""
+
+
+def span_key(span: Span) -> tuple[int, ...]:
+    """A sortable, printable key for a span (sorted positions)."""
+    return tuple(sorted(span))
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """Where a sentence came from: file name and the 1-based line it starts on.
+
+    ``token_lines[i]`` is the line of the i-th regular token (CoNLL input).
+    """
+
+    file: str
+    line: int
+    token_lines: tuple[int, ...] = ()
+
+    def token_line(self, index: int) -> int:
+        """Line of the token with 0-based ``index`` (falls back to the sentence line)."""
+        if 0 <= index < len(self.token_lines):
+            return self.token_lines[index]
+        return self.line
+
+
+# ---------------------------------------------------------------------------
+# Dependency trees
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One regular (integer-ID) token of a CoNLL-U / CoNLL-X sentence; fields kept raw."""
+
+    id: int
+    form: str
+    lemma: str = "_"
+    upos: str = "_"
+    xpos: str = "_"
+    feats: str = "_"
+    head: int = 0
+    deprel: str = "_"
+    deps: str = "_"
+    misc: str = "_"
+
+
+@dataclass(frozen=True, slots=True)
+class ExtraLine:
+    """A multiword-token range (``3-4``) or empty node (``5.1``) line.
+
+    Kept for display and for an exact round trip; never a tree node.
+    ``after`` is the number of regular tokens that precede the line.
+    """
+
+    id: str
+    fields: tuple[str, ...]
+    after: int
+
+    @property
+    def is_range(self) -> bool:
+        return "-" in self.id
+
+    @property
+    def form(self) -> str:
+        return self.fields[0] if self.fields else "_"
+
+
+@dataclass(frozen=True)
+class DepTree:
+    """A dependency-annotated sentence: tokens 1..n, ``head`` 0 = root."""
+
+    tokens: tuple[Token, ...]
+    sent_id: str = ""
+    text: str = ""
+    comments: tuple[str, ...] = ()
+    extras: tuple[ExtraLine, ...] = ()
+    source: Source | None = field(default=None, compare=False, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.tokens)
+
+    @property
+    def forms(self) -> tuple[str, ...]:
+        return tuple(t.form for t in self.tokens)
+
+    @property
+    def heads(self) -> tuple[int, ...]:
+        return tuple(t.head for t in self.tokens)
+
+    @property
+    def deprels(self) -> tuple[str, ...]:
+        return tuple(t.deprel for t in self.tokens)
+
+    @cached_property
+    def children(self) -> tuple[tuple[int, ...], ...]:
+        """``children[h]`` = dependents of word ``h`` (0 = the artificial root), in order."""
+        kids: list[list[int]] = [[] for _ in range(len(self.tokens) + 1)]
+        for t in self.tokens:
+            if 0 <= t.head <= len(self.tokens):
+                kids[t.head].append(t.id)
+        return tuple(tuple(k) for k in kids)
+
+    @property
+    def label(self) -> str:
+        """A human name for messages: the sent_id, else the first line."""
+        if self.sent_id:
+            return self.sent_id
+        if self.source is not None:
+            return f"at line {self.source.line}"
+        return "?"
+
+    def structure_problem(self) -> tuple[int, str] | None:
+        """Return ``(token_index, message)`` if this is not a tree, else ``None``.
+
+        Checks heads in range, at least one root, and no cycle (SPEC §2).
+        """
+        n = len(self.tokens)
+        for i, t in enumerate(self.tokens):
+            if not 0 <= t.head <= n:
+                return i, f"HEAD '{t.head}' of token {t.id} points past the sentence ({n} tokens)"
+            if t.head == t.id:
+                return i, f"token {t.id} is its own head"
+        if n and not any(t.head == 0 for t in self.tokens):
+            return 0, "sentence has no root (no token with HEAD 0)"
+        # cycle detection: walk up from each token, colouring visited paths
+        state = [0] * (n + 1)  # 0 new, 1 on current path, 2 done
+        state[0] = 2
+        for start in range(1, n + 1):
+            path: list[int] = []
+            node = start
+            while state[node] == 0:
+                state[node] = 1
+                path.append(node)
+                node = self.tokens[node - 1].head
+            if state[node] == 1:
+                return node - 1, f"cycle through token {node} ('{self.tokens[node - 1].form}')"
+            for p in path:
+                state[p] = 2
+        return None
+
+
+# ---------------------------------------------------------------------------
+# Ordered labeled trees (constituency trees, function trees)
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """A node of a :class:`Tree`.
+
+    A terminal has ``terminal`` = its word position and no children; its
+    ``label`` is the word.  Internal nodes have ``terminal is None``.
+    """
+
+    label: str
+    children: tuple[int, ...] = ()
+    terminal: int | None = None
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.terminal is not None
+
+
+def _check_preorder(nodes: Sequence[Node | MFNode]) -> None:
+    for i, n in enumerate(nodes):
+        for c in n.children:
+            if c <= i or c >= len(nodes):
+                raise ValueError(f"node {i}: child index {c} breaks preorder layout")
+
+
+def _spans(nodes: Sequence[Node | MFNode]) -> tuple[Span, ...]:
+    out: list[Span] = [frozenset()] * len(nodes)
+    for i in range(len(nodes) - 1, -1, -1):
+        n = nodes[i]
+        if n.terminal is not None:
+            out[i] = frozenset((n.terminal,))
+        elif n.children:
+            acc: set[int] = set()
+            for c in n.children:
+                acc |= out[c]
+            out[i] = frozenset(acc)
+    return tuple(out)
+
+
+def _parents(nodes: Sequence[Node | MFNode]) -> tuple[int, ...]:
+    par = [-1] * len(nodes)
+    for i, n in enumerate(nodes):
+        for c in n.children:
+            par[c] = i
+    return tuple(par)
+
+
+@dataclass(frozen=True)
+class Tree:
+    """An ordered labeled tree stored in preorder; ``nodes[0]`` is the root.
+
+    ``words`` are the terminal labels by position.  Spans are frozensets of
+    positions and need not be contiguous (non-projective function trees).
+    """
+
+    nodes: tuple[Node, ...]
+    words: tuple[str, ...] = ()
+    sent_id: str = ""
+    source: Source | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        _check_preorder(self.nodes)
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    @property
+    def root(self) -> Node:
+        return self.nodes[0]
+
+    @cached_property
+    def spans(self) -> tuple[Span, ...]:
+        return _spans(self.nodes)
+
+    @cached_property
+    def parents(self) -> tuple[int, ...]:
+        return _parents(self.nodes)
+
+    def internal(self) -> Iterator[int]:
+        """Indices of internal (non-terminal) nodes, preorder."""
+        return (i for i, n in enumerate(self.nodes) if n.terminal is None)
+
+    def preterminals(self) -> Iterator[int]:
+        """Indices of internal nodes whose children are all terminals (POS nodes)."""
+        for i, n in enumerate(self.nodes):
+            if n.children and all(self.nodes[c].terminal is not None for c in n.children):
+                yield i
+
+    @staticmethod
+    def from_nested(spec: object, words: Sequence[str] | None = None) -> Tree:
+        """Build from nested tuples ``(label, child, child, ...)``; leaves are ``str`` words.
+
+        Convenient in tests: ``Tree.from_nested(("S", ("NP", "John"), ("VP", "runs")))``.
+        Iterative, so deep specs are fine.
+        """
+        nodes: list[list[object]] = []
+        out_words: list[str] = []
+        stack: list[tuple[object, int]] = [(spec, -1)]
+        while stack:
+            item, parent = stack.pop()
+            idx = len(nodes)
+            if isinstance(item, str):
+                nodes.append([item, [], len(out_words)])
+                out_words.append(item)
+            else:
+                assert isinstance(item, tuple) and item, f"bad tree spec {item!r}"
+                nodes.append([item[0], [], None])
+                for child in reversed(item[1:]):
+                    stack.append((child, idx))
+            if parent >= 0:
+                children = nodes[parent][1]
+                assert isinstance(children, list)
+                children.append(idx)
+        frozen = tuple(
+            Node(str(label), tuple(ch), term)  # type: ignore[arg-type]
+            for label, ch, term in nodes
+        )
+        return Tree(frozen, tuple(words) if words is not None else tuple(out_words))
+
+    def to_nested(self) -> object:
+        """Inverse of :meth:`from_nested` (recursion-free)."""
+        built: dict[int, object] = {}
+        for i in range(len(self.nodes) - 1, -1, -1):
+            n = self.nodes[i]
+            if n.terminal is not None:
+                built[i] = n.label
+            else:
+                built[i] = (n.label, *(built.pop(c) for c in n.children))
+        return built[0]
+
+
+# ---------------------------------------------------------------------------
+# Multi-function trees (EACL 2012 §3.1)
+
+
+@dataclass(frozen=True, slots=True)
+class MFNode:
+    """A node of a multi-function tree: a *set* of labels (possibly empty)."""
+
+    labels: frozenset[str]
+    children: tuple[int, ...] = ()
+    terminal: int | None = None
+    word: str = ""
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.terminal is not None
+
+
+@dataclass(frozen=True)
+class MFTree:
+    """A multi-function tree: no two internal nodes share a span (SPEC §1)."""
+
+    nodes: tuple[MFNode, ...]
+    words: tuple[str, ...] = ()
+    sent_id: str = ""
+    source: Source | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        _check_preorder(self.nodes)
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    @cached_property
+    def spans(self) -> tuple[Span, ...]:
+        return _spans(self.nodes)
+
+    @cached_property
+    def parents(self) -> tuple[int, ...]:
+        return _parents(self.nodes)
+
+    def internal(self) -> Iterator[int]:
+        return (i for i, n in enumerate(self.nodes) if n.terminal is None)
+
+
+# ---------------------------------------------------------------------------
+# Edit operations (SPEC §1)
+
+
+@dataclass(frozen=True, slots=True)
+class EditOp:
+    """One edit operation, comparable across trees of the same sentence.
+
+    ``("del", label, span)``, ``("ins", label, span)``, ``("rel", span, old, new)``.
+    For ``rel`` the old label is ``label`` and the new one ``new_label``.
+    """
+
+    kind: Literal["del", "ins", "rel"]
+    label: str
+    span: Span
+    new_label: str = ""
+
+    def sort_key(self) -> tuple[tuple[int, ...], str, str, str]:
+        return (span_key(self.span), self.kind, self.label, self.new_label)
+
+    def __str__(self) -> str:
+        words = ",".join(str(i + 1) for i in span_key(self.span))
+        if self.kind == "rel":
+            return f"rel {self.label}→{self.new_label} {{{words}}}"
+        return f"{self.kind} {self.label} {{{words}}}"
+
+
+# ---------------------------------------------------------------------------
+# Lattices (SPEC §2, §6)
+
+
+@dataclass(frozen=True, slots=True)
+class Arc:
+    """One lattice arc: ``FROM TO FORM LEMMA CPOS FPOS FEATS TOKEN_ID``."""
+
+    start: int
+    end: int
+    segment: str
+    lemma: str = "_"
+    cpos: str = "_"
+    fpos: str = "_"
+    feats: str = "_"
+    token_id: int = 0
+
+
+@dataclass(frozen=True)
+class Lattice:
+    """A morphological lattice: states are ints, arcs go from ``start`` to ``end``."""
+
+    arcs: tuple[Arc, ...]
+    source: Source | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def states(self) -> tuple[int, ...]:
+        return tuple(sorted({a.start for a in self.arcs} | {a.end for a in self.arcs}))
+
+    @property
+    def first_state(self) -> int:
+        return min((a.start for a in self.arcs), default=0)
+
+    @property
+    def last_state(self) -> int:
+        return max((a.end for a in self.arcs), default=0)
+
+    def outgoing(self, state: int) -> tuple[Arc, ...]:
+        return tuple(a for a in self.arcs if a.start == state)
+
+    @property
+    def token_ids(self) -> tuple[int, ...]:
+        return tuple(sorted({a.token_id for a in self.arcs}))
+
+    def paths(self, limit: int = 10_000) -> Iterator[tuple[Arc, ...]]:
+        """Enumerate paths first→last state (at most ``limit``), iteratively."""
+        out_arcs: dict[int, list[Arc]] = {}
+        for a in self.arcs:
+            out_arcs.setdefault(a.start, []).append(a)
+        last = self.last_state
+        stack: list[tuple[int, tuple[Arc, ...]]] = [(self.first_state, ())]
+        produced = 0
+        while stack and produced < limit:
+            state, path = stack.pop()
+            if state == last:
+                produced += 1
+                yield path
+                continue
+            for a in reversed(out_arcs.get(state, [])):
+                stack.append((a.end, (*path, a)))
+
+    def contains_path(self, path: Iterable[Arc]) -> bool:
+        """True if every arc of ``path`` (start, end, segment, cpos) is in this lattice."""
+        keys = {(a.start, a.end, a.segment, a.cpos) for a in self.arcs}
+        return all((a.start, a.end, a.segment, a.cpos) in keys for a in path)
