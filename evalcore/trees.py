@@ -23,6 +23,7 @@ __all__ = [
     "Node",
     "Source",
     "Span",
+    "SpanTree",
     "Token",
     "Tree",
     "span_key",
@@ -347,6 +348,116 @@ class MFTree:
 
     def internal(self) -> Iterator[int]:
         return (i for i, n in enumerate(self.nodes) if n.terminal is None)
+
+
+# ---------------------------------------------------------------------------
+# Span-keyed function trees: what TedEval scores (SPEC §4.3, §5.3)
+
+ROOT_LABEL = "<ROOT>"
+
+
+@dataclass(frozen=True)
+class SpanTree:
+    """A function tree (2011) or multi-function tree (2012) keyed by span.
+
+    Over a fixed word sequence a node is identified by its span (SPEC §4.3,
+    §5.3), so the tree *is* the map span → label set.  ``items`` excludes the
+    root that is never edited (2011: the artificial v0; 2012: the full-sentence
+    node, which merges v0 with the root word's phrase).  2011 label sets have
+    exactly one label (``*`` is the head wildcard).  The tree structure follows
+    from the spans (they are laminar): see :meth:`to_mftree`.
+    """
+
+    words: tuple[str, ...]
+    items: tuple[tuple[Span, frozenset[str]], ...]
+    protocol: Literal["2011", "2012"] = "2012"
+    sent_id: str = ""
+    root_labels: frozenset[str] = frozenset()
+
+    @staticmethod
+    def build(
+        words: Sequence[str],
+        mapping: dict[Span, frozenset[str]],
+        protocol: Literal["2011", "2012"],
+        sent_id: str = "",
+        root_labels: frozenset[str] = frozenset(),
+    ) -> SpanTree:
+        """Canonical order: by first position, larger spans first (a preorder)."""
+        items = tuple(sorted(mapping.items(), key=lambda kv: (min(kv[0]), -len(kv[0]), span_key(kv[0]))))
+        return SpanTree(tuple(words), items, protocol, sent_id, root_labels)
+
+    @cached_property
+    def by_span(self) -> dict[Span, frozenset[str]]:
+        return dict(self.items)
+
+    @cached_property
+    def pairs(self) -> frozenset[tuple[str, Span]]:
+        """Labeled view: the ``(label, span)`` pairs (SPEC §5.3)."""
+        return frozenset((label, span) for span, labels in self.items for label in labels)
+
+    @property
+    def spans(self) -> frozenset[Span]:
+        return frozenset(self.by_span)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def to_mftree(self) -> MFTree:
+        """The tree these spans describe, with terminals, for drawing (iterative).
+
+        Parent of a span = the next larger span containing its first position
+        (spans containing one position form a chain because they are laminar).
+        """
+        n = len(self.words)
+        full = frozenset(range(n))
+        spans = [s for s, _ in self.items if s != full or self.protocol == "2011"]
+        chains: list[list[Span]] = [[] for _ in range(n)]
+        for s in spans:
+            for w in s:
+                chains[w].append(s)
+        for chain in chains:
+            chain.sort(key=len)
+        parent: dict[Span, Span | None] = {}
+        for s in spans:
+            chain = chains[min(s)]
+            k = chain.index(s)
+            parent[s] = chain[k + 1] if k + 1 < len(chain) else None
+        # children lists: internal nodes and terminals, ordered by first position
+        kids: dict[Span | None, list[tuple[int, int, Span | int]]] = {None: []}
+        for s in spans:
+            kids.setdefault(s, [])
+        for s in spans:
+            kids[parent[s]].append((min(s), -len(s), s))
+        for w in range(n):
+            owner = chains[w][0] if chains[w] else None
+            kids[owner].append((w, 0, w))
+        nodes: list[MFNode] = []
+        labels = self.by_span
+        root_labels = self.root_labels | labels.get(full, frozenset()) if self.protocol == "2012" else None
+        order: list[tuple[Span | int | None, int]] = [(None, -1)]
+        pending_children: list[list[int]] = []
+        meta: list[Span | int | None] = []
+        while order:
+            key, par = order.pop()
+            idx = len(nodes)
+            if isinstance(key, int):
+                nodes.append(MFNode(frozenset(), (), key, self.words[key]))
+            elif key is None:
+                lab = root_labels if root_labels is not None else frozenset((ROOT_LABEL,))
+                nodes.append(MFNode(lab))
+            else:
+                nodes.append(MFNode(labels[key]))
+            pending_children.append([])
+            meta.append(key)
+            if par >= 0:
+                pending_children[par].append(idx)
+            if not isinstance(key, int):
+                for _, _, child in sorted(kids[key], key=lambda t: (t[0], t[1]), reverse=True):
+                    order.append((child, idx))
+        final = tuple(
+            MFNode(n.labels, tuple(pending_children[i]), n.terminal, n.word) for i, n in enumerate(nodes)
+        )
+        return MFTree(final, self.words, self.sent_id)
 
 
 # ---------------------------------------------------------------------------

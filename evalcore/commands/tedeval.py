@@ -1,0 +1,247 @@
+"""``evalcore tedeval``: the cross-scheme TedEval experiment (SPEC §4–5)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path, PurePath
+
+from evalcore.commands._output import csv_text, json_text, text_table
+from evalcore.conversion import ConversionConfig, LabelMap, read_label_map
+from evalcore.errors import InputFormatError
+from evalcore.experiment import ExperimentConfig, ExperimentResult, NamedTrees, Row, Scheme, run_experiment
+from evalcore.formats.detect import read_trees
+from evalcore.metrics.tedeval import TedConfig
+
+__all__ = ["latex_table", "register", "result_json", "run", "table_rows"]
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "tedeval",
+        help="cross-scheme TedEval: function trees, generalized gold, discounted TED, significance",
+        description=(
+            "Score every PARSE against every scheme's GOLD and against every generalization of the golds "
+            "that contains its own gold (SPEC §5.4). Each --scheme takes a name, a gold file and zero or "
+            "more parse files (CoNLL-U/X or bracketed .mrg/.ptb/.psd); name a parse with NAME=PATH."
+        ),
+    )
+    p.add_argument(
+        "--scheme",
+        action="append",
+        nargs="+",
+        required=True,
+        metavar="NAME GOLD [PARSE",
+        help="a scheme: its name, gold file, and parse files",
+    )
+    p.add_argument(
+        "--protocol",
+        choices=("2012", "2011"),
+        default="2012",
+        help="2012: multi-function trees (default); 2011: function trees with * heads",
+    )
+    p.add_argument("--labels-map", metavar="FILE", help="OLD=NEW label pairs applied to every label first")
+    p.add_argument("--average", choices=("global", "sentence"), default="global")
+    p.add_argument(
+        "--function-sep",
+        default="-=",
+        help="separators of function tags in bracket labels (default '-='; FarPaHC: '-=*')",
+    )
+    p.add_argument("--fold-case", action="store_true", help="lower-case every label")
+    p.add_argument("--projectivize", action="store_true", help="2012: lift non-projective arcs first")
+    p.add_argument(
+        "--skip-mismatched",
+        action="store_true",
+        help="skip (and count) sentences whose words differ between files instead of failing",
+    )
+    p.add_argument("--shuffles", type=int, default=10_000, help="significance trials (default 10000)")
+    p.add_argument("--seed", type=int, default=12345)
+    p.add_argument(
+        "--test",
+        choices=("ar", "bootstrap"),
+        default="ar",
+        help="approximate randomization (default) or paired bootstrap",
+    )
+    p.add_argument(
+        "--per-sentence",
+        action="store_true",
+        help="JSON: add every sentence's scores and edit scripts (counted / discounted)",
+    )
+    p.add_argument("--format", choices=("text", "json", "csv", "latex"), default="text")
+    p.set_defaults(run=run)
+
+
+def _name_of(path: str) -> tuple[str, str]:
+    if "=" in path and not Path(path).exists():
+        name, _, real = path.partition("=")
+        if name and real:
+            return name, real
+    base = PurePath(path).name
+    for suffix in (".gz", ".conllu", ".conll", ".conllx", ".mrg", ".ptb", ".psd", ".txt"):
+        base = base.removesuffix(suffix)
+    return base, path
+
+
+def _load(path: str) -> NamedTrees:
+    name, real = _name_of(path)
+    return NamedTrees(name, tuple(read_trees(real)), real)
+
+
+def _fmt_cell(row: Row, parse: str, digits: int = 4) -> str:
+    cell = row.cell(parse)
+    if cell is None:
+        return ""
+    text = f"{cell.score:.{digits}f}"
+    if parse in row.best and len(row.cells) > 1:
+        text += "*"
+    if row.not_significant_with_best(parse):
+        text += "?"
+    return text
+
+
+def table_rows(result: ExperimentResult) -> tuple[list[str], list[list[str]]]:
+    """The papers' Table 1 layout: rows (against, metric), one column per parse."""
+    headers = ["against", "metric", *(f"{p} ({s})" for p, s in result.parses)]
+    rows: list[list[str]] = []
+    last = None
+    for row in result.rows:
+        label = row.against if row.against != last else ""
+        last = row.against
+        rows.append([label, row.metric, *(_fmt_cell(row, p) for p, _ in result.parses)])
+    return headers, rows
+
+
+def latex_table(result: ExperimentResult) -> str:
+    """LaTeX tabular: best per row in bold, ``?`` where not significantly different from the best."""
+
+    def esc(text: str) -> str:
+        for a, b in (
+            ("\\", r"\textbackslash{}"),
+            ("&", r"\&"),
+            ("%", r"\%"),
+            ("_", r"\_"),
+            ("#", r"\#"),
+            ("$", r"\$"),
+            ("{", r"\{"),
+            ("}", r"\}"),
+            ("~", r"\textasciitilde{}"),
+            ("^", r"\textasciicircum{}"),
+        ):
+            text = text.replace(a, b)
+        return text
+
+    cols = "ll" + "r" * len(result.parses)
+    out = [
+        f"\\begin{{tabular}}{{{cols}}}",
+        "\\hline",
+        " & ".join(["Gold", "Metric", *(esc(p) for p, _ in result.parses)]) + r" \\",
+        "\\hline",
+    ]
+    last = None
+    for row in result.rows:
+        cells = []
+        for p, _ in result.parses:
+            c = row.cell(p)
+            if c is None:
+                cells.append("")
+                continue
+            text = f"{c.score:.4f}"
+            if p in row.best and len(row.cells) > 1:
+                text = f"\\textbf{{{text}}}"
+            if row.not_significant_with_best(p):
+                text += "$^?$"
+            cells.append(text)
+        label = esc(row.against) if row.against != last else ""
+        last = row.against
+        out.append(" & ".join([label, row.metric, *cells]) + r" \\")
+    out += ["\\hline", "\\end{tabular}", f"% {result.signature}"]
+    return "\n".join(out) + "\n"
+
+
+def result_json(result: ExperimentResult, per_sentence: bool = False) -> dict[str, object]:
+    rows = []
+    for row in result.rows:
+        for cell in row.cells:
+            vs = {}
+            for t in row.tests:
+                if cell.parse in (t.a, t.b):
+                    other = t.b if t.a == cell.parse else t.a
+                    vs[other] = {"p_value": t.p_value, "significant": t.significant}
+            rows.append(
+                {
+                    "parse": cell.parse,
+                    "scheme": cell.scheme,
+                    "against": row.against,
+                    "metric": row.metric,
+                    "score": cell.score,
+                    "best": cell.parse in row.best,
+                    "significant_vs": vs,
+                }
+            )
+    out: dict[str, object] = {
+        "signature": result.signature,
+        "sentences": result.sentences,
+        "skipped_mismatched": result.skipped_mismatched,
+        "skipped_invalid": result.skipped_invalid,
+        "parses": [{"parse": p, "scheme": s} for p, s in result.parses],
+        "rows": rows,
+    }
+    if per_sentence:
+        out["per_sentence"] = [
+            {
+                "parse": d.parse,
+                "against": d.against,
+                "labeled": d.labeled,
+                "sent_id": d.sent_id,
+                "index": d.index,
+                "score": d.ted.score,
+                "delta": d.ted.delta,
+                "norm": d.ted.norm,
+                "counted": [str(op) for op in d.ted.counted],
+                "discounted": [str(op) for op in d.ted.discounted],
+            }
+            for d in result.details
+        ]
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    schemes: list[Scheme] = []
+    for spec in args.scheme:
+        if len(spec) < 2:
+            raise InputFormatError(f"--scheme needs a NAME and a GOLD file, got {spec}")
+        name, gold, *parses = spec
+        schemes.append(Scheme(name, _load(gold), tuple(_load(p) for p in parses)))
+    label_map = read_label_map(args.labels_map) if args.labels_map else LabelMap()
+    conv = ConversionConfig(args.protocol, label_map, args.function_sep, args.fold_case, args.projectivize)
+    config = ExperimentConfig(
+        TedConfig(conv, args.average), args.shuffles, args.seed, args.test, args.skip_mismatched
+    )
+    result = run_experiment(schemes, config, details=args.per_sentence)
+    if result.skipped_mismatched:
+        print(
+            f"warning: skipped {result.skipped_mismatched} sentence(s) whose words differ between files",
+            file=sys.stderr,
+        )
+    if result.skipped_invalid:
+        print(f"warning: skipped {result.skipped_invalid} sentence(s) that are not trees", file=sys.stderr)
+    if args.format == "json":
+        sys.stdout.write(json_text(result_json(result, args.per_sentence)))
+    elif args.format == "latex":
+        sys.stdout.write(latex_table(result))
+    elif args.format == "csv":
+        data = result_json(result)
+        rows = [
+            [r["parse"], r["scheme"], r["against"], r["metric"], r["score"], r["best"]] for r in data["rows"]
+        ]  # type: ignore[union-attr]
+        sys.stdout.write(csv_text(["parse", "scheme", "against", "metric", "score", "best"], rows))  # type: ignore[arg-type]
+    else:
+        headers, rows = table_rows(result)
+        sys.stdout.write(text_table(headers, rows))
+        sys.stdout.write(
+            f"\n* best in row; ? not significantly different from the best (p >= {config.alpha}, "
+            f"{config.method}, {config.shuffles} trials)\n"
+            f"{result.sentences} sentences; skipped {result.skipped_mismatched} (words differ), "
+            f"{result.skipped_invalid} (not a tree)\nsignature: {result.signature}\n"
+        )
+    return 0

@@ -1,0 +1,272 @@
+"""Trees → function trees (TedEval).
+
+* Dependency → function tree, EMNLP 2011 §3.1 (SPEC §4.1): a word with
+  dependents becomes a node labeled with its relation whose children are its
+  dependents' nodes and a ``*`` preterminal over the word; a word without
+  dependents becomes a preterminal labeled with its relation.
+* Dependency → multi-function tree, EACL 2012 §3.1 (SPEC §5.1): the same with
+  ``hd`` for the head preterminal, then unary chains merged into label sets
+  (which only happens at the top: the root word's phrase merges with v0).
+* Constituency with function tags → multi-function tree (SPEC §5.1): each
+  node's label set is its function tags; ``-NONE-`` elements and the
+  ancestors they leave empty are removed first; unary chains are merged.
+
+All conversions return a :class:`~evalcore.trees.SpanTree`: over a fixed
+word sequence a node *is* its span, which is all TedEval needs (§4.3, §5.3).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Literal
+
+from evalcore.errors import InputFormatError
+from evalcore.formats._io import iter_lines
+from evalcore.formats.ptb import split_label, strip_empty, unwrap
+from evalcore.trees import DepTree, Span, SpanTree, Token, Tree
+
+__all__ = [
+    "HEAD_2011",
+    "HEAD_2012",
+    "ConversionConfig",
+    "LabelMap",
+    "dep_to_span_tree",
+    "is_projective",
+    "projectivize",
+    "ptb_to_span_tree",
+    "read_label_map",
+    "to_span_tree",
+]
+
+Protocol = Literal["2011", "2012"]
+HEAD_2011 = "*"
+HEAD_2012 = "hd"
+
+
+@dataclass(frozen=True, slots=True)
+class LabelMap:
+    """``SUB=SBJ`` pairs applied to every label before conversion (SPEC §5.1)."""
+
+    pairs: tuple[tuple[str, str], ...] = ()
+
+    def apply(self, label: str) -> str:
+        for old, new in self.pairs:
+            if label == old:
+                return new
+        return label
+
+    def fingerprint(self) -> str:
+        if not self.pairs:
+            return "none"
+        text = "\n".join(f"{a}={b}" for a, b in self.pairs)
+        return hashlib.sha256(text.encode()).hexdigest()[:8]
+
+
+def read_label_map(path: str | Path) -> LabelMap:
+    """Read ``OLD=NEW`` lines (``#`` comments and blank lines ignored)."""
+    pairs: list[tuple[str, str]] = []
+    for lineno, line in iter_lines(str(path)):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        if text.count("=") != 1:
+            raise InputFormatError("expected one 'OLD=NEW' pair per line", file=str(path), line=lineno)
+        old, new = (part.strip() for part in text.split("="))
+        if not old or not new:
+            raise InputFormatError("empty label in 'OLD=NEW'", file=str(path), line=lineno)
+        pairs.append((old, new))
+    return LabelMap(tuple(pairs))
+
+
+@dataclass(frozen=True, slots=True)
+class ConversionConfig:
+    """Settings of the conversions; all enter the TedEval signature."""
+
+    protocol: Protocol = "2012"
+    label_map: LabelMap = LabelMap()
+    function_separators: str = "-="
+    fold_case: bool = False
+    projectivize: bool = False  # 2012 only; the 2011 protocol always projectivizes (SPEC §4.1)
+
+
+# ---------------------------------------------------------------------------
+# projectivity (Nivre & Nilsson 2005 lifting, no label encoding)
+
+
+def _heads(tree: DepTree) -> list[int]:
+    return [0, *(t.head for t in tree.tokens)]
+
+
+def _yields_from_heads(heads: Sequence[int]) -> list[frozenset[int]]:
+    """``out[w]`` = 1-based words dominated by w (w included; out[0] = all), iteratively."""
+    n = len(heads)
+    kids: list[list[int]] = [[] for _ in range(n)]
+    for d in range(1, n):
+        kids[heads[d]].append(d)
+    out: list[frozenset[int]] = [frozenset()] * n
+    stack: list[tuple[int, bool]] = [(0, False)]
+    while stack:
+        w, done = stack.pop()
+        if done:
+            acc = {w}
+            for c in kids[w]:
+                acc |= out[c]
+            out[w] = frozenset(acc)
+        else:
+            stack.append((w, True))
+            stack.extend((c, False) for c in kids[w])
+    return out
+
+
+def _non_projective_arcs(heads: Sequence[int]) -> list[int]:
+    """Dependents whose incoming arc is non-projective (a word between is not dominated by the head)."""
+    ys = _yields_from_heads(heads)
+    out = []
+    for d in range(1, len(heads)):
+        h = heads[d]
+        lo, hi = (h, d) if h < d else (d, h)
+        # v0 dominates every word, so arcs from the root are always projective
+        if h != 0 and hi - lo > 1 and not all(w in ys[h] for w in range(lo + 1, hi)):
+            out.append(d)
+    return out
+
+
+def is_projective(tree: DepTree) -> bool:
+    return not _non_projective_arcs(_heads(tree))
+
+
+def projectivize(tree: DepTree) -> tuple[DepTree, int]:
+    """Lift non-projective arcs until the tree is projective; return it and the number of lifts.
+
+    The shortest non-projective arc is lifted first, leftmost on ties (SPEC §4.1);
+    lifting ``h → d`` makes ``d`` a dependent of ``h``'s head.  Labels are kept.
+    """
+    heads = _heads(tree)
+    lifts = 0
+    while True:
+        bad = _non_projective_arcs(heads)
+        if not bad:
+            break
+        d = min(bad, key=lambda x: (abs(heads[x] - x), min(heads[x], x)))
+        heads[d] = heads[heads[d]]
+        lifts += 1
+    if not lifts:
+        return tree, 0
+    tokens = tuple(replace(t, head=heads[t.id]) for t in tree.tokens)
+    return replace(tree, tokens=tokens), lifts
+
+
+# ---------------------------------------------------------------------------
+# dependency → function tree
+
+
+def _yields(tree: DepTree) -> list[frozenset[int]]:
+    """``yields[w]`` = 0-based positions dominated by word w (1-based), iteratively."""
+    n = len(tree.tokens)
+    kids = tree.children
+    out: list[frozenset[int]] = [frozenset()] * (n + 1)
+    # post-order via explicit stack
+    stack: list[tuple[int, bool]] = [(0, False)]
+    while stack:
+        w, done = stack.pop()
+        if done:
+            acc = {w - 1} if w else set()
+            for c in kids[w]:
+                acc |= out[c]
+            out[w] = frozenset(acc)
+        else:
+            stack.append((w, True))
+            stack.extend((c, False) for c in kids[w])
+    return out
+
+
+def _label(tok: Token, config: ConversionConfig) -> str:
+    label = config.label_map.apply(tok.deprel)
+    return label.lower() if config.fold_case else label
+
+
+def dep_to_span_tree(tree: DepTree, config: ConversionConfig = ConversionConfig()) -> SpanTree:
+    """Dependency tree → function tree (2011) or multi-function tree (2012) (SPEC §4.1, §5.1).
+
+    The 2011 protocol projectivizes first (so does 2012 with ``projectivize``).
+    """
+    if config.protocol == "2011" or config.projectivize:
+        tree, _ = projectivize(tree)
+    n = len(tree.tokens)
+    head_label = HEAD_2011 if config.protocol == "2011" else HEAD_2012
+    ys = _yields(tree)
+    kids = tree.children
+    mapping: dict[Span, frozenset[str]] = {}
+    for tok in tree.tokens:
+        label = _label(tok, config)
+        span = ys[tok.id]
+        if kids[tok.id]:
+            mapping[span] = mapping.get(span, frozenset()) | {label}
+            word = frozenset((tok.id - 1,))
+            mapping[word] = mapping.get(word, frozenset()) | {head_label}
+        else:
+            mapping[span] = mapping.get(span, frozenset()) | {label}
+    root_labels: frozenset[str] = frozenset()
+    if config.protocol == "2012":
+        full = frozenset(range(n))
+        root_labels = mapping.pop(full, frozenset())
+    return SpanTree.build(tree.forms, mapping, config.protocol, tree.sent_id, root_labels)
+
+
+# ---------------------------------------------------------------------------
+# constituency → multi-function tree
+
+
+def ptb_to_span_tree(tree: Tree, config: ConversionConfig = ConversionConfig()) -> SpanTree:
+    """Constituency tree with function tags → multi-function tree (SPEC §5.1).
+
+    ``-NONE-`` and emptied ancestors are removed, outer ``""``/ROOT/TOP brackets
+    and FarPaHC ``ID`` nodes are dropped; each node's labels = its function
+    tags (category dropped); nodes over the same span merge (unary chains).
+    """
+    if config.protocol != "2012":
+        raise InputFormatError(
+            "the 2011 protocol compares dependency trees only; use --protocol 2012 for constituency input",
+            file=tree.source.file if tree.source else None,
+            line=tree.source.line if tree.source else None,
+        )
+    clean = unwrap(strip_empty(unwrap(tree)))
+    n = len(clean.words)
+    spans = clean.spans
+    mapping: dict[Span, frozenset[str]] = {}
+    for i in clean.internal():
+        raw = clean.nodes[i].label
+        parts = split_label(raw, config.function_separators)
+        funcs = {config.label_map.apply(f) for f in parts.functions}
+        if config.fold_case:
+            funcs = {f.lower() for f in funcs}
+        span = spans[i]
+        if not span:
+            continue
+        mapping[span] = mapping.get(span, frozenset()) | funcs
+    full = frozenset(range(n))
+    root_labels = mapping.pop(full, frozenset())
+    return SpanTree.build(clean.words, mapping, "2012", clean.sent_id, root_labels)
+
+
+def to_span_tree(tree: DepTree | Tree, config: ConversionConfig = ConversionConfig()) -> SpanTree:
+    """Dispatch on the input kind."""
+    if isinstance(tree, DepTree):
+        return dep_to_span_tree(tree, config)
+    return ptb_to_span_tree(tree, config)
+
+
+def words_of(tree: DepTree | Tree) -> tuple[str, ...]:
+    """The word sequence TedEval compares (traces and metadata removed for constituency trees)."""
+    if isinstance(tree, DepTree):
+        return tree.forms
+    return unwrap(strip_empty(unwrap(tree))).words
+
+
+def convert_all(
+    trees: Iterable[DepTree | Tree], config: ConversionConfig = ConversionConfig()
+) -> list[SpanTree]:
+    return [to_span_tree(t, config) for t in trees]
