@@ -39,6 +39,8 @@ __all__ = [
     "ptb_to_span_tree",
     "read_label_map",
     "to_span_tree",
+    "unescape_ptb",
+    "words_of",
 ]
 
 Protocol = Literal["2011", "2012"]
@@ -249,7 +251,8 @@ def ptb_to_span_tree(tree: Tree, config: ConversionConfig = ConversionConfig()) 
         mapping[span] = mapping.get(span, frozenset()) | funcs
     full = frozenset(range(n))
     root_labels = mapping.pop(full, frozenset())
-    return SpanTree.build(clean.words, mapping, "2012", clean.sent_id, root_labels)
+    words = tuple(unescape_ptb(w) for w in clean.words)
+    return SpanTree.build(words, mapping, "2012", clean.sent_id, root_labels)
 
 
 def to_span_tree(tree: DepTree | Tree, config: ConversionConfig = ConversionConfig()) -> SpanTree:
@@ -259,11 +262,34 @@ def to_span_tree(tree: DepTree | Tree, config: ConversionConfig = ConversionConf
     return ptb_to_span_tree(tree, config)
 
 
+PTB_ESCAPES = (
+    ("-LRB-", "("),
+    ("-RRB-", ")"),
+    ("-LCB-", "{"),
+    ("-RCB-", "}"),
+    ("-LSB-", "["),
+    ("-RSB-", "]"),
+)
+PTB_QUOTES = {"``": '"', "''": '"'}
+
+
+def unescape_ptb(word: str) -> str:
+    r"""Read PTB escapes as the characters they stand for (``-LRB-`` → ``(``, also inside a word;
+    ``\`\``` and ``''`` → ``"``), so a bracketed parse and a CoNLL-U gold compare equal."""
+    if word in PTB_QUOTES:
+        return PTB_QUOTES[word]
+    if "-" in word:
+        for escape, char in PTB_ESCAPES:
+            word = word.replace(escape, char)
+    return word
+
+
 def words_of(tree: DepTree | Tree) -> tuple[str, ...]:
-    """The word sequence TedEval compares (traces and metadata removed for constituency trees)."""
+    """The word sequence TedEval compares: CoNLL forms, or the words of a bracketed tree with
+    traces and metadata removed and PTB escapes read (:func:`unescape_ptb`)."""
     if isinstance(tree, DepTree):
         return tree.forms
-    return unwrap(strip_empty(unwrap(tree))).words
+    return tuple(unescape_ptb(w) for w in unwrap(strip_empty(unwrap(tree))).words)
 
 
 def convert_all(

@@ -26,6 +26,7 @@ __all__ = [
     "SpanTree",
     "Token",
     "Tree",
+    "bracketed",
     "span_key",
 ]
 
@@ -371,8 +372,8 @@ class SpanTree:
     words: tuple[str, ...]
     items: tuple[tuple[Span, frozenset[str]], ...]
     protocol: Literal["2011", "2012"] = "2012"
-    sent_id: str = ""
-    root_labels: frozenset[str] = frozenset()
+    sent_id: str = field(default="", compare=False)
+    root_labels: frozenset[str] = field(default=frozenset(), compare=False)  # shown, never scored
 
     @staticmethod
     def build(
@@ -552,3 +553,36 @@ class Lattice:
         """True if every arc of ``path`` (start, end, segment, cpos) is in this lattice."""
         keys = {(a.start, a.end, a.segment, a.cpos) for a in self.arcs}
         return all((a.start, a.end, a.segment, a.cpos) in keys for a in path)
+
+
+def bracketed(tree: SpanTree) -> str:
+    """The papers' notation (SPEC §4.1, §5.1), iteratively.
+
+    2011: ``X( prep(on), *(Sunday) )`` — v0 is left out when it has one child.
+    2012: ``{root}( {sbj}John, {hd}loves, {obj}Mary )``; an empty set is ``∅``.
+    """
+    mf = tree.to_mftree()
+    nodes = mf.nodes
+
+    def name(i: int) -> str:
+        labels = nodes[i].labels
+        if tree.protocol == "2011":
+            return next(iter(labels)) if labels else "*"
+        return "{" + ",".join(sorted(labels)) + "}" if labels else "∅"
+
+    done: dict[int, str] = {}
+    for i in range(len(nodes) - 1, -1, -1):
+        n = nodes[i]
+        if n.terminal is not None:
+            done[i] = n.word
+            continue
+        kids = [done.pop(c) for c in n.children]
+        only_word = len(n.children) == 1 and nodes[n.children[0]].terminal is not None
+        if only_word:
+            done[i] = f"{name(i)}({kids[0]})" if tree.protocol == "2011" else f"{name(i)}{kids[0]}"
+        else:
+            done[i] = f"{name(i)}( {', '.join(kids)} )"
+    root = nodes[0]
+    if tree.protocol == "2011" and len(root.children) == 1:
+        return done[0][len(name(0)) + 2 : -2]
+    return done[0]

@@ -1,0 +1,99 @@
+"""The ``evalcore tedeval`` command: outputs, per-sentence scripts, errors."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from ec_support import conllu_sentence
+
+WORDS = ["would", "have", "worked"]
+
+
+def _files(write_file: Callable[[str, str | bytes], str]) -> tuple[str, str, str]:
+    g1 = write_file(
+        "g1.conllu", conllu_sentence([0, 1, 2], forms=WORDS, deprels=["root", "vg", "vg"], sent_id="s1")
+    )
+    g2 = write_file(
+        "g2.conllu", conllu_sentence([2, 3, 0], forms=WORDS, deprels=["vg", "vg", "root"], sent_id="s1")
+    )
+    p = write_file(
+        "p.conllu", conllu_sentence([0, 1, 2], forms=WORDS, deprels=["root", "vg", "obj"], sent_id="s1")
+    )
+    return g1, g2, p
+
+
+def test_json_rows_and_per_sentence(run_cli, write_file) -> None:  # type: ignore[no-untyped-def]
+    g1, g2, p = _files(write_file)
+    res = run_cli(
+        "tedeval", "--scheme", "a", g1, p, "--scheme", "b", g2, "--per-sentence", "--format", "json"
+    )
+    assert res.code == 0, res.err
+    out = json.loads(res.out)
+    assert out["signature"].startswith("tedeval|proto:2012|")
+    row = next(r for r in out["rows"] if r["against"] == "a+b" and r["metric"] == "L-TED")
+    assert row["parse"] == "p" and row["scheme"] == "a"
+    assert row["score"] == 0.8  # SPEC §5.3
+    assert set(row) >= {"parse", "scheme", "against", "metric", "score", "significant_vs"}
+    sent = next(s for s in out["per_sentence"] if s["against"] == "a+b" and s["labeled"])
+    assert sent["sent_id"] == "s1"
+    assert sent["counted"] == ["del obj {3}"]
+    assert sorted(sent["discounted"]) == ["del hd {1}", "del vg {2,3}"]
+
+
+def test_text_latex_csv(run_cli, write_file) -> None:  # type: ignore[no-untyped-def]
+    g1, g2, p = _files(write_file)
+    text = run_cli("tedeval", "--scheme", "a", g1, p, "--scheme", "b", g2)
+    assert text.code == 0 and "a+b" in text.out and "0.8000" in text.out and "signature: tedeval|" in text.out
+    latex = run_cli("tedeval", "--scheme", "a", g1, p, "--scheme", "b", g2, "--format", "latex")
+    assert latex.out.startswith("\\begin{tabular}") and "0.8000" in latex.out
+    csv = run_cli("tedeval", "--scheme", "a", g1, p, "--scheme", "b", g2, "--format", "csv")
+    assert csv.out.splitlines()[0] == "parse,scheme,against,metric,score,best"
+
+
+def test_protocol_2011(run_cli, write_file) -> None:  # type: ignore[no-untyped-def]
+    g1, g2, p = _files(write_file)
+    res = run_cli(
+        "tedeval", "--protocol", "2011", "--scheme", "a", g1, p, "--scheme", "b", g2, "--format", "json"
+    )
+    out = json.loads(res.out)
+    assert "proto:2011" in out["signature"] and "proj:yes" in out["signature"]
+    row = next(r for r in out["rows"] if r["against"] == "a+b" and r["metric"] == "U-TED")
+    assert row["score"] == 1.0
+
+
+def test_labels_map_changes_signature_and_scores(run_cli, write_file) -> None:  # type: ignore[no-untyped-def]
+    g1, _, _ = _files(write_file)
+    p = write_file(
+        "p2.conllu", conllu_sentence([0, 1, 2], forms=WORDS, deprels=["root", "VG", "VG"], sent_id="s1")
+    )
+    plain = json.loads(run_cli("tedeval", "--scheme", "a", g1, p, "--format", "json").out)
+    mapping = write_file("map.txt", "# ours=theirs\nVG=vg\n")
+    mapped = json.loads(
+        run_cli("tedeval", "--scheme", "a", g1, p, "--labels-map", mapping, "--format", "json").out
+    )
+    score = {r["metric"]: r["score"] for r in plain["rows"]}
+    score_m = {r["metric"]: r["score"] for r in mapped["rows"]}
+    assert score["L-TED"] < 1.0 and score_m["L-TED"] == 1.0
+    assert "map:none" in plain["signature"] and "map:none" not in mapped["signature"]
+
+
+def test_mismatched_words_exit_2(run_cli, write_file) -> None:  # type: ignore[no-untyped-def]
+    g1, _, _ = _files(write_file)
+    other = write_file("o.conllu", conllu_sentence([0, 1, 2], forms=["would", "has", "worked"], sent_id="s1"))
+    res = run_cli("tedeval", "--scheme", "a", g1, other)
+    assert res.code == 2
+    (line,) = res.err_lines
+    assert line.startswith(f"{other}:3: sentence 1 ('s1'): word 2 is 'has'")  # line 3 = word 2
+    skipped = run_cli("tedeval", "--scheme", "a", g1, other, "--skip-mismatched", "--format", "json")
+    assert skipped.code == 0 and json.loads(skipped.out)["skipped_mismatched"] == 1
+
+
+def test_bad_labels_map_and_2011_constituency(run_cli, write_file) -> None:  # type: ignore[no-untyped-def]
+    g1, _, p = _files(write_file)
+    bad = write_file("bad.map", "VG=vg\nnot a pair\n")
+    res = run_cli("tedeval", "--scheme", "a", g1, p, "--labels-map", bad)
+    assert res.code == 2 and res.err_lines == [f"{bad}:2: expected one 'OLD=NEW' pair per line"]
+    ptb = write_file("t.mrg", "(S (NP would) (VP have worked))\n")
+    res = run_cli("tedeval", "--protocol", "2011", "--scheme", "a", ptb)
+    assert res.code == 2 and "2011 protocol compares dependency trees only" in res.err
