@@ -17,7 +17,7 @@ from itertools import combinations
 
 from evalcore.conversion import to_span_tree, words_of
 from evalcore.errors import MismatchError
-from evalcore.generalization import generalize_all
+from evalcore.generalization import generalize_all, tl_unify
 from evalcore.metrics.attachment import AttachConfig, sentence_counts
 from evalcore.metrics.base import make_signature
 from evalcore.metrics.tedeval import SentenceTed, TedConfig, sentence_ted
@@ -43,11 +43,17 @@ AnyTree = DepTree | Tree
 
 @dataclass(frozen=True)
 class NamedTrees:
-    """A gold or parse file, already read."""
+    """A gold or parse file, already read.
+
+    ``label_from``: a dependency conversion of the same parse whose labels are
+    TL-unified into it (EACL 2012 §3.2, how the paper labeled bare
+    phrase-structure parses; SPEC §5.1 ``--label-from``).
+    """
 
     name: str
     trees: tuple[AnyTree, ...]
     path: str = ""
+    label_from: NamedTrees | None = None
 
 
 @dataclass(frozen=True)
@@ -201,6 +207,7 @@ def run_experiment(
     for s in schemes:
         files.append((s.name, s.gold))
         files.extend((s.name, p) for p in s.parses)
+        files.extend((s.name, p.label_from) for p in s.parses if p.label_from is not None)
     keep, skipped_mismatch = _check_alignment(files, config.skip_mismatched)
     invalid = 0
     for i in range(len(keep)):
@@ -251,6 +258,11 @@ def run_experiment(
     for s in schemes:
         for p in s.parses:
             p_st = [to_span_tree(p.trees[i], conv) for i in idx]
+            if p.label_from is not None:
+                donor = p.label_from
+                p_st = [
+                    tl_unify(t, to_span_tree(donor.trees[i], conv)) for t, i in zip(p_st, idx, strict=True)
+                ]
             for g in schemes:
                 # single gold: UAS / LAS (dependency input only), then TED with no discount
                 if all(isinstance(p.trees[i], DepTree) and isinstance(g.gold.trees[i], DepTree) for i in idx):

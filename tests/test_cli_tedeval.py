@@ -97,3 +97,22 @@ def test_bad_labels_map_and_2011_constituency(run_cli, write_file) -> None:  # t
     ptb = write_file("t.mrg", "(S (NP would) (VP have worked))\n")
     res = run_cli("tedeval", "--protocol", "2011", "--scheme", "a", ptb)
     assert res.code == 2 and "2011 protocol compares dependency trees only" in res.err
+
+
+def test_label_from_tl_unifies_a_bare_parse(run_cli, write_file) -> None:  # type: ignore[no-untyped-def]
+    """SPEC §5.1/§5.2 (EACL 2012 Figure 4): a bare PTB parse takes its labels from a dependency conversion."""
+    sd = conllu_sentence([2, 0, 2], forms=["John", "loves", "Mary"], deprels=["sbj", "root", "obj"])
+    gold = write_file("sd.conllu", sd)
+    conv = write_file("conv.conllu", sd)
+    bare = write_file("bare.mrg", "(S (NP (NN John)) (VP (V loves) (NP (NN Mary))))\n")
+    plain = json.loads(run_cli("tedeval", "--scheme", "sd", gold, bare, "--format", "json").out)
+    res = run_cli("tedeval", "--scheme", "sd", gold, bare, "--label-from", f"bare={conv}", "--format", "json")
+    assert res.code == 0, res.err
+    labeled = {r["metric"]: r["score"] for r in json.loads(res.out)["rows"]}
+    unlabeled_plain = {r["metric"]: r["score"] for r in plain["rows"]}
+    assert unlabeled_plain["L-TED"] == 0.0  # no labels at all
+    # {root}( {sbj}John, ∅( {hd}loves, {obj}Mary ) ) vs SD: the same 3 pairs -> labeled 1.0
+    assert labeled["L-TED"] == 1.0
+    assert labeled["U-TED"] == unlabeled_plain["U-TED"] < 1.0  # the extra VP bracket still costs
+    bad = run_cli("tedeval", "--scheme", "sd", gold, bare, "--label-from", f"nosuch={conv}")
+    assert bad.code == 2 and "names no parse: nosuch" in bad.err

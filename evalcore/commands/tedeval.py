@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path, PurePath
 
 from evalcore.commands._output import csv_text, json_text, text_table
@@ -49,6 +50,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     p.add_argument("--fold-case", action="store_true", help="lower-case every label")
     p.add_argument("--projectivize", action="store_true", help="2012: lift non-projective arcs first")
+    p.add_argument(
+        "--label-from",
+        action="append",
+        default=[],
+        metavar="PARSE=FILE",
+        help="TL-unify the parse named PARSE with the dependency conversion FILE of the same parse "
+        "(labels a bare phrase-structure parse, as the EACL 2012 paper did)",
+    )
     p.add_argument(
         "--skip-mismatched",
         action="store_true",
@@ -206,12 +215,26 @@ def result_json(result: ExperimentResult, per_sentence: bool = False) -> dict[st
 
 
 def run(args: argparse.Namespace) -> int:
+    donors: dict[str, str] = {}
+    for item in args.label_from:
+        parse_name, sep, path = item.partition("=")
+        if not sep or not parse_name or not path:
+            raise InputFormatError(f"--label-from expects PARSE=FILE, got '{item}'")
+        donors[parse_name] = path
     schemes: list[Scheme] = []
     for spec in args.scheme:
         if len(spec) < 2:
             raise InputFormatError(f"--scheme needs a NAME and a GOLD file, got {spec}")
         name, gold, *parses = spec
-        schemes.append(Scheme(name, _load(gold), tuple(_load(p) for p in parses)))
+        loaded = []
+        for p in parses:
+            parse = _load(p)
+            if parse.name in donors:
+                parse = replace(parse, label_from=_load(donors.pop(parse.name)))
+            loaded.append(parse)
+        schemes.append(Scheme(name, _load(gold), tuple(loaded)))
+    if donors:
+        raise InputFormatError(f"--label-from names no parse: {', '.join(sorted(donors))}")
     label_map = read_label_map(args.labels_map) if args.labels_map else LabelMap()
     conv = ConversionConfig(args.protocol, label_map, args.function_sep, args.fold_case, args.projectivize)
     config = ExperimentConfig(
