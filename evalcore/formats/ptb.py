@@ -24,8 +24,13 @@ from evalcore.trees import Node, Source, Tree
 
 __all__ = [
     "LabelParts",
+    "PtbLine",
+    "detect_layout",
     "parse_ptb",
+    "parse_ptb_line",
     "read_ptb",
+    "read_ptb_lines",
+    "read_ptb_sentences",
     "split_label",
     "strip_empty",
     "unwrap",
@@ -34,6 +39,7 @@ __all__ = [
 
 _TOKEN = re.compile(r"\(|\)|[^\s()]+")
 _WHOLE = re.compile(r"^-[A-Za-z]+-$")  # -NONE-, -LRB-, -RRB-
+_METADATA = frozenset({"ID", "CODE"})  # Penn-Helsinki style corpora (FarPaHC): not syntax
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,15 +216,15 @@ def unwrap(tree: Tree, root_labels: Sequence[str] = ("", "ROOT", "TOP")) -> Tree
     """Remove outer brackets labeled ``""``, ``ROOT`` or ``TOP`` that have exactly one child.
 
     An outer bracket with several children (FarPaHC's ``( (IP-MAT ...) (ID ...) )``)
-    keeps its ``ID`` child removed first: ``ID`` and ``CODE`` nodes under the
-    outer bracket are metadata, not syntax.
+    is unwrapped when exactly one child is syntax: ``ID`` and ``CODE`` nodes
+    under the outer bracket are metadata and are dropped with it.
     """
     current = tree
     while True:
         root = current.nodes[0]
         if root.terminal is not None or root.label not in root_labels:
             return current
-        syntax = [c for c in root.children if current.nodes[c].label != "ID"]
+        syntax = [c for c in root.children if current.nodes[c].label not in _METADATA]
         if len(syntax) != 1 or current.nodes[syntax[0]].terminal is not None:
             return current
         keep = [False] * len(current.nodes)
@@ -228,3 +234,135 @@ def unwrap(tree: Tree, root_labels: Sequence[str] = ("", "ROOT", "TOP")) -> Tree
             keep[i] = True
             stack.extend(current.nodes[i].children)
         current = _rebuild(current, keep)
+
+
+# ---------------------------------------------------------------------------
+# evalb's view of a file: one sentence per line (SPEC §7)
+
+
+@dataclass(frozen=True, slots=True)
+class PtbLine:
+    """One sentence as evalb sees it.
+
+    In the *line* layout (evalb's own: one tree per line) ``trees`` are the
+    trees written on line ``line`` -- none for an empty line, several for a
+    line like ``(P this) (Q is)`` -- and ``error`` says why a malformed line
+    could not be read (the sentence is then an evalb "error" sentence instead
+    of aborting the run).  In the *tree* layout (pretty-printed files) each
+    tree is one :class:`PtbLine` starting at ``line``.
+    """
+
+    line: int
+    trees: tuple[Tree, ...]
+    error: str = ""
+    file: str = ""
+
+
+def parse_ptb_line(text: str, *, name: str = "<string>", line: int = 1) -> tuple[Tree, ...]:
+    """Read the trees written on one line, tolerating what evalb tolerates.
+
+    Unlike :func:`read_ptb`, a bracket without children (``(X)``, ``()``) is
+    accepted as an internal node with no children (evalb drops it as an
+    empty constituent).  Raises :class:`InputFormatError` for text outside
+    brackets and unbalanced brackets.
+    """
+    trees: list[Tree] = []
+    raw_nodes: list[tuple[str, list[int], int | None]] = []
+    words: list[str] = []
+    stack: list[int] = []
+    expect_label = False
+    for m in _TOKEN.finditer(text):
+        tok = m.group()
+        if tok == "(":
+            if not stack:
+                raw_nodes, words = [], []
+            idx = len(raw_nodes)
+            raw_nodes.append(("", [], None))
+            if stack:
+                raw_nodes[stack[-1]][1].append(idx)
+            stack.append(idx)
+            expect_label = True
+        elif tok == ")":
+            if not stack:
+                raise InputFormatError("unbalanced brackets (too many ')')", file=name, line=line)
+            stack.pop()
+            expect_label = False
+            if not stack:
+                tree = _build(raw_nodes, words, name, line, len(trees) + 1)
+                trees.append(tree)
+        elif not stack:
+            raise InputFormatError(f"text '{tok}' outside any bracket (expected '(')", file=name, line=line)
+        elif expect_label:
+            _, children, term = raw_nodes[stack[-1]]
+            raw_nodes[stack[-1]] = (tok, children, term)
+            expect_label = False
+        else:
+            idx = len(raw_nodes)
+            raw_nodes.append((tok, [], len(words)))
+            words.append(tok)
+            raw_nodes[stack[-1]][1].append(idx)
+    if stack:
+        raise InputFormatError(f"unbalanced brackets ({len(stack)} '(' not closed)", file=name, line=line)
+    return tuple(trees)
+
+
+def read_ptb_lines(source: InputSource, *, name: str | None = None) -> Iterator[PtbLine]:
+    """Every line of the file is one sentence, as evalb reads it (empty lines included)."""
+    fname = source_name(source, name)
+    for lineno, text in iter_lines(source, fname):
+        try:
+            trees = parse_ptb_line(text, name=fname, line=lineno)
+        except InputFormatError as exc:
+            yield PtbLine(lineno, (), exc.message, fname)
+            continue
+        yield PtbLine(lineno, trees, "", fname)
+
+
+def detect_layout(source: InputSource, *, name: str | None = None) -> str:
+    """``"line"`` if the file's first tree closes on the line where it opens, else ``"tree"``.
+
+    evalb reads one tree per line; treebank files (``.mrg``, ``.psd``) are
+    pretty-printed over many lines.  Only the first tree is looked at, so a
+    malformed line further down a one-tree-per-line file stays an evalb
+    error sentence instead of making the whole file unreadable.
+    """
+    fname = source_name(source, name)
+    for _, text in iter_lines(source, fname):
+        depth = 0
+        opened = False
+        for m in _TOKEN.finditer(text):
+            tok = m.group()
+            if tok == "(":
+                depth += 1
+                opened = True
+            elif tok == ")":
+                depth -= 1
+                if opened and depth == 0:
+                    return "line"
+            elif not opened:
+                return "line"  # text before any bracket: a malformed line, read line by line
+        if opened:
+            return "tree"
+    return "line"
+
+
+def read_ptb_sentences(
+    source: InputSource, *, name: str | None = None, layout: str = "auto"
+) -> Iterator[PtbLine]:
+    """Sentences of a bracketed file for evalb-style scoring.
+
+    ``layout``: ``"line"`` (evalb: one sentence per line, see
+    :func:`read_ptb_lines`), ``"tree"`` (one sentence per tree, any line
+    breaks, :func:`read_ptb`), or ``"auto"`` (:func:`detect_layout`).
+    """
+    fname = source_name(source, name)
+    if layout == "auto":
+        layout = detect_layout(source, name=fname)
+    if layout == "line":
+        yield from read_ptb_lines(source, name=fname)
+    elif layout == "tree":
+        for tree in read_ptb(source, name=fname):
+            line = tree.source.line if tree.source is not None else 0
+            yield PtbLine(line, (tree,), "", fname)
+    else:
+        raise ValueError(f"unknown layout {layout!r} (expected auto, line or tree)")

@@ -1,0 +1,167 @@
+"""``evalcore parseval GOLD TEST``: evalb's PARSEVAL, printed in evalb's own layout (SPEC §7).
+
+The default output is evalb's report, line for line, so that it can be
+diffed with evalb's.  Error and skip sentences are also reported on stderr.
+The helpers here (reading both files, the shared options) are used by
+``evalcore freval`` too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from evalcore.commands._output import json_text
+from evalcore.formats.prm import COLLINS, EvalbParams, read_prm
+from evalcore.formats.ptb import PtbLine, read_ptb_sentences
+from evalcore.metrics.parseval import (
+    ParsevalConfig,
+    ParsevalResult,
+    ParsevalScore,
+    SentenceComparison,
+    format_evalb_report,
+    parseval_corpus,
+)
+
+__all__ = ["add_extraction_args", "extraction_config", "read_pair", "register", "report_problems", "run"]
+
+
+def add_extraction_args(p: argparse.ArgumentParser) -> None:
+    """Options shared by ``parseval`` and ``freval``: the parameter file and how files are read."""
+    p.add_argument("gold", help="gold trees, bracketed (PTB / evalb .gld, .mrg, .psd; .gz accepted)")
+    p.add_argument("test", help="parser output over the same sentences")
+    p.add_argument("--prm", metavar="FILE", help="evalb parameter file (default: COLLINS.prm's settings)")
+    p.add_argument("--unlabeled", action="store_true", help="unlabeled brackets (overrides LABELED)")
+    p.add_argument("--max-error", type=int, metavar="N", help="override MAX_ERROR (evalb's -e)")
+    p.add_argument(
+        "--input",
+        choices=("auto", "line", "tree"),
+        default="auto",
+        help="line: one sentence per line as evalb reads (empty line = skip, bad line = error); "
+        "tree: one sentence per tree, any line breaks; auto (default): line if a file's first tree "
+        "ends on its first line",
+    )
+    p.add_argument(
+        "--keep-unlabeled-root",
+        action="store_true",
+        help="count the outer unlabeled bracket of '( (S ...) )' as a bracket, as evalb itself does "
+        "(default: deleted like ROOT and TOP)",
+    )
+    p.add_argument(
+        "--function-separators",
+        default="-=",
+        metavar="CHARS",
+        help="a label is cut at the first of these characters (evalb: '-='; for FarPaHC's NP*SBJ write "
+        "--function-separators='-=*')",
+    )
+
+
+def _params(args: argparse.Namespace, cutoff_len: int | None) -> EvalbParams:
+    params = read_prm(args.prm) if args.prm else COLLINS
+    for w in params.warnings:
+        print(f"warning: {w}", file=sys.stderr)
+    return params.with_overrides(
+        labeled=False if args.unlabeled else None, cutoff_len=cutoff_len, max_error=args.max_error
+    )
+
+
+def extraction_config(args: argparse.Namespace, *, cutoff_len: int | None = None) -> ParsevalConfig:
+    """The bracket-extraction settings from the shared options."""
+    return ParsevalConfig(
+        params=_params(args, cutoff_len),
+        function_separators=args.function_separators,
+        keep_unlabeled_root=args.keep_unlabeled_root,
+        collapse_unary=bool(getattr(args, "collapse_unary", False)),
+    )
+
+
+def read_pair(args: argparse.Namespace) -> tuple[list[PtbLine], list[PtbLine]]:
+    """Both files' sentences, each read in the chosen (or detected) layout."""
+    gold = list(read_ptb_sentences(args.gold, layout=args.input))
+    test = list(read_ptb_sentences(args.test, layout=args.input))
+    return gold, test
+
+
+def report_problems(comparisons: tuple[SentenceComparison, ...], gold_name: str) -> None:
+    """One stderr line per error or skip sentence (evalb prints its errors on stderr too)."""
+    for s in comparisons:
+        if s.status != "ok":
+            print(f"{s.status}: {gold_name}:{s.gold_line}: sentence {s.index}: {s.message}", file=sys.stderr)
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "parseval",
+        help="PARSEVAL bracket scores exactly as evalb computes them, in evalb's layout",
+        description="evalb-compatible PARSEVAL of TEST against GOLD, driven by an evalb parameter file. "
+        "ROOT and TOP are always deleted.",
+    )
+    add_extraction_args(p)
+    p.add_argument("--cutoff-len", type=int, metavar="N", help="override CUTOFF_LEN (evalb's -c)")
+    p.add_argument(
+        "--evalb-version",
+        choices=("2006", "1997"),
+        default="2006",
+        help="report layout: 2006 (current evalb, with the F-measure line) or 1997 (evalb's sample.rsl)",
+    )
+    p.add_argument("--format", choices=("evalb", "json"), default="evalb")
+    p.set_defaults(run=run)
+
+
+def _score_json(s: ParsevalScore) -> dict[str, object]:
+    c = s.counts
+    return {
+        "sentences": c.sentences,
+        "errors": c.errors,
+        "skipped": c.skipped,
+        "valid": c.valid,
+        "recall": s.recall,
+        "precision": s.precision,
+        "f1": s.f1,
+        "complete_match": s.complete_match,
+        "average_crossing": s.average_crossing,
+        "no_crossing": s.no_crossing,
+        "two_or_less_crossing": s.two_or_less_crossing,
+        "tagging_accuracy": s.tagging_accuracy,
+        "matched": c.matched,
+        "gold": c.gold,
+        "test": c.test,
+        "words": c.words,
+        "correct_tags": c.correct_tags,
+    }
+
+
+def _as_json(result: ParsevalResult) -> dict[str, object]:
+    return {
+        "signature": result.signature,
+        "all": _score_json(result.all),
+        "cutoff_len": result.config.params.cutoff_len,
+        "cutoff": _score_json(result.cutoff),
+        "problems": [
+            {
+                "sentence": s.index,
+                "gold_line": s.gold_line,
+                "test_line": s.test_line,
+                "status": s.status,
+                "message": s.message,
+            }
+            for s in result.sentences
+            if s.status != "ok"
+        ],
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    for opt, value in (("--cutoff-len", args.cutoff_len), ("--max-error", args.max_error)):
+        if value is not None and value < 0:
+            print(f"evalcore parseval: {opt} must be >= 0", file=sys.stderr)
+            return 2
+    config = extraction_config(args, cutoff_len=args.cutoff_len)
+    gold, test = read_pair(args)
+    result = parseval_corpus(gold, test, config)
+    report_problems(result.sentences, args.gold)
+    if args.format == "json":
+        sys.stdout.write(json_text(_as_json(result)))
+    else:
+        sys.stdout.write(format_evalb_report(result, args.evalb_version))
+    return 0

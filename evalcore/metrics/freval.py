@@ -1,0 +1,358 @@
+"""FREVAL: PARSEVAL precision and recall per fragment size (Bastings & Sima'an; SPEC §7).
+
+Brackets are extracted and matched exactly as evalb does
+(:mod:`evalcore.metrics.parseval`).  A *fragment* is a connected set of
+brackets of one tree (preterminals and words are not brackets); ``Tree_s``
+are the fragments of s brackets.  Counts come from the generating-polynomial
+dynamic programme of :mod:`evalcore.fragments`, never from enumeration.
+
+Per sentence (valid sentences only, as evalb):
+
+- ``gold_s`` / ``test_s``: fragments of size s of the gold / test tree;
+- ``matched_s``: gold fragments of size s all of whose brackets are matched
+  (evalb's multiset matching) -- what the reference implementation counts,
+  so numbers are comparable with published FREVAL numbers.  With
+  ``strict=True`` every parent–child edge of the fragment must also be an
+  edge between the matched partners in the test tree (the set-intersection
+  reading of the paper, symmetric between gold and test).
+
+Over the corpus: ``LR_s = Σ matched_s / Σ gold_s``, ``LP_s = Σ matched_s /
+Σ test_s``, ``F1_s`` their harmonic mean; ``FLR = Σ_s α_s LR_s``, ``FLP =
+Σ_s α_s LP_s`` and F1 of the two (paper §3).  Default α is uniform over
+s = 1..L, L the size limit or, unlimited, the largest valid gold tree (in
+brackets); sizes with no fragments contribute 0.  With L = 1, FLR and FLP are
+evalb's recall and precision.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from evalcore.formats.ptb import PtbLine
+from evalcore.fragments import add_counts, fragment_counts
+from evalcore.metrics.base import make_signature, ratio
+from evalcore.metrics.parseval import ParsevalConfig, SentenceComparison, compare_corpus
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = [
+    "TABLE1_LIMITS",
+    "FrevalConfig",
+    "FrevalCounts",
+    "FrevalResult",
+    "FrevalScore",
+    "SizeScore",
+    "f1_by_size_frame",
+    "freval_corpus",
+    "limit_name",
+    "score",
+    "sentence_counts",
+    "table1_frame",
+]
+
+TABLE1_LIMITS: tuple[int | None, ...] = (1, 15, 25, None)
+"""The size limits of the paper's Table 1: 1 (PARSEVAL), 1–15, 1–25, all."""
+
+
+@dataclass(frozen=True, slots=True)
+class FrevalConfig:
+    """FREVAL settings; every one appears in :meth:`signature`.
+
+    ``alpha``: weights of sizes 1, 2, ... (summing to 1); ``None`` = uniform.
+    ``cutoff_len``: only sentences of at most this many words (evalb's
+    length, see :class:`evalcore.metrics.parseval.SentenceComparison`).
+    """
+
+    extraction: ParsevalConfig = field(default_factory=ParsevalConfig)
+    max_size: int | None = None
+    alpha: tuple[float, ...] | None = None
+    strict: bool = False
+    cutoff_len: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.max_size is not None and self.max_size < 1:
+            raise ValueError("max_size must be at least 1")
+        if self.cutoff_len is not None and self.cutoff_len < 0:
+            raise ValueError("cutoff_len must be >= 0")
+        if self.alpha is not None:
+            _check_alpha(self.alpha, self.max_size)
+
+    def signature(self) -> str:
+        alpha = "uniform" if self.alpha is None else ",".join(f"{a:g}" for a in self.alpha)
+        return make_signature(
+            "freval",
+            [
+                *self.extraction.extraction_items(),
+                ("maxsize", self.max_size),
+                ("alpha", alpha),
+                ("match", "strict" if self.strict else "nodes"),
+                ("len", self.cutoff_len),
+            ],
+        )
+
+
+def _check_alpha(alpha: Sequence[float], max_size: int | None) -> None:
+    if not alpha:
+        raise ValueError("alpha needs at least one weight")
+    if any(a < 0 or not math.isfinite(a) for a in alpha):
+        raise ValueError("alpha weights must be finite and >= 0")
+    if abs(sum(alpha) - 1.0) > 1e-6:
+        raise ValueError(f"alpha weights must sum to 1 (they sum to {sum(alpha):g})")
+    if max_size is not None and len(alpha) > max_size:
+        raise ValueError(f"{len(alpha)} alpha weights but sizes are limited to {max_size}")
+
+
+# ---------------------------------------------------------------------------
+# Counts
+
+
+@dataclass(frozen=True, slots=True)
+class FrevalCounts:
+    """Per-size fragment counts (index s-1 = size s; exact ints) and sentence tallies; add with ``+``."""
+
+    gold: tuple[int, ...] = ()
+    test: tuple[int, ...] = ()
+    matched: tuple[int, ...] = ()
+    sentences: int = 0
+    errors: int = 0
+    skipped: int = 0
+    largest_gold: int = 0  # brackets in the largest valid gold tree
+
+    @property
+    def valid(self) -> int:
+        return self.sentences - self.errors - self.skipped
+
+    def __add__(self, other: FrevalCounts) -> FrevalCounts:
+        return FrevalCounts(
+            add_counts(self.gold, other.gold),
+            add_counts(self.test, other.test),
+            add_counts(self.matched, other.matched),
+            self.sentences + other.sentences,
+            self.errors + other.errors,
+            self.skipped + other.skipped,
+            max(self.largest_gold, other.largest_gold),
+        )
+
+
+def _strict_edges(comp: SentenceComparison) -> list[bool]:
+    """Gold edge child→parent is kept iff the partners are child and parent in the test tree."""
+    out = []
+    for c, b in enumerate(comp.gold):
+        pc = comp.gold_partner[c]
+        pp = comp.gold_partner[b.parent] if b.parent >= 0 else -1
+        out.append(pc >= 0 and pp >= 0 and comp.test[pc].parent == pp)
+    return out
+
+
+def sentence_counts(comp: SentenceComparison, config: FrevalConfig = FrevalConfig()) -> FrevalCounts:
+    """Gold, test and matched fragment counts of one sentence (zero for error and skip sentences)."""
+    if comp.status == "error":
+        return FrevalCounts(sentences=1, errors=1)
+    if comp.status == "skip":
+        return FrevalCounts(sentences=1, skipped=1)
+    limit = config.max_size
+    gold_parents = [b.parent for b in comp.gold]
+    gold = fragment_counts(gold_parents, max_size=limit)
+    test = fragment_counts([b.parent for b in comp.test], max_size=limit)
+    include = [p >= 0 for p in comp.gold_partner]
+    edges = _strict_edges(comp) if config.strict else None
+    if all(include) and (
+        edges is None or all(e for e, b in zip(edges, comp.gold, strict=True) if b.parent >= 0)
+    ):
+        matched = gold
+    else:
+        matched = fragment_counts(gold_parents, include, edges, limit)
+    return FrevalCounts(gold, test, matched, 1, 0, 0, len(comp.gold))
+
+
+# ---------------------------------------------------------------------------
+# Scores
+
+
+@dataclass(frozen=True, slots=True)
+class SizeScore:
+    """One fragment size: summed counts and LR_s, LP_s, F1_s (fractions)."""
+
+    size: int
+    matched: int
+    gold: int
+    test: int
+    recall: float
+    precision: float
+    f1: float
+
+
+@dataclass(frozen=True, slots=True)
+class FrevalScore:
+    """FLR, FLP, F1 (fractions) with the per-size rows 1..``limit`` they were mixed from."""
+
+    per_size: tuple[SizeScore, ...]
+    flr: float
+    flp: float
+    f1: float
+    limit: int
+    sentences: int
+    valid: int
+    errors: int
+    skipped: int
+    signature: str
+
+
+def _f1(r: float, p: float) -> float:
+    return ratio(2 * r * p, r + p)
+
+
+def _at(v: Sequence[int], i: int) -> int:
+    return v[i] if i < len(v) else 0
+
+
+def score(
+    counts: FrevalCounts,
+    max_size: int | None = None,
+    alpha: Sequence[float] | None = None,
+    signature: str = "",
+) -> FrevalScore:
+    """FLR/FLP/F1 from summed counts (paper §3).
+
+    ``max_size`` must not exceed the limit the counts were made with (the
+    counts of larger sizes are missing then).
+    """
+    if alpha is not None:
+        _check_alpha(alpha, max_size)
+    limit = max_size if max_size is not None else max(counts.largest_gold, len(alpha or ()))
+    weights = list(alpha) if alpha is not None else [1.0 / limit] * limit if limit else []
+    rows = []
+    for k in range(limit):
+        m, g, t = _at(counts.matched, k), _at(counts.gold, k), _at(counts.test, k)
+        r, p = ratio(m, g), ratio(m, t)
+        rows.append(SizeScore(k + 1, m, g, t, r, p, _f1(r, p)))
+    flr = sum(w * row.recall for w, row in zip(weights, rows, strict=False))
+    flp = sum(w * row.precision for w, row in zip(weights, rows, strict=False))
+    return FrevalScore(
+        tuple(rows),
+        flr,
+        flp,
+        _f1(flr, flp),
+        limit,
+        counts.sentences,
+        counts.valid,
+        counts.errors,
+        counts.skipped,
+        signature,
+    )
+
+
+@dataclass(frozen=True)
+class FrevalResult:
+    """Every sentence's comparison and counts (aligned), the summed counts and the score."""
+
+    comparisons: tuple[SentenceComparison, ...]
+    per_sentence: tuple[FrevalCounts, ...]
+    counts: FrevalCounts
+    score: FrevalScore
+    config: FrevalConfig
+
+    def rescore(self, max_size: int | None, alpha: Sequence[float] | None = None) -> FrevalScore:
+        """The score under another size limit / α, from the same counts (no recounting)."""
+        made = self.config.max_size
+        if made is not None and (max_size is None or max_size > made):
+            raise ValueError(f"counts were made with max_size={made}; cannot score up to {max_size}")
+        return score(self.counts, max_size, alpha, self.score.signature)
+
+
+def freval_corpus(
+    gold: Iterable[PtbLine], test: Iterable[PtbLine], config: FrevalConfig = FrevalConfig()
+) -> FrevalResult:
+    """FREVAL of two files' sentences (from :func:`evalcore.formats.ptb.read_ptb_sentences`)."""
+    comparisons = tuple(compare_corpus(gold, test, config.extraction))
+    per_sentence = []
+    total = FrevalCounts()
+    for comp in comparisons:
+        if config.cutoff_len is not None and comp.length > config.cutoff_len:
+            per_sentence.append(FrevalCounts())
+            continue
+        c = sentence_counts(comp, config)
+        per_sentence.append(c)
+        total = total + c
+    sc = score(total, config.max_size, config.alpha, config.signature())
+    return FrevalResult(comparisons, tuple(per_sentence), total, sc, config)
+
+
+# ---------------------------------------------------------------------------
+# Plot-ready tables for the app (paper's Figures 1–3 and Table 1)
+
+
+def f1_by_size_frame(
+    results: Mapping[str, FrevalResult | FrevalScore], baseline: str | None = None
+) -> pd.DataFrame:
+    """Long table ``parser, size, recall, precision, f1[, f1_minus_baseline]`` (Figures 1–3).
+
+    One row per parser and fragment size 1..L (L the largest limit among the
+    parsers; missing sizes are 0).  With ``baseline`` (a key of ``results``),
+    ``f1_minus_baseline`` is each parser's F1_s minus the baseline's F1_s.
+    """
+    import pandas as pd
+
+    scores = {name: r.score if isinstance(r, FrevalResult) else r for name, r in results.items()}
+    if baseline is not None and baseline not in scores:
+        raise KeyError(f"baseline {baseline!r} is not among the parsers: {', '.join(scores)}")
+    top = max((s.limit for s in scores.values()), default=0)
+    base_f1 = [0.0] * top
+    if baseline is not None:
+        for row in scores[baseline].per_size:
+            base_f1[row.size - 1] = row.f1
+    records = []
+    for name, sc in scores.items():
+        by_size = {row.size: row for row in sc.per_size}
+        for size in range(1, top + 1):
+            row = by_size.get(size)
+            rec: dict[str, object] = {
+                "parser": name,
+                "size": size,
+                "recall": row.recall if row else 0.0,
+                "precision": row.precision if row else 0.0,
+                "f1": row.f1 if row else 0.0,
+            }
+            if baseline is not None:
+                rec["f1_minus_baseline"] = float(rec["f1"]) - base_f1[size - 1]  # type: ignore[arg-type]
+            records.append(rec)
+    columns = ["parser", "size", "recall", "precision", "f1"]
+    if baseline is not None:
+        columns.append("f1_minus_baseline")
+    return pd.DataFrame.from_records(records, columns=columns)
+
+
+def limit_name(limit: int | None) -> str:
+    """Column names of the paper's Table 1: ``1``, ``1-15``, ``1-25``, ``all``."""
+    if limit is None:
+        return "all"
+    return "1" if limit == 1 else f"1-{limit}"
+
+
+def table1_frame(
+    results: Mapping[str, FrevalResult], limits: Sequence[int | None] = TABLE1_LIMITS
+) -> pd.DataFrame:
+    """The paper's Table 1: one row per parser, columns ``(limit, FLR|FLP|F1)`` in percent.
+
+    Uniform α; scored from each result's counts, which must have been made
+    without a smaller size limit.
+    """
+    import pandas as pd
+
+    data: dict[tuple[str, str], list[float]] = {}
+    for limit in limits:
+        for metric in ("FLR", "FLP", "F1"):
+            data[(limit_name(limit), metric)] = []
+    for result in results.values():
+        for limit in limits:
+            sc = result.rescore(limit)
+            data[(limit_name(limit), "FLR")].append(100 * sc.flr)
+            data[(limit_name(limit), "FLP")].append(100 * sc.flp)
+            data[(limit_name(limit), "F1")].append(100 * sc.f1)
+    frame = pd.DataFrame(data, index=pd.Index(list(results), name="parser"))
+    frame.columns = pd.MultiIndex.from_tuples(list(data), names=["sizes", "metric"])
+    return frame

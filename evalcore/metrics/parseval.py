@@ -1,0 +1,664 @@
+"""PARSEVAL exactly as evalb computes it (SPEC §7; evalb README §4–§7).
+
+Bracket extraction follows ``evalb.c`` step by step, driven by an evalb
+parameter file (:mod:`evalcore.formats.prm`):
+
+1. *Reading* (evalb's ``read_line``): a node whose only child is a word is a
+   preterminal (tag + word); words count for the sentence length unless their
+   tag is a ``DELETE_LABEL_FOR_LENGTH``; a preterminal whose tag is a
+   ``DELETE_LABEL`` is removed *with its word*.  Every other node is a
+   bracket over the words (kept so far) that it dominates.
+2. *Quote repair* (evalb 2006, ``fix_quote``): when the word counts differ and
+   a ``QUOTE_LABEL`` terminal with word ``'``, ``"`` or ``/`` was deleted on
+   one side but kept under another tag on the other, it is re-inserted.
+3. *Status*: no test words → **skip**; different word counts → **error**
+   ("Length unmatch"); a word differing (``EQ_WORD`` aside) → **error**
+   ("Words unmatch"); a line that cannot be read → **error**.
+4. *Massage*: a bracket that dominates no (kept) word is removed -- this is
+   how empty nodes (``-NONE-``) and their ancestors disappear recursively; the
+   label is cut at the first ``-`` or ``=`` (function tags, indices); a bracket
+   whose label is a ``DELETE_LABEL`` (or ``EQ_LABEL``-equal to one) is removed
+   and its children kept.  ``ROOT`` and ``TOP`` are always removed (the
+   FREVAL paper's footnote 8), and so is the unlabeled outer bracket of
+   ``( (S ...) )`` unless ``keep_unlabeled_root`` (evalb itself counts it as
+   a bracket with the empty label).
+5. *Matching*: multiset, greedy in evalb's order: each gold bracket takes
+   the first unused test bracket with the same span and (if ``LABELED``) an
+   ``EQ_LABEL``-equal label.  Crossing brackets are test brackets that cross
+   at least one gold bracket; tagging accuracy compares tags position by
+   position; a complete match has gold = test = matched brackets.
+
+The brackets that remain keep their tree structure (each one's parent is
+its nearest remaining ancestor), which FREVAL needs (:mod:`evalcore.metrics.freval`).
+
+Where we differ from evalb (all documented in ``docs/freval.md``): no fixed
+limits (evalb: 200 words, 200 brackets, 5,000 characters a line); a line
+evalb cannot read makes it loop or abort, here it is one error sentence;
+differing sentence counts are a :class:`MismatchError` instead of a
+truncated report; ``MAX_ERROR`` is applied to error *sentences*.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Literal
+
+from evalcore.errors import MismatchError
+from evalcore.formats.prm import COLLINS, EvalbParams
+from evalcore.formats.ptb import PtbLine
+from evalcore.metrics.base import add_fields, make_signature, ratio
+from evalcore.trees import Tree
+
+__all__ = [
+    "ALWAYS_DELETED",
+    "Bracket",
+    "EvalbReading",
+    "ParsevalConfig",
+    "ParsevalCounts",
+    "ParsevalResult",
+    "ParsevalScore",
+    "QuoteTerm",
+    "RawBracket",
+    "SentenceComparison",
+    "Status",
+    "compare_corpus",
+    "compare_sentence",
+    "fix_quote",
+    "format_evalb_report",
+    "massage",
+    "paired_lines",
+    "parseval_corpus",
+    "read_evalb",
+    "score",
+    "strip_functions",
+]
+
+ALWAYS_DELETED: tuple[str, ...] = ("ROOT", "TOP")
+"""Nonterminal labels deleted whatever the parameter file says (FREVAL paper, footnote 8)."""
+
+QUOTE_WORDS = frozenset({"'", '"', "/"})
+"""Words that make a ``QUOTE_LABEL`` terminal a possible mislabeled quote (evalb's ``is_quote_term``)."""
+
+Status = Literal["ok", "error", "skip"]
+STATUS_CODE: Mapping[str, int] = MappingProxyType({"ok": 0, "error": 1, "skip": 2})
+"""evalb's numeric status column: 0 ok, 1 error, 2 skip."""
+
+
+@dataclass(frozen=True, slots=True)
+class ParsevalConfig:
+    """Bracket-extraction settings; every one appears in :meth:`signature`."""
+
+    params: EvalbParams = COLLINS
+    function_separators: str = "-="
+    keep_unlabeled_root: bool = False
+    collapse_unary: bool = False
+
+    def extraction_items(self) -> list[tuple[str, object]]:
+        """The settings that decide which brackets are scored and how they match."""
+        p = self.params
+        return [
+            ("prm", p.signature_value()),
+            ("labeled", p.labeled),
+            ("strip", self.function_separators or "none"),
+            ("outer", "keep" if self.keep_unlabeled_root else "drop"),
+            ("unary", "collapse" if self.collapse_unary else "keep"),
+        ]
+
+    def signature(self) -> str:
+        return make_signature("parseval", [*self.extraction_items(), ("cutoff", self.params.cutoff_len)])
+
+
+# ---------------------------------------------------------------------------
+# Reading (evalb's read_line), quote repair (fix_quote), massage (massage_data)
+
+
+@dataclass(frozen=True, slots=True)
+class RawBracket:
+    """A bracket as read: ``[start, end)`` over kept words, raw label, raw parent index (-1: none)."""
+
+    start: int
+    end: int
+    label: str
+    parent: int
+
+
+@dataclass(frozen=True, slots=True)
+class QuoteTerm:
+    """A ``QUOTE_LABEL`` terminal (kept or deleted) and where to re-insert it (evalb's ``s_term_ind``)."""
+
+    word: str
+    tag: str
+    index: int  # number of kept words before it
+    bracket: int  # number of brackets opened before it
+    enclosing: tuple[int, ...]  # brackets open around it
+
+
+@dataclass(frozen=True, slots=True)
+class EvalbReading:
+    """One side of a sentence after evalb's reading step."""
+
+    words: tuple[str, ...]
+    tags: tuple[str, ...]
+    brackets: tuple[RawBracket, ...]
+    quotes: tuple[QuoteTerm, ...]
+    length: int  # words not tagged DELETE_LABEL_FOR_LENGTH, counted before deletion
+    error: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Bracket:
+    """A scored bracket: span ``[start, end)``, label without function tags, parent bracket (-1: root)."""
+
+    start: int
+    end: int
+    label: str
+    parent: int
+
+
+def strip_functions(label: str, separators: str = "-=") -> str:
+    """evalb's ``modify_label``: cut the label at the first separator (even at position 0)."""
+    for i, ch in enumerate(label):
+        if ch in separators:
+            return label[:i]
+    return label
+
+
+def read_evalb(trees: Sequence[Tree], params: EvalbParams, error: str = "") -> EvalbReading:
+    """Words, tags, raw brackets and quote terminals of the trees of one sentence (step 1).
+
+    Iterative preorder walk with an explicit stack (no recursion).
+    """
+    delete = frozenset(params.delete_labels)
+    delete_len = frozenset(params.delete_labels_for_length)
+    quote_labels = frozenset(params.quote_labels)
+    words: list[str] = []
+    tags: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    labels: list[str] = []
+    parents: list[int] = []
+    quotes: list[QuoteTerm] = []
+    length = 0
+    for tree in trees:
+        nodes = tree.nodes
+        open_brackets: list[int] = []
+        work: list[tuple[int, bool]] = [(0, False)]
+        while work:
+            i, closing = work.pop()
+            if closing:
+                ends[open_brackets.pop()] = len(words)
+                continue
+            node = nodes[i]
+            if node.terminal is not None:
+                # a word beside other children: evalb stops reading here ("More than two elements")
+                error = error or f"more than two elements in a bracket (word '{node.label}')"
+                continue
+            children = node.children
+            if len(children) == 1 and nodes[children[0]].terminal is not None:
+                tag = node.label
+                word = nodes[children[0]].label
+                if tag not in delete_len:
+                    length += 1
+                if tag in quote_labels and word in QUOTE_WORDS:
+                    quotes.append(QuoteTerm(word, tag, len(words), len(starts), tuple(open_brackets)))
+                if tag not in delete:
+                    words.append(word)
+                    tags.append(tag)
+                continue
+            parents.append(open_brackets[-1] if open_brackets else -1)
+            starts.append(len(words))
+            ends.append(-1)
+            labels.append(node.label)
+            open_brackets.append(len(starts) - 1)
+            work.append((i, True))
+            work.extend((c, False) for c in reversed(children))
+    brackets = tuple(
+        RawBracket(s, e, lab, p) for s, e, lab, p in zip(starts, ends, labels, parents, strict=True)
+    )
+    return EvalbReading(tuple(words), tuple(tags), brackets, tuple(quotes), length, error)
+
+
+def _reinsert(
+    words: list[str], tags: list[str], brackets: list[list[int]], quote: QuoteTerm, index: int
+) -> None:
+    """evalb's ``reinsert_term``: put a deleted quote terminal back at ``index``."""
+    words.insert(index, quote.word)
+    tags.insert(index, quote.tag)
+    for k in range(quote.bracket, len(brackets)):
+        brackets[k][0] += 1
+        brackets[k][1] += 1
+    for k in quote.enclosing:
+        brackets[k][1] += 1
+
+
+def fix_quote(
+    gold: EvalbReading, test: EvalbReading, params: EvalbParams
+) -> tuple[EvalbReading, EvalbReading]:
+    """evalb 2006's repair of mislabeled quotes (step 2), run only when the word counts differ.
+
+    For each test quote terminal and each gold one at the same word index
+    with a different tag: if exactly one of the two tags is deleted, the
+    deleted terminal is re-inserted on its side (and the later quote indices
+    of that side move by one), as ``fix_quote`` does.
+    """
+    if not gold.quotes or not test.quotes:
+        return gold, test
+    delete = frozenset(params.delete_labels)
+    sides = []
+    for r in (gold, test):
+        sides.append(
+            (
+                list(r.words),
+                list(r.tags),
+                [[b.start, b.end] for b in r.brackets],
+                [q.index for q in r.quotes],
+            )
+        )
+    gw, gt, gb, gidx = sides[0]
+    tw, tt, tb, tidx = sides[1]
+    for i, tq in enumerate(test.quotes):
+        ind = tidx[i]
+        for j, gq in enumerate(gold.quotes):
+            if gidx[j] != ind or gq.tag == tq.tag:
+                continue
+            if gq.tag in delete and tq.tag not in delete:
+                _reinsert(gw, gt, gb, gq, ind)
+                for k in range(j, len(gidx)):
+                    gidx[k] += 1
+            elif tq.tag in delete and gq.tag not in delete:
+                _reinsert(tw, tt, tb, tq, ind)
+                for k in range(i, len(tidx)):
+                    tidx[k] += 1
+
+    def rebuild(r: EvalbReading, w: list[str], t: list[str], b: list[list[int]]) -> EvalbReading:
+        brackets = tuple(
+            RawBracket(se[0], se[1], x.label, x.parent) for se, x in zip(b, r.brackets, strict=True)
+        )
+        return EvalbReading(tuple(w), tuple(t), brackets, r.quotes, r.length, r.error)
+
+    return rebuild(gold, gw, gt, gb), rebuild(test, tw, tt, tb)
+
+
+def _deleted_labels(params: EvalbParams) -> frozenset[str]:
+    """Labels ``label_comp``-equal to a ``DELETE_LABEL`` or to ROOT/TOP."""
+    base = set(params.delete_labels) | set(ALWAYS_DELETED)
+    out = set(base)
+    for a, b in params.eq_labels:
+        if a in base:
+            out.add(b)
+        if b in base:
+            out.add(a)
+    return frozenset(out)
+
+
+def massage(reading: EvalbReading, config: ParsevalConfig) -> tuple[Bracket, ...]:
+    """The brackets that are scored (step 4), parents re-linked to the nearest kept ancestor."""
+    deleted = _deleted_labels(config.params)
+    seps = config.function_separators
+    nearest: list[int] = []  # per raw bracket: itself (kept index) or its nearest kept ancestor
+    out: list[Bracket] = []
+    for b in reading.brackets:
+        anc = nearest[b.parent] if b.parent >= 0 else -1
+        keep = b.start != b.end
+        label = b.label
+        if keep:
+            label = strip_functions(b.label, seps)
+            if (b.label == "" and not config.keep_unlabeled_root) or label in deleted:
+                keep = False
+        if keep and config.collapse_unary and anc >= 0:
+            up = out[anc]
+            if up.start == b.start and up.end == b.end and up.label == label:
+                keep = False  # NP -> NP over the same words: one node (SPEC §7 --collapse-unary)
+        if keep:
+            out.append(Bracket(b.start, b.end, label, anc))
+            nearest.append(len(out) - 1)
+        else:
+            nearest.append(anc)
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------
+# Sentence comparison and counts
+
+
+@dataclass(frozen=True, slots=True)
+class ParsevalCounts:
+    """evalb's totals; add with ``+``.  ``gold``/``test``/``matched`` are bracket counts."""
+
+    sentences: int = 0
+    errors: int = 0
+    skipped: int = 0
+    gold: int = 0
+    test: int = 0
+    matched: int = 0
+    complete: int = 0
+    crossing: int = 0
+    no_crossing: int = 0
+    two_or_less: int = 0
+    words: int = 0
+    correct_tags: int = 0
+
+    @property
+    def valid(self) -> int:
+        return self.sentences - self.errors - self.skipped
+
+    def __add__(self, other: ParsevalCounts) -> ParsevalCounts:
+        return ParsevalCounts(**add_fields(self, other))
+
+
+@dataclass(frozen=True, slots=True)
+class SentenceComparison:
+    """One sentence pair after evalb's steps: status, scored brackets and their matching."""
+
+    index: int  # 1-based sentence number (evalb's ID column)
+    gold_line: int
+    test_line: int
+    status: Status
+    message: str  # why error/skip (evalb's message), else ""
+    length: int  # evalb's Len. column (gold words, DELETE_LABEL_FOR_LENGTH aside)
+    words: int  # gold words after deletion (evalb's wn1)
+    gold: tuple[Bracket, ...] = ()
+    test: tuple[Bracket, ...] = ()
+    gold_partner: tuple[int, ...] = ()  # index of the matched test bracket, -1 if none
+    test_partner: tuple[int, ...] = ()
+    crossing: int = 0
+    correct_tags: int = 0
+
+    @property
+    def matched(self) -> int:
+        return sum(1 for p in self.gold_partner if p >= 0)
+
+    def counts(self) -> ParsevalCounts:
+        if self.status == "error":
+            return ParsevalCounts(sentences=1, errors=1)
+        if self.status == "skip":
+            return ParsevalCounts(sentences=1, skipped=1)
+        m = self.matched
+        g, t = len(self.gold), len(self.test)
+        return ParsevalCounts(
+            sentences=1,
+            gold=g,
+            test=t,
+            matched=m,
+            complete=int(g == t == m),
+            crossing=self.crossing,
+            no_crossing=int(self.crossing == 0),
+            two_or_less=int(self.crossing <= 2),
+            words=self.words,
+            correct_tags=self.correct_tags,
+        )
+
+
+def _match(
+    gold: Sequence[Bracket], test: Sequence[Bracket], params: EvalbParams
+) -> tuple[list[int], list[int]]:
+    """evalb's greedy multiset matching: gold in order, each takes the first free equal test bracket."""
+    by_span: dict[tuple[int, int], list[int]] = {}
+    for j, t in enumerate(test):
+        by_span.setdefault((t.start, t.end), []).append(j)
+    gp = [-1] * len(gold)
+    tp = [-1] * len(test)
+    labeled = params.labeled
+    for i, g in enumerate(gold):
+        for j in by_span.get((g.start, g.end), ()):
+            if tp[j] < 0 and (
+                not labeled or g.label == test[j].label or params.label_eq(g.label, test[j].label)
+            ):
+                gp[i] = j
+                tp[j] = i
+                break
+    return gp, tp
+
+
+def _crossing(gold: Sequence[Bracket], test: Sequence[Bracket]) -> int:
+    """Number of test brackets crossing at least one gold bracket (evalb counts on the test side)."""
+    spans = [(g.start, g.end) for g in gold]
+    n = 0
+    for t in test:
+        s, e = t.start, t.end
+        for gs, ge in spans:
+            if (gs < s < ge < e) or (s < gs < e < ge):
+                n += 1
+                break
+    return n
+
+
+def compare_sentence(gold: PtbLine, test: PtbLine, config: ParsevalConfig, index: int) -> SentenceComparison:
+    """Steps 1–5 for one sentence pair."""
+    params = config.params
+    g = read_evalb(gold.trees, params, gold.error)
+    t = read_evalb(test.trees, params, test.error)
+
+    def bad(status: Status, message: str, words: int) -> SentenceComparison:
+        return SentenceComparison(index, gold.line, test.line, status, message, g.length, words)
+
+    if g.error or t.error:
+        which = "gold" if g.error else "test"
+        return bad("error", f"cannot read {which} line: {g.error or t.error}", len(g.words))
+    if not t.words:
+        return bad("skip", "no words in the test sentence", len(g.words))
+    if len(g.words) != len(t.words):
+        g, t = fix_quote(g, t, params)
+        if len(g.words) != len(t.words):
+            return bad("error", f"Length unmatch ({len(g.words)}|{len(t.words)})", len(g.words))
+    for a, b in zip(g.words, t.words, strict=True):
+        if a != b and not params.word_eq(a, b):
+            return bad("error", f"Words unmatch ({a}|{b})", len(g.words))
+    gb = massage(g, config)
+    tb = massage(t, config)
+    gp, tp = _match(gb, tb, params)
+    correct = sum(1 for a, b in zip(g.tags, t.tags, strict=True) if a == b or params.label_eq(a, b))
+    return SentenceComparison(
+        index,
+        gold.line,
+        test.line,
+        "ok",
+        "",
+        g.length,
+        len(g.words),
+        gb,
+        tb,
+        tuple(gp),
+        tuple(tp),
+        _crossing(gb, tb),
+        correct,
+    )
+
+
+def paired_lines(gold: Iterable[PtbLine], test: Iterable[PtbLine]) -> Iterator[tuple[PtbLine, PtbLine]]:
+    """Zip gold and test sentences; differing counts are a :class:`MismatchError` (SPEC §2)."""
+    gi, ti = iter(gold), iter(test)
+    n = 0
+    while True:
+        g = next(gi, None)
+        t = next(ti, None)
+        if g is None and t is None:
+            return
+        if g is None or t is None:
+            extra, which, other = (t, "test", "gold") if g is None else (g, "gold", "test")
+            assert extra is not None
+            raise MismatchError(
+                f"{which} has more sentences than {other}: {other} ends after {n} sentences",
+                file=extra.file or None,
+                line=extra.line,
+            )
+        n += 1
+        yield g, t
+
+
+# ---------------------------------------------------------------------------
+# Scores and the corpus
+
+
+@dataclass(frozen=True, slots=True)
+class ParsevalScore:
+    """Fractions in [0, 1] (evalb prints them x100); ``counts`` are the summed evalb totals."""
+
+    recall: float
+    precision: float
+    f1: float
+    complete_match: float
+    average_crossing: float
+    no_crossing: float
+    two_or_less_crossing: float
+    tagging_accuracy: float
+    counts: ParsevalCounts
+    signature: str
+
+
+def score(counts: ParsevalCounts, signature: str = "") -> ParsevalScore:
+    """Scores from summed counts (evalb's ``print_total``)."""
+    r = ratio(counts.matched, counts.gold)
+    p = ratio(counts.matched, counts.test)
+    valid = counts.valid
+    return ParsevalScore(
+        recall=r,
+        precision=p,
+        f1=ratio(2 * r * p, r + p),
+        complete_match=ratio(counts.complete, valid),
+        average_crossing=ratio(counts.crossing, valid),
+        no_crossing=ratio(counts.no_crossing, valid),
+        two_or_less_crossing=ratio(counts.two_or_less, valid),
+        tagging_accuracy=ratio(counts.correct_tags, counts.words),
+        counts=counts,
+        signature=signature,
+    )
+
+
+@dataclass(frozen=True)
+class ParsevalResult:
+    """All sentences, the ``-- All --`` score and the ``-- len<=CUTOFF --`` score."""
+
+    sentences: tuple[SentenceComparison, ...]
+    all: ParsevalScore
+    cutoff: ParsevalScore
+    config: ParsevalConfig
+
+    @property
+    def signature(self) -> str:
+        return self.all.signature
+
+
+def compare_corpus(
+    gold: Iterable[PtbLine], test: Iterable[PtbLine], config: ParsevalConfig = ParsevalConfig()
+) -> Iterator[SentenceComparison]:
+    """Compare sentence pairs in order, stopping as evalb does after too many errors.
+
+    evalb exits when its error counter, tested as ``count++ > MAX_ERROR``,
+    trips: at the (MAX_ERROR + 2)-th error.  We raise :class:`MismatchError`
+    at the same error sentence, naming it.
+    """
+    errors = 0
+    limit = config.params.max_error
+    for index, (g, t) in enumerate(paired_lines(gold, test), start=1):
+        comp = compare_sentence(g, t, config, index)
+        if comp.status == "error":
+            errors += 1
+            if errors > limit + 1:
+                raise MismatchError(
+                    f"{errors} error sentences (last: {comp.message}); evalb stops here because "
+                    f"MAX_ERROR is {limit}: raise it in the parameter file or with --max-error",
+                    file=g.file or None,
+                    line=g.line,
+                )
+        yield comp
+
+
+def parseval_corpus(
+    gold: Iterable[PtbLine], test: Iterable[PtbLine], config: ParsevalConfig = ParsevalConfig()
+) -> ParsevalResult:
+    """evalb over two files' sentences (from :func:`evalcore.formats.ptb.read_ptb_sentences`)."""
+    sentences = tuple(compare_corpus(gold, test, config))
+    sig = config.signature()
+    all_counts = ParsevalCounts()
+    cut_counts = ParsevalCounts()
+    for s in sentences:
+        c = s.counts()
+        all_counts = all_counts + c
+        if s.length <= config.params.cutoff_len:
+            cut_counts = cut_counts + c
+    return ParsevalResult(sentences, score(all_counts, sig), score(cut_counts, sig), config)
+
+
+# ---------------------------------------------------------------------------
+# evalb's report layout
+
+
+def _pct(num: int, den: int) -> float:
+    return 100.0 * num / den if den > 0 else 0.0
+
+
+def _summary(c: ParsevalCounts, version: str) -> list[str]:
+    sentn = c.sentences - c.errors - c.skipped
+    r = _pct(c.matched, c.gold)
+    p = _pct(c.matched, c.test)
+    lines = [
+        f"Number of sentence        = {c.sentences:6d}",
+        f"Number of Error sentence  = {c.errors:6d}",
+        f"Number of Skip  sentence  = {c.skipped:6d}",
+        f"Number of Valid sentence  = {sentn:6d}",
+        f"Bracketing Recall         = {r:6.2f}",
+        f"Bracketing Precision      = {p:6.2f}",
+    ]
+    if version != "1997":
+        f = 2 * p * r / (p + r) if p + r else float("nan")  # evalb prints nan for 0/0
+        lines.append(f"Bracketing FMeasure       = {f:6.2f}")
+    lines += [
+        f"Complete match            = {(100.0 * c.complete / sentn if sentn > 0 else 0.0):6.2f}",
+        f"Average crossing          = {(1.0 * c.crossing / sentn if sentn > 0 else 0.0):6.2f}",
+        f"No crossing               = {(100.0 * c.no_crossing / sentn if sentn > 0 else 0.0):6.2f}",
+        f"2 or less crossing        = {(100.0 * c.two_or_less / sentn if sentn > 0 else 0.0):6.2f}",
+        f"Tagging accuracy          = {_pct(c.correct_tags, c.words):6.2f}",
+    ]
+    return lines
+
+
+def format_evalb_report(result: ParsevalResult, version: str = "2006") -> str:
+    """evalb's standard output, line for line, so that it can be diffed with evalb's.
+
+    ``version="2006"``: the evalb in use today (with the F-measure line; its
+    error lines print 0 words).  ``version="1997"``: the original layout, as
+    in the ``sample.rsl`` shipped with evalb.  Both print, in the total
+    line's crossing column, the number of sentences *without* crossing, as
+    evalb does.
+    """
+    out = [
+        "  Sent.                        Matched  Bracket   Cross        Correct Tag",
+        " ID  Len.  Stat. Recal  Prec.  Bracket gold test Bracket Words  Tags Accracy",
+        "=" * 76,
+    ]
+    for s in result.sentences:
+        code = STATUS_CODE[s.status]
+        if s.status == "ok":
+            m, g, t = s.matched, len(s.gold), len(s.test)
+            words, tags, cross = s.words, s.correct_tags, s.crossing
+        else:
+            m = g = t = cross = tags = 0
+            words = s.words if version == "1997" else 0
+        out.append(
+            f"{s.index:4d}  {s.length:3d}    {code:d}  "
+            f"{_pct(m, g):6.2f} {_pct(m, t):6.2f}   {m:3d}    {g:3d}  {t:3d}    {cross:3d}"
+            f"   {words:4d}  {tags:4d}   {_pct(tags, words):6.2f}"
+        )
+    out.append("=" * 76)
+    c = result.all.counts
+    total = ""
+    if c.gold > 0 and c.test > 0:
+        r, p = _pct(c.matched, c.gold), _pct(c.matched, c.test)
+        total = " " * 16 + f"{r:6.2f} {p:6.2f} "
+        if version == "1997":
+            total += f"{c.matched:6d} {c.gold:6d} {c.test:4d}  {c.no_crossing:5d}"
+        else:
+            total += f"{c.matched:5d} {c.gold:5d} {c.test:5d}  {c.no_crossing:5d}"
+    total += f"  {c.words:5d} {c.correct_tags:5d}   {_pct(c.correct_tags, c.words):6.2f}"
+    out.append(total)
+    out.append("=== Summary ===")
+    out.append("")
+    out.append("-- All --")
+    out += _summary(c, version)
+    out.append("")
+    out.append(f"-- len<={result.config.params.cutoff_len} --")
+    out += _summary(result.cutoff.counts, version)
+    return "\n".join(out) + "\n"
