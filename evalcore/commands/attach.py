@@ -33,14 +33,23 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(run=run)
 
 
+def _values(result: AttachResult) -> list[tuple[str, str, float | None]]:
+    """(text name, JSON key, value); ``None`` when no token was scored (never a silent 0)."""
+    s = result.score
+    pairs = [
+        ("UAS", "uas", s.uas),
+        ("LAS", "las", s.las),
+        ("label acc", "label", s.label),
+        ("undirected", "undirected", s.undirected),
+        ("NED", "ned", s.ned),
+    ]
+    return [(name, key, None if s.tokens == 0 else value) for name, key, value in pairs]
+
+
 def _as_json(result: AttachResult, per_sentence: bool) -> dict[str, object]:
     s = result.score
-    out: dict[str, object] = {
-        "uas": s.uas,
-        "las": s.las,
-        "label": s.label,
-        "undirected": s.undirected,
-        "ned": s.ned,
+    out: dict[str, object] = {key: value for _, key, value in _values(result)}
+    out |= {
         "tokens": s.tokens,
         "sentences": s.sentences,
         "skipped": s.skipped,
@@ -49,8 +58,17 @@ def _as_json(result: AttachResult, per_sentence: bool) -> dict[str, object]:
     }
     if per_sentence:
         out["per_sentence"] = [
-            {"sent_id": sid, "tokens": c.tokens, "uas": c.uas, "las": c.las, "undirected": c.undirected,
-             "ned": c.ned, "skipped": bool(c.skipped), "excluded": bool(c.excluded)}
+            {
+                "sent_id": sid,
+                "tokens": c.tokens,
+                "uas": c.uas,
+                "las": c.las,
+                "label": c.label,
+                "undirected": c.undirected,
+                "ned": c.ned,
+                "skipped": bool(c.skipped),
+                "excluded": bool(c.excluded),
+            }
             for sid, c in result.per_sentence
         ]
     return out
@@ -61,7 +79,10 @@ def run(args: argparse.Namespace) -> int:
         print("evalcore attach: --max-len must be >= 0", file=sys.stderr)
         return 2
     config = AttachConfig(
-        no_punct=args.no_punct, max_len=args.max_len, deprel_base=args.deprel_base, skip_invalid=not args.strict
+        no_punct=args.no_punct,
+        max_len=args.max_len,
+        deprel_base=args.deprel_base,
+        skip_invalid=not args.strict,
     )
     result = attach_corpus(
         read_conllu(args.gold, on_invalid="keep"), read_conllu(args.system, on_invalid="keep"), config
@@ -69,23 +90,36 @@ def run(args: argparse.Namespace) -> int:
     for w in result.warnings:
         print(f"warning: {w}", file=sys.stderr)
     s = result.score
-    metrics = [("UAS", s.uas), ("LAS", s.las), ("label acc", s.label), ("undirected", s.undirected),
-               ("NED", s.ned)]
+    values = _values(result)
     if args.format == "json":
         sys.stdout.write(json_text(_as_json(result, args.per_sentence)))
     elif args.format == "csv":
-        rows: list[list[object]] = [[name, value] for name, value in metrics]
-        rows += [["tokens", s.tokens], ["sentences", s.sentences], ["skipped", s.skipped],
-                 ["excluded_by_length", s.excluded], ["signature", s.signature]]
-        sys.stdout.write(csv_text(["metric", "value"], rows))  # type: ignore[arg-type]
+        rows: list[list[str | int | float | None]] = [[name, value] for name, _, value in values]
+        rows += [
+            ["tokens", s.tokens],
+            ["sentences", s.sentences],
+            ["skipped", s.skipped],
+            ["excluded_by_length", s.excluded],
+            ["signature", s.signature],
+        ]
+        sys.stdout.write(csv_text(["metric", "value"], rows))
     else:
-        table = text_table(["metric", "score", "%"], [[n, v, f"{100 * v:.2f}"] for n, v in metrics])
+        pct = ["N/A" if v is None else f"{100 * v:.2f}" for _, _, v in values]
+        width = max(len(p) for p in [*pct, "%"])
+        table = text_table(
+            ["metric", "score", "%".rjust(width)],
+            [[name, v, p.rjust(width)] for (name, _, v), p in zip(values, pct, strict=True)],
+        )
         sys.stdout.write(table)
         sys.stdout.write(
             f"\n{s.tokens} tokens in {s.sentences} sentences; skipped {s.skipped} (not a tree); "
             f"excluded {s.excluded} (longer than --max-len)\nsignature: {s.signature}\n"
         )
         if args.per_sentence:
-            rows2 = [[sid, c.tokens, c.uas, c.las, c.undirected, c.ned] for sid, c in result.per_sentence]
-            sys.stdout.write("\n" + text_table(["sent_id", "tokens", "uas", "las", "undir", "ned"], rows2))
+            rows2: list[list[str | int | float | None]] = [
+                [sid, c.tokens, c.uas, c.las, c.label, c.undirected, c.ned, "skipped" if c.skipped else ""]
+                for sid, c in result.per_sentence
+            ]
+            headers = ["sent_id", "tokens", "uas", "las", "label", "undir", "ned", "note"]
+            sys.stdout.write("\n" + text_table(headers, rows2))
     return 0

@@ -63,7 +63,8 @@ def _finish(
             elif key == "text" and value is not None:
                 text = value
             elif body.startswith("sent_id ") and not sent_id:
-                sent_id = body[len("sent_id ") :].strip()
+                # "# sent_id 12" (older files); "# sent_id = " with no value stays empty
+                sent_id = body[len("sent_id ") :].strip().removeprefix("=").strip()
             elif body.startswith("sentence-text:") and not text:
                 text = body[len("sentence-text:") :].strip()
             continue
@@ -97,9 +98,7 @@ def _finish(
         if len(cols) == 8:
             cols = [*cols, "_", "_"]
         tokens.append(
-            Token(
-                tid, cols[1], cols[2], cols[3], cols[4], cols[5], int(head_raw), cols[7], cols[8], cols[9]
-            )
+            Token(tid, cols[1], cols[2], cols[3], cols[4], cols[5], int(head_raw), cols[7], cols[8], cols[9])
         )
         token_lines.append(lineno)
     first = lines[0][0]

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-from evalcore.errors import EvalcoreError, MismatchError
+from evalcore.errors import EvalcoreError, MismatchError, TreeStructureError
 from evalcore.metrics.base import add_fields, make_signature, ratio
 from evalcore.trees import DepTree, Token
 
@@ -41,10 +41,7 @@ NedReason = Literal["parent", "child", "grandparent"]
 
 def is_punct(token: Token) -> bool:
     """UPOS ``PUNCT``, a PTB punctuation tag, or an SPMRL ``yy*`` tag (SPEC §3)."""
-    for tag in (token.upos, token.xpos):
-        if tag == "PUNCT" or tag in PTB_PUNCT or tag.startswith("yy"):
-            return True
-    return False
+    return any(tag == "PUNCT" or tag in PTB_PUNCT or tag.startswith("yy") for tag in (token.upos, token.xpos))
 
 
 def _base(deprel: str) -> str:
@@ -118,7 +115,9 @@ class AttachScore:
     signature: str
 
 
-def judge_tokens(gold: DepTree, system: DepTree, config: AttachConfig = AttachConfig()) -> list[TokenJudgement]:
+def judge_tokens(
+    gold: DepTree, system: DepTree, config: AttachConfig = AttachConfig()
+) -> list[TokenJudgement]:
     """Per-token verdicts; the single source of every attachment count."""
     ghead = gold.heads
     out: list[TokenJudgement] = []
@@ -196,17 +195,15 @@ def _where(tree: DepTree, index: int = -1) -> tuple[str | None, int | None]:
 
 
 def check_same_tokens(gold: DepTree, system: DepTree) -> None:
-    """Raise :class:`MismatchError` naming the first differing token."""
-    file, line = _where(system)
-    if len(gold.tokens) != len(system.tokens):
-        gfile, gline = _where(gold)
-        raise MismatchError(
-            f"sentence '{gold.label}' has {len(system.tokens)} tokens in the system file "
-            f"but {len(gold.tokens)} in the gold ({gfile}:{gline})",
-            file=file,
-            line=line,
-        )
-    for i, (g, s) in enumerate(zip(gold.tokens, system.tokens, strict=True)):
+    """Raise :class:`MismatchError` naming the sentence and its first differing token.
+
+    Forms are compared first, so a re-tokenized sentence is reported where it
+    starts to differ; a sentence that is only longer in one file is reported
+    at its first extra token, in the file that has it.
+    """
+    common = min(len(gold.tokens), len(system.tokens))
+    for i in range(common):
+        g, s = gold.tokens[i], system.tokens[i]
         if g.form != s.form:
             file, line = _where(system, i)
             gfile, gline = _where(gold, i)
@@ -216,6 +213,21 @@ def check_same_tokens(gold: DepTree, system: DepTree) -> None:
                 file=file,
                 line=line,
             )
+    if len(gold.tokens) != len(system.tokens):
+        longer, which, shorter, other = (
+            (system, "system", gold, "gold")
+            if len(system.tokens) > common
+            else (gold, "gold", system, "system")
+        )
+        extra = longer.tokens[common]
+        file, line = _where(longer, common)
+        ofile, oline = _where(shorter)
+        raise MismatchError(
+            f"sentence '{gold.label}': token {extra.id} '{extra.form}' of the {which} file has no "
+            f"counterpart: the {other} sentence has {len(shorter.tokens)} tokens ({ofile}:{oline})",
+            file=file,
+            line=line,
+        )
 
 
 def paired_sentences(gold: Iterable[DepTree], system: Iterable[DepTree]) -> Iterator[tuple[DepTree, DepTree]]:
@@ -230,11 +242,12 @@ def paired_sentences(gold: Iterable[DepTree], system: Iterable[DepTree]) -> Iter
         count += 1
         if g is None or s is None:
             extra = s if g is None else g
-            which = "system" if g is None else "gold"
-            file, line = _where(extra)  # type: ignore[arg-type]
+            assert extra is not None  # both None returned above
+            which, other = ("system", "gold") if g is None else ("gold", "system")
+            file, line = _where(extra)
             raise MismatchError(
-                f"the {which} file has more sentences: sentence {count} "
-                f"('{extra.label}') has no counterpart",  # type: ignore[union-attr]
+                f"the {which} file has more sentences: sentence {count} ('{extra.label}') "
+                f"has no counterpart in the {other} file, which ends after {count - 1}",
                 file=file,
                 line=line,
             )
@@ -251,13 +264,20 @@ class AttachResult:
     warnings: tuple[str, ...]
 
 
-def _problem_message(tree: DepTree) -> EvalcoreError | None:
+def _problem(tree: DepTree) -> TreeStructureError | None:
+    """The first reason ``tree`` is not a tree, as an error naming FILE:LINE, or ``None``."""
     problem = tree.structure_problem()
     if problem is None:
         return None
     idx, msg = problem
     file, line = _where(tree, idx)
-    return EvalcoreError(msg + " (sentence skipped)", file=file, line=line, sentence=tree.sent_id or None)
+    return TreeStructureError(msg, file=file, line=line, sentence=tree.sent_id or None)
+
+
+def _skip_warning(error: TreeStructureError) -> str:
+    """``FILE:LINE: message (sentence ID skipped)`` -- one line, the sentence named once."""
+    which = f"sentence {error.sentence}" if error.sentence else "sentence"
+    return str(EvalcoreError(f"{error.message} ({which} skipped)", file=error.file, line=error.line))
 
 
 def attach_corpus(
@@ -268,23 +288,16 @@ def attach_corpus(
     Sentences whose gold or system analysis is not a tree are skipped and
     counted (SPEC §2), or raise with ``skip_invalid=False``.
     """
-    from evalcore.errors import TreeStructureError
-
     counts = AttachCounts()
     per: list[tuple[str, AttachCounts]] = []
     warnings: list[str] = []
     for g, s in paired_sentences(gold, system):
         check_same_tokens(g, s)
-        problem = _problem_message(g) or _problem_message(s)
+        problem = _problem(g) or _problem(s)
         if problem is not None:
             if not config.skip_invalid:
-                raise TreeStructureError(
-                    problem.message.removesuffix(" (sentence skipped)"),
-                    file=problem.file,
-                    line=problem.line,
-                    sentence=problem.sentence,
-                )
-            warnings.append(str(problem))
+                raise problem
+            warnings.append(_skip_warning(problem))
             c = AttachCounts(skipped=1)
         else:
             c = sentence_counts(g, s, config)

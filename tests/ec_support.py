@@ -1,0 +1,74 @@
+"""Helpers shared by the test modules (imported as ``from ec_support import ...``).
+
+Kept out of ``conftest.py`` so that importing them never depends on which
+``conftest`` module Python finds first.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ASSETS = ROOT / "assets"
+DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+
+
+def conllu_line(
+    idx: int | str,
+    form: str,
+    head: int | str,
+    deprel: str = "dep",
+    upos: str = "X",
+    xpos: str = "_",
+) -> str:
+    """One 10-column CoNLL-U token line."""
+    return "\t".join((str(idx), form, "_", upos, xpos, "_", str(head), deprel, "_", "_"))
+
+
+def conllu_sentence(
+    heads: Sequence[int],
+    *,
+    sent_id: str | None = None,
+    forms: Sequence[str] | None = None,
+    deprels: Sequence[str] | None = None,
+    upos: Sequence[str] | None = None,
+) -> str:
+    """A sentence block (ending with its blank line) from a head list; forms default to w1..wn."""
+    n = len(heads)
+    forms = forms or [f"w{i}" for i in range(1, n + 1)]
+    deprels = deprels or ["root" if h == 0 else "dep" for h in heads]
+    upos = upos or ["X"] * n
+    lines = [f"# sent_id = {sent_id}"] if sent_id is not None else []
+    lines += [conllu_line(i + 1, forms[i], heads[i], deprels[i], upos[i]) for i in range(n)]
+    return "\n".join(lines) + "\n\n"
+
+
+@dataclass(frozen=True)
+class CliResult:
+    code: int
+    out: str
+    err: str
+
+    @property
+    def err_lines(self) -> list[str]:
+        return self.err.splitlines()
+
+
+def run_module(*argv: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m evalcore ARGV`` in a fresh interpreter (the real entry point)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
+    return subprocess.run(
+        [sys.executable, "-m", "evalcore", *argv],
+        capture_output=True,
+        text=True,
+        cwd=cwd or ROOT,
+        env=env,
+        timeout=120,
+        check=False,
+    )
