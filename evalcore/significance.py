@@ -21,9 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-import numpy as np
+if TYPE_CHECKING:  # numpy is imported when a test runs, not when the CLI starts
+    import numpy as np
 
 __all__ = ["SignificanceResult", "approximate_randomization", "paired_bootstrap", "significance"]
 
@@ -47,6 +48,8 @@ class SignificanceResult:
 def _arrays(
     a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]]
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    import numpy as np
+
     if len(a) != len(b):
         raise ValueError(f"paired test needs equal sentence counts ({len(a)} vs {len(b)})")
     xa = np.array([x for x, _ in a], dtype=np.float64)
@@ -57,6 +60,8 @@ def _arrays(
 
 
 def _ratio(x: np.ndarray, n: np.ndarray) -> np.ndarray:
+    import numpy as np
+
     return np.divide(x, n, out=np.zeros_like(x), where=n != 0)
 
 
@@ -68,6 +73,8 @@ def approximate_randomization(
     seed: int = 12345,
 ) -> SignificanceResult:
     """Two-sided approximate-randomization test of ``|Σxa/Σna − Σxb/Σnb|``."""
+    import numpy as np
+
     xa, na, xb, nb = _arrays(a, b)
     observed = float(
         abs(
@@ -101,6 +108,8 @@ def paired_bootstrap(
     seed: int = 12345,
 ) -> SignificanceResult:
     """Paired bootstrap: how often a resample's difference reaches twice the observed one."""
+    import numpy as np
+
     xa, na, xb, nb = _arrays(a, b)
     ra = xa.sum() / na.sum() if na.sum() else 0.0
     rb = xb.sum() / nb.sum() if nb.sum() else 0.0
