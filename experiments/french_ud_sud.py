@@ -1,0 +1,175 @@
+"""Cross-scheme experiment on French-GSD: the same parser trained on UD and on SUD (issue 7).
+
+EMNLP 2011's claim, on freely licensed data: parsers trained on different
+annotation schemes look far apart when each is scored against one scheme's
+gold, and much closer against the generalized gold.
+
+    python experiments/french_ud_sud.py train      # trains 3 spaCy parsers, writes the parses (minutes)
+    python experiments/french_ud_sud.py evaluate   # writes docs/results/french_ud_sud.{csv,md,tex}
+
+Training: spaCy's transition-based parser (tok2vec CNN + parser, the
+"efficiency" preset, blank French pipeline, CPU, no downloads), trained on the
+French-GSD *dev* set (1,476 sentences; the first 90% train, the last 10% for
+early stopping), once on UD and once on SUD annotations, plus a second UD
+model with another seed (the "not significant" reference point). Each parses
+the 416 test sentences on gold tokens; the parses are written gzipped to
+``assets/fr_gsd/parses/`` (CC BY-SA 4.0 like the treebank).
+
+The evaluation step needs only evalcore and the committed parses; a test
+re-runs it and compares with the committed table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from tables import RESULTS, write_tables
+
+from evalcore.experiment import ExperimentConfig, ExperimentResult, NamedTrees, Scheme, run_experiment
+from evalcore.formats.conllu import read_conllu, write_conllu
+from evalcore.trees import DepTree
+
+ROOT = Path(__file__).resolve().parent.parent
+ASSETS = ROOT / "assets" / "fr_gsd"
+PARSES = ASSETS / "parses"
+DATA = ROOT.parent / "shared" / "data" / "fr_gsd_ud_sud"
+SEED = 0
+SHUFFLES = 10_000
+
+MODELS = (  # (parse name, scheme, training seed)
+    ("spacy-ud", "ud", 0),
+    ("spacy-ud-seed1", "ud", 1),
+    ("spacy-sud", "sud", 0),
+)
+
+
+def gold_path(scheme: str, split: str) -> Path:
+    if split == "test":
+        return ASSETS / f"fr_gsd-{scheme}-test.r2.16.conllu.gz"
+    return DATA / f"fr_gsd-{scheme}-{split}.r2.16.conllu"
+
+
+def parse_path(name: str) -> Path:
+    return PARSES / f"fr_gsd-test.{name}.conllu.gz"
+
+
+# ---------------------------------------------------------------------------
+# training (needs spaCy: pip install -e ".[experiments]")
+
+
+def _docbin(trees: list[DepTree], nlp: object) -> object:
+    from spacy.tokens import Doc, DocBin
+
+    db = DocBin()
+    for t in trees:
+        words = [tok.form for tok in t.tokens]
+        heads = [tok.head - 1 if tok.head else i for i, tok in enumerate(t.tokens)]
+        deps = [tok.deprel for tok in t.tokens]
+        db.add(Doc(nlp.vocab, words=words, heads=heads, deps=deps))  # type: ignore[attr-defined]
+    return db
+
+
+def train(workdir: Path, max_epochs: int) -> dict[str, object]:
+    import spacy
+    from spacy.cli.init_config import init_config
+    from spacy.cli.train import train as spacy_train
+
+    PARSES.mkdir(parents=True, exist_ok=True)
+    report: dict[str, object] = {"spacy": spacy.__version__, "models": []}
+    blank = spacy.blank("fr")
+    for name, scheme, seed in MODELS:
+        trees = list(read_conllu(gold_path(scheme, "dev")))
+        cut = int(len(trees) * 0.9)
+        wd = workdir / name
+        wd.mkdir(parents=True, exist_ok=True)
+        _docbin(trees[:cut], blank).to_disk(wd / "train.spacy")  # type: ignore[attr-defined]
+        _docbin(trees[cut:], blank).to_disk(wd / "dev.spacy")  # type: ignore[attr-defined]
+        config = init_config(lang="fr", pipeline=["parser"], optimize="efficiency", gpu=False)
+        config["components"]["parser"]["min_action_freq"] = 1  # keep every label of a small treebank
+        config["system"]["seed"] = seed
+        config["training"]["max_epochs"] = max_epochs
+        config["training"]["max_steps"] = 0
+        config["training"]["patience"] = 1000
+        config["training"]["eval_frequency"] = 100
+        cfg_path = wd / "config.cfg"
+        config.to_disk(cfg_path)
+        t0 = time.perf_counter()
+        spacy_train(
+            cfg_path,
+            wd / "model",
+            overrides={"paths.train": str(wd / "train.spacy"), "paths.dev": str(wd / "dev.spacy")},
+        )
+        seconds = time.perf_counter() - t0
+        nlp = spacy.load(wd / "model" / "model-best")
+        test = list(read_conllu(gold_path(scheme, "test")))
+        parsed: list[DepTree] = []
+        for t in test:
+            from spacy.tokens import Doc
+
+            doc = nlp(Doc(nlp.vocab, words=[tok.form for tok in t.tokens]))
+            toks = tuple(
+                replace(
+                    tok,
+                    head=0 if d.head.i == d.i else d.head.i + 1,
+                    deprel="root" if d.head.i == d.i else d.dep_,
+                    deps="_",
+                )
+                for tok, d in zip(t.tokens, doc, strict=True)
+            )
+            parsed.append(replace(t, tokens=toks))
+        with gzip.open(parse_path(name), "wt", encoding="utf-8") as fh:
+            fh.write(write_conllu(parsed))
+        meta = json.loads((wd / "model" / "model-best" / "meta.json").read_text())
+        report["models"].append(
+            {  # type: ignore[union-attr]
+                "parse": name,
+                "scheme": scheme,
+                "seed": seed,
+                "train_sentences": cut,
+                "early_stop_sentences": len(trees) - cut,
+                "train_seconds": round(seconds, 1),
+                "dev_uas": meta["performance"].get("dep_uas"),
+                "dev_las": meta["performance"].get("dep_las"),
+            }
+        )
+        print(f"{name}: trained in {seconds:.0f} s", file=sys.stderr)
+    (RESULTS / "french_ud_sud.training.json").write_text(json.dumps(report, indent=2) + "\n")
+    return report
+
+
+# ---------------------------------------------------------------------------
+# evaluation (evalcore only)
+
+
+def evaluate(shuffles: int = SHUFFLES, seed: int = SEED) -> ExperimentResult:
+    def named(name: str, path: Path) -> NamedTrees:
+        return NamedTrees(name, tuple(read_conllu(path, on_invalid="keep")), str(path))
+
+    schemes = []
+    for scheme in ("ud", "sud"):
+        parses = tuple(named(n, parse_path(n)) for n, s, _ in MODELS if s == scheme)
+        schemes.append(Scheme(scheme, named(f"{scheme}-gold", gold_path(scheme, "test")), parses))
+    return run_experiment(schemes, ExperimentConfig(shuffles=shuffles, seed=seed))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="step", required=True)
+    t = sub.add_parser("train")
+    t.add_argument("--workdir", default="/tmp/evalcore-french")
+    t.add_argument("--max-epochs", type=int, default=30)
+    sub.add_parser("evaluate")
+    args = ap.parse_args()
+    if args.step == "train":
+        train(Path(args.workdir), args.max_epochs)
+    write_tables(evaluate(), "french_ud_sud")
+
+
+if __name__ == "__main__":
+    main()
