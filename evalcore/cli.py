@@ -17,7 +17,7 @@ from evalcore.errors import EvalcoreError
 __all__ = ["build_parser", "main"]
 
 # Subcommand modules under evalcore.commands, in help order.
-COMMANDS: tuple[str, ...] = ("attach", "tedeval", "parseval", "freval")
+COMMANDS: tuple[str, ...] = ("attach", "tedeval", "parseval", "freval", "lattice")
 
 
 def build_parser() -> argparse.ArgumentParser:

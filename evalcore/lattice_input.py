@@ -1,0 +1,392 @@
+"""Reading gold and predicted analyses for joint segmentation + parsing (SPEC §2, §6).
+
+What users have, and how it is read (each side independently):
+
+* **bracketed trees over lexemes** (``(IN B)`` leaves; ACL 2012 Figure 1),
+  optionally with a one-path lattice file giving each leaf its token id and
+  states;
+* **CoNLL-X over morphemes with a lattice file**: SPMRL gold
+  (``*-gold.conll`` + ``*-gold.lattices``) or yap's output (``output.conll``
+  + ``output.mapping``); yap's ``output.segmentation`` (one token a line,
+  segments joined by ``:``) may stand in for the mapping.  The i-th morpheme
+  is the i-th arc of the path; their forms must agree;
+* **a one-path lattice file alone** (segmentation and tags, no tree: SEGEVAL
+  only), e.g. a segmentation baseline;
+* **CoNLL-U with multiword tokens** (UD parsers from raw text, CoNLL 2018):
+  a range ``n-m`` is one space-delimited token whose words are its segments.
+  When both sides are CoNLL without lattice files, sentences and tokens are
+  aligned by character offsets (:mod:`evalcore.textalign`); otherwise
+  sentences are paired in order and must be as many.
+
+A sentence whose dependency analysis is not a tree (cycle, no root) keeps its
+lexemes (SEGEVAL still applies) and gets ``problem`` instead of a tree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import PurePath
+from typing import Literal
+
+from evalcore.errors import InputFormatError, MismatchError
+from evalcore.formats._io import iter_lines
+from evalcore.formats.conllu import read_conllu
+from evalcore.formats.detect import sniff_kind
+from evalcore.formats.lattice import read_lattices
+from evalcore.formats.ptb import read_ptb
+from evalcore.lattice import (
+    Block,
+    LatticeTree,
+    Lexeme,
+    TagColumn,
+    lexeme_of,
+    path_arcs,
+    token_blocks,
+    tree_from_constituency,
+    tree_from_dependency,
+)
+from evalcore.textalign import TokenizedSentence, align_sentences, align_tokens, surface_tokens, tokenize
+from evalcore.trees import DepTree, Tree
+
+__all__ = [
+    "Analysis",
+    "GoldInput",
+    "InputKind",
+    "Pairing",
+    "ReadOptions",
+    "SentencePair",
+    "input_kind",
+    "load_pairing",
+    "read_gold",
+    "read_segmentation",
+    "read_side",
+]
+
+InputKind = Literal["lattice", "segmentation", "brackets", "conll"]
+Protocol = Literal["2011", "2012"]
+
+
+@dataclass(frozen=True, slots=True)
+class ReadOptions:
+    """How inputs become lexemes and trees; every field enters the lattice signature."""
+
+    tag_column: TagColumn = "cpos"
+    protocol: Protocol = "2012"  # dependency → function tree (SPEC §4.1 / §5.1)
+    deprel_base: bool = False  # compare only the universal part of a deprel (before ':')
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """One side of one sentence: the lexemes of its path and, if the input has one, its tree.
+
+    ``dep`` / ``ptb`` keep the input tree for the classic metrics (attachment,
+    PARSEVAL); ``problem`` says why a tree-bearing input has no usable tree.
+    """
+
+    lexemes: tuple[Lexeme, ...]
+    tree: LatticeTree | None = None
+    dep: DepTree | None = None
+    ptb: Tree | None = None
+    problem: str | None = None
+    sent_id: str = ""
+    where: str = ""
+
+
+@dataclass(frozen=True)
+class SentencePair:
+    """A gold and a predicted analysis of the same sentence, with their alignment blocks."""
+
+    index: int  # 1-based position in the gold file
+    gold: Analysis
+    pred: Analysis
+    blocks: tuple[Block, ...]
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """All sentence pairs, and the sentences that could not be aligned (raw-text mode)."""
+
+    pairs: tuple[SentencePair, ...]
+    mode: Literal["index", "characters"]
+    gold_sentences: int
+    pred_sentences: int
+    unaligned_gold: tuple[int, ...] = ()  # 1-based gold sentence numbers
+    unaligned_pred: tuple[int, ...] = ()
+
+
+def _digits(text: str) -> bool:
+    return text.isascii() and text.isdigit()
+
+
+def input_kind(path: str) -> InputKind:
+    """Lattice (8 columns, FROM TO … TOKEN_ID all integers), yap segmentation, brackets or CoNLL."""
+    suffixes = [s.lower() for s in PurePath(path).suffixes if s.lower() != ".gz"]
+    if suffixes and suffixes[-1] in (".lattice", ".lattices", ".mapping"):
+        return "lattice"
+    if suffixes and suffixes[-1] == ".segmentation":
+        return "segmentation"
+    for _, line in iter_lines(path):
+        if not line.strip() or line.startswith("#"):
+            continue
+        cols = line.split("\t")
+        if len(cols) == 8 and _digits(cols[0]) and _digits(cols[1]) and _digits(cols[7]):
+            return "lattice"
+        if len(cols) == 2 and cols[0] == "" and cols[1].strip():
+            return "segmentation"
+        break
+    return "brackets" if sniff_kind(path) == "brackets" else "conll"
+
+
+def read_segmentation(path: str) -> list[tuple[tuple[str, ...], ...]]:
+    """yap's ``output.segmentation``: per sentence, per token, its segments (``ב:ה:גן``)."""
+    out: list[tuple[tuple[str, ...], ...]] = []
+    current: list[tuple[str, ...]] = []
+    for lineno, line in iter_lines(path):
+        if not line.strip():
+            if current:
+                out.append(tuple(current))
+                current = []
+            continue
+        text = line.split("\t")[-1].strip()
+        segs = tuple(s for s in text.split(":") if s)
+        if not segs:
+            raise InputFormatError("a segmentation line without segments", file=path, line=lineno)
+        current.append(segs)
+    if current:
+        out.append(tuple(current))
+    return out
+
+
+def _where(file: str, line: int | None) -> str:
+    return f"{file}:{line}" if line is not None else file
+
+
+def _paths_of(lattice_file: str, tag_column: TagColumn) -> tuple[list[tuple[Lexeme, ...]], InputKind]:
+    kind = input_kind(lattice_file)
+    if kind == "segmentation":
+        paths = []
+        for sentence in read_segmentation(lattice_file):
+            lexemes = []
+            for tok, segs in enumerate(sentence, start=1):
+                for seg in segs:
+                    k = len(lexemes)
+                    lexemes.append(Lexeme(seg, "", tok, k, k + 1))
+            paths.append(tuple(lexemes))
+        return paths, kind
+    if kind != "lattice":
+        raise InputFormatError(
+            "expected a lattice file (FROM TO FORM LEMMA CPOS FPOS FEATS TOKEN_ID) "
+            "or a yap .segmentation file",
+            file=lattice_file,
+        )
+    return [
+        tuple(lexeme_of(a, tag_column) for a in path_arcs(lat)) for lat in read_lattices(lattice_file)
+    ], kind
+
+
+def _dep_analysis(dep: DepTree, path: Sequence[Lexeme], options: ReadOptions, fname: str) -> Analysis:
+    where = _where(fname, dep.source.line if dep.source else None)
+    if len(path) != len(dep.tokens):
+        raise MismatchError(
+            f"{len(dep.tokens)} morphemes in the CoNLL sentence but {len(path)} segments in its lattice path",
+            file=fname,
+            line=dep.source.line if dep.source else None,
+            sentence=dep.sent_id or None,
+        )
+    lexemes = []
+    for k, (tok, lx) in enumerate(zip(dep.tokens, path, strict=True)):
+        if tok.form != lx.segment:
+            raise MismatchError(
+                f"morpheme {k + 1} '{tok.form}' differs from segment '{lx.segment}' of the lattice path",
+                file=fname,
+                line=dep.source.token_line(k) if dep.source else None,
+                sentence=dep.sent_id or None,
+            )
+        tag = tok.upos if options.tag_column == "cpos" else tok.xpos
+        lexemes.append(Lexeme(lx.segment, tag, lx.token, lx.start, lx.end))
+    lex = tuple(lexemes)
+    problem = dep.structure_problem()
+    if problem is not None:
+        if dep.source is not None:  # name the offending token's line (SPEC §2)
+            where = _where(dep.source.file, dep.source.token_line(problem[0]))
+        return Analysis(lex, None, dep, None, problem[1], dep.sent_id, where)
+    return Analysis(lex, _dep_tree(dep, lex, options), dep, None, None, dep.sent_id, where)
+
+
+def _dep_tree(dep: DepTree, lexemes: Sequence[Lexeme], options: ReadOptions) -> LatticeTree:
+    if options.deprel_base:
+        dep = replace(dep, tokens=tuple(replace(t, deprel=t.deprel.split(":", 1)[0]) for t in dep.tokens))
+    return tree_from_dependency(dep, lexemes, options.protocol)
+
+
+def _ud_lexemes(dep: DepTree, token_ids: Sequence[int], tag_column: TagColumn) -> tuple[Lexeme, ...]:
+    """Words as lexemes; ``token_ids[k]`` is the token (or block) of word k."""
+    out = []
+    for k, tok in enumerate(dep.tokens):
+        tag = tok.upos if tag_column == "cpos" else tok.xpos
+        out.append(Lexeme(tok.form, tag, token_ids[k], k, k + 1))
+    return tuple(out)
+
+
+def _ud_token_ids(dep: DepTree) -> list[int]:
+    ids = [0] * len(dep.tokens)
+    for t, (_, words, _, _) in enumerate(surface_tokens(dep), start=1):
+        for w in words:
+            ids[w] = t
+    return ids
+
+
+def _ud_analysis(dep: DepTree, token_ids: Sequence[int], options: ReadOptions) -> Analysis:
+    where = _where(dep.source.file, dep.source.line) if dep.source else ""
+    lex = _ud_lexemes(dep, token_ids, options.tag_column)
+    problem = dep.structure_problem()
+    if problem is not None:
+        if dep.source is not None:  # name the offending token's line (SPEC §2)
+            where = _where(dep.source.file, dep.source.token_line(problem[0]))
+        return Analysis(lex, None, dep, None, problem[1], dep.sent_id, where)
+    return Analysis(lex, _dep_tree(dep, lex, options), dep, None, None, dep.sent_id, where)
+
+
+def read_side(path: str, lattice: str | None = None, options: ReadOptions = ReadOptions()) -> list[Analysis]:
+    """All analyses of one file (paired later by position)."""
+    kind = input_kind(path)
+    paths: list[tuple[Lexeme, ...]] | None = None
+    lattice_kind: InputKind | None = None
+    if lattice is not None:
+        paths, lattice_kind = _paths_of(lattice, options.tag_column)
+    if kind in ("lattice", "segmentation"):
+        if lattice is not None:
+            raise InputFormatError("a lattice file needs no second lattice file", file=path)
+        own, _ = _paths_of(path, options.tag_column)
+        return [Analysis(p, where=path) for p in own]
+    if kind == "brackets":
+        trees = list(read_ptb(path))
+        if paths is not None and len(paths) != len(trees):
+            raise MismatchError(f"{len(trees)} trees but {len(paths)} lattice paths in {lattice}", file=path)
+        out = []
+        for i, tree in enumerate(trees):
+            p = paths[i] if paths is not None else None
+            if p is not None and lattice_kind == "segmentation":
+                raise InputFormatError(
+                    "bracketed trees take a lattice file, not a segmentation", file=lattice
+                )
+            lt = tree_from_constituency(tree, p)
+            where = _where(path, tree.source.line if tree.source else None)
+            out.append(Analysis(lt.path, lt, None, tree, None, tree.sent_id, where))
+        return out
+    deps = list(read_conllu(path, on_invalid="keep"))
+    if paths is None:
+        return [_ud_analysis(d, _ud_token_ids(d), options) for d in deps]
+    if len(paths) != len(deps):
+        raise MismatchError(
+            f"{len(deps)} CoNLL sentences but {len(paths)} lattice paths in {lattice}", file=path
+        )
+    return [_dep_analysis(d, p, options, path) for d, p in zip(deps, paths, strict=True)]
+
+
+def _pair_by_index(gold: list[Analysis], pred: list[Analysis], gold_path: str, pred_path: str) -> Pairing:
+    if len(gold) != len(pred):
+        raise MismatchError(
+            f"gold has {len(gold)} sentences and the prediction {len(pred)} (sentences are paired in order; "
+            "for raw-text CoNLL-U output give both files without lattices to align by characters)",
+            file=pred_path,
+        )
+    pairs = []
+    for i, (g, p) in enumerate(zip(gold, pred, strict=True), start=1):
+        g_tok = all(lx.token is not None for lx in g.lexemes)
+        p_tok = all(lx.token is not None for lx in p.lexemes)
+        if g_tok != p_tok:
+            g, p = _drop_tokens(g), _drop_tokens(p)
+        pairs.append(SentencePair(i, g, p, token_blocks(g.lexemes, p.lexemes)))
+    return Pairing(tuple(pairs), "index", len(gold), len(pred))
+
+
+def _drop_tokens(a: Analysis) -> Analysis:
+    """Forget token ids (when only one side has them, lexemes match by segment, tag and order)."""
+    lex = tuple(replace(lx, token=None) for lx in a.lexemes)
+    tree = a.tree
+    if tree is not None:
+        tree = replace(tree, lexemes=tuple(replace(lx, token=None) if lx else None for lx in tree.lexemes))
+    return replace(a, lexemes=lex, tree=tree)
+
+
+def _retoken(a: Analysis, mapping: Sequence[int]) -> Analysis:
+    """Renumber token ids: token ``t`` (1-based) becomes ``mapping[t - 1]`` (an alignment block)."""
+    lex = tuple(replace(lx, token=mapping[lx.token - 1] if lx.token else None) for lx in a.lexemes)
+    tree = a.tree
+    if tree is not None:
+        by_position = {(lx.start, lx.end): new for lx, new in zip(a.lexemes, lex, strict=True)}
+        tree = replace(
+            tree, lexemes=tuple(by_position[(lx.start, lx.end)] if lx else None for lx in tree.lexemes)
+        )
+    return replace(a, lexemes=lex, tree=tree)
+
+
+@dataclass(frozen=True)
+class GoldInput:
+    """A gold file read once, to be paired with several predictions (:func:`load_pairing`).
+
+    ``tokenized`` is set for CoNLL input without a lattice file (raw-text
+    alignment by characters becomes possible).
+    """
+
+    path: str
+    lattice: str | None
+    options: ReadOptions
+    analyses: tuple[Analysis, ...]
+    tokenized: tuple[TokenizedSentence, ...] | None
+
+
+def read_gold(path: str, lattice: str | None = None, options: ReadOptions = ReadOptions()) -> GoldInput:
+    """Read the gold side once (SPEC §6)."""
+    if lattice is None and input_kind(path) == "conll":
+        sentences = tokenize(read_conllu(path, on_invalid="keep"))
+        analyses = tuple(_ud_analysis(s.tree, _ud_token_ids(s.tree), options) for s in sentences)
+        return GoldInput(path, None, options, analyses, tuple(sentences))
+    analyses = tuple(read_side(path, lattice, options))
+    return GoldInput(path, lattice, options, analyses, None)
+
+
+def _pair_by_characters(gold: GoldInput, pred_path: str) -> Pairing:
+    assert gold.tokenized is not None
+    g_sents = gold.tokenized
+    p_sents = tokenize(read_conllu(pred_path, on_invalid="keep"))
+    alignment = align_sentences(g_sents, p_sents)
+    pairs = []
+    for gi, pi in alignment.pairs:
+        g, p = g_sents[gi], p_sents[pi]
+        g_blocks, p_blocks, blocks = align_tokens(g, p)
+        pred = _ud_analysis(p.tree, _ud_token_ids(p.tree), gold.options)
+        pairs.append(
+            SentencePair(gi + 1, _retoken(gold.analyses[gi], g_blocks), _retoken(pred, p_blocks), blocks)
+        )
+    return Pairing(
+        tuple(pairs),
+        "characters",
+        len(g_sents),
+        len(p_sents),
+        tuple(i + 1 for i in alignment.unaligned_gold),
+        tuple(i + 1 for i in alignment.unaligned_pred),
+    )
+
+
+def load_pairing(
+    gold: str | GoldInput,
+    pred: str,
+    *,
+    gold_lattice: str | None = None,
+    pred_lattice: str | None = None,
+    options: ReadOptions = ReadOptions(),
+) -> Pairing:
+    """Read and pair a gold and a predicted file (SPEC §6).
+
+    Both CoNLL without lattice files: aligned by characters (raw text);
+    otherwise paired in order.  ``gold`` may be a :class:`GoldInput` read
+    once for several predictions (its settings then win).
+    """
+    g = gold if isinstance(gold, GoldInput) else read_gold(gold, gold_lattice, options)
+    if g.tokenized is not None and pred_lattice is None and input_kind(pred) == "conll":
+        return _pair_by_characters(g, pred)
+    p = read_side(pred, pred_lattice, g.options)
+    return _pair_by_index(list(g.analyses), p, g.path, pred)

@@ -1,0 +1,317 @@
+"""Joint segmentation + parsing evaluation: the scenario table of ACL 2012 (Tables 1–2; SPEC §6).
+
+For one predicted file against gold: SEGEVAL (U/L) and token segmentation
+accuracy, lattice TedEval (U/L), and the classic metric where it applies --
+attachment scores (dependency) or PARSEVAL (constituency), only when the
+segmentation is the gold one (scenarios *gold* and *predicted*); "N/A" for
+*raw*.  Scenarios: *gold* = gold segmentation and tags, *predicted* = gold
+segmentation with predicted tags, *raw* = predicted segmentation and tags.
+The scenario is detected from the data (and may be stated by the user).
+
+Counts then score: every sentence contributes :class:`SegCounts`,
+:class:`LatticeTedCounts` and the classic counts; corpus scores come from
+their sums.  Sentences whose analysis is not a tree are left out of TedEval
+and the classic metric (counted in ``skipped``) but still count for SEGEVAL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from evalcore.formats.prm import COLLINS
+from evalcore.formats.ptb import PtbLine
+from evalcore.lattice import Lexeme, TagColumn, check_path
+from evalcore.lattice_input import Pairing, ReadOptions, SentencePair
+from evalcore.metrics import attachment, parseval
+from evalcore.metrics.base import make_signature
+from evalcore.metrics.lattice_tedeval import (
+    LatticeTedConfig,
+    LatticeTedCounts,
+    LatticeTedScore,
+    SentenceLatticeTed,
+    sentence_ted,
+)
+from evalcore.metrics.lattice_tedeval import score as ted_score
+from evalcore.metrics.segeval import SegConfig, SegCounts, SegScore, sentence_counts
+from evalcore.metrics.segeval import score as seg_score
+from evalcore.trees import Lattice
+
+__all__ = [
+    "ClassicScore",
+    "JointConfig",
+    "JointResult",
+    "LatticeCheckSummary",
+    "Scenario",
+    "SentenceCheck",
+    "SentenceJoint",
+    "detect_scenario",
+    "evaluate",
+]
+
+Scenario = Literal["gold", "predicted", "raw"]
+
+
+@dataclass(frozen=True, slots=True)
+class JointConfig:
+    """Settings of the joint evaluation; all in the signature."""
+
+    tag_column: TagColumn = "cpos"
+    protocol: Literal["2011", "2012"] = "2012"
+    average: Literal["global", "sentence"] = "global"
+    deprel_base: bool = False
+
+    @property
+    def read_options(self) -> ReadOptions:
+        """The reading settings these scores assume (pass them to :func:`load_pairing`)."""
+        return ReadOptions(self.tag_column, self.protocol, self.deprel_base)
+
+    @property
+    def ted(self) -> LatticeTedConfig:
+        return LatticeTedConfig(self.tag_column, self.protocol, self.average, self.deprel_base)
+
+    @property
+    def seg(self) -> SegConfig:
+        return SegConfig(self.tag_column)
+
+    def signature(self, align: str = "index") -> str:
+        return make_signature(
+            "lattice",
+            [
+                ("tag", self.tag_column),
+                ("proto", self.protocol),
+                ("deprel", "base" if self.deprel_base else "full"),
+                ("avg", self.average),
+                ("align", align),
+            ],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SentenceCheck:
+    """Whether the gold and the predicted paths lie in the ambiguity lattice (labeled / segments only)."""
+
+    gold_inside: bool
+    gold_inside_segments: bool
+    pred_inside: bool
+    pred_inside_segments: bool
+    gold_tokens_outside: int
+    gold_tokens_outside_segments: int
+    tokens: int
+
+
+@dataclass(frozen=True)
+class SentenceJoint:
+    """Everything computed for one sentence pair."""
+
+    index: int
+    sent_id: str
+    seg: SegCounts
+    ted_unlabeled: SentenceLatticeTed | None
+    ted_labeled: SentenceLatticeTed | None
+    skipped: str | None  # why TedEval was not computed
+    invalid: bool  # a side's analysis is not a tree (skipped and counted, SPEC §2)
+    where: str  # FILE:LINE of the sentence (of the offending token when invalid)
+    check: SentenceCheck | None
+    attach: attachment.AttachCounts | None
+    parseval: parseval.ParsevalCounts | None
+
+
+@dataclass(frozen=True, slots=True)
+class ClassicScore:
+    """The classic metric of the scenario table: attachment (UAS, LAS) or PARSEVAL (labeled F1)."""
+
+    metric: Literal["attachment", "parseval"]
+    unlabeled: float | None
+    labeled: float
+    signature: str
+
+
+@dataclass(frozen=True, slots=True)
+class LatticeCheckSummary:
+    """How many gold / predicted analyses lie outside the ambiguity lattice (SPEC §6)."""
+
+    sentences: int
+    gold_outside: int
+    gold_outside_segments: int
+    pred_outside: int
+    pred_outside_segments: int
+    gold_tokens_outside: int
+    gold_tokens_outside_segments: int
+    tokens: int
+
+
+@dataclass(frozen=True)
+class JointResult:
+    """One row of the scenario table, with its sentences."""
+
+    name: str
+    scenario: Scenario
+    detected: Scenario
+    segeval: SegScore
+    ted_unlabeled: LatticeTedScore | None
+    ted_labeled: LatticeTedScore | None
+    classic: ClassicScore | None
+    sentences: tuple[SentenceJoint, ...]
+    gold_sentences: int
+    pred_sentences: int
+    unaligned_gold: tuple[int, ...]
+    unaligned_pred: tuple[int, ...]
+    skipped: int
+    lattice_check: LatticeCheckSummary | None
+    signature: str
+
+
+def _same_segmentation(pair: SentencePair) -> bool:
+    g, p = pair.gold.lexemes, pair.pred.lexemes
+    if any(b.gold_tokens > 1 or b.pred_tokens > 1 for b in pair.blocks):
+        return False
+    return [(lx.token, lx.segment) for lx in g] == [(lx.token, lx.segment) for lx in p]
+
+
+def detect_scenario(pairing: Pairing) -> Scenario:
+    """*gold* if segments and tags equal gold everywhere, *predicted* if only segments, else *raw*."""
+    if pairing.unaligned_gold or pairing.unaligned_pred:
+        return "raw"
+    if not all(_same_segmentation(p) for p in pairing.pairs):
+        return "raw"
+    same_tags = all(
+        [lx.tag for lx in p.gold.lexemes] == [lx.tag for lx in p.pred.lexemes] for p in pairing.pairs
+    )
+    return "gold" if same_tags else "predicted"
+
+
+def _check(pair: SentencePair, lattice: Lattice, tag_column: TagColumn) -> SentenceCheck:
+    g = check_path(pair.gold.lexemes, lattice, tag_column)
+    p = check_path(pair.pred.lexemes, lattice, tag_column)
+    return SentenceCheck(
+        g.inside,
+        g.inside_segments,
+        p.inside,
+        p.inside_segments,
+        len(g.outside),
+        len(g.outside_segments),
+        g.tokens,
+    )
+
+
+def _has_token_ids(lexemes: Sequence[Lexeme]) -> bool:
+    return all(lx.token is not None for lx in lexemes)
+
+
+def _sentence(
+    pair: SentencePair, config: JointConfig, classic: bool, lattice: Lattice | None
+) -> SentenceJoint:
+    g, p = pair.gold, pair.pred
+    seg = sentence_counts(g.lexemes, p.lexemes, pair.blocks)
+    skipped: str | None = None
+    invalid = bool(g.problem or p.problem)
+    ted_u = ted_l = None
+    if g.tree is None or p.tree is None:
+        if invalid:
+            which = "gold" if g.problem else "predicted"
+            skipped = f"{which} analysis is not a tree: {g.problem or p.problem}"
+        elif g.tree is None and p.tree is None:
+            skipped = "no tree on either side"
+        else:
+            skipped = "no gold tree" if g.tree is None else "no predicted tree"
+    else:
+        ted_u = sentence_ted(p.tree, g.tree, labeled=False)
+        ted_l = sentence_ted(p.tree, g.tree, labeled=True)
+    att = pv = None
+    if classic and skipped is None:
+        if g.dep is not None and p.dep is not None and g.dep.forms == p.dep.forms:
+            att = attachment.sentence_counts(
+                g.dep, p.dep, attachment.AttachConfig(deprel_base=config.deprel_base)
+            )
+        elif g.ptb is not None and p.ptb is not None:
+            comp = parseval.compare_sentence(
+                PtbLine(1, (g.ptb,)), PtbLine(1, (p.ptb,)), parseval.ParsevalConfig(COLLINS), pair.index
+            )
+            pv = comp.counts()
+    check = _check(pair, lattice, config.tag_column) if lattice is not None else None
+    sent_id = g.sent_id or p.sent_id
+    where = p.where if p.problem and not g.problem else g.where
+    return SentenceJoint(pair.index, sent_id, seg, ted_u, ted_l, skipped, invalid, where, check, att, pv)
+
+
+def evaluate(
+    pairing: Pairing,
+    config: JointConfig = JointConfig(),
+    *,
+    name: str = "",
+    scenario: Scenario | None = None,
+    ambiguity: Sequence[Lattice] | None = None,
+) -> JointResult:
+    """Score one predicted file (already paired with gold) for the scenario table.
+
+    ``ambiguity``: the MA lattices of the gold sentences (in gold order) to
+    check that the gold and predicted paths lie in them (needs token ids).
+    """
+    detected = detect_scenario(pairing)
+    classic = detected != "raw"
+    sentences = []
+    for pair in pairing.pairs:
+        lattice = None
+        if ambiguity is not None and pair.index - 1 < len(ambiguity) and _has_token_ids(pair.gold.lexemes):
+            lattice = ambiguity[pair.index - 1]
+        sentences.append(_sentence(pair, config, classic, lattice))
+    seg_total = SegCounts()
+    tu = LatticeTedCounts()
+    tl = LatticeTedCounts()
+    att = attachment.AttachCounts()
+    pv = parseval.ParsevalCounts()
+    any_tree = any_att = any_pv = False
+    skipped = 0
+    for s in sentences:
+        seg_total = seg_total + s.seg
+        if s.ted_unlabeled is not None and s.ted_labeled is not None:
+            any_tree = True
+            tu = tu + s.ted_unlabeled.counts()
+            tl = tl + s.ted_labeled.counts()
+        elif s.invalid:
+            skipped += 1
+        if s.attach is not None:
+            any_att = True
+            att = att + s.attach
+        if s.parseval is not None:
+            any_pv = True
+            pv = pv + s.parseval
+    classic_score: ClassicScore | None = None
+    if classic and any_att:
+        a = attachment.score(att, attachment.AttachConfig(deprel_base=config.deprel_base))
+        classic_score = ClassicScore("attachment", a.uas, a.las, a.signature)
+    elif classic and any_pv:
+        sig = parseval.ParsevalConfig(COLLINS).signature()
+        classic_score = ClassicScore("parseval", None, parseval.score(pv, sig).f1, sig)
+    summary = None
+    checks = [s.check for s in sentences if s.check is not None]
+    if checks:
+        summary = LatticeCheckSummary(
+            len(checks),
+            sum(not c.gold_inside for c in checks),
+            sum(not c.gold_inside_segments for c in checks),
+            sum(not c.pred_inside for c in checks),
+            sum(not c.pred_inside_segments for c in checks),
+            sum(c.gold_tokens_outside for c in checks),
+            sum(c.gold_tokens_outside_segments for c in checks),
+            sum(c.tokens for c in checks),
+        )
+    return JointResult(
+        name,
+        scenario or detected,
+        detected,
+        seg_score(seg_total, config.seg),
+        ted_score(tu, config.ted, labeled=False) if any_tree else None,
+        ted_score(tl, config.ted, labeled=True) if any_tree else None,
+        classic_score,
+        tuple(sentences),
+        pairing.gold_sentences,
+        pairing.pred_sentences,
+        pairing.unaligned_gold,
+        pairing.unaligned_pred,
+        skipped,
+        summary,
+        config.signature(pairing.mode),
+    )
