@@ -1,0 +1,225 @@
+"""Streamlit caches around evalcore: every key is file *content* (a SHA-1 digest) plus settings.
+
+* Reading a file -> ``st.cache_resource`` keyed on the digest of its bytes.
+  Trees are frozen values, so sharing them between reruns and sessions is
+  safe, and it avoids unpickling 2,000 sentences on every rerun (which
+  ``st.cache_data`` would do: ~0.1 s per English file).
+* Corpus scores -> ``st.cache_data`` keyed on the two digests, the settings
+  and a chunk range; the corpus is scored in chunks so that a progress bar
+  can advance between them (a cached function may not write to a bar made
+  outside it).
+* Uploads never touch the disk: their bytes stay in memory (session state and
+  these caches) and are only ever *read* by evalcore's readers.
+
+Every function raises :class:`evalcore.errors.EvalcoreError` on bad input;
+pages catch it and show ``str(error)`` (``FILE:LINE: message``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import streamlit as st
+
+from evalcore.formats.conllu import read_conllu
+from evalcore.formats.lattice import read_lattices, read_tokens
+from evalcore.formats.ptb import read_ptb
+from evalcore.metrics.attachment import AttachConfig, AttachCounts, AttachResult, attach_corpus, score
+from workbench.datasets import (
+    ASSETS,
+    Analysis,
+    DatasetSpec,
+    FileFormat,
+    FileSpec,
+    LoadedDataset,
+    Pairing,
+    assemble,
+    pair_trees,
+    read_ptb_lines,
+)
+
+__all__ = [
+    "CHUNK",
+    "CorpusAttach",
+    "corpus_attach",
+    "digest",
+    "load_builtin",
+    "load_files",
+    "read_file",
+    "run_with_progress",
+]
+
+CHUNK = 250  # sentences per cached scoring chunk
+
+T = TypeVar("T")
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha1(data, usedforsecurity=False).hexdigest()
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _read(content_digest: str, fmt: FileFormat, name: str, per_line: bool, _data: bytes) -> tuple[Any, ...]:
+    """Read a file; keyed on its content digest, format and name (names appear in messages)."""
+    if fmt == "conllu":
+        return tuple(read_conllu(_data, name=name, on_invalid="keep"))
+    if fmt == "ptb" and per_line:
+        return read_ptb_lines(_data, name)
+    if fmt == "ptb":
+        return tuple(read_ptb(_data, name=name))
+    if fmt == "lattice":
+        return tuple(read_lattices(_data, name=name))
+    if fmt == "tokens":
+        return tuple(read_tokens(_data, name=name))
+    # parameter files are kept as text for the FREVAL page
+    return (_data.decode("utf-8", errors="replace"),)
+
+
+def read_file(spec: FileSpec, data: bytes, *, name: str | None = None) -> Analysis:
+    """Read one file into an :class:`Analysis` (cached on content).
+
+    Messages name the file by ``name``, by default ``spec.path`` (the asset
+    path of a built-in file, the file name of an upload).
+    """
+    d = digest(data)
+    return Analysis(spec, d, _read(d, spec.fmt, name or spec.path, spec.per_line, data))
+
+
+def run_with_progress(
+    label: str, steps: Sequence[tuple[str, Callable[[], T]]], *, show: bool = True
+) -> list[T]:
+    """Run ``steps`` in order, advancing a progress bar between them; the bar is removed at the end."""
+    if not show or not steps:
+        return [fn() for _, fn in steps]
+    bar = st.progress(0.0, text=label)
+    out: list[T] = []
+    try:
+        for k, (what, fn) in enumerate(steps):
+            bar.progress(k / len(steps), text=f"{label}: {what} ({k + 1}/{len(steps)})")
+            out.append(fn())
+        bar.progress(1.0, text=f"{label}: done")
+    finally:
+        bar.empty()
+    return out
+
+
+def _seen() -> set[str]:
+    seen = st.session_state.setdefault("_wb_seen", set())
+    assert isinstance(seen, set)
+    return seen
+
+
+def load_files(spec: DatasetSpec, blobs: Sequence[tuple[FileSpec, bytes]]) -> LoadedDataset:
+    """Read every file of a dataset, with a progress bar the first time this session sees them.
+
+    A file that cannot be read becomes one line in ``errors``; the others load.
+    """
+    keys = [f"{digest(data)}:{f.fmt}:{f.name}" for f, data in blobs]
+    fresh = any(k not in _seen() for k in keys)
+    errors: list[str] = []
+
+    def step(f: FileSpec, data: bytes) -> Callable[[], Analysis | None]:
+        def run() -> Analysis | None:
+            from evalcore.errors import EvalcoreError
+
+            try:
+                return read_file(f, data)
+            except EvalcoreError as exc:
+                errors.append(str(exc))
+                return None
+
+        return run
+
+    results = run_with_progress(
+        f"Reading {spec.title}", [(f.name, step(f, data)) for f, data in blobs], show=fresh
+    )
+    _seen().update(keys)
+    return assemble(spec, [a for a in results if a is not None], errors)
+
+
+def load_builtin(spec: DatasetSpec) -> LoadedDataset:
+    """A built-in dataset: files read from ``assets/`` (the same file is read once even if listed twice)."""
+    cache: dict[str, bytes] = {}
+    blobs: list[tuple[FileSpec, bytes]] = []
+    for f in spec.files:
+        if f.path not in cache:
+            cache[f.path] = (ASSETS / f.path).read_bytes()
+        blobs.append((f, cache[f.path]))
+    return load_files(spec, blobs)
+
+
+# ---------------------------------------------------------------------------
+# corpus attachment scores
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def _pairing(
+    gold_digest: str, system_digest: str, skip_mismatch: bool, _gold: Analysis, _system: Analysis
+) -> Pairing:
+    return pair_trees(_gold.dep_trees, _system.dep_trees, skip_mismatch=skip_mismatch)
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def _attach_chunk(
+    gold_digest: str,
+    system_digest: str,
+    skip_mismatch: bool,
+    config: tuple[bool, int | None, bool],
+    start: int,
+    stop: int,
+    _gold: Analysis,
+    _system: Analysis,
+) -> AttachResult:
+    pairing = _pairing(gold_digest, system_digest, skip_mismatch, _gold, _system)
+    chunk = pairing.pairs[start:stop]
+    no_punct, max_len, deprel_base = config
+    cfg = AttachConfig(no_punct=no_punct, max_len=max_len, deprel_base=deprel_base)
+    return attach_corpus([g for _, g, _ in chunk], [s for _, _, s in chunk], cfg)
+
+
+@dataclass(frozen=True)
+class CorpusAttach:
+    """Corpus attachment result plus, per scored sentence, its position in the files."""
+
+    result: AttachResult
+    indices: tuple[int, ...]  # per_sentence[k] belongs to sentence indices[k]
+    left_out: tuple[str, ...]  # sentences not compared (words differ), "id: reason"
+
+    def by_index(self) -> dict[int, AttachCounts]:
+        return {i: c for i, (_, c) in zip(self.indices, self.result.per_sentence, strict=True)}
+
+
+def corpus_attach(gold: Analysis, system: Analysis, config: AttachConfig) -> CorpusAttach:
+    """Score ``system`` against ``gold`` over the corpus (cached per chunk), with a progress bar.
+
+    Raises :class:`MismatchError` if the files do not pair (different sentence
+    counts, or different words unless the system file allows skipping them).
+    """
+    skip = system.spec.align == "skip-mismatch"
+    pairing = _pairing(gold.digest, system.digest, skip, gold, system)
+    key = (config.no_punct, config.max_len, config.deprel_base)
+    bounds = [(k, min(k + CHUNK, len(pairing.pairs))) for k in range(0, len(pairing.pairs), CHUNK)]
+    done_key = f"{gold.digest}:{system.digest}:{skip}:{key}"
+    fresh = done_key not in _seen()
+
+    def chunk(a: int, b: int) -> Callable[[], AttachResult]:
+        return lambda: _attach_chunk(gold.digest, system.digest, skip, key, a, b, gold, system)
+
+    parts = run_with_progress(
+        f"Scoring {system.name} against {gold.name}",
+        [(f"sentences {a + 1}-{b}", chunk(a, b)) for a, b in bounds],
+        show=fresh,
+    )
+    _seen().add(done_key)
+    counts = AttachCounts()
+    per: list[tuple[str, AttachCounts]] = []
+    warnings: list[str] = []
+    for part in parts:
+        counts = counts + part.counts
+        per.extend(part.per_sentence)
+        warnings.extend(part.warnings)
+    result = AttachResult(score(counts, config), counts, tuple(per), tuple(warnings))
+    return CorpusAttach(result, tuple(i for i, _, _ in pairing.pairs), pairing.left_out)

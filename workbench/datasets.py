@@ -1,0 +1,540 @@
+"""Datasets the workbench knows: the built-in registry, format detection, and pairing.
+
+No streamlit here (``workbench.cache`` wraps these functions in caches), so
+all of it is testable without a running app.
+
+A dataset is a set of files, each with a *role*:
+
+* ``gold`` -- a scheme's gold analysis (``scheme`` names the scheme);
+* ``parse`` -- a system analysis, scored against the gold named in
+  ``against`` (empty: no gold exists, the parse is only drawn);
+* ``lattice`` / ``path`` / ``tokens`` / ``params`` -- inputs for the lattice
+  and FREVAL pages (the morphological ambiguity lattice, a predicted or gold
+  path, the raw tokens, an evalb parameter file).
+
+Sentences are aligned by position across the files of a dataset (every file
+describes the same sentences in the same order, SPEC §2).  A pairing is
+``strict`` (any difference in words is a :class:`MismatchError`, as in the
+CLI) unless the file says ``skip-mismatch``: then sentences whose words differ
+are left out and listed (used for English UD v1 vs v2, whose words differ in
+7 of 2,077 sentences after years of corrections).
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from evalcore.errors import InputFormatError, MismatchError
+from evalcore.metrics.attachment import check_same_tokens
+from evalcore.trees import DepTree, Tree
+
+__all__ = [
+    "ASSETS",
+    "BUILTINS",
+    "Analysis",
+    "DatasetSpec",
+    "FileFormat",
+    "FileSpec",
+    "LoadedDataset",
+    "Pairing",
+    "Role",
+    "SentenceInfo",
+    "assemble",
+    "builtin",
+    "detect_format",
+    "pair_trees",
+    "read_ptb_lines",
+    "sentence_infos",
+]
+
+ASSETS = Path(__file__).resolve().parent.parent / "assets"
+
+FileFormat = Literal["conllu", "ptb", "lattice", "tokens", "prm"]
+Role = Literal["gold", "parse", "lattice", "path", "tokens", "params"]
+Kind = Literal["dependency", "constituency", "lattice"]
+
+FORMAT_NAMES: dict[str, str] = {
+    "conllu": "CoNLL-U / CoNLL-X",
+    "ptb": "Penn Treebank brackets",
+    "lattice": "SPMRL / yap lattice",
+    "tokens": ".tokens (one token per line)",
+    "prm": "evalb parameter file",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class FileSpec:
+    """One file of a dataset.  ``path`` is relative to ``assets/`` for built-ins."""
+
+    name: str
+    path: str
+    fmt: FileFormat
+    role: Role
+    scheme: str = ""
+    against: str = ""  # parses: the ``name`` of the gold file it is scored against
+    note: str = ""
+    align: Literal["strict", "skip-mismatch"] = "strict"
+    per_line: bool = False  # PTB: evalb's convention, one sentence per line (see read_ptb_lines)
+    fallback: bool = False  # a stand-in parse, used only when the dataset has no other parse
+
+    def read_bytes(self, root: Path = ASSETS) -> bytes:
+        return (root / self.path).read_bytes()
+
+
+@dataclass(frozen=True, slots=True)
+class DatasetSpec:
+    key: str  # the ``?data=`` value
+    title: str
+    kind: Kind
+    files: tuple[FileSpec, ...]
+    description: str = ""
+    license: str = ""
+    default_pair: tuple[str, str] | None = None  # (gold, system) names first shown on the NED page
+
+    def by_role(self, *roles: Role) -> tuple[FileSpec, ...]:
+        return tuple(f for f in self.files if f.role in roles)
+
+    def file(self, name: str) -> FileSpec:
+        for f in self.files:
+            if f.name == name:
+                return f
+        raise KeyError(name)
+
+
+BUILTINS: tuple[DatasetSpec, ...] = (
+    DatasetSpec(
+        key="fr_gsd",
+        title="French-GSD test: UD and SUD golds, spaCy parses",
+        kind="dependency",
+        files=(
+            FileSpec("UD gold", "fr_gsd/fr_gsd-ud-test.r2.16.conllu.gz", "conllu", "gold", "UD"),
+            FileSpec("SUD gold", "fr_gsd/fr_gsd-sud-test.r2.16.conllu.gz", "conllu", "gold", "SUD"),
+            FileSpec(
+                "spaCy UD parser",
+                "fr_gsd/parses/fr_gsd-test.spacy-ud.conllu.gz",
+                "conllu",
+                "parse",
+                "UD",
+                against="UD gold",
+                note="spaCy 3.8 trained on French-GSD dev with UD trees (experiments/french_ud_sud.py, "
+                "docs/findings.md); it parsed the gold words.",
+            ),
+            FileSpec(
+                "spaCy UD parser, seed 1",
+                "fr_gsd/parses/fr_gsd-test.spacy-ud-seed1.conllu.gz",
+                "conllu",
+                "parse",
+                "UD",
+                against="UD gold",
+                note="The same UD training with another random seed.",
+            ),
+            FileSpec(
+                "spaCy SUD parser",
+                "fr_gsd/parses/fr_gsd-test.spacy-sud.conllu.gz",
+                "conllu",
+                "parse",
+                "SUD",
+                against="SUD gold",
+                note="spaCy 3.8 trained on French-GSD dev with SUD trees; it parsed the gold words.",
+            ),
+            FileSpec(
+                "SUD gold, read as a parse of the UD gold",
+                "fr_gsd/fr_gsd-sud-test.r2.16.conllu.gz",
+                "conllu",
+                "parse",
+                "SUD",
+                against="UD gold",
+                note="Not a parser: the SUD gold scored against the UD gold, to show how two correct "
+                "analyses of the same words disagree (shown only when no parse is available).",
+                fallback=True,
+            ),
+        ),
+        description="416 sentences of French-GSD r2.16 in Universal Dependencies and in "
+        "Surface-Syntactic UD: the same words, two schemes; and parses by spaCy models trained on each.",
+        license="CC BY-SA 4.0",
+        default_pair=("UD gold", "SUD gold"),
+    ),
+    DatasetSpec(
+        key="en_ewt",
+        title="English-EWT test: UD v2 gold, spaCy parses, UD v1 gold",
+        kind="dependency",
+        files=(
+            FileSpec(
+                "UD v2 gold (r2.16)", "en_ewt/en_ewt-ud-test.r2.16.conllu.gz", "conllu", "gold", "UD v2"
+            ),
+            FileSpec("UD v1 gold (r1.4)", "en_ewt/en-ud-test.r1.4.conllu.gz", "conllu", "gold", "UD v1"),
+            FileSpec(
+                "spaCy en_core_web_sm 3.8 (ClearNLP labels)",
+                "en_ewt/en_ewt-ud-test.spacy-sm.gold-tok.conllu.gz",
+                "conllu",
+                "parse",
+                "ClearNLP",
+                against="UD v2 gold (r2.16)",
+                note="spaCy parsed the gold words; its labels follow ClearNLP, not UD, and no ClearNLP gold "
+                "exists, so it is scored against the UD v2 gold: label scores mostly measure the scheme gap.",
+            ),
+            FileSpec(
+                "UD v1 gold, read as a parse of the UD v2 gold",
+                "en_ewt/en-ud-test.r1.4.conllu.gz",
+                "conllu",
+                "parse",
+                "UD v1",
+                against="UD v2 gold (r2.16)",
+                note="Not a parser: the UD v1 gold scored against the UD v2 gold. The 7 sentences whose "
+                "words changed between the releases are left out of the comparison.",
+                align="skip-mismatch",
+            ),
+        ),
+        description="2,077 sentences of the English Web Treebank test set.",
+        license="CC BY-SA 4.0",
+    ),
+    DatasetSpec(
+        key="hebrew_yap",
+        title="Hebrew: the yap sentence (lattice + dependencies)",
+        kind="lattice",
+        files=(
+            FileSpec(
+                "yap dependency parse (morphemes)",
+                "hebrew_yap/output.conll",
+                "conllu",
+                "parse",
+                "SPMRL",
+                note="yap's predicted morphemes and dependencies; no gold ships with this sentence.",
+            ),
+            FileSpec("ambiguity lattice", "hebrew_yap/input.lattice", "lattice", "lattice"),
+            FileSpec("yap predicted path", "hebrew_yap/output.mapping", "lattice", "path"),
+            FileSpec("tokens", "hebrew_yap/input.txt", "tokens", "tokens"),
+        ),
+        description="One sentence from the yap parser's README: its morphological ambiguity lattice, "
+        "yap's chosen path and its dependency parse over morphemes.",
+        license="Apache-2.0",
+    ),
+    DatasetSpec(
+        key="evalb",
+        title="evalb's sample (constituency)",
+        kind="constituency",
+        files=(
+            FileSpec("evalb sample gold", "evalb/sample/sample.gld", "ptb", "gold", "PTB", per_line=True),
+            FileSpec(
+                "evalb sample test",
+                "evalb/sample/sample.tst",
+                "ptb",
+                "parse",
+                "PTB",
+                against="evalb sample gold",
+                note="evalb reads one sentence per line: an empty line is a sentence without a parse, "
+                "and line 8 holds four bracketings without a common root (drawn under an empty root).",
+                per_line=True,
+            ),
+            FileSpec("sample.prm", "evalb/sample/sample.prm", "prm", "params"),
+            FileSpec("COLLINS.prm", "evalb/COLLINS.prm", "prm", "params"),
+        ),
+        description="The 24 toy sentences evalb ships to test itself, with its parameter files.",
+        license="public domain",
+    ),
+)
+
+
+def builtin(key: str) -> DatasetSpec:
+    for spec in BUILTINS:
+        if spec.key == key:
+            return spec
+    raise KeyError(key)
+
+
+# ---------------------------------------------------------------------------
+# format detection
+
+_EXTENSIONS: dict[str, FileFormat] = {
+    ".conllu": "conllu",
+    ".conll": "conllu",
+    ".conllx": "conllu",
+    ".conll06": "conllu",
+    ".conll07": "conllu",
+    ".mrg": "ptb",
+    ".ptb": "ptb",
+    ".psd": "ptb",
+    ".gld": "ptb",
+    ".tst": "ptb",
+    ".penn": "ptb",
+    ".tree": "ptb",
+    ".trees": "ptb",
+    ".lattice": "lattice",
+    ".lattices": "lattice",
+    ".lat": "lattice",
+    ".mapping": "lattice",
+    ".tokens": "tokens",
+    ".prm": "prm",
+}
+
+
+def _head_text(data: bytes, limit: int = 65536) -> str:
+    raw = data
+    if data[:2] == b"\x1f\x8b":
+        try:
+            with gzip.GzipFile(fileobj=io.BytesIO(data)) as fh:
+                raw = fh.read(limit)
+        except (OSError, EOFError):
+            return ""
+    return raw[:limit].decode("utf-8", errors="replace")
+
+
+def detect_format(name: str, data: bytes) -> FileFormat:
+    """The format of an uploaded file: by extension (``.gz`` ignored), else by its first line.
+
+    Raises :class:`InputFormatError` (naming the file) when neither tells.
+    """
+    lower = name.lower().removesuffix(".gz")
+    for ext, fmt in _EXTENSIONS.items():
+        if lower.endswith(ext):
+            return fmt
+    for lineno, line in enumerate(_head_text(data).splitlines(), start=1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        if text.startswith("("):
+            return "ptb"
+        cols = line.rstrip("\r\n").split("\t")
+        if len(cols) == 10:
+            return "conllu"
+        if len(cols) == 8:
+            # lattice: FROM TO ... TOKEN_ID (integers in 1, 2 and 8); CoNLL 8 columns: ID FORM ... DEPREL
+            if cols[0].isdigit() and cols[1].isdigit() and cols[7].isdigit():
+                return "lattice"
+            return "conllu"
+        if len(cols) == 1 and " " not in text:
+            return "tokens"
+        raise InputFormatError(
+            f"cannot tell the format from this line ({len(cols)} tab-separated columns); "
+            "choose the format by hand",
+            file=name,
+            line=lineno,
+        )
+    raise InputFormatError("the file is empty", file=name)
+
+
+def read_ptb_lines(data: bytes, name: str) -> tuple[Tree | None, ...]:
+    """evalb's reading of a bracketed file: one sentence per line.
+
+    An empty line is a sentence without a tree (``None``); several bracketings
+    on one line are one sentence, joined under a root with the empty label
+    (as :func:`evalcore.formats.ptb.read_ptb` does for an outer bracket).
+    Errors name the file and the line.
+    """
+    from evalcore.formats._io import iter_lines
+    from evalcore.formats.ptb import parse_ptb
+    from evalcore.trees import Node
+
+    out: list[Tree | None] = []
+    for lineno, line in iter_lines(data, name):
+        if not line.strip():
+            out.append(None)
+            continue
+        try:
+            trees = parse_ptb(line, name=name)
+        except InputFormatError as exc:
+            raise InputFormatError(exc.message, file=name, line=lineno) from None
+        if len(trees) == 1:
+            t = trees[0]
+            out.append(Tree(t.nodes, t.words, str(len(out) + 1), t.source))
+            continue
+        nodes: list[Node] = [Node("", ())]
+        words: list[str] = []
+        tops: list[int] = []
+        for t in trees:
+            offset = len(nodes)
+            tops.append(offset)
+            for n in t.nodes:
+                term = None if n.terminal is None else n.terminal + len(words)
+                nodes.append(Node(n.label, tuple(c + offset for c in n.children), term))
+            words.extend(t.words)
+        nodes[0] = Node("", tuple(tops))
+        out.append(Tree(tuple(nodes), tuple(words), str(len(out) + 1)))
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------
+# loaded values
+
+
+@dataclass(frozen=True, slots=True)
+class SentenceInfo:
+    """What the sentence picker shows and the URL carries."""
+
+    index: int  # 0-based position in the files
+    sent_id: str  # the file's sent_id, or the 1-based position as text
+    text: str
+    length: int
+
+    def title(self, width: int = 80) -> str:
+        text = self.text if len(self.text) <= width else self.text[: width - 1] + "…"
+        return f"{self.sent_id} · {self.length} w · {text}"
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """One file read: its spec, its content digest (cache key) and its trees."""
+
+    spec: FileSpec
+    digest: str
+    trees: tuple[DepTree, ...] | tuple[Tree | None, ...]
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def dep_trees(self) -> tuple[DepTree, ...]:
+        assert self.spec.fmt == "conllu"
+        return self.trees  # type: ignore[return-value]
+
+    @property
+    def ptb_trees(self) -> tuple[Tree | None, ...]:
+        """Constituency trees; ``None`` for an empty line of a per-line (evalb) file."""
+        assert self.spec.fmt == "ptb"
+        return self.trees  # type: ignore[return-value]
+
+
+def sentence_infos(trees: Sequence[DepTree] | Sequence[Tree | None]) -> tuple[SentenceInfo, ...]:
+    """Picker entries; ids unique (a repeated or missing sent_id falls back to the position)."""
+    out: list[SentenceInfo] = []
+    seen: set[str] = set()
+    for i, t in enumerate(trees):
+        if isinstance(t, DepTree):
+            sid, text, n = t.sent_id, t.text or " ".join(t.forms), len(t.tokens)
+        elif t is None:
+            sid, text, n = "", "(empty line)", 0
+        else:
+            sid, text, n = "", " ".join(t.words), len(t.words)
+        if not sid or sid in seen:
+            sid = str(i + 1)
+        seen.add(sid)
+        out.append(SentenceInfo(i, sid, text, n))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """Gold and system sentences paired by position; ``left_out`` are ``sent_id (reason)`` strings."""
+
+    pairs: tuple[tuple[int, DepTree, DepTree], ...]
+    left_out: tuple[str, ...]
+
+
+def pair_trees(gold: Iterable[DepTree], system: Iterable[DepTree], *, skip_mismatch: bool = False) -> Pairing:
+    """Pair sentences by position.
+
+    Different sentence counts are always a :class:`MismatchError`.  Different
+    words in a sentence are one too, unless ``skip_mismatch``: then the
+    sentence is left out and listed.
+    """
+    gold_t, sys_t = tuple(gold), tuple(system)
+    if len(gold_t) != len(sys_t):
+        where = sys_t[-1].source if sys_t else None
+        raise MismatchError(
+            f"the system file has {len(sys_t)} sentences but the gold has {len(gold_t)}",
+            file=where.file if where else None,
+        )
+    pairs: list[tuple[int, DepTree, DepTree]] = []
+    left_out: list[str] = []
+    for i, (g, s) in enumerate(zip(gold_t, sys_t, strict=True)):
+        try:
+            check_same_tokens(g, s)
+        except MismatchError as exc:
+            if not skip_mismatch:
+                raise
+            left_out.append(f"{g.sent_id or i + 1}: {exc.message}")
+            continue
+        pairs.append((i, g, s))
+    return Pairing(tuple(pairs), tuple(left_out))
+
+
+@dataclass(frozen=True)
+class LoadedDataset:
+    """A dataset's files read into evalcore values, with the problems met on the way.
+
+    ``analyses`` holds the gold and parse files (dependency or constituency)
+    that agree with the reference on the number of sentences; ``extras`` the
+    other files (lattices, tokens, parameter files) read as they are;
+    ``errors`` one ``FILE:LINE: message`` line per file that could not be used.
+    """
+
+    spec: DatasetSpec
+    analyses: tuple[Analysis, ...]
+    extras: tuple[Analysis, ...]
+    errors: tuple[str, ...]
+    sentences: tuple[SentenceInfo, ...]
+
+    def analysis(self, name: str) -> Analysis:
+        for a in (*self.analyses, *self.extras):
+            if a.name == name:
+                return a
+        raise KeyError(name)
+
+    def has(self, name: str) -> bool:
+        return any(a.name == name for a in (*self.analyses, *self.extras))
+
+    def dep(self, role: Role | None = None) -> tuple[Analysis, ...]:
+        return tuple(
+            a for a in self.analyses if a.spec.fmt == "conllu" and (role is None or a.spec.role == role)
+        )
+
+    def ptb(self, role: Role | None = None) -> tuple[Analysis, ...]:
+        return tuple(
+            a for a in self.analyses if a.spec.fmt == "ptb" and (role is None or a.spec.role == role)
+        )
+
+    def showcase_pair(self) -> tuple[Analysis, Analysis] | None:
+        """The pair the NED page opens with: the spec's ``default_pair`` if loaded, else the first pair."""
+        if self.spec.default_pair is not None:
+            gold, system = self.spec.default_pair
+            if self.has(gold) and self.has(system):
+                return self.analysis(gold), self.analysis(system)
+        return self.default_pair()
+
+    def gold_of(self, parse: Analysis) -> Analysis | None:
+        """The gold a parse is scored against, if it is loaded."""
+        if parse.spec.against and self.has(parse.spec.against):
+            return self.analysis(parse.spec.against)
+        return None
+
+    def default_pair(self) -> tuple[Analysis, Analysis] | None:
+        """The first (gold, parse) dependency pair, or two golds if no parse has a gold."""
+        for p in self.dep("parse"):
+            g = self.gold_of(p)
+            if g is not None:
+                return g, p
+        golds = self.dep("gold")
+        if len(golds) >= 2:
+            return golds[0], golds[1]
+        return None
+
+
+def assemble(spec: DatasetSpec, read: Sequence[Analysis], errors: Sequence[str] = ()) -> LoadedDataset:
+    """Put read files together; a tree file whose sentence count differs from the reference is an error.
+
+    The reference is the first gold file (else the first tree file).  A
+    ``fallback`` parse is dropped when any other parse was read.
+    """
+    trees = [a for a in read if a.spec.fmt in ("conllu", "ptb") and a.spec.role in ("gold", "parse")]
+    if any(a.spec.role == "parse" and not a.spec.fallback for a in trees):
+        trees = [a for a in trees if not a.spec.fallback]
+    extras = tuple(a for a in read if a.spec.role not in ("gold", "parse"))
+    errs = list(errors)
+    reference = next((a for a in trees if a.spec.role == "gold"), trees[0] if trees else None)
+    kept: list[Analysis] = []
+    for a in trees:
+        if reference is not None and len(a.trees) != len(reference.trees):
+            errs.append(
+                f"{a.name}: {len(a.trees)} sentences, but {reference.name} has {len(reference.trees)}; "
+                "files of one dataset must describe the same sentences (file not used)"
+            )
+            continue
+        kept.append(a)
+    infos = sentence_infos(reference.trees) if reference is not None else ()
+    return LoadedDataset(spec, tuple(kept), extras, tuple(errs), infos)

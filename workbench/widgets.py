@@ -1,0 +1,480 @@
+"""Widgets shared by the pages: dataset choice and uploads, the sentence picker, figures, downloads.
+
+State that must survive page switches lives under ``_wb_*`` keys of
+``st.session_state`` (widget keys are dropped when a page does not draw the
+widget).  The dataset and the sentence are mirrored in the URL
+(``?data=fr_gsd&sent=fr-ud-test_00005``) so any view can be linked.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+import streamlit as st
+
+from evalcore.errors import EvalcoreError
+from workbench.cache import load_builtin, load_files, read_file
+from workbench.datasets import (
+    BUILTINS,
+    FORMAT_NAMES,
+    DatasetSpec,
+    FileFormat,
+    FileSpec,
+    LoadedDataset,
+    SentenceInfo,
+    builtin,
+    detect_format,
+)
+
+__all__ = [
+    "UPLOAD_KEY",
+    "Figure",
+    "choose_dataset",
+    "download_table",
+    "graphviz_figure",
+    "md_escape",
+    "safe_stem",
+    "sentence_picker",
+    "stacked_figures",
+    "svg_figure",
+]
+
+UPLOAD_KEY = "upload"
+DEFAULT_DATASET = "fr_gsd"
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
+
+
+def md_escape(text: str) -> str:
+    """Escape text for st.markdown: no markdown, no HTML, controls made visible, one line."""
+    from evalcore.render.text import neutralize
+
+    return _MD_SPECIAL.sub(r"\\\1", neutralize(text))
+
+
+def safe_stem(text: str) -> str:
+    """A file-name stem made of ``[A-Za-z0-9_.-]`` only."""
+    stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("._")
+    return stem[:80] or "figure"
+
+
+# ---------------------------------------------------------------------------
+# dataset choice
+
+
+def _query_value(name: str) -> str | None:
+    value = st.query_params.get(name)
+    return value if isinstance(value, str) and value else None
+
+
+def _dataset_title(key: str) -> str:
+    if key == UPLOAD_KEY:
+        return "Your files (upload)"
+    return builtin(key).title
+
+
+def _on_dataset_change() -> None:
+    st.session_state["_wb_dataset"] = st.session_state["wb_dataset"]
+
+
+def current_dataset_key() -> str:
+    keys = [s.key for s in BUILTINS] + [UPLOAD_KEY]
+    if "_wb_dataset" not in st.session_state:
+        wanted = _query_value("data")
+        st.session_state["_wb_dataset"] = wanted if wanted in keys else DEFAULT_DATASET
+    key = st.session_state["_wb_dataset"]
+    return key if key in keys else DEFAULT_DATASET
+
+
+def choose_dataset(*, kinds: Sequence[str] | None = None) -> LoadedDataset | None:
+    """Sidebar dataset choice (built-in or upload); loads it with progress; shows per-file errors.
+
+    ``kinds`` limits the built-ins offered (e.g. ``("dependency", "lattice")``).
+    Returns ``None`` when there is nothing to show yet (no upload).
+    """
+    specs = [s for s in BUILTINS if kinds is None or s.kind in kinds]
+    keys = [s.key for s in specs] + [UPLOAD_KEY]
+    key = current_dataset_key()
+    if key not in keys:
+        key = keys[0]
+    st.session_state["_wb_dataset"] = key
+    st.session_state["wb_dataset"] = key
+    st.sidebar.selectbox(
+        "Dataset", keys, key="wb_dataset", format_func=_dataset_title, on_change=_on_dataset_change
+    )
+    st.query_params["data"] = key
+    if key == UPLOAD_KEY:
+        spec, blobs = upload_panel()
+        if not blobs:
+            st.info("Upload a gold file (and parse files) in the sidebar, or pick a built-in dataset.")
+            return None
+        loaded = load_files(spec, blobs)
+    else:
+        spec = builtin(key)
+        with st.sidebar:
+            st.caption(f"{md_escape(spec.description)} License: {md_escape(spec.license)}.")
+        loaded = load_builtin(spec)
+    for err in loaded.errors:
+        st.error(err, icon="⚠️")
+    return loaded
+
+
+# ---------------------------------------------------------------------------
+# uploads (kept in memory only)
+
+
+@dataclass(frozen=True, slots=True)
+class UploadRecord:
+    name: str
+    data: bytes
+    fmt: FileFormat
+    role: str  # "gold" | "parse" | "lattice" | "tokens" | "params"
+
+
+def _uploads() -> dict[str, UploadRecord]:
+    ups = st.session_state.setdefault("_wb_uploads", {})
+    assert isinstance(ups, dict)
+    return ups
+
+
+def _upload_errors() -> dict[str, str]:
+    errs = st.session_state.setdefault("_wb_upload_errors", {})
+    assert isinstance(errs, dict)
+    return errs
+
+
+def _role_for(fmt: FileFormat, wanted: str) -> str:
+    if fmt in ("conllu", "ptb"):
+        return wanted
+    return {"lattice": "lattice", "tokens": "tokens", "prm": "params"}[fmt]
+
+
+def accept_upload(name: str, data: bytes, wanted_role: str, fmt_choice: str = "auto") -> str | None:
+    """Validate one uploaded file; on success store it (replacing a file of the same name).
+
+    Returns the error text (``FILE:LINE: message``) or ``None``.  A bad file never
+    removes what was loaded before.
+    """
+    try:
+        fmt: FileFormat = detect_format(name, data) if fmt_choice == "auto" else fmt_choice  # type: ignore[assignment]
+        role = _role_for(fmt, wanted_role)
+        spec = FileSpec(name, name, fmt, role, scheme=name)  # type: ignore[arg-type]
+        analysis = read_file(spec, data, name=name)
+        if fmt in ("conllu", "ptb") and not analysis.trees:
+            raise EvalcoreError("no sentence in this file", file=name)
+    except EvalcoreError as exc:
+        return str(exc)
+    _uploads()[name] = UploadRecord(name, data, fmt, role)
+    return None
+
+
+def upload_panel() -> tuple[DatasetSpec, list[tuple[FileSpec, bytes]]]:
+    """Sidebar uploaders; returns the upload dataset's spec and file bytes."""
+    side = st.sidebar
+    side.markdown(
+        "**Your files** — CoNLL-U/X, PTB brackets, SPMRL/yap lattices, .tokens (gzip accepted). "
+        "They stay in memory and are only read, never run or saved."
+    )
+    fmt_choice = side.selectbox(
+        "Format", ["auto", *FORMAT_NAMES], format_func=lambda f: "detect" if f == "auto" else FORMAT_NAMES[f]
+    )
+    processed = st.session_state.setdefault("_wb_upload_seen", set())
+    for role, label in (("gold", "Gold file(s)"), ("parse", "Parse file(s)")):
+        files = side.file_uploader(label, accept_multiple_files=True, key=f"wb_upload_{role}")
+        for up in files or []:
+            token = f"{role}:{up.file_id}:{fmt_choice}"
+            if token in processed:
+                continue
+            processed.add(token)
+            err = accept_upload(up.name, up.getvalue(), role, fmt_choice)
+            if err is None:
+                _upload_errors().pop(up.name, None)
+            else:
+                _upload_errors()[up.name] = err
+    for err in _upload_errors().values():
+        st.error(err, icon="⚠️")
+    records = list(_uploads().values())
+    golds = [r for r in records if r.role == "gold"]
+    if records:
+        side.markdown("Loaded: " + ", ".join(f"`{md_escape(r.name)}` ({r.role})" for r in records))
+        if side.button("Forget uploaded files"):
+            _uploads().clear()
+            _upload_errors().clear()
+            st.rerun()
+    against = ""
+    if golds:
+        against = golds[0].name
+        if len(golds) > 1:
+            against = side.selectbox("Score parses against", [g.name for g in golds])
+    files: list[tuple[FileSpec, bytes]] = []
+    for r in records:
+        spec = FileSpec(
+            r.name, r.name, r.fmt, r.role, scheme=r.name, against=against if r.role == "parse" else ""
+        )  # type: ignore[arg-type]
+        files.append((spec, r.data))
+    kind = "dependency" if any(r.fmt == "conllu" for r in records) else "constituency"
+    spec = DatasetSpec(UPLOAD_KEY, "your files", kind, tuple(f for f, _ in files))  # type: ignore[arg-type]
+    return spec, files
+
+
+# ---------------------------------------------------------------------------
+# sentence picker
+
+
+def _match(info: SentenceInfo, query: str) -> bool:
+    q = query.strip().lower()
+    if not q:
+        return True
+    if q.isdigit() and int(q) == info.index + 1:
+        return True
+    return q in info.sent_id.lower() or q in info.text.lower()
+
+
+def _move(perm: str, select_key: str, options: list[int], step: int) -> None:
+    cur = st.session_state.get(select_key, options[0])
+    pos = options.index(cur) if cur in options else 0
+    new = options[max(0, min(len(options) - 1, pos + step))]
+    st.session_state[select_key] = new
+    st.session_state[perm] = new
+
+
+def _copy(perm: str, select_key: str) -> None:
+    st.session_state[perm] = st.session_state[select_key]
+
+
+def sentence_picker(
+    loaded: LoadedDataset,
+    *,
+    worst: Callable[[], Mapping[int, float]] | None = None,
+    worst_label: str = "worst first",
+    key: str = "main",
+) -> SentenceInfo:
+    """Pick a sentence by id or words, in file order or worst first, or step with ◀ ▶.
+
+    ``worst`` returns a score per sentence index (lower = worse); it is called
+    only when the user orders worst first.  The choice is kept per dataset and
+    written to the URL as ``?sent=``.
+    """
+    sents = loaded.sentences
+    if not sents:
+        st.warning("This dataset has no sentence to show.")
+        st.stop()
+    dataset = loaded.spec.key
+    perm = f"_wb_sent:{dataset}"
+    select_key = f"wb_sent:{key}:{dataset}"
+    if perm not in st.session_state:
+        wanted = _query_value("sent")
+        start = 0
+        if wanted is not None:
+            by_id = {s.sent_id: s.index for s in sents}
+            if wanted in by_id:
+                start = by_id[wanted]
+            elif wanted.isdigit() and 1 <= int(wanted) <= len(sents):
+                start = int(wanted) - 1
+        st.session_state[perm] = start
+    cur = int(st.session_state[perm])
+    if not 0 <= cur < len(sents):
+        cur = 0
+
+    c_find, c_order, c_pick, c_prev, c_next = st.columns(
+        [2.2, 1.4, 6, 0.55, 0.55], vertical_alignment="bottom"
+    )
+    query = c_find.text_input("Find (id, number or words)", key=f"wb_find:{key}")
+    order = c_order.selectbox(
+        "Order", ["file order", worst_label], key=f"wb_order:{key}", disabled=worst is None
+    )
+    options = [s.index for s in sents if _match(s, query)]
+    if order != "file order" and worst is not None:
+        scores = worst()
+        options.sort(key=lambda i: (scores.get(i, float("inf")), i))
+    if not options:
+        c_pick.warning("No sentence matches; showing the current one.")
+        options = [cur]
+    order_key = f"_wb_order:{key}:{dataset}"
+    if st.session_state.get(order_key, "file order") != order:
+        cur = options[0]  # a new order starts at its top: worst first shows the worst sentence
+    st.session_state[order_key] = order
+    if cur not in options:
+        cur = options[0]
+    st.session_state[perm] = cur
+    st.session_state[select_key] = cur
+    c_pick.selectbox(
+        f"Sentence ({len(options)} of {len(sents)})",
+        options,
+        key=select_key,
+        format_func=lambda i: sents[i].title(),
+        on_change=_copy,
+        args=(perm, select_key),
+    )
+    c_prev.button(
+        "◀",
+        key=f"wb_prev:{key}",
+        help="previous sentence",
+        on_click=_move,
+        args=(perm, select_key, options, -1),
+    )
+    c_next.button(
+        "▶", key=f"wb_next:{key}", help="next sentence", on_click=_move, args=(perm, select_key, options, 1)
+    )
+    chosen = sents[int(st.session_state[select_key])]
+    st.query_params["sent"] = chosen.sent_id
+    return chosen
+
+
+# ---------------------------------------------------------------------------
+# figures and downloads
+
+
+def _inline_svg(svg: str, css_class: str, *, rtl: bool = False) -> None:
+    """Put an SVG we wrote (every data string escaped) inline in the page, scrolling sideways.
+
+    ``st.html`` cannot be used: its sanitizer keeps HTML only and drops SVG.
+    Markdown with raw HTML keeps the SVG as it is; blank lines would end the
+    HTML block, so they are removed (our writers never put data on them).
+    """
+    body = "\n".join(line for line in svg.splitlines() if line.strip())
+    # a right-to-left drawing starts scrolled to its right end (where word 1 is)
+    direction = "direction:rtl;text-align:right;" if rtl else ""
+    st.markdown(
+        f'<div class="{css_class}" style="overflow-x:auto;overflow-y:hidden;max-width:100%;{direction}'
+        f'border:1px solid #e6e6e6;border-radius:4px;background:#fff;line-height:0">\n{body}\n</div>',
+        unsafe_allow_html=True,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    """One drawing for :func:`stacked_figures`."""
+
+    title: str
+    svg: str
+    dot: str | None
+    stem: str
+    key: str
+    note: str = ""
+
+
+def stacked_figures(figures: Sequence[Figure]) -> None:
+    """Several drawings in one box that scrolls sideways as a whole (aligned words stay aligned).
+
+    Titles stick to the left edge while scrolling; downloads are listed below.
+    """
+    from evalcore.render.text import xml_escape
+
+    rtl = all('data-rtl="yes"' in fig.svg for fig in figures)
+    side = "right" if rtl else "left"
+    parts: list[str] = []
+    for fig in figures:
+        parts.append(
+            f'<div class="wb-fig-title" style="position:sticky;{side}:0;display:inline-block;line-height:1.4;'
+            'padding:6px 8px 0 8px;font-weight:600;background:#fff;direction:ltr;unicode-bidi:isolate">'
+            f"{xml_escape(fig.title)}"
+            + (
+                f'<span style="font-weight:400;color:#666"> — {xml_escape(fig.note)}</span>'
+                if fig.note
+                else ""
+            )
+            + "</div>"
+        )
+        parts.append(f'<div style="line-height:0;text-align:{side}">{fig.svg}</div>')
+    _inline_svg("\n".join(parts), "wb-figure wb-stack", rtl=rtl)
+    with st.expander("Download these drawings (SVG, DOT)"):
+        for fig in figures:
+            cols = st.columns([4, 1, 1])
+            cols[0].markdown(md_escape(fig.title))
+            cols[1].download_button(
+                "SVG",
+                fig.svg,
+                file_name=f"{safe_stem(fig.stem)}.svg",
+                mime="image/svg+xml",
+                key=f"svg:{fig.key}",
+                on_click="ignore",
+            )
+            if fig.dot is not None:
+                cols[2].download_button(
+                    "DOT",
+                    fig.dot,
+                    file_name=f"{safe_stem(fig.stem)}.dot",
+                    mime="text/vnd.graphviz",
+                    key=f"dot:{fig.key}",
+                    on_click="ignore",
+                )
+
+
+def svg_figure(svg: str, *, stem: str, dot: str | None = None, key: str) -> None:
+    """Show an SVG (horizontal scroll when wider than the page) with SVG and DOT downloads."""
+    _inline_svg(svg, "wb-figure", rtl='data-rtl="yes"' in svg)
+    cols = st.columns(6)
+    cols[0].download_button(
+        "SVG",
+        svg,
+        file_name=f"{safe_stem(stem)}.svg",
+        mime="image/svg+xml",
+        key=f"svg:{key}",
+        on_click="ignore",
+    )
+    if dot is not None:
+        cols[1].download_button(
+            "DOT",
+            dot,
+            file_name=f"{safe_stem(stem)}.dot",
+            mime="text/vnd.graphviz",
+            key=f"dot:{key}",
+            on_click="ignore",
+        )
+
+
+@st.cache_data(show_spinner=False, max_entries=128)
+def dot_to_svg(dot: str) -> str | None:
+    """Render DOT with the Graphviz ``dot`` program, or ``None`` if it is not installed."""
+    try:
+        import graphviz
+
+        return graphviz.Source(dot).pipe(format="svg", encoding="utf-8")
+    except Exception:  # graphviz missing (ExecutableNotFound) or failing: DOT download only
+        return None
+
+
+def graphviz_figure(dot: str, *, stem: str, key: str) -> None:
+    """Show a DOT figure (rendered by Graphviz on the server when installed, else in the browser).
+
+    Downloads: DOT always, SVG when Graphviz is installed.
+    """
+    svg = dot_to_svg(dot)
+    if svg is not None:
+        # drop the XML prolog and DOCTYPE: the figure is inlined in HTML
+        _inline_svg(svg[svg.find("<svg") :], "wb-figure wb-dot")
+    else:
+        st.graphviz_chart(dot)
+    cols = st.columns(6)
+    if svg is not None:
+        cols[0].download_button(
+            "SVG",
+            svg,
+            file_name=f"{safe_stem(stem)}.svg",
+            mime="image/svg+xml",
+            key=f"svg:{key}",
+            on_click="ignore",
+        )
+    cols[1].download_button(
+        "DOT",
+        dot,
+        file_name=f"{safe_stem(stem)}.dot",
+        mime="text/vnd.graphviz",
+        key=f"dot:{key}",
+        on_click="ignore",
+    )
+
+
+def download_table(df: pd.DataFrame, *, stem: str, key: str, label: str = "CSV") -> None:
+    st.download_button(
+        label,
+        df.to_csv(index=False).encode("utf-8"),
+        file_name=f"{safe_stem(stem)}.csv",
+        mime="text/csv",
+        key=f"csv:{key}",
+        on_click="ignore",
+    )
