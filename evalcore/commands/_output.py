@@ -6,8 +6,39 @@ import csv
 import io
 import json
 from collections.abc import Sequence
+from pathlib import Path, PurePath
 
-__all__ = ["csv_text", "json_text", "text_table"]
+__all__ = ["csv_text", "json_text", "named_path", "text_table"]
+
+NAME_SUFFIXES = (
+    ".gz",
+    ".conllu",
+    ".conll",
+    ".conllx",
+    ".mrg",
+    ".ptb",
+    ".psd",
+    ".txt",
+    ".lattices",
+    ".lattice",
+    ".mapping",
+)
+
+
+def named_path(arg: str) -> tuple[str, str]:
+    """``NAME=PATH`` → (NAME, PATH); a plain path is named by its file name without known extensions.
+
+    An existing file whose name contains ``=`` is taken as a path.
+    """
+    if "=" in arg and not Path(arg).exists():
+        name, _, real = arg.partition("=")
+        if name and real:
+            return name, real
+    base = PurePath(arg).name
+    for suffix in NAME_SUFFIXES:
+        base = base.removesuffix(suffix)
+    return base, arg
+
 
 Cell = str | int | float | None
 

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path, PurePath
 
-from evalcore.commands._output import csv_text, json_text, text_table
+from evalcore.commands._output import csv_text, json_text, named_path, text_table
 from evalcore.errors import InputFormatError
 from evalcore.formats.lattice import read_lattices
 from evalcore.lattice_input import load_pairing, read_gold
@@ -83,18 +82,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--per-sentence", action="store_true", help="text: also list every sentence")
     p.add_argument("--format", choices=("text", "json", "csv"), default="text")
     p.set_defaults(run=run)
-
-
-def _name_of(path: str) -> tuple[str, str]:
-    if "=" in path and not Path(path).exists():
-        name, _, real = path.partition("=")
-        if name and real:
-            return name, real
-    base = PurePath(path).name
-    suffixes = (".gz", ".conllu", ".conll", ".conllx", ".mrg", ".ptb", ".lattices", ".lattice", ".mapping")
-    for suffix in suffixes:
-        base = base.removesuffix(suffix)
-    return base, path
 
 
 def _pct(value: float | None) -> float | None:
@@ -232,7 +219,7 @@ def _ambiguity(path: str | None) -> list[Lattice] | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    preds = [_name_of(p) for p in args.pred]
+    preds = [named_path(p) for p in args.pred]
     lattices: list[str | None] = list(args.pred_lattice)
     if not lattices:
         lattices = [None] * len(preds)

@@ -5,9 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import replace
-from pathlib import Path, PurePath
 
-from evalcore.commands._output import csv_text, json_text, text_table
+from evalcore.commands._output import csv_text, json_text, named_path, text_table
 from evalcore.conversion import ConversionConfig, LabelMap, read_label_map
 from evalcore.errors import InputFormatError
 from evalcore.experiment import ExperimentConfig, ExperimentResult, NamedTrees, Row, Scheme, run_experiment
@@ -80,19 +79,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(run=run)
 
 
-def _name_of(path: str) -> tuple[str, str]:
-    if "=" in path and not Path(path).exists():
-        name, _, real = path.partition("=")
-        if name and real:
-            return name, real
-    base = PurePath(path).name
-    for suffix in (".gz", ".conllu", ".conll", ".conllx", ".mrg", ".ptb", ".psd", ".txt"):
-        base = base.removesuffix(suffix)
-    return base, path
-
-
 def _load(path: str) -> NamedTrees:
-    name, real = _name_of(path)
+    name, real = named_path(path)
     return NamedTrees(name, tuple(read_trees(real)), real)
 
 
