@@ -9,19 +9,36 @@ added as one more function and one more call in :func:`main`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 import pandas as pd
 import streamlit as st
 
+from evalcore.conversion import ConversionConfig
 from evalcore.errors import EvalcoreError
 from evalcore.metrics.attachment import AttachConfig, check_same_tokens, is_punct, score, sentence_counts
 from evalcore.render.dot import dep_to_dot, tree_to_dot
 from evalcore.render.layout import DepLayout, WordGrid, layout_dep, merge_grids, word_grid
 from evalcore.render.svg import dep_svg
-from evalcore.trees import DepTree
+from evalcore.trees import DepTree, SpanTree
 from workbench.cache import corpus_attach
 from workbench.datasets import Analysis, LoadedDataset, SentenceInfo
+from workbench.tedeval import (
+    TedSentence,
+    general_name,
+    guess_function_separators,
+    own_gold,
+    scheme_of,
+    sentence_tedeval,
+)
+from workbench.tedeval_view import (
+    ExperimentSettings,
+    corpus_experiment,
+    edit_script_panel,
+    function_tree_figure,
+)
 from workbench.widgets import (
     Figure,
     choose_dataset,
@@ -42,10 +59,20 @@ class View:
     sentence: SentenceInfo
     count_punct: bool
     side_by_side: bool
+    protocol: str = "2012"  # TedEval protocol (SPEC §4 / §5)
+    labeled: bool = True  # the edit script drawn: labeled (L-TED) or unlabeled (U-TED)
+    script_single: bool = False  # the edit script to the single gold instead of the generalization
+    function_sep: str = "-="  # separators of function tags in bracketed labels (SPEC §5.1)
 
     @property
     def config(self) -> AttachConfig:
         return AttachConfig(no_punct=not self.count_punct)
+
+    @cached_property
+    def ted(self) -> TedSentence:
+        """This sentence's TedEval report (function trees, generalized gold, scripts), computed once."""
+        conv = ConversionConfig(protocol=self.protocol, function_separators=self.function_sep)  # type: ignore[arg-type]
+        return sentence_tedeval(self.loaded, self.sentence.index, conv)
 
     def dep_tree(self, analysis: Analysis) -> DepTree:
         return analysis.dep_trees[self.sentence.index]
@@ -177,8 +204,44 @@ def panel_dependency_trees(view: View) -> None:
                 svg_figure(fig.svg, dot=fig.dot, stem=fig.stem, key=fig.key)
 
 
+TED_COLUMNS = ("U-TED single", "L-TED single", "U-TED multiple", "L-TED multiple")
+
+
+def _ted_fields(view: View, parse: Analysis) -> dict[str, object]:
+    """This sentence's TedEval scores of ``parse``: SINGLE (against the gold it is scored with, no
+    discount) and MULTIPLE (against the generalized gold, discounted with its own gold)."""
+    pv = view.ted.view(parse.name)
+    tp = view.ted.parse(parse.name)
+    if pv is None or tp is None:
+        return {}
+    return {
+        "U-TED single": round(pv.single[0].score, 4),
+        "L-TED single": round(pv.single[1].score, 4),
+        "U-TED multiple": round(pv.multiple[0].score, 4),
+        "L-TED multiple": round(pv.multiple[1].score, 4),
+        "generalization": view.ted.general,
+        "own gold": tp.own.name,
+    }
+
+
+def _ted_strip(view: View, row: dict[str, object]) -> str:
+    if "L-TED single" not in row:
+        return ""
+    one = len(view.ted.schemes) == 1
+    single = f"U-TED **{row['U-TED single']:.4f}** · L-TED **{row['L-TED single']:.4f}**"
+    multiple = f"U-TED **{row['U-TED multiple']:.4f}** · L-TED **{row['L-TED multiple']:.4f}**"
+    if one:
+        return f"TedEval ({view.protocol}): {single}"
+    return (
+        f"TedEval ({view.protocol}) single: {single} — multiple, against "
+        f"*{md_escape(str(row['generalization']))}* (discounted with *{md_escape(str(row['own gold']))}*): "
+        f"{multiple}"
+    )
+
+
 def panel_scores(view: View) -> None:
-    """Score strip: this sentence's UAS, LAS, undirected and NED for every parse that has a gold."""
+    """Score strip: this sentence's UAS, LAS, undirected and NED for every parse that has a gold,
+    and its TedEval scores (U-TED, L-TED; single gold and generalized gold)."""
     rows: list[dict[str, object]] = []
     for p in view.loaded.dep("parse"):
         gold = view.loaded.gold_of(p)
@@ -197,8 +260,14 @@ def panel_scores(view: View) -> None:
                 "undirected": round(sc.undirected, 4),
                 "NED": round(sc.ned, 4),
                 "tokens": sc.tokens,
+                **_ted_fields(view, p),
             }
         )
+    for p in view.loaded.ptb("parse"):  # constituency parses: TedEval only
+        gold = view.loaded.gold_of(p)
+        fields = _ted_fields(view, p)
+        if gold is not None and fields:
+            rows.append({"parse": p.name, "gold": gold.name, **fields})
     if not rows:
         return
     st.subheader("Scores for this sentence")
@@ -206,16 +275,19 @@ def panel_scores(view: View) -> None:
         strip = " · ".join(
             f"{name} **{row[name]:.4f}**"
             for name in ("UAS", "LAS", "undirected", "NED")
-            if isinstance(row[name], float)
+            if isinstance(row.get(name), float)
         )
-        st.markdown(
-            f"{strip} · {row['tokens']} tokens — *{md_escape(str(row['parse']))}* against "
-            f"*{md_escape(str(row['gold']))}*"
-        )
+        tokens = f" · {row['tokens']} tokens" if "tokens" in row else ""
+        ted = _ted_strip(view, row)
+        who = f"*{md_escape(str(row['parse']))}* against *{md_escape(str(row['gold']))}*"
+        head = f"{strip}{tokens} — {who}" if strip else who
+        st.markdown(head + (f"  \n{ted}" if ted else ""))
     st.caption(
         "Punctuation "
         + ("counted" if view.count_punct else "left out (decided on the gold token)")
-        + ". U-TED and L-TED join this strip when TedEval is available."
+        + " in UAS, LAS, undirected and NED; TedEval counts every node. TedEval *single*: against the "
+        "gold the parse is scored with, nothing discounted; *multiple*: against the generalized gold of "
+        "all the schemes, with what the parse shares with its own gold's script discounted (SPEC §4.3)."
     )
     download_table(pd.DataFrame(rows), stem=f"{view.sentence.sent_id}_scores", key="sentence-scores")
 
@@ -245,18 +317,64 @@ def panel_constituency(view: View) -> None:
 
 
 def panel_tedeval(view: View) -> None:
-    """Placeholder for the TedEval panel (function trees, generalized gold, edit script).
-
-    To be implemented with evalcore.conversion / generalization / metrics.tedeval:
-    draw each tree with ``evalcore.render.dot.tree_to_dot(tree, styles=..., labels=...)``
-    (styles: "deleted", "inserted", "relabeled", "discounted", "counted") through
-    ``workbench.widgets.graphviz_figure``, and add U-TED / L-TED to :func:`panel_scores`.
-    """
+    """Each scheme's gold function tree, the generalized gold, and per parse its function tree and
+    the edit script to the generalized gold (or its single gold), every operation marked counted or
+    discounted on the drawings and listed in a table beside them (SPEC §4.3, §5.3)."""
     st.subheader("Function trees and edit script (TedEval)")
-    st.info(
-        "This panel appears when TedEval is available: each scheme's function tree, the generalized gold "
-        "and the edit script, with the operations that are discounted marked. (Not implemented yet.)"
+    ted = view.ted
+    for note in ted.notes:
+        st.warning(note)
+    report = ted.report
+    if report is None:
+        if ted.notes:
+            st.info("No TedEval for this sentence: it needs at least one usable gold tree (see above).")
+        else:
+            st.info("This dataset has no gold tree: TedEval compares parses with a gold.")
+        return
+    sid = view.sentence.sent_id
+    protocol = (
+        "2012 (EACL 2012): multi-function trees, heads labeled `hd`, label sets"
+        if view.protocol == "2012"
+        else "2011 (EMNLP 2011): function trees, heads labeled `*` (equal to any label)"
     )
+    st.caption(
+        f"Protocol {protocol}. Each word with dependents becomes a node labeled with its relation; nodes "
+        "are identified by the words they span (positions in grey). The generalized gold keeps what all "
+        "the schemes' golds agree on."
+    )
+    schemes = [s for s, _ in ted.schemes]
+    figures: list[tuple[str, SpanTree]] = [(f"gold {s} ({a.name})", report.gold(s)) for s, a in ted.schemes]
+    if len(schemes) > 1:
+        figures.append((f"generalized gold {ted.general}", report.general))
+    for title, tree in figures:
+        function_tree_figure(tree, title=title, stem=f"{sid}_{title}", key=f"ftree:{title}")
+    if len(schemes) == 1:
+        st.caption(
+            "One scheme only: the generalized gold is that gold itself, and nothing is discounted "
+            "(add the gold of another scheme to see discounting)."
+        )
+    if not report.parses:
+        st.info("No parse with a gold in this dataset: there is no edit script to show.")
+        return
+    target = (
+        "its single gold (SINGLE, no discount)"
+        if view.script_single
+        else f"the generalized gold {ted.general}"
+    )
+    kind = "labeled" if view.labeled else "unlabeled"
+    st.markdown(f"**Edit script** ({kind}) turning each parse into {md_escape(target)}:")
+    tabs = st.tabs([v.name for v in report.parses])
+    for tab, pv in zip(tabs, report.parses, strict=True):
+        with tab:
+            edit_script_panel(
+                report,
+                pv,
+                labeled=view.labeled,
+                single=view.script_single,
+                general_name=ted.general,
+                stem=sid,
+                key=f"ted:{pv.name}",
+            )
 
 
 def panel_lattice(view: View) -> None:
@@ -271,6 +389,32 @@ def panel_lattice(view: View) -> None:
 
 
 # ---------------------------------------------------------------------------
+
+
+def _lted_ranking(
+    loaded: LoadedDataset, parse: Analysis | None, protocol: str
+) -> tuple[str, Callable[[], dict[int, float]]] | None:
+    """The picker's "worst L-TED first": per sentence, the parse's L-TED against the generalized
+    gold of all the schemes (its own gold alone if there is one scheme), from the cross-scheme
+    experiment of evalcore (cached; no significance tests).  ``None`` without a parse."""
+    if parse is None:
+        return None
+    own = own_gold(loaded, parse)
+    golds = [scheme_of(g) for g in loaded.dep("gold")]
+    if own is None or not golds:
+        return None
+    against = general_name(golds) if len(golds) > 1 else scheme_of(own)
+
+    def scores() -> dict[int, float]:
+        settings = ExperimentSettings(protocol=protocol, shuffles=0, skip_mismatched=True)
+        try:
+            result = corpus_experiment(loaded, settings, label="Ranking sentences by L-TED")
+        except EvalcoreError as exc:
+            st.error(str(exc))
+            return {}
+        return result.sentence_scores(against, "L-TED", parse.name)
+
+    return f"worst L-TED first ({parse.name}, against {against})", scores
 
 
 def main() -> None:
@@ -296,6 +440,41 @@ def main() -> None:
             key="wb_side",
             help="Off: all drawings stacked in one box that scrolls sideways as a whole.",
         )
+        st.markdown("**TedEval**")
+        protocol = st.radio(
+            "Protocol",
+            ["2012", "2011"],
+            key="wb_protocol",
+            horizontal=True,
+            help="2012 (EACL 2012, default): multi-function trees, any trees. 2011 (EMNLP 2011): function "
+            "trees with * heads, dependency trees only.",
+        )
+        labeled = st.toggle(
+            "Labeled edit script", value=True, key="wb_labeled", help="Off: the unlabeled script (U-TED)."
+        )
+        script_single = (
+            st.radio(
+                "Edit script to",
+                ["generalized gold", "single gold"],
+                key="wb_script",
+                help="The generalized gold (TEDEVAL MULTIPLE, with discounting) or the gold the parse is "
+                "scored with (SINGLE, nothing discounted).",
+            )
+            == "single gold"
+        )
+        function_sep = "-="
+        if loaded.ptb():
+            guess = guess_function_separators(loaded)
+            function_sep = (
+                st.text_input(
+                    "Function-tag separators",
+                    value=guess,
+                    key=f"wb_funcsep:{loaded.spec.key}",
+                    help="Bracketed trees: the function tags follow the category after one of these "
+                    "characters (PTB: NP-SBJ, '-='; FarPaHC: NP*SBJ, '-=*'), as --function-sep.",
+                )
+                or guess
+            )
     pair = loaded.default_pair()
 
     def worst() -> dict[int, float]:
@@ -305,13 +484,19 @@ def main() -> None:
         return {i: (c.las / c.tokens if c.tokens else 1.0) for i, c in result.by_index().items()}
 
     worst_label = f"worst LAS first ({pair[1].name})" if pair else "worst first"
+    orders = []
+    ranked = _lted_ranking(loaded, pair[1] if pair else None, protocol)
+    if ranked is not None:
+        orders.append(ranked)
     try:
-        sentence = sentence_picker(loaded, worst=worst if pair else None, worst_label=worst_label)
+        sentence = sentence_picker(
+            loaded, worst=worst if pair else None, worst_label=worst_label, orders=orders
+        )
     except EvalcoreError as exc:
         st.error(str(exc))
         return
     st.markdown(f"**{md_escape(sentence.sent_id)}** — {md_escape(sentence.text)}")
-    view = View(loaded, sentence, count_punct, side_by_side)
+    view = View(loaded, sentence, count_punct, side_by_side, protocol, labeled, script_single, function_sep)
     panel_scores(view)
     panel_dependency_trees(view)
     panel_constituency(view)

@@ -20,11 +20,10 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Literal
 
 from evalcore.errors import InputFormatError
-from evalcore.formats._io import iter_lines
+from evalcore.formats._io import InputSource, iter_lines, source_name
 from evalcore.formats.ptb import split_label, strip_empty, unwrap
 from evalcore.trees import DepTree, Span, SpanTree, Token, Tree
 
@@ -67,18 +66,22 @@ class LabelMap:
         return hashlib.sha256(text.encode()).hexdigest()[:8]
 
 
-def read_label_map(path: str | Path) -> LabelMap:
-    """Read ``OLD=NEW`` lines (``#`` comments and blank lines ignored)."""
+def read_label_map(source: InputSource, *, name: str | None = None) -> LabelMap:
+    """Read ``OLD=NEW`` lines (``#`` comments and blank lines ignored).
+
+    ``source`` is a path, or the raw bytes of an uploaded file (then pass ``name``).
+    """
+    fname = source_name(source, name)
     pairs: list[tuple[str, str]] = []
-    for lineno, line in iter_lines(str(path)):
+    for lineno, line in iter_lines(source, fname):
         text = line.strip()
         if not text or text.startswith("#"):
             continue
         if text.count("=") != 1:
-            raise InputFormatError("expected one 'OLD=NEW' pair per line", file=str(path), line=lineno)
+            raise InputFormatError("expected one 'OLD=NEW' pair per line", file=fname, line=lineno)
         old, new = (part.strip() for part in text.split("="))
         if not old or not new:
-            raise InputFormatError("empty label in 'OLD=NEW'", file=str(path), line=lineno)
+            raise InputFormatError("empty label in 'OLD=NEW'", file=fname, line=lineno)
         pairs.append((old, new))
     return LabelMap(tuple(pairs))
 
@@ -102,42 +105,70 @@ def _heads(tree: DepTree) -> list[int]:
     return [0, *(t.head for t in tree.tokens)]
 
 
-def _yields_from_heads(heads: Sequence[int]) -> list[frozenset[int]]:
-    """``out[w]`` = 1-based words dominated by w (w included; out[0] = all), iteratively."""
+def _dominance(heads: Sequence[int]) -> tuple[list[int], list[int]]:
+    """Preorder intervals from v0: ``w`` dominates ``v`` iff ``enter[w] <= enter[v] <= leave[w]``.
+
+    Iterative; words not reachable from v0 (cycles) get ``-1`` and dominate nothing.  The same
+    relation as comparing yield sets, in O(n) instead of O(n²) (long chains).
+    """
     n = len(heads)
     kids: list[list[int]] = [[] for _ in range(n)]
     for d in range(1, n):
-        kids[heads[d]].append(d)
-    out: list[frozenset[int]] = [frozenset()] * n
+        if 0 <= heads[d] < n:
+            kids[heads[d]].append(d)
+    enter = [-1] * n
+    leave = [-2] * n
+    clock = 0
     stack: list[tuple[int, bool]] = [(0, False)]
     while stack:
         w, done = stack.pop()
         if done:
-            acc = {w}
-            for c in kids[w]:
-                acc |= out[c]
-            out[w] = frozenset(acc)
-        else:
-            stack.append((w, True))
-            stack.extend((c, False) for c in kids[w])
-    return out
+            leave[w] = clock - 1
+            continue
+        if enter[w] >= 0:
+            continue
+        enter[w] = clock
+        clock += 1
+        stack.append((w, True))
+        stack.extend((c, False) for c in kids[w])
+    return enter, leave
+
+
+def _is_lifted_arc(heads: Sequence[int], d: int, enter: Sequence[int], leave: Sequence[int]) -> bool:
+    """True if the arc into ``d`` is non-projective: a word between ``d`` and its head is not
+    dominated by the head.  Arcs from v0 (which dominates every word) are always projective."""
+    h = heads[d]
+    lo, hi = (h, d) if h < d else (d, h)
+    if h == 0 or hi - lo <= 1:
+        return False
+    first, last = enter[h], leave[h]
+    between = enter[lo + 1 : hi]
+    return first < 0 or min(between) < first or max(between) > last
 
 
 def _non_projective_arcs(heads: Sequence[int]) -> list[int]:
     """Dependents whose incoming arc is non-projective (a word between is not dominated by the head)."""
-    ys = _yields_from_heads(heads)
-    out = []
-    for d in range(1, len(heads)):
-        h = heads[d]
-        lo, hi = (h, d) if h < d else (d, h)
-        # v0 dominates every word, so arcs from the root are always projective
-        if h != 0 and hi - lo > 1 and not all(w in ys[h] for w in range(lo + 1, hi)):
-            out.append(d)
-    return out
+    enter, leave = _dominance(heads)
+    return [d for d in range(1, len(heads)) if _is_lifted_arc(heads, d, enter, leave)]
+
+
+def _shortest_non_projective(heads: Sequence[int]) -> int | None:
+    """The dependent of the shortest non-projective arc, leftmost on ties (SPEC §4.1), or ``None``.
+
+    Arcs are tried shortest first and the search stops at the first non-projective one, so long
+    projective arcs are rarely looked at (a 1,000-word tree needing 997 lifts takes well under a
+    second; checking every arc in every round took seconds).
+    """
+    enter, leave = _dominance(heads)
+    order = sorted((abs(h - d), min(h, d), d) for d, h in enumerate(heads) if d and h and abs(h - d) > 1)
+    for _, _, d in order:
+        if _is_lifted_arc(heads, d, enter, leave):
+            return d
+    return None
 
 
 def is_projective(tree: DepTree) -> bool:
-    return not _non_projective_arcs(_heads(tree))
+    return _shortest_non_projective(_heads(tree)) is None
 
 
 def projectivize(tree: DepTree) -> tuple[DepTree, int]:
@@ -149,10 +180,9 @@ def projectivize(tree: DepTree) -> tuple[DepTree, int]:
     heads = _heads(tree)
     lifts = 0
     while True:
-        bad = _non_projective_arcs(heads)
-        if not bad:
+        d = _shortest_non_projective(heads)
+        if d is None:
             break
-        d = min(bad, key=lambda x: (abs(heads[x] - x), min(heads[x], x)))
         heads[d] = heads[heads[d]]
         lifts += 1
     if not lifts:

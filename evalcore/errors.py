@@ -38,8 +38,10 @@ class EvalcoreError(Exception):
             where = f"{where}:{self.line}"
         text = f"{where}: {self.message}"
         if self.sentence and self.sentence not in self.message:
-            text += f" (sentence {self.sentence})"
-        return text.replace("\n", " ")
+            sentence = self.sentence if len(self.sentence) <= 60 else self.sentence[:59] + "…"
+            text += f" (sentence {sentence})"
+        # one line, whatever the input held: every character str.splitlines() breaks at
+        return " ".join(text.splitlines())
 
 
 class InputFormatError(EvalcoreError):

@@ -10,11 +10,11 @@ node of which drawing each operation belongs to.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from evalcore.conversion import ConversionConfig, to_span_tree
-from evalcore.generalization import generalize_all
+from evalcore.generalization import generalize_all, tl_unify
 from evalcore.metrics.tedeval import SentenceTed, sentence_ted
 from evalcore.trees import DepTree, EditOp, MFTree, SpanTree, Tree
 
@@ -24,6 +24,8 @@ __all__ = [
     "SentenceReport",
     "inspect_sentence",
     "mark_operations",
+    "operation_rows",
+    "span_words",
 ]
 
 AnyTree = DepTree | Tree
@@ -47,10 +49,16 @@ class ParseView:
     span_tree: SpanTree
     single: tuple[SentenceTed, SentenceTed]  # (unlabeled, labeled) against its own gold
     multiple: tuple[SentenceTed, SentenceTed]  # (unlabeled, labeled) against the generalization
+    single_scheme: str = ""  # the gold of ``single`` (default: ``scheme``, its own gold)
 
     def marks(self, general: SpanTree, labeled: bool = True) -> tuple[OpMark, ...]:
         ted = self.multiple[1 if labeled else 0]
         return mark_operations(ted, self.span_tree.to_mftree(), general.to_mftree())
+
+    def single_marks(self, gold: SpanTree, labeled: bool = True) -> tuple[OpMark, ...]:
+        """The script against the single gold ``gold`` (TEDEVAL SINGLE: nothing is discounted)."""
+        ted = self.single[1 if labeled else 0]
+        return mark_operations(ted, self.span_tree.to_mftree(), gold.to_mftree())
 
 
 @dataclass(frozen=True)
@@ -59,6 +67,13 @@ class SentenceReport:
     general: SpanTree
     parses: tuple[ParseView, ...]
     config: ConversionConfig
+
+    def gold(self, scheme: str) -> SpanTree:
+        """The function tree of ``scheme``'s gold."""
+        for name, _, st in self.golds:
+            if name == scheme:
+                return st
+        raise KeyError(scheme)
 
 
 def _node_for(mf: MFTree, op: EditOp) -> int:
@@ -86,18 +101,78 @@ def inspect_sentence(
     golds: Sequence[tuple[str, AnyTree]],
     parses: Sequence[tuple[str, str, AnyTree]],
     config: ConversionConfig | None = None,
+    *,
+    single_against: Mapping[str, str] | None = None,
+    label_from: Mapping[str, AnyTree] | None = None,
 ) -> SentenceReport:
     """``golds``: (scheme, tree) per scheme; ``parses``: (name, scheme, tree).  Trees must be over
-    the same words (checked by the generalization)."""
+    the same words (checked by the generalization).
+
+    ``scheme`` is the parse's *own* gold (the one whose script is discounted, MULTIPLE);
+    ``single_against`` maps a parse name to the scheme its SINGLE score is taken against
+    (default: its own gold) -- e.g. a gold of one scheme read as a parse of another.
+    ``label_from`` maps a parse name to a dependency analysis of the same parse whose labels
+    are TL-unified into it (EACL 2012 §3.2, SPEC §5.1 ``--label-from``).
+    """
     config = config or ConversionConfig()
+    single_against = single_against or {}
+    label_from = label_from or {}
     gold_st = [(scheme, tree, to_span_tree(tree, config)) for scheme, tree in golds]
     own = {scheme: st for scheme, _, st in gold_st}
     general = generalize_all(st for _, _, st in gold_st)
     views = []
     for name, scheme, tree in parses:
         st = to_span_tree(tree, config)
+        if name in label_from:
+            st = tl_unify(st, to_span_tree(label_from[name], config))
         g = own[scheme]
-        single = (sentence_ted(st, g, g, labeled=False), sentence_ted(st, g, g, labeled=True))
+        s_scheme = single_against.get(name, scheme)
+        s_gold = own[s_scheme]
+        single = (
+            sentence_ted(st, s_gold, s_gold, labeled=False),
+            sentence_ted(st, s_gold, s_gold, labeled=True),
+        )
         multiple = (sentence_ted(st, g, general, labeled=False), sentence_ted(st, g, general, labeled=True))
-        views.append(ParseView(name, scheme, tree, st, single, multiple))
+        views.append(ParseView(name, scheme, tree, st, single, multiple, s_scheme))
     return SentenceReport(tuple(gold_st), general, tuple(views), config)
+
+
+KIND_NAMES = {"del": "deletion", "ins": "insertion", "rel": "relabeling"}
+
+
+def span_words(span: frozenset[int], words: Sequence[str], limit: int = 60) -> str:
+    """The words of a span in sentence order (``…`` after ``limit`` characters); a gap in a
+    non-contiguous span is shown as ``…``."""
+    pos = sorted(span)
+    parts: list[str] = []
+    for k, i in enumerate(pos):
+        if k and i != pos[k - 1] + 1:
+            parts.append("…")
+        parts.append(words[i] if 0 <= i < len(words) else "?")
+    text = " ".join(parts)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def operation_rows(marks: Sequence[OpMark], words: Sequence[str]) -> list[dict[str, str]]:
+    """One row per operation for the inspector's table: counted ones first, then by position.
+
+    Columns: operation (as in ``evalcore tedeval --per-sentence``), kind, label, words
+    (1-based positions and the words of the span), status (counted / discounted), drawn on.
+    """
+    rows = []
+    ordered = sorted(marks, key=lambda m: (m.discounted, m.op.sort_key()))
+    for m in ordered:
+        op = m.op
+        label = f"{op.label} → {op.new_label}" if op.kind == "rel" else op.label or "(bracket, unlabeled)"
+        positions = ",".join(str(i + 1) for i in sorted(op.span))
+        rows.append(
+            {
+                "operation": " ".join(str(op).split()),
+                "kind": KIND_NAMES[op.kind],
+                "label": label,
+                "words": f"{{{positions}}} {span_words(op.span, words)}",
+                "status": "discounted" if m.discounted else "counted",
+                "drawn on": "parse" if m.on == "parse" else "generalized gold",
+            }
+        )
+    return rows

@@ -20,6 +20,10 @@ What users have, and how it is read (each side independently):
 
 A sentence whose dependency analysis is not a tree (cycle, no root) keeps its
 lexemes (SEGEVAL still applies) and gets ``problem`` instead of a tree.
+
+Every file argument is a path or an :class:`InMemoryFile` (the bytes of an
+upload with its name: the name gives the extension and appears in messages),
+so the app reads uploads without writing them to disk.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from pathlib import PurePath
 from typing import Literal
 
 from evalcore.errors import InputFormatError, MismatchError
-from evalcore.formats._io import iter_lines
+from evalcore.formats._io import InputSource, iter_lines
 from evalcore.formats.conllu import read_conllu
 from evalcore.formats.detect import sniff_kind
 from evalcore.formats.lattice import read_lattices
@@ -51,7 +55,9 @@ from evalcore.trees import DepTree, Tree
 
 __all__ = [
     "Analysis",
+    "FileInput",
     "GoldInput",
+    "InMemoryFile",
     "InputKind",
     "Pairing",
     "ReadOptions",
@@ -65,6 +71,29 @@ __all__ = [
 
 InputKind = Literal["lattice", "segmentation", "brackets", "conll"]
 Protocol = Literal["2011", "2012"]
+
+
+@dataclass(frozen=True, slots=True)
+class InMemoryFile:
+    """A file given as bytes (an upload); ``name`` supplies the extension and the name in messages."""
+
+    name: str
+    data: bytes
+
+
+FileInput = str | InMemoryFile
+"""A path, or an :class:`InMemoryFile`."""
+
+
+def _open(f: FileInput) -> tuple[InputSource, str]:
+    """What the readers take (path or bytes) and the name for messages."""
+    if isinstance(f, InMemoryFile):
+        return f.data, f.name
+    return f, f
+
+
+def _name(f: FileInput | None) -> str | None:
+    return None if f is None else f.name if isinstance(f, InMemoryFile) else f
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,14 +148,15 @@ def _digits(text: str) -> bool:
     return text.isascii() and text.isdigit()
 
 
-def input_kind(path: str) -> InputKind:
+def input_kind(path: FileInput) -> InputKind:
     """Lattice (8 columns, FROM TO … TOKEN_ID all integers), yap segmentation, brackets or CoNLL."""
-    suffixes = [s.lower() for s in PurePath(path).suffixes if s.lower() != ".gz"]
+    src, name = _open(path)
+    suffixes = [s.lower() for s in PurePath(name).suffixes if s.lower() != ".gz"]
     if suffixes and suffixes[-1] in (".lattice", ".lattices", ".mapping"):
         return "lattice"
     if suffixes and suffixes[-1] == ".segmentation":
         return "segmentation"
-    for _, line in iter_lines(path):
+    for _, line in iter_lines(src, name):
         if not line.strip() or line.startswith("#"):
             continue
         cols = line.split("\t")
@@ -135,14 +165,15 @@ def input_kind(path: str) -> InputKind:
         if len(cols) == 2 and cols[0] == "" and cols[1].strip():
             return "segmentation"
         break
-    return "brackets" if sniff_kind(path) == "brackets" else "conll"
+    return "brackets" if sniff_kind(src, name) == "brackets" else "conll"
 
 
-def read_segmentation(path: str) -> list[tuple[tuple[str, ...], ...]]:
+def read_segmentation(path: FileInput) -> list[tuple[tuple[str, ...], ...]]:
     """yap's ``output.segmentation``: per sentence, per token, its segments (``ב:ה:גן``)."""
     out: list[tuple[tuple[str, ...], ...]] = []
     current: list[tuple[str, ...]] = []
-    for lineno, line in iter_lines(path):
+    src, name = _open(path)
+    for lineno, line in iter_lines(src, name):
         if not line.strip():
             if current:
                 out.append(tuple(current))
@@ -151,7 +182,7 @@ def read_segmentation(path: str) -> list[tuple[tuple[str, ...], ...]]:
         text = line.split("\t")[-1].strip()
         segs = tuple(s for s in text.split(":") if s)
         if not segs:
-            raise InputFormatError("a segmentation line without segments", file=path, line=lineno)
+            raise InputFormatError("a segmentation line without segments", file=name, line=lineno)
         current.append(segs)
     if current:
         out.append(tuple(current))
@@ -162,8 +193,9 @@ def _where(file: str, line: int | None) -> str:
     return f"{file}:{line}" if line is not None else file
 
 
-def _paths_of(lattice_file: str, tag_column: TagColumn) -> tuple[list[tuple[Lexeme, ...]], InputKind]:
+def _paths_of(lattice_file: FileInput, tag_column: TagColumn) -> tuple[list[tuple[Lexeme, ...]], InputKind]:
     kind = input_kind(lattice_file)
+    src, name = _open(lattice_file)
     if kind == "segmentation":
         paths = []
         for sentence in read_segmentation(lattice_file):
@@ -178,10 +210,10 @@ def _paths_of(lattice_file: str, tag_column: TagColumn) -> tuple[list[tuple[Lexe
         raise InputFormatError(
             "expected a lattice file (FROM TO FORM LEMMA CPOS FPOS FEATS TOKEN_ID) "
             "or a yap .segmentation file",
-            file=lattice_file,
+            file=name,
         )
     return [
-        tuple(lexeme_of(a, tag_column) for a in path_arcs(lat)) for lat in read_lattices(lattice_file)
+        tuple(lexeme_of(a, tag_column) for a in path_arcs(lat)) for lat in read_lattices(src, name=name)
     ], kind
 
 
@@ -248,41 +280,47 @@ def _ud_analysis(dep: DepTree, token_ids: Sequence[int], options: ReadOptions) -
     return Analysis(lex, _dep_tree(dep, lex, options), dep, None, None, dep.sent_id, where)
 
 
-def read_side(path: str, lattice: str | None = None, options: ReadOptions = ReadOptions()) -> list[Analysis]:
+def read_side(
+    path: FileInput, lattice: FileInput | None = None, options: ReadOptions = ReadOptions()
+) -> list[Analysis]:
     """All analyses of one file (paired later by position)."""
     kind = input_kind(path)
+    src, fname = _open(path)
+    lattice_name = _name(lattice)
     paths: list[tuple[Lexeme, ...]] | None = None
     lattice_kind: InputKind | None = None
     if lattice is not None:
         paths, lattice_kind = _paths_of(lattice, options.tag_column)
     if kind in ("lattice", "segmentation"):
         if lattice is not None:
-            raise InputFormatError("a lattice file needs no second lattice file", file=path)
+            raise InputFormatError("a lattice file needs no second lattice file", file=fname)
         own, _ = _paths_of(path, options.tag_column)
-        return [Analysis(p, where=path) for p in own]
+        return [Analysis(p, where=fname) for p in own]
     if kind == "brackets":
-        trees = list(read_ptb(path))
+        trees = list(read_ptb(src, name=fname))
         if paths is not None and len(paths) != len(trees):
-            raise MismatchError(f"{len(trees)} trees but {len(paths)} lattice paths in {lattice}", file=path)
+            raise MismatchError(
+                f"{len(trees)} trees but {len(paths)} lattice paths in {lattice_name}", file=fname
+            )
         out = []
         for i, tree in enumerate(trees):
             p = paths[i] if paths is not None else None
             if p is not None and lattice_kind == "segmentation":
                 raise InputFormatError(
-                    "bracketed trees take a lattice file, not a segmentation", file=lattice
+                    "bracketed trees take a lattice file, not a segmentation", file=lattice_name
                 )
             lt = tree_from_constituency(tree, p)
-            where = _where(path, tree.source.line if tree.source else None)
+            where = _where(fname, tree.source.line if tree.source else None)
             out.append(Analysis(lt.path, lt, None, tree, None, tree.sent_id, where))
         return out
-    deps = list(read_conllu(path, on_invalid="keep"))
+    deps = list(read_conllu(src, name=fname, on_invalid="keep"))
     if paths is None:
         return [_ud_analysis(d, _ud_token_ids(d), options) for d in deps]
     if len(paths) != len(deps):
         raise MismatchError(
-            f"{len(deps)} CoNLL sentences but {len(paths)} lattice paths in {lattice}", file=path
+            f"{len(deps)} CoNLL sentences but {len(paths)} lattice paths in {lattice_name}", file=fname
         )
-    return [_dep_analysis(d, p, options, path) for d, p in zip(deps, paths, strict=True)]
+    return [_dep_analysis(d, p, options, fname) for d, p in zip(deps, paths, strict=True)]
 
 
 def _pair_by_index(gold: list[Analysis], pred: list[Analysis], gold_path: str, pred_path: str) -> Pairing:
@@ -328,7 +366,8 @@ class GoldInput:
     """A gold file read once, to be paired with several predictions (:func:`load_pairing`).
 
     ``tokenized`` is set for CoNLL input without a lattice file (raw-text
-    alignment by characters becomes possible).
+    alignment by characters becomes possible).  ``path`` and ``lattice`` are
+    the files' names (the path, or an in-memory file's name).
     """
 
     path: str
@@ -338,20 +377,24 @@ class GoldInput:
     tokenized: tuple[TokenizedSentence, ...] | None
 
 
-def read_gold(path: str, lattice: str | None = None, options: ReadOptions = ReadOptions()) -> GoldInput:
+def read_gold(
+    path: FileInput, lattice: FileInput | None = None, options: ReadOptions = ReadOptions()
+) -> GoldInput:
     """Read the gold side once (SPEC §6)."""
+    src, name = _open(path)
     if lattice is None and input_kind(path) == "conll":
-        sentences = tokenize(read_conllu(path, on_invalid="keep"))
+        sentences = tokenize(read_conllu(src, name=name, on_invalid="keep"))
         analyses = tuple(_ud_analysis(s.tree, _ud_token_ids(s.tree), options) for s in sentences)
-        return GoldInput(path, None, options, analyses, tuple(sentences))
+        return GoldInput(name, None, options, analyses, tuple(sentences))
     analyses = tuple(read_side(path, lattice, options))
-    return GoldInput(path, lattice, options, analyses, None)
+    return GoldInput(name, _name(lattice), options, analyses, None)
 
 
-def _pair_by_characters(gold: GoldInput, pred_path: str) -> Pairing:
+def _pair_by_characters(gold: GoldInput, pred_path: FileInput) -> Pairing:
     assert gold.tokenized is not None
     g_sents = gold.tokenized
-    p_sents = tokenize(read_conllu(pred_path, on_invalid="keep"))
+    src, name = _open(pred_path)
+    p_sents = tokenize(read_conllu(src, name=name, on_invalid="keep"))
     alignment = align_sentences(g_sents, p_sents)
     pairs = []
     for gi, pi in alignment.pairs:
@@ -372,21 +415,22 @@ def _pair_by_characters(gold: GoldInput, pred_path: str) -> Pairing:
 
 
 def load_pairing(
-    gold: str | GoldInput,
-    pred: str,
+    gold: FileInput | GoldInput,
+    pred: FileInput,
     *,
-    gold_lattice: str | None = None,
-    pred_lattice: str | None = None,
+    gold_lattice: FileInput | None = None,
+    pred_lattice: FileInput | None = None,
     options: ReadOptions = ReadOptions(),
 ) -> Pairing:
     """Read and pair a gold and a predicted file (SPEC §6).
 
     Both CoNLL without lattice files: aligned by characters (raw text);
     otherwise paired in order.  ``gold`` may be a :class:`GoldInput` read
-    once for several predictions (its settings then win).
+    once for several predictions (its settings then win).  Files are paths
+    or :class:`InMemoryFile` values (uploads, never written to disk).
     """
     g = gold if isinstance(gold, GoldInput) else read_gold(gold, gold_lattice, options)
     if g.tokenized is not None and pred_lattice is None and input_kind(pred) == "conll":
         return _pair_by_characters(g, pred)
     p = read_side(pred, pred_lattice, g.options)
-    return _pair_by_index(list(g.analyses), p, g.path, pred)
+    return _pair_by_index(list(g.analyses), p, g.path, _name(pred) or "")

@@ -14,7 +14,8 @@ the two systems' corpus values.
   replacement; ``p = (r + 1) / (N + 1)`` where r counts samples whose signed
   difference is at least twice the observed one.
 
-The random seed is a parameter; shuffles run in vectorized chunks.
+The random seed is a parameter; shuffles run in vectorized chunks of bounded size
+(memory does not grow with the number of sentences).
 """
 
 from __future__ import annotations
@@ -29,7 +30,17 @@ if TYPE_CHECKING:  # numpy is imported when a test runs, not when the CLI starts
 __all__ = ["SignificanceResult", "approximate_randomization", "paired_bootstrap", "significance"]
 
 Method = Literal["ar", "bootstrap"]
-_CHUNK = 2000
+_CHUNK = 2000  # trials per vectorized chunk ...
+_CELLS = 2_000_000  # ... and at most this many trial x sentence cells (about 16 MB a matrix)
+
+
+def _chunk(trials_left: int, sentences: int) -> int:
+    """Trials in the next chunk: memory stays bounded however many sentences there are.
+
+    Drawing the same random numbers in smaller chunks gives the same stream, so the p-values do
+    not depend on the chunk size (tested).
+    """
+    return max(1, min(_CHUNK, trials_left, _CELLS // max(1, sentences)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +100,7 @@ def approximate_randomization(
     done = 0
     eps = 1e-12
     while done < shuffles:
-        k = min(_CHUNK, shuffles - done)
+        k = _chunk(shuffles - done, len(xa))
         swap = rng.random((k, len(xa))) < 0.5
         sw = swap.astype(np.float64)
         gx, gn = sw @ dx, sw @ dn
@@ -120,7 +131,7 @@ def paired_bootstrap(
     hits = 0
     done = 0
     while done < samples and m:
-        k = min(_CHUNK, samples - done)
+        k = _chunk(samples - done, m)
         idx = rng.integers(0, m, size=(k, m))
         counts = np.zeros((k, m))
         np.add.at(counts, (np.repeat(np.arange(k), m), idx.ravel()), 1.0)

@@ -166,7 +166,9 @@ class DepTree:
                 path.append(node)
                 node = self.tokens[node - 1].head
             if state[node] == 1:
-                return node - 1, f"cycle through token {node} ('{self.tokens[node - 1].form}')"
+                form = self.tokens[node - 1].form
+                form = form if len(form) <= 40 else form[:39] + "…"
+                return node - 1, f"cycle through token {node} ('{form}')"
             for p in path:
                 state[p] = 2
         return None

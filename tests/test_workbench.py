@@ -21,7 +21,7 @@ from workbench.datasets import (
 
 def test_builtin_files_exist_and_parses_name_a_loaded_gold() -> None:
     keys = [b.key for b in BUILTINS]
-    assert keys == ["fr_gsd", "en_ewt", "hebrew_yap", "evalb"]
+    assert keys == ["fr_gsd", "en_ewt", "hebrew_yap", "evalb", "farpahc"]
     for spec in BUILTINS:
         names = {f.name for f in spec.files}
         for f in spec.files:

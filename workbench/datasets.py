@@ -233,9 +233,37 @@ BUILTINS: tuple[DatasetSpec, ...] = (
             ),
             FileSpec("sample.prm", "evalb/sample/sample.prm", "prm", "params"),
             FileSpec("COLLINS.prm", "evalb/COLLINS.prm", "prm", "params"),
+            FileSpec("new.prm", "evalb/new.prm", "prm", "params"),
         ),
         description="The 24 toy sentences evalb ships to test itself, with its parameter files.",
         license="public domain",
+    ),
+    DatasetSpec(
+        key="farpahc",
+        title="Faroese (FarPaHC): gold vs the Berkeley parser (constituency)",
+        kind="constituency",
+        files=(
+            FileSpec(
+                "FarPaHC gold (split 0 test)", "farpahc/far_split0testing.psd.gz", "ptb", "gold", "FarPaHC"
+            ),
+            FileSpec(
+                "Berkeley parser",
+                "farpahc/far_split0machineparsed.psd.gz",
+                "ptb",
+                "parse",
+                "FarPaHC",
+                against="FarPaHC gold (split 0 test)",
+                note="The Berkeley parser's output for split 0 of a parsing experiment on the treebank; "
+                "20 of the 372 sentences have other words than the gold (evalb's error sentences).",
+            ),
+            FileSpec(
+                "sample.prm.as_used_for_far0eval", "farpahc/sample.prm.as_used_for_far0eval", "prm", "params"
+            ),
+        ),
+        description="372 sentences of the Faroese Parsed Historical Corpus (hand-built trees with function "
+        "tags written NP*SBJ) and the Berkeley parser's trees for them, with the evalb parameter file "
+        "used for that evaluation.",
+        license="LGPL-3.0",
     ),
 )
 

@@ -81,9 +81,12 @@ def _on_dataset_change() -> None:
 
 
 def current_dataset_key() -> str:
+    """The dataset of this session; a ``?data=`` the app did not write itself (a link followed
+    within the session, e.g. from the cross-scheme page) takes over."""
     keys = [s.key for s in BUILTINS] + [UPLOAD_KEY]
-    if "_wb_dataset" not in st.session_state:
-        wanted = _query_value("data")
+    wanted = _query_value("data")
+    external = wanted is not None and wanted in keys and wanted != st.session_state.get("_wb_data_url")
+    if "_wb_dataset" not in st.session_state or external:
         st.session_state["_wb_dataset"] = wanted if wanted in keys else DEFAULT_DATASET
     key = st.session_state["_wb_dataset"]
     return key if key in keys else DEFAULT_DATASET
@@ -106,6 +109,7 @@ def choose_dataset(*, kinds: Sequence[str] | None = None) -> LoadedDataset | Non
         "Dataset", keys, key="wb_dataset", format_func=_dataset_title, on_change=_on_dataset_change
     )
     st.query_params["data"] = key
+    st.session_state["_wb_data_url"] = key
     if key == UPLOAD_KEY:
         spec, blobs = upload_panel()
         if not blobs:
@@ -189,7 +193,10 @@ def upload_panel() -> tuple[DatasetSpec, list[tuple[FileSpec, bytes]]]:
             if token in processed:
                 continue
             processed.add(token)
-            err = accept_upload(up.name, up.getvalue(), role, fmt_choice)
+            from workbench.uploads import size_problem  # the app's own size check (workbench/uploads.py)
+
+            data = up.getvalue()
+            err = size_problem(up.name, data) or accept_upload(up.name, data, role, fmt_choice)
             if err is None:
                 _upload_errors().pop(up.name, None)
             else:
@@ -251,12 +258,15 @@ def sentence_picker(
     worst: Callable[[], Mapping[int, float]] | None = None,
     worst_label: str = "worst first",
     key: str = "main",
+    orders: Sequence[tuple[str, Callable[[], Mapping[int, float]]]] = (),
 ) -> SentenceInfo:
     """Pick a sentence by id or words, in file order or worst first, or step with ◀ ▶.
 
     ``worst`` returns a score per sentence index (lower = worse); it is called
-    only when the user orders worst first.  The choice is kept per dataset and
-    written to the URL as ``?sent=``.
+    only when the user orders worst first.  ``orders`` adds more such orderings
+    (label, scores), listed after ``worst_label``.  The choice is kept per
+    dataset and written to the URL as ``?sent=``; a ``?sent=`` the app did not
+    write itself (a link followed within the session) takes over.
     """
     sents = loaded.sentences
     if not sents:
@@ -265,16 +275,22 @@ def sentence_picker(
     dataset = loaded.spec.key
     perm = f"_wb_sent:{dataset}"
     select_key = f"wb_sent:{key}:{dataset}"
-    if perm not in st.session_state:
-        wanted = _query_value("sent")
-        start = 0
+    url_key = "_wb_sent_url"  # the last ?sent= this app wrote (any dataset)
+    wanted = _query_value("sent")
+    external = wanted is not None and wanted != st.session_state.get(url_key)
+    if perm not in st.session_state or external:
+        start: int | None = None
         if wanted is not None:
             by_id = {s.sent_id: s.index for s in sents}
             if wanted in by_id:
                 start = by_id[wanted]
             elif wanted.isdigit() and 1 <= int(wanted) <= len(sents):
                 start = int(wanted) - 1
-        st.session_state[perm] = start
+        if start is not None:
+            st.session_state[perm] = start
+            st.session_state.pop(select_key, None)
+        elif perm not in st.session_state:
+            st.session_state[perm] = 0
     cur = int(st.session_state[perm])
     if not 0 <= cur < len(sents):
         cur = 0
@@ -283,12 +299,18 @@ def sentence_picker(
         [2.2, 1.4, 6, 0.55, 0.55], vertical_alignment="bottom"
     )
     query = c_find.text_input("Find (id, number or words)", key=f"wb_find:{key}")
+    rankings = dict(orders)
+    if worst is not None:
+        rankings = {worst_label: worst, **rankings}
     order = c_order.selectbox(
-        "Order", ["file order", worst_label], key=f"wb_order:{key}", disabled=worst is None
+        "Order",
+        ["file order", *rankings] if rankings else ["file order", worst_label],
+        key=f"wb_order:{key}",
+        disabled=not rankings,
     )
     options = [s.index for s in sents if _match(s, query)]
-    if order != "file order" and worst is not None:
-        scores = worst()
+    if order in rankings:
+        scores = rankings[order]()
         options.sort(key=lambda i: (scores.get(i, float("inf")), i))
     if not options:
         c_pick.warning("No sentence matches; showing the current one.")
@@ -321,6 +343,7 @@ def sentence_picker(
     )
     chosen = sents[int(st.session_state[select_key])]
     st.query_params["sent"] = chosen.sent_id
+    st.session_state[url_key] = chosen.sent_id
     return chosen
 
 
@@ -438,20 +461,32 @@ def dot_to_svg(dot: str) -> str | None:
         return None
 
 
-def graphviz_figure(dot: str, *, stem: str, key: str) -> None:
+def _scale_svg(svg: str, scale: float) -> str:
+    """Scale an SVG written by Graphviz (``width="62pt" height="116pt"``) by ``scale``."""
+
+    def one(match: re.Match[str]) -> str:
+        return f'{match.group(1)}="{float(match.group(2)) * scale:.2f}pt"'
+
+    head, sep, rest = svg.partition(">")
+    return re.sub(r'\b(width|height)="([0-9.]+)pt"', one, head) + sep + rest
+
+
+def graphviz_figure(dot: str, *, stem: str, key: str, scale: float = 1.0) -> None:
     """Show a DOT figure (rendered by Graphviz on the server when installed, else in the browser).
 
-    Downloads: DOT always, SVG when Graphviz is installed.
+    Downloads: DOT always, SVG when Graphviz is installed.  ``scale`` shrinks (or enlarges) the
+    drawing in the page only; the downloaded SVG keeps Graphviz's size.
     """
     svg = dot_to_svg(dot)
     if svg is not None:
         # drop the XML prolog and DOCTYPE: the figure is inlined in HTML
-        _inline_svg(svg[svg.find("<svg") :], "wb-figure wb-dot")
+        shown = svg[svg.find("<svg") :]
+        _inline_svg(_scale_svg(shown, scale) if scale != 1.0 else shown, "wb-figure wb-dot")
     else:
         st.graphviz_chart(dot)
-    cols = st.columns(6)
+    row = st.container(horizontal=True, gap="small")
     if svg is not None:
-        cols[0].download_button(
+        row.download_button(
             "SVG",
             svg,
             file_name=f"{safe_stem(stem)}.svg",
@@ -459,7 +494,7 @@ def graphviz_figure(dot: str, *, stem: str, key: str) -> None:
             key=f"svg:{key}",
             on_click="ignore",
         )
-    cols[1].download_button(
+    row.download_button(
         "DOT",
         dot,
         file_name=f"{safe_stem(stem)}.dot",

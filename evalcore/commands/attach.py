@@ -84,8 +84,12 @@ def run(args: argparse.Namespace) -> int:
         deprel_base=args.deprel_base,
         skip_invalid=not args.strict,
     )
+    # streams: one sentence pair in memory at a time, per-sentence counts only if asked for
     result = attach_corpus(
-        read_conllu(args.gold, on_invalid="keep"), read_conllu(args.system, on_invalid="keep"), config
+        read_conllu(args.gold, on_invalid="keep"),
+        read_conllu(args.system, on_invalid="keep"),
+        config,
+        per_sentence=args.per_sentence,
     )
     for w in result.warnings:
         print(f"warning: {w}", file=sys.stderr)

@@ -10,7 +10,7 @@ import argparse
 import sys
 
 from evalcore.commands._output import Cell, csv_text, json_text, text_table
-from evalcore.commands.parseval import add_extraction_args, extraction_config, read_pair, report_problems
+from evalcore.commands.parseval import add_extraction_args, extraction_config, report_problems, stream_pair
 from evalcore.metrics.freval import TABLE1_LIMITS, FrevalConfig, FrevalResult, freval_corpus, limit_name
 
 __all__ = ["register", "run"]
@@ -132,8 +132,8 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"evalcore freval: {exc}", file=sys.stderr)
         return 2
-    gold, test = read_pair(args)
-    result = freval_corpus(gold, test, config)
+    gold, test = stream_pair(args)
+    result = freval_corpus(gold, test, config, keep_sentences=False)  # streams
     report_problems(result.comparisons, args.gold)
     if args.format == "json":
         sys.stdout.write(json_text(_as_json(result)))

@@ -10,20 +10,31 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable, Iterator
 
 from evalcore.commands._output import json_text
 from evalcore.formats.prm import COLLINS, EvalbParams, read_prm
 from evalcore.formats.ptb import PtbLine, read_ptb_sentences
 from evalcore.metrics.parseval import (
+    EVALB_HEADER,
     ParsevalConfig,
     ParsevalResult,
     ParsevalScore,
     SentenceComparison,
-    format_evalb_report,
+    evalb_report_tail,
+    evalb_sentence_line,
     parseval_corpus,
 )
 
-__all__ = ["add_extraction_args", "extraction_config", "read_pair", "register", "report_problems", "run"]
+__all__ = [
+    "add_extraction_args",
+    "extraction_config",
+    "read_pair",
+    "register",
+    "report_problems",
+    "run",
+    "stream_pair",
+]
 
 
 def add_extraction_args(p: argparse.ArgumentParser) -> None:
@@ -77,12 +88,17 @@ def extraction_config(args: argparse.Namespace, *, cutoff_len: int | None = None
 
 def read_pair(args: argparse.Namespace) -> tuple[list[PtbLine], list[PtbLine]]:
     """Both files' sentences, each read in the chosen (or detected) layout."""
-    gold = list(read_ptb_sentences(args.gold, layout=args.input))
-    test = list(read_ptb_sentences(args.test, layout=args.input))
-    return gold, test
+    gold, test = stream_pair(args)
+    return list(gold), list(test)
 
 
-def report_problems(comparisons: tuple[SentenceComparison, ...], gold_name: str) -> None:
+def stream_pair(args: argparse.Namespace) -> tuple[Iterator[PtbLine], Iterator[PtbLine]]:
+    """Both files' sentences as streams (read as they are compared: memory does not grow with
+    the files)."""
+    return read_ptb_sentences(args.gold, layout=args.input), read_ptb_sentences(args.test, layout=args.input)
+
+
+def report_problems(comparisons: Iterable[SentenceComparison], gold_name: str) -> None:
     """One stderr line per error or skip sentence (evalb prints its errors on stderr too)."""
     for s in comparisons:
         if s.status != "ok":
@@ -157,11 +173,17 @@ def run(args: argparse.Namespace) -> int:
             print(f"evalcore parseval: {opt} must be >= 0", file=sys.stderr)
             return 2
     config = extraction_config(args, cutoff_len=args.cutoff_len)
-    gold, test = read_pair(args)
-    result = parseval_corpus(gold, test, config)
+    gold, test = stream_pair(args)
+    # streams: only error/skip sentences are kept, and evalb's per-sentence lines as text
+    lines: list[str] = []
+    on_sentence = None
+    if args.format != "json":
+        on_sentence = lambda s: lines.append(evalb_sentence_line(s, args.evalb_version))  # noqa: E731
+    result = parseval_corpus(gold, test, config, keep_sentences=False, on_sentence=on_sentence)
     report_problems(result.sentences, args.gold)
     if args.format == "json":
         sys.stdout.write(json_text(_as_json(result)))
     else:
-        sys.stdout.write(format_evalb_report(result, args.evalb_version))
+        report = [*EVALB_HEADER, *lines, *evalb_report_tail(result, args.evalb_version)]
+        sys.stdout.write("\n".join(report) + "\n")
     return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
 from dataclasses import replace
 
 from evalcore.commands._output import csv_text, json_text, named_path, text_table
@@ -12,6 +13,7 @@ from evalcore.errors import InputFormatError
 from evalcore.experiment import ExperimentConfig, ExperimentResult, NamedTrees, Row, Scheme, run_experiment
 from evalcore.formats.detect import read_trees
 from evalcore.metrics.tedeval import TedConfig
+from evalcore.trees import DepTree, Tree
 
 __all__ = ["latex_table", "register", "result_json", "run", "table_rows"]
 
@@ -80,8 +82,17 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def _load(path: str) -> NamedTrees:
+    """A file to stream: its name and path (the trees are read during the experiment).
+
+    The first sentence is read here, so that a missing or unreadable file is reported at once,
+    in the order the files are given."""
     name, real = named_path(path)
-    return NamedTrees(name, tuple(read_trees(real)), real)
+    next(iter(read_trees(real)), None)
+    return NamedTrees(name, (), real)
+
+
+def _read(named: NamedTrees) -> Iterator[DepTree | Tree]:
+    return read_trees(named.path)
 
 
 def _fmt_cell(row: Row, parse: str, digits: int = 4) -> str:
@@ -228,7 +239,8 @@ def run(args: argparse.Namespace) -> int:
     config = ExperimentConfig(
         TedConfig(conv, args.average), args.shuffles, args.seed, args.test, args.skip_mismatched
     )
-    result = run_experiment(schemes, config, details=args.per_sentence)
+    # streams: the files are read in step, one sentence at a time (see run_experiment)
+    result = run_experiment(schemes, config, details=args.per_sentence, reader=_read)
     if result.skipped_mismatched:
         print(
             f"warning: skipped {result.skipped_mismatched} sentence(s) whose words differ between files",

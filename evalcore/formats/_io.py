@@ -2,7 +2,13 @@
 
 ``iter_lines`` yields ``(lineno, text)`` with 1-based line numbers and the line
 end stripped.  Text must be UTF-8 (a BOM is accepted); anything else is an
-:class:`InputFormatError` naming the line.
+:class:`InputFormatError` naming the line.  So is a corrupt or truncated gzip
+stream (the line is the first one that could not be decompressed) and a line
+longer than :data:`MAX_LINE_BYTES` (a gzip bomb of one endless line must not
+fill the memory).
+
+``shown`` shortens a piece of input quoted in an error message, so that a
+hostile file cannot make a message of megabytes.
 """
 
 from __future__ import annotations
@@ -10,16 +16,25 @@ from __future__ import annotations
 import gzip
 import io
 import os
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
 from evalcore.errors import InputFormatError
 
-__all__ = ["InputSource", "iter_lines", "source_name"]
+__all__ = ["MAX_LINE_BYTES", "InputSource", "iter_lines", "shown", "source_name"]
 
 InputSource = str | os.PathLike[str] | bytes
 """A path, or the raw bytes of an uploaded file (then pass ``name``)."""
+
+MAX_LINE_BYTES = 32 * 1024 * 1024
+"""Longest line any reader accepts (32 MiB); longer is an :class:`InputFormatError`."""
+
+
+def shown(text: str, limit: int = 40) -> str:
+    """``text`` as quoted in an error message: at most ``limit`` characters (then ``…``)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def source_name(source: InputSource, name: str | None = None) -> str:
@@ -53,8 +68,20 @@ def iter_lines(source: InputSource, name: str | None = None) -> Iterator[tuple[i
     """Yield ``(lineno, line)`` without line ends; handles BOM, CRLF, gzip."""
     fname = source_name(source, name)
     fh = _open_binary(source, fname)
+    lineno = 0
     try:
-        for lineno, raw in enumerate(fh, start=1):
+        while True:
+            try:
+                raw = fh.readline(MAX_LINE_BYTES + 1)
+            except (OSError, EOFError, zlib.error) as exc:  # corrupt or truncated gzip
+                raise InputFormatError(f"cannot read: {exc}", file=fname, line=lineno + 1) from exc
+            if not raw:
+                return
+            lineno += 1
+            if len(raw) > MAX_LINE_BYTES:
+                raise InputFormatError(
+                    f"line longer than {MAX_LINE_BYTES // (1024 * 1024)} MiB", file=fname, line=lineno
+                )
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
@@ -64,7 +91,5 @@ def iter_lines(source: InputSource, name: str | None = None) -> Iterator[tuple[i
             if lineno == 1 and text.startswith("\ufeff"):
                 text = text[1:]
             yield lineno, text.rstrip("\r\n")
-    except (OSError, EOFError, gzip.BadGzipFile) as exc:
-        raise InputFormatError(f"cannot read: {exc}", file=fname) from exc
     finally:
         fh.close()

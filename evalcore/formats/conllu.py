@@ -20,7 +20,7 @@ from typing import Literal
 from conllu.parser import ParseException, parse_comment_line, parse_id_value
 
 from evalcore.errors import InputFormatError, TreeStructureError
-from evalcore.formats._io import InputSource, iter_lines, source_name
+from evalcore.formats._io import InputSource, iter_lines, shown, source_name
 from evalcore.trees import DepTree, ExtraLine, Source, Token
 
 __all__ = ["parse_conllu", "read_conllu", "write_conllu"]
@@ -28,17 +28,26 @@ __all__ = ["parse_conllu", "read_conllu", "write_conllu"]
 OnInvalid = Literal["raise", "keep"]
 
 
+_MAX_DIGITS = 18
+"""Longer integers cannot be an ID or HEAD of a real sentence (and ``int()`` refuses > 4,300 digits)."""
+_TOO_LARGE = 10**_MAX_DIGITS
+
+
 def _id_kind(raw: str, fname: str, lineno: int) -> int | None:
     """Integer ID for a regular token, ``None`` for a range or empty node."""
+    if raw.isascii() and raw.isdigit() and len(raw) > _MAX_DIGITS and raw[0] != "0":
+        return _TOO_LARGE  # an integer, but no sentence is that long: the caller reports it out of sequence
     try:
         value = parse_id_value(raw)
     except ParseException:
         value = None
+    except ValueError:  # a well-formed range or decimal whose numbers are too long for int()
+        return None
     if isinstance(value, int) and raw.isdigit():
         return value
     if isinstance(value, tuple):
         return None
-    raise InputFormatError(f"ID '{raw}' is not an integer, range or decimal", file=fname, line=lineno)
+    raise InputFormatError(f"ID '{shown(raw)}' is not an integer, range or decimal", file=fname, line=lineno)
 
 
 def _finish(
@@ -49,6 +58,7 @@ def _finish(
     comments: list[str] = []
     tokens: list[Token] = []
     token_lines: list[int] = []
+    huge_heads: dict[int, str] = {}  # token index -> HEAD as written, when too long for an int
     extras: list[ExtraLine] = []
     sent_id = ""
     text = ""
@@ -82,7 +92,7 @@ def _finish(
             continue
         if tid != len(tokens) + 1:
             raise InputFormatError(
-                f"ID '{cols[0]}' out of sequence (expected {len(tokens) + 1})",
+                f"ID '{shown(cols[0])}' out of sequence (expected {len(tokens) + 1})",
                 file=fname,
                 line=lineno,
                 sentence=sent_id or None,
@@ -90,15 +100,19 @@ def _finish(
         head_raw = cols[6]
         if not (head_raw.isdigit() and head_raw.isascii()):
             raise InputFormatError(
-                f"HEAD '{head_raw}' of token {tid} is not a non-negative integer",
+                f"HEAD '{shown(head_raw)}' of token {tid} is not a non-negative integer",
                 file=fname,
                 line=lineno,
                 sentence=sent_id or None,
             )
         if len(cols) == 8:
             cols = [*cols, "_", "_"]
+        digits = head_raw.lstrip("0") or "0"
+        head = int(digits) if len(digits) <= _MAX_DIGITS else _TOO_LARGE  # past the sentence anyway
+        if head == _TOO_LARGE:
+            huge_heads[len(tokens)] = head_raw
         tokens.append(
-            Token(tid, cols[1], cols[2], cols[3], cols[4], cols[5], int(head_raw), cols[7], cols[8], cols[9])
+            Token(tid, cols[1], cols[2], cols[3], cols[4], cols[5], head, cols[7], cols[8], cols[9])
         )
         token_lines.append(lineno)
     first = lines[0][0]
@@ -114,7 +128,7 @@ def _finish(
     for i, t in enumerate(tokens):
         if t.head > n:
             raise InputFormatError(
-                f"HEAD '{t.head}' points past the sentence ({n} tokens)",
+                f"HEAD '{shown(huge_heads.get(i, str(t.head)))}' points past the sentence ({n} tokens)",
                 file=fname,
                 line=token_lines[i],
                 sentence=sent_id or None,

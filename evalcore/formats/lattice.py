@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from evalcore.errors import InputFormatError
-from evalcore.formats._io import InputSource, iter_lines, source_name
+from evalcore.formats._io import InputSource, iter_lines, shown, source_name
 from evalcore.trees import Arc, Lattice, Source
 
 __all__ = ["read_lattices", "read_tokens", "write_lattices", "write_tokens"]
@@ -19,8 +19,15 @@ __all__ = ["read_lattices", "read_tokens", "write_lattices", "write_tokens"]
 
 def _int_field(raw: str, what: str, fname: str, lineno: int) -> int:
     if not (raw.isascii() and raw.isdigit()):
-        raise InputFormatError(f"{what} '{raw}' is not a non-negative integer", file=fname, line=lineno)
-    return int(raw)
+        raise InputFormatError(
+            f"{what} '{shown(raw)}' is not a non-negative integer", file=fname, line=lineno
+        )
+    digits = raw.lstrip("0") or "0"
+    if len(digits) > 18:  # int() refuses more than 4,300 digits; no lattice has that many states
+        raise InputFormatError(
+            f"{what} '{shown(raw)}' is too large (more than 18 digits)", file=fname, line=lineno
+        )
+    return int(digits)
 
 
 def _blocks(numbered: Iterable[tuple[int, str]]) -> Iterator[list[tuple[int, str]]]:

@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass, replace
 
 from evalcore.errors import InputFormatError
-from evalcore.formats._io import InputSource, iter_lines, source_name
+from evalcore.formats._io import InputSource, iter_lines, shown, source_name
 
 __all__ = ["COLLINS", "EvalbParams", "parse_prm", "read_prm"]
 
@@ -114,11 +114,14 @@ COLLINS = EvalbParams(
 
 def _int_value(value: str, key: str, fname: str, lineno: int) -> int:
     m = _INT.match(value.strip())
-    if m is None:
+    if m is None or len(m.group().lstrip("+-").lstrip("0")) > 18:  # int() refuses > 4,300 digits
         raise InputFormatError(
-            f"{key} needs an integer value, got '{value.strip()}'", file=fname, line=lineno
+            f"{key} needs an integer value (at most 18 digits), got '{shown(value.strip())}'",
+            file=fname,
+            line=lineno,
         )
-    return int(m.group())
+    sign = "-" if m.group().startswith("-") else ""
+    return int(sign + (m.group().lstrip("+-").lstrip("0") or "0"))
 
 
 def parse_prm(lines: list[tuple[int, str]], *, name: str = "<prm>") -> EvalbParams:

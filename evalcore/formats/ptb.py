@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from evalcore.errors import InputFormatError
-from evalcore.formats._io import InputSource, iter_lines, source_name
+from evalcore.formats._io import InputSource, iter_lines, shown, source_name
 from evalcore.trees import Node, Source, Tree
 
 __all__ = [
@@ -115,7 +115,7 @@ def read_ptb(source: InputSource, *, name: str | None = None) -> Iterator[Tree]:
             label, children, _ = raw_nodes[closed]
             if not children and not expect_label:
                 # "(X)" : a labeled bracket with no children
-                raise InputFormatError(f"bracket '({label}' has no children", file=fname, line=lineno)
+                raise InputFormatError(f"bracket '({shown(label)}' has no children", file=fname, line=lineno)
             if expect_label and not children:
                 raise InputFormatError("empty bracket '()'", file=fname, line=lineno)
             expect_label = False
@@ -125,7 +125,7 @@ def read_ptb(source: InputSource, *, name: str | None = None) -> Iterator[Tree]:
         else:
             if not stack:
                 raise InputFormatError(
-                    f"text '{tok}' outside any bracket (expected '(')", file=fname, line=lineno
+                    f"text '{shown(tok)}' outside any bracket (expected '(')", file=fname, line=lineno
                 )
             if expect_label:
                 label, children, term = raw_nodes[stack[-1]]
@@ -177,11 +177,12 @@ def write_ptb(trees: Iterable[Tree]) -> str:
 def strip_empty(tree: Tree, empty_labels: Sequence[str] = ("-NONE-",)) -> Tree:
     """Remove empty elements (``-NONE-`` preterminals) and, recursively, ancestors left empty.
 
-    Word positions are renumbered over the words that remain.
+    Word positions are renumbered over the words that remain.  The root always stays: a tree
+    of empty elements only becomes its root without children (no words).
     """
     nodes = tree.nodes
     keep = [True] * len(nodes)
-    for i in range(len(nodes) - 1, -1, -1):
+    for i in range(len(nodes) - 1, 0, -1):
         n = nodes[i]
         if n.terminal is not None:
             continue
@@ -191,6 +192,9 @@ def strip_empty(tree: Tree, empty_labels: Sequence[str] = ("-NONE-",)) -> Tree:
                 keep[c] = False
         elif not any(keep[c] for c in n.children):
             keep[i] = False
+    if nodes and nodes[0].terminal is None and nodes[0].label in empty_labels:
+        for c in nodes[0].children:
+            keep[c] = False
     return _rebuild(tree, keep)
 
 
@@ -291,7 +295,9 @@ def parse_ptb_line(text: str, *, name: str = "<string>", line: int = 1) -> tuple
                 tree = _build(raw_nodes, words, name, line, len(trees) + 1)
                 trees.append(tree)
         elif not stack:
-            raise InputFormatError(f"text '{tok}' outside any bracket (expected '(')", file=name, line=line)
+            raise InputFormatError(
+                f"text '{shown(tok)}' outside any bracket (expected '(')", file=name, line=line
+            )
         elif expect_label:
             _, children, term = raw_nodes[stack[-1]]
             raw_nodes[stack[-1]] = (tok, children, term)

@@ -256,7 +256,10 @@ def paired_sentences(gold: Iterable[DepTree], system: Iterable[DepTree]) -> Iter
 
 @dataclass(frozen=True, slots=True)
 class AttachResult:
-    """Corpus score, per-sentence counts, and warnings about skipped sentences."""
+    """Corpus score, per-sentence counts, and warnings about skipped sentences.
+
+    ``per_sentence`` is empty when :func:`attach_corpus` was asked not to keep it.
+    """
 
     score: AttachScore
     counts: AttachCounts
@@ -281,17 +284,25 @@ def _skip_warning(error: TreeStructureError) -> str:
 
 
 def attach_corpus(
-    gold: Iterable[DepTree], system: Iterable[DepTree], config: AttachConfig = AttachConfig()
+    gold: Iterable[DepTree],
+    system: Iterable[DepTree],
+    config: AttachConfig = AttachConfig(),
+    *,
+    per_sentence: bool = True,
 ) -> AttachResult:
-    """Score a corpus; streams, keeping only per-sentence counts.
+    """Score a corpus; streams, one sentence pair at a time.
 
     Sentences whose gold or system analysis is not a tree are skipped and
     counted (SPEC §2), or raise with ``skip_invalid=False``.
+
+    ``per_sentence=False`` keeps no per-sentence counts (``result.per_sentence``
+    is empty), so memory does not grow with the corpus (only with the number of
+    skipped sentences, one warning line each).
     """
     counts = AttachCounts()
     per: list[tuple[str, AttachCounts]] = []
     warnings: list[str] = []
-    for g, s in paired_sentences(gold, system):
+    for index, (g, s) in enumerate(paired_sentences(gold, system), start=1):
         check_same_tokens(g, s)
         problem = _problem(g) or _problem(s)
         if problem is not None:
@@ -301,6 +312,7 @@ def attach_corpus(
             c = AttachCounts(skipped=1)
         else:
             c = sentence_counts(g, s, config)
-        per.append((g.sent_id or str(len(per) + 1), c))
+        if per_sentence:
+            per.append((g.sent_id or str(index), c))
         counts = counts + c
     return AttachResult(score(counts, config), counts, tuple(per), tuple(warnings))

@@ -248,7 +248,11 @@ def score(
 
 @dataclass(frozen=True)
 class FrevalResult:
-    """Every sentence's comparison and counts (aligned), the summed counts and the score."""
+    """Every sentence's comparison and counts (aligned), the summed counts and the score.
+
+    With ``keep_sentences=False`` (:func:`freval_corpus`), ``comparisons`` holds only the error
+    and skip sentences and ``per_sentence`` is empty.
+    """
 
     comparisons: tuple[SentenceComparison, ...]
     per_sentence: tuple[FrevalCounts, ...]
@@ -265,21 +269,33 @@ class FrevalResult:
 
 
 def freval_corpus(
-    gold: Iterable[PtbLine], test: Iterable[PtbLine], config: FrevalConfig = FrevalConfig()
+    gold: Iterable[PtbLine],
+    test: Iterable[PtbLine],
+    config: FrevalConfig = FrevalConfig(),
+    *,
+    keep_sentences: bool = True,
 ) -> FrevalResult:
-    """FREVAL of two files' sentences (from :func:`evalcore.formats.ptb.read_ptb_sentences`)."""
-    comparisons = tuple(compare_corpus(gold, test, config.extraction))
-    per_sentence = []
+    """FREVAL of two files' sentences (from :func:`evalcore.formats.ptb.read_ptb_sentences`).
+
+    Streams; ``keep_sentences=False`` keeps only the error and skip sentences, so memory does
+    not grow with the corpus.
+    """
+    comparisons: list[SentenceComparison] = []
+    per_sentence: list[FrevalCounts] = []
     total = FrevalCounts()
-    for comp in comparisons:
+    for comp in compare_corpus(gold, test, config.extraction):
+        if keep_sentences or comp.status != "ok":
+            comparisons.append(comp)
         if config.cutoff_len is not None and comp.length > config.cutoff_len:
-            per_sentence.append(FrevalCounts())
+            if keep_sentences:
+                per_sentence.append(FrevalCounts())
             continue
         c = sentence_counts(comp, config)
-        per_sentence.append(c)
+        if keep_sentences:
+            per_sentence.append(c)
         total = total + c
     sc = score(total, config.max_size, config.alpha, config.signature())
-    return FrevalResult(comparisons, tuple(per_sentence), total, sc, config)
+    return FrevalResult(tuple(comparisons), tuple(per_sentence), total, sc, config)
 
 
 # ---------------------------------------------------------------------------

@@ -40,7 +40,7 @@ truncated report; ``MAX_ERROR`` is applied to error *sentences*.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
@@ -53,6 +53,7 @@ from evalcore.trees import Tree
 
 __all__ = [
     "ALWAYS_DELETED",
+    "EVALB_HEADER",
     "Bracket",
     "EvalbReading",
     "ParsevalConfig",
@@ -65,6 +66,8 @@ __all__ = [
     "Status",
     "compare_corpus",
     "compare_sentence",
+    "evalb_report_tail",
+    "evalb_sentence_line",
     "fix_quote",
     "format_evalb_report",
     "massage",
@@ -529,7 +532,11 @@ def score(counts: ParsevalCounts, signature: str = "") -> ParsevalScore:
 
 @dataclass(frozen=True)
 class ParsevalResult:
-    """All sentences, the ``-- All --`` score and the ``-- len<=CUTOFF --`` score."""
+    """All sentences, the ``-- All --`` score and the ``-- len<=CUTOFF --`` score.
+
+    ``sentences`` holds every sentence, or only the error and skip sentences when
+    :func:`parseval_corpus` was asked not to keep the others (``keep_sentences=False``).
+    """
 
     sentences: tuple[SentenceComparison, ...]
     all: ParsevalScore
@@ -567,19 +574,33 @@ def compare_corpus(
 
 
 def parseval_corpus(
-    gold: Iterable[PtbLine], test: Iterable[PtbLine], config: ParsevalConfig = ParsevalConfig()
+    gold: Iterable[PtbLine],
+    test: Iterable[PtbLine],
+    config: ParsevalConfig = ParsevalConfig(),
+    *,
+    keep_sentences: bool = True,
+    on_sentence: Callable[[SentenceComparison], None] | None = None,
 ) -> ParsevalResult:
-    """evalb over two files' sentences (from :func:`evalcore.formats.ptb.read_ptb_sentences`)."""
-    sentences = tuple(compare_corpus(gold, test, config))
+    """evalb over two files' sentences (from :func:`evalcore.formats.ptb.read_ptb_sentences`).
+
+    Streams: with ``keep_sentences=False`` only the error and skip sentences are kept (they
+    hold no brackets), so memory does not grow with the corpus; ``on_sentence`` sees every
+    sentence as it is compared (the command line formats evalb's per-sentence lines with it).
+    """
     sig = config.signature()
     all_counts = ParsevalCounts()
     cut_counts = ParsevalCounts()
-    for s in sentences:
+    kept: list[SentenceComparison] = []
+    for s in compare_corpus(gold, test, config):
         c = s.counts()
         all_counts = all_counts + c
         if s.length <= config.params.cutoff_len:
             cut_counts = cut_counts + c
-    return ParsevalResult(sentences, score(all_counts, sig), score(cut_counts, sig), config)
+        if keep_sentences or s.status != "ok":
+            kept.append(s)
+        if on_sentence is not None:
+            on_sentence(s)
+    return ParsevalResult(tuple(kept), score(all_counts, sig), score(cut_counts, sig), config)
 
 
 # ---------------------------------------------------------------------------
@@ -615,34 +636,32 @@ def _summary(c: ParsevalCounts, version: str) -> list[str]:
     return lines
 
 
-def format_evalb_report(result: ParsevalResult, version: str = "2006") -> str:
-    """evalb's standard output, line for line, so that it can be diffed with evalb's.
+EVALB_HEADER = (
+    "  Sent.                        Matched  Bracket   Cross        Correct Tag",
+    " ID  Len.  Stat. Recal  Prec.  Bracket gold test Bracket Words  Tags Accracy",
+    "=" * 76,
+)
 
-    ``version="2006"``: the evalb in use today (with the F-measure line; its
-    error lines print 0 words).  ``version="1997"``: the original layout, as
-    in the ``sample.rsl`` shipped with evalb.  Both print, in the total
-    line's crossing column, the number of sentences *without* crossing, as
-    evalb does.
-    """
-    out = [
-        "  Sent.                        Matched  Bracket   Cross        Correct Tag",
-        " ID  Len.  Stat. Recal  Prec.  Bracket gold test Bracket Words  Tags Accracy",
-        "=" * 76,
-    ]
-    for s in result.sentences:
-        code = STATUS_CODE[s.status]
-        if s.status == "ok":
-            m, g, t = s.matched, len(s.gold), len(s.test)
-            words, tags, cross = s.words, s.correct_tags, s.crossing
-        else:
-            m = g = t = cross = tags = 0
-            words = s.words if version == "1997" else 0
-        out.append(
-            f"{s.index:4d}  {s.length:3d}    {code:d}  "
-            f"{_pct(m, g):6.2f} {_pct(m, t):6.2f}   {m:3d}    {g:3d}  {t:3d}    {cross:3d}"
-            f"   {words:4d}  {tags:4d}   {_pct(tags, words):6.2f}"
-        )
-    out.append("=" * 76)
+
+def evalb_sentence_line(s: SentenceComparison, version: str = "2006") -> str:
+    """One sentence's line of evalb's report (see :func:`format_evalb_report`)."""
+    code = STATUS_CODE[s.status]
+    if s.status == "ok":
+        m, g, t = s.matched, len(s.gold), len(s.test)
+        words, tags, cross = s.words, s.correct_tags, s.crossing
+    else:
+        m = g = t = cross = tags = 0
+        words = s.words if version == "1997" else 0
+    return (
+        f"{s.index:4d}  {s.length:3d}    {code:d}  "
+        f"{_pct(m, g):6.2f} {_pct(m, t):6.2f}   {m:3d}    {g:3d}  {t:3d}    {cross:3d}"
+        f"   {words:4d}  {tags:4d}   {_pct(tags, words):6.2f}"
+    )
+
+
+def evalb_report_tail(result: ParsevalResult, version: str = "2006") -> list[str]:
+    """The lines of evalb's report after the sentence lines: the total line and the summary."""
+    out = ["=" * 76]
     c = result.all.counts
     total = ""
     if c.gold > 0 and c.test > 0:
@@ -661,4 +680,18 @@ def format_evalb_report(result: ParsevalResult, version: str = "2006") -> str:
     out.append("")
     out.append(f"-- len<={result.config.params.cutoff_len} --")
     out += _summary(result.cutoff.counts, version)
+    return out
+
+
+def format_evalb_report(result: ParsevalResult, version: str = "2006") -> str:
+    """evalb's standard output, line for line, so that it can be diffed with evalb's.
+
+    ``version="2006"``: the evalb in use today (with the F-measure line; its
+    error lines print 0 words).  ``version="1997"``: the original layout, as
+    in the ``sample.rsl`` shipped with evalb.  Both print, in the total
+    line's crossing column, the number of sentences *without* crossing, as
+    evalb does.  (``result`` must keep every sentence.)
+    """
+    out = [*EVALB_HEADER, *(evalb_sentence_line(s, version) for s in result.sentences)]
+    out += evalb_report_tail(result, version)
     return "\n".join(out) + "\n"

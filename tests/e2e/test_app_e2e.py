@@ -101,3 +101,110 @@ def test_ned_page(app_url: str, page: object) -> None:
     assert any(n.startswith("NED ✓ grandp") for n in notes)
     assert_no_exception(page)
     page.screenshot(path=str(ARTIFACTS / "e2e_ned_fr_gsd.png"))  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------------------
+# FREVAL and lattice pages; hostile labels (issue 8)
+
+FIXTURES = ROOT / "tests" / "fixtures"
+HOSTILE_FORM = "<script>alert(1)</script>"
+HOSTILE_LABEL = '"]; a -> b [label="x'
+
+
+def test_freval_page_draws_plotly_charts(app_url: str, page: object) -> None:
+    page.goto(f"{app_url}/?data=fr_gsd&sent=fr-ud-test_00005")  # type: ignore[attr-defined]
+    page.wait_for_selector("svg.dep-tree g.arc-wrong-head", timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
+    # switch pages through the sidebar navigation, as a user does
+    page.get_by_role("link", name="FREVAL").click()  # type: ignore[attr-defined]
+    page.wait_for_url(re.compile(r"/FREVAL"), timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
+    page.get_by_role("combobox").first.wait_for(timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
+    # the dataset choice is shared: French-GSD is not a constituency dataset, so FREVAL falls back to evalb
+    plot = page.locator(".js-plotly-plot").first  # type: ignore[attr-defined]
+    plot.wait_for(timeout=TIMEOUT_MS)
+    page.wait_for_selector(".js-plotly-plot svg.main-svg g.trace", timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
+    assert page.locator(".js-plotly-plot").count() == 2  # type: ignore[attr-defined]
+    assert page.locator(".js-plotly-plot").first.locator("g.trace").count() >= 2  # type: ignore[attr-defined]
+    page.get_by_text("87.76").first.wait_for(timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
+    assert "data=evalb" in page.url  # type: ignore[attr-defined]
+    assert_no_exception(page)
+    plot.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "e2e_freval_evalb.png"))  # type: ignore[attr-defined]
+
+
+def test_lattice_page_draws_the_lattice_right_to_left(app_url: str, page: object) -> None:
+    page.goto(f"{app_url}/Lattice?data=hebrew_yap")  # type: ignore[attr-defined]
+    svg = page.locator('div.wb-figure svg[data-rtl="yes"]').first  # type: ignore[attr-defined]
+    svg.wait_for(timeout=TIMEOUT_MS)
+    assert svg.locator("g.edge.pred").count() == 7  # yap's path: 7 morphemes
+    assert svg.locator("g.edge.gold").count() == 0  # no gold ships with this sentence
+    # state 0 (the start of the sentence) is drawn to the right of state 9 (its end)
+    x_of = (
+        "(svg, name) => [...svg.querySelectorAll('g.node')]"
+        ".find(g => g.querySelector('title').textContent === name).getBoundingClientRect().x"
+    )
+    assert svg.evaluate(x_of, "s0") > svg.evaluate(x_of, "s9")
+    labels = " ".join(svg.locator("g.edge text").all_text_contents())
+    assert "גידל/VB" in labels
+    assert_no_exception(page)
+    page.screenshot(path=str(ARTIFACTS / "e2e_lattice_hebrew_yap.png"))  # type: ignore[attr-defined]
+
+
+def _record_dialogs(page: object) -> list[str]:
+    seen: list[str] = []
+
+    def on_dialog(dialog: object) -> None:
+        seen.append(dialog.message)  # type: ignore[attr-defined]
+        dialog.dismiss()  # type: ignore[attr-defined]
+
+    page.on("dialog", on_dialog)  # type: ignore[attr-defined]
+    return seen
+
+
+def _upload(page: object, label: str, path: object) -> None:
+    box = page.locator('[data-testid="stFileUploader"]').filter(has_text=label).first  # type: ignore[attr-defined]
+    box.locator('input[type="file"]').set_input_files(str(path))
+
+
+def test_hostile_labels_are_shown_literally(app_url: str, page: object) -> None:
+    dialogs = _record_dialogs(page)
+    page.goto(f"{app_url}/?data=upload")  # type: ignore[attr-defined]
+    _upload(page, "Gold file(s)", FIXTURES / "hostile.conllu")
+    svg = page.locator("svg.dep-tree").first  # type: ignore[attr-defined]
+    svg.wait_for(timeout=TIMEOUT_MS)
+    texts = svg.locator("text").all_text_contents()
+    assert HOSTILE_FORM in texts
+    assert HOSTILE_LABEL in texts
+    # the lattice page draws the same file with Graphviz (union lattice and function tree)
+    page.get_by_role("link", name="Lattice").click()  # type: ignore[attr-defined]
+    page.wait_for_url(re.compile(r"/Lattice"), timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
+    _upload(page, "Predicted file(s)", FIXTURES / "hostile.conllu")
+    drawn = page.locator("div.wb-figure svg").first  # type: ignore[attr-defined]
+    drawn.wait_for(timeout=TIMEOUT_MS)
+    page.wait_for_timeout(500)  # type: ignore[attr-defined]
+    all_text = " ".join(page.locator("div.wb-figure svg text").all_text_contents())  # type: ignore[attr-defined]
+    assert f"{HOSTILE_FORM}/X" in all_text
+    assert HOSTILE_LABEL in all_text
+    # nothing ran: no dialog, no script element inside any drawing
+    assert page.evaluate("document.querySelectorAll('svg script, .wb-figure script').length") == 0  # type: ignore[attr-defined]
+    assert dialogs == []
+    assert_no_exception(page)
+    page.screenshot(path=str(ARTIFACTS / "e2e_hostile_lattice.png"))  # type: ignore[attr-defined]
+
+
+def test_hostile_file_name_in_plotly_legend(app_url: str, page: object) -> None:
+    dialogs = _record_dialogs(page)
+    page.goto(f"{app_url}/FREVAL?data=upload")  # type: ignore[attr-defined]
+    sample = ROOT / "assets" / "evalb" / "sample"
+    _upload(page, "Gold trees", sample / "sample.gld")
+    page.wait_for_timeout(500)  # type: ignore[attr-defined]
+    name = "<img src=x onerror=alert(1)><b>bold</b>.tst"
+    box = page.locator('[data-testid="stFileUploader"]').filter(has_text="Parser output(s)").first  # type: ignore[attr-defined]
+    box.locator('input[type="file"]').set_input_files(
+        {"name": name, "mimeType": "text/plain", "buffer": (sample / "sample.tst").read_bytes()}
+    )
+    page.wait_for_selector(".js-plotly-plot g.legend text", timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
+    legend = page.locator(".js-plotly-plot").first.locator("g.legend text").all_text_contents()  # type: ignore[attr-defined]
+    assert name in legend, legend
+    assert page.locator(".js-plotly-plot img, .js-plotly-plot b").count() == 0  # type: ignore[attr-defined]
+    assert dialogs == []
+    assert_no_exception(page)

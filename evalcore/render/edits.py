@@ -1,0 +1,150 @@
+"""Edit scripts drawn on function trees (TedEval, SPEC §4.3, §5.3, §6) -- pure data to DOT.
+
+* :func:`marked_tree_dot` -- a parse's function tree with its deletions (and
+  2011 relabelings), or the generalized gold with the insertions, each marked
+  *counted* (charged: bold, double border) or *discounted* (also in the own
+  gold's script: grey, dashed, filled).  The node text says what happens to
+  each label: ``−obj`` (deleted), ``+hd`` (inserted), ``vg→prep`` (relabeled);
+  in a node that has both kinds, the discounted ones are in parentheses.
+* :func:`lattice_ted_dots` -- the two trees of lattice TedEval (ACL 2012),
+  lexemes on the bottom line, unmapped nodes marked deleted (parse) or
+  inserted (gold).
+
+The writers are :func:`evalcore.render.dot.tree_to_dot`'s: every string is
+escaped there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from evalcore.inspection import OpMark
+from evalcore.lattice import LatticeTree
+from evalcore.metrics.lattice_tedeval import SentenceLatticeTed
+from evalcore.render.dot import NodeStyleName, tree_to_dot
+from evalcore.trees import MFTree, Node, SpanTree, Tree
+
+__all__ = [
+    "EDIT_LEGEND",
+    "LATTICE_LEGEND",
+    "lattice_ted_dots",
+    "lattice_tree",
+    "marked_tree",
+    "marked_tree_dot",
+]
+
+Side = Literal["parse", "general"]
+
+EDIT_LEGEND = (
+    "Marked nodes: bold with a double border = counted (charged); grey, dashed and filled = "
+    "discounted (the parse's own gold needs the same operation to reach the generalized gold, so it "
+    "only undoes that scheme's conventions). In the text: −label = deleted from the parse, "
+    "+label = inserted into the generalized gold, a→b = relabeled (2011); in a node with both, "
+    "the discounted operations are in parentheses."
+)
+
+LATTICE_LEGEND = (
+    "Red, dashed, struck through = deleted from the parse; green, bold = added from the gold. "
+    "Lexemes (TAG:segment) are on the bottom line, numbered in path order."
+)
+
+
+def _label_text(labels: frozenset[str], protocol: str) -> list[str]:
+    if protocol == "2011":
+        return [next(iter(labels)) if labels else "*"]
+    return sorted(labels)
+
+
+def _node_text(labels: frozenset[str], protocol: str, marks: Sequence[OpMark]) -> str:
+    """The text of a marked node: each label with what happens to it."""
+    parts = _label_text(labels, protocol)
+    mixed = any(m.discounted for m in marks) and any(not m.discounted for m in marks)
+    whole: list[str] = []  # operations on the node itself (unlabeled), not on one label
+    for m in marks:
+        op = m.op
+        wrap = (lambda t: f"({t})") if mixed and m.discounted else (lambda t: t)
+        if op.kind == "rel":
+            target = op.label if op.label in parts else (parts[0] if parts else op.label)
+            text = wrap(f"{op.label}→{op.new_label}")
+        else:
+            sign = "−" if op.kind == "del" else "+"
+            if not op.label:  # unlabeled: the whole bracket
+                whole.append(wrap(sign))
+                continue
+            target = op.label
+            text = wrap(f"{sign}{op.label}")
+        if target in parts:
+            parts[parts.index(target)] = text
+        else:
+            parts.append(text)
+    body = ", ".join(parts) if parts else "∅"
+    return ("".join(whole) + body) if whole else body
+
+
+def marked_tree(
+    tree: SpanTree, marks: Sequence[OpMark], side: Side
+) -> tuple[MFTree, dict[int, NodeStyleName], dict[int, str]]:
+    """The drawing of ``tree`` with the operations of ``marks`` that are drawn on ``side``:
+    its multi-function tree, a style per marked node (counted / discounted) and the node texts."""
+    mf = tree.to_mftree()
+    by_node: dict[int, list[OpMark]] = {}
+    for m in marks:
+        if m.on == side and 0 <= m.node < len(mf.nodes):
+            by_node.setdefault(m.node, []).append(m)
+    styles: dict[int, NodeStyleName] = {}
+    texts: dict[int, str] = {}
+    for node, ms in by_node.items():
+        styles[node] = "counted" if any(not m.discounted for m in ms) else "discounted"
+        texts[node] = _node_text(mf.nodes[node].labels, tree.protocol, ms)
+    return mf, styles, texts
+
+
+def marked_tree_dot(
+    tree: SpanTree,
+    marks: Sequence[OpMark] = (),
+    *,
+    side: Side = "parse",
+    title: str | None = None,
+    name: str = "tree",
+) -> str:
+    """DOT for a function tree with the operations drawn on it (none: the plain tree)."""
+    mf, styles, texts = marked_tree(tree, marks, side)
+    return tree_to_dot(mf, styles=styles, labels=texts, title=title, name=name)
+
+
+# ---------------------------------------------------------------------------
+# lattice TedEval (ACL 2012)
+
+
+def lattice_tree(tree: LatticeTree) -> Tree:
+    """A :class:`LatticeTree` as an ordered tree for drawing: lexemes become terminals
+    (``TAG:segment``, numbered in path order), internal nodes keep their labels."""
+    nodes: list[Node] = []
+    position = 0
+    for i, label in enumerate(tree.labels):
+        lx = tree.lexemes[i]
+        if lx is not None:
+            nodes.append(Node(str(lx) if lx.tag else lx.segment, (), position))
+            position += 1
+        else:
+            nodes.append(Node(label, tree.children[i]))
+    return Tree(tuple(nodes), tuple(str(lx) for lx in tree.path), tree.sent_id)
+
+
+def lattice_ted_dots(
+    parse: LatticeTree,
+    gold: LatticeTree,
+    result: SentenceLatticeTed,
+    *,
+    titles: tuple[str, str] = ("parse", "gold"),
+) -> tuple[str, str]:
+    """DOT for the parse (unmapped nodes deleted) and the gold (unmapped nodes inserted)."""
+    mapped_p = {a for a, _ in result.pairs}
+    mapped_g = {b for _, b in result.pairs}
+    p_styles: dict[int, NodeStyleName] = {i: "deleted" for i in range(len(parse)) if i not in mapped_p}
+    g_styles: dict[int, NodeStyleName] = {i: "inserted" for i in range(len(gold)) if i not in mapped_g}
+    return (
+        tree_to_dot(lattice_tree(parse), styles=p_styles, title=titles[0], name="parse"),
+        tree_to_dot(lattice_tree(gold), styles=g_styles, title=titles[1], name="gold"),
+    )

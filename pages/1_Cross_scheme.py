@@ -1,0 +1,288 @@
+"""Cross-scheme TedEval: the papers' Table 1 for the loaded dataset (SPEC §5.4).
+
+Every parse against every scheme's gold (UAS, LAS, U-TED, L-TED: TEDEVAL
+SINGLE) and against the generalized gold of the schemes (U-TED, L-TED:
+TEDEVAL MULTIPLE, discounted with the parse's own gold); best per row in
+bold, ``?`` where a parse is not significantly different from the best
+(approximate randomization).  All numbers come from
+``evalcore.experiment.run_experiment`` (the same as ``evalcore tedeval``).
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import pandas as pd
+import streamlit as st
+
+from evalcore.commands.tedeval import latex_table, result_json
+from evalcore.errors import EvalcoreError
+from evalcore.experiment import ExperimentResult, Row
+from workbench.datasets import LoadedDataset
+from workbench.tedeval import experiment_schemes, guess_function_separators
+from workbench.tedeval_view import ExperimentSettings, corpus_experiment
+from workbench.widgets import choose_dataset, download_table, md_escape, safe_stem
+
+DEFAULTS: dict[str, object] = {
+    "xs_protocol": "2012",
+    "xs_shuffles": 10_000,
+    "xs_seed": 12345,
+    "xs_method": "ar",
+    "xs_average": "global",
+    "xs_golds": False,
+}
+
+
+def settings(loaded: LoadedDataset) -> ExperimentSettings:
+    """The command line's settings, in the sidebar (defaults as ``evalcore tedeval``)."""
+    for k, v in DEFAULTS.items():
+        st.session_state.setdefault(k, v)
+    st.session_state.setdefault(
+        "xs_skip",
+        loaded.spec.kind == "constituency" or any(a.spec.align == "skip-mismatch" for a in loaded.analyses),
+    )
+    side = st.sidebar
+    side.markdown("**Experiment**")
+    protocol = side.radio("Protocol", ["2012", "2011"], key="xs_protocol", horizontal=True)
+    shuffles = side.number_input(
+        "Shuffles (significance)", min_value=0, max_value=100_000, step=1000, key="xs_shuffles"
+    )
+    seed = side.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key="xs_seed")
+    method = side.radio(
+        "Test",
+        ["ar", "bootstrap"],
+        key="xs_method",
+        horizontal=True,
+        format_func=lambda m: "approximate randomization" if m == "ar" else "paired bootstrap",
+    )
+    average = side.radio(
+        "Corpus score",
+        ["global", "sentence"],
+        key="xs_average",
+        horizontal=True,
+        format_func=lambda a: "global average" if a == "global" else "mean of sentences",
+    )
+    skip = side.toggle(
+        "Skip sentences whose words differ",
+        key="xs_skip",
+        help="--skip-mismatched: such sentences are left out everywhere and counted (else an error).",
+    )
+    golds = side.toggle(
+        "Also score each gold as a parse",
+        key="xs_golds",
+        help="The ceiling: a gold scores 1.0 against every generalization it takes part in.",
+    )
+    function_sep = "-="
+    if loaded.ptb():
+        guess = guess_function_separators(loaded)
+        function_sep = (
+            side.text_input(
+                "Function-tag separators",
+                value=guess,
+                key=f"xs_funcsep:{loaded.spec.key}",
+                help="Bracketed trees: function tags follow the category after one of these characters "
+                "(PTB NP-SBJ: '-='; FarPaHC NP*SBJ: '-=*'), as --function-sep.",
+            )
+            or guess
+        )
+    return ExperimentSettings(
+        str(protocol),
+        int(shuffles),
+        int(seed),
+        str(method),
+        str(average),
+        bool(skip),
+        bool(golds),
+        function_sep,
+    )
+
+
+def _is_general(row: Row) -> bool:
+    """Rows against a generalization are named by their schemes joined with ``+``."""
+    return "+" in row.against
+
+
+def _against_label(row: Row) -> str:
+    return f"{row.against} (generalized gold)" if _is_general(row) else f"{row.against} gold"
+
+
+def _cell_text(row: Row, parse: str) -> str:
+    cell = row.cell(parse)
+    if cell is None:
+        return "—"
+    text = f"{cell.score:.4f}"
+    if parse in row.best and len(row.cells) > 1:
+        text = f"**{text}**"
+    if parse not in row.best and row.not_significant_with_best(parse):
+        text += " ?"
+    return text
+
+
+def table_markdown(result: ExperimentResult) -> str:
+    """The papers' Table 1: rows (against, metric), one column per parse."""
+    heads = [f"{md_escape(p)} ({md_escape(s)})" for p, s in result.parses]
+    lines = [
+        "| against | metric | " + " | ".join(heads) + " |",
+        "|---|---|" + "---:|" * len(heads),
+    ]
+    last = None
+    for row in result.rows:
+        label = md_escape(_against_label(row)) if row.against != last else ""
+        last = row.against
+        cells = " | ".join(_cell_text(row, p) for p, _ in result.parses)
+        lines.append(f"| {label} | {row.metric} | {cells} |")
+    return "\n".join(lines)
+
+
+def significance_table(result: ExperimentResult) -> pd.DataFrame:
+    rows = [
+        {
+            "against": r.against,
+            "metric": r.metric,
+            "parse A": t.a,
+            "parse B": t.b,
+            "p-value": round(t.p_value, 4),
+            "significant": "yes" if t.significant else "no",
+        }
+        for r in result.rows
+        for t in r.tests
+    ]
+    return pd.DataFrame(rows)
+
+
+def inspector_url(dataset: str, sent_id: str) -> str:
+    """A link to the sentence inspector at one sentence (the query parameters app.py reads)."""
+    return "./?" + urlencode({"data": dataset, "sent": sent_id})
+
+
+def sentences_of_row(
+    loaded: LoadedDataset, result: ExperimentResult, row: Row, order_by: str
+) -> pd.DataFrame:
+    """The row's sentences, worst first for ``order_by``: per parse its sentence score."""
+    per_parse = {p: result.sentence_scores(row.against, row.metric, p) for p, _ in result.parses}
+    per_parse = {p: s for p, s in per_parse.items() if s}
+    records = []
+    for i in result.indices:
+        info = loaded.sentences[i]
+        rec: dict[str, object] = {"sentence": info.sent_id}
+        for p, scores in per_parse.items():
+            rec[p] = round(scores[i], 4)
+        rec["words"] = info.text if len(info.text) <= 90 else info.text[:89] + "…"
+        rec["inspect"] = inspector_url(loaded.spec.key, info.sent_id)
+        records.append(rec)
+    table = pd.DataFrame(records)
+    if order_by in table.columns:
+        table = table.sort_values([order_by, "sentence"], kind="stable")
+    return table
+
+
+def row_panel(loaded: LoadedDataset, result: ExperimentResult) -> None:
+    st.subheader("The sentences of one row")
+    labels = [f"{_against_label(r)} · {r.metric}" for r in result.rows]
+    default = next(
+        (k for k, r in enumerate(result.rows) if _is_general(r) and r.metric == "L-TED"),
+        next((k for k, r in enumerate(result.rows) if r.metric == "L-TED"), 0),
+    )
+    st.session_state.setdefault("xs_row", labels[default])
+    if st.session_state["xs_row"] not in labels:
+        st.session_state["xs_row"] = labels[default]
+    c1, c2 = st.columns([2, 2])
+    chosen = c1.selectbox("Row", labels, key="xs_row")
+    row = result.rows[labels.index(chosen)]
+    parses = [c.parse for c in row.cells]
+    order_by = c2.selectbox("Worst first by", parses, key=f"xs_order:{chosen}")
+    table = sentences_of_row(loaded, result, row, order_by)
+    against = "against the generalized gold, discounted" if _is_general(row) else "against this gold"
+    st.caption(
+        f"{len(table)} sentences, worst first by *{md_escape(order_by)}*. Each score is the sentence's own "
+        f"{row.metric} ({against}). Open a sentence in the inspector to see its trees and edit scripts."
+    )
+    st.dataframe(
+        table,
+        hide_index=True,
+        width="stretch",
+        height=360,
+        column_config={
+            "inspect": st.column_config.LinkColumn(
+                "inspect", help="Open the sentence inspector at this sentence", display_text="open ↗"
+            )
+        },
+    )
+    download_table(table, stem=f"{loaded.spec.key}_{row.against}_{row.metric}_sentences", key="xs-sentences")
+    worst = table.head(5)
+    if len(worst):
+        st.markdown("Jump to the inspector (this tab):")
+        cols = st.columns(len(worst))
+        for col, (_, rec) in zip(cols, worst.iterrows(), strict=True):
+            col.page_link(
+                "app.py",
+                label=f"{rec['sentence']} ({rec[order_by]:.4f})" if order_by in rec else str(rec["sentence"]),
+                query_params={"data": loaded.spec.key, "sent": str(rec["sentence"])},
+            )
+
+
+def main() -> None:
+    st.set_page_config(page_title="evalcore — cross-scheme TedEval", layout="wide")
+    st.title("Cross-scheme TedEval")
+    st.caption(
+        "Each parse against each scheme's gold (SINGLE: UAS, LAS, U-TED, L-TED) and against the generalized "
+        "gold of the schemes (MULTIPLE: U-TED, L-TED, with what the parse shares with its own gold's script "
+        "discounted) — the layout of Table 1 in Tsarfaty, Nivre & Andersson (EMNLP 2011, EACL 2012). "
+        "The same numbers as `evalcore tedeval`."
+    )
+    loaded = choose_dataset(kinds=("dependency", "constituency"))
+    if loaded is None:
+        return
+    chosen = settings(loaded)
+    schemes = experiment_schemes(loaded, include_golds=chosen.include_golds)
+    if not schemes and loaded.ptb():
+        st.info(
+            "This dataset's bracketed files are read one sentence per line, as evalb does (an empty line "
+            "is a sentence without a parse), which the experiment cannot score; see the FREVAL page."
+        )
+        return
+    if not any(s.parses for s in schemes):
+        st.info(
+            "This dataset has no parse with a gold: upload a gold and a parse (or two golds of different "
+            "schemes and their parses) to build the table."
+        )
+        return
+    try:
+        result = corpus_experiment(loaded, chosen, label="Cross-scheme experiment")
+    except EvalcoreError as exc:
+        st.error(str(exc))
+        return
+    st.markdown(table_markdown(result))
+    averages = (
+        "global averages 1 − Σδ/Σ(|p|+|G|)" if chosen.average == "global" else "means of sentence scores"
+    )
+    st.caption(
+        f"**Bold**: best in the row. **?**: not significantly different from the row's best "
+        f"({'approximate randomization' if chosen.method == 'ar' else 'paired bootstrap'}, "
+        f"{chosen.shuffles:,} shuffles, seed {chosen.seed}, p ≥ 0.05). —: not applicable (UAS and LAS need "
+        "dependency trees; a parse is scored against a generalization only if its own gold is in it). "
+        f"Scores are {averages}; "
+        f"{result.sentences} sentences, skipped {result.skipped_mismatched} (words differ) and "
+        f"{result.skipped_invalid} (not a tree). Signature: `{result.signature}`"
+    )
+    if chosen.shuffles == 0:
+        st.caption("Shuffles = 0: no significance test was run, so every pair is marked ?.")
+    data = result_json(result)
+    csv = pd.DataFrame(data["rows"]).drop(columns=["significant_vs"])  # type: ignore[arg-type]
+    c1, c2, _ = st.columns([1, 1, 6])
+    with c1:
+        download_table(csv, stem=f"tedeval_{loaded.spec.key}", key="xs-table", label="CSV")
+    c2.download_button(
+        "LaTeX",
+        latex_table(result),
+        file_name=f"{safe_stem('tedeval_' + loaded.spec.key)}.tex",
+        mime="text/x-tex",
+        key="xs-latex",
+        on_click="ignore",
+    )
+    with st.expander("Significance tests (every pair of parses on every row)"):
+        st.dataframe(significance_table(result), hide_index=True, width="stretch")
+    row_panel(loaded, result)
+
+
+main()

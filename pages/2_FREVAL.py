@@ -1,0 +1,270 @@
+"""FREVAL: PARSEVAL per fragment size (Bastings & Sima'an; SPEC §7).
+
+A gold file and one or more parser files (built in, or uploaded), an evalb
+parameter file and the settings of ``evalcore freval``; the F1_s curves of
+every file (the paper's Figures 1–3), their difference to a chosen baseline,
+and the paper's Table 1 (size limits 1, 1–15, 1–25, all).  Every number comes
+from :mod:`evalcore.metrics.freval` through :mod:`workbench.freval_view`.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import plotly.express as px
+import plotly.graph_objects as go
+import streamlit as st
+
+from workbench.freval_view import (
+    BUILTIN_PRM,
+    VARIANTS,
+    FrevalSettings,
+    Series,
+    TreeFile,
+    builtin_files,
+    counts_frame,
+    curves_frame,
+    params_of,
+    plotly_text,
+    problems_frame,
+    run_series,
+    summary_frame,
+    table1,
+    validate_prm,
+    validate_trees,
+)
+from workbench.uploads import choose_source, forget_button, upload_slot
+from workbench.widgets import download_table, md_escape
+
+SLOTS = ("freval_gold", "freval_tests", "freval_prm")
+
+
+def inputs() -> tuple[str, TreeFile | None, list[TreeFile], list[TreeFile]]:
+    """(dataset key, gold, parser files, parameter files) from a built-in dataset or the uploads."""
+    spec = choose_source(("constituency",))
+    if spec is not None:
+        gold, tests, prms = builtin_files(spec)
+        return spec.key, gold, tests, prms
+    st.sidebar.markdown(
+        "**Your files** — bracketed trees (evalb's `.gld`/`.tst` one sentence per line, or treebank "
+        "`.mrg`/`.psd`; gzip accepted) and evalb parameter files. They stay in memory and are only read, "
+        "never run or saved."
+    )
+    gold = upload_slot("Gold trees", key="freval_gold", validate=validate_trees)
+    tests = upload_slot("Parser output(s)", key="freval_tests", validate=validate_trees, multiple=True)
+    prms = upload_slot(
+        "Parameter file(s) (.prm, optional)", key="freval_prm", validate=validate_prm, multiple=True
+    )
+    if gold or tests or prms:
+        loaded = [f"`{md_escape(u.name)}`" for u in (*gold, *tests, *prms)]
+        st.sidebar.markdown("Loaded: " + ", ".join(loaded))
+        forget_button(SLOTS)
+    return (
+        "upload",
+        TreeFile(gold[0].name, gold[0].data) if gold else None,
+        [TreeFile(u.name, u.data) for u in tests],
+        [TreeFile(u.name, u.data) for u in prms],
+    )
+
+
+def settings(
+    key: str, prms: list[TreeFile], tests: list[TreeFile]
+) -> tuple[TreeFile | None, FrevalSettings, list[str], list[str]]:
+    """The settings row: parameter file, labels, sizes, sentence length; files and variants to plot."""
+    c1, c2, c3, c4 = st.columns([2.2, 1.2, 1.2, 1.4], vertical_alignment="bottom")
+    names = [p.name for p in prms] + [BUILTIN_PRM]
+    # a new parameter file (upload) is selected at once: the widget key changes with the list
+    prm_name = c1.selectbox("Parameter file (--prm)", names, key=f"freval_prm:{key}:{len(names)}")
+    prm = next((p for p in prms if p.name == prm_name), None)
+    max_size = c2.number_input(
+        "Max size (--max-size)",
+        min_value=1,
+        max_value=10_000,
+        value=None,
+        placeholder="all",
+        key="freval_max_size",
+    )
+    cutoff = c3.number_input(
+        "Max words (--cutoff-len)",
+        min_value=0,
+        max_value=100_000,
+        value=None,
+        placeholder="all",
+        key="freval_cutoff",
+    )
+    unlabeled = c4.toggle("Unlabeled (--unlabeled)", value=False, key="freval_unlabeled")
+    with st.expander("More settings"):
+        m1, m2, m3 = st.columns(3)
+        separators = m1.text_input(
+            "Function tags start at (--function-separators)",
+            value="-=",
+            key="freval_separators",
+            help="evalb cuts labels at '-' and '='; FarPaHC writes function tags with '*' (NP*SBJ): add '*'.",
+        )
+        keep_root = m2.toggle(
+            "Count the outer unlabeled bracket, as evalb does (--keep-unlabeled-root)",
+            value=False,
+            key="freval_keep_root",
+        )
+        max_error = m3.number_input(
+            "MAX_ERROR (--max-error)",
+            min_value=0,
+            max_value=1_000_000,
+            value=None,
+            placeholder="the parameter file's",
+            key="freval_max_error",
+        )
+    file_names = [t.name for t in tests]
+    f1, f2 = st.columns([3, 2])
+    chosen = f1.multiselect("Parser files", file_names, default=file_names, key=f"freval_files:{key}")
+    default_variants = ["as set", "labels ignored"] if len(file_names) == 1 else ["as set"]
+    variants = f2.multiselect(
+        "Score each file",
+        list(VARIANTS),
+        default=default_variants,
+        key=f"freval_variants:{key}",
+        help="Each choice is a curve of its own: 'labels ignored' shows how much of the drop at larger "
+        "sizes comes from labels; '--strict' also requires the fragment's edges in the test tree.",
+    )
+    config = FrevalSettings(
+        unlabeled=unlabeled,
+        cutoff_len=None if cutoff is None else int(cutoff),
+        max_size=None if max_size is None else int(max_size),
+        separators=separators,
+        keep_unlabeled_root=keep_root,
+        max_error=None if max_error is None else int(max_error),
+    )
+    return prm, config, chosen, variants
+
+
+def line_chart(frame: pd.DataFrame, y: str, title: str, y_title: str) -> go.Figure:
+    """A plotly line per parser; names and titles pass through :func:`plotly_text` (plotly reads tags)."""
+    frame = frame.assign(parser=frame["parser"].map(plotly_text))
+    fig = px.line(
+        frame,
+        x="size",
+        y=y,
+        color="parser",
+        line_dash="parser",
+        markers=True,
+        hover_data={"recall": ":.2f", "precision": ":.2f", "f1": ":.2f", "parser": True, "size": True},
+        title=plotly_text(title),
+    )
+    fig.update_layout(
+        xaxis_title="fragment size s (brackets)",
+        yaxis_title=y_title,
+        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "left", "x": 0, "title": None},
+        margin={"t": 90, "l": 60, "r": 20, "b": 50},
+        height=420,
+    )
+    return fig
+
+
+def headline(s: Series, max_size: int | None) -> None:
+    """The first curve's PARSEVAL (size 1) and FREVAL numbers as metrics."""
+    sc = s.scored(max_size)
+    one = sc.per_size[0] if sc.per_size else None
+    cols = st.columns(6)
+    if one is not None:
+        cols[0].metric("LR₁ (evalb recall)", f"{100 * one.recall:.2f}")
+        cols[1].metric("LP₁ (evalb precision)", f"{100 * one.precision:.2f}")
+        cols[2].metric("F1₁", f"{100 * one.f1:.2f}")
+    cols[3].metric(f"FLR (sizes 1-{sc.limit})", f"{100 * sc.flr:.2f}")
+    cols[4].metric(f"FLP (sizes 1-{sc.limit})", f"{100 * sc.flp:.2f}")
+    cols[5].metric(f"F1 (sizes 1-{sc.limit})", f"{100 * sc.f1:.2f}")
+    st.caption(
+        f"{md_escape(s.name)}: {sc.valid} valid sentences of {sc.sentences} ({sc.errors} errors, "
+        f"{sc.skipped} skipped: excluded, as evalb does); uniform weights over sizes 1-{sc.limit}."
+    )
+
+
+def curves(series: list[Series], max_size: int | None, key: str) -> None:
+    ok = [s.name for s in series if s.result is not None]
+    st.subheader("F1 by fragment size")
+    c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
+    c1.caption(
+        "F1_s: harmonic mean of LR_s (matched gold fragments of s brackets / gold fragments) and LP_s "
+        "(/ test fragments), over the valid sentences. Size 1 is PARSEVAL (evalb's recall and precision). "
+        "Right: each curve minus the baseline's (the paper's Figures 1-3)."
+    )
+    baseline = c2.selectbox("Baseline", ok, key=f"freval_baseline:{key}")
+    frame = curves_frame(series, max_size, baseline=baseline)
+    left, right = st.columns(2)
+    left.plotly_chart(line_chart(frame, "f1", "F1_s by fragment size", "F1_s (%)"), key="freval_f1_chart")
+    fig = line_chart(frame, "f1_minus_baseline", f"F1_s minus F1_s of {baseline}", "difference (points)")
+    fig.add_hline(y=0, line_color="#888888", line_width=1)
+    right.plotly_chart(fig, key="freval_diff_chart")
+    download_table(frame, stem=f"freval_{key}_f1_by_size", key="freval-curves", label="CSV (curves)")
+
+
+def table_one(series: list[Series], key: str) -> None:
+    st.subheader("Table 1: FLR, FLP and F1 by size limit")
+    st.caption(
+        "As in the paper's Table 1: uniform weights over sizes 1..L for L = 1 (PARSEVAL), 15, 25 and all "
+        "(the largest valid gold tree); percent."
+    )
+    frame = table1(series)
+    st.dataframe(frame.style.format("{:.2f}"), width="stretch")
+    flat = frame.copy()
+    flat.columns = [f"{sizes} {metric}" for sizes, metric in frame.columns]
+    download_table(
+        flat.reset_index(), stem=f"freval_{key}_table1", key="freval-table1", label="CSV (Table 1)"
+    )
+
+
+def main() -> None:
+    st.set_page_config(page_title="evalcore — FREVAL", layout="wide")
+    st.title("FREVAL: PARSEVAL per fragment size")
+    st.caption(
+        "A fragment is a connected set of brackets of a tree; a gold fragment is matched when all its "
+        "brackets are matched (evalb's matching). Bastings & Sima'an; SPEC §7; on the command line: "
+        "`evalcore freval`."
+    )
+    key, gold, tests, prms = inputs()
+    if gold is None or not tests:
+        st.info(
+            "Upload a gold file and at least one parser output in the sidebar, or pick a built-in dataset."
+        )
+        return
+    prm, config, chosen, variants = settings(key, prms, tests)
+    picked = [t for t in tests if t.name in chosen]
+    if not picked:
+        st.info("Choose at least one parser file.")
+        return
+    params = params_of(prm)
+    for w in params.warnings:
+        st.warning(w)
+    with st.spinner("Counting fragments…"):
+        series = run_series(gold, picked, params, config, variants)
+    for s in series:
+        if s.error is not None:
+            st.error(f"{s.name}: {s.error}", icon="⚠️")
+    if not any(s.result is not None for s in series):
+        return
+    headline(next(s for s in series if s.result is not None), config.max_size)
+    curves(series, config.max_size, key)
+    table_one(series, key)
+    st.subheader("Runs")
+    summary = summary_frame(series, config.max_size)
+    st.dataframe(
+        summary.style.format({"FLR %": "{:.2f}", "FLP %": "{:.2f}", "F1 %": "{:.2f}"}),
+        hide_index=True,
+        width="stretch",
+    )
+    download_table(summary, stem=f"freval_{key}_summary", key="freval-summary", label="CSV (runs)")
+    with st.expander("Counts per size (matched, gold and test fragments)"):
+        counts = counts_frame(series, config.max_size)
+        st.dataframe(counts, hide_index=True, width="stretch")
+        download_table(counts, stem=f"freval_{key}_counts", key="freval-counts", label="CSV (counts)")
+    for s in series:
+        if s.result is None:
+            continue
+        problems = problems_frame(s)
+        if len(problems):
+            with st.expander(f"{s.name}: {len(problems)} error and skip sentences (excluded, as evalb does)"):
+                st.dataframe(problems, hide_index=True, width="stretch")
+                download_table(
+                    problems, stem=f"freval_{key}_{s.name}_problems", key=f"freval-problems:{s.name}"
+                )
+
+
+main()

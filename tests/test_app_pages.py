@@ -1,0 +1,281 @@
+"""The FREVAL and lattice pages under Streamlit's AppTest, and the app's upload limits.
+
+Known numbers on screen are the command line's for the same files: evalb's
+sample with ``sample.prm`` gives recall 87.76 and F1 89.12 at size 1 (evalb's
+own ``sample.rsl``), FarPaHC split 0 gives the FREVAL Table 1 of
+``docs/freval.md``; the yap sentence scored against an uploaded analysis
+(``tests/fixtures/yap_alternative.*``, בגן read as ב + גן) gives what
+``evalcore lattice`` prints for those files.
+"""
+
+from __future__ import annotations
+
+import ast
+import gzip
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from streamlit import config as st_config
+from streamlit.testing.v1 import AppTest
+
+from evalcore.lattice_input import load_pairing
+from evalcore.metrics.joint import evaluate
+from workbench.uploads import GZIP_FACTOR, size_problem
+
+ROOT = Path(__file__).resolve().parents[1]
+APP = ROOT / "app.py"
+FREVAL = "pages/2_FREVAL.py"
+LATTICE = "pages/3_Lattice.py"
+EVALB = ROOT / "assets" / "evalb"
+YAP = ROOT / "assets" / "hebrew_yap"
+FIX = ROOT / "tests" / "fixtures"
+TIMEOUT = 60
+
+
+def page(name: str, **query: str) -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    for k, v in query.items():
+        at.query_params[k] = v
+    at.run()
+    at.switch_page(name).run()
+    no_exception(at)
+    return at
+
+
+def no_exception(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def errors(at: AppTest) -> list[str]:
+    return [e.value for e in at.error]
+
+
+def upload(at: AppTest, key: str, name: str, data: bytes) -> None:
+    at.file_uploader(key=f"wb_slot:{key}").upload(name, data).run()
+    no_exception(at)
+
+
+@pytest.fixture()
+def upload_limit_1mb() -> Iterator[None]:
+    """``server.maxUploadSize`` = 1 MB for one test (AppTest runs the app in this process)."""
+    before = st_config.get_option("server.maxUploadSize")
+    st_config.set_option("server.maxUploadSize", 1)
+    try:
+        yield
+    finally:
+        st_config.set_option("server.maxUploadSize", before)
+
+
+# ---------------------------------------------------------------------------
+# FREVAL
+
+
+def test_freval_evalb_sample_matches_evalb() -> None:
+    at = page(FREVAL, data="evalb")
+    assert not at.error
+    m = metrics(at)
+    assert m["LR₁ (evalb recall)"] == "87.76"  # evalb's sample.rsl
+    assert m["LP₁ (evalb precision)"] == "90.53"
+    assert m["F1₁"] == "89.12"
+    assert m["F1 (sizes 1-34)"] == "99.17"  # evalcore freval on the same files
+    table = at.dataframe[0].value  # Table 1
+    assert round(table.loc["evalb sample test", ("1", "F1")], 2) == 89.12
+    assert round(table.loc["evalb sample test", ("all", "F1")], 2) == 99.17
+    assert len(at.get("plotly_chart")) == 2
+    assert at.query_params["data"] == "evalb"
+
+
+def test_freval_farpahc_table1() -> None:
+    at = page(FREVAL, data="farpahc")
+    table = at.dataframe[0].value
+    row = table.loc["Berkeley parser"]
+    # docs/freval.md, FarPaHC split 0, default settings
+    assert [round(row[(s, "F1")], 2) for s in ("1", "1-15", "1-25", "all")] == [74.77, 17.89, 10.74, 5.59]
+    assert "20 errors" in "\n".join(c.value for c in at.caption)
+
+
+def test_freval_settings_change_the_numbers() -> None:
+    at = page(FREVAL, data="evalb")
+    at.toggle(key="freval_unlabeled").set_value(True).run()
+    no_exception(at)
+    assert metrics(at)["LR₁ (evalb recall)"] == "89.80"  # evalcore parseval --unlabeled
+    at.number_input(key="freval_max_size").set_value(1).run()
+    no_exception(at)
+    assert metrics(at)["FLR (sizes 1-1)"] == "89.80"  # with L = 1, FLR is evalb's recall
+    at.selectbox(key="freval_prm:evalb:4").select("COLLINS.prm (built in)").run()
+    no_exception(at)
+    assert "prm:COLLINS.prm" in at.dataframe[1].value["signature"].iloc[0]
+
+
+def test_freval_uploads_good_then_bad_keeps_data() -> None:
+    at = page(FREVAL, data="upload")
+    assert any("Upload a gold file" in i.value for i in at.info)
+    upload(at, "freval_gold", "sample.gld", (EVALB / "sample" / "sample.gld").read_bytes())
+    upload(at, "freval_tests", "sample.tst", (EVALB / "sample" / "sample.tst").read_bytes())
+    upload(at, "freval_prm", "sample.prm", (EVALB / "sample" / "sample.prm").read_bytes())
+    assert metrics(at)["LR₁ (evalb recall)"] == "87.76"
+    # a parser file that cannot be read, and a gold file that cannot be read: both refused with the
+    # reader's FILE:LINE message; nothing loaded before is lost
+    upload(at, "freval_tests", "broken.mrg", b"(S (NP (DT a)\n  (NN b)\n")
+    upload(at, "freval_gold", "broken-gold.mrg", b"(S (NP (DT a)\n")
+    errs = errors(at)
+    assert any(e.startswith("broken.mrg:1:") and "not closed" in e for e in errs), errs
+    assert any(e.startswith("broken-gold.mrg:1:") for e in errs), errs
+    assert metrics(at)["LR₁ (evalb recall)"] == "87.76"
+
+
+def test_upload_over_the_size_limit_is_refused_with_a_message(upload_limit_1mb: None) -> None:
+    at = page(FREVAL, data="upload")
+    good = (EVALB / "sample" / "sample.gld").read_bytes()
+    upload(at, "freval_gold", "sample.gld", good)
+    upload(at, "freval_tests", "sample.tst", (EVALB / "sample" / "sample.tst").read_bytes())
+    upload(at, "freval_prm", "sample.prm", (EVALB / "sample" / "sample.prm").read_bytes())
+    assert metrics(at)["LR₁ (evalb recall)"] == "87.76"
+    big = good * (1 + (1024 * 1024) // len(good))  # just over 1 MB
+    upload(at, "freval_tests", "big.tst", big)
+    errs = errors(at)
+    assert any(
+        e.startswith("big.tst: the file has 1.0 MB, more than the upload limit of 1 MB per file")
+        for e in errs
+    ), errs
+    assert "1 MB" in errs[0] and "server.maxUploadSize" in errs[0]
+    assert metrics(at)["LR₁ (evalb recall)"] == "87.76"  # what was loaded stays
+
+
+def test_inspector_upload_over_the_size_limit(upload_limit_1mb: None) -> None:
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.query_params["data"] = "upload"
+    at.run()
+    no_exception(at)
+    gold = b"1\tthe\t_\tDET\t_\t_\t2\tdet\t_\t_\n2\tcat\t_\tNOUN\t_\t_\t0\troot\t_\t_\n\n"
+    at.file_uploader(key="wb_upload_gold").upload("gold.conllu", gold).run()
+    at.file_uploader(key="wb_upload_parse").upload("huge.conllu", gold * 30_000).run()
+    no_exception(at)
+    assert any(e.startswith("huge.conllu: the file has") and "1 MB" in e for e in errors(at)), errors(at)
+    assert 'class="dep-tree"' in "\n".join(m.value for m in at.markdown)  # the gold is still drawn
+
+
+def test_gzip_that_expands_past_the_limit_is_refused() -> None:
+    bomb = gzip.compress(b"\0" * (GZIP_FACTOR * 1024 * 1024 + 1))
+    assert len(bomb) < 1024 * 1024
+    msg = size_problem("bomb.conllu.gz", bomb, limit_mb=1)
+    assert msg is not None and msg.startswith(
+        "bomb.conllu.gz: the gzipped file decompresses to more than 4 MB"
+    )
+    assert size_problem("ok.conllu.gz", gzip.compress(b"x" * 1000), limit_mb=1) is None
+    assert size_problem("corrupt.gz", b"\x1f\x8b not gzip", limit_mb=1) is None  # the reader reports it
+
+
+# ---------------------------------------------------------------------------
+# lattices
+
+
+def _expected_yap_scores() -> tuple[float, float, float]:
+    pairing = load_pairing(
+        str(FIX / "yap_alternative.conll"),
+        str(YAP / "output.conll"),
+        gold_lattice=str(FIX / "yap_alternative.lattice"),
+        pred_lattice=str(YAP / "output.mapping"),
+    )
+    r = evaluate(pairing)
+    assert r.ted_unlabeled is not None and r.ted_labeled is not None
+    return r.segeval.unlabeled, r.ted_unlabeled.score, r.ted_labeled.score
+
+
+def test_lattice_page_yap_without_gold() -> None:
+    at = page(LATTICE, data="hebrew_yap")
+    assert not at.error
+    assert any("No gold analysis ships with this dataset" in i.value for i in at.info)
+    text = "\n".join(m.value for m in at.markdown)
+    assert 'data-rtl="yes"' in text and 'class="edge pred"' in text and 'class="edge gold' not in text
+    assert "גידל" in text
+    assert not at.metric  # nothing to score against
+
+
+def test_lattice_page_yap_against_an_uploaded_analysis() -> None:
+    at = page(LATTICE, data="hebrew_yap")
+    upload(at, "lattice_gold", "yap_alternative.conll", (FIX / "yap_alternative.conll").read_bytes())
+    upload(
+        at, "lattice_gold_lattice", "yap_alternative.lattice", (FIX / "yap_alternative.lattice").read_bytes()
+    )
+    seg_u, ted_u, ted_l = _expected_yap_scores()
+    m = metrics(at)
+    assert m["SEGEVAL U (sentence)"] == f"{100 * seg_u:.2f}" == "92.31"
+    assert m["TEDEVAL U (sentence)"] == f"{100 * ted_u:.2f}" == "86.67"
+    assert m["TEDEVAL L (sentence)"] == f"{100 * ted_l:.2f}" == "80.00"
+    table = at.dataframe[0].value
+    assert table["scenario"].iloc[0] == "raw" and round(table["SEGEVAL U"].iloc[0], 2) == 92.31
+    text = "\n".join(m.value for m in at.markdown)
+    assert 'class="edge gold"' in text and 'class="edge pred"' in text  # ב+גן (gold) vs ב+ה+גן (yap)
+    assert 'class="node deleted"' in text and 'class="node inserted"' in text  # the trees' edit script
+
+
+def test_lattice_page_uploads_only_and_a_bad_file_keeps_data() -> None:
+    at = page(LATTICE, data="upload")
+    upload(at, "lattice_gold", "gold.conll", (FIX / "yap_alternative.conll").read_bytes())
+    upload(at, "lattice_gold_lattice", "gold.lattice", (FIX / "yap_alternative.lattice").read_bytes())
+    upload(at, "lattice_preds", "output.conll", (YAP / "output.conll").read_bytes())
+    upload(at, "lattice_pred_lattices", "output.mapping", (YAP / "output.mapping").read_bytes())
+    upload(at, "lattice_ambiguity", "input.lattice", (YAP / "input.lattice").read_bytes())
+    assert metrics(at)["TEDEVAL L (sentence)"] == "80.00"
+    # a predicted file whose head column is broken: refused, the rest stays
+    bad = (YAP / "output.conll").read_bytes().replace(b"\t2\tsubj", b"\tX\tsubj")
+    upload(at, "lattice_preds", "other.conll", bad)
+    assert any(e.startswith("other.conll:1:") for e in errors(at)), errors(at)
+    assert metrics(at)["TEDEVAL L (sentence)"] == "80.00"
+
+
+# ---------------------------------------------------------------------------
+# uploads are only read
+
+
+FORBIDDEN_NAMES = {"exec", "eval", "compile", "__import__"}  # builtins called by name
+FORBIDDEN_ATTRS = {"system", "popen", "write_bytes", "write_text", "NamedTemporaryFile", "mkstemp", "mkdtemp"}
+FORBIDDEN_MODULES = {"subprocess", "tempfile", "pickle", "shutil"}
+
+
+def _app_sources() -> list[Path]:
+    return [APP, *sorted((ROOT / "pages").glob("*.py")), *sorted((ROOT / "workbench").glob("*.py"))]
+
+
+@pytest.mark.parametrize("path", _app_sources(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_app_code_never_writes_or_runs_uploads(path: Path) -> None:
+    """No file writes, temporary files, subprocesses or eval/exec in the app's own code.
+
+    (Graphviz's ``dot`` is run by the ``graphviz`` package on DOT text made by
+    our writers, never on an upload.)
+    """
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            assert not {n.split(".")[0] for n in names} & FORBIDDEN_MODULES, (path, ast.dump(node))
+        elif isinstance(node, ast.Call):
+            f = node.func
+            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+            forbidden = FORBIDDEN_NAMES if isinstance(f, ast.Name) else FORBIDDEN_ATTRS
+            assert name not in forbidden, (path, node.lineno, name)
+            if name == "open":
+                modes = [a.value for a in node.args[1:2] if isinstance(a, ast.Constant)]
+                modes += [
+                    k.value.value
+                    for k in node.keywords
+                    if k.arg == "mode" and isinstance(k.value, ast.Constant)
+                ]
+                assert all(set(str(m)) <= set("rbt") for m in modes), (path, node.lineno, modes)
+
+
+def test_choosing_another_dataset_on_the_freval_page_sticks() -> None:
+    at = page(FREVAL, data="fr_gsd")  # not a constituency dataset: the page falls back to evalb
+    assert at.query_params["data"] == "evalb"
+    at.selectbox(key="wb_dataset").select("farpahc").run()
+    no_exception(at)
+    assert at.query_params["data"] == "farpahc"
+    at.run()
+    assert at.selectbox(key="wb_dataset").value == "farpahc"
+    assert "Berkeley parser" in at.dataframe[0].value.index

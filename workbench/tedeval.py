@@ -1,0 +1,206 @@
+"""TedEval over a loaded dataset: which golds and parses take part, for one sentence or the corpus.
+
+No streamlit here (testable without a running app); the computing is
+evalcore's (:func:`evalcore.inspection.inspect_sentence`,
+:func:`evalcore.experiment.run_experiment`).  This module only decides who
+plays which role:
+
+* every gold file is a *scheme* (``FileSpec.scheme``, else its name);
+* a parse's **own gold** (the one whose script is discounted, TEDEVAL
+  MULTIPLE) is the gold of the parse's scheme if the dataset has one, else the
+  gold it is scored against (``FileSpec.against``).  So the UD v1 gold read as
+  a parse of the UD v2 gold is discounted with UD v1, and spaCy's ClearNLP
+  parse, whose scheme has no gold, with the UD v2 gold;
+* its **single** gold (TEDEVAL SINGLE, next to UAS/LAS) is the gold it is
+  scored against.
+
+A file that cannot take part in one sentence (an empty evalb line, a
+sentence that is not a tree, different words) is left out of that sentence
+with a note, never silently.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from evalcore.conversion import ConversionConfig, words_of
+from evalcore.errors import EvalcoreError
+from evalcore.experiment import NamedTrees, Scheme
+from evalcore.inspection import ParseView, SentenceReport, inspect_sentence
+from evalcore.trees import DepTree, Tree
+from workbench.datasets import Analysis, LoadedDataset
+
+__all__ = [
+    "TedParse",
+    "TedSentence",
+    "experiment_schemes",
+    "general_name",
+    "guess_function_separators",
+    "own_gold",
+    "scheme_of",
+    "sentence_tedeval",
+    "tree_golds",
+    "tree_parses",
+]
+
+
+def scheme_of(gold: Analysis) -> str:
+    return gold.spec.scheme or gold.name
+
+
+_STAR_FUNCTION = re.compile(r"^[A-Za-z$]+[A-Za-z0-9$]*\*[A-Za-z]")
+
+
+def guess_function_separators(loaded: LoadedDataset, sample: int = 50) -> str:
+    """``-=`` (PTB), or ``-=*`` when the bracketed golds write function tags after ``*`` as
+    FarPaHC does (``NP*SBJ``); looks at the labels of the first ``sample`` trees."""
+    for g in tree_golds(loaded):
+        if g.spec.fmt != "ptb":
+            continue
+        for tree in g.trees[:sample]:
+            if isinstance(tree, Tree) and any(
+                _STAR_FUNCTION.match(tree.nodes[i].label) for i in tree.internal()
+            ):
+                return "-=*"
+    return "-="
+
+
+def general_name(schemes: Sequence[str]) -> str:
+    """The name of a generalization in the experiment's rows: ``UD+SUD``."""
+    return "+".join(schemes)
+
+
+def tree_golds(loaded: LoadedDataset) -> tuple[Analysis, ...]:
+    return tuple(a for a in loaded.analyses if a.spec.role == "gold" and a.spec.fmt in ("conllu", "ptb"))
+
+
+def tree_parses(loaded: LoadedDataset) -> tuple[Analysis, ...]:
+    """Parses that have a gold to be scored against."""
+    return tuple(
+        a
+        for a in loaded.analyses
+        if a.spec.role == "parse" and a.spec.fmt in ("conllu", "ptb") and loaded.gold_of(a) is not None
+    )
+
+
+def own_gold(loaded: LoadedDataset, parse: Analysis) -> Analysis | None:
+    """The gold of the parse's own scheme, else the gold it is scored against."""
+    for g in tree_golds(loaded):
+        if parse.spec.scheme and scheme_of(g) == parse.spec.scheme:
+            return g
+    return loaded.gold_of(parse)
+
+
+@dataclass(frozen=True)
+class TedParse:
+    analysis: Analysis
+    own: Analysis  # discounted with this gold (MULTIPLE)
+    single: Analysis  # TEDEVAL SINGLE against this gold (the one UAS/LAS use)
+
+
+@dataclass(frozen=True)
+class TedSentence:
+    """One sentence's TedEval report over a dataset, and what was left out of it (``notes``)."""
+
+    report: SentenceReport | None
+    schemes: tuple[tuple[str, Analysis], ...]  # the golds in the generalization
+    parses: tuple[TedParse, ...]
+    notes: tuple[str, ...]
+    words: tuple[str, ...]
+
+    @property
+    def general(self) -> str:
+        return general_name([s for s, _ in self.schemes])
+
+    def parse(self, name: str) -> TedParse | None:
+        return next((p for p in self.parses if p.analysis.name == name), None)
+
+    def view(self, name: str) -> ParseView | None:
+        if self.report is None:
+            return None
+        return next((v for v in self.report.parses if v.name == name), None)
+
+
+def _problem(tree: DepTree | Tree | None, protocol: str) -> str | None:
+    if tree is None:
+        return "no tree for this sentence"
+    if isinstance(tree, DepTree):
+        bad = tree.structure_problem()
+        return f"not a tree ({bad[1]})" if bad else None
+    if protocol == "2011":
+        return "the 2011 protocol compares dependency trees only (choose 2012)"
+    return None
+
+
+def sentence_tedeval(loaded: LoadedDataset, index: int, config: ConversionConfig) -> TedSentence:
+    """Function trees, the generalized gold of every usable gold, and every parse's scripts."""
+    notes: list[str] = []
+    golds: list[tuple[str, Analysis, DepTree | Tree]] = []
+    words: tuple[str, ...] | None = None
+    for g in tree_golds(loaded):
+        tree = g.trees[index]
+        why = _problem(tree, config.protocol)
+        if why is None:
+            assert tree is not None
+            w = words_of(tree)
+            if words is None:
+                words = w
+            elif w != words:
+                why = "its words differ from the first gold's"
+        if why is not None:
+            notes.append(f"{g.name}: left out of this sentence's generalization: {why}.")
+            continue
+        assert tree is not None
+        golds.append((scheme_of(g), g, tree))
+    usable = {g.name for _, g, _ in golds}
+    parses: list[TedParse] = []
+    trees: list[tuple[str, str, DepTree | Tree]] = []
+    single_against: dict[str, str] = {}
+    for p in tree_parses(loaded):
+        own, single = own_gold(loaded, p), loaded.gold_of(p)
+        if own is None or single is None:
+            continue
+        tree = p.trees[index]
+        why = _problem(tree, config.protocol)
+        if why is None and (own.name not in usable or single.name not in usable):
+            why = "its gold is left out of this sentence"
+        if why is None:
+            assert tree is not None
+            if words_of(tree) != words:
+                why = "its words differ from the gold's"
+        if why is not None:
+            notes.append(f"{p.name}: no TedEval for this sentence: {why}.")
+            continue
+        assert tree is not None
+        parses.append(TedParse(p, own, single))
+        trees.append((p.name, scheme_of(own), tree))
+        single_against[p.name] = scheme_of(single)
+    schemes = tuple((s, g) for s, g, _ in golds)
+    if not golds:
+        return TedSentence(None, schemes, (), tuple(notes), words or ())
+    try:
+        report = inspect_sentence([(s, t) for s, _, t in golds], trees, config, single_against=single_against)
+    except EvalcoreError as exc:
+        notes.append(str(exc))
+        return TedSentence(None, schemes, (), tuple(notes), words or ())
+    return TedSentence(report, schemes, tuple(parses), tuple(notes), words or ())
+
+
+def experiment_schemes(loaded: LoadedDataset, *, include_golds: bool = False) -> list[Scheme]:
+    """The dataset as the cross-scheme experiment's input (SPEC §5.4): one scheme per gold file,
+    each with the parses whose own gold it is; ``include_golds`` adds each gold as a parse of its
+    own scheme (the ceiling: 1.0 against every generalization), unless a parse already is that
+    very file.  Constituency files read one sentence per line (evalb) cannot take part."""
+    schemes: list[Scheme] = []
+    parses = [p for p in tree_parses(loaded) if not p.spec.per_line]
+    for g in tree_golds(loaded):
+        if g.spec.per_line:
+            continue
+        mine = [p for p in parses if (o := own_gold(loaded, p)) is not None and o.name == g.name]
+        named = [NamedTrees(p.name, tuple(p.trees), p.spec.path) for p in mine]  # type: ignore[arg-type]
+        if include_golds and not any(p.digest == g.digest for p in mine):
+            named.append(NamedTrees(f"{g.name} (as a parse)", tuple(g.trees), g.spec.path))  # type: ignore[arg-type]
+        schemes.append(Scheme(scheme_of(g), NamedTrees(g.name, tuple(g.trees), g.spec.path), tuple(named)))  # type: ignore[arg-type]
+    return schemes

@@ -1,0 +1,216 @@
+"""Streamlit pieces for TedEval, shared by the inspector, the cross-scheme page and the tour.
+
+* :func:`corpus_experiment` -- the cross-scheme experiment over a loaded
+  dataset (``evalcore.experiment.run_experiment``), cached with
+  ``st.cache_data`` on the files' digests and the settings, with a progress
+  bar the first time.
+* :func:`function_tree_figure` / :func:`edit_script_panel` -- function trees
+  drawn by Graphviz with the edit script on them (counted / discounted), and
+  the operations listed in a table beside the drawings.
+
+Every number comes from evalcore; the drawings from ``evalcore.render``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+import streamlit as st
+
+from evalcore.conversion import ConversionConfig
+from evalcore.experiment import ExperimentConfig, ExperimentResult, run_experiment
+from evalcore.inspection import OpMark, ParseView, SentenceReport, operation_rows
+from evalcore.metrics.tedeval import SentenceTed, TedConfig
+from evalcore.render.edits import EDIT_LEGEND, marked_tree_dot
+from evalcore.trees import SpanTree
+from workbench.datasets import LoadedDataset
+from workbench.tedeval import experiment_schemes
+from workbench.widgets import download_table, graphviz_figure, md_escape
+
+__all__ = [
+    "TREE_SCALE",
+    "ExperimentSettings",
+    "corpus_experiment",
+    "edit_script_panel",
+    "function_tree_figure",
+    "ted_summary",
+]
+
+
+TREE_SCALE = 0.8  # function trees are drawn a little smaller than Graphviz's size in the page
+
+STATUS_COLOURS = {"counted": "color: #6a3d9a; font-weight: 600", "discounted": "color: #7f7f7f"}
+
+
+@dataclass(frozen=True, slots=True)
+class ExperimentSettings:
+    """What the cross-scheme experiment is run with (all part of the cache key)."""
+
+    protocol: str = "2012"
+    shuffles: int = 10_000
+    seed: int = 12345
+    method: str = "ar"
+    average: str = "global"
+    skip_mismatched: bool = True
+    include_golds: bool = False
+    function_sep: str = "-="
+
+    def config(self) -> ExperimentConfig:
+        conv = ConversionConfig(protocol=self.protocol, function_separators=self.function_sep)  # type: ignore[arg-type]
+        return ExperimentConfig(
+            TedConfig(conv, self.average),  # type: ignore[arg-type]
+            self.shuffles,
+            self.seed,
+            self.method,  # type: ignore[arg-type]
+            self.skip_mismatched,
+        )
+
+    def key(self) -> tuple[object, ...]:
+        return (
+            self.protocol,
+            self.shuffles,
+            self.seed,
+            self.method,
+            self.average,
+            self.skip_mismatched,
+            self.include_golds,
+            self.function_sep,
+        )
+
+
+def _files_key(loaded: LoadedDataset) -> tuple[tuple[str, ...], ...]:
+    return tuple(
+        (a.name, a.digest, a.spec.role, a.spec.scheme, a.spec.against, a.spec.fmt) for a in loaded.analyses
+    )
+
+
+@st.cache_data(show_spinner=False, max_entries=24)
+def _experiment(
+    files: tuple[tuple[str, ...], ...], settings: tuple[object, ...], label: str, _loaded: LoadedDataset
+) -> ExperimentResult:
+    """Run (and cache) the experiment; the bar is created here so that it can advance
+    (a cached function may not write to an element made outside it); it is emptied at the end."""
+    s = ExperimentSettings(*settings)  # type: ignore[arg-type]
+    schemes = experiment_schemes(_loaded, include_golds=s.include_golds)
+    bar = st.progress(0.0, text=f"{label}: starting")
+
+    def progress(done: int, total: int) -> None:
+        if total:
+            text = f"{label}: sentence {done} of {total}"
+            if done >= total:
+                text = f"{label}: significance tests ({s.shuffles:,} shuffles per pair)"
+            bar.progress(min(done / total, 1.0), text=text)
+
+    try:
+        return run_experiment(schemes, s.config(), progress=progress)
+    finally:
+        bar.empty()
+
+
+def corpus_experiment(
+    loaded: LoadedDataset, settings: ExperimentSettings, *, label: str = "Scoring"
+) -> ExperimentResult:
+    """The SPEC §5.4 experiment over the dataset (cached; raises EvalcoreError on bad input)."""
+    return _experiment(_files_key(loaded), settings.key(), label, loaded)
+
+
+# ---------------------------------------------------------------------------
+# drawings
+
+
+def function_tree_figure(
+    tree: SpanTree,
+    *,
+    title: str,
+    stem: str,
+    key: str,
+    marks: Sequence[OpMark] = (),
+    side: str = "parse",
+    scale: float = TREE_SCALE,
+) -> None:
+    """A function tree (Graphviz), optionally with operations drawn on it; SVG and DOT downloads."""
+    dot = marked_tree_dot(tree, marks, side=side, title=title)  # type: ignore[arg-type]
+    graphviz_figure(dot, stem=stem, key=key, scale=scale)
+
+
+def ted_summary(ted: SentenceTed) -> str:
+    """``3 operations: 1 counted, 2 discounted; δ = 1; |p| + |G| = 5; score 1 − 1/5 = 0.8000``."""
+    n, d = len(ted.script), len(ted.discounted)
+    return (
+        f"{n} operation{'s' if n != 1 else ''}: {n - d} counted, {d} discounted · δ = {ted.delta} · "
+        f"|p| + |G| = {ted.norm} · score 1 − {ted.delta}/{ted.norm} = **{ted.score:.4f}**"
+        if ted.norm
+        else f"no node to compare · score **{ted.score:.4f}**"
+    )
+
+
+def edit_script_panel(
+    report: SentenceReport,
+    view: ParseView,
+    *,
+    labeled: bool,
+    single: bool,
+    general_name: str,
+    stem: str,
+    key: str,
+    scale: float = TREE_SCALE,
+) -> None:
+    """The parse's function tree with deletions (and relabelings), the target tree with
+    insertions, each marked counted or discounted, and the operations in a table beside them.
+
+    ``single``: the script to the parse's single gold (nothing is discounted); otherwise to the
+    generalized gold, discounted with the parse's own gold (SPEC §4.3).
+    """
+    ted = (view.single if single else view.multiple)[1 if labeled else 0]
+    if single:
+        target = report.gold(view.single_scheme or view.scheme)
+        marks = view.single_marks(target, labeled)
+        target_name = f"gold {view.single_scheme or view.scheme}"
+    else:
+        target = report.general
+        marks = view.marks(report.general, labeled)
+        target_name = f"generalized gold {general_name}"
+    words = report.general.words
+    what = "labeled" if labeled else "unlabeled"
+    st.markdown(
+        f"{'U' if not labeled else 'L'}-TED of *{md_escape(view.name)}* against *{md_escape(target_name)}* "
+        f"({what}"
+        + (f", discounted with its own gold *{md_escape(view.scheme)}*" if not single else ", no discount")
+        + f"): {ted_summary(ted)}"
+    )
+    left, right = st.columns([3, 2], gap="medium")
+    with left:
+        function_tree_figure(
+            view.span_tree,
+            title=f"{view.name}: deletions"
+            + (" and relabelings" if report.config.protocol == "2011" else ""),
+            stem=f"{stem}_{view.name}_parse",
+            key=f"{key}:parse",
+            marks=marks,
+            side="parse",
+            scale=scale,
+        )
+        function_tree_figure(
+            target,
+            title=f"{target_name}: insertions",
+            stem=f"{stem}_{view.name}_target",
+            key=f"{key}:target",
+            marks=marks,
+            side="general",
+            scale=scale,
+        )
+    with right:
+        rows = operation_rows(marks, words)
+        for r in rows:
+            if r["drawn on"] != "parse":
+                r["drawn on"] = target_name
+        if rows:
+            table = pd.DataFrame(rows)[["operation", "status", "words", "kind", "label", "drawn on"]]
+            styled = table.style.map(lambda v: STATUS_COLOURS.get(v, ""), subset=["status"])
+            st.dataframe(styled, hide_index=True, width="stretch")
+            download_table(table, stem=f"{stem}_{view.name}_script", key=f"{key}:table")
+        else:
+            st.success("No operation: the parse already is the target tree (for this measure).")
+    st.caption(EDIT_LEGEND)
