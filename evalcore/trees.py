@@ -535,11 +535,27 @@ class Lattice:
         return tuple(sorted({a.token_id for a in self.arcs}))
 
     def paths(self, limit: int = 10_000) -> Iterator[tuple[Arc, ...]]:
-        """Enumerate paths first→last state (at most ``limit``), iteratively."""
+        """Enumerate paths first→last state (at most ``limit``), iteratively.
+
+        Arcs into states that cannot reach the last state are pruned first, so
+        every branch explored ends in a path: the work is bounded by ``limit``
+        times the path length, never exponential in dead ends (found by fuzzing).
+        """
+        last = self.last_state
+        incoming: dict[int, list[int]] = {}
+        for a in self.arcs:
+            incoming.setdefault(a.end, []).append(a.start)
+        alive = {last}
+        todo = [last]
+        while todo:
+            for prev in incoming.get(todo.pop(), ()):
+                if prev not in alive:
+                    alive.add(prev)
+                    todo.append(prev)
         out_arcs: dict[int, list[Arc]] = {}
         for a in self.arcs:
-            out_arcs.setdefault(a.start, []).append(a)
-        last = self.last_state
+            if a.end in alive:
+                out_arcs.setdefault(a.start, []).append(a)
         stack: list[tuple[int, tuple[Arc, ...]]] = [(self.first_state, ())]
         produced = 0
         while stack and produced < limit:

@@ -172,3 +172,14 @@ def test_edit_ops_are_comparable_values() -> None:
     ops = sorted([rel, a, EditOp("ins", "VP", frozenset({0, 1}))], key=EditOp.sort_key)
     assert [o.kind for o in ops] == ["del", "ins", "rel"]
     assert len({a, EditOp("del", "NP", frozenset({0, 1}))}) == 1
+
+
+def test_lattice_paths_skip_dead_ends() -> None:
+    """40 two-way stages that never reach the last state: 2^40 dead ends must not be walked
+    (found by the slow reader fuzzing, which hung on a mutated lattice)."""
+    from evalcore.trees import Arc, Lattice
+
+    arcs = [Arc(i, i + 1, seg) for i in range(40) for seg in ("a", "b")]
+    arcs.append(Arc(0, 100, "x"))
+    paths = list(Lattice(tuple(arcs)).paths(limit=50))
+    assert [[a.segment for a in p] for p in paths] == [["x"]]
