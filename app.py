@@ -378,13 +378,15 @@ def panel_tedeval(view: View) -> None:
 
 
 def panel_lattice(view: View) -> None:
-    """Placeholder for lattice datasets (drawn with ``evalcore.render.dot.lattice_to_dot``)."""
+    """Lattice datasets: the lattice, its paths, SEGEVAL and TedEval live on the Lattice page."""
     if not any(a.spec.role in ("lattice", "path") for a in view.loaded.extras):
         return
     st.subheader("Lattice (joint segmentation and parsing)")
-    st.info(
-        "This dataset also has a morphological lattice and a predicted path; they are drawn, right to left, "
-        "with the gold and predicted paths, when TedEval over lattices is available. (Not implemented yet.)"
+    st.page_link(
+        "pages/3_Lattice.py",
+        label="This dataset has a morphological lattice: open the Lattice page to see it drawn right to left "
+        "with the gold and predicted paths, the trees over it, SEGEVAL and TedEval.",
+        icon="➡️",
     )
 
 

@@ -295,3 +295,12 @@ def test_pages_keep_the_dataset(page: str) -> None:
     at.switch_page(page).run()
     no_exception(at)
     assert at.query_params["data"] == "en_ewt"
+
+
+def test_inspector_points_lattice_datasets_to_the_lattice_page() -> None:
+    at = AppTest.from_file("app.py", default_timeout=60)
+    at.query_params["data"] = "hebrew_yap"
+    at.run()
+    assert not at.exception
+    links = at.get("page_link")
+    assert len(links) == 1 and "Lattice page" in links[0].proto.label
