@@ -298,7 +298,7 @@ def test_pages_keep_the_dataset(page: str) -> None:
 
 
 def test_inspector_points_lattice_datasets_to_the_lattice_page() -> None:
-    at = AppTest.from_file("app.py", default_timeout=60)
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
     at.query_params["data"] = "hebrew_yap"
     at.run()
     assert not at.exception
