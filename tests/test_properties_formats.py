@@ -199,7 +199,13 @@ def test_lattice_write_read_is_identity(lattices: list[Lattice]) -> None:
     assert write_lattices(read_lattices(text.encode(), name="p")) == text
 
 
-TOKEN = st.text(st.characters(blacklist_categories=("Cs", "Cc", "Zs", "Zl", "Zp")), min_size=1, max_size=5)
+# U+FEFF is excluded: at the start of a file it is a byte-order mark, which every reader accepts and
+# drops (SPEC §2), so a .tokens file cannot begin with a token made of it.
+TOKEN = st.text(
+    st.characters(blacklist_categories=("Cs", "Cc", "Zs", "Zl", "Zp"), blacklist_characters="\ufeff"),
+    min_size=1,
+    max_size=5,
+)
 
 
 @given(st.lists(st.lists(TOKEN, min_size=1, max_size=6).map(tuple), max_size=4))

@@ -86,59 +86,90 @@ def _build(
     return Tree(nodes, tuple(words), sent_id=str(idx), source=Source(fname, line))
 
 
+class _Builder:
+    """The bracket-to-tree state machine shared by :func:`read_ptb` and :func:`parse_ptb_line`.
+
+    An explicit stack, so any depth works; the callers decide what is an error.
+    """
+
+    def __init__(self) -> None:
+        self.raw_nodes: list[tuple[str, list[int], int | None]] = []
+        self.words: list[str] = []
+        self.stack: list[int] = []
+        self.expect_label = False
+
+    @property
+    def outside(self) -> bool:
+        """True between trees."""
+        return not self.stack
+
+    def open(self) -> None:
+        if not self.stack:
+            self.raw_nodes, self.words = [], []
+        idx = len(self.raw_nodes)
+        self.raw_nodes.append(("", [], None))
+        if self.stack:
+            self.raw_nodes[self.stack[-1]][1].append(idx)
+        self.stack.append(idx)
+        self.expect_label = True
+
+    def close(self) -> tuple[str, bool, bool]:
+        """Close the innermost bracket: ``(label, has_children, had_no_label)``."""
+        label, children, _ = self.raw_nodes[self.stack.pop()]
+        unlabeled = self.expect_label
+        self.expect_label = False
+        return label, bool(children), unlabeled
+
+    def atom(self, tok: str) -> None:
+        """A label (right after ``(``) or a word."""
+        if self.expect_label:
+            _, children, term = self.raw_nodes[self.stack[-1]]
+            self.raw_nodes[self.stack[-1]] = (tok, children, term)
+            self.expect_label = False
+        else:
+            idx = len(self.raw_nodes)
+            self.raw_nodes.append((tok, [], len(self.words)))
+            self.words.append(tok)
+            self.raw_nodes[self.stack[-1]][1].append(idx)
+
+    def tree(self, fname: str, line: int, idx: int) -> Tree:
+        return _build(self.raw_nodes, self.words, fname, line, idx)
+
+
 def read_ptb(source: InputSource, *, name: str | None = None) -> Iterator[Tree]:
     """Stream the trees of a bracketed file (``.mrg``, ``.ptb``, ``.psd``, evalb ``.gld``/``.tst``).
 
     ``sent_id`` is the 1-based index of the tree in the file.
     """
     fname = source_name(source, name)
-    raw_nodes: list[tuple[str, list[int], int | None]] = []
-    words: list[str] = []
-    stack: list[int] = []
+    b = _Builder()
     start_line = 0
-    expect_label = False
     count = 0
     for lineno, tok in _tokens(iter_lines(source, fname)):
         if tok == "(":
-            if not stack:
-                raw_nodes, words, start_line = [], [], lineno
-            idx = len(raw_nodes)
-            raw_nodes.append(("", [], None))
-            if stack:
-                raw_nodes[stack[-1]][1].append(idx)
-            stack.append(idx)
-            expect_label = True
+            if b.outside:
+                start_line = lineno
+            b.open()
         elif tok == ")":
-            if not stack:
+            if b.outside:
                 raise InputFormatError("unexpected ')' outside any tree", file=fname, line=lineno)
-            closed = stack.pop()
-            label, children, _ = raw_nodes[closed]
-            if not children and not expect_label:
-                # "(X)" : a labeled bracket with no children
+            label, has_children, unlabeled = b.close()
+            if not has_children and not unlabeled:  # "(X)": a labeled bracket with no children
                 raise InputFormatError(f"bracket '({shown(label)}' has no children", file=fname, line=lineno)
-            if expect_label and not children:
+            if not has_children:
                 raise InputFormatError("empty bracket '()'", file=fname, line=lineno)
-            expect_label = False
-            if not stack:
+            if b.outside:
                 count += 1
-                yield _build(raw_nodes, words, fname, start_line, count)
+                yield b.tree(fname, start_line, count)
         else:
-            if not stack:
+            if b.outside:
                 raise InputFormatError(
                     f"text '{shown(tok)}' outside any bracket (expected '(')", file=fname, line=lineno
                 )
-            if expect_label:
-                label, children, term = raw_nodes[stack[-1]]
-                raw_nodes[stack[-1]] = (tok, children, term)
-                expect_label = False
-            else:
-                idx = len(raw_nodes)
-                raw_nodes.append((tok, [], len(words)))
-                words.append(tok)
-                raw_nodes[stack[-1]][1].append(idx)
-    if stack:
+            b.atom(tok)
+    if not b.outside:
         raise InputFormatError(
-            f"tree starting at line {start_line} is not closed ({len(stack)} '(' open at end of file)",
+            f"tree starting at line {start_line} is not closed ({len(b.stack)} '(' open at end of file)",
             file=fname,
             line=start_line,
         )
@@ -271,44 +302,25 @@ def parse_ptb_line(text: str, *, name: str = "<string>", line: int = 1) -> tuple
     brackets and unbalanced brackets.
     """
     trees: list[Tree] = []
-    raw_nodes: list[tuple[str, list[int], int | None]] = []
-    words: list[str] = []
-    stack: list[int] = []
-    expect_label = False
+    b = _Builder()
     for m in _TOKEN.finditer(text):
         tok = m.group()
         if tok == "(":
-            if not stack:
-                raw_nodes, words = [], []
-            idx = len(raw_nodes)
-            raw_nodes.append(("", [], None))
-            if stack:
-                raw_nodes[stack[-1]][1].append(idx)
-            stack.append(idx)
-            expect_label = True
+            b.open()
         elif tok == ")":
-            if not stack:
+            if b.outside:
                 raise InputFormatError("unbalanced brackets (too many ')')", file=name, line=line)
-            stack.pop()
-            expect_label = False
-            if not stack:
-                tree = _build(raw_nodes, words, name, line, len(trees) + 1)
-                trees.append(tree)
-        elif not stack:
+            b.close()  # evalb accepts "(X)" and "()" as empty constituents
+            if b.outside:
+                trees.append(b.tree(name, line, len(trees) + 1))
+        elif b.outside:
             raise InputFormatError(
                 f"text '{shown(tok)}' outside any bracket (expected '(')", file=name, line=line
             )
-        elif expect_label:
-            _, children, term = raw_nodes[stack[-1]]
-            raw_nodes[stack[-1]] = (tok, children, term)
-            expect_label = False
         else:
-            idx = len(raw_nodes)
-            raw_nodes.append((tok, [], len(words)))
-            words.append(tok)
-            raw_nodes[stack[-1]][1].append(idx)
-    if stack:
-        raise InputFormatError(f"unbalanced brackets ({len(stack)} '(' not closed)", file=name, line=line)
+            b.atom(tok)
+    if not b.outside:
+        raise InputFormatError(f"unbalanced brackets ({len(b.stack)} '(' not closed)", file=name, line=line)
     return tuple(trees)
 
 
