@@ -4,8 +4,8 @@ to a couple of hundred frames above the test's own depth.  Any algorithm that re
 level fails here with ``RecursionError``; none may raise the limit either (checked after each test).
 
 Each step is checked against a value worked out by hand, so a step that silently gives up
-fails as well.  Drawing (``evalcore.render``) and lattice TED (``evalcore.ted.general``) are tested on
-such trees by their owners' tests.
+fails as well.  Drawing (``evalcore.render``) and the general TED used for lattices
+(``evalcore.ted.general``) get the same treatment in ``tests/test_deep_render_lattice.py``.
 """
 
 from __future__ import annotations
