@@ -1,19 +1,29 @@
-# The two commands of the README.  Both install what they need first.
-PYTHON ?= python3
+# The two commands of the README (`make app`, `make test`).  Both set up a
+# project-local virtual environment (.venv/, from uv.lock) first; nothing is
+# installed into a system interpreter.  See README "Set-up".
+VENV ?= .venv
+PY := $(VENV)/bin/python
 PORT ?= 8501
 
-.PHONY: app test lint
+.PHONY: app test lint lock clean-env
 
 app:
 	bash scripts/setup.sh app
-	$(PYTHON) -m streamlit run app.py --server.address 127.0.0.1 --server.port $(PORT) \
+	$(PY) -m streamlit run app.py --server.address 127.0.0.1 --server.port $(PORT) \
 		--server.headless true --browser.gatherUsageStats false
 
 test:
 	bash scripts/setup.sh dev
-	$(PYTHON) -m ruff check .
-	$(PYTHON) -m ruff format --check .
-	$(PYTHON) -m pytest -p no:cacheprovider; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; rc=0; fi; exit $$rc
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(PY) -m pytest -p no:cacheprovider; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; rc=0; fi; exit $$rc
 
 lint:
-	$(PYTHON) -m ruff check . && $(PYTHON) -m ruff format --check .
+	$(PY) -m ruff check . && $(PY) -m ruff format --check .
+
+# Refresh uv.lock after changing dependencies in pyproject.toml (needs .venv: run `make test` once).
+lock:
+	$(PY) -m uv lock --python 3.11
+
+clean-env:
+	rm -rf $(VENV)

@@ -60,7 +60,7 @@ def parse_path(name: str) -> Path:
 
 
 # ---------------------------------------------------------------------------
-# training (needs spaCy: pip install -e ".[experiments]")
+# training (needs spaCy: bash scripts/setup.sh experiments)
 
 
 def _docbin(trees: list[DepTree], nlp: object) -> object:

@@ -259,7 +259,7 @@ def harmonize(trees: Iterable[DepTree]) -> tuple[list[DepTree], dict[str, int]]:
 
 
 # ---------------------------------------------------------------------------
-# training and parsing (needs spaCy: pip install -e ".[experiments]")
+# training and parsing (needs spaCy: bash scripts/setup.sh experiments)
 
 
 def _tok2vec(attrs: list[str], rows: list[int]) -> dict[str, Any]:
