@@ -25,6 +25,7 @@ from typing import Literal
 from evalcore.errors import InputFormatError
 from evalcore.formats._io import InputSource, iter_lines, source_name
 from evalcore.formats.ptb import split_label, strip_empty, unwrap
+from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.trees import DepTree, Span, SpanTree, Token, Tree
 
 __all__ = [
@@ -66,14 +67,17 @@ class LabelMap:
         return hashlib.sha256(text.encode()).hexdigest()[:8]
 
 
-def read_label_map(source: InputSource, *, name: str | None = None) -> LabelMap:
+def read_label_map(
+    source: InputSource, *, name: str | None = None, limits: Limits = DEFAULT_LIMITS
+) -> LabelMap:
     """Read ``OLD=NEW`` lines (``#`` comments and blank lines ignored).
 
-    ``source`` is a path, or the raw bytes of an uploaded file (then pass ``name``).
+    ``source`` is a path, or the raw bytes of an uploaded file (then pass ``name``).  The whole
+    map is kept: at most ``limits.block_lines`` pairs.
     """
     fname = source_name(source, name)
     pairs: list[tuple[str, str]] = []
-    for lineno, line in iter_lines(source, fname):
+    for lineno, line in iter_lines(source, fname, limits):
         text = line.strip()
         if not text or text.startswith("#"):
             continue
@@ -82,6 +86,9 @@ def read_label_map(source: InputSource, *, name: str | None = None) -> LabelMap:
         old, new = (part.strip() for part in text.split("="))
         if not old or not new:
             raise InputFormatError("empty label in 'OLD=NEW'", file=fname, line=lineno)
+        if len(pairs) >= limits.block_lines:
+            what = f"label map has more than {limits.block_lines} pairs"
+            raise limits.error("block_lines", what, file=fname, line=lineno)
         pairs.append((old, new))
     return LabelMap(tuple(pairs))
 

@@ -7,12 +7,29 @@ as it is and the app can show it in the page.
 from __future__ import annotations
 
 __all__ = [
+    "MAX_MESSAGE",
     "EvalcoreError",
     "InputFormatError",
+    "LimitError",
     "MismatchError",
     "TreeStructureError",
     "UnificationError",
+    "one_line",
 ]
+
+MAX_MESSAGE = 400
+"""Longest ``str(error)`` (characters): a hostile input can never make a message of megabytes."""
+
+
+def one_line(text: str, limit: int = MAX_MESSAGE) -> str:
+    """``text`` on one line (every line break Python knows becomes a space) and at most ``limit``
+    characters: a longer text keeps its beginning and its end (where a limit message says how to
+    raise the limit) around ``…``."""
+    text = " ".join(text.splitlines())
+    if len(text) <= limit:
+        return text
+    tail = limit // 3
+    return text[: limit - tail - 1] + "…" + text[-tail:]
 
 
 class EvalcoreError(Exception):
@@ -33,19 +50,36 @@ class EvalcoreError(Exception):
         self.sentence = sentence
 
     def __str__(self) -> str:
-        where = self.file or "<input>"
+        where = one_line(self.file or "<input>", 200)
         if self.line is not None:
             where = f"{where}:{self.line}"
         text = f"{where}: {self.message}"
         if self.sentence and self.sentence not in self.message:
             sentence = self.sentence if len(self.sentence) <= 60 else self.sentence[:59] + "…"
             text += f" (sentence {sentence})"
-        # one line, whatever the input held: every character str.splitlines() breaks at
-        return " ".join(text.splitlines())
+        # one line of bounded length, whatever the input held
+        return one_line(text)
 
 
 class InputFormatError(EvalcoreError):
     """A file cannot be read: bad encoding, wrong column count, a non-integer ID or HEAD..."""
+
+
+class LimitError(InputFormatError):
+    """An input passes one of the resource limits of :mod:`evalcore.limits`; the message names
+    the limit and how to raise it: ``FILE:LINE: ... (limit N; raise with --max-... or EVALCORE_MAX_...)``."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        limit: str,
+        file: str | None = None,
+        line: int | None = None,
+        sentence: str | None = None,
+    ) -> None:
+        super().__init__(message, file=file, line=line, sentence=sentence)
+        self.limit = limit
 
 
 class TreeStructureError(EvalcoreError):

@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 from ec_support import ASSETS
 
-from evalcore.errors import InputFormatError
+from evalcore.errors import InputFormatError, LimitError
 from evalcore.formats.ptb import LabelParts, parse_ptb, read_ptb, split_label, strip_empty, unwrap, write_ptb
+from evalcore.limits import Limits
 from evalcore.trees import Tree
 
 PRETTY = """
@@ -179,7 +180,9 @@ def test_write_one_tree_per_line_and_read_back() -> None:
 def test_deep_tree_needs_no_recursion() -> None:
     depth = 5000
     text = "(X " * depth + "w" + ")" * depth
-    (t,) = parse_ptb(text)
+    with pytest.raises(LimitError, match=r"<string>:1: tree is more than 1024 brackets deep \(limit 1024;"):
+        parse_ptb(text)  # the default depth limit (issue 13); raised, the reader has no depth problem
+    (t,) = parse_ptb(text, limits=Limits(depth=depth))
     assert len(t) == depth + 1
     assert write_ptb([t]).strip() == text
     assert len(strip_empty(t)) == depth + 1

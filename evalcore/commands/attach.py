@@ -86,8 +86,8 @@ def run(args: argparse.Namespace) -> int:
     )
     # streams: one sentence pair in memory at a time, per-sentence counts only if asked for
     result = attach_corpus(
-        read_conllu(args.gold, on_invalid="keep"),
-        read_conllu(args.system, on_invalid="keep"),
+        read_conllu(args.gold, on_invalid="keep", limits=args.limits),
+        read_conllu(args.system, on_invalid="keep", limits=args.limits),
         config,
         per_sentence=args.per_sentence,
     )

@@ -68,7 +68,7 @@ def add_extraction_args(p: argparse.ArgumentParser) -> None:
 
 
 def _params(args: argparse.Namespace, cutoff_len: int | None) -> EvalbParams:
-    params = read_prm(args.prm) if args.prm else COLLINS
+    params = read_prm(args.prm, limits=args.limits) if args.prm else COLLINS
     for w in params.warnings:
         print(f"warning: {w}", file=sys.stderr)
     return params.with_overrides(
@@ -95,7 +95,10 @@ def read_pair(args: argparse.Namespace) -> tuple[list[PtbLine], list[PtbLine]]:
 def stream_pair(args: argparse.Namespace) -> tuple[Iterator[PtbLine], Iterator[PtbLine]]:
     """Both files' sentences as streams (read as they are compared: memory does not grow with
     the files)."""
-    return read_ptb_sentences(args.gold, layout=args.input), read_ptb_sentences(args.test, layout=args.input)
+    return (
+        read_ptb_sentences(args.gold, layout=args.input, limits=args.limits),
+        read_ptb_sentences(args.test, layout=args.input, limits=args.limits),
+    )
 
 
 def report_problems(comparisons: Iterable[SentenceComparison], gold_name: str) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from evalcore.commands._output import csv_text, json_text, named_path, text_table
@@ -12,6 +12,7 @@ from evalcore.conversion import ConversionConfig, LabelMap, read_label_map
 from evalcore.errors import InputFormatError
 from evalcore.experiment import ExperimentConfig, ExperimentResult, NamedTrees, Row, Scheme, run_experiment
 from evalcore.formats.detect import read_trees
+from evalcore.limits import Limits
 from evalcore.metrics.tedeval import TedConfig
 from evalcore.trees import DepTree, Tree
 
@@ -81,18 +82,21 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(run=run)
 
 
-def _load(path: str) -> NamedTrees:
+def _load(path: str, limits: Limits) -> NamedTrees:
     """A file to stream: its name and path (the trees are read during the experiment).
 
     The first sentence is read here, so that a missing or unreadable file is reported at once,
     in the order the files are given."""
     name, real = named_path(path)
-    next(iter(read_trees(real)), None)
+    next(iter(read_trees(real, limits=limits)), None)
     return NamedTrees(name, (), real)
 
 
-def _read(named: NamedTrees) -> Iterator[DepTree | Tree]:
-    return read_trees(named.path)
+def _reader(limits: Limits) -> Callable[[NamedTrees], Iterator[DepTree | Tree]]:
+    def read(named: NamedTrees) -> Iterator[DepTree | Tree]:
+        return read_trees(named.path, limits=limits)
+
+    return read
 
 
 def _fmt_cell(row: Row, parse: str, digits: int = 4) -> str:
@@ -227,20 +231,20 @@ def run(args: argparse.Namespace) -> int:
         name, gold, *parses = spec
         loaded = []
         for p in parses:
-            parse = _load(p)
+            parse = _load(p, args.limits)
             if parse.name in donors:
-                parse = replace(parse, label_from=_load(donors.pop(parse.name)))
+                parse = replace(parse, label_from=_load(donors.pop(parse.name), args.limits))
             loaded.append(parse)
-        schemes.append(Scheme(name, _load(gold), tuple(loaded)))
+        schemes.append(Scheme(name, _load(gold, args.limits), tuple(loaded)))
     if donors:
         raise InputFormatError(f"--label-from names no parse: {', '.join(sorted(donors))}")
-    label_map = read_label_map(args.labels_map) if args.labels_map else LabelMap()
+    label_map = read_label_map(args.labels_map, limits=args.limits) if args.labels_map else LabelMap()
     conv = ConversionConfig(args.protocol, label_map, args.function_sep, args.fold_case, args.projectivize)
     config = ExperimentConfig(
         TedConfig(conv, args.average), args.shuffles, args.seed, args.test, args.skip_mismatched
     )
     # streams: the files are read in step, one sentence at a time (see run_experiment)
-    result = run_experiment(schemes, config, details=args.per_sentence, reader=_read)
+    result = run_experiment(schemes, config, details=args.per_sentence, reader=_reader(args.limits))
     if result.skipped_mismatched:
         print(
             f"warning: skipped {result.skipped_mismatched} sentence(s) whose words differ between files",

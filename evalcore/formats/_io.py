@@ -1,11 +1,19 @@
-"""Line input shared by every reader: paths, gzip, uploaded bytes, BOM, CRLF.
+"""Line input shared by every reader: paths, gzip, uploaded bytes, BOM, CRLF, resource limits.
 
 ``iter_lines`` yields ``(lineno, text)`` with 1-based line numbers and the line
 end stripped.  Text must be UTF-8 (a BOM is accepted); anything else is an
 :class:`InputFormatError` naming the line.  So is a corrupt or truncated gzip
-stream (the line is the first one that could not be decompressed) and a line
-longer than :data:`MAX_LINE_BYTES` (a gzip bomb of one endless line must not
-fill the memory).
+stream (the line is the first one that could not be decompressed) and a
+carriage return inside a line (a file with CR-only line ends would otherwise
+read as one line).
+
+Input is read in chunks of :data:`CHUNK` bytes, after decompression, and the
+limits of :class:`evalcore.limits.Limits` are applied as the bytes arrive:
+decompressed bytes and lines of the file, bytes of a line.  A gzip bomb
+therefore costs at most the limit, never the size it would expand to.
+:func:`blocks` groups lines into blank-line separated sentence blocks under
+the block limits (lines and bytes of one block), refusing a block at the
+line that passes the limit.
 
 ``shown`` shortens a piece of input quoted in an error message, so that a
 hostile file cannot make a message of megabytes.
@@ -17,19 +25,28 @@ import gzip
 import io
 import os
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
 from evalcore.errors import InputFormatError
+from evalcore.limits import DEFAULT_LIMITS, Limits
 
-__all__ = ["MAX_LINE_BYTES", "InputSource", "iter_lines", "shown", "source_name"]
+__all__ = [
+    "CHUNK",
+    "InputSource",
+    "blocks",
+    "decompressed_size",
+    "iter_lines",
+    "shown",
+    "source_name",
+]
 
 InputSource = str | os.PathLike[str] | bytes
 """A path, or the raw bytes of an uploaded file (then pass ``name``)."""
 
-MAX_LINE_BYTES = 32 * 1024 * 1024
-"""Longest line any reader accepts (32 MiB); longer is an :class:`InputFormatError`."""
+CHUNK = 1 << 20
+"""Bytes read (after decompression) at a time."""
 
 
 def shown(text: str, limit: int = 40) -> str:
@@ -64,32 +81,135 @@ def _open_binary(source: InputSource, name: str) -> IO[bytes]:
     return fh
 
 
-def iter_lines(source: InputSource, name: str | None = None) -> Iterator[tuple[int, str]]:
-    """Yield ``(lineno, line)`` without line ends; handles BOM, CRLF, gzip."""
+def decompressed_size(source: InputSource, limit: int, name: str | None = None) -> int:
+    """The size of ``source`` after gzip decompression, counted while decompressing and stopping
+    as soon as it passes ``limit`` (then ``limit + 1`` is returned).  A corrupt stream counts what
+    could be read (the reader reports the error with its line)."""
     fname = source_name(source, name)
+    total = 0
+    fh = _open_binary(source, fname)
+    try:
+        while total <= limit:
+            chunk = fh.read(min(CHUNK, limit + 1 - total))
+            if not chunk:
+                break
+            total += len(chunk)
+    except (OSError, EOFError, zlib.error):
+        pass
+    finally:
+        fh.close()
+    return min(total, limit + 1)
+
+
+def _decode(raw: bytes, fname: str, lineno: int) -> str:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputFormatError(
+            f"not valid UTF-8 (byte {exc.start + 1} of the line)", file=fname, line=lineno
+        ) from None
+    if lineno == 1 and text.startswith("\ufeff"):
+        text = text[1:]
+    if text.endswith("\r"):
+        text = text.rstrip("\r")
+    if "\r" in text:
+        raise InputFormatError(
+            "carriage return (CR) inside a line: the file seems to have CR-only line ends "
+            "(old Mac); evalcore reads LF or CRLF line ends",
+            file=fname,
+            line=lineno,
+        )
+    return text
+
+
+def iter_lines(
+    source: InputSource, name: str | None = None, limits: Limits = DEFAULT_LIMITS
+) -> Iterator[tuple[int, str]]:
+    """Yield ``(lineno, line)`` without line ends; handles BOM, CRLF, gzip; applies the file limits."""
+    fname = source_name(source, name)
+    max_line = limits.line_bytes
     fh = _open_binary(source, fname)
     lineno = 0
+    total = 0
+    pending = b""
     try:
         while True:
             try:
-                raw = fh.readline(MAX_LINE_BYTES + 1)
+                chunk = fh.read1(CHUNK)  # what is decompressed so far: lines before a corrupt part are read
             except (OSError, EOFError, zlib.error) as exc:  # corrupt or truncated gzip
                 raise InputFormatError(f"cannot read: {exc}", file=fname, line=lineno + 1) from exc
-            if not raw:
+            total += len(chunk)
+            over_bytes = total > limits.input_bytes
+            if over_bytes:  # keep what is within the limit, then stop
+                chunk = chunk[: len(chunk) - (total - limits.input_bytes)]
+            lines = (pending + chunk).split(b"\n") if pending else chunk.split(b"\n")
+            pending = lines.pop()
+            if not chunk and not over_bytes and pending:
+                lines.append(pending)  # a last line without a line end
+                pending = b""
+            over_lines = lineno + len(lines) > limits.input_lines
+            if over_lines:
+                del lines[limits.input_lines - lineno :]
+            for raw in lines:
+                lineno += 1
+                if len(raw) > max_line:
+                    raise _long_line(raw, limits, fname, lineno)
+                yield lineno, (_decode(raw, fname, lineno) if raw else "")
+            if over_lines:
+                what = f"file has more than {limits.input_lines} lines"
+                raise limits.error("input_lines", what, file=fname, line=lineno + 1)
+            if over_bytes:
+                what = f"file has more than {limits.input_bytes} bytes (after decompression)"
+                raise limits.error("input_bytes", what, file=fname, line=lineno + 1)
+            if len(pending) > max_line:
+                raise _long_line(pending, limits, fname, lineno + 1)
+            if not chunk:
                 return
-            lineno += 1
-            if len(raw) > MAX_LINE_BYTES:
-                raise InputFormatError(
-                    f"line longer than {MAX_LINE_BYTES // (1024 * 1024)} MiB", file=fname, line=lineno
-                )
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise InputFormatError(
-                    f"not valid UTF-8 (byte {exc.start + 1} of the line)", file=fname, line=lineno
-                ) from None
-            if lineno == 1 and text.startswith("\ufeff"):
-                text = text[1:]
-            yield lineno, text.rstrip("\r\n")
     finally:
         fh.close()
+
+
+def _long_line(raw: bytes, limits: Limits, fname: str, lineno: int) -> InputFormatError:
+    hint = " (it holds carriage returns: CR-only line ends?)" if b"\r" in raw[: limits.line_bytes] else ""
+    return limits.error(
+        "line_bytes", f"line longer than {limits.line_bytes} bytes{hint}", file=fname, line=lineno
+    )
+
+
+def blocks(
+    numbered: Iterable[tuple[int, str]], fname: str, limits: Limits = DEFAULT_LIMITS
+) -> Iterator[list[tuple[int, str]]]:
+    """Blank-line separated blocks of ``(lineno, line)``, each within the block limits.
+
+    A block is refused at the line that passes ``block_lines`` or ``block_bytes``, before
+    more of it is kept.
+    """
+    block: list[tuple[int, str]] = []
+    size = 0
+    max_lines, max_bytes = limits.block_lines, limits.block_bytes
+    for lineno, line in numbered:
+        if not line or line.isspace():
+            if block:
+                yield block
+                block = []
+                size = 0
+            continue
+        size += len(line) + 1
+        if len(block) >= max_lines:
+            raise limits.error(
+                "block_lines",
+                f"sentence block starting at line {block[0][0]} has more than {max_lines} lines",
+                file=fname,
+                line=lineno,
+            )
+        if size > max_bytes:
+            raise limits.error(
+                "block_bytes",
+                f"sentence block starting at line {block[0][0] if block else lineno} has more than "
+                f"{max_bytes} bytes",
+                file=fname,
+                line=lineno,
+            )
+        block.append((lineno, line))
+    if block:
+        yield block

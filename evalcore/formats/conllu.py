@@ -10,6 +10,10 @@ MaltParser / yap output without PHEAD and PDEPREL).  Multiword-token ranges
 (``3-4``) and empty nodes (``5.1``) are kept as :class:`ExtraLine` values and are
 never tree nodes.  A UTF-8 BOM, CRLF line ends, gzip and a missing final blank
 line are accepted; an empty file is zero sentences.
+
+Resource limits (:class:`evalcore.limits.Limits`) are applied while reading:
+lines and bytes of a sentence block (as the block grows), tokens of a
+sentence, and the depth of its tree (words on the longest head chain).
 """
 
 from __future__ import annotations
@@ -20,7 +24,8 @@ from typing import Literal
 from conllu.parser import ParseException, parse_comment_line, parse_id_value
 
 from evalcore.errors import InputFormatError, TreeStructureError
-from evalcore.formats._io import InputSource, iter_lines, shown, source_name
+from evalcore.formats._io import InputSource, blocks, iter_lines, shown, source_name
+from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.trees import DepTree, ExtraLine, Source, Token
 
 __all__ = ["parse_conllu", "read_conllu", "write_conllu"]
@@ -50,10 +55,32 @@ def _id_kind(raw: str, fname: str, lineno: int) -> int | None:
     raise InputFormatError(f"ID '{shown(raw)}' is not an integer, range or decimal", file=fname, line=lineno)
 
 
+def _depth(heads: list[int]) -> tuple[int, int]:
+    """Words on the longest head chain from the root, and a deepest word (0-based); iterative.
+    Words on a cycle (not reachable from the root) are not counted."""
+    n = len(heads)
+    kids: list[list[int]] = [[] for _ in range(n + 1)]
+    for d, h in enumerate(heads, start=1):
+        if 0 <= h <= n:
+            kids[h].append(d)
+    depth = [0] * (n + 1)
+    best, deepest = 0, 0
+    stack = [0]
+    while stack:
+        w = stack.pop()
+        for c in kids[w]:
+            depth[c] = depth[w] + 1
+            if depth[c] > best:
+                best, deepest = depth[c], c - 1
+            stack.append(c)
+    return best, deepest
+
+
 def _finish(
     lines: list[tuple[int, str]],
     fname: str,
     on_invalid: OnInvalid,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> DepTree:
     comments: list[str] = []
     tokens: list[Token] = []
@@ -90,6 +117,14 @@ def _finish(
         if tid is None:
             extras.append(ExtraLine(cols[0], tuple(cols[1:]), len(tokens)))
             continue
+        if len(tokens) >= limits.tokens:
+            raise limits.error(
+                "tokens",
+                f"sentence has more than {limits.tokens} tokens",
+                file=fname,
+                line=lineno,
+                sentence=shown(sent_id, 60) or None,
+            )
         if tid != len(tokens) + 1:
             raise InputFormatError(
                 f"ID '{shown(cols[0])}' out of sequence (expected {len(tokens) + 1})",
@@ -133,6 +168,16 @@ def _finish(
                 line=token_lines[i],
                 sentence=sent_id or None,
             )
+    if n > 1:
+        depth, deepest = _depth([t.head for t in tokens])
+        if depth > limits.depth:
+            raise limits.error(
+                "depth",
+                f"tree is {depth} words deep (its longest head chain)",
+                file=fname,
+                line=token_lines[deepest],
+                sentence=shown(sent_id, 60) or None,
+            )
     if on_invalid == "raise" and tokens:
         problem = tree.structure_problem()
         if problem is not None:
@@ -141,41 +186,32 @@ def _finish(
     return tree
 
 
-def _blocks(numbered: Iterable[tuple[int, str]]) -> Iterator[list[tuple[int, str]]]:
-    block: list[tuple[int, str]] = []
-    for lineno, line in numbered:
-        if line.strip() == "":
-            if block:
-                yield block
-                block = []
-        else:
-            block.append((lineno, line))
-    if block:
-        yield block
-
-
 def read_conllu(
     source: InputSource,
     *,
     name: str | None = None,
     on_invalid: OnInvalid = "raise",
+    limits: Limits = DEFAULT_LIMITS,
 ) -> Iterator[DepTree]:
     """Stream the sentences of a CoNLL-U / CoNLL-X file (path, or bytes with ``name``).
 
     ``on_invalid="keep"`` yields sentences with a cycle or without a root
     instead of raising :class:`TreeStructureError`; callers then check
-    :meth:`DepTree.structure_problem`.  Format errors always raise.
+    :meth:`DepTree.structure_problem`.  Format errors always raise, and so
+    does a sentence past one of the ``limits`` (:class:`~evalcore.errors.LimitError`).
     """
     fname = source_name(source, name)
-    for block in _blocks(iter_lines(source, fname)):
+    for block in blocks(iter_lines(source, fname, limits), fname, limits):
         if all(line.startswith("#") for _, line in block):
             continue  # a comment-only block (e.g. a file header) is not a sentence
-        yield _finish(block, fname, on_invalid)
+        yield _finish(block, fname, on_invalid, limits)
 
 
-def parse_conllu(text: str, *, name: str = "<string>", on_invalid: OnInvalid = "raise") -> list[DepTree]:
+def parse_conllu(
+    text: str, *, name: str = "<string>", on_invalid: OnInvalid = "raise", limits: Limits = DEFAULT_LIMITS
+) -> list[DepTree]:
     """Read all sentences from a string (tests, the app's examples)."""
-    return list(read_conllu(text.encode("utf-8"), name=name, on_invalid=on_invalid))
+    return list(read_conllu(text.encode("utf-8"), name=name, on_invalid=on_invalid, limits=limits))
 
 
 def _token_line(t: Token) -> str:

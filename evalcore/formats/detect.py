@@ -14,6 +14,7 @@ from typing import Literal
 from evalcore.formats._io import InputSource, iter_lines, source_name
 from evalcore.formats.conllu import read_conllu
 from evalcore.formats.ptb import read_ptb
+from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.trees import DepTree, Tree
 
 __all__ = ["BRACKET_SUFFIXES", "CONLL_SUFFIXES", "read_trees", "sniff_kind"]
@@ -26,7 +27,7 @@ CONLL_SUFFIXES = frozenset({".conllu", ".conll", ".conllx", ".conll06", ".conll0
 Kind = Literal["conll", "brackets"]
 
 
-def sniff_kind(source: InputSource, name: str | None = None) -> Kind:
+def sniff_kind(source: InputSource, name: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Kind:
     fname = source_name(source, name)
     suffixes = [s.lower() for s in PurePath(fname).suffixes]
     if suffixes and suffixes[-1] == ".gz":
@@ -35,7 +36,7 @@ def sniff_kind(source: InputSource, name: str | None = None) -> Kind:
         return "brackets"
     if suffixes and suffixes[-1] in CONLL_SUFFIXES:
         return "conll"
-    for _, line in iter_lines(source, fname):
+    for _, line in iter_lines(source, fname, limits):
         text = line.strip()
         if not text or text.startswith("#"):
             continue
@@ -43,10 +44,12 @@ def sniff_kind(source: InputSource, name: str | None = None) -> Kind:
     return "conll"
 
 
-def read_trees(source: InputSource, *, name: str | None = None) -> Iterator[DepTree | Tree]:
+def read_trees(
+    source: InputSource, *, name: str | None = None, limits: Limits = DEFAULT_LIMITS
+) -> Iterator[DepTree | Tree]:
     """Stream dependency trees (invalid ones kept, see :meth:`DepTree.structure_problem`) or
     constituency trees."""
-    if sniff_kind(source, name) == "brackets":
-        yield from read_ptb(source, name=name)
+    if sniff_kind(source, name, limits) == "brackets":
+        yield from read_ptb(source, name=name, limits=limits)
     else:
-        yield from read_conllu(source, name=name, on_invalid="keep")
+        yield from read_conllu(source, name=name, on_invalid="keep", limits=limits)

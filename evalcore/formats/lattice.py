@@ -4,6 +4,9 @@ Lattice lines are ``FROM TO FORM LEMMA CPOS FPOS FEATS TOKEN_ID``, tab
 separated, a blank line between sentences.  A *gold lattice* file holds one
 path per sentence; an *MA lattice* the full ambiguity lattice.  Empty fields
 (yap writes ``\t\t`` for no features) are kept as the empty string.
+
+Limits (:class:`evalcore.limits.Limits`): lines and bytes of a block, arcs of
+a lattice, tokens of a ``.tokens`` sentence.
 """
 
 from __future__ import annotations
@@ -11,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from evalcore.errors import InputFormatError
-from evalcore.formats._io import InputSource, iter_lines, shown, source_name
+from evalcore.formats._io import InputSource, blocks, iter_lines, shown, source_name
+from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.trees import Arc, Lattice, Source
 
 __all__ = ["read_lattices", "read_tokens", "write_lattices", "write_tokens"]
@@ -30,25 +34,21 @@ def _int_field(raw: str, what: str, fname: str, lineno: int) -> int:
     return int(digits)
 
 
-def _blocks(numbered: Iterable[tuple[int, str]]) -> Iterator[list[tuple[int, str]]]:
-    block: list[tuple[int, str]] = []
-    for lineno, line in numbered:
-        if line.strip() == "":
-            if block:
-                yield block
-                block = []
-        else:
-            block.append((lineno, line))
-    if block:
-        yield block
-
-
-def read_lattices(source: InputSource, *, name: str | None = None) -> Iterator[Lattice]:
+def read_lattices(
+    source: InputSource, *, name: str | None = None, limits: Limits = DEFAULT_LIMITS
+) -> Iterator[Lattice]:
     """Stream the lattices of an SPMRL/yap lattice file."""
     fname = source_name(source, name)
-    for block in _blocks(iter_lines(source, fname)):
+    for block in blocks(iter_lines(source, fname, limits), fname, limits):
         arcs: list[Arc] = []
         for lineno, line in block:
+            if len(arcs) >= limits.lattice_arcs:
+                raise limits.error(
+                    "lattice_arcs",
+                    f"lattice starting at line {block[0][0]} has more than {limits.lattice_arcs} arcs",
+                    file=fname,
+                    line=lineno,
+                )
             cols = line.split("\t")
             if len(cols) != 8:
                 raise InputFormatError(
@@ -82,12 +82,18 @@ def write_lattices(lattices: Iterable[Lattice]) -> str:
     return "\n".join(out) + ("\n" if out else "")
 
 
-def read_tokens(source: InputSource, *, name: str | None = None) -> Iterator[tuple[str, ...]]:
+def read_tokens(
+    source: InputSource, *, name: str | None = None, limits: Limits = DEFAULT_LIMITS
+) -> Iterator[tuple[str, ...]]:
     """Stream sentences of a ``.tokens`` file: one token per line, blank line between."""
     fname = source_name(source, name)
-    for block in _blocks(iter_lines(source, fname)):
+    for block in blocks(iter_lines(source, fname, limits), fname, limits):
         toks: list[str] = []
         for lineno, line in block:
+            if len(toks) >= limits.tokens:
+                raise limits.error(
+                    "tokens", f"sentence has more than {limits.tokens} tokens", file=fname, line=lineno
+                )
             tok = line.strip()
             if "\t" in tok or " " in tok:
                 raise InputFormatError(

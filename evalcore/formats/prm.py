@@ -27,10 +27,12 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from evalcore.errors import InputFormatError
 from evalcore.formats._io import InputSource, iter_lines, shown, source_name
+from evalcore.limits import DEFAULT_LIMITS, Limits
 
 __all__ = ["COLLINS", "EvalbParams", "parse_prm", "read_prm"]
 
@@ -124,8 +126,12 @@ def _int_value(value: str, key: str, fname: str, lineno: int) -> int:
     return int(sign + (m.group().lstrip("+-").lstrip("0") or "0"))
 
 
-def parse_prm(lines: list[tuple[int, str]], *, name: str = "<prm>") -> EvalbParams:
-    """Parse ``(lineno, text)`` lines of a parameter file (see the module docstring)."""
+def parse_prm(
+    lines: Iterable[tuple[int, str]], *, name: str = "<prm>", limits: Limits = DEFAULT_LIMITS
+) -> EvalbParams:
+    """Parse ``(lineno, text)`` lines of a parameter file (see the module docstring).
+
+    At most ``limits.block_lines`` settings are kept (the file is one block)."""
     delete: list[str] = []
     delete_len: list[str] = []
     quote: list[str] = []
@@ -133,6 +139,7 @@ def parse_prm(lines: list[tuple[int, str]], *, name: str = "<prm>") -> EvalbPara
     eq_words: list[tuple[str, str]] = []
     warnings: list[str] = []
     settings: dict[str, int] = {}
+    kept = 0
     for lineno, raw in lines:
         text = raw.rstrip()
         if text.startswith("#") or len(text) < 3:
@@ -140,6 +147,10 @@ def parse_prm(lines: list[tuple[int, str]], *, name: str = "<prm>") -> EvalbPara
         if text[0].isspace():  # evalb matches keywords at the start of the line only
             warnings.append(f"{name}:{lineno}: line starts with blanks, ignored (evalb ignores it too)")
             continue
+        kept += 1
+        if kept > limits.block_lines:
+            what = f"parameter file has more than {limits.block_lines} settings"
+            raise limits.error("block_lines", what, file=name, line=lineno)
         parts = text.split(None, 1)
         key = parts[0]
         value = parts[1].strip() if len(parts) > 1 else ""
@@ -176,7 +187,7 @@ def parse_prm(lines: list[tuple[int, str]], *, name: str = "<prm>") -> EvalbPara
     )
 
 
-def read_prm(source: InputSource, *, name: str | None = None) -> EvalbParams:
+def read_prm(source: InputSource, *, name: str | None = None, limits: Limits = DEFAULT_LIMITS) -> EvalbParams:
     """Read an evalb parameter file (path or bytes)."""
     fname = source_name(source, name)
-    return parse_prm(list(iter_lines(source, fname)), name=fname)
+    return parse_prm(iter_lines(source, fname, limits), name=fname, limits=limits)

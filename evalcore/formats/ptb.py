@@ -9,7 +9,9 @@ unlabeled bracket is a root node with the empty label.  Consumers call
 
 Terminals are the atoms (words); a node whose children are all words is a
 preterminal.  The parser is a loop over tokens with an explicit stack, so any
-depth is fine.
+depth is fine; the limits of :class:`evalcore.limits.Limits` (brackets open at
+once, words of a tree, lines and bytes of a tree) are checked as the tree is
+read, so a hostile tree is refused at the line that passes a limit.
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from evalcore.errors import InputFormatError
+from evalcore.errors import InputFormatError, LimitError
 from evalcore.formats._io import InputSource, iter_lines, shown, source_name
+from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.trees import Node, Source, Tree
 
 __all__ = [
@@ -73,12 +76,6 @@ def split_label(raw: str, separators: str = "-=") -> LabelParts:
     return LabelParts(category, functions, indices)
 
 
-def _tokens(lines: Iterable[tuple[int, str]]) -> Iterator[tuple[int, str]]:
-    for lineno, line in lines:
-        for m in _TOKEN.finditer(line):
-            yield lineno, m.group()
-
-
 def _build(
     raw_nodes: list[tuple[str, list[int], int | None]], words: list[str], fname: str, line: int, idx: int
 ) -> Tree:
@@ -89,14 +86,18 @@ def _build(
 class _Builder:
     """The bracket-to-tree state machine shared by :func:`read_ptb` and :func:`parse_ptb_line`.
 
-    An explicit stack, so any depth works; the callers decide what is an error.
+    An explicit stack, so any depth works; the callers decide what is an error, except the
+    depth and word limits, checked here (``where`` names the file and the line being read).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, limits: Limits = DEFAULT_LIMITS, fname: str = "<string>") -> None:
         self.raw_nodes: list[tuple[str, list[int], int | None]] = []
         self.words: list[str] = []
         self.stack: list[int] = []
         self.expect_label = False
+        self.limits = limits
+        self.fname = fname
+        self.line = 0
 
     @property
     def outside(self) -> bool:
@@ -106,6 +107,13 @@ class _Builder:
     def open(self) -> None:
         if not self.stack:
             self.raw_nodes, self.words = [], []
+        elif len(self.stack) >= self.limits.depth:
+            raise self.limits.error(
+                "depth",
+                f"tree is more than {self.limits.depth} brackets deep",
+                file=self.fname,
+                line=self.line,
+            )
         idx = len(self.raw_nodes)
         self.raw_nodes.append(("", [], None))
         if self.stack:
@@ -127,6 +135,13 @@ class _Builder:
             self.raw_nodes[self.stack[-1]] = (tok, children, term)
             self.expect_label = False
         else:
+            if len(self.words) >= self.limits.tokens:
+                raise self.limits.error(
+                    "tokens",
+                    f"tree has more than {self.limits.tokens} words",
+                    file=self.fname,
+                    line=self.line,
+                )
             idx = len(self.raw_nodes)
             self.raw_nodes.append((tok, [], len(self.words)))
             self.words.append(tok)
@@ -136,37 +151,54 @@ class _Builder:
         return _build(self.raw_nodes, self.words, fname, line, idx)
 
 
-def read_ptb(source: InputSource, *, name: str | None = None) -> Iterator[Tree]:
+def read_ptb(
+    source: InputSource, *, name: str | None = None, limits: Limits = DEFAULT_LIMITS
+) -> Iterator[Tree]:
     """Stream the trees of a bracketed file (``.mrg``, ``.ptb``, ``.psd``, evalb ``.gld``/``.tst``).
 
     ``sent_id`` is the 1-based index of the tree in the file.
     """
     fname = source_name(source, name)
-    b = _Builder()
+    b = _Builder(limits, fname)
     start_line = 0
+    block_bytes = 0
     count = 0
-    for lineno, tok in _tokens(iter_lines(source, fname)):
-        if tok == "(":
-            if b.outside:
-                start_line = lineno
-            b.open()
-        elif tok == ")":
-            if b.outside:
-                raise InputFormatError("unexpected ')' outside any tree", file=fname, line=lineno)
-            label, has_children, unlabeled = b.close()
-            if not has_children and not unlabeled:  # "(X)": a labeled bracket with no children
-                raise InputFormatError(f"bracket '({shown(label)}' has no children", file=fname, line=lineno)
-            if not has_children:
-                raise InputFormatError("empty bracket '()'", file=fname, line=lineno)
-            if b.outside:
-                count += 1
-                yield b.tree(fname, start_line, count)
-        else:
-            if b.outside:
-                raise InputFormatError(
-                    f"text '{shown(tok)}' outside any bracket (expected '(')", file=fname, line=lineno
-                )
-            b.atom(tok)
+    for lineno, line in iter_lines(source, fname, limits):
+        b.line = lineno
+        if not b.outside:  # a tree goes on over this line: the block limits
+            block_bytes += len(line) + 1
+            if lineno - start_line >= limits.block_lines:
+                what = f"tree starting at line {start_line} has more than {limits.block_lines} lines"
+                raise limits.error("block_lines", what, file=fname, line=lineno)
+            if block_bytes > limits.block_bytes:
+                what = f"tree starting at line {start_line} has more than {limits.block_bytes} bytes"
+                raise limits.error("block_bytes", what, file=fname, line=lineno)
+        for m in _TOKEN.finditer(line):
+            tok = m.group()
+            if tok == "(":
+                if b.outside:
+                    start_line = lineno
+                    block_bytes = len(line) + 1
+                b.open()
+            elif tok == ")":
+                if b.outside:
+                    raise InputFormatError("unexpected ')' outside any tree", file=fname, line=lineno)
+                label, has_children, unlabeled = b.close()
+                if not has_children and not unlabeled:  # "(X)": a labeled bracket with no children
+                    raise InputFormatError(
+                        f"bracket '({shown(label)}' has no children", file=fname, line=lineno
+                    )
+                if not has_children:
+                    raise InputFormatError("empty bracket '()'", file=fname, line=lineno)
+                if b.outside:
+                    count += 1
+                    yield b.tree(fname, start_line, count)
+            else:
+                if b.outside:
+                    raise InputFormatError(
+                        f"text '{shown(tok)}' outside any bracket (expected '(')", file=fname, line=lineno
+                    )
+                b.atom(tok)
     if not b.outside:
         raise InputFormatError(
             f"tree starting at line {start_line} is not closed ({len(b.stack)} '(' open at end of file)",
@@ -175,9 +207,9 @@ def read_ptb(source: InputSource, *, name: str | None = None) -> Iterator[Tree]:
         )
 
 
-def parse_ptb(text: str, *, name: str = "<string>") -> list[Tree]:
+def parse_ptb(text: str, *, name: str = "<string>", limits: Limits = DEFAULT_LIMITS) -> list[Tree]:
     """Read all trees from a string."""
-    return list(read_ptb(text.encode("utf-8"), name=name))
+    return list(read_ptb(text.encode("utf-8"), name=name, limits=limits))
 
 
 def _write_one(tree: Tree) -> str:
@@ -293,16 +325,21 @@ class PtbLine:
     file: str = ""
 
 
-def parse_ptb_line(text: str, *, name: str = "<string>", line: int = 1) -> tuple[Tree, ...]:
+def parse_ptb_line(
+    text: str, *, name: str = "<string>", line: int = 1, limits: Limits = DEFAULT_LIMITS
+) -> tuple[Tree, ...]:
     """Read the trees written on one line, tolerating what evalb tolerates.
 
     Unlike :func:`read_ptb`, a bracket without children (``(X)``, ``()``) is
     accepted as an internal node with no children (evalb drops it as an
     empty constituent).  Raises :class:`InputFormatError` for text outside
-    brackets and unbalanced brackets.
+    brackets and unbalanced brackets, and :class:`~evalcore.errors.LimitError`
+    for a line past the depth or word limit (words of all its trees).
     """
     trees: list[Tree] = []
-    b = _Builder()
+    b = _Builder(limits, name)
+    b.line = line
+    words = 0
     for m in _TOKEN.finditer(text):
         tok = m.group()
         if tok == "(":
@@ -312,6 +349,10 @@ def parse_ptb_line(text: str, *, name: str = "<string>", line: int = 1) -> tuple
                 raise InputFormatError("unbalanced brackets (too many ')')", file=name, line=line)
             b.close()  # evalb accepts "(X)" and "()" as empty constituents
             if b.outside:
+                words += len(b.words)
+                if words > limits.tokens:
+                    what = f"line has more than {limits.tokens} words"
+                    raise limits.error("tokens", what, file=name, line=line)
                 trees.append(b.tree(name, line, len(trees) + 1))
         elif b.outside:
             raise InputFormatError(
@@ -324,19 +365,26 @@ def parse_ptb_line(text: str, *, name: str = "<string>", line: int = 1) -> tuple
     return tuple(trees)
 
 
-def read_ptb_lines(source: InputSource, *, name: str | None = None) -> Iterator[PtbLine]:
-    """Every line of the file is one sentence, as evalb reads it (empty lines included)."""
+def read_ptb_lines(
+    source: InputSource, *, name: str | None = None, limits: Limits = DEFAULT_LIMITS
+) -> Iterator[PtbLine]:
+    """Every line of the file is one sentence, as evalb reads it (empty lines included).
+
+    A line that cannot be read is an evalb error sentence; a line past a limit stops the
+    reading (:class:`~evalcore.errors.LimitError`)."""
     fname = source_name(source, name)
-    for lineno, text in iter_lines(source, fname):
+    for lineno, text in iter_lines(source, fname, limits):
         try:
-            trees = parse_ptb_line(text, name=fname, line=lineno)
+            trees = parse_ptb_line(text, name=fname, line=lineno, limits=limits)
+        except LimitError:
+            raise
         except InputFormatError as exc:
             yield PtbLine(lineno, (), exc.message, fname)
             continue
         yield PtbLine(lineno, trees, "", fname)
 
 
-def detect_layout(source: InputSource, *, name: str | None = None) -> str:
+def detect_layout(source: InputSource, *, name: str | None = None, limits: Limits = DEFAULT_LIMITS) -> str:
     """``"line"`` if the file's first tree closes on the line where it opens, else ``"tree"``.
 
     evalb reads one tree per line; treebank files (``.mrg``, ``.psd``) are
@@ -345,7 +393,7 @@ def detect_layout(source: InputSource, *, name: str | None = None) -> str:
     error sentence instead of making the whole file unreadable.
     """
     fname = source_name(source, name)
-    for _, text in iter_lines(source, fname):
+    for _, text in iter_lines(source, fname, limits):
         depth = 0
         opened = False
         for m in _TOKEN.finditer(text):
@@ -365,7 +413,7 @@ def detect_layout(source: InputSource, *, name: str | None = None) -> str:
 
 
 def read_ptb_sentences(
-    source: InputSource, *, name: str | None = None, layout: str = "auto"
+    source: InputSource, *, name: str | None = None, layout: str = "auto", limits: Limits = DEFAULT_LIMITS
 ) -> Iterator[PtbLine]:
     """Sentences of a bracketed file for evalb-style scoring.
 
@@ -375,11 +423,11 @@ def read_ptb_sentences(
     """
     fname = source_name(source, name)
     if layout == "auto":
-        layout = detect_layout(source, name=fname)
+        layout = detect_layout(source, name=fname, limits=limits)
     if layout == "line":
-        yield from read_ptb_lines(source, name=fname)
+        yield from read_ptb_lines(source, name=fname, limits=limits)
     elif layout == "tree":
-        for tree in read_ptb(source, name=fname):
+        for tree in read_ptb(source, name=fname, limits=limits):
             line = tree.source.line if tree.source is not None else 0
             yield PtbLine(line, (tree,), "", fname)
     else:
