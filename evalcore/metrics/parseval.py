@@ -40,6 +40,7 @@ truncated report; ``MAX_ERROR`` is applied to error *sentences*.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -135,7 +136,7 @@ class QuoteTerm:
     tag: str
     index: int  # number of kept words before it
     bracket: int  # number of brackets opened before it
-    enclosing: tuple[int, ...]  # brackets open around it
+    parent: int  # the innermost bracket open around it (-1: none); the others are its ancestors
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,7 +206,8 @@ def read_evalb(trees: Sequence[Tree], params: EvalbParams, error: str = "") -> E
                 if tag not in delete_len:
                     length += 1
                 if tag in quote_labels and word in QUOTE_WORDS:
-                    quotes.append(QuoteTerm(word, tag, len(words), len(starts), tuple(open_brackets)))
+                    parent = open_brackets[-1] if open_brackets else -1
+                    quotes.append(QuoteTerm(word, tag, len(words), len(starts), parent))
                 if tag not in delete:
                     words.append(word)
                     tags.append(tag)
@@ -224,7 +226,12 @@ def read_evalb(trees: Sequence[Tree], params: EvalbParams, error: str = "") -> E
 
 
 def _reinsert(
-    words: list[str], tags: list[str], brackets: list[list[int]], quote: QuoteTerm, index: int
+    words: list[str],
+    tags: list[str],
+    brackets: list[list[int]],
+    parents: Sequence[int],
+    quote: QuoteTerm,
+    index: int,
 ) -> None:
     """evalb's ``reinsert_term``: put a deleted quote terminal back at ``index``."""
     words.insert(index, quote.word)
@@ -232,8 +239,10 @@ def _reinsert(
     for k in range(quote.bracket, len(brackets)):
         brackets[k][0] += 1
         brackets[k][1] += 1
-    for k in quote.enclosing:
+    k = quote.parent
+    while k >= 0:  # the brackets open around it: its innermost one and that one's ancestors
         brackets[k][1] += 1
+        k = parents[k]
 
 
 def fix_quote(
@@ -261,17 +270,19 @@ def fix_quote(
         )
     gw, gt, gb, gidx = sides[0]
     tw, tt, tb, tidx = sides[1]
+    gpar = [b.parent for b in gold.brackets]
+    tpar = [b.parent for b in test.brackets]
     for i, tq in enumerate(test.quotes):
         ind = tidx[i]
         for j, gq in enumerate(gold.quotes):
             if gidx[j] != ind or gq.tag == tq.tag:
                 continue
             if gq.tag in delete and tq.tag not in delete:
-                _reinsert(gw, gt, gb, gq, ind)
+                _reinsert(gw, gt, gb, gpar, gq, ind)
                 for k in range(j, len(gidx)):
                     gidx[k] += 1
             elif tq.tag in delete and gq.tag not in delete:
-                _reinsert(tw, tt, tb, tq, ind)
+                _reinsert(tw, tt, tb, tpar, tq, ind)
                 for k in range(i, len(tidx)):
                     tidx[k] += 1
 
@@ -397,26 +408,71 @@ class SentenceComparison:
 def _match(
     gold: Sequence[Bracket], test: Sequence[Bracket], params: EvalbParams
 ) -> tuple[list[int], list[int]]:
-    """evalb's greedy multiset matching: gold in order, each takes the first free equal test bracket."""
-    by_span: dict[tuple[int, int], list[int]] = {}
+    """evalb's greedy multiset matching: gold in order, each takes the first free equal test bracket.
+
+    Free test brackets wait in queues by span (and label, when labeled), in test order; a gold
+    bracket takes the first of the queues of the labels ``EQ_LABEL``-equal to its own.  Each queue
+    is only ever taken from its front, so this is evalb's choice in O(brackets) time, whatever
+    the number of brackets over one span (a unary chain of 100,000 brackets over one word).
+    """
+    labeled = params.labeled
+    queues: dict[tuple[int, int, str], deque[int]] = {}
     for j, t in enumerate(test):
-        by_span.setdefault((t.start, t.end), []).append(j)
+        queues.setdefault((t.start, t.end, t.label if labeled else ""), deque()).append(j)
+    equal: dict[str, set[str]] = {}
+    if labeled:
+        for a, b in params.eq_labels:
+            equal.setdefault(a, {a}).add(b)
+            equal.setdefault(b, {b}).add(a)
     gp = [-1] * len(gold)
     tp = [-1] * len(test)
-    labeled = params.labeled
     for i, g in enumerate(gold):
-        for j in by_span.get((g.start, g.end), ()):
-            if tp[j] < 0 and (
-                not labeled or g.label == test[j].label or params.label_eq(g.label, test[j].label)
-            ):
-                gp[i] = j
-                tp[j] = i
-                break
+        labels = equal.get(g.label, (g.label,)) if labeled else ("",)
+        best: deque[int] | None = None
+        for label in labels:
+            q = queues.get((g.start, g.end, label))
+            if q and (best is None or q[0] < best[0]):
+                best = q
+        if best is not None:
+            j = best.popleft()
+            gp[i] = j
+            tp[j] = i
     return gp, tp
 
 
+_NAIVE_CROSSING = 4096
+"""Below this many gold × test bracket pairs, crossing brackets are counted pair by pair."""
+
+
 def _crossing(gold: Sequence[Bracket], test: Sequence[Bracket]) -> int:
-    """Number of test brackets crossing at least one gold bracket (evalb counts on the test side)."""
+    """Number of test brackets crossing at least one gold bracket (evalb counts on the test side).
+
+    Test ``[s, e)`` crosses gold ``[gs, ge)`` when ``gs < s < ge < e`` or ``s < gs < e < ge``.  Small
+    sentences compare every pair; larger ones ask, with range-minimum and range-maximum tables
+    over word positions, whether some gold bracket ending strictly inside ``(s, e)`` starts before
+    ``s``, or some gold bracket starting strictly inside ends after ``e``: O((g + t) log n).
+    """
+    if len(gold) * len(test) <= _NAIVE_CROSSING:
+        return _crossing_pairs(gold, test)
+    n = max([b.end for b in gold] + [b.end for b in test] + [0]) + 1
+    big = n + 1
+    min_start = [big] * n  # by end position: the smallest start of a gold bracket ending there
+    max_end = [-1] * n  # by start position: the largest end of a gold bracket starting there
+    for g in gold:
+        min_start[g.end] = min(min_start[g.end], g.start)
+        max_end[g.start] = max(max_end[g.start], g.end)
+    lows, highs = _sparse(min_start, min), _sparse(max_end, max)
+    count = 0
+    for t in test:
+        lo, hi = t.start + 1, t.end - 1  # positions strictly inside
+        if lo > hi:
+            continue
+        if _query(lows, lo, hi, min) < t.start or _query(highs, lo, hi, max) > t.end:
+            count += 1
+    return count
+
+
+def _crossing_pairs(gold: Sequence[Bracket], test: Sequence[Bracket]) -> int:
     spans = [(g.start, g.end) for g in gold]
     n = 0
     for t in test:
@@ -426,6 +482,23 @@ def _crossing(gold: Sequence[Bracket], test: Sequence[Bracket]) -> int:
                 n += 1
                 break
     return n
+
+
+def _sparse(values: list[int], pick: Callable[[int, int], int]) -> list[list[int]]:
+    """Sparse table: ``table[k][i]`` = ``pick`` over ``values[i : i + 2**k]``."""
+    table = [values]
+    width = 1
+    while 2 * width <= len(values):
+        prev = table[-1]
+        table.append([pick(prev[i], prev[i + width]) for i in range(len(prev) - width)])
+        width *= 2
+    return table
+
+
+def _query(table: list[list[int]], lo: int, hi: int, pick: Callable[[int, int], int]) -> int:
+    """``pick`` over ``values[lo : hi + 1]`` (``lo <= hi``) in O(1)."""
+    k = (hi - lo + 1).bit_length() - 1
+    return pick(table[k][lo], table[k][hi - (1 << k) + 1])
 
 
 def compare_sentence(gold: PtbLine, test: PtbLine, config: ParsevalConfig, index: int) -> SentenceComparison:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from edist import ted as _edist
 
-__all__ = ["OrderedTree", "TedMapping", "from_parents", "ted_distance", "ted_mapping"]
+__all__ = ["OrderedTree", "TedMapping", "from_parents", "ted_distance", "ted_mapping", "ted_same_yield"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,3 +181,104 @@ def from_parents(keys: Sequence[Hashable], parents: Sequence[int]) -> OrderedTre
         if i and p >= 0:
             kids[p].append(i)
     return OrderedTree(tuple(keys), tuple(tuple(k) for k in kids))
+
+
+def _spans(tree: OrderedTree, leaves: Sequence[int]) -> list[tuple[int, int]]:
+    """``(first leaf, last leaf + 1)`` of every node, leaves numbered in order (preorder backwards)."""
+    n = len(tree)
+    span = [(n, -1)] * n
+    for k, leaf in enumerate(leaves):
+        span[leaf] = (k, k + 1)
+    for i in range(n - 1, -1, -1):
+        for c in tree.children[i]:
+            a, b = span[c]
+            lo, hi = span[i]
+            span[i] = (min(lo, a), max(hi, b))
+    return span
+
+
+def _lcs_pairs(
+    a: Sequence[int], b: Sequence[int], ka: Sequence[int], kb: Sequence[int]
+) -> list[tuple[int, int]]:
+    """A longest common subsequence of the key sequences of nodes ``a`` and ``b``, as node pairs."""
+    if not a or not b:
+        return []
+    n, m = len(a), len(b)
+    table = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        row, below = table[i], table[i + 1]
+        for j in range(m - 1, -1, -1):
+            row[j] = below[j + 1] + 1 if ka[a[i]] == kb[b[j]] else max(below[j], row[j + 1])
+    out: list[tuple[int, int]] = []
+    i = j = 0
+    while i < n and j < m:
+        if ka[a[i]] == kb[b[j]] and table[i][j] == table[i + 1][j + 1] + 1:
+            out.append((a[i], b[j]))
+            i += 1
+            j += 1
+        elif table[i + 1][j] >= table[i][j + 1]:
+            i += 1
+        else:
+            j += 1
+    return out
+
+
+def ted_same_yield(x: OrderedTree, y: OrderedTree, *, pin_roots: bool = False) -> TedMapping | None:
+    """An optimal mapping of two trees over the same yield found by span arithmetic, or ``None``.
+
+    Applies when the leaves (childless nodes) of both trees have the same keys in the same order,
+    all distinct (lexemes carry their token: one segmentation on both sides).  Mapping every leaf
+    to its twin, a mapped internal node must cover the same leaves on both sides: the nodes over
+    one span form a chain (a unary run), matched by a longest common subsequence of their keys.
+    That mapping is valid, but *not always optimal*: the general TED may delete a leaf on both
+    sides to map nodes whose spans differ (2% of random 9-leaf pairs, even without unary nodes;
+    ``docs/robustness.md``).  So it is returned only when its cost equals the lower bound
+    ``Σ_key |count in x − count in y|`` (no mapping can match more nodes of a key than the
+    rarer side has), which proves it optimal: identical trees, relabelled nodes, added or
+    removed unary nodes.  O(n) time and memory (O(k²) for a unary run of k nodes), where the
+    general algorithm needs O(n · m); property-tested against :func:`ted_mapping`.
+    """
+    n, m = len(x), len(y)
+    if n < 2 or m < 2:
+        return None
+    leaves_x = [i for i in range(n) if not x.children[i]]
+    leaves_y = [i for i in range(m) if not y.children[i]]
+    if len(leaves_x) != len(leaves_y):
+        return None
+    kx, ky = _key_ids(x, y, pin_roots)
+    yield_x = [kx[i] for i in leaves_x]
+    if yield_x != [ky[i] for i in leaves_y] or len(set(yield_x)) != len(yield_x) or -1 in yield_x:
+        return None
+    leaf_x, leaf_y = set(leaves_x), set(leaves_y)
+    chains_x: dict[tuple[int, int], list[int]] = {}
+    chains_y: dict[tuple[int, int], list[int]] = {}
+    for tree, leaves, chains in ((x, leaf_x, chains_x), (y, leaf_y, chains_y)):
+        spans = _spans(tree, sorted(leaves))
+        start = 1 if pin_roots else 0
+        for i in range(start, len(tree)):
+            if i not in leaves:
+                chains.setdefault(spans[i], []).append(i)  # preorder: a chain from its top down
+    pairs: list[tuple[int, int]] = list(zip(leaves_x, leaves_y, strict=True))
+    if pin_roots:
+        pairs.append((0, 0))
+    for span in chains_x.keys() & chains_y.keys():
+        pairs.extend(_lcs_pairs(chains_x[span], chains_y[span], kx, ky))
+    mapped_x = {a for a, _ in pairs}
+    mapped_y = {b for _, b in pairs}
+    deleted = tuple(i for i in range(n) if i not in mapped_x)
+    inserted = tuple(j for j in range(m) if j not in mapped_y)
+    cost = len(deleted) + len(inserted)
+    if cost > _count_bound(kx, ky, pin_roots):
+        return None  # possibly not optimal: the caller runs the general algorithm
+    return TedMapping(cost, tuple(sorted(pairs)), deleted, inserted)
+
+
+def _count_bound(kx: Sequence[int], ky: Sequence[int], pin_roots: bool) -> int:
+    """A lower bound of the TED: nodes of a key that the other tree has fewer of are never mapped."""
+    start = 1 if pin_roots else 0
+    counts: dict[int, int] = {}
+    for k in kx[start:]:
+        counts[k] = counts.get(k, 0) + 1
+    for k in ky[start:]:
+        counts[k] = counts.get(k, 0) - 1
+    return sum(abs(v) for v in counts.values())
