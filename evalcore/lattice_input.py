@@ -24,17 +24,24 @@ lexemes (SEGEVAL still applies) and gets ``problem`` instead of a tree.
 Every file argument is a path or an :class:`InMemoryFile` (the bytes of an
 upload with its name: the name gives the extension and appears in messages),
 so the app reads uploads without writing them to disk.
+
+Streaming: :class:`PairStream` reads a gold and a predicted file in step
+(both files and their lattice files), one sentence pair at a time, so the
+``lattice`` command holds one sentence pair, not the corpus.  The batch API
+(:func:`read_gold`, :func:`read_side`, :func:`load_pairing`) collects the
+same stream for the app and the experiments.  Reading obeys
+``ReadOptions.limits`` (:mod:`evalcore.limits`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import PurePath
-from typing import Literal
+from typing import Literal, TypeVar
 
 from evalcore.errors import InputFormatError, MismatchError
-from evalcore.formats._io import InputSource, iter_lines
+from evalcore.formats._io import InputSource, blocks, iter_lines
 from evalcore.formats.conllu import read_conllu
 from evalcore.formats.detect import sniff_kind
 from evalcore.formats.lattice import read_lattices
@@ -50,7 +57,14 @@ from evalcore.lattice import (
     tree_from_constituency,
     tree_from_dependency,
 )
-from evalcore.textalign import TokenizedSentence, align_sentences, align_tokens, surface_tokens, tokenize
+from evalcore.limits import DEFAULT_LIMITS, Limits
+from evalcore.textalign import (
+    TokenizedSentence,
+    align_tokens,
+    iter_tokenize,
+    stream_alignment,
+    surface_tokens,
+)
 from evalcore.trees import DepTree, Tree
 
 __all__ = [
@@ -59,10 +73,12 @@ __all__ = [
     "GoldInput",
     "InMemoryFile",
     "InputKind",
+    "PairStream",
     "Pairing",
     "ReadOptions",
     "SentencePair",
     "input_kind",
+    "iter_side",
     "load_pairing",
     "read_gold",
     "read_segmentation",
@@ -70,6 +86,7 @@ __all__ = [
 ]
 
 InputKind = Literal["lattice", "segmentation", "brackets", "conll"]
+T = TypeVar("T")
 Protocol = Literal["2011", "2012"]
 
 
@@ -103,6 +120,7 @@ class ReadOptions:
     tag_column: TagColumn = "cpos"
     protocol: Protocol = "2012"  # dependency → function tree (SPEC §4.1 / §5.1)
     deprel_base: bool = False  # compare only the universal part of a deprel (before ':')
+    limits: Limits = field(default=DEFAULT_LIMITS, compare=False)  # resource limits: no number changes
 
 
 @dataclass(frozen=True)
@@ -148,7 +166,7 @@ def _digits(text: str) -> bool:
     return text.isascii() and text.isdigit()
 
 
-def input_kind(path: FileInput) -> InputKind:
+def input_kind(path: FileInput, limits: Limits = DEFAULT_LIMITS) -> InputKind:
     """Lattice (8 columns, FROM TO … TOKEN_ID all integers), yap segmentation, brackets or CoNLL."""
     src, name = _open(path)
     suffixes = [s.lower() for s in PurePath(name).suffixes if s.lower() != ".gz"]
@@ -156,7 +174,7 @@ def input_kind(path: FileInput) -> InputKind:
         return "lattice"
     if suffixes and suffixes[-1] == ".segmentation":
         return "segmentation"
-    for _, line in iter_lines(src, name):
+    for _, line in iter_lines(src, name, limits):
         if not line.strip() or line.startswith("#"):
             continue
         cols = line.split("\t")
@@ -165,56 +183,57 @@ def input_kind(path: FileInput) -> InputKind:
         if len(cols) == 2 and cols[0] == "" and cols[1].strip():
             return "segmentation"
         break
-    return "brackets" if sniff_kind(src, name) == "brackets" else "conll"
+    return "brackets" if sniff_kind(src, name, limits) == "brackets" else "conll"
 
 
-def read_segmentation(path: FileInput) -> list[tuple[tuple[str, ...], ...]]:
+def read_segmentation(path: FileInput, limits: Limits = DEFAULT_LIMITS) -> list[tuple[tuple[str, ...], ...]]:
     """yap's ``output.segmentation``: per sentence, per token, its segments (``ב:ה:גן``)."""
-    out: list[tuple[tuple[str, ...], ...]] = []
-    current: list[tuple[str, ...]] = []
+    return list(_iter_segmentation(path, limits))
+
+
+def _iter_segmentation(path: FileInput, limits: Limits) -> Iterator[tuple[tuple[str, ...], ...]]:
     src, name = _open(path)
-    for lineno, line in iter_lines(src, name):
-        if not line.strip():
-            if current:
-                out.append(tuple(current))
-                current = []
-            continue
-        text = line.split("\t")[-1].strip()
-        segs = tuple(s for s in text.split(":") if s)
-        if not segs:
-            raise InputFormatError("a segmentation line without segments", file=name, line=lineno)
-        current.append(segs)
-    if current:
-        out.append(tuple(current))
-    return out
+    for block in blocks(iter_lines(src, name, limits), name, limits):
+        current: list[tuple[str, ...]] = []
+        for lineno, line in block:
+            text = line.split("\t")[-1].strip()
+            segs = tuple(s for s in text.split(":") if s)
+            if not segs:
+                raise InputFormatError("a segmentation line without segments", file=name, line=lineno)
+            current.append(segs)
+        yield tuple(current)
 
 
 def _where(file: str, line: int | None) -> str:
     return f"{file}:{line}" if line is not None else file
 
 
-def _paths_of(lattice_file: FileInput, tag_column: TagColumn) -> tuple[list[tuple[Lexeme, ...]], InputKind]:
-    kind = input_kind(lattice_file)
+def _paths_of(
+    lattice_file: FileInput, tag_column: TagColumn, limits: Limits = DEFAULT_LIMITS
+) -> tuple[Iterator[tuple[Lexeme, ...]], InputKind]:
+    """The one-path lattices (or yap segmentation) of a file, as lexeme paths, read lazily."""
+    kind = input_kind(lattice_file, limits)
     src, name = _open(lattice_file)
     if kind == "segmentation":
-        paths = []
-        for sentence in read_segmentation(lattice_file):
-            lexemes = []
-            for tok, segs in enumerate(sentence, start=1):
-                for seg in segs:
-                    k = len(lexemes)
-                    lexemes.append(Lexeme(seg, "", tok, k, k + 1))
-            paths.append(tuple(lexemes))
-        return paths, kind
+        return _segmentation_paths(lattice_file, limits), kind
     if kind != "lattice":
         raise InputFormatError(
             "expected a lattice file (FROM TO FORM LEMMA CPOS FPOS FEATS TOKEN_ID) "
             "or a yap .segmentation file",
             file=name,
         )
-    return [
-        tuple(lexeme_of(a, tag_column) for a in path_arcs(lat)) for lat in read_lattices(src, name=name)
-    ], kind
+    lattices = read_lattices(src, name=name, limits=limits)
+    return (tuple(lexeme_of(a, tag_column) for a in path_arcs(lat)) for lat in lattices), kind
+
+
+def _segmentation_paths(path: FileInput, limits: Limits) -> Iterator[tuple[Lexeme, ...]]:
+    for sentence in _iter_segmentation(path, limits):
+        lexemes: list[Lexeme] = []
+        for tok, segs in enumerate(sentence, start=1):
+            for seg in segs:
+                k = len(lexemes)
+                lexemes.append(Lexeme(seg, "", tok, k, k + 1))
+        yield tuple(lexemes)
 
 
 def _dep_analysis(dep: DepTree, path: Sequence[Lexeme], options: ReadOptions, fname: str) -> Analysis:
@@ -284,60 +303,77 @@ def read_side(
     path: FileInput, lattice: FileInput | None = None, options: ReadOptions = ReadOptions()
 ) -> list[Analysis]:
     """All analyses of one file (paired later by position)."""
-    kind = input_kind(path)
+    return list(iter_side(path, lattice, options))
+
+
+def _zip_counted(
+    items: Iterator[T], paths: Iterator[tuple[Lexeme, ...]], what: str, fname: str, lattice_name: str | None
+) -> Iterator[tuple[T, tuple[Lexeme, ...]]]:
+    """Items of a file with the paths of its lattice file, in step; different counts are a
+    :class:`MismatchError` naming both (the rest of the longer file is counted, not kept)."""
+    n = 0
+    for item in items:
+        path = next(paths, None)
+        if path is None:
+            rest = 1 + sum(1 for _ in items)
+            raise MismatchError(f"{n + rest} {what} but {n} lattice paths in {lattice_name}", file=fname)
+        n += 1
+        yield item, path
+    rest = sum(1 for _ in paths)
+    if rest:
+        raise MismatchError(f"{n} {what} but {n + rest} lattice paths in {lattice_name}", file=fname)
+
+
+def iter_side(
+    path: FileInput, lattice: FileInput | None = None, options: ReadOptions = ReadOptions()
+) -> Iterator[Analysis]:
+    """The analyses of one file, one sentence at a time (with its lattice file read in step)."""
+    limits = options.limits
+    kind = input_kind(path, limits)
     src, fname = _open(path)
     lattice_name = _name(lattice)
-    paths: list[tuple[Lexeme, ...]] | None = None
+    paths: Iterator[tuple[Lexeme, ...]] | None = None
     lattice_kind: InputKind | None = None
     if lattice is not None:
-        paths, lattice_kind = _paths_of(lattice, options.tag_column)
+        paths, lattice_kind = _paths_of(lattice, options.tag_column, limits)
     if kind in ("lattice", "segmentation"):
         if lattice is not None:
             raise InputFormatError("a lattice file needs no second lattice file", file=fname)
-        own, _ = _paths_of(path, options.tag_column)
-        return [Analysis(p, where=fname) for p in own]
+        own, _ = _paths_of(path, options.tag_column, limits)
+        for p in own:
+            yield Analysis(p, where=fname)
+        return
     if kind == "brackets":
-        trees = list(read_ptb(src, name=fname))
-        if paths is not None and len(paths) != len(trees):
-            raise MismatchError(
-                f"{len(trees)} trees but {len(paths)} lattice paths in {lattice_name}", file=fname
+        if lattice_kind == "segmentation":
+            raise InputFormatError(
+                "bracketed trees take a lattice file, not a segmentation", file=lattice_name
             )
-        out = []
-        for i, tree in enumerate(trees):
-            p = paths[i] if paths is not None else None
-            if p is not None and lattice_kind == "segmentation":
-                raise InputFormatError(
-                    "bracketed trees take a lattice file, not a segmentation", file=lattice_name
-                )
+        trees = read_ptb(src, name=fname, limits=limits)
+        pairs: Iterable[tuple[Tree, tuple[Lexeme, ...] | None]] = (
+            _zip_counted(trees, paths, "trees", fname, lattice_name)
+            if paths is not None
+            else ((t, None) for t in trees)
+        )
+        for tree, p in pairs:
             lt = tree_from_constituency(tree, p)
             where = _where(fname, tree.source.line if tree.source else None)
-            out.append(Analysis(lt.path, lt, None, tree, None, tree.sent_id, where))
-        return out
-    deps = list(read_conllu(src, name=fname, on_invalid="keep"))
+            yield Analysis(lt.path, lt, None, tree, None, tree.sent_id, where)
+        return
+    deps = read_conllu(src, name=fname, on_invalid="keep", limits=limits)
     if paths is None:
-        return [_ud_analysis(d, _ud_token_ids(d), options) for d in deps]
-    if len(paths) != len(deps):
-        raise MismatchError(
-            f"{len(deps)} CoNLL sentences but {len(paths)} lattice paths in {lattice_name}", file=fname
-        )
-    return [_dep_analysis(d, p, options, fname) for d, p in zip(deps, paths, strict=True)]
+        for d in deps:
+            yield _ud_analysis(d, _ud_token_ids(d), options)
+        return
+    for d, p in _zip_counted(deps, paths, "CoNLL sentences", fname, lattice_name):
+        yield _dep_analysis(d, p, options, fname)
 
 
-def _pair_by_index(gold: list[Analysis], pred: list[Analysis], gold_path: str, pred_path: str) -> Pairing:
-    if len(gold) != len(pred):
-        raise MismatchError(
-            f"gold has {len(gold)} sentences and the prediction {len(pred)} (sentences are paired in order; "
-            "for raw-text CoNLL-U output give both files without lattices to align by characters)",
-            file=pred_path,
-        )
-    pairs = []
-    for i, (g, p) in enumerate(zip(gold, pred, strict=True), start=1):
-        g_tok = all(lx.token is not None for lx in g.lexemes)
-        p_tok = all(lx.token is not None for lx in p.lexemes)
-        if g_tok != p_tok:
-            g, p = _drop_tokens(g), _drop_tokens(p)
-        pairs.append(SentencePair(i, g, p, token_blocks(g.lexemes, p.lexemes)))
-    return Pairing(tuple(pairs), "index", len(gold), len(pred))
+def _index_pair(i: int, g: Analysis, p: Analysis) -> SentencePair:
+    g_tok = all(lx.token is not None for lx in g.lexemes)
+    p_tok = all(lx.token is not None for lx in p.lexemes)
+    if g_tok != p_tok:
+        g, p = _drop_tokens(g), _drop_tokens(p)
+    return SentencePair(i, g, p, token_blocks(g.lexemes, p.lexemes))
 
 
 def _drop_tokens(a: Analysis) -> Analysis:
@@ -382,36 +418,129 @@ def read_gold(
 ) -> GoldInput:
     """Read the gold side once (SPEC §6)."""
     src, name = _open(path)
-    if lattice is None and input_kind(path) == "conll":
-        sentences = tokenize(read_conllu(src, name=name, on_invalid="keep"))
+    if lattice is None and input_kind(path, options.limits) == "conll":
+        sentences = tuple(
+            iter_tokenize(read_conllu(src, name=name, on_invalid="keep", limits=options.limits))
+        )
         analyses = tuple(_ud_analysis(s.tree, _ud_token_ids(s.tree), options) for s in sentences)
-        return GoldInput(name, None, options, analyses, tuple(sentences))
+        return GoldInput(name, None, options, analyses, sentences)
     analyses = tuple(read_side(path, lattice, options))
     return GoldInput(name, _name(lattice), options, analyses, None)
 
 
-def _pair_by_characters(gold: GoldInput, pred_path: FileInput) -> Pairing:
-    assert gold.tokenized is not None
-    g_sents = gold.tokenized
-    src, name = _open(pred_path)
-    p_sents = tokenize(read_conllu(src, name=name, on_invalid="keep"))
-    alignment = align_sentences(g_sents, p_sents)
-    pairs = []
-    for gi, pi in alignment.pairs:
-        g, p = g_sents[gi], p_sents[pi]
-        g_blocks, p_blocks, blocks = align_tokens(g, p)
-        pred = _ud_analysis(p.tree, _ud_token_ids(p.tree), gold.options)
-        pairs.append(
-            SentencePair(gi + 1, _retoken(gold.analyses[gi], g_blocks), _retoken(pred, p_blocks), blocks)
+class PairStream:
+    """The sentence pairs of a gold and a predicted file, read in step: iterate once.
+
+    Both CoNLL without lattice files: aligned by characters (raw text); otherwise paired in
+    order (a :class:`MismatchError` when the files have different numbers of sentences, raised
+    when the shorter one ends).  ``gold`` may be a :class:`GoldInput` read once for several
+    predictions (its settings then win).  After the iteration, ``gold_sentences``,
+    ``pred_sentences`` and the unaligned sentences (1-based) are set.  Memory: one sentence
+    pair (and, aligning by characters, the sentences not aligned yet).
+    """
+
+    def __init__(
+        self,
+        gold: FileInput | GoldInput,
+        pred: FileInput,
+        *,
+        gold_lattice: FileInput | None = None,
+        pred_lattice: FileInput | None = None,
+        options: ReadOptions = ReadOptions(),
+    ) -> None:
+        self.options = gold.options if isinstance(gold, GoldInput) else options
+        limits = self.options.limits
+        self.gold, self.pred = gold, pred
+        self.gold_lattice = gold_lattice
+        self.pred_lattice = pred_lattice
+        self.gold_name = gold.path if isinstance(gold, GoldInput) else _open(gold)[1]
+        if isinstance(gold, GoldInput):
+            gold_chars = gold.tokenized is not None
+        else:
+            gold_chars = gold_lattice is None and input_kind(gold, limits) == "conll"
+        chars = gold_chars and pred_lattice is None and input_kind(pred, limits) == "conll"
+        self.mode: Literal["index", "characters"] = "characters" if chars else "index"
+        self.gold_sentences = 0
+        self.pred_sentences = 0
+        self.unaligned_gold: list[int] = []
+        self.unaligned_pred: list[int] = []
+
+    def __iter__(self) -> Iterator[SentencePair]:
+        return self._by_characters() if self.mode == "characters" else self._by_index()
+
+    def _by_index(self) -> Iterator[SentencePair]:
+        gold = self.gold
+        golds = (
+            iter(gold.analyses)
+            if isinstance(gold, GoldInput)
+            else iter_side(gold, self.gold_lattice, self.options)
         )
-    return Pairing(
-        tuple(pairs),
-        "characters",
-        len(g_sents),
-        len(p_sents),
-        tuple(i + 1 for i in alignment.unaligned_gold),
-        tuple(i + 1 for i in alignment.unaligned_pred),
-    )
+        preds = iter_side(self.pred, self.pred_lattice, self.options)
+        for g in golds:
+            p = next(preds, None)
+            if p is None:
+                self.gold_sentences += 1 + sum(1 for _ in golds)
+                self._different_counts()
+            self.gold_sentences += 1
+            self.pred_sentences += 1
+            yield _index_pair(self.gold_sentences, g, p)
+        rest = sum(1 for _ in preds)
+        if rest:
+            self.pred_sentences += rest
+            self._different_counts()
+
+    def _different_counts(self) -> None:
+        raise MismatchError(
+            f"gold has {self.gold_sentences} sentences and the prediction {self.pred_sentences} (sentences "
+            "are paired in order; for raw-text CoNLL-U output give both files without lattices to align "
+            "by characters)",
+            file=_name(self.pred) or "",
+        )
+
+    def _by_characters(self) -> Iterator[SentencePair]:
+        gold, options = self.gold, self.options
+        limits = options.limits
+        if isinstance(gold, GoldInput):
+            assert gold.tokenized is not None
+            g_sents: Iterable[TokenizedSentence] = gold.tokenized
+        else:
+            g_src, g_name = _open(gold)
+            g_sents = iter_tokenize(read_conllu(g_src, name=g_name, on_invalid="keep", limits=limits))
+        src, name = _open(self.pred)
+        p_sents = iter_tokenize(read_conllu(src, name=name, on_invalid="keep", limits=limits))
+        for step in stream_alignment(g_sents, p_sents):
+            if step.gold is not None:
+                self.gold_sentences = step.gold_index + 1
+            if step.pred is not None:
+                self.pred_sentences = step.pred_index + 1
+            if step.gold is None:
+                self.unaligned_pred.append(step.pred_index + 1)
+                continue
+            if step.pred is None:
+                self.unaligned_gold.append(step.gold_index + 1)
+                continue
+            g, p = step.gold, step.pred
+            g_blocks, p_blocks, blocks_ = align_tokens(g, p)
+            if isinstance(gold, GoldInput):
+                g_analysis = gold.analyses[step.gold_index]
+            else:
+                g_analysis = _ud_analysis(g.tree, _ud_token_ids(g.tree), options)
+            pred = _ud_analysis(p.tree, _ud_token_ids(p.tree), options)
+            yield SentencePair(
+                step.gold_index + 1, _retoken(g_analysis, g_blocks), _retoken(pred, p_blocks), blocks_
+            )
+
+    def pairing(self) -> Pairing:
+        """Read everything into a :class:`Pairing` (the batch view)."""
+        pairs = tuple(self)
+        return Pairing(
+            pairs,
+            self.mode,
+            self.gold_sentences,
+            self.pred_sentences,
+            tuple(self.unaligned_gold),
+            tuple(self.unaligned_pred),
+        )
 
 
 def load_pairing(
@@ -422,15 +551,13 @@ def load_pairing(
     pred_lattice: FileInput | None = None,
     options: ReadOptions = ReadOptions(),
 ) -> Pairing:
-    """Read and pair a gold and a predicted file (SPEC §6).
+    """Read and pair a gold and a predicted file (SPEC §6): :class:`PairStream`, collected.
 
     Both CoNLL without lattice files: aligned by characters (raw text);
     otherwise paired in order.  ``gold`` may be a :class:`GoldInput` read
     once for several predictions (its settings then win).  Files are paths
     or :class:`InMemoryFile` values (uploads, never written to disk).
     """
-    g = gold if isinstance(gold, GoldInput) else read_gold(gold, gold_lattice, options)
-    if g.tokenized is not None and pred_lattice is None and input_kind(pred) == "conll":
-        return _pair_by_characters(g, pred)
-    p = read_side(pred, pred_lattice, g.options)
-    return _pair_by_index(list(g.analyses), p, g.path, _name(pred) or "")
+    if not isinstance(gold, GoldInput):
+        gold = read_gold(gold, gold_lattice, options)
+    return PairStream(gold, pred, pred_lattice=pred_lattice, options=options).pairing()

@@ -23,7 +23,8 @@ token, a plain word is a token of one word) with Unicode space characters
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from evalcore.errors import InputFormatError, MismatchError
@@ -32,12 +33,15 @@ from evalcore.metrics.base import ratio
 from evalcore.trees import DepTree
 
 __all__ = [
+    "AlignStep",
     "SentenceAlignment",
     "SurfaceToken",
     "TokenizedSentence",
     "WordsCounts",
     "align_sentences",
     "align_tokens",
+    "iter_tokenize",
+    "stream_alignment",
     "surface_tokens",
     "tokenize",
     "words_counts",
@@ -101,7 +105,11 @@ def surface_tokens(tree: DepTree) -> list[tuple[str, tuple[int, ...], int, bool]
 
 def tokenize(trees: Iterable[DepTree]) -> list[TokenizedSentence]:
     """Tokens with character offsets over the whole file (spaces removed, SPEC §6)."""
-    out: list[TokenizedSentence] = []
+    return list(iter_tokenize(trees))
+
+
+def iter_tokenize(trees: Iterable[DepTree]) -> Iterator[TokenizedSentence]:
+    """:func:`tokenize`, one sentence at a time."""
     offset = 0
     for tree in trees:
         start = offset
@@ -117,41 +125,73 @@ def tokenize(trees: Iterable[DepTree]) -> list[TokenizedSentence]:
                 )
             toks.append(SurfaceToken(chars, words, offset, offset + len(chars), line, multi))
             offset += len(chars)
-        out.append(TokenizedSentence(tree, tuple(toks), start, offset))
-    return out
-
-
-def _stream(sentences: Sequence[TokenizedSentence]) -> Iterable[tuple[str, SurfaceToken, DepTree]]:
-    for s in sentences:
-        for t in s.tokens:
-            yield t.form, t, s.tree
+        yield TokenizedSentence(tree, tuple(toks), start, offset)
 
 
 def _check_same_text(gold: Sequence[TokenizedSentence], pred: Sequence[TokenizedSentence]) -> None:
     """Raise :class:`MismatchError` at the first character where the two streams differ."""
-    g_text = "".join(t.form for s in gold for t in s.tokens)
-    p_text = "".join(t.form for s in pred for t in s.tokens)
-    if g_text == p_text:
-        return
-    k = 0
-    while k < len(g_text) and k < len(p_text) and g_text[k] == p_text[k]:
-        k += 1
-    where_file, where_line = None, None
-    for s in pred:
-        for t in s.tokens:
-            if t.start <= k < t.end or (k == len(p_text) and t.end == k):
-                where_file = s.tree.source.file if s.tree.source else None
-                where_line = t.line
+    check = _TextCheck()
+    gi, pi = iter(gold), iter(pred)
+    g, p = next(gi, None), next(pi, None)
+    while g is not None or p is not None:  # the side that is behind first: little is pending
+        if p is None or (g is not None and g.end <= p.end):
+            check.add(g, gold=True)  # type: ignore[arg-type]
+            g = next(gi, None)
+        else:
+            check.add(p, gold=False)
+            p = next(pi, None)
+    check.finish()
+
+
+class _TextCheck:
+    """Compares the two character streams as sentences arrive, keeping only what is not compared yet
+    (a sentence or two): the same-text check of a whole file in bounded memory."""
+
+    def __init__(self) -> None:
+        self.text = ["", ""]  # gold, predicted: characters not compared yet
+        self.done = 0  # characters compared and equal
+        self.pending: deque[TokenizedSentence] = deque()  # predicted sentences not wholly compared
+        self.pred_end = 0
+
+    def add(self, sentence: TokenizedSentence, *, gold: bool) -> None:
+        self.text[0 if gold else 1] += "".join(t.form for t in sentence.tokens)
+        if not gold:
+            self.pending.append(sentence)
+            self.pred_end = sentence.end
+        g, p = self.text
+        m = min(len(g), len(p))
+        if g[:m] != p[:m]:
+            k = next(i for i in range(m) if g[i] != p[i])
+            self._fail(k)
+        self.done += m
+        self.text = [g[m:], p[m:]]
+        while len(self.pending) > 1 and self.pending[0].end <= self.done:
+            self.pending.popleft()
+
+    def finish(self) -> None:
+        if self.text[0] or self.text[1]:
+            self._fail(0)
+
+    def _fail(self, local: int) -> None:
+        k = self.done + local
+        g, p = self.text
+        where_file, where_line = None, None
+        for s in self.pending:
+            for t in s.tokens:
+                if t.start <= k < t.end or (k == self.pred_end and t.end == k):
+                    where_file = s.tree.source.file if s.tree.source else None
+                    where_line = t.line
+                    break
+            if where_line is not None:
                 break
-        if where_line is not None:
-            break
-    raise MismatchError(
-        "the two files do not spell the same text (token FORMs concatenated, spaces removed); "
-        f"first difference at character {k + 1}: gold '{g_text[k : k + 20]}' vs system '{p_text[k : k + 20]}'"
-        " (for morpheme-level CoNLL, give the lattice files: --gold-lattice/--pred-lattice)",
-        file=where_file,
-        line=where_line,
-    )
+        raise MismatchError(
+            "the two files do not spell the same text (token FORMs concatenated, spaces removed); "
+            f"first difference at character {k + 1}: gold '{g[local : local + 20]}' vs system "
+            f"'{p[local : local + 20]}' (for morpheme-level CoNLL, give the lattice files: "
+            "--gold-lattice/--pred-lattice)",
+            file=where_file,
+            line=where_line,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,33 +203,74 @@ class SentenceAlignment:
     unaligned_pred: tuple[int, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class AlignStep:
+    """One step of :func:`stream_alignment`: an aligned pair, or one unaligned sentence (the other
+    side ``None``, its index -1).  Indices are 0-based positions in each file."""
+
+    gold_index: int
+    gold: TokenizedSentence | None
+    pred_index: int
+    pred: TokenizedSentence | None
+
+
 def align_sentences(
     gold: Sequence[TokenizedSentence], pred: Sequence[TokenizedSentence]
 ) -> SentenceAlignment:
     """One-to-one alignment of sentences covering the same characters (the scorer's "Sentences")."""
-    _check_same_text(gold, pred)
     pairs: list[tuple[int, int]] = []
     un_g: list[int] = []
     un_p: list[int] = []
-    gi = pi = 0
-    while gi < len(gold) and pi < len(pred):
-        g, p = gold[gi], pred[pi]
-        if (g.start, g.end) == (p.start, p.end):
-            pairs.append((gi, pi))
-            gi += 1
-            pi += 1
-        elif g.end <= p.end:
-            un_g.append(gi)
-            gi += 1
-            if g.end == p.end:
-                un_p.append(pi)
-                pi += 1
+    for step in stream_alignment(gold, pred):
+        if step.gold is not None and step.pred is not None:
+            pairs.append((step.gold_index, step.pred_index))
+        elif step.gold is not None:
+            un_g.append(step.gold_index)
         else:
-            un_p.append(pi)
-            pi += 1
-    un_g.extend(range(gi, len(gold)))
-    un_p.extend(range(pi, len(pred)))
+            un_p.append(step.pred_index)
     return SentenceAlignment(tuple(pairs), tuple(un_g), tuple(un_p))
+
+
+def stream_alignment(
+    gold: Iterable[TokenizedSentence], pred: Iterable[TokenizedSentence]
+) -> Iterator[AlignStep]:
+    """:func:`align_sentences` reading both sides in step: sentences covering exactly the same
+    characters are paired, the others reported one by one; the text check is made as the
+    characters arrive (:class:`MismatchError` at the first difference).  Memory: the sentences
+    not yet aligned, one or two."""
+    gi_iter, pi_iter = iter(gold), iter(pred)
+    check = _TextCheck()
+
+    def pull(it: Iterator[TokenizedSentence], is_gold: bool) -> TokenizedSentence | None:
+        s = next(it, None)
+        if s is not None:
+            check.add(s, gold=is_gold)
+        return s
+
+    g, p = pull(gi_iter, True), pull(pi_iter, False)
+    gi = pi = 0
+    while g is not None and p is not None:
+        if (g.start, g.end) == (p.start, p.end):
+            yield AlignStep(gi, g, pi, p)
+            g, gi = pull(gi_iter, True), gi + 1
+            p, pi = pull(pi_iter, False), pi + 1
+        elif g.end <= p.end:
+            yield AlignStep(gi, g, -1, None)
+            same_end = g.end == p.end
+            g, gi = pull(gi_iter, True), gi + 1
+            if same_end:
+                yield AlignStep(-1, None, pi, p)
+                p, pi = pull(pi_iter, False), pi + 1
+        else:
+            yield AlignStep(-1, None, pi, p)
+            p, pi = pull(pi_iter, False), pi + 1
+    while g is not None:
+        yield AlignStep(gi, g, -1, None)
+        g, gi = pull(gi_iter, True), gi + 1
+    while p is not None:
+        yield AlignStep(-1, None, pi, p)
+        p, pi = pull(pi_iter, False), pi + 1
+    check.finish()
 
 
 def align_tokens(

@@ -88,7 +88,18 @@ def test_bclm_hneim_cli(write_file: Callable[[str, str], str], run_cli: Callable
     pred = write_file("pred.mrg", p["tree"] + "\n")
     gl = write_file("gold.lattices", _lattice_text(g["lattice"]))
     pl = write_file("pred.lattices", _lattice_text(p["lattice"]))
-    res = run_cli("lattice", gold, pred, "--gold-lattice", gl, "--pred-lattice", pl, "--format", "json")
+    res = run_cli(
+        "lattice",
+        gold,
+        pred,
+        "--gold-lattice",
+        gl,
+        "--pred-lattice",
+        pl,
+        "--format",
+        "json",
+        "--per-sentence",
+    )  # per-sentence records only on request (the command streams, issue 13)
     assert res.code == 0, res.err
     out = json.loads(res.out)
     assert out["scenario"] == "raw"
@@ -241,7 +252,7 @@ def test_yap_sample_cli_with_mapping_and_segmentation(run_cli: Callable[..., Cli
     )
     res = run_cli(
         "lattice", conll, f"yap={conll}", "--gold-lattice", mapping, "--pred-lattice", seg,
-        "--ambiguity-lattice", ma, "--format", "json",
+        "--ambiguity-lattice", ma, "--format", "json", "--per-sentence",
     )  # fmt: skip
     assert res.code == 0, res.err
     out = json.loads(res.out)

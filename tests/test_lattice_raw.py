@@ -91,7 +91,7 @@ def test_token_blocks() -> None:
 def test_raw_scenario_cli(write_file: Callable[[str, str], str], run_cli: Callable[..., CliResult]) -> None:
     gold = write_file("gold.conllu", _conllu(["abc a b c", "de"], ["f", "g"]))
     pred = write_file("pred.conllu", _conllu(["abc ab c", "de"], ["f"], ["g"]))
-    res = run_cli("lattice", gold, pred, "--format", "json")
+    res = run_cli("lattice", gold, pred, "--format", "json", "--per-sentence")  # records on request
     assert res.code == 0, res.err
     out = json.loads(res.out)
     assert out["scenario"] == "raw" and out["classic"] is None

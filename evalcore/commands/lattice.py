@@ -3,6 +3,10 @@
 SEGEVAL, token segmentation accuracy, TedEval over lattices (U/L) and the
 classic metric where it applies, one row per predicted file: the scenario
 table of the paper (Tables 1–2).
+
+Streams: each prediction is read in step with the gold (and the lattice
+files), one sentence pair at a time; only the sums are kept, and every
+sentence's record only with ``--per-sentence``.
 """
 
 from __future__ import annotations
@@ -11,11 +15,10 @@ import argparse
 import sys
 
 from evalcore.commands._output import csv_text, json_text, named_path, text_table
-from evalcore.errors import InputFormatError
+from evalcore.errors import InputFormatError, one_line
 from evalcore.formats.lattice import read_lattices
-from evalcore.lattice_input import load_pairing, read_gold
-from evalcore.metrics.joint import JointConfig, JointResult, SentenceJoint, evaluate
-from evalcore.trees import Lattice
+from evalcore.lattice_input import PairStream
+from evalcore.metrics.joint import JointConfig, JointResult, SentenceJoint, evaluate_stream
 
 __all__ = ["register", "result_json", "run", "table_rows"]
 
@@ -79,7 +82,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="compare only the universal part of dependency labels (before ':'), as CoNLL 2018 LAS does",
     )
     p.add_argument("--average", choices=("global", "sentence"), default="global")
-    p.add_argument("--per-sentence", action="store_true", help="text: also list every sentence")
+    p.add_argument(
+        "--per-sentence",
+        action="store_true",
+        help="also list every sentence (text), or add them as per_sentence (JSON); keeps them in memory",
+    )
     p.add_argument("--format", choices=("text", "json", "csv"), default="text")
     p.set_defaults(run=run)
 
@@ -145,7 +152,7 @@ def result_json(r: JointResult) -> dict[str, object]:
         "system": r.name,
         "scenario": r.scenario,
         "detected_scenario": r.detected,
-        "sentences": len(r.sentences),
+        "sentences": r.pairs,
         "gold_sentences": r.gold_sentences,
         "pred_sentences": r.pred_sentences,
         "unaligned": {"gold": list(r.unaligned_gold), "pred": list(r.unaligned_pred)},
@@ -172,13 +179,12 @@ def result_json(r: JointResult) -> dict[str, object]:
             "segeval": r.segeval.signature,
             "tedeval": r.ted_labeled.signature if r.ted_labeled else None,
         },
-        "per_sentence": [_sentence_json(s) for s in r.sentences],
-    }
+    } | ({"per_sentence": [_sentence_json(s) for s in r.sentences]} if r.sentences else {})
 
 
 def _notes(r: JointResult) -> str:
     lines = [
-        f"{r.name}: {len(r.sentences)} sentence pairs scored (gold {r.gold_sentences}, predicted "
+        f"{r.name}: {r.pairs} sentence pairs scored (gold {r.gold_sentences}, predicted "
         f"{r.pred_sentences}); unaligned: {len(r.unaligned_gold)} gold, {len(r.unaligned_pred)} predicted; "
         f"skipped {r.skipped} (not a tree); detected scenario: {r.detected}"
     ]
@@ -214,10 +220,6 @@ def _per_sentence_text(r: JointResult) -> str:
     return text_table(["#", "sent_id", "SEG L", "TED U", "TED L", "dist", "operations (labeled)"], rows)
 
 
-def _ambiguity(path: str | None) -> list[Lattice] | None:
-    return list(read_lattices(path)) if path is not None else None
-
-
 def run(args: argparse.Namespace) -> int:
     preds = [named_path(p) for p in args.pred]
     lattices: list[str | None] = list(args.pred_lattice)
@@ -228,23 +230,37 @@ def run(args: argparse.Namespace) -> int:
             f"{len(preds)} predictions but {len(lattices)} --pred-lattice files (one per PRED, in order)",
             file=args.pred_lattice[0],
         )
-    config = JointConfig(args.tag_column, args.protocol, args.average, args.deprel_base)
-    ambiguity = _ambiguity(args.ambiguity_lattice)
+    config = JointConfig(args.tag_column, args.protocol, args.average, args.deprel_base, args.limits)
     scenario = None if args.scenario == "auto" else args.scenario
     results: list[JointResult] = []
-    gold = read_gold(args.gold, args.gold_lattice, config.read_options)
-    for (name, path), lat in zip(preds, lattices, strict=True):
-        pairing = load_pairing(gold, path, pred_lattice=lat)
-        if ambiguity is not None and pairing.mode != "index":
-            raise InputFormatError(
-                "--ambiguity-lattice needs inputs with token ids (lattice files), not raw-text CoNLL-U",
-                file=args.ambiguity_lattice,
-            )
-        result = evaluate(pairing, config, name=name, scenario=scenario, ambiguity=ambiguity)
-        for s in result.sentences:
-            if s.invalid:
-                label = f"sentence {s.index}" + (f" ({s.sent_id})" if s.sent_id else "")
-                print(f"warning: {s.where}: {label} skipped: {s.skipped}", file=sys.stderr)
+
+    def warn(s: SentenceJoint) -> None:
+        if s.invalid:
+            label = f"sentence {s.index}" + (f" ({s.sent_id})" if s.sent_id else "")
+            print(one_line(f"warning: {s.where}: {label} skipped: {s.skipped}"), file=sys.stderr)
+
+    for name, path in preds:
+        lat = lattices[len(results)]
+        stream = PairStream(
+            args.gold, path, gold_lattice=args.gold_lattice, pred_lattice=lat, options=config.read_options
+        )
+        ambiguity = None
+        if args.ambiguity_lattice is not None:
+            if stream.mode != "index":
+                raise InputFormatError(
+                    "--ambiguity-lattice needs inputs with token ids (lattice files), not raw-text CoNLL-U",
+                    file=args.ambiguity_lattice,
+                )
+            ambiguity = read_lattices(args.ambiguity_lattice, limits=args.limits)
+        result = evaluate_stream(
+            stream,
+            config,
+            name=name,
+            scenario=scenario,
+            ambiguity=ambiguity,
+            keep_sentences=args.per_sentence,
+            on_sentence=warn,
+        )
         results.append(result)
     if args.format == "json":
         payload = (

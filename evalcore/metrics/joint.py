@@ -12,18 +12,24 @@ Counts then score: every sentence contributes :class:`SegCounts`,
 :class:`LatticeTedCounts` and the classic counts; corpus scores come from
 their sums.  Sentences whose analysis is not a tree are left out of TedEval
 and the classic metric (counted in ``skipped``) but still count for SEGEVAL.
+
+:func:`evaluate_stream` scores a :class:`~evalcore.lattice_input.PairStream`
+as it is read, keeping the sums (and the sentences only if asked): the
+``lattice`` command's memory is one sentence pair.  :func:`evaluate` scores
+a collected :class:`~evalcore.lattice_input.Pairing` the same way.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from typing import Literal
 
 from evalcore.formats.prm import COLLINS
 from evalcore.formats.ptb import PtbLine
 from evalcore.lattice import Lexeme, TagColumn, check_path
-from evalcore.lattice_input import Pairing, ReadOptions, SentencePair
+from evalcore.lattice_input import Pairing, PairStream, ReadOptions, SentencePair
+from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.metrics import attachment, parseval
 from evalcore.metrics.base import make_signature
 from evalcore.metrics.lattice_tedeval import (
@@ -48,6 +54,7 @@ __all__ = [
     "SentenceJoint",
     "detect_scenario",
     "evaluate",
+    "evaluate_stream",
 ]
 
 Scenario = Literal["gold", "predicted", "raw"]
@@ -61,11 +68,12 @@ class JointConfig:
     protocol: Literal["2011", "2012"] = "2012"
     average: Literal["global", "sentence"] = "global"
     deprel_base: bool = False
+    limits: Limits = field(default=DEFAULT_LIMITS, compare=False)  # resource limits: no number changes
 
     @property
     def read_options(self) -> ReadOptions:
         """The reading settings these scores assume (pass them to :func:`load_pairing`)."""
-        return ReadOptions(self.tag_column, self.protocol, self.deprel_base)
+        return ReadOptions(self.tag_column, self.protocol, self.deprel_base, self.limits)
 
     @property
     def ted(self) -> LatticeTedConfig:
@@ -161,6 +169,7 @@ class JointResult:
     skipped: int
     lattice_check: LatticeCheckSummary | None
     signature: str
+    pairs: int = 0  # sentence pairs scored (``sentences`` holds them all, or none when streamed)
 
 
 def _same_segmentation(pair: SentencePair) -> bool:
@@ -217,8 +226,8 @@ def _sentence(
         else:
             skipped = "no gold tree" if g.tree is None else "no predicted tree"
     else:
-        ted_u = sentence_ted(p.tree, g.tree, labeled=False)
-        ted_l = sentence_ted(p.tree, g.tree, labeled=True)
+        ted_u = sentence_ted(p.tree, g.tree, labeled=False, limits=config.limits)
+        ted_l = sentence_ted(p.tree, g.tree, labeled=True, limits=config.limits)
     att = pv = None
     if classic and skipped is None:
         if g.dep is not None and p.dep is not None and g.dep.forms == p.dep.forms:
@@ -249,69 +258,170 @@ def evaluate(
     ``ambiguity``: the MA lattices of the gold sentences (in gold order) to
     check that the gold and predicted paths lie in them (needs token ids).
     """
-    detected = detect_scenario(pairing)
-    classic = detected != "raw"
-    sentences = []
+    lattice_of = None
+    if ambiguity is not None:
+        lattice_of = lambda index: ambiguity[index - 1] if index - 1 < len(ambiguity) else None  # noqa: E731
+    tally = _Tally(config)
     for pair in pairing.pairs:
-        lattice = None
-        if ambiguity is not None and pair.index - 1 < len(ambiguity) and _has_token_ids(pair.gold.lexemes):
-            lattice = ambiguity[pair.index - 1]
-        sentences.append(_sentence(pair, config, classic, lattice))
-    seg_total = SegCounts()
-    tu = LatticeTedCounts()
-    tl = LatticeTedCounts()
-    att = attachment.AttachCounts()
-    pv = parseval.ParsevalCounts()
-    any_tree = any_att = any_pv = False
-    skipped = 0
-    for s in sentences:
-        seg_total = seg_total + s.seg
-        if s.ted_unlabeled is not None and s.ted_labeled is not None:
-            any_tree = True
-            tu = tu + s.ted_unlabeled.counts()
-            tl = tl + s.ted_labeled.counts()
-        elif s.invalid:
-            skipped += 1
-        if s.attach is not None:
-            any_att = True
-            att = att + s.attach
-        if s.parseval is not None:
-            any_pv = True
-            pv = pv + s.parseval
-    classic_score: ClassicScore | None = None
-    if classic and any_att:
-        a = attachment.score(att, attachment.AttachConfig(deprel_base=config.deprel_base))
-        classic_score = ClassicScore("attachment", a.uas, a.las, a.signature)
-    elif classic and any_pv:
-        sig = parseval.ParsevalConfig(COLLINS).signature()
-        classic_score = ClassicScore("parseval", None, parseval.score(pv, sig).f1, sig)
-    summary = None
-    checks = [s.check for s in sentences if s.check is not None]
-    if checks:
-        summary = LatticeCheckSummary(
-            len(checks),
-            sum(not c.gold_inside for c in checks),
-            sum(not c.gold_inside_segments for c in checks),
-            sum(not c.pred_inside for c in checks),
-            sum(not c.pred_inside_segments for c in checks),
-            sum(c.gold_tokens_outside for c in checks),
-            sum(c.gold_tokens_outside_segments for c in checks),
-            sum(c.tokens for c in checks),
-        )
-    return JointResult(
+        tally.add(pair, lattice_of(pair.index) if lattice_of else None, keep=True)
+    return tally.result(
         name,
-        scenario or detected,
-        detected,
-        seg_score(seg_total, config.seg),
-        ted_score(tu, config.ted, labeled=False) if any_tree else None,
-        ted_score(tl, config.ted, labeled=True) if any_tree else None,
-        classic_score,
-        tuple(sentences),
+        scenario,
+        pairing.mode,
         pairing.gold_sentences,
         pairing.pred_sentences,
         pairing.unaligned_gold,
         pairing.unaligned_pred,
-        skipped,
-        summary,
-        config.signature(pairing.mode),
     )
+
+
+def evaluate_stream(
+    stream: PairStream,
+    config: JointConfig = JointConfig(),
+    *,
+    name: str = "",
+    scenario: Scenario | None = None,
+    ambiguity: Iterable[Lattice] | None = None,
+    keep_sentences: bool = False,
+    on_sentence: Callable[[SentenceJoint], None] | None = None,
+) -> JointResult:
+    """:func:`evaluate` on a :class:`PairStream`, reading both files in step.
+
+    Only the sums are kept (``sentences`` is empty unless ``keep_sentences``); ``on_sentence``
+    sees every sentence as it is scored.  ``ambiguity`` (MA lattices in gold order) is read in
+    step with the gold sentences too.
+    """
+    lattices = _Ahead(iter(ambiguity)) if ambiguity is not None else None
+    tally = _Tally(config)
+    for pair in stream:
+        s = tally.add(pair, lattices.at(pair.index) if lattices else None, keep=keep_sentences)
+        if on_sentence is not None:
+            on_sentence(s)
+    return tally.result(
+        name,
+        scenario,
+        stream.mode,
+        stream.gold_sentences,
+        stream.pred_sentences,
+        tuple(stream.unaligned_gold),
+        tuple(stream.unaligned_pred),
+    )
+
+
+class _Ahead:
+    """The lattices of a file by 1-based gold index, read forwards only (skipped ones dropped)."""
+
+    def __init__(self, lattices: Iterator[Lattice]) -> None:
+        self.lattices = lattices
+        self.index = 0
+
+    def at(self, index: int) -> Lattice | None:
+        lattice = None
+        while self.index < index:
+            lattice = next(self.lattices, None)
+            if lattice is None:
+                return None
+            self.index += 1
+        return lattice
+
+
+class _Tally:
+    """Running sums of one prediction's sentences (local to one evaluation)."""
+
+    def __init__(self, config: JointConfig) -> None:
+        self.config = config
+        self.seg = SegCounts()
+        self.tu = LatticeTedCounts()
+        self.tl = LatticeTedCounts()
+        self.att = attachment.AttachCounts()
+        self.pv = parseval.ParsevalCounts()
+        self.any_tree = self.any_att = self.any_pv = False
+        self.skipped = 0
+        self.same_segmentation = True
+        self.same_tags = True
+        self.checks = [0] * 8
+        self.kept: list[SentenceJoint] = []
+        self.pairs = 0
+
+    def add(self, pair: SentencePair, lattice: Lattice | None, *, keep: bool) -> SentenceJoint:
+        if not _has_token_ids(pair.gold.lexemes):
+            lattice = None
+        same = _same_segmentation(pair)
+        self.same_segmentation = self.same_segmentation and same
+        if self.same_tags:
+            self.same_tags = [lx.tag for lx in pair.gold.lexemes] == [lx.tag for lx in pair.pred.lexemes]
+        # the classic metric needs the gold segmentation everywhere: counted while that holds
+        s = _sentence(pair, self.config, self.same_segmentation, lattice)
+        self.pairs += 1
+        self.seg = self.seg + s.seg
+        if s.ted_unlabeled is not None and s.ted_labeled is not None:
+            self.any_tree = True
+            self.tu = self.tu + s.ted_unlabeled.counts()
+            self.tl = self.tl + s.ted_labeled.counts()
+        elif s.invalid:
+            self.skipped += 1
+        if s.attach is not None:
+            self.any_att = True
+            self.att = self.att + s.attach
+        if s.parseval is not None:
+            self.any_pv = True
+            self.pv = self.pv + s.parseval
+        c = s.check
+        if c is not None:
+            values = (
+                1,
+                not c.gold_inside,
+                not c.gold_inside_segments,
+                not c.pred_inside,
+                not c.pred_inside_segments,
+                c.gold_tokens_outside,
+                c.gold_tokens_outside_segments,
+                c.tokens,
+            )
+            self.checks = [a + int(b) for a, b in zip(self.checks, values, strict=True)]
+        if keep:
+            self.kept.append(s)
+        return s
+
+    def result(
+        self,
+        name: str,
+        scenario: Scenario | None,
+        mode: Literal["index", "characters"],
+        gold_sentences: int,
+        pred_sentences: int,
+        unaligned_gold: tuple[int, ...],
+        unaligned_pred: tuple[int, ...],
+    ) -> JointResult:
+        config = self.config
+        detected: Scenario
+        if unaligned_gold or unaligned_pred or not self.same_segmentation:
+            detected = "raw"
+        else:
+            detected = "gold" if self.same_tags else "predicted"
+        classic_score: ClassicScore | None = None
+        if detected != "raw" and self.any_att:
+            a = attachment.score(self.att, attachment.AttachConfig(deprel_base=config.deprel_base))
+            classic_score = ClassicScore("attachment", a.uas, a.las, a.signature)
+        elif detected != "raw" and self.any_pv:
+            sig = parseval.ParsevalConfig(COLLINS).signature()
+            classic_score = ClassicScore("parseval", None, parseval.score(self.pv, sig).f1, sig)
+        summary = LatticeCheckSummary(*self.checks) if self.checks[0] else None
+        return JointResult(
+            name,
+            scenario or detected,
+            detected,
+            seg_score(self.seg, config.seg),
+            ted_score(self.tu, config.ted, labeled=False) if self.any_tree else None,
+            ted_score(self.tl, config.ted, labeled=True) if self.any_tree else None,
+            classic_score,
+            tuple(self.kept),
+            gold_sentences,
+            pred_sentences,
+            unaligned_gold,
+            unaligned_pred,
+            self.skipped,
+            summary,
+            config.signature(mode),
+            self.pairs,
+        )
