@@ -297,9 +297,14 @@ def run_experiment(
             ]
             k = next(k for k in range(1, len(files)) if counts[k] != counts[0])
             f = files[k][1]
+            # name the first sentence without a counterpart: in the longer file
+            longer, extra = (f, trees[k]) if counts[k] > counts[0] else (ref, trees[0])
+            src = getattr(extra, "source", None)
             raise MismatchError(
-                f"'{f.name}' has {counts[k]} sentences but gold '{ref.name}' has {counts[0]}",
-                file=f.path or f.name,
+                f"'{f.name}' has {counts[k]} sentences but gold '{ref.name}' has {counts[0]} "
+                f"(sentence {index + 1} of '{longer.name}' has no counterpart)",
+                file=(src.file if src is not None else None) or longer.path or longer.name,
+                line=src.line if src is not None else None,
             )
         sentence: list[AnyTree] = trees  # type: ignore[assignment]
         ref_words = words_of(sentence[0])

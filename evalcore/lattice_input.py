@@ -480,21 +480,26 @@ class PairStream:
             p = next(preds, None)
             if p is None:
                 self.gold_sentences += 1 + sum(1 for _ in golds)
-                self._different_counts()
+                self._different_counts(g, self.gold_name)
             self.gold_sentences += 1
             self.pred_sentences += 1
             yield _index_pair(self.gold_sentences, g, p)
-        rest = sum(1 for _ in preds)
-        if rest:
-            self.pred_sentences += rest
-            self._different_counts()
+        extra = next(preds, None)
+        if extra is not None:
+            self.pred_sentences += 1 + sum(1 for _ in preds)
+            self._different_counts(extra, _name(self.pred) or "")
 
-    def _different_counts(self) -> None:
+    def _different_counts(self, extra: Analysis, file: str) -> None:
+        """The files have different numbers of sentences: named at the first one without a partner."""
+        src = (
+            extra.dep.source if extra.dep is not None else extra.ptb.source if extra.ptb is not None else None
+        )
         raise MismatchError(
-            f"gold has {self.gold_sentences} sentences and the prediction {self.pred_sentences} (sentences "
-            "are paired in order; for raw-text CoNLL-U output give both files without lattices to align "
-            "by characters)",
-            file=_name(self.pred) or "",
+            f"gold has {self.gold_sentences} sentences and the prediction {self.pred_sentences}; sentence "
+            f"{min(self.gold_sentences, self.pred_sentences) + 1} has no partner (sentences are paired in "
+            "order; for raw-text CoNLL-U output give both files without lattices to align by characters)",
+            file=src.file if src is not None else file,
+            line=src.line if src is not None else None,
         )
 
     def _by_characters(self) -> Iterator[SentencePair]:

@@ -151,11 +151,14 @@ class _TextCheck:
         self.text = ["", ""]  # gold, predicted: characters not compared yet
         self.done = 0  # characters compared and equal
         self.pending: deque[TokenizedSentence] = deque()  # predicted sentences not wholly compared
+        self.gold_pending: deque[TokenizedSentence] = deque()  # the same, gold
         self.pred_end = 0
 
     def add(self, sentence: TokenizedSentence, *, gold: bool) -> None:
         self.text[0 if gold else 1] += "".join(t.form for t in sentence.tokens)
-        if not gold:
+        if gold:
+            self.gold_pending.append(sentence)
+        else:
             self.pending.append(sentence)
             self.pred_end = sentence.end
         g, p = self.text
@@ -165,8 +168,9 @@ class _TextCheck:
             self._fail(k)
         self.done += m
         self.text = [g[m:], p[m:]]
-        while len(self.pending) > 1 and self.pending[0].end <= self.done:
-            self.pending.popleft()
+        for queue in (self.pending, self.gold_pending):
+            while len(queue) > 1 and queue[0].end <= self.done:
+                queue.popleft()
 
     def finish(self) -> None:
         if self.text[0] or self.text[1]:
@@ -184,6 +188,13 @@ class _TextCheck:
                     break
             if where_line is not None:
                 break
+        if where_line is None:  # the predicted text ends here: name the gold sentence it lacks
+            for s in self.gold_pending:
+                if s.tokens and s.end > k:
+                    t = next(t for t in s.tokens if t.end > k)
+                    where_file = s.tree.source.file if s.tree.source else None
+                    where_line = t.line
+                    break
         raise MismatchError(
             "the two files do not spell the same text (token FORMs concatenated, spaces removed); "
             f"first difference at character {k + 1}: gold '{g[local : local + 20]}' vs system "

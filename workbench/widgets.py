@@ -33,6 +33,7 @@ __all__ = [
     "UPLOAD_KEY",
     "Figure",
     "choose_dataset",
+    "csv_bytes",
     "download_table",
     "graphviz_figure",
     "md_escape",
@@ -504,10 +505,23 @@ def graphviz_figure(dot: str, *, stem: str, key: str, scale: float = 1.0) -> Non
     )
 
 
+def csv_bytes(df: pd.DataFrame) -> bytes:
+    """The CSV of a table, text cells that a spreadsheet would run as formulas neutralized
+    (a leading ``'``, as the command line's CSV: ``evalcore.commands._output.csv_cell``)."""
+    from evalcore.commands._output import csv_cell
+
+    safe = df.copy()
+    safe.columns = [csv_cell(str(c)) for c in safe.columns]
+    for col in safe.columns:
+        if safe[col].dtype == object:
+            safe[col] = safe[col].map(csv_cell)
+    return safe.to_csv(index=False).encode("utf-8")
+
+
 def download_table(df: pd.DataFrame, *, stem: str, key: str, label: str = "CSV") -> None:
     st.download_button(
         label,
-        df.to_csv(index=False).encode("utf-8"),
+        csv_bytes(df),
         file_name=f"{safe_stem(stem)}.csv",
         mime="text/csv",
         key=f"csv:{key}",

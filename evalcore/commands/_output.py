@@ -1,14 +1,48 @@
-"""Output helpers shared by the subcommands: aligned text tables, CSV, JSON."""
+"""Output helpers shared by the subcommands: aligned text tables, CSV, JSON.
+
+CSV is opened in spreadsheets, where a cell starting with ``=``, ``+``, ``-``,
+``@``, a tab or a carriage return is a formula (CSV injection): every text
+cell that starts so is written with a leading ``'`` (:func:`csv_cell`; the
+app's downloads use it too).  Numbers are written as numbers.
+"""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
+import sys
 from collections.abc import Sequence
 from pathlib import Path, PurePath
 
-__all__ = ["csv_text", "json_text", "named_path", "text_table"]
+from evalcore.errors import one_line
+
+__all__ = [
+    "FORMULA_STARTS",
+    "csv_cell",
+    "csv_text",
+    "json_text",
+    "named_path",
+    "text_table",
+    "warn",
+]
+
+
+def warn(text: str) -> None:
+    """One ``warning: ...`` line on stderr, of bounded length whatever the input held."""
+    print(one_line(f"warning: {text}"), file=sys.stderr)
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What makes a spreadsheet read a CSV cell as a formula (OWASP, CSV injection)."""
+
+
+def csv_cell(value: object) -> object:
+    """A text cell that a spreadsheet would run as a formula gets a leading ``'``; others as they are."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
 
 NAME_SUFFIXES = (
     ".gz",
@@ -71,11 +105,12 @@ def text_table(headers: Sequence[str], rows: Sequence[Sequence[Cell]], digits: i
 
 
 def csv_text(headers: Sequence[str], rows: Sequence[Sequence[Cell]]) -> str:
+    """CSV with formula cells neutralized (:func:`csv_cell`); ``None`` is an empty cell."""
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(headers)
+    writer.writerow([csv_cell(h) for h in headers])
     for row in rows:
-        writer.writerow(["" if c is None else c for c in row])
+        writer.writerow(["" if c is None else csv_cell(c) for c in row])
     return buf.getvalue()
 
 

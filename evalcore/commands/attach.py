@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from evalcore.commands._output import csv_text, json_text, text_table
+from evalcore.commands._output import csv_text, json_text, text_table, warn
 from evalcore.formats.conllu import read_conllu
 from evalcore.metrics.attachment import AttachConfig, AttachResult, attach_corpus
 
@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         per_sentence=args.per_sentence,
     )
     for w in result.warnings:
-        print(f"warning: {w}", file=sys.stderr)
+        warn(w)
     s = result.score
     values = _values(result)
     if args.format == "json":

@@ -14,8 +14,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from evalcore.commands._output import csv_text, json_text, named_path, text_table
-from evalcore.errors import InputFormatError, one_line
+from evalcore.commands._output import csv_text, json_text, named_path, text_table, warn
+from evalcore.errors import InputFormatError
 from evalcore.formats.lattice import read_lattices
 from evalcore.lattice_input import PairStream
 from evalcore.metrics.joint import JointConfig, JointResult, SentenceJoint, evaluate_stream
@@ -234,10 +234,10 @@ def run(args: argparse.Namespace) -> int:
     scenario = None if args.scenario == "auto" else args.scenario
     results: list[JointResult] = []
 
-    def warn(s: SentenceJoint) -> None:
+    def skipped(s: SentenceJoint) -> None:
         if s.invalid:
             label = f"sentence {s.index}" + (f" ({s.sent_id})" if s.sent_id else "")
-            print(one_line(f"warning: {s.where}: {label} skipped: {s.skipped}"), file=sys.stderr)
+            warn(f"{s.where}: {label} skipped: {s.skipped}")
 
     for name, path in preds:
         lat = lattices[len(results)]
@@ -259,7 +259,7 @@ def run(args: argparse.Namespace) -> int:
             scenario=scenario,
             ambiguity=ambiguity,
             keep_sentences=args.per_sentence,
-            on_sentence=warn,
+            on_sentence=skipped,
         )
         results.append(result)
     if args.format == "json":

@@ -12,7 +12,8 @@ import argparse
 import sys
 from collections.abc import Iterable, Iterator
 
-from evalcore.commands._output import json_text
+from evalcore.commands._output import json_text, warn
+from evalcore.errors import one_line
 from evalcore.formats.prm import COLLINS, EvalbParams, read_prm
 from evalcore.formats.ptb import PtbLine, read_ptb_sentences
 from evalcore.metrics.parseval import (
@@ -70,7 +71,7 @@ def add_extraction_args(p: argparse.ArgumentParser) -> None:
 def _params(args: argparse.Namespace, cutoff_len: int | None) -> EvalbParams:
     params = read_prm(args.prm, limits=args.limits) if args.prm else COLLINS
     for w in params.warnings:
-        print(f"warning: {w}", file=sys.stderr)
+        warn(w)
     return params.with_overrides(
         labeled=False if args.unlabeled else None, cutoff_len=cutoff_len, max_error=args.max_error
     )
@@ -105,7 +106,10 @@ def report_problems(comparisons: Iterable[SentenceComparison], gold_name: str) -
     """One stderr line per error or skip sentence (evalb prints its errors on stderr too)."""
     for s in comparisons:
         if s.status != "ok":
-            print(f"{s.status}: {gold_name}:{s.gold_line}: sentence {s.index}: {s.message}", file=sys.stderr)
+            print(
+                one_line(f"{s.status}: {gold_name}:{s.gold_line}: sentence {s.index}: {s.message}"),
+                file=sys.stderr,
+            )
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -123,24 +123,29 @@ def table_rows(result: ExperimentResult) -> tuple[list[str], list[list[str]]]:
     return headers, rows
 
 
+LATEX_ESCAPES = str.maketrans(
+    {
+        "\\": r"\textbackslash{}",
+        "&": r"\&",
+        "%": r"\%",
+        "_": r"\_",
+        "#": r"\#",
+        "$": r"\$",
+        "{": r"\{",
+        "}": r"\}",
+        "~": r"\textasciitilde{}",
+        "^": r"\textasciicircum{}",
+    }
+)
+"""LaTeX's special characters, replaced in one pass (a backslash is ``\textbackslash{}``, whose
+braces are not escaped again)."""
+
+
 def latex_table(result: ExperimentResult) -> str:
     """LaTeX tabular: best per row in bold, ``?`` where not significantly different from the best."""
 
     def esc(text: str) -> str:
-        for a, b in (
-            ("\\", r"\textbackslash{}"),
-            ("&", r"\&"),
-            ("%", r"\%"),
-            ("_", r"\_"),
-            ("#", r"\#"),
-            ("$", r"\$"),
-            ("{", r"\{"),
-            ("}", r"\}"),
-            ("~", r"\textasciitilde{}"),
-            ("^", r"\textasciicircum{}"),
-        ):
-            text = text.replace(a, b)
-        return text
+        return text.translate(LATEX_ESCAPES)
 
     cols = "ll" + "r" * len(result.parses)
     out = [

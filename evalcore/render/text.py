@@ -85,16 +85,21 @@ def xml_escape(text: str) -> str:
     )
 
 
+_DOT_HTML_EXTRA = str.maketrans({"[": "&#91;", "]": "&#93;", "|": "&#124;", "{": "&#123;", "}": "&#125;"})
+
+
 def dot_html(text: str) -> str:
     """Escape for the inside of a Graphviz HTML-like label ``<...>``.
 
-    Graphviz treats the body as XML (entities are decoded; record syntax
-    ``{}|`` means nothing there) but still expands ``\\N``, ``\\G`` and the
-    like in the text, even when the backslash comes from ``&#92;``; a doubled
-    backslash is the one way to draw a literal one, so backslashes are doubled.
-    An empty string becomes a no-break space so the label is never empty.
+    Graphviz treats the body as XML (entities are decoded) but still expands
+    ``\\N``, ``\\G`` and the like in the text, even when the backslash comes
+    from ``&#92;``; a doubled backslash is the one way to draw a literal one,
+    so backslashes are doubled.  ``[ ] | { }`` are written as character
+    references too: a label that is only ``]`` stops ``dot`` with a syntax
+    error (found by the hostile-input run, issue 13).  An empty string becomes
+    a no-break space so the label is never empty.
     """
-    escaped = xml_escape(text).replace("\\", "\\\\")
+    escaped = xml_escape(text).replace("\\", "\\\\").translate(_DOT_HTML_EXTRA)
     return escaped if escaped else "&#160;"
 
 
