@@ -77,7 +77,7 @@ def read_label_map(
     """
     fname = source_name(source, name)
     pairs: list[tuple[str, str]] = []
-    for lineno, line in iter_lines(source, fname, limits):
+    for lineno, line in iter_lines(source, fname, limits, runs=True):
         text = line.strip()
         if not text or text.startswith("#"):
             continue

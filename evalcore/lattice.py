@@ -97,7 +97,17 @@ def path_arcs(lattice: Lattice) -> tuple[Arc, ...]:
     """
     arcs = sorted(lattice.arcs, key=lambda a: (a.start, a.end))
     state = lattice.first_state
+    token = 0
     for a in arcs:
+        if a.token_id < token:
+            file, line = _where(lattice)
+            raise InputFormatError(
+                f"token ids out of order along the path: token {a.token_id} after token {token} "
+                "(a path's arcs go through the tokens in order)",
+                file=file,
+                line=line + _arc_index(lattice, a) if line is not None else None,
+            )
+        token = a.token_id
         if a.start != state:
             file, line = _where(lattice)
             if a.start < state:

@@ -174,7 +174,9 @@ def input_kind(path: FileInput, limits: Limits = DEFAULT_LIMITS) -> InputKind:
         return "lattice"
     if suffixes and suffixes[-1] == ".segmentation":
         return "segmentation"
-    for _, line in iter_lines(src, name, limits):
+    for lineno, line in iter_lines(src, name, limits, runs=True):
+        if lineno > limits.block_lines:
+            break  # only comments so far: more than a sentence block may hold; the reader says so
         if not line.strip() or line.startswith("#"):
             continue
         cols = line.split("\t")
@@ -193,7 +195,7 @@ def read_segmentation(path: FileInput, limits: Limits = DEFAULT_LIMITS) -> list[
 
 def _iter_segmentation(path: FileInput, limits: Limits) -> Iterator[tuple[tuple[str, ...], ...]]:
     src, name = _open(path)
-    for block in blocks(iter_lines(src, name, limits), name, limits):
+    for block in blocks(iter_lines(src, name, limits, runs=True), name, limits):
         current: list[tuple[str, ...]] = []
         for lineno, line in block:
             text = line.split("\t")[-1].strip()

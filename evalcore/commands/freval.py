@@ -134,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     gold, test = stream_pair(args)
     result = freval_corpus(gold, test, config, keep_sentences=False)  # streams
-    report_problems(result.comparisons, args.gold)
+    report_problems(result.comparisons, args.gold, result.counts.errors + result.counts.skipped)
     if args.format == "json":
         sys.stdout.write(json_text(_as_json(result)))
     elif args.format == "csv":

@@ -9,7 +9,9 @@ The helpers here (reading both files, the shared options) are used by
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
+import tempfile
 from collections.abc import Iterable, Iterator
 
 from evalcore.commands._output import json_text, warn
@@ -102,14 +104,19 @@ def stream_pair(args: argparse.Namespace) -> tuple[Iterator[PtbLine], Iterator[P
     )
 
 
-def report_problems(comparisons: Iterable[SentenceComparison], gold_name: str) -> None:
-    """One stderr line per error or skip sentence (evalb prints its errors on stderr too)."""
+def report_problems(comparisons: Iterable[SentenceComparison], gold_name: str, total: int = 0) -> None:
+    """One stderr line per error or skip sentence kept (evalb prints its errors on stderr too),
+    and one for those beyond (``total`` error and skip sentences in all)."""
+    listed = 0
     for s in comparisons:
         if s.status != "ok":
+            listed += 1
             print(
                 one_line(f"{s.status}: {gold_name}:{s.gold_line}: sentence {s.index}: {s.message}"),
                 file=sys.stderr,
             )
+    if total > listed:
+        print(f"... and {total - listed} more error or skip sentences (counted, not listed)", file=sys.stderr)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -181,16 +188,20 @@ def run(args: argparse.Namespace) -> int:
             return 2
     config = extraction_config(args, cutoff_len=args.cutoff_len)
     gold, test = stream_pair(args)
-    # streams: only error/skip sentences are kept, and evalb's per-sentence lines as text
-    lines: list[str] = []
-    on_sentence = None
-    if args.format != "json":
-        on_sentence = lambda s: lines.append(evalb_sentence_line(s, args.evalb_version))  # noqa: E731
-    result = parseval_corpus(gold, test, config, keep_sentences=False, on_sentence=on_sentence)
-    report_problems(result.sentences, args.gold)
-    if args.format == "json":
-        sys.stdout.write(json_text(_as_json(result)))
-    else:
-        report = [*EVALB_HEADER, *lines, *evalb_report_tail(result, args.evalb_version)]
-        sys.stdout.write("\n".join(report) + "\n")
+    # streams: only the first error/skip sentences are kept; evalb's per-sentence lines wait in a
+    # spooled file (memory up to 8 MiB, then disk) until the report is printed whole
+    with tempfile.SpooledTemporaryFile(max_size=8 << 20, mode="w+", encoding="utf-8") as lines:
+        on_sentence = None
+        if args.format != "json":
+            on_sentence = lambda s: lines.write(evalb_sentence_line(s, args.evalb_version) + "\n")  # noqa: E731
+        result = parseval_corpus(gold, test, config, keep_sentences=False, on_sentence=on_sentence)
+        c = result.all.counts
+        report_problems(result.sentences, args.gold, c.errors + c.skipped)
+        if args.format == "json":
+            sys.stdout.write(json_text(_as_json(result)))
+        else:
+            sys.stdout.write("\n".join(EVALB_HEADER) + "\n")
+            lines.seek(0)
+            shutil.copyfileobj(lines, sys.stdout)
+            sys.stdout.write("\n".join(evalb_report_tail(result, args.evalb_version)) + "\n")
     return 0

@@ -123,15 +123,20 @@ def _decode(raw: bytes, fname: str, lineno: int) -> str:
 
 
 def iter_lines(
-    source: InputSource, name: str | None = None, limits: Limits = DEFAULT_LIMITS
+    source: InputSource, name: str | None = None, limits: Limits = DEFAULT_LIMITS, *, runs: bool = False
 ) -> Iterator[tuple[int, str]]:
-    """Yield ``(lineno, line)`` without line ends; handles BOM, CRLF, gzip; applies the file limits."""
+    """Yield ``(lineno, line)`` without line ends; handles BOM, CRLF, gzip; applies the file limits.
+
+    ``runs=True`` yields only the first empty line of a run of empty lines (for readers to which
+    any number of empty lines means the same: a file of millions of them is read fast).
+    """
     fname = source_name(source, name)
     max_line = limits.line_bytes
     fh = _open_binary(source, fname)
     lineno = 0
     total = 0
     pending = b""
+    blank = False
     try:
         while True:
             try:
@@ -152,9 +157,15 @@ def iter_lines(
                 del lines[limits.input_lines - lineno :]
             for raw in lines:
                 lineno += 1
+                if not raw or raw == b"\r":
+                    if not (runs and blank):
+                        blank = True
+                        yield lineno, ""
+                    continue
+                blank = False
                 if len(raw) > max_line:
                     raise _long_line(raw, limits, fname, lineno)
-                yield lineno, (_decode(raw, fname, lineno) if raw else "")
+                yield lineno, _decode(raw, fname, lineno)
             if over_lines:
                 what = f"file has more than {limits.input_lines} lines"
                 raise limits.error("input_lines", what, file=fname, line=lineno + 1)
@@ -188,7 +199,7 @@ def blocks(
     size = 0
     max_lines, max_bytes = limits.block_lines, limits.block_bytes
     for lineno, line in numbered:
-        if not line or line.isspace():
+        if not line or line.isspace():  # also a line of spaces ends a block
             if block:
                 yield block
                 block = []

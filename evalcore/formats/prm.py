@@ -190,4 +190,4 @@ def parse_prm(
 def read_prm(source: InputSource, *, name: str | None = None, limits: Limits = DEFAULT_LIMITS) -> EvalbParams:
     """Read an evalb parameter file (path or bytes)."""
     fname = source_name(source, name)
-    return parse_prm(iter_lines(source, fname, limits), name=fname, limits=limits)
+    return parse_prm(iter_lines(source, fname, limits, runs=True), name=fname, limits=limits)

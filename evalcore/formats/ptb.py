@@ -163,7 +163,7 @@ def read_ptb(
     start_line = 0
     block_bytes = 0
     count = 0
-    for lineno, line in iter_lines(source, fname, limits):
+    for lineno, line in iter_lines(source, fname, limits, runs=True):
         b.line = lineno
         if not b.outside:  # a tree goes on over this line: the block limits
             block_bytes += len(line) + 1
@@ -393,7 +393,9 @@ def detect_layout(source: InputSource, *, name: str | None = None, limits: Limit
     error sentence instead of making the whole file unreadable.
     """
     fname = source_name(source, name)
-    for _, text in iter_lines(source, fname, limits):
+    for lineno, text in iter_lines(source, fname, limits, runs=True):
+        if lineno > limits.block_lines:
+            return "line"  # no tree in sight: evalb's layout (the reader reports what is wrong)
         depth = 0
         opened = False
         for m in _TOKEN.finditer(text):

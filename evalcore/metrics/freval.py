@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 from evalcore.formats.ptb import PtbLine
 from evalcore.fragments import add_counts, fragment_counts
 from evalcore.metrics.base import make_signature, ratio
-from evalcore.metrics.parseval import ParsevalConfig, SentenceComparison, compare_corpus
+from evalcore.metrics.parseval import MAX_KEPT_PROBLEMS, ParsevalConfig, SentenceComparison, compare_corpus
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -277,14 +277,15 @@ def freval_corpus(
 ) -> FrevalResult:
     """FREVAL of two files' sentences (from :func:`evalcore.formats.ptb.read_ptb_sentences`).
 
-    Streams; ``keep_sentences=False`` keeps only the error and skip sentences, so memory does
-    not grow with the corpus.
+    Streams; ``keep_sentences=False`` keeps only the first error and skip sentences
+    (:data:`~evalcore.metrics.parseval.MAX_KEPT_PROBLEMS`; the others are counted), so memory
+    does not grow with the corpus.
     """
     comparisons: list[SentenceComparison] = []
     per_sentence: list[FrevalCounts] = []
     total = FrevalCounts()
     for comp in compare_corpus(gold, test, config.extraction):
-        if keep_sentences or comp.status != "ok":
+        if keep_sentences or (comp.status != "ok" and len(comparisons) < MAX_KEPT_PROBLEMS):
             comparisons.append(comp)
         if config.cutoff_len is not None and comp.length > config.cutoff_len:
             if keep_sentences:

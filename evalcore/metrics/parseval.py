@@ -55,6 +55,7 @@ from evalcore.trees import Tree
 __all__ = [
     "ALWAYS_DELETED",
     "EVALB_HEADER",
+    "MAX_KEPT_PROBLEMS",
     "Bracket",
     "EvalbReading",
     "ParsevalConfig",
@@ -78,6 +79,10 @@ __all__ = [
     "score",
     "strip_functions",
 ]
+
+MAX_KEPT_PROBLEMS = 1000
+"""Error and skip sentences kept by a streaming run (:func:`parseval_corpus`); later ones are counted
+only (a file of millions of empty lines is millions of skip sentences)."""
 
 ALWAYS_DELETED: tuple[str, ...] = ("ROOT", "TOP")
 """Nonterminal labels deleted whatever the parameter file says (FREVAL paper, footnote 8)."""
@@ -656,9 +661,10 @@ def parseval_corpus(
 ) -> ParsevalResult:
     """evalb over two files' sentences (from :func:`evalcore.formats.ptb.read_ptb_sentences`).
 
-    Streams: with ``keep_sentences=False`` only the error and skip sentences are kept (they
-    hold no brackets), so memory does not grow with the corpus; ``on_sentence`` sees every
-    sentence as it is compared (the command line formats evalb's per-sentence lines with it).
+    Streams: with ``keep_sentences=False`` only the first :data:`MAX_KEPT_PROBLEMS` error and
+    skip sentences are kept (they hold no brackets; the others are counted), so memory does
+    not grow with the corpus; ``on_sentence`` sees every sentence as it is compared (the
+    command line formats evalb's per-sentence lines with it).
     """
     sig = config.signature()
     all_counts = ParsevalCounts()
@@ -669,7 +675,7 @@ def parseval_corpus(
         all_counts = all_counts + c
         if s.length <= config.params.cutoff_len:
             cut_counts = cut_counts + c
-        if keep_sentences or s.status != "ok":
+        if keep_sentences or (s.status != "ok" and len(kept) < MAX_KEPT_PROBLEMS):
             kept.append(s)
         if on_sentence is not None:
             on_sentence(s)

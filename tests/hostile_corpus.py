@@ -1,0 +1,396 @@
+"""The hostile corpus of issue 13: small generators of the inputs that took evalcore down, and a
+runner that executes a command in a subprocess under a memory cap and a hang guard.
+
+Nothing big is committed: every file is generated into a folder on demand, the gzip bombs as
+*multi-member* gzip files (one small compressed member repeated: 6 GB of comment lines is a
+6 MB file written in a moment, and every gzip reader decompresses the members one after the
+other).  Used by ``tests/test_hostile.py`` (slow tests: each case must end with exit 0 or 2, no
+traceback and, for an error, one ``FILE:LINE`` line of a few hundred bytes) and by
+``benchmarks/bench_hostile.py`` (time and peak memory of each case).
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ASSETS = ROOT / "assets"
+MiB = 1024 * 1024
+MEMORY_CAP = 500 * MiB  # address space of the child (resource.RLIMIT_AS)
+HANG_GUARD = 60.0  # seconds: a guard far above the expected time, not a performance assertion
+MAX_ERROR_BYTES = 600  # "one FILE:LINE line of at most a few hundred bytes"
+
+# ---------------------------------------------------------------------------
+# generators
+
+
+def gzip_repeat(path: Path, unit: bytes, total: int) -> Path:
+    """A gzip file that decompresses to ``unit`` repeated up to ``total`` bytes: one member of
+    ``1 MiB`` (or less) compressed once and written again and again (a multi-member gzip)."""
+    block = unit * max(1, MiB // len(unit))
+    member = gzip.compress(block, compresslevel=9, mtime=0)
+    with open(path, "wb") as fh:
+        for _ in range(max(1, total // len(block))):
+            fh.write(member)
+    return path
+
+
+def write(path: Path, data: bytes | str) -> Path:
+    path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+    return path
+
+
+def token_line(i: int, form: str, head: int, deprel: str = "dep") -> str:
+    return f"{i}\t{form}\t_\tX\t_\t_\t{head}\t{deprel}\t_\t_"
+
+
+def chain_conllu(n: int, sent_id: str = "chain") -> str:
+    """One sentence: word 1 is the root, word i depends on word i - 1 (n words deep)."""
+    lines = [f"# sent_id = {sent_id}"]
+    lines += [token_line(i, f"w{i}", i - 1, "root" if i == 1 else "dep") for i in range(1, n + 1)]
+    return "\n".join(lines) + "\n\n"
+
+
+def unary_ptb(depth: int) -> str:
+    """One word under ``depth`` unary brackets, on one line."""
+    return "(X " * depth + "(W w)" + ")" * depth + "\n"
+
+
+def nested_ptb(depth: int) -> str:
+    """A right-branching chain: ``depth`` brackets, each with a word and the next bracket."""
+    return "".join(f"(X (W w{i}) " for i in range(depth)) + ")" * depth + "\n"
+
+
+SMALL_GOLD = chain_conllu(3, "s1") + chain_conllu(2, "s2")
+
+
+# ---------------------------------------------------------------------------
+# cases
+
+
+@dataclass(frozen=True)
+class Case:
+    """One hostile input and the command run on it: ``make(folder)`` writes the files and returns
+    the command-line arguments after ``evalcore``.  ``expect`` is the exit code it must end with."""
+
+    name: str
+    what: str
+    make: Callable[[Path], list[str]]
+    expect: int
+    csv_check: bool = False  # stdout is CSV: no cell may start like a formula
+
+
+def _comment_bomb_gz(folder: Path) -> Path:
+    # 199 MB of '#' comment lines in about 200 KB: the upload that took the workbench down
+    return gzip_repeat(folder / "comments199.conllu.gz", b"# " + b"x" * 60 + b"\n", 199 * 10**6)
+
+
+def _comment_bomb_6gb(folder: Path) -> Path:
+    return gzip_repeat(folder / "comments6g.conllu.gz", b"# " + b"x" * 60 + b"\n", 6 * 10**9)
+
+
+def _newlines_6gb(folder: Path, name: str) -> Path:
+    return gzip_repeat(folder / name, b"\n", 6 * 10**9)
+
+
+def _gold(folder: Path) -> Path:
+    return write(folder / "gold.conllu", SMALL_GOLD)
+
+
+def _pair(folder: Path, name: str, text: str | bytes) -> list[Path]:
+    """The same content as gold and as system/test file."""
+    stem, dot, ext = name.partition(".")
+    return [write(folder / name, text), write(folder / f"{stem}2{dot}{ext}", text)]
+
+
+def _c(args: Sequence[str | Path]) -> list[str]:
+    return [str(a) for a in args]
+
+
+def _ted(*files: str | Path) -> list[str | Path]:
+    return ["tedeval", "--scheme", "a", *files, "--shuffles", "10"]
+
+
+def _token_block(folder: Path) -> Path:
+    return write(folder / "block50.conllu", (token_line(1, "w", 0, "root") + "\n") * (50 * 10**6 // 30))
+
+
+def _comments_49(folder: Path) -> Path:
+    return write(folder / "c49.conllu", (b"# " + b"c" * 61 + b"\n") * (49 * MiB // 64))
+
+
+_CR = SMALL_GOLD.replace("\n", "\r")
+_BAD_ORDER = "0\t1\ta\ta\tX\tX\t_\t2\n1\t2\tb\tb\tX\tX\t_\t1\n\n"
+_ARCS = "".join(f"{i}\t{i + 1}\tw\tw\tX\tX\t_\t{i + 1}\n" for i in range(20_000)) + "\n"
+_RAISE_100K = ["--max-depth", "100001", "--format", "json"]
+_RAISE_10K = ["--max-depth", "10001", "--max-tokens", "10001", "--format", "json"]
+
+
+CASES: tuple[Case, ...] = (
+    Case(
+        "comment-bomb-gz-199MB/attach", "gzip of 199 MB of comment lines (one block)",
+        lambda d: _c(["attach", _comment_bomb_gz(d), _comment_bomb_gz(d)]), 2,
+    ),
+    Case(
+        "comment-bomb-gz-199MB/tedeval", "the same, cross-scheme TedEval",
+        lambda d: _c(_ted(_comment_bomb_gz(d), _comment_bomb_gz(d))), 2,
+    ),
+    Case(
+        "comment-bomb-gz-199MB/lattice", "the same, lattice evaluation",
+        lambda d: _c(["lattice", _comment_bomb_gz(d), _comment_bomb_gz(d)]), 2,
+    ),
+    Case(
+        "comment-bomb-gz-6GB/tedeval", "gzip (6 MB) of 6 GB of comment lines",
+        lambda d: _c(_ted(_gold(d), _comment_bomb_6gb(d))), 2,
+    ),
+    Case(
+        "comment-bomb-gz-6GB/attach", "the same through attach",
+        lambda d: _c(["attach", _gold(d), _comment_bomb_6gb(d)]), 2,
+    ),
+    Case(
+        "comment-bomb-gz-6GB/lattice", "the same through lattice",
+        lambda d: _c(["lattice", _gold(d), _comment_bomb_6gb(d)]), 2,
+    ),
+    Case(
+        "comment-file-49MiB/attach", "a plain 49 MiB comment-only file",
+        lambda d: _c(["attach", _comments_49(d), _gold(d)]), 2,
+    ),
+    Case(
+        "one-block-50MB/attach", "a plain 50 MB file of token lines without a blank line",
+        lambda d: _c(["attach", _token_block(d), _gold(d)]), 2,
+    ),
+    Case(
+        "endless-line-gz/attach", "gzip of one 6 GB line",
+        lambda d: _c(["attach", gzip_repeat(d / "line.conllu.gz", b"a" * 64, 6 * 10**9), _gold(d)]), 2,
+    ),
+    Case(
+        "newline-bomb-gz/parseval", "gzip of 6 GB of empty lines (evalb: one skip sentence each)",
+        lambda d: _c(["parseval", _newlines_6gb(d, "nl.tst.gz"), _newlines_6gb(d, "nl2.tst.gz")]), 2,
+    ),
+    Case(
+        "newline-bomb-gz/attach", "the same through attach",
+        lambda d: _c(["attach", _newlines_6gb(d, "nl.conllu.gz"), _gold(d)]), 2,
+    ),
+    Case(
+        "unary-100k/parseval", "one word under 100,000 unary brackets",
+        lambda d: _c(["parseval", *_pair(d, "u.tst", unary_ptb(100_000))]), 2,
+    ),
+    Case(
+        "unary-100k/freval", "the same through freval",
+        lambda d: _c(["freval", *_pair(d, "u.tst", unary_ptb(100_000))]), 2,
+    ),
+    Case(
+        "unary-100k-raised/parseval", "the same with --max-depth 100001: linear extraction and matching",
+        lambda d: _c(["parseval", *_pair(d, "u.tst", unary_ptb(100_000)), *_RAISE_100K]), 0,
+    ),
+    Case(
+        "unary-100k-raised/freval", "the same through freval (JSON)",
+        lambda d: _c(["freval", *_pair(d, "u.tst", unary_ptb(100_000)), *_RAISE_100K]), 0,
+    ),
+    Case(
+        "nested-10k/freval", "10,000-deep right-branching nesting",
+        lambda d: _c(["freval", *_pair(d, "n.tst", nested_ptb(10_000))]), 2,
+    ),
+    Case(
+        "nested-10k-raised/freval", "the same with --max-depth and --max-tokens 10001",
+        lambda d: _c(["freval", *_pair(d, "n.tst", nested_ptb(10_000)), *_RAISE_10K]), 0,
+    ),
+    Case(
+        "chain-5000/lattice", "a 5,000-word dependency chain",
+        lambda d: _c(["lattice", *_pair(d, "c.conllu", chain_conllu(5000))]), 2,
+    ),
+    Case(
+        "chain-5000/tedeval", "the same through tedeval",
+        lambda d: _c(_ted(*_pair(d, "c.conllu", chain_conllu(5000)))), 2,
+    ),
+    Case(
+        "chain-1000/lattice", "the deepest chain the defaults allow (1,000 words)",
+        lambda d: _c(["lattice", *_pair(d, "c.conllu", chain_conllu(1000))]), 0,
+    ),
+    Case(
+        "chain-1000/tedeval", "the same through tedeval",
+        lambda d: _c(_ted(*_pair(d, "c.conllu", chain_conllu(1000)))), 0,
+    ),
+    Case(
+        "chain-2000-raised/lattice", "a 2,000-word chain with --max-depth 2000 (span path of the TED)",
+        lambda d: _c(["lattice", *_pair(d, "c.conllu", chain_conllu(2000)), "--max-depth", "2000"]), 0,
+    ),
+    Case(
+        "cr-only/attach", "CR-only line ends on both sides",
+        lambda d: _c(["attach", *_pair(d, "cr.conllu", _CR)]), 2,
+    ),
+    Case(
+        "cr-only/tedeval", "the same through tedeval", lambda d: _c(_ted(*_pair(d, "cr.conllu", _CR))), 2,
+    ),
+    Case(
+        "empty/attach", "two empty files: nothing scored, N/A",
+        lambda d: _c(["attach", *_pair(d, "e.conllu", "")]), 0,
+    ),
+    Case(
+        "empty-vs-gold/lattice", "an empty prediction against a gold",
+        lambda d: _c(["lattice", _gold(d), write(d / "e.conllu", "")]), 2,
+    ),
+    Case(
+        "comments-only/tedeval", "a comment-only parse against a gold",
+        lambda d: _c(_ted(_gold(d), write(d / "c.conllu", "# a\n# b\n"))), 2,
+    ),
+    Case(
+        "huge-form/attach", "a token whose form is 10 MB",
+        lambda d: _c(["attach", write(d / "f.conllu", token_line(1, "x" * 10**7, 0, "root")), _gold(d)]), 2,
+    ),
+    Case(
+        "long-form-mismatch/attach", "forms of 500,000 characters that differ: the message quotes them",
+        lambda d: _c([
+            "attach",
+            write(d / "f.conllu", token_line(1, "x" * 500_000, 0, "root") + "\n\n"),
+            write(d / "g.conllu", token_line(1, "y" * 500_000, 0, "root") + "\n\n"),
+        ]),
+        2,
+    ),
+    Case(
+        "long-sent-id/attach", "a 100,000-character sentence id in a mismatch message",
+        lambda d: _c([
+            "attach",
+            write(d / "s.conllu", chain_conllu(2, "i" * 100_000)),
+            write(d / "s2.conllu", chain_conllu(3, "i" * 100_000)),
+        ]),
+        2,
+    ),
+    Case(
+        "lattice-token-order/lattice", "token ids out of order along a lattice path",
+        lambda d: _c(["lattice", *_pair(d, "g.lattice", _BAD_ORDER)]), 2,
+    ),
+    Case(
+        "lattice-arcs/lattice", "a lattice of 20,000 arcs",
+        lambda d: _c(["lattice", write(d / "g.lattice", _ARCS), write(d / "p.lattice", _BAD_ORDER)]), 2,
+    ),
+    Case(
+        "words-on-a-line/parseval", "2,001 one-word trees on one evalb line",
+        lambda d: _c(["parseval", *_pair(d, "w.tst", "(X a)" * 2001 + "\n")]), 2,
+    ),
+    Case(
+        "formula-names/tedeval-csv", "scheme and parse names that a spreadsheet runs as formulas",
+        lambda d: _c([
+            "tedeval", "--scheme", "=1+1", _gold(d), f"+cmd={_gold(d)}", f"@SUM={_gold(d)}",
+            "--shuffles", "10", "--format", "csv",
+        ]),
+        0, True,
+    ),
+    Case(
+        "formula-names/lattice-csv", "a prediction named like a formula",
+        lambda d: _c(["lattice", _gold(d), f"+2+3={_gold(d)}", "--format", "csv"]), 0, True,
+    ),
+)  # fmt: skip
+"""Every hostile case; the issue's findings first, then the limits' neighbours."""
+
+
+# ---------------------------------------------------------------------------
+# running under a cap
+
+
+@dataclass(frozen=True)
+class Outcome:
+    code: int | None  # None: killed by the hang guard
+    seconds: float
+    peak_mib: float
+    stdout: str
+    stderr: str
+
+
+# The child caps its own address space, then runs the command line: no preexec_fn, so the child
+# is started without copying this process (its peak memory is its own, not ours at fork time).
+_BOOT = (
+    "import resource, runpy, sys; "
+    "resource.setrlimit(resource.RLIMIT_AS, ({cap}, {cap})); "
+    "sys.argv[0] = 'evalcore'; runpy.run_module('evalcore', run_name='__main__', alter_sys=True)"
+)
+
+
+def run_capped(
+    args: Sequence[str], *, cap: int = MEMORY_CAP, guard: float = HANG_GUARD, cwd: Path | None = None
+) -> Outcome:
+    """``python -m evalcore ARGS`` in a child limited to ``cap`` bytes of address space, killed after
+    ``guard`` seconds; wall time and the child's own peak resident memory (``wait4``)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
+    env.setdefault("OPENBLAS_NUM_THREADS", "1")
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(
+            [sys.executable, "-c", _BOOT.format(cap=cap), *args],
+            stdout=out,
+            stderr=err,
+            cwd=cwd or ROOT,
+            env=env,
+        )
+        code: int | None = None
+        usage = None
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                code = os.waitstatus_to_exitcode(status)
+                break
+            if time.perf_counter() - start > guard:
+                proc.kill()
+                _, _, usage = os.wait4(proc.pid, 0)
+                break
+            time.sleep(0.02)
+        seconds = time.perf_counter() - start
+        proc.returncode = code if code is not None else -9
+        out.seek(0)
+        err.seek(0)
+        stdout = out.read(200_000).decode("utf-8", "replace")
+        stderr = err.read(200_000).decode("utf-8", "replace")
+    return Outcome(code, seconds, usage.ru_maxrss / 1024, stdout, stderr)
+
+
+ERROR_LINE = re.compile(r"^.+?:\d+: \S")
+
+
+def problems(case: Case, outcome: Outcome) -> list[str]:
+    """What is wrong with how a case ended (empty when it ended as it must)."""
+    found: list[str] = []
+    if outcome.code is None:
+        found.append(f"still running after {HANG_GUARD:.0f} s (killed)")
+        return found
+    if outcome.code != case.expect:
+        found.append(f"exit {outcome.code}, expected {case.expect}: {outcome.stderr[-400:]!r}")
+    if "Traceback" in outcome.stderr:
+        found.append(f"a traceback: {outcome.stderr[-400:]!r}")
+    if outcome.code == 2:
+        lines = outcome.stderr.splitlines()
+        if len(lines) != 1:
+            found.append(f"{len(lines)} stderr lines, expected one: {outcome.stderr[:400]!r}")
+        elif not ERROR_LINE.match(lines[0]):
+            found.append(f"not a FILE:LINE line: {lines[0][:300]!r}")
+        if any(len(line.encode("utf-8")) > MAX_ERROR_BYTES for line in lines):
+            found.append(f"an error line of more than {MAX_ERROR_BYTES} bytes")
+    if case.csv_check and outcome.code == 0:
+        import csv
+        import io
+
+        for row in csv.reader(io.StringIO(outcome.stdout)):
+            for cell in row:
+                if cell[:1] in ("=", "+", "-", "@", "\t", "\r"):
+                    found.append(f"CSV cell starts like a formula: {cell[:40]!r}")
+    return found
+
+
+def make_all(folder: Path) -> dict[str, list[str]]:
+    """Generate every case's files into ``folder`` (its own sub-folder each); the arguments by name."""
+    out: dict[str, list[str]] = {}
+    for case in CASES:
+        sub = folder / re.sub(r"[^A-Za-z0-9]+", "_", case.name)
+        sub.mkdir(parents=True, exist_ok=True)
+        out[case.name] = case.make(sub)
+    return out
