@@ -32,6 +32,7 @@ from evalcore.render.layout import layout_dep, merge_grids, word_grid
 from evalcore.render.svg import dep_svg
 from evalcore.render.text import xml_escape
 from evalcore.trees import DepTree, bracketed
+from workbench.links import current_link, show_link_problems
 from workbench.tedeval_view import edit_script_panel, function_tree_figure
 from workbench.widgets import Figure, graphviz_figure, md_escape, stacked_figures
 
@@ -413,8 +414,10 @@ def main() -> None:
         "The examples of Tsarfaty, Nivre & Andersson (EMNLP 2011, EACL 2012, ACL 2012), computed live by "
         "evalcore. Change the parse in each step and watch the drawings and the numbers."
     )
+    link = current_link()  # validated (workbench/links.py): step is one of TOUR_STEPS or absent
+    show_link_problems(link)
     if "tour_step" not in st.session_state:
-        wanted = st.query_params.get("step")
+        wanted = link.text("step")
         st.session_state["tour_step"] = wanted if wanted in KEYS else KEYS[0]
     titles = {k: t for k, t, _ in STEPS}
     step = st.radio("Step", KEYS, key="tour_step", horizontal=True, format_func=titles.get)

@@ -35,8 +35,9 @@ MAX_ERROR_BYTES = 600  # "one FILE:LINE line of at most a few hundred bytes"
 
 def gzip_repeat(path: Path, unit: bytes, total: int) -> Path:
     """A gzip file that decompresses to ``unit`` repeated up to ``total`` bytes: one member of
-    ``1 MiB`` (or less) compressed once and written again and again (a multi-member gzip)."""
-    block = unit * max(1, MiB // len(unit))
+    16 MiB (or less) compressed once and written again and again (a multi-member gzip; deflate
+    reaches about 1,000:1 on such data, so 199 MB take about 200 KB)."""
+    block = unit * max(1, min(16 * MiB, total) // len(unit))
     member = gzip.compress(block, compresslevel=9, mtime=0)
     with open(path, "wb") as fh:
         for _ in range(max(1, total // len(block))):
@@ -71,6 +72,8 @@ def nested_ptb(depth: int) -> str:
 
 
 SMALL_GOLD = chain_conllu(3, "s1") + chain_conllu(2, "s2")
+COMMENT_LINE = b"#" * 8191 + b"\n"
+"""A comment line of 8 KiB, one byte repeated: deflate packs it about 900 to 1 (199 MB in 230 KB)."""
 
 
 # ---------------------------------------------------------------------------
@@ -91,11 +94,11 @@ class Case:
 
 def _comment_bomb_gz(folder: Path) -> Path:
     # 199 MB of '#' comment lines in about 200 KB: the upload that took the workbench down
-    return gzip_repeat(folder / "comments199.conllu.gz", b"# " + b"x" * 60 + b"\n", 199 * 10**6)
+    return gzip_repeat(folder / "comments199.conllu.gz", COMMENT_LINE, 199 * 10**6)
 
 
 def _comment_bomb_6gb(folder: Path) -> Path:
-    return gzip_repeat(folder / "comments6g.conllu.gz", b"# " + b"x" * 60 + b"\n", 6 * 10**9)
+    return gzip_repeat(folder / "comments6g.conllu.gz", COMMENT_LINE, 6 * 10**9)
 
 
 def _newlines_6gb(folder: Path, name: str) -> Path:

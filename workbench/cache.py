@@ -9,7 +9,8 @@
   can advance between them (a cached function may not write to a bar made
   outside it).
 * Uploads never touch the disk: their bytes stay in memory (session state and
-  these caches) and are only ever *read* by evalcore's readers.
+  these caches) and are only ever *read* by evalcore's readers, under the
+  resource limits of :func:`app_limits` (``EVALCORE_MAX_*`` variables).
 
 Every function raises :class:`evalcore.errors.EvalcoreError` on bad input;
 pages catch it and show ``str(error)`` (``FILE:LINE: message``).
@@ -27,6 +28,7 @@ import streamlit as st
 from evalcore.formats.conllu import read_conllu
 from evalcore.formats.lattice import read_lattices, read_tokens
 from evalcore.formats.ptb import read_ptb
+from evalcore.limits import Limits
 from evalcore.metrics.attachment import AttachConfig, AttachCounts, AttachResult, attach_corpus, score
 from workbench.datasets import (
     ASSETS,
@@ -44,6 +46,7 @@ from workbench.datasets import (
 __all__ = [
     "CHUNK",
     "CorpusAttach",
+    "app_limits",
     "corpus_attach",
     "digest",
     "load_builtin",
@@ -57,23 +60,37 @@ CHUNK = 250  # sentences per cached scoring chunk
 T = TypeVar("T")
 
 
+def app_limits() -> Limits:
+    """The resource limits of the app: the defaults, raised or lowered by ``EVALCORE_MAX_*``
+    environment variables (``EVALCORE_SESSION_BYTES`` for the per-session budget)."""
+    return Limits.from_env()
+
+
 def digest(data: bytes) -> str:
     return hashlib.sha1(data, usedforsecurity=False).hexdigest()
 
 
 @st.cache_resource(show_spinner=False, max_entries=64)
-def _read(content_digest: str, fmt: FileFormat, name: str, per_line: bool, _data: bytes) -> tuple[Any, ...]:
-    """Read a file; keyed on its content digest, format and name (names appear in messages)."""
+def _read(
+    content_digest: str,
+    fmt: FileFormat,
+    name: str,
+    per_line: bool,
+    limits: str,
+    _data: bytes,
+    _limits: Limits,
+) -> tuple[Any, ...]:
+    """Read a file; keyed on its content digest, format, name (names appear in messages) and limits."""
     if fmt == "conllu":
-        return tuple(read_conllu(_data, name=name, on_invalid="keep"))
+        return tuple(read_conllu(_data, name=name, on_invalid="keep", limits=_limits))
     if fmt == "ptb" and per_line:
-        return read_ptb_lines(_data, name)
+        return read_ptb_lines(_data, name, _limits)
     if fmt == "ptb":
-        return tuple(read_ptb(_data, name=name))
+        return tuple(read_ptb(_data, name=name, limits=_limits))
     if fmt == "lattice":
-        return tuple(read_lattices(_data, name=name))
+        return tuple(read_lattices(_data, name=name, limits=_limits))
     if fmt == "tokens":
-        return tuple(read_tokens(_data, name=name))
+        return tuple(read_tokens(_data, name=name, limits=_limits))
     # parameter files are kept as text for the FREVAL page
     return (_data.decode("utf-8", errors="replace"),)
 
@@ -85,7 +102,8 @@ def read_file(spec: FileSpec, data: bytes, *, name: str | None = None) -> Analys
     path of a built-in file, the file name of an upload).
     """
     d = digest(data)
-    return Analysis(spec, d, _read(d, spec.fmt, name or spec.path, spec.per_line, data))
+    limits = app_limits()
+    return Analysis(spec, d, _read(d, spec.fmt, name or spec.path, spec.per_line, repr(limits), data, limits))
 
 
 def run_with_progress(

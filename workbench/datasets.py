@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Literal
 
 from evalcore.errors import InputFormatError, MismatchError
+from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.metrics.attachment import check_same_tokens
 from evalcore.trees import DepTree, Tree
 
@@ -346,7 +347,7 @@ def detect_format(name: str, data: bytes) -> FileFormat:
     raise InputFormatError("the file is empty", file=name)
 
 
-def read_ptb_lines(data: bytes, name: str) -> tuple[Tree | None, ...]:
+def read_ptb_lines(data: bytes, name: str, limits: Limits = DEFAULT_LIMITS) -> tuple[Tree | None, ...]:
     """evalb's reading of a bracketed file: one sentence per line.
 
     An empty line is a sentence without a tree (``None``); several bracketings
@@ -359,12 +360,12 @@ def read_ptb_lines(data: bytes, name: str) -> tuple[Tree | None, ...]:
     from evalcore.trees import Node
 
     out: list[Tree | None] = []
-    for lineno, line in iter_lines(data, name):
+    for lineno, line in iter_lines(data, name, limits):
         if not line.strip():
             out.append(None)
             continue
         try:
-            trees = parse_ptb(line, name=name)
+            trees = parse_ptb(line, name=name, limits=limits)
         except InputFormatError as exc:
             raise InputFormatError(exc.message, file=name, line=lineno) from None
         if len(trees) == 1:

@@ -6,8 +6,13 @@ whose inputs are not a gold + parses set (FREVAL, lattices).
 checks again on the server (:func:`size_problem`), against the same limit,
 and says in the page which file was refused and why; a gzipped file must
 also not decompress to more than :data:`GZIP_FACTOR` times that limit (a
-small file can expand to gigabytes).  Either way nothing is read from the
-file and everything loaded before stays.
+small file can expand to gigabytes: its decompressed bytes are counted as
+they are decompressed, and counting stops at the limit).  Every session has
+a budget of decompressed bytes for all the files it holds
+(``EVALCORE_SESSION_BYTES``, default 500 MB; :func:`budget_problem`): a file
+that does not fit is refused, and forgetting files makes room.  Either way
+nothing is read from a refused file and everything loaded before stays;
+what is read is read under the app's resource limits (:func:`workbench.cache.app_limits`).
 
 **Never written, never run.** Uploaded bytes stay in memory (Streamlit keeps
 them in its in-memory upload manager; the app keeps them in session state and
@@ -19,21 +24,23 @@ subprocesses and ``eval``/``exec``).
 
 from __future__ import annotations
 
-import gzip
-import io
-import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import streamlit as st
 
+from evalcore.formats._io import decompressed_size
+from workbench.cache import app_limits
 from workbench.datasets import BUILTINS, DatasetSpec, builtin
+from workbench.links import current_link, show_link_problems
 from workbench.widgets import UPLOAD_KEY, current_dataset_key, md_escape
 
 __all__ = [
     "GZIP_FACTOR",
     "MB",
     "Upload",
+    "budget_problem",
+    "budget_used",
     "choose_source",
     "forget_button",
     "size_problem",
@@ -55,20 +62,6 @@ def _mb(n: int) -> str:
     return f"{n / MB:.1f} MB"
 
 
-def _decompressed_over(data: bytes, limit: int) -> bool:
-    """Does the gzip stream ``data`` decompress to more than ``limit`` bytes?  (Reads at most that far.)"""
-    total = 0
-    try:
-        with gzip.GzipFile(fileobj=io.BytesIO(data)) as fh:
-            while chunk := fh.read(1 << 20):
-                total += len(chunk)
-                if total > limit:
-                    return True
-    except (OSError, EOFError, zlib.error):
-        return False  # a corrupt stream: the reader reports it with the line
-    return False
-
-
 def size_problem(name: str, data: bytes, limit_mb: int | None = None) -> str | None:
     """Why an uploaded file is refused for its size, or ``None`` (the message names the file and limit)."""
     limit_mb = upload_limit_mb() if limit_mb is None else limit_mb
@@ -79,7 +72,7 @@ def size_problem(name: str, data: bytes, limit_mb: int | None = None) -> str | N
             "(server.maxUploadSize in .streamlit/config.toml); it was not read, and the files loaded "
             "before are kept."
         )
-    if data[:2] == b"\x1f\x8b" and _decompressed_over(data, GZIP_FACTOR * limit):
+    if data[:2] == b"\x1f\x8b" and decompressed_size(data, GZIP_FACTOR * limit) > GZIP_FACTOR * limit:
         return (
             f"{name}: the gzipped file decompresses to more than {GZIP_FACTOR * limit_mb} MB "
             f"({GZIP_FACTOR} × the upload limit of {limit_mb} MB); it was not read, and the files loaded "
@@ -88,12 +81,38 @@ def size_problem(name: str, data: bytes, limit_mb: int | None = None) -> str | N
     return None
 
 
+def budget_used() -> int:
+    """Decompressed bytes of the files this session holds (every upload slot and the inspector's)."""
+    used = 0
+    for key, value in st.session_state.items():
+        if key == "_wb_uploads" or str(key).startswith("_wb_slot:"):
+            used += sum(getattr(u, "size", 0) for u in dict(value).values())  # type: ignore[call-overload]
+    return used
+
+
+def budget_problem(name: str, data: bytes, *, replacing: int = 0) -> tuple[int, str | None]:
+    """The decompressed size of an upload and, if it does not fit in what is left of the session's
+    budget (``replacing`` bytes are freed by the file it replaces), why it is refused.  The size
+    is counted while decompressing, and counting stops once the budget is passed."""
+    budget = app_limits().session_bytes
+    left = max(budget - budget_used() + replacing, 0)
+    size = decompressed_size(data, left, name) if data[:2] == b"\x1f\x8b" else len(data)
+    if size <= left:
+        return size, None
+    return size, (
+        f"{name}: more than {_mb(left)} once decompressed, and this session has only {_mb(left)} left of "
+        f"its budget of {_mb(budget)} for loaded files (EVALCORE_SESSION_BYTES); it was not read, and the "
+        "files loaded before are kept. Forget uploaded files to make room."
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Upload:
-    """An accepted uploaded file (bytes in memory only)."""
+    """An accepted uploaded file (bytes in memory only); ``size``: its bytes once decompressed."""
 
     name: str
     data: bytes
+    size: int = 0
 
 
 def _state(key: str, default: object) -> object:
@@ -128,6 +147,14 @@ def upload_slot(
         seen.add(up.file_id)
         data = up.getvalue()
         err = size_problem(up.name, data)
+        size = 0
+        if err is None:
+            freed = (
+                sum(u.size for u in store.values())
+                if not multiple
+                else getattr(store.get(up.name), "size", 0)
+            )
+            size, err = budget_problem(up.name, data, replacing=freed)
         if err is None and validate is not None:
             err = validate(up.name, data)
         if err is not None:
@@ -136,7 +163,7 @@ def upload_slot(
         errors.pop(up.name, None)
         if not multiple:
             store.clear()
-        store[up.name] = Upload(up.name, data)
+        store[up.name] = Upload(up.name, data, size)
     for err in errors.values():
         st.error(err, icon="⚠️")
     return list(store.values())
@@ -162,6 +189,7 @@ def choose_source(kinds: Sequence[str]) -> DatasetSpec | None:
     the built-in's spec, or ``None`` for uploads (the page shows its own slots).
     """
     keys = [s.key for s in BUILTINS if s.kind in kinds] + [UPLOAD_KEY]
+    show_link_problems(current_link())
     key = current_dataset_key()
     if key not in keys:
         key = keys[0]

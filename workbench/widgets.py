@@ -3,7 +3,9 @@
 State that must survive page switches lives under ``_wb_*`` keys of
 ``st.session_state`` (widget keys are dropped when a page does not draw the
 widget).  The dataset and the sentence are mirrored in the URL
-(``?data=fr_gsd&sent=fr-ud-test_00005``) so any view can be linked.
+(``?data=fr_gsd&sent=fr-ud-test_00005``) so any view can be linked; what a
+link says is read only through :mod:`workbench.links` (validated values, and
+the problems shown in the sidebar).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from workbench.datasets import (
     builtin,
     detect_format,
 )
+from workbench.links import UPLOAD_KEY, current_link, show_link_problems
 
 __all__ = [
     "UPLOAD_KEY",
@@ -43,7 +46,6 @@ __all__ = [
     "svg_figure",
 ]
 
-UPLOAD_KEY = "upload"
 DEFAULT_DATASET = "fr_gsd"
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
@@ -66,11 +68,6 @@ def safe_stem(text: str) -> str:
 # dataset choice
 
 
-def _query_value(name: str) -> str | None:
-    value = st.query_params.get(name)
-    return value if isinstance(value, str) and value else None
-
-
 def _dataset_title(key: str) -> str:
     if key == UPLOAD_KEY:
         return "Your files (upload)"
@@ -85,7 +82,7 @@ def current_dataset_key() -> str:
     """The dataset of this session; a ``?data=`` the app did not write itself (a link followed
     within the session, e.g. from the cross-scheme page) takes over."""
     keys = [s.key for s in BUILTINS] + [UPLOAD_KEY]
-    wanted = _query_value("data")
+    wanted = current_link().text("data")
     external = wanted is not None and wanted in keys and wanted != st.session_state.get("_wb_data_url")
     if "_wb_dataset" not in st.session_state or external:
         st.session_state["_wb_dataset"] = wanted if wanted in keys else DEFAULT_DATASET
@@ -101,6 +98,7 @@ def choose_dataset(*, kinds: Sequence[str] | None = None) -> LoadedDataset | Non
     """
     specs = [s for s in BUILTINS if kinds is None or s.kind in kinds]
     keys = [s.key for s in specs] + [UPLOAD_KEY]
+    show_link_problems(current_link())
     key = current_dataset_key()
     if key not in keys:
         key = keys[0]
@@ -133,10 +131,12 @@ def choose_dataset(*, kinds: Sequence[str] | None = None) -> LoadedDataset | Non
 
 @dataclass(frozen=True, slots=True)
 class UploadRecord:
-    name: str
+    name: str  # as shown and used in the dataset: the file name, or "NAME (role)" on a name clash
     data: bytes
     fmt: FileFormat
     role: str  # "gold" | "parse" | "lattice" | "tokens" | "params"
+    size: int = 0  # bytes once decompressed (the session budget)
+    file: str = ""  # the uploaded file's own name
 
 
 def _uploads() -> dict[str, UploadRecord]:
@@ -157,11 +157,25 @@ def _role_for(fmt: FileFormat, wanted: str) -> str:
     return {"lattice": "lattice", "tokens": "tokens", "prm": "params"}[fmt]
 
 
-def accept_upload(name: str, data: bytes, wanted_role: str, fmt_choice: str = "auto") -> str | None:
-    """Validate one uploaded file; on success store it (replacing a file of the same name).
+def _upload_key(role: str, name: str) -> str:
+    return f"{role}:{name}"
 
-    Returns the error text (``FILE:LINE: message``) or ``None``.  A bad file never
-    removes what was loaded before.
+
+def _upload_clashes() -> dict[str, str]:
+    clashes = st.session_state.setdefault("_wb_upload_clashes", {})
+    assert isinstance(clashes, dict)
+    return clashes
+
+
+def accept_upload(
+    name: str, data: bytes, wanted_role: str, fmt_choice: str = "auto", size: int = 0
+) -> str | None:
+    """Validate one uploaded file; on success store it under its role and name (replacing a file
+    of the same role and name, never one of another role).
+
+    A file whose name is already used by a file of another role (a parse named like its gold)
+    is kept as ``NAME (role)``, and the clash is shown.  Returns the error text
+    (``FILE:LINE: message``) or ``None``.  A bad file never removes what was loaded before.
     """
     try:
         fmt: FileFormat = detect_format(name, data) if fmt_choice == "auto" else fmt_choice  # type: ignore[assignment]
@@ -172,7 +186,15 @@ def accept_upload(name: str, data: bytes, wanted_role: str, fmt_choice: str = "a
             raise EvalcoreError("no sentence in this file", file=name)
     except EvalcoreError as exc:
         return str(exc)
-    _uploads()[name] = UploadRecord(name, data, fmt, role)
+    others = [r for k, r in _uploads().items() if k != _upload_key(role, name) and r.file == name]
+    shown = name
+    if others:
+        shown = f"{name} ({role})"
+        _upload_clashes()[_upload_key(role, name)] = (
+            f"{name}: a {others[0].role} file of the same name is loaded; this {role} file is kept beside "
+            f"it as '{shown}' (it replaces nothing)."
+        )
+    _uploads()[_upload_key(role, name)] = UploadRecord(shown, data, fmt, role, size, name)
     return None
 
 
@@ -194,16 +216,24 @@ def upload_panel() -> tuple[DatasetSpec, list[tuple[FileSpec, bytes]]]:
             if token in processed:
                 continue
             processed.add(token)
-            from workbench.uploads import size_problem  # the app's own size check (workbench/uploads.py)
+            # the app's own size checks, then the session budget (workbench/uploads.py)
+            from workbench.uploads import budget_problem, size_problem
 
             data = up.getvalue()
-            err = size_problem(up.name, data) or accept_upload(up.name, data, role, fmt_choice)
+            err = size_problem(up.name, data)
+            size = 0
+            if err is None:
+                old = _uploads().get(_upload_key(role, up.name))
+                size, err = budget_problem(up.name, data, replacing=old.size if old else 0)
+            err = err or accept_upload(up.name, data, role, fmt_choice, size)
             if err is None:
                 _upload_errors().pop(up.name, None)
             else:
                 _upload_errors()[up.name] = err
     for err in _upload_errors().values():
         st.error(err, icon="⚠️")
+    for clash in _upload_clashes().values():
+        st.warning(clash, icon="⚠️")
     records = list(_uploads().values())
     golds = [r for r in records if r.role == "gold"]
     if records:
@@ -211,6 +241,7 @@ def upload_panel() -> tuple[DatasetSpec, list[tuple[FileSpec, bytes]]]:
         if side.button("Forget uploaded files"):
             _uploads().clear()
             _upload_errors().clear()
+            _upload_clashes().clear()
             st.rerun()
     against = ""
     if golds:
@@ -277,16 +308,17 @@ def sentence_picker(
     perm = f"_wb_sent:{dataset}"
     select_key = f"wb_sent:{key}:{dataset}"
     url_key = "_wb_sent_url"  # the last ?sent= this app wrote (any dataset)
-    wanted = _query_value("sent")
+    ref = current_link().sentence()  # validated: a number of ASCII digits, or a printable id
+    wanted = None if ref is None else ref.id if ref.id is not None else str(ref.number)
     external = wanted is not None and wanted != st.session_state.get(url_key)
     if perm not in st.session_state or external:
         start: int | None = None
-        if wanted is not None:
+        if ref is not None:
             by_id = {s.sent_id: s.index for s in sents}
             if wanted in by_id:
                 start = by_id[wanted]
-            elif wanted.isdigit() and 1 <= int(wanted) <= len(sents):
-                start = int(wanted) - 1
+            elif ref.number is not None and 1 <= ref.number <= len(sents):
+                start = ref.number - 1
         if start is not None:
             st.session_state[perm] = start
             st.session_state.pop(select_key, None)
@@ -513,7 +545,7 @@ def csv_bytes(df: pd.DataFrame) -> bytes:
     safe = df.copy()
     safe.columns = [csv_cell(str(c)) for c in safe.columns]
     for col in safe.columns:
-        if safe[col].dtype == object:
+        if pd.api.types.is_object_dtype(safe[col]) or pd.api.types.is_string_dtype(safe[col]):
             safe[col] = safe[col].map(csv_cell)
     return safe.to_csv(index=False).encode("utf-8")
 

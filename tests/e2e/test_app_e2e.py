@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from appserver import CHROMIUM, CHROMIUM_ARGS, ROOT, running_app
+from appserver import CHROMIUM, ROOT, running_app
 
 pytestmark = [
     pytest.mark.e2e,
@@ -28,16 +28,6 @@ TIMEOUT_MS = 60_000
 def app_url() -> Iterator[str]:
     with running_app() as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 @pytest.fixture()

@@ -1,0 +1,111 @@
+"""Uploads that must not hurt the session (issue 13), under Streamlit's AppTest.
+
+* uploads are keyed by role: a parse named like the gold is kept beside it, and the clash is shown;
+* a per-session budget of decompressed bytes (``EVALCORE_SESSION_BYTES``), counted while the
+  upload is decompressed: a file that does not fit is refused with a message, nothing is lost;
+* the 199 MB-expanding comment bomb costs a message, quickly, and the data loaded before stays;
+* CSV downloads neutralize formula cells.
+
+The scores on screen are evalcore's own for the same bytes (the upload's gold against its parse:
+'the' has the wrong head, 'cat' the wrong label).
+"""
+
+from __future__ import annotations
+
+import gzip
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from workbench.widgets import csv_bytes
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from hostile_corpus import COMMENT_LINE, gzip_repeat
+
+ROOT = Path(__file__).resolve().parents[1]
+APP = ROOT / "app.py"
+
+GOLD = b"""# sent_id = u1
+# text = the cat sleeps
+1\tthe\tthe\tDET\t_\t_\t2\tdet\t_\t_
+2\tcat\tcat\tNOUN\t_\t_\t3\tnsubj\t_\t_
+3\tsleeps\tsleep\tVERB\t_\t_\t0\troot\t_\t_
+
+"""
+PARSE = GOLD.replace(b"2\tdet", b"3\tdet").replace(b"3\tnsubj", b"3\tobj")
+STRIP = "UAS **0.6667** · LAS **0.3333**"
+
+
+def upload_app() -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=120)
+    at.query_params["data"] = "upload"
+    at.run()
+    assert not at.exception
+    return at
+
+
+def text(at: AppTest) -> str:
+    return "\n".join(m.value for m in at.markdown)
+
+
+def test_a_parse_named_like_the_gold_is_kept_beside_it_and_the_clash_shown() -> None:
+    at = upload_app()
+    at.file_uploader(key="wb_upload_gold").upload("test.conllu", GOLD).run()
+    at.file_uploader(key="wb_upload_parse").upload("test.conllu", PARSE).run()
+    assert not at.exception
+    warnings = [w.value for w in at.warning]
+    assert any("a gold file of the same name is loaded" in w and "test.conllu (parse)" in w for w in warnings)
+    assert STRIP in text(at)  # the parse is scored against the gold: nothing was replaced
+    loaded = text(at)
+    assert "`test.conllu` (gold)" in loaded.replace("\\", "") and "test.conllu (parse)" in loaded.replace(
+        "\\", ""
+    )
+
+
+def test_the_session_budget_refuses_what_does_not_fit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EVALCORE_SESSION_BYTES", str(len(GOLD) + len(PARSE) + 10))
+    at = upload_app()
+    at.file_uploader(key="wb_upload_gold").upload("gold.conllu", GOLD).run()
+    at.file_uploader(key="wb_upload_parse").upload("parse.conllu.gz", gzip.compress(PARSE)).run()
+    assert STRIP in text(at)
+    big = gzip.compress(PARSE * 50)  # small once compressed, 50 times the budget decompressed
+    at.file_uploader(key="wb_upload_parse").upload("more.conllu.gz", big).run()
+    assert not at.exception
+    errors = [e.value for e in at.error]
+    assert any(e.startswith("more.conllu.gz: more than") and "EVALCORE_SESSION_BYTES" in e for e in errors), (
+        errors
+    )
+    assert STRIP in text(at)  # what was loaded is still there
+
+
+def test_the_199_mb_comment_bomb_costs_a_message(tmp_path: Path) -> None:
+    bomb = gzip_repeat(tmp_path / "bomb.conllu.gz", COMMENT_LINE, 199 * 10**6).read_bytes()
+    at = upload_app()
+    at.file_uploader(key="wb_upload_gold").upload("gold.conllu", GOLD).run()
+    at.file_uploader(key="wb_upload_parse").upload("parse.conllu", PARSE).run()
+    start = time.perf_counter()
+    at.file_uploader(key="wb_upload_parse").upload("bomb.conllu.gz", bomb).run()
+    took = time.perf_counter() - start
+    assert not at.exception
+    errors = [e.value for e in at.error]
+    assert any(e.startswith("bomb.conllu.gz:20001: sentence block starting at line 1") for e in errors), (
+        errors
+    )
+    assert any("EVALCORE_MAX_BLOCK_LINES" in e for e in errors)
+    assert STRIP in text(at)
+    assert took < 60, took  # a guard against a hang, not a timing assertion
+
+
+def test_csv_downloads_neutralize_formula_cells() -> None:
+    frame = pd.DataFrame(
+        {"parse": ["=1+1", "+cmd", "-x", "@SUM(A1)", "\tx", "ok"], "score": [-0.5, 1, 2, 3, 4, 5]}
+    )
+    frame["=head"] = "x"
+    lines = csv_bytes(frame).decode("utf-8").splitlines()
+    assert lines[0] == "parse,score,'=head"
+    assert [line.split(",")[0] for line in lines[1:]] == ["'=1+1", "'+cmd", "'-x", "'@SUM(A1)", "'\tx", "ok"]
+    assert lines[1].split(",")[1] == "-0.5"  # numbers stay numbers
