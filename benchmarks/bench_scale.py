@@ -1,6 +1,8 @@
-"""Time and peak memory of the command line on large corpora (issue 8: 10k / 30k / 100k sentences).
+"""Time and peak memory of the command line on large corpora (issue 8: 10k / 30k / 100k sentences;
+issue 13: 200,000 sentences, and ``lattice``).
 
-    python benchmarks/bench_scale.py [--sizes 10000,30000,100000] [--commands attach,parseval,freval,tedeval]
+    python benchmarks/bench_scale.py [--sizes 10000,30000,100000]
+                                     [--commands attach,parseval,freval,tedeval,lattice]
                                      [--shuffles N] [--keep DIR]
 
 Builds the corpora by repeating real data in a temporary folder (never in the repository; ``--keep
@@ -19,6 +21,8 @@ Data (the first that exists):
 ``tedeval`` runs two schemes (UD 2 with the spaCy parse, UD 1 with the UD 2 gold as its "parse"),
 ``--skip-mismatched`` (7 EWT sentences differ in words between the versions) and ``--shuffles``
 significance trials (default 1,000 here to keep the run modest; the command's default is 10,000).
+``lattice`` scores the spaCy parse against the UD 2 gold as raw text (both CoNLL-U without lattice
+files: sentences and tokens aligned by characters), SEGEVAL, lattice TedEval and the rest.
 """
 
 from __future__ import annotations
@@ -154,13 +158,14 @@ def commands(files: dict[str, Path], shuffles: int) -> dict[str, list[str]]:
             "--format",
             "json",
         ],
+        "lattice": [*py, "lattice", str(files["ud2"]), f"spacy={files['spacy']}", "--format", "json"],
     }
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sizes", default="10000,30000,100000", help="sentence counts, comma separated")
-    ap.add_argument("--commands", default="attach,parseval,freval,tedeval")
+    ap.add_argument("--commands", default="attach,parseval,freval,tedeval,lattice")
     ap.add_argument("--shuffles", type=int, default=1000, help="tedeval significance trials (default 1000)")
     ap.add_argument("--keep", metavar="DIR", help="write the corpora to DIR and keep them")
     args = ap.parse_args()

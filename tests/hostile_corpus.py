@@ -61,6 +61,16 @@ def chain_conllu(n: int, sent_id: str = "chain") -> str:
     return "\n".join(lines) + "\n\n"
 
 
+def chain_fan_conllu(depth: int, tokens: int) -> str:
+    """The largest tree the default limits allow, for memory: a chain of ``depth`` words whose last
+    word heads all the others (``tokens`` words in all)."""
+    lines = ["# sent_id = chain-fan"]
+    for i in range(1, tokens + 1):
+        head = 0 if i == 1 else i - 1 if i <= depth else depth
+        lines.append(token_line(i, f"w{i}", head, "root" if i == 1 else "dep"))
+    return "\n".join(lines) + "\n\n"
+
+
 def unary_ptb(depth: int) -> str:
     """One word under ``depth`` unary brackets, on one line."""
     return "(X " * depth + "(W w)" + ")" * depth + "\n"
@@ -222,6 +232,14 @@ CASES: tuple[Case, ...] = (
     Case(
         "chain-1000/tedeval", "the same through tedeval",
         lambda d: _c(_ted(*_pair(d, "c.conllu", chain_conllu(1000)))), 0,
+    ),
+    Case(
+        "chain-fan-default-max/tedeval", "the largest sentence the defaults allow: 1,024 deep, 2,000 words",
+        lambda d: _c(_ted(*_pair(d, "c.conllu", chain_fan_conllu(1024, 2000)))), 0,
+    ),
+    Case(
+        "chain-fan-default-max/lattice", "the same through lattice",
+        lambda d: _c(["lattice", *_pair(d, "c.conllu", chain_fan_conllu(1024, 2000))]), 0,
     ),
     Case(
         "chain-2000-raised/lattice", "a 2,000-word chain with --max-depth 2000 (span path of the TED)",
