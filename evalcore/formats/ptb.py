@@ -284,23 +284,28 @@ def unwrap(tree: Tree, root_labels: Sequence[str] = ("", "ROOT", "TOP")) -> Tree
 
     An outer bracket with several children (FarPaHC's ``( (IP-MAT ...) (ID ...) )``)
     is unwrapped when exactly one child is syntax: ``ID`` and ``CODE`` nodes
-    under the outer bracket are metadata and are dropped with it.
+    under the outer bracket are metadata and are dropped with it.  The new root is
+    found first and the tree rebuilt once (linear, however many layers are removed).
     """
-    current = tree
+    nodes = tree.nodes
+    top = 0
     while True:
-        root = current.nodes[0]
+        root = nodes[top]
         if root.terminal is not None or root.label not in root_labels:
-            return current
-        syntax = [c for c in root.children if current.nodes[c].label not in _METADATA]
-        if len(syntax) != 1 or current.nodes[syntax[0]].terminal is not None:
-            return current
-        keep = [False] * len(current.nodes)
-        stack = [syntax[0]]
-        while stack:
-            i = stack.pop()
-            keep[i] = True
-            stack.extend(current.nodes[i].children)
-        current = _rebuild(current, keep)
+            break
+        syntax = [c for c in root.children if nodes[c].label not in _METADATA]
+        if len(syntax) != 1 or nodes[syntax[0]].terminal is not None:
+            break
+        top = syntax[0]
+    if top == 0:
+        return tree
+    keep = [False] * len(nodes)
+    stack = [top]
+    while stack:
+        i = stack.pop()
+        keep[i] = True
+        stack.extend(nodes[i].children)
+    return _rebuild(tree, keep)
 
 
 # ---------------------------------------------------------------------------

@@ -254,6 +254,10 @@ def paired_sentences(gold: Iterable[DepTree], system: Iterable[DepTree]) -> Iter
         yield g, s
 
 
+MAX_WARNINGS = 1000
+"""Skipped sentences named one by one in :attr:`AttachResult.warnings`; the others are counted."""
+
+
 @dataclass(frozen=True, slots=True)
 class AttachResult:
     """Corpus score, per-sentence counts, and warnings about skipped sentences.
@@ -296,8 +300,8 @@ def attach_corpus(
     counted (SPEC §2), or raise with ``skip_invalid=False``.
 
     ``per_sentence=False`` keeps no per-sentence counts (``result.per_sentence``
-    is empty), so memory does not grow with the corpus (only with the number of
-    skipped sentences, one warning line each).
+    is empty), so memory does not grow with the corpus: warnings are kept for the
+    first :data:`MAX_WARNINGS` skipped sentences, then one line says how many more.
     """
     counts = AttachCounts()
     per: list[tuple[str, AttachCounts]] = []
@@ -308,11 +312,16 @@ def attach_corpus(
         if problem is not None:
             if not config.skip_invalid:
                 raise problem
-            warnings.append(_skip_warning(problem))
+            if len(warnings) < MAX_WARNINGS:
+                warnings.append(_skip_warning(problem))
             c = AttachCounts(skipped=1)
         else:
             c = sentence_counts(g, s, config)
         if per_sentence:
             per.append((g.sent_id or str(index), c))
         counts = counts + c
+    if counts.skipped > len(warnings):
+        warnings.append(
+            f"... and {counts.skipped - len(warnings)} more sentences skipped (not trees; not listed)"
+        )
     return AttachResult(score(counts, config), counts, tuple(per), tuple(warnings))
