@@ -19,12 +19,14 @@ pages catch it and show ``str(error)`` (``FILE:LINE: message``).
 from __future__ import annotations
 
 import hashlib
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import streamlit as st
 
+from evalcore.errors import InputFormatError
 from evalcore.formats.conllu import read_conllu
 from evalcore.formats.lattice import read_lattices, read_tokens
 from evalcore.formats.ptb import read_ptb
@@ -62,8 +64,13 @@ T = TypeVar("T")
 
 def app_limits() -> Limits:
     """The resource limits of the app: the defaults, raised or lowered by ``EVALCORE_MAX_*``
-    environment variables (``EVALCORE_SESSION_BYTES`` for the per-session budget)."""
-    return Limits.from_env()
+    environment variables (``EVALCORE_SESSION_BYTES`` for the per-session budget).  A malformed
+    variable is reported in the server's log and the defaults are used."""
+    try:
+        return Limits.from_env()
+    except InputFormatError as exc:
+        print(f"evalcore workbench: {exc}; using the default limits", file=sys.stderr)
+        return Limits()
 
 
 def digest(data: bytes) -> str:
