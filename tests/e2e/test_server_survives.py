@@ -80,7 +80,7 @@ def test_the_199_mb_gzip_costs_a_message_and_the_server_keeps_answering(
     app_url: str, browser: object, tmp_path: Path
 ) -> None:
     bomb = gzip_repeat(tmp_path / "comments.conllu.gz", COMMENT_LINE, 199 * 10**6).read_bytes()
-    assert len(bomb) < 250_000  # the issue's: 203 KB
+    assert len(bomb) < 300_000  # the issue's: 203 KB
     page = _loaded_session(browser, app_url)
     other = _loaded_session(browser, app_url)  # a second user on the same server
     slowest: list[float] = []
