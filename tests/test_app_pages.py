@@ -2,8 +2,10 @@
 
 Known numbers on screen are the command line's for the same files: evalb's
 sample with ``sample.prm`` gives recall 87.76 and F1 89.12 at size 1 (evalb's
-own ``sample.rsl``), FarPaHC split 0 gives the FREVAL Table 1 of
-``docs/freval.md``; the yap sentence scored against an uploaded analysis
+own ``sample.rsl``), FarPaHC split 0 gives evalb's numbers at size 1 (the
+committed evalb report, ``tests/fixtures/reference``) and, with the outer
+bracket dropped, the FREVAL Table 1 of ``docs/freval.md`` (a regression pin);
+the yap sentence scored against an uploaded analysis
 (``tests/fixtures/yap_alternative.*``, בגן read as ב + גן) gives what
 ``evalcore lattice`` prints for those files.
 """
@@ -30,6 +32,7 @@ LATTICE = "pages/3_Lattice.py"
 EVALB = ROOT / "assets" / "evalb"
 YAP = ROOT / "assets" / "hebrew_yap"
 FIX = ROOT / "tests" / "fixtures"
+REFERENCE = FIX / "reference"
 TIMEOUT = 60
 
 
@@ -75,26 +78,53 @@ def upload_limit_1mb() -> Iterator[None]:
 # FREVAL
 
 
+def _evalb_summary(fixture: str, key: str) -> str:
+    """A number of the ``-- All --`` block of a committed evalb 2006 report (tests/fixtures/reference)."""
+    text = (REFERENCE / "evalb" / f"{fixture}.rsl").read_text(encoding="utf-8")
+    block = text[text.index("-- All --") :]
+    return next(line.split("=")[1].strip() for line in block.splitlines() if line.startswith(key))
+
+
 def test_freval_evalb_sample_matches_evalb() -> None:
     at = page(FREVAL, data="evalb")
     assert not at.error
     m = metrics(at)
     assert m["LR₁ (evalb recall)"] == "87.76"  # evalb's sample.rsl
     assert m["LP₁ (evalb precision)"] == "90.53"
-    assert m["F1₁"] == "89.12"
-    assert m["F1 (sizes 1-34)"] == "99.17"  # evalcore freval on the same files
+    assert m["F1₁"] == "89.12" == _evalb_summary("sample.sample_prm", "Bracketing FMeasure")
     table = at.dataframe[0].value  # Table 1
     assert round(table.loc["evalb sample test", ("1", "F1")], 2) == 89.12
-    assert round(table.loc["evalb sample test", ("all", "F1")], 2) == 99.17
     assert len(at.get("plotly_chart")) == 2
     assert at.query_params["data"] == "evalb"
 
 
-def test_freval_farpahc_table1() -> None:
+def test_regression_pin_freval_evalb_sample_all_sizes() -> None:
+    """Regression pin: 99.17 is what evalcore freval printed on these files (no reference tool
+    finishes an unlimited run on sentence 22, and the FREVAL tool's divisor differs, docs/freval.md)."""
+    at = page(FREVAL, data="evalb")
+    assert metrics(at)["F1 (sizes 1-34)"] == "99.17"
+    table = at.dataframe[0].value
+    assert round(table.loc["evalb sample test", ("all", "F1")], 2) == 99.17
+
+
+def test_freval_farpahc_default_is_evalb() -> None:
+    """The outer '( )' counts by default, as in evalb: size 1 is evalb 2006's own report on these files."""
     at = page(FREVAL, data="farpahc")
+    m = metrics(at)
+    assert m["LR₁ (evalb recall)"] == _evalb_summary("farpahc_split0", "Bracketing Recall") == "77.53"
+    assert m["LP₁ (evalb precision)"] == _evalb_summary("farpahc_split0", "Bracketing Precision")
+    assert m["F1₁"] == _evalb_summary("farpahc_split0", "Bracketing FMeasure")
+    assert "20 errors" in "\n".join(c.value for c in at.caption)
+
+
+def test_regression_pin_freval_farpahc_table1_outer_bracket_dropped() -> None:
+    """Regression pin: the 1-15, 1-25 and all rows are what evalcore freval --drop-unlabeled-root printed
+    (docs/freval.md); only the size-1 row has a reference (evalb on these files, outer bracket dropped)."""
+    at = page(FREVAL, data="farpahc")
+    at.toggle(key="freval_drop_root").set_value(True).run()
+    no_exception(at)
     table = at.dataframe[0].value
     row = table.loc["Berkeley parser"]
-    # docs/freval.md, FarPaHC split 0, default settings
     assert [round(row[(s, "F1")], 2) for s in ("1", "1-15", "1-25", "all")] == [74.77, 17.89, 10.74, 5.59]
     assert "20 errors" in "\n".join(c.value for c in at.caption)
 
@@ -103,10 +133,11 @@ def test_freval_settings_change_the_numbers() -> None:
     at = page(FREVAL, data="evalb")
     at.toggle(key="freval_unlabeled").set_value(True).run()
     no_exception(at)
-    assert metrics(at)["LR₁ (evalb recall)"] == "89.80"  # evalcore parseval --unlabeled
+    unlabeled = _evalb_summary("sample.labeled0_prm", "Bracketing Recall")  # evalb, sample.prm with LABELED 0
+    assert metrics(at)["LR₁ (evalb recall)"] == unlabeled == "89.80"
     at.number_input(key="freval_max_size").set_value(1).run()
     no_exception(at)
-    assert metrics(at)["FLR (sizes 1-1)"] == "89.80"  # with L = 1, FLR is evalb's recall
+    assert metrics(at)["FLR (sizes 1-1)"] == unlabeled  # with L = 1, FLR is evalb's recall
     at.selectbox(key="freval_prm:evalb:4").select("COLLINS.prm (built in)").run()
     no_exception(at)
     assert "prm:COLLINS.prm" in at.dataframe[1].value["signature"].iloc[0]
