@@ -181,7 +181,10 @@ def cross_scheme(**state: object) -> AppTest:
     return at
 
 
-def test_cross_scheme_table_french() -> None:
+def test_regression_pin_cross_scheme_table_french() -> None:
+    """Regression pin: the UAS and U-TED cells are evalcore's own numbers, copied from
+    docs/findings.md (no reference tool computes TedEval; its formulas are checked against the
+    papers' worked examples in test_tedeval_golden.py)."""
     at = cross_scheme()
     table = at.markdown[0].value
     assert table.startswith("| against | metric | spaCy UD parser (UD) | spaCy UD parser, seed 1 (UD) |")
@@ -198,7 +201,9 @@ def test_cross_scheme_table_french() -> None:
     assert first["spaCy UD parser"] == rows["spaCy UD parser"].min()
 
 
-def test_cross_scheme_golds_as_parses() -> None:
+def test_regression_pin_cross_scheme_golds_as_parses() -> None:
+    """Regression pin for the spaCy and L-TED cells (evalcore's own numbers); the SUD gold's UAS
+    0.5164 against the UD gold is the CoNLL 2018 scorer's 51.64 (tests/fixtures/reference/conll2018)."""
     at = cross_scheme(xs_golds=True)
     table = at.markdown[0].value
     # the SUD gold read as a parse of the UD scheme's gold: UAS 0.5164 (README); 1.0 against UD+SUD
