@@ -279,6 +279,25 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
     (SI, '_chunk', 'min(_CHUNK, trials_left, _CELLS // max(1, sentences))',
      'min(_CHUNK, _CELLS // max(1, sentences))', DROP, SIGNIFICANCE),
     (SI, 'significance', 'if method == "bootstrap":', 'if method != "bootstrap":', COMPARISON, SIGNIFICANCE),
+    # ---- added after the first full run: the remaining functions that compute a number --
+    (P, '_reinsert', 'for k in range(quote.bracket, len(brackets)):',
+     'for k in range(quote.bracket + 1, len(brackets)):', OFF_BY_ONE, EVALB),
+    (P, 'SentenceComparison.matched', 'if p >= 0', 'if p > 0', COMPARISON, EVALB),
+    (P, '_pct', 'if den > 0 else 0.0', 'if den > 1 else 0.0', OFF_BY_ONE, EVALB),
+    (F, 'FrevalCounts.valid', 'self.sentences - self.errors - self.skipped', 'self.sentences - self.errors',
+     DROP, FREVAL),
+    (F, '_f1', 'ratio(2 * r * p, r + p)', 'ratio(r * p, r + p)', CONSTANT, FREVAL),
+    (F, 'table1_frame', '.append(100 * sc.flr)', '.append(100 * sc.flp)', SIDE, FREVAL),
+    (FR, 'fragment_counts', 'total[k] += v', 'total[k] = v', OPERATOR, FRAGMENTS),
+    (B, 'add_fields', 'getattr(a, f.name) + getattr(b, f.name)', 'getattr(a, f.name)', DROP, BASE),
+    (A, '_base', 'deprel.split(":", 1)[0]', 'deprel.split(":", 1)[-1]', OFF_BY_ONE, ATTACH),
+    (T, 'corpus_counts', 'labeled=labeled).counts()', 'labeled=True).counts()', CONSTANT, TEDEVAL),
+    (G, 'generalize_all', 'return reduce(generalize, items)', 'return items[0]', EARLY, TEDEVAL),
+    (J, '_sentence', 'sentence_ted(p.tree, g.tree, labeled=True)',
+     'sentence_ted(p.tree, g.tree, labeled=False)', CONSTANT, LATTICE),
+    (J, '_check', '        p.inside,\n', '        g.inside,\n', SIDE, LATTICE),
+    (LI, '_dep_tree', 't.deprel.split(":", 1)[0]', 't.deprel.split(":", 1)[-1]', OFF_BY_ONE, LATTICE),
+    (TA, 'surface_tokens', 'tuple(range(i - 1, last))', 'tuple(range(i, last))', OFF_BY_ONE, LATTICE),
 ]
 # fmt: on
 

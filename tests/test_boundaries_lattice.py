@@ -37,19 +37,20 @@ YAP = ASSETS / "hebrew_yap"
 FIGURE1 = Path(__file__).parent / "golden" / "lattice" / "bclm_hneim_figure1.json"
 
 
-def test_first_path_avoids_an_arc_that_cannot_reach_the_tokens_end() -> None:
-    """Token 1 spans states 0–2; its first arc in file order, 0→1 'a', leads nowhere (no arc leaves
-    state 1), so the first analysis is 0→2 'ab' (SPEC §1: a path runs from the first to the last
-    state).  Token 2: 2→3 'c'."""
+def test_first_path_avoids_arcs_that_cannot_reach_the_tokens_end() -> None:
+    """Token 1 spans states 0–3: its first arc in file order, 0→1 'a', leads to 1→2 'b', and nothing
+    leaves state 2, so no analysis goes that way; the first analysis is 0→3 'abc' (SPEC §1: a path
+    runs from the first to the last state).  Token 2: 3→4 'd'."""
     lattice = Lattice(
         (
             Arc(0, 1, "a", cpos="X", token_id=1),
-            Arc(0, 2, "ab", cpos="Y", token_id=1),
-            Arc(2, 3, "c", cpos="Z", token_id=2),
+            Arc(1, 2, "b", cpos="X", token_id=1),
+            Arc(0, 3, "abc", cpos="Y", token_id=1),
+            Arc(3, 4, "d", cpos="Z", token_id=2),
         )
     )
     path = first_path(lattice)
-    assert [(a.start, a.end, a.segment) for a in path] == [(0, 2, "ab"), (2, 3, "c")]
+    assert [(a.start, a.end, a.segment) for a in path] == [(0, 3, "abc"), (3, 4, "d")]
     assert check_path([lexeme_of(a) for a in path], lattice).inside
 
 

@@ -15,7 +15,7 @@ from evalcore.conversion import ConversionConfig, LabelMap, is_projective, proje
 from evalcore.errors import UnificationError
 from evalcore.formats.ptb import parse_ptb
 from evalcore.generalization import crossing, generalize, tl_unify, unify
-from evalcore.metrics.tedeval import TedConfig, TedCounts, score, sentence_ted
+from evalcore.metrics.tedeval import TedConfig, TedCounts, corpus_counts, score, sentence_ted
 from evalcore.trees import bracketed
 
 # w1 is the root; w3 and w4 depend on w1, w2 on w4.  The arc w4 -> w2 passes over w3, which w4
@@ -113,6 +113,10 @@ def test_sentence_average_is_the_mean_of_sentence_scores() -> None:
     assert total == TedCounts(1, 13, 2, pytest.approx(1.8))  # type: ignore[arg-type]
     assert score(total).score == pytest.approx(1 - 1 / 13)
     assert score(total, TedConfig(average="sentence")).score == pytest.approx(0.9)
+    # the same sums from corpus_counts; unlabeled, the parse differs from G by no span (SPEC §5.3: U = 1.0)
+    assert corpus_counts([parse, gold1], [gold1, gold1], [general, gold1]) == total
+    unlabeled = corpus_counts([parse, gold1], [gold1, gold1], [general, gold1], labeled=False)
+    assert (unlabeled.delta, unlabeled.sentences) == (0, 2)
 
 
 def test_nested_spans_do_not_cross() -> None:

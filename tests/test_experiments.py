@@ -28,6 +28,7 @@ def _fresh(result: object) -> list[list[str]]:
     return [[str(c) for c in r] for r in rows]
 
 
+@pytest.mark.slow  # 5–15 s each: the whole experiment's evaluation step
 @pytest.mark.parametrize(
     ("name", "module"), [("french_ud_sud", french_ud_sud), ("english_spacy_ud", english_spacy_ud)]
 )

@@ -47,6 +47,7 @@ def _check(rows: list[hs.Row]) -> None:
         assert committed[(row.treebank, row.parser, row.input, row.labels)] == fresh
 
 
+@pytest.mark.slow  # the whole experiment's evaluation step
 @needs_data
 def test_raw_rows_of_the_conll2018_systems_reproduce_the_committed_table() -> None:
     rows = hs.ud_raw_rows(DATA)
@@ -55,6 +56,7 @@ def test_raw_rows_of_the_conll2018_systems_reproduce_the_committed_table() -> No
     assert all(r.result.classic is None for r in rows)  # the classic metric is N/A for raw input
 
 
+@pytest.mark.slow  # the whole experiment's evaluation step
 @needs_data
 def test_spmrl_gold_and_baseline_rows_reproduce_the_committed_table() -> None:
     rows = hs.spmrl_reference_rows(DATA)
@@ -64,6 +66,7 @@ def test_spmrl_gold_and_baseline_rows_reproduce_the_committed_table() -> None:
     assert gold.segeval.labeled == gold.ted_labeled.score == gold.classic.labeled == 1.0  # type: ignore[union-attr]
 
 
+@pytest.mark.slow
 @needs_data
 @pytest.mark.skipif(
     bool(PARSES.missing()),
