@@ -227,6 +227,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ids = [m.id for m in MUTANTS]
     if len(set(ids)) != len(ids):
         raise SystemExit("duplicate mutant ids")
+    unknown = sorted(set(args.only or ()) - set(ids))
+    if unknown:
+        raise SystemExit(f"no mutant {', '.join(unknown)} (ids run from {ids[0]} to {ids[-1]})")
     chosen = [m for m in MUTANTS if not args.only or m.id in args.only]
     if args.markdown:
         print(markdown(chosen), end="")
@@ -234,11 +237,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     stale = []
     for m in chosen:
         new, why = mutate(m, (ROOT / m.file).read_text(encoding="utf-8"))
-        if new is None:
-            stale.append(Outcome(m, "stale", 0.0, why))
         missing = [t for t in m.tests if not (ROOT / t).exists()]
-        if missing:
-            stale.append(Outcome(m, "stale", 0.0, f"no test file {', '.join(missing)}"))
+        if new is None or missing:
+            stale.append(Outcome(m, "stale", 0.0, why or f"no test file {', '.join(missing)}"))
     for o in stale:
         print(f"stale     {_describe(o.mutant)}: {o.detail}")
     if args.check:
