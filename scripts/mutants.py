@@ -107,7 +107,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
      'average_crossing=ratio(counts.crossing, counts.sentences)', OFF_BY_ONE, EVALB),
     (P, 'score', 'tagging_accuracy=ratio(counts.correct_tags, counts.words)',
      'tagging_accuracy=ratio(counts.correct_tags, counts.gold)', OFF_BY_ONE, EVALB),
-    (P, '_summary', 'f = 2 * p * r / (p + r)', 'f = p * r / (p + r)', CONSTANT, EVALB),
+    (P, '_summary', '{2 * p * r / (p + r):6.2f}', '{p * r / (p + r):6.2f}', CONSTANT, EVALB),
     # ---- FREVAL ------------------------------------------------------------------------
     (F, 'FrevalCounts.__add__', 'max(self.largest_gold, other.largest_gold)',
      'self.largest_gold + other.largest_gold', OPERATOR, FREVAL),
