@@ -18,6 +18,7 @@ import streamlit as st
 
 from evalcore.conversion import ConversionConfig
 from evalcore.errors import EvalcoreError
+from evalcore.inspection import arc_verdicts
 from evalcore.metrics.attachment import AttachConfig, check_same_tokens, is_punct, score, sentence_counts
 from evalcore.render.dot import dep_to_dot, tree_to_dot
 from evalcore.render.layout import DepLayout, WordGrid, layout_dep, merge_grids, word_grid
@@ -153,7 +154,8 @@ def _layouts(view: View, drawings: list[DepDrawing]) -> list[DepLayout]:
     def lay(d: DepDrawing, grid: WordGrid | None) -> DepLayout:
         dim_source = d.gold if d.gold is not None else d.tree
         dim = [] if view.count_punct else _punct_ids(dim_source)
-        return layout_dep(d.tree, d.gold, dimmed=dim, grid=grid)
+        verdicts = arc_verdicts(d.gold, d.tree) if d.gold is not None else None
+        return layout_dep(d.tree, verdicts, dimmed=dim, grid=grid)
 
     first = [lay(d, None) for d in drawings]
     grid = merge_grids([word_grid(x) for x in first])
