@@ -10,6 +10,7 @@ import streamlit as st
 from evalcore.lattice_input import InMemoryFile
 from evalcore.metrics.joint import JointConfig
 from workbench.datasets import DatasetSpec, LoadedDataset
+from workbench.fit import GRAPHVIZ_LATTICE_PT
 from workbench.lattice_view import (
     LatticeData,
     LatticeInputs,
@@ -26,7 +27,7 @@ from workbench.lattice_view import (
     validate_lattice_file,
 )
 from workbench.uploads import Upload, choose_source, forget_button, upload_slot
-from workbench.widgets import UPLOAD_KEY, download_table, md_escape, sentence_picker
+from workbench.widgets import UPLOAD_KEY, download_table, drawing_size_control, md_escape, sentence_picker
 
 GOLD_SLOTS = ("lattice_gold", "lattice_gold_lattice")
 PRED_SLOTS = ("lattice_preds", "lattice_pred_lattices", "lattice_ambiguity")
@@ -161,7 +162,9 @@ def sentence_panel(data: LatticeData, prediction: str | None, index: int, stem: 
         "analyses themselves (one state per token boundary and per segment prefix). Blue solid: gold; "
         "orange dashed: prediction; both colours: shared."
     )
-    rtl_graphviz_figure(view.lattice_dot, stem=f"{stem}_lattice", key="lattice-lattice")
+    rtl_graphviz_figure(
+        view.lattice_dot, stem=f"{stem}_lattice", key="lattice-lattice", label_pt=GRAPHVIZ_LATTICE_PT
+    )
     if view.gold_tree_dot is None and view.pred_tree_dot is None:
         return
     st.markdown(
@@ -211,6 +214,7 @@ def main() -> None:
         )
         return
     config = settings()
+    drawing_size_control()
     data = evaluate_inputs(lattice_inputs, config)
     for err in data.errors:
         st.error(err, icon="⚠️")

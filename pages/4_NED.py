@@ -34,6 +34,7 @@ from workbench.widgets import (
     Figure,
     choose_dataset,
     download_table,
+    drawing_size_control,
     md_escape,
     sentence_picker,
     stacked_figures,
@@ -237,6 +238,7 @@ def main() -> None:
         return
     gold, system = pair
     config = settings()
+    drawing_size_control()
     try:
         result = corpus_attach(gold, system, config)
     except EvalcoreError as exc:

@@ -32,8 +32,9 @@ from evalcore.render.layout import layout_dep, merge_grids, word_grid
 from evalcore.render.svg import dep_svg
 from evalcore.render.text import xml_escape
 from evalcore.trees import DepTree, bracketed
+from workbench.fit import GRAPHVIZ_LATTICE_PT
 from workbench.tedeval_view import edit_script_panel, function_tree_figure
-from workbench.widgets import Figure, graphviz_figure, md_escape, stacked_figures
+from workbench.widgets import Figure, drawing_size_control, graphviz_figure, md_escape, stacked_figures
 
 # ---------------------------------------------------------------------------
 # shared pieces
@@ -369,6 +370,8 @@ def lattice_step() -> None:
         stem="tour_bclm_lattice",
         key="tour:bclm:lattice",
         scale=0.75,
+        label_pt=GRAPHVIZ_LATTICE_PT,
+        rtl=True,
     )
     st.subheader("The trees and the edit script")
     st.caption(LATTICE_LEGEND)
@@ -419,6 +422,7 @@ def main() -> None:
     if "tour_step" not in st.session_state:
         wanted = st.query_params.get("step")
         st.session_state["tour_step"] = wanted if wanted in KEYS else KEYS[0]
+    drawing_size_control()
     titles = {k: t for k, t, _ in STEPS}
     step = st.radio("Step", KEYS, key="tour_step", horizontal=True, format_func=titles.get)
     st.query_params["step"] = str(step)

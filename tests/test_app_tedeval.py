@@ -70,9 +70,9 @@ def test_inspector_tedeval_panel_french() -> None:
     # every drawing is Graphviz SVG; the edit script marks counted and discounted nodes
     assert text.count("wb-dot") >= 3 + 2 * 3  # 2 golds + generalization; 2 trees per parse
     assert 'class="node counted"' in text and 'class="node discounted"' in text
-    # the operations table beside the trees: one row per operation, counted first
+    # the operations table under the trees: one row per operation, counted first
     ted = view.multiple[1]
-    table = next(df.value for df in at.dataframe if "status" in df.value.columns)
+    table = next(t.value for t in at.table if "status" in t.value.columns)
     assert len(table) == len(ted.script)
     assert list(table["status"]).count("counted") == len(ted.counted)
     assert list(table["status"]).count("discounted") == len(ted.discounted)
@@ -114,7 +114,7 @@ def test_inspector_section_53_example_uploaded() -> None:
     text = markdown_text(at)
     assert "U-TED **1.0000** · L-TED **0.8000**" in text  # multiple
     assert "3 operations: 1 counted, 2 discounted · δ = 1 · |p| + |G| = 5" in text
-    table = next(df.value for df in at.dataframe if "status" in df.value.columns)
+    table = next(t.value for t in at.table if "status" in t.value.columns)
     assert dict(zip(table["operation"], table["status"], strict=True)) == {
         "del obj {3}": "counted",
         "del hd {1}": "discounted",
@@ -123,7 +123,7 @@ def test_inspector_section_53_example_uploaded() -> None:
     # the same script against the single gold: nothing is discounted
     at.radio(key="wb_script").set_value("single gold").run()
     no_exception(at)
-    table = next(df.value for df in at.dataframe if "status" in df.value.columns)
+    table = next(t.value for t in at.table if "status" in t.value.columns)
     assert set(table["status"]) == {"counted"} and len(table) == 2
     # unlabeled: the parse has exactly gold a's brackets
     at.radio(key="wb_script").set_value("generalized gold").run()

@@ -83,9 +83,9 @@ class ArcVerdict:
 class LayoutStyle:
     """Sizes in px.  ``level_height`` must exceed ``label_size + 2 * label_pad_y``."""
 
-    word_size: float = 15.0
-    tag_size: float = 11.0
-    label_size: float = 11.0
+    word_size: float = 14.0
+    tag_size: float = 10.5
+    label_size: float = 12.0  # close to the words': still legible when a drawing is fitted to 9 px words
     note_size: float = 10.5
     word_gap: float = 10.0
     min_word_width: float = 22.0
@@ -320,11 +320,15 @@ def layout_dep(
 
     # word widths
     widths: list[float] = [0.0] * (n + 1)
+    # the small lines under a word (tag, notes) may reach into the gaps on both sides, keeping
+    # ``small_gap`` px from their neighbours': a short form with a long tag ("," PUNCT) stays narrow
+    small_gap = 4.0
+    slack = max(0.0, s.word_gap - small_gap) + s.word_pad
     for t in tree.tokens:
         w = max(
             text_width(t.form, s.word_size),
-            text_width(_tag_of(t.upos, t.xpos, tag), s.tag_size),
-            max((text_width(x, s.note_size) for x in notes.get(t.id, ())), default=0.0),
+            text_width(_tag_of(t.upos, t.xpos, tag), s.tag_size) - slack,
+            max((text_width(x, s.note_size) for x in notes.get(t.id, ())), default=0.0) - slack,
             s.min_word_width,
             # room for the ports: both halves plus the centre
             2 * s.port_step * (max(len(left_arcs[t.id]), len(right_arcs[t.id])) + 1),

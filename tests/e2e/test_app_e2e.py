@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from appserver import CHROMIUM, CHROMIUM_ARGS, ROOT, running_app
+from appserver import CHROMIUM, ROOT
 
 pytestmark = [
     pytest.mark.e2e,
@@ -22,22 +22,6 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="python playwright 
 
 ARTIFACTS = ROOT / "tests" / "artifacts"
 TIMEOUT_MS = 60_000
-
-
-@pytest.fixture(scope="module")
-def app_url() -> Iterator[str]:
-    with running_app() as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 @pytest.fixture()
