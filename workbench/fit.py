@@ -67,8 +67,9 @@ ZOOMS: tuple[str, ...] = ("fit", "50%", "75%", "100%", "125%", "150%")
 
 BORDER = 2.0  # the box's left and right border (px), added to its narrowest width
 
-_BOX_STYLE = "overflow-x:auto;overflow-y:hidden;max-width:100%;border:1px solid #e6e6e6;border-radius:4px;"
-_BOX_STYLE += "background:#fff;line-height:0;"
+# the box is as wide as its drawing (no empty frame around a small one), at most its column
+_BOX_STYLE = "width:fit-content;overflow-x:auto;overflow-y:hidden;max-width:100%;border:1px solid #e6e6e6;"
+_BOX_STYLE += "border-radius:4px;background:#fff;line-height:0;"
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,12 +170,20 @@ def column_css(ident: str, min_width: float) -> str:
     )
 
 
-def _sized_svg(svg: str, share: float, rtl: bool) -> str:
-    """The SVG as a block of ``share`` % of the inner width, height from its ``viewBox``."""
+_HEIGHT = re.compile(r'\bheight="([0-9.]+)(pt|px)?"')
+
+
+def _sized_svg(d: Drawing, share: float, rtl: bool) -> str:
+    """The SVG as a block of ``share`` % of the inner width, height from its ``viewBox``; its
+    ``width``/``height`` attributes become its size at 100 % in px (what the box shrinks to)."""
     align = "margin-left:auto;" if rtl else ""
     style = f'style="display:block;width:{share:.3f}%;height:auto;max-width:none;{align}"'
-    head, sep, rest = svg.partition(">")
+    head, sep, rest = d.svg.partition(">")
     head = re.sub(r'\sstyle="[^"]*"', "", head)  # ours replaces any style of the writer
+    width, _ = _opening_width(d.svg)
+    factor = d.width / width if width > 0 else 1.0
+    head = _WIDTH.sub(f'width="{d.width:.1f}px"', head, count=1)
+    head = _HEIGHT.sub(lambda m: f'height="{float(m.group(1)) * factor:.1f}px"', head, count=1)
     return f"<svg {style}{head[4:]}{sep}{rest}"
 
 
@@ -214,17 +223,18 @@ def box_html(
     label = min((d.label_px for d in drawings), default=0.0)
     fonts = ",".join(sorted({f"{d.label_font:g}" for d in drawings}))
     mode = "fit" if zoom is None else "zoom"
+    side = "direction:rtl;margin-left:auto;" if rtl else ""  # right-aligned, scrolled from the right
     parts.append(
         f'<div id="{ident}" class="wb-figure wb-fit {css_class}" data-fit="{mode}" '
         f'data-label-px="{label:.2f}" data-label-font="{fonts}" data-natural-width="{natural:.1f}" '
-        f'data-min-width="{narrowest + BORDER:.1f}" style="{_BOX_STYLE}{"direction:rtl;" if rtl else ""}">'
+        f'data-min-width="{narrowest + BORDER:.1f}" style="{_BOX_STYLE}{side}">'
     )
     parts.append(f'<div class="wb-fit-inner" style="direction:ltr;{inner}">')
     for d in drawings:
         if titles and d.title:
             parts.append(_title_html(d, rtl))
         share = 100.0 * d.width / natural if natural > 0 else 100.0
-        parts.append(_sized_svg(d.svg, share, rtl))
+        parts.append(_sized_svg(d, share, rtl))
     parts.append("</div></div>")
     # a blank line would end the HTML block in markdown: our writers never put data on one
     return "\n".join(line for p in parts for line in p.splitlines() if line.strip())

@@ -140,8 +140,12 @@ def test_zoom_control_shows_drawings_at_their_own_size(app_url: str, browser: ob
         slider.focus()
         for _ in range(3):  # fit -> 50% -> 75% -> 100%
             slider.press("ArrowRight")
+        # each key press reruns the script: wait for the last one (every drawing at its own width)
         page.wait_for_function(  # type: ignore[attr-defined]
-            "() => [...document.querySelectorAll('div.wb-fit')].every(b => b.dataset.fit === 'zoom')",
+            """() => { const boxes = [...document.querySelectorAll('div.wb-fit')];
+                 return boxes.length > 0 && boxes.every(b => b.dataset.fit === 'zoom' &&
+                   Math.abs(b.querySelector('svg').getBoundingClientRect().width
+                            - parseFloat(b.querySelector('svg').getAttribute('width'))) < 1.5); }""",
             timeout=TIMEOUT_MS,
         )
         _settled(page)
