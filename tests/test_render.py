@@ -213,6 +213,20 @@ def test_long_chains_are_iterative() -> None:
     assert flat.levels == 200  # 199 nested arcs + the root arrow above them
 
 
+def test_arc_height_follows_nesting_not_distance() -> None:
+    """Issue 14: arcs are as high as what they span needs, not as long as they are.  Word 1 heads
+    word 30 (distance 29) over a chain 2 -> 3 -> ... -> 30 of adjacent arcs: the chain is one level
+    (depth 1), the long arc sits on it (depth 2), the root arrow of word 1 above that (3)."""
+    n = 30
+    heads = [0] + [i + 2 for i in range(1, n - 1)] + [1]  # word k+1's head; word 30's head is word 1
+    lay = layout_dep(dep(heads, ["root"] + ["dep"] * (n - 2) + ["obj"]))
+    level = {a.dependent: a.level for a in lay.arcs}
+    assert {level[k] for k in range(2, n)} == {1}
+    assert level[n] == 2
+    assert level[1] == 3 and lay.levels == 3
+    check_geometry(lay)
+
+
 def test_word_spacing_fits_adjacent_labels() -> None:
     lay = layout_dep(dep([2, 0], ["a-very-long-relation-name:subtype", "root"], ["a", "b"]))
     arc = next(a for a in lay.arcs if a.dependent == 1)

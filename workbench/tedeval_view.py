@@ -41,6 +41,14 @@ __all__ = [
 
 TREE_SCALE = 0.8  # function trees are drawn a little smaller than Graphviz's size in the page
 
+# the operation and words columns (1st, 3rd) wrap anywhere -- a span {5,6,...,29} has no space -- so the
+# table never scrolls sideways; Streamlit's table keeps its own cell styles (only cells' colours), so
+# this is a style rule of the page
+TABLE_WRAP = (
+    '<style>div[data-testid="stTable"] td:nth-child(1) p, div[data-testid="stTable"] td:nth-child(3) p'
+    "{overflow-wrap:anywhere !important;white-space:normal !important}</style>"
+)
+
 STATUS_COLOURS = {"counted": "color: #6a3d9a; font-weight: 600", "discounted": "color: #7f7f7f"}
 
 
@@ -207,7 +215,9 @@ def edit_script_panel(
     if rows:
         table = pd.DataFrame(rows)[["operation", "status", "words", "kind", "label", "drawn on"]]
         styled = table.style.map(lambda v: STATUS_COLOURS.get(v, ""), subset=["status"]).hide(axis="index")
-        st.table(styled)  # a plain table wraps long cells instead of scrolling sideways
+        # a plain table wraps long cells (spans like {5,6,...,29} anywhere) instead of scrolling sideways
+        st.markdown(TABLE_WRAP, unsafe_allow_html=True)
+        st.table(styled)
         download_table(table, stem=f"{stem}_{view.name}_script", key=f"{key}:table")
     else:
         st.success("No operation: the parse already is the target tree (for this measure).")

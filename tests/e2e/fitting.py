@@ -98,6 +98,19 @@ class BoxMeasure:
         )
 
 
+TABLES_JS = """
+() => [...document.querySelectorAll('[data-testid=stTable]')].filter(t => t.offsetParent !== null)
+  .flatMap(t => [t, ...t.querySelectorAll('*')])
+  .filter(e => getComputedStyle(e).overflowX !== 'visible' && e.scrollWidth > e.clientWidth + 1)
+  .map(e => `${e.tagName} ${e.clientWidth}/${e.scrollWidth}`)
+"""
+
+
+def scrolling_tables(page: object) -> list[str]:
+    """Parts of visible tables (``st.table``: the edit script's operations) that scroll sideways."""
+    return list(page.evaluate(TABLES_JS))  # type: ignore[attr-defined]
+
+
 def measure(page: object) -> list[BoxMeasure]:
     """Every visible drawing box of ``page`` (a Playwright page)."""
     rows = page.evaluate(MEASURE_JS)  # type: ignore[attr-defined]

@@ -11,7 +11,8 @@ The rule checked on every drawing box (tests/e2e/fitting.py measures it in the b
 word labels are never under 9 px (rendered font size, from the text's bounding rectangle and
 its screen transform); a drawing scrolls sideways only if fitting it to its box would bring its
 word labels under 9 px, and then its box stands in one column (its Streamlit column, if any,
-spans the whole row); a drawing that does not scroll is no wider than its box.
+spans the whole row); a drawing that does not scroll is no wider than its box.  The edit
+script's table (under the trees) never scrolls sideways either.
 
 Measurements are written to ``tests/artifacts/fit_measurements.txt`` (ignored by git).
 """
@@ -22,7 +23,7 @@ from collections.abc import Iterator
 
 import pytest
 from appserver import CHROMIUM, ROOT
-from fitting import BoxMeasure, measure
+from fitting import BoxMeasure, measure, scrolling_tables
 
 pytestmark = [
     pytest.mark.e2e,
@@ -92,6 +93,7 @@ def test_every_drawing_fits_or_stands_alone(
     try:
         assert page.locator("[data-testid=stException]").count() == 0  # type: ignore[attr-defined]
         _check(measure(page), f"{size[0]}x{size[1]} {view}", report)
+        assert scrolling_tables(page) == [], "the edit script's table is cut on the right"
     finally:
         page.context.close()  # type: ignore[attr-defined]
 
