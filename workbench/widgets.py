@@ -52,7 +52,6 @@ __all__ = [
     "safe_stem",
     "sentence_picker",
     "stacked_figures",
-    "svg_figure",
 ]
 
 UPLOAD_KEY = "upload"
@@ -449,32 +448,6 @@ def stacked_figures(figures: Sequence[Figure]) -> None:
                     key=f"dot:{fig.key}",
                     on_click="ignore",
                 )
-
-
-def svg_figure(
-    svg: str, *, stem: str, dot: str | None = None, key: str, title: str = "", note: str = ""
-) -> None:
-    """Show a dependency SVG fitted to its column (title inside the box), with SVG and DOT downloads."""
-    drawing = dep_drawing(svg, _word_size(svg), title=title, note=note)
-    _show_box([drawing], key=key, css_class="", rtl='data-rtl="yes"' in svg, titles=True)
-    row = st.container(horizontal=True, gap="small")
-    row.download_button(
-        "SVG",
-        svg,
-        file_name=f"{safe_stem(stem)}.svg",
-        mime="image/svg+xml",
-        key=f"svg:{key}",
-        on_click="ignore",
-    )
-    if dot is not None:
-        row.download_button(
-            "DOT",
-            dot,
-            file_name=f"{safe_stem(stem)}.dot",
-            mime="text/vnd.graphviz",
-            key=f"dot:{key}",
-            on_click="ignore",
-        )
 
 
 @st.cache_data(show_spinner=False, max_entries=128)
