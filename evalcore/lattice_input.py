@@ -18,6 +18,27 @@ What users have, and how it is read (each side independently):
   aligned by character offsets (:mod:`evalcore.textalign`); otherwise
   sentences are paired in order and must be as many.
 
+**Token boundaries** (SPEC §6).  SEGEVAL and TedEval match lexemes within
+their space-delimited token, so when sentences are paired in order both
+sides must say which token each segment belongs to, and have the same
+tokens.  A CoNLL file without a lattice file and without any multiword-token
+line (``n-m``) does not say it: SPMRL's CoNLL-X lists morphemes, not tokens.
+Its words are numbered one token each only provisionally
+(``Analysis.tokens_stated`` is false); when the other side states its
+tokens, each sentence's boundaries are recovered only where they are
+certain, in this order:
+
+1. its segments are the other side's segments, in order: the other side's
+   boundaries;
+2. its segment count equals the other side's token count (one segment per
+   token), or the sentence has one token;
+3. the ambiguity lattice (``--ambiguity-lattice``) allows exactly one way to
+   assign its segments to tokens (:func:`evalcore.lattice.token_splits`).
+
+Otherwise reading stops with a :class:`~evalcore.errors.MismatchError`
+naming the sentence and the option that supplies the boundaries
+(``--pred-lattice`` / ``--gold-lattice``).
+
 A sentence whose dependency analysis is not a tree (cycle, no root) keeps its
 lexemes (SEGEVAL still applies) and gets ``problem`` instead of a tree.
 
@@ -47,11 +68,12 @@ from evalcore.lattice import (
     lexeme_of,
     path_arcs,
     token_blocks,
+    token_splits,
     tree_from_constituency,
     tree_from_dependency,
 )
 from evalcore.textalign import TokenizedSentence, align_sentences, align_tokens, surface_tokens, tokenize
-from evalcore.trees import DepTree, Tree
+from evalcore.trees import DepTree, Lattice, Tree
 
 __all__ = [
     "Analysis",
@@ -120,6 +142,9 @@ class Analysis:
     problem: str | None = None
     sent_id: str = ""
     where: str = ""
+    # False: the file does not say which token a word belongs to (CoNLL without a lattice file and
+    # without multiword-token lines); its words were numbered one token each, provisionally.
+    tokens_stated: bool = True
 
 
 @dataclass(frozen=True)
@@ -169,7 +194,8 @@ def input_kind(path: FileInput) -> InputKind:
 
 
 def read_segmentation(path: FileInput) -> list[tuple[tuple[str, ...], ...]]:
-    """yap's ``output.segmentation``: per sentence, per token, its segments (``ב:ה:גן``)."""
+    """yap's ``output.segmentation``: per sentence, per token, its segments (``ב:ה:גן``; a token ``:``
+    is the one segment ``:``)."""
     out: list[tuple[tuple[str, ...], ...]] = []
     current: list[tuple[str, ...]] = []
     src, name = _open(path)
@@ -180,7 +206,8 @@ def read_segmentation(path: FileInput) -> list[tuple[tuple[str, ...], ...]]:
                 current = []
             continue
         text = line.split("\t")[-1].strip()
-        segs = tuple(s for s in text.split(":") if s)
+        # ':' joins segments; a token made only of colons (the punctuation ':') is one segment
+        segs = tuple(s for s in text.split(":") if s) or ((text,) if text else ())
         if not segs:
             raise InputFormatError("a segmentation line without segments", file=name, line=lineno)
         current.append(segs)
@@ -269,15 +296,20 @@ def _ud_token_ids(dep: DepTree) -> list[int]:
     return ids
 
 
-def _ud_analysis(dep: DepTree, token_ids: Sequence[int], options: ReadOptions) -> Analysis:
+def _ud_analysis(dep: DepTree, token_ids: Sequence[int], options: ReadOptions, stated: bool) -> Analysis:
     where = _where(dep.source.file, dep.source.line) if dep.source else ""
     lex = _ud_lexemes(dep, token_ids, options.tag_column)
     problem = dep.structure_problem()
     if problem is not None:
         if dep.source is not None:  # name the offending token's line (SPEC §2)
             where = _where(dep.source.file, dep.source.token_line(problem[0]))
-        return Analysis(lex, None, dep, None, problem[1], dep.sent_id, where)
-    return Analysis(lex, _dep_tree(dep, lex, options), dep, None, None, dep.sent_id, where)
+        return Analysis(lex, None, dep, None, problem[1], dep.sent_id, where, stated)
+    return Analysis(lex, _dep_tree(dep, lex, options), dep, None, None, dep.sent_id, where, stated)
+
+
+def _states_tokens(deps: Sequence[DepTree]) -> bool:
+    """A CoNLL file says which token each word belongs to when it has multiword-token lines (CoNLL-U)."""
+    return any(e.is_range for d in deps for e in d.extras)
 
 
 def read_side(
@@ -315,7 +347,8 @@ def read_side(
         return out
     deps = list(read_conllu(src, name=fname, on_invalid="keep"))
     if paths is None:
-        return [_ud_analysis(d, _ud_token_ids(d), options) for d in deps]
+        stated = _states_tokens(deps)
+        return [_ud_analysis(d, _ud_token_ids(d), options, stated) for d in deps]
     if len(paths) != len(deps):
         raise MismatchError(
             f"{len(deps)} CoNLL sentences but {len(paths)} lattice paths in {lattice_name}", file=fname
@@ -323,7 +356,13 @@ def read_side(
     return [_dep_analysis(d, p, options, fname) for d, p in zip(deps, paths, strict=True)]
 
 
-def _pair_by_index(gold: list[Analysis], pred: list[Analysis], gold_path: str, pred_path: str) -> Pairing:
+def _pair_by_index(
+    gold: list[Analysis],
+    pred: list[Analysis],
+    gold_path: str,
+    pred_path: str,
+    ambiguity: Sequence[Lattice] | None = None,
+) -> Pairing:
     if len(gold) != len(pred):
         raise MismatchError(
             f"gold has {len(gold)} sentences and the prediction {len(pred)} (sentences are paired in order; "
@@ -336,22 +375,88 @@ def _pair_by_index(gold: list[Analysis], pred: list[Analysis], gold_path: str, p
         p_tok = all(lx.token is not None for lx in p.lexemes)
         if g_tok != p_tok:
             g, p = _drop_tokens(g), _drop_tokens(p)
+        elif g_tok:
+            lattice = ambiguity[i - 1] if ambiguity is not None and i <= len(ambiguity) else None
+            if g.tokens_stated and not p.tokens_stated:
+                p = _recover_tokens(p, g, lattice, i, "prediction", pred_path)
+            elif p.tokens_stated and not g.tokens_stated:
+                g = _recover_tokens(g, p, lattice, i, "gold", gold_path)
+            _same_tokens(g, p, i, pred_path)
         pairs.append(SentencePair(i, g, p, token_blocks(g.lexemes, p.lexemes)))
     return Pairing(tuple(pairs), "index", len(gold), len(pred))
 
 
-def _drop_tokens(a: Analysis) -> Analysis:
-    """Forget token ids (when only one side has them, lexemes match by segment, tag and order)."""
-    lex = tuple(replace(lx, token=None) for lx in a.lexemes)
-    tree = a.tree
-    if tree is not None:
-        tree = replace(tree, lexemes=tuple(replace(lx, token=None) if lx else None for lx in tree.lexemes))
-    return replace(a, lexemes=lex, tree=tree)
+_SUPPLY = {
+    "prediction": "--pred-lattice (its lattice path, or yap's output.mapping or output.segmentation)",
+    "gold": "--gold-lattice (its lattice path)",
+}
 
 
-def _retoken(a: Analysis, mapping: Sequence[int]) -> Analysis:
-    """Renumber token ids: token ``t`` (1-based) becomes ``mapping[t - 1]`` (an alignment block)."""
-    lex = tuple(replace(lx, token=mapping[lx.token - 1] if lx.token else None) for lx in a.lexemes)
+def _split_by_count(segments: int, tokens: Sequence[int]) -> list[int] | None:
+    """The only assignment of ``segments`` to ``tokens`` (each has at least one), when the counts force it."""
+    if len(tokens) == 1:
+        return [tokens[0]] * segments
+    if segments == len(tokens):
+        return list(tokens)
+    return None
+
+
+def _recover_tokens(
+    a: Analysis, other: Analysis, lattice: Lattice | None, index: int, side: str, path: str
+) -> Analysis:
+    """``a``'s token ids where they are certain (module docstring, rules 1–3), else a MismatchError."""
+    segments = [lx.segment for lx in a.lexemes]
+    tokens = sorted({lx.token for lx in other.lexemes if lx.token is not None})
+    ids: Sequence[int] | None = None
+    if segments == [lx.segment for lx in other.lexemes]:
+        ids = [lx.token for lx in other.lexemes if lx.token is not None]
+    else:
+        ids = _split_by_count(len(segments), tokens)
+    note = f"they are not the {'gold' if side == 'prediction' else 'prediction'}'s segments"
+    if ids is None and lattice is not None:
+        splits = token_splits(segments, lattice)
+        if len(splits) == 1 and sorted(set(splits[0])) == tokens:
+            ids = splits[0]
+        else:
+            note += f" and the ambiguity lattice allows {'no' if not splits else 'more than one'} split"
+    elif ids is None:
+        note += " (--ambiguity-lattice may settle it)"
+    if ids is None:
+        line = a.dep.source.line if a.dep is not None and a.dep.source is not None else None
+        raise MismatchError(
+            f"sentence {index}: the {side} does not say which of the {len(tokens)} tokens its "
+            f"{len(segments)} segments belong to (CoNLL without a lattice file or multiword-token lines), "
+            f"and {note}: give the token boundaries with {_SUPPLY[side]}",
+            file=path,
+            line=line,
+            sentence=a.sent_id or None,
+        )
+    return replace(_with_tokens(a, ids), tokens_stated=True)
+
+
+def _same_tokens(g: Analysis, p: Analysis, index: int, pred_path: str) -> None:
+    """Paired in order, both sides must analyse the same tokens (their ids say which)."""
+    g_ids = sorted({lx.token for lx in g.lexemes if lx.token is not None})
+    p_ids = sorted({lx.token for lx in p.lexemes if lx.token is not None})
+    if g_ids != p_ids:
+        line = p.dep.source.line if p.dep is not None and p.dep.source is not None else None
+        raise MismatchError(
+            f"sentence {index}: the gold has {len(g_ids)} tokens and the prediction {len(p_ids)} "
+            f"(token ids {_id_range(g_ids)} and {_id_range(p_ids)}); sentences paired in order must "
+            "analyse the same tokens",
+            file=pred_path,
+            line=line,
+            sentence=p.sent_id or g.sent_id or None,
+        )
+
+
+def _id_range(ids: Sequence[int]) -> str:
+    return f"{ids[0]}–{ids[-1]}" if ids else "none"
+
+
+def _with_tokens(a: Analysis, ids: Sequence[int | None]) -> Analysis:
+    """``a`` with lexeme ``k`` in token ``ids[k]`` (its tree's lexemes too, matched by their states)."""
+    lex = tuple(replace(lx, token=t) for lx, t in zip(a.lexemes, ids, strict=True))
     tree = a.tree
     if tree is not None:
         by_position = {(lx.start, lx.end): new for lx, new in zip(a.lexemes, lex, strict=True)}
@@ -359,6 +464,16 @@ def _retoken(a: Analysis, mapping: Sequence[int]) -> Analysis:
             tree, lexemes=tuple(by_position[(lx.start, lx.end)] if lx else None for lx in tree.lexemes)
         )
     return replace(a, lexemes=lex, tree=tree)
+
+
+def _drop_tokens(a: Analysis) -> Analysis:
+    """Forget token ids (when only one side has them, lexemes match by segment, tag and order)."""
+    return _with_tokens(a, [None] * len(a.lexemes))
+
+
+def _retoken(a: Analysis, mapping: Sequence[int]) -> Analysis:
+    """Renumber token ids: token ``t`` (1-based) becomes ``mapping[t - 1]`` (an alignment block)."""
+    return _with_tokens(a, [mapping[lx.token - 1] if lx.token else None for lx in a.lexemes])
 
 
 @dataclass(frozen=True)
@@ -384,7 +499,8 @@ def read_gold(
     src, name = _open(path)
     if lattice is None and input_kind(path) == "conll":
         sentences = tokenize(read_conllu(src, name=name, on_invalid="keep"))
-        analyses = tuple(_ud_analysis(s.tree, _ud_token_ids(s.tree), options) for s in sentences)
+        stated = _states_tokens([s.tree for s in sentences])
+        analyses = tuple(_ud_analysis(s.tree, _ud_token_ids(s.tree), options, stated) for s in sentences)
         return GoldInput(name, None, options, analyses, tuple(sentences))
     analyses = tuple(read_side(path, lattice, options))
     return GoldInput(name, _name(lattice), options, analyses, None)
@@ -400,7 +516,7 @@ def _pair_by_characters(gold: GoldInput, pred_path: FileInput) -> Pairing:
     for gi, pi in alignment.pairs:
         g, p = g_sents[gi], p_sents[pi]
         g_blocks, p_blocks, blocks = align_tokens(g, p)
-        pred = _ud_analysis(p.tree, _ud_token_ids(p.tree), gold.options)
+        pred = _ud_analysis(p.tree, _ud_token_ids(p.tree), gold.options, True)
         pairs.append(
             SentencePair(gi + 1, _retoken(gold.analyses[gi], g_blocks), _retoken(pred, p_blocks), blocks)
         )
@@ -421,16 +537,20 @@ def load_pairing(
     gold_lattice: FileInput | None = None,
     pred_lattice: FileInput | None = None,
     options: ReadOptions = ReadOptions(),
+    ambiguity: Sequence[Lattice] | None = None,
 ) -> Pairing:
     """Read and pair a gold and a predicted file (SPEC §6).
 
     Both CoNLL without lattice files: aligned by characters (raw text);
-    otherwise paired in order.  ``gold`` may be a :class:`GoldInput` read
-    once for several predictions (its settings then win).  Files are paths
-    or :class:`InMemoryFile` values (uploads, never written to disk).
+    otherwise paired in order, and a side whose file does not state its
+    token boundaries gets them only where they are certain (module
+    docstring; ``ambiguity``, the MA lattices of the gold sentences in gold
+    order, may settle them).  ``gold`` may be a :class:`GoldInput` read once
+    for several predictions (its settings then win).  Files are paths or
+    :class:`InMemoryFile` values (uploads, never written to disk).
     """
     g = gold if isinstance(gold, GoldInput) else read_gold(gold, gold_lattice, options)
     if g.tokenized is not None and pred_lattice is None and input_kind(pred) == "conll":
         return _pair_by_characters(g, pred)
     p = read_side(pred, pred_lattice, g.options)
-    return _pair_by_index(list(g.analyses), p, g.path, _name(pred) or "")
+    return _pair_by_index(list(g.analyses), p, g.path, _name(pred) or "", ambiguity)

@@ -45,7 +45,7 @@ def gold_slots() -> tuple[InMemoryFile | None, InMemoryFile | None]:
         help="CoNLL-X/U over morphemes, bracketed trees over lexemes, or a one-path lattice (SEGEVAL only).",
     )
     lattice = upload_slot(
-        "Gold lattice file (optional)",
+        "Gold lattice file (optional; --gold-lattice)",
         key="lattice_gold_lattice",
         validate=validate_lattice_file,
         help="The gold path as a lattice (FROM TO FORM LEMMA CPOS FPOS FEATS TOKEN_ID): token ids and "
@@ -77,14 +77,16 @@ def inputs() -> tuple[DatasetSpec | None, LatticeInputs | None]:
         help="One row of the scenario table each.",
     )
     pred_lattices = upload_slot(
-        "Their lattice / mapping / segmentation files (optional)",
+        "Their lattice / mapping / segmentation files (optional; --pred-lattice)",
         key="lattice_pred_lattices",
         validate=validate_lattice_file,
         multiple=True,
-        help="Paired with the predicted file of the same name stem (output.conll + output.mapping).",
+        help="Paired with the predicted file of the same name stem (output.conll + output.mapping). A "
+        "CoNLL file without one does not say which token each morpheme belongs to: it is scored only "
+        "where that is certain (its morphemes are the gold's, or the ambiguity lattice allows one split).",
     )
     ambiguity = upload_slot(
-        "Ambiguity lattices of the gold sentences (optional)",
+        "Ambiguity lattices of the gold sentences (optional; --ambiguity-lattice)",
         key="lattice_ambiguity",
         validate=validate_ambiguity,
         help="The morphological analyzer's lattices: drawn, and used to report analyses outside them.",
@@ -139,7 +141,8 @@ def sentence_panel(data: LatticeData, prediction: str | None, index: int, stem: 
     if j is not None and seg is not None:
         cols = st.columns(6)
         cols[0].metric("SEGEVAL U (sentence)", f"{100 * seg.unlabeled:.2f}")
-        cols[1].metric("SEGEVAL L (sentence)", f"{100 * seg.labeled:.2f}")
+        seg_l = f"{100 * seg.labeled:.2f}" if seg.labeled is not None else "N/A"
+        cols[1].metric("SEGEVAL L (sentence)", seg_l)
         ted_u = j.ted_unlabeled
         ted_l = j.ted_labeled
         cols[2].metric("TEDEVAL U (sentence)", f"{100 * ted_u.score:.2f}" if ted_u else "N/A")

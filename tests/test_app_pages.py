@@ -13,7 +13,9 @@ the yap sentence scored against an uploaded analysis
 from __future__ import annotations
 
 import ast
+import contextlib
 import gzip
+import io
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -259,6 +261,79 @@ def test_lattice_page_uploads_only_and_a_bad_file_keeps_data() -> None:
     upload(at, "lattice_preds", "other.conll", bad)
     assert any(e.startswith("other.conll:1:") for e in errors(at)), errors(at)
     assert metrics(at)["TEDEVAL L (sentence)"] == "80.00"
+
+
+def _scenario_row(at: AppTest) -> dict[str, object]:
+    table = at.dataframe[0].value
+    assert len(table) == 1
+    return {str(k): v for k, v in table.iloc[0].items()}
+
+
+def test_lattice_page_a_prediction_equal_to_its_gold_without_its_tokens_scores_100() -> None:
+    """Issue 12: gold CoNLL + lattice path, the same CoNLL as prediction without its lattice file.
+    Its segments are the gold's, so it takes the gold's token boundaries: 100 everywhere."""
+    at = page(LATTICE, data="upload")
+    upload(at, "lattice_gold", "gold.conll", (YAP / "output.conll").read_bytes())
+    upload(at, "lattice_gold_lattice", "gold.mapping", (YAP / "output.mapping").read_bytes())
+    upload(at, "lattice_preds", "pred.conll", (YAP / "output.conll").read_bytes())
+    assert not at.error
+    m = metrics(at)
+    for label in ("SEGEVAL U", "SEGEVAL L", "TEDEVAL U", "TEDEVAL L"):
+        assert m[f"{label} (sentence)"] == "100.00", m
+    # the yap sentence's function tree has 18 nodes (tests/test_lattice.py): norm 18 + 18 - 2
+    assert m["TED L"] == "0 / 34" and m["tokens right (L)"] == "100.00"
+    row = _scenario_row(at)
+    assert row["scenario"] == "gold" and row["classic"] == "attachment"
+    numbers = [v for k, v in row.items() if k not in ("system", "scenario", "classic", "signature")]
+    assert numbers == [100.0] * 8
+
+
+def test_lattice_page_spmrl_excerpt_equal_to_its_gold_scores_100(data: Path) -> None:
+    """The issue's files (SPMRL excerpt, 50 sentences) uploaded the same way."""
+    d = data / "hebrew" / "spmrl_hebtb" / "excerpt_dev_first50"
+    at = page(LATTICE, data="upload")
+    upload(at, "lattice_gold", "dev_hebtb-gold.conll", (d / "dev_hebtb-gold.conll").read_bytes())
+    upload(
+        at, "lattice_gold_lattice", "dev_hebtb-gold.lattices", (d / "dev_hebtb-gold.lattices").read_bytes()
+    )
+    upload(at, "lattice_preds", "pred.conll", (d / "dev_hebtb-gold.conll").read_bytes())
+    assert not at.error
+    row = _scenario_row(at)
+    assert row["scenario"] == "gold"
+    numbers = [v for k, v in row.items() if k not in ("system", "scenario", "classic", "signature")]
+    assert numbers == [100.0] * 8
+
+
+def test_lattice_page_refuses_like_the_command_line(
+    tmp_path: Path,
+) -> None:
+    """A prediction whose segments are not the gold's and that does not say which token they belong
+    to: the page shows the command line's line and no number."""
+    from evalcore.cli import main
+
+    at = page(LATTICE, data="upload")
+    upload(at, "lattice_gold", "output.conll", (YAP / "output.conll").read_bytes())
+    upload(at, "lattice_gold_lattice", "output.mapping", (YAP / "output.mapping").read_bytes())
+    upload(at, "lattice_preds", "yap_alternative.conll", (FIX / "yap_alternative.conll").read_bytes())
+    # the command line on the same files, named as the uploads are
+    for name, src in (
+        ("output.conll", YAP / "output.conll"),
+        ("output.mapping", YAP / "output.mapping"),
+        ("yap_alternative.conll", FIX / "yap_alternative.conll"),
+    ):
+        (tmp_path / name).write_bytes(src.read_bytes())
+    err = io.StringIO()
+    with (
+        contextlib.chdir(tmp_path),
+        contextlib.redirect_stderr(err),
+        contextlib.redirect_stdout(io.StringIO()),
+    ):
+        code = main(["lattice", "output.conll", "yap_alternative.conll", "--gold-lattice", "output.mapping"])
+    assert code == 2
+    (line,) = err.getvalue().splitlines()
+    assert "give the token boundaries with --pred-lattice" in line
+    assert errors(at) == [line]
+    assert not at.metric and not at.dataframe
 
 
 # ---------------------------------------------------------------------------

@@ -222,12 +222,12 @@ def _evaluate(key: str, signature: str, _inputs: LatticeInputs, _config: JointCo
             predictions[p.name] = tuple(read_side(p.file, p.lattice, options))
             if gold_input is None:
                 continue
-            pairing = load_pairing(gold_input, p.file, pred_lattice=p.lattice)
+            pairing = load_pairing(gold_input, p.file, pred_lattice=p.lattice, ambiguity=ambiguity)
             amb = ambiguity if pairing.mode == "index" else None
             results[p.name] = evaluate(pairing, config, name=p.name, ambiguity=amb)
             pairings[p.name] = pairing
-        except EvalcoreError as exc:
-            errors.append(f"{p.name}: {exc}")
+        except EvalcoreError as exc:  # the command line's message; the file it names is the prediction's
+            errors.append(str(exc) if p.file.name in str(exc) else f"{p.name}: {exc}")
     gold = gold_input.analyses if gold_input is not None else None
     return LatticeData(inputs, config, gold, predictions, pairings, results, ambiguity, tokens, tuple(errors))
 

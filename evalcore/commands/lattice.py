@@ -15,6 +15,7 @@ from evalcore.errors import InputFormatError
 from evalcore.formats.lattice import read_lattices
 from evalcore.lattice_input import load_pairing, read_gold
 from evalcore.metrics.joint import JointConfig, JointResult, SentenceJoint, evaluate
+from evalcore.metrics.segeval import score as seg_score
 from evalcore.trees import Lattice
 
 __all__ = ["register", "result_json", "run", "table_rows"]
@@ -117,10 +118,9 @@ def _ul(u: float | None, lab: float | None) -> dict[str, float | None]:
 
 
 def _sentence_json(s: SentenceJoint) -> dict[str, object]:
-    seg = s.seg
-    seg_u = 1.0 - seg.d_unlabeled / seg.norm if seg.norm else 1.0
-    seg_l = 1.0 - seg.d_labeled / seg.norm if seg.norm else 1.0
-    out: dict[str, object] = {"index": s.index, "sent_id": s.sent_id, "segeval": _ul(seg_u, seg_l)}
+    seg = seg_score(s.seg)
+    out: dict[str, object] = {"index": s.index, "sent_id": s.sent_id}
+    out["segeval"] = _ul(seg.unlabeled, seg.labeled)
     if s.ted_unlabeled is not None and s.ted_labeled is not None:
         out["tedeval"] = _ul(s.ted_unlabeled.score, s.ted_labeled.score)
         out["ted"] = {"U": s.ted_unlabeled.distance, "L": s.ted_labeled.distance}
@@ -234,10 +234,11 @@ def run(args: argparse.Namespace) -> int:
     results: list[JointResult] = []
     gold = read_gold(args.gold, args.gold_lattice, config.read_options)
     for (name, path), lat in zip(preds, lattices, strict=True):
-        pairing = load_pairing(gold, path, pred_lattice=lat)
+        pairing = load_pairing(gold, path, pred_lattice=lat, ambiguity=ambiguity)
         if ambiguity is not None and pairing.mode != "index":
             raise InputFormatError(
-                "--ambiguity-lattice needs inputs with token ids (lattice files), not raw-text CoNLL-U",
+                "--ambiguity-lattice needs token ids on both sides, and two CoNLL files without lattice "
+                "files are aligned by characters instead: give --gold-lattice and --pred-lattice",
                 file=args.ambiguity_lattice,
             )
         result = evaluate(pairing, config, name=name, scenario=scenario, ambiguity=ambiguity)
