@@ -422,6 +422,33 @@ def test_identity_matrix_presentation_options(shipped: Dataset) -> None:
         check_cell(shipped, g, p, ambiguity, Scoring(), pr)
 
 
+def test_identity_several_predictions_in_one_run(shipped: Dataset) -> None:
+    """Every representation of the prediction as its own row of one table (NAME=PATH; --pred-lattice
+    is given for all of them or for none, so those with and those without are two runs)."""
+    for g in shipped.reps:
+        for with_lattice in (True, False):
+            preds = [p for p in shipped.reps if (p.lattice is not None) == with_lattice]
+            if not preds:
+                continue
+            argv = [g.file, *(f"p{k}={p.file}" for k, p in enumerate(preds))]
+            if g.lattice is not None:
+                argv += ["--gold-lattice", g.lattice]
+            argv += [x for p in preds if p.lattice is not None for x in ("--pred-lattice", p.lattice)]
+            res = run_lattice([*argv, "--format", "json"])
+            expected = [expectation(g, p, False) for p in preds]
+            refusals = [e for e in expected if isinstance(e, str)]
+            if refusals:  # the run stops at the first refused prediction
+                _check_refusal(res, refusals[0], argv)
+                continue
+            assert res.code == 0, (argv, res.err)
+            out = json.loads(res.out)
+            systems = out["systems"] if len(preds) > 1 else [out]
+            assert [s["system"] for s in systems] == [f"p{k}" for k in range(len(preds))]
+            for system, exp in zip(systems, expected, strict=True):
+                assert isinstance(exp, Expected)
+                _check_json(system, exp, shipped, Presentation())
+
+
 @pytest.mark.slow
 def test_identity_matrix_shipped_every_option_combination(shipped: Dataset) -> None:
     """The literal product: inputs × scoring options × presentation options."""
