@@ -25,11 +25,13 @@ tokens.  A CoNLL file without a lattice file and without any multiword-token
 line (``n-m``) does not say it: SPMRL's CoNLL-X lists morphemes, not tokens.
 Its words are numbered one token each only provisionally
 (``Analysis.tokens_stated`` is false); when the other side states its
-tokens, each sentence's boundaries are recovered only where they are
-certain, in this order:
+tokens, each sentence's boundaries are recovered in three cases only, tried
+in this order:
 
 1. its segments are the other side's segments, in order: the other side's
-   boundaries;
+   boundaries (this one assumes that the same segments of the same tokens
+   are split alike; it could only fail where a token's analysis can end with
+   a segment its neighbour's can begin with);
 2. its segment count equals the other side's token count (one segment per
    token), or the sentence has one token;
 3. the ambiguity lattice (``--ambiguity-lattice``) allows exactly one way to
@@ -404,7 +406,7 @@ def _split_by_count(segments: int, tokens: Sequence[int]) -> list[int] | None:
 def _recover_tokens(
     a: Analysis, other: Analysis, lattice: Lattice | None, index: int, side: str, path: str
 ) -> Analysis:
-    """``a``'s token ids where they are certain (module docstring, rules 1–3), else a MismatchError."""
+    """``a`` with the token ids of rules 1–3 of the module docstring, else a MismatchError."""
     segments = [lx.segment for lx in a.lexemes]
     tokens = sorted({lx.token for lx in other.lexemes if lx.token is not None})
     ids: Sequence[int] | None = None
@@ -543,8 +545,8 @@ def load_pairing(
 
     Both CoNLL without lattice files: aligned by characters (raw text);
     otherwise paired in order, and a side whose file does not state its
-    token boundaries gets them only where they are certain (module
-    docstring; ``ambiguity``, the MA lattices of the gold sentences in gold
+    token boundaries gets them only in the three cases of the module
+    docstring (``ambiguity``, the MA lattices of the gold sentences in gold
     order, may settle them).  ``gold`` may be a :class:`GoldInput` read once
     for several predictions (its settings then win).  Files are paths or
     :class:`InMemoryFile` values (uploads, never written to disk).

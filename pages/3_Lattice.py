@@ -83,7 +83,8 @@ def inputs() -> tuple[DatasetSpec | None, LatticeInputs | None]:
         multiple=True,
         help="Paired with the predicted file of the same name stem (output.conll + output.mapping). A "
         "CoNLL file without one does not say which token each morpheme belongs to: it is scored only "
-        "where that is certain (its morphemes are the gold's, or the ambiguity lattice allows one split).",
+        "where that can be recovered (its morphemes are the gold's, or the ambiguity lattice allows one "
+        "split).",
     )
     ambiguity = upload_slot(
         "Ambiguity lattices of the gold sentences (optional; --ambiguity-lattice)",
