@@ -18,6 +18,7 @@ import streamlit as st
 
 from evalcore.conversion import ConversionConfig
 from evalcore.errors import EvalcoreError
+from evalcore.inspection import arc_verdicts
 from evalcore.metrics.attachment import AttachConfig, check_same_tokens, is_punct, score, sentence_counts
 from evalcore.render.dot import dep_to_dot, tree_to_dot
 from evalcore.render.layout import DepLayout, WordGrid, layout_dep, merge_grids, word_grid
@@ -43,11 +44,11 @@ from workbench.widgets import (
     Figure,
     choose_dataset,
     download_table,
+    drawing_size_control,
     graphviz_figure,
     md_escape,
     sentence_picker,
     stacked_figures,
-    svg_figure,
 )
 
 
@@ -148,16 +149,24 @@ def dependency_drawings(view: View) -> list[DepDrawing]:
 
 
 def _layouts(view: View, drawings: list[DepDrawing]) -> list[DepLayout]:
-    """Lay out every drawing, then again on a shared grid so the same word has the same x everywhere."""
+    """Lay out every drawing, then again on a shared grid so the same word has the same x in every
+    drawing of a box: all of them when stacked, each scheme's when side by side (one box per scheme,
+    so a scheme's long labels do not widen the other's drawings)."""
 
     def lay(d: DepDrawing, grid: WordGrid | None) -> DepLayout:
         dim_source = d.gold if d.gold is not None else d.tree
         dim = [] if view.count_punct else _punct_ids(dim_source)
-        return layout_dep(d.tree, d.gold, dimmed=dim, grid=grid)
+        verdicts = arc_verdicts(d.gold, d.tree) if d.gold is not None else None
+        return layout_dep(d.tree, verdicts, dimmed=dim, grid=grid)
 
     first = [lay(d, None) for d in drawings]
-    grid = merge_grids([word_grid(x) for x in first])
-    return [lay(d, grid) for d in drawings] if grid is not None else first
+    box = [d.group if view.side_by_side else "" for d in drawings]
+    grids = {
+        b: merge_grids([word_grid(x) for x, c in zip(first, box, strict=True) if c == b]) for b in set(box)
+    }
+    return [
+        lay(d, grids[b]) if grids[b] is not None else x for d, x, b in zip(drawings, first, box, strict=True)
+    ]
 
 
 def panel_dependency_trees(view: View) -> None:
@@ -195,13 +204,15 @@ def panel_dependency_trees(view: View) -> None:
     for col, group in zip(st.columns(len(groups)), groups, strict=True):
         with col:
             st.markdown(f"#### {md_escape(group)}")
-            for d, fig in zip(drawings, figures, strict=True):
-                if d.group != group:
-                    continue
-                st.markdown(f"**{md_escape(d.title)}** — {md_escape(d.note)}")
-                if d.analysis.spec.note and d.analysis.spec.role == "parse":
-                    st.caption(md_escape(d.analysis.spec.note))
-                svg_figure(fig.svg, dot=fig.dot, stem=fig.stem, key=fig.key)
+            # one box per scheme: its gold and the parses against it on one scale (words aligned)
+            stacked_figures([fig for d, fig in zip(drawings, figures, strict=True) if d.group == group])
+            notes = [
+                f"{md_escape(d.title)}: {md_escape(d.analysis.spec.note)}"
+                for d in drawings
+                if d.group == group and d.analysis.spec.note and d.analysis.spec.role == "parse"
+            ]
+            if notes:
+                st.caption("  \n".join(notes))
 
 
 TED_COLUMNS = ("U-TED single", "L-TED single", "U-TED multiple", "L-TED multiple")
@@ -440,8 +451,9 @@ def main() -> None:
             "Schemes side by side",
             value=True,
             key="wb_side",
-            help="Off: all drawings stacked in one box that scrolls sideways as a whole.",
+            help="Off: all drawings stacked in one box, on one scale (the same word at the same place).",
         )
+        drawing_size_control()
         st.markdown("**TedEval**")
         protocol = st.radio(
             "Protocol",

@@ -21,6 +21,10 @@ MAX_MESSAGE = 400
 """Longest ``str(error)`` (characters): a hostile input can never make a message of megabytes."""
 
 
+_FILE_ROOM = 60
+"""Characters a file name keeps at least in a message (its beginning and its end, the file's own name)."""
+
+
 def one_line(text: str, limit: int = MAX_MESSAGE) -> str:
     """``text`` on one line (every line break Python knows becomes a space) and at most ``limit``
     characters: a longer text keeps its beginning and its end (where a limit message says how to
@@ -50,15 +54,16 @@ class EvalcoreError(Exception):
         self.sentence = sentence
 
     def __str__(self) -> str:
-        where = one_line(self.file or "<input>", 200)
-        if self.line is not None:
-            where = f"{where}:{self.line}"
-        text = f"{where}: {self.message}"
+        rest = f": {self.message}"
         if self.sentence and self.sentence not in self.message:
             sentence = self.sentence if len(self.sentence) <= 60 else self.sentence[:59] + "…"
-            text += f" (sentence {sentence})"
+            rest += f" (sentence {sentence})"
+        line = f":{self.line}" if self.line is not None else ""
+        # a long file name yields its room to the message (down to _FILE_ROOM characters)
+        room = max(_FILE_ROOM, MAX_MESSAGE - len(rest) - len(line))
+        where = one_line(self.file or "<input>", min(200, room))
         # one line of bounded length, whatever the input held
-        return one_line(text)
+        return one_line(f"{where}{line}{rest}")
 
 
 class InputFormatError(EvalcoreError):

@@ -6,6 +6,11 @@ golds, and for every parse its TedEval scores against its own gold (SINGLE)
 and against the generalization (MULTIPLE), labeled and unlabeled, with the
 edit script split into *counted* and *discounted* operations, and which
 node of which drawing each operation belongs to.
+
+Drawings are told, not asked: :func:`arc_verdicts` turns the attachment
+metric's per-token judgements into the small values the dependency drawing
+takes (:class:`evalcore.render.layout.ArcVerdict`), so the arcs drawn red or
+orange are exactly the words the scores count as wrong (SPEC §3).
 """
 
 from __future__ import annotations
@@ -15,13 +20,17 @@ from dataclasses import dataclass
 
 from evalcore.conversion import ConversionConfig, to_span_tree
 from evalcore.generalization import generalize_all, tl_unify
+from evalcore.metrics.attachment import AttachConfig, judge_tokens
 from evalcore.metrics.tedeval import SentenceTed, sentence_ted
+from evalcore.render.layout import ArcVerdict
 from evalcore.trees import DepTree, EditOp, MFTree, SpanTree, Tree
 
 __all__ = [
+    "ArcVerdict",
     "OpMark",
     "ParseView",
     "SentenceReport",
+    "arc_verdicts",
     "inspect_sentence",
     "mark_operations",
     "operation_rows",
@@ -176,3 +185,24 @@ def operation_rows(marks: Sequence[OpMark], words: Sequence[str]) -> list[dict[s
             }
         )
     return rows
+
+
+def arc_verdicts(
+    gold: DepTree, system: DepTree, config: AttachConfig | None = None
+) -> tuple[ArcVerdict, ...]:
+    """One verdict per token of ``system`` against ``gold`` (same words), for the dependency drawing:
+    ``correct`` (LAS), ``wrong-label`` (UAS but not LAS) or ``wrong-head``, with the gold arc.
+
+    The verdicts are :func:`evalcore.metrics.attachment.judge_tokens`' (SPEC §3), so
+    ``config.deprel_base`` decides, as in the scores, whether ``obl:mod`` vs ``obl:arg`` is a
+    wrong label.  Raises ``ValueError`` if the two trees have different numbers of tokens.
+    """
+    if len(gold.tokens) != len(system.tokens):
+        raise ValueError(
+            f"cannot compare sentence '{system.label}' ({len(system.tokens)} tokens) "
+            f"with gold '{gold.label}' ({len(gold.tokens)} tokens)"
+        )
+    return tuple(
+        ArcVerdict("correct" if j.las else "wrong-label" if j.uas else "wrong-head", g.head, g.deprel)
+        for j, g in zip(judge_tokens(gold, system, config or AttachConfig()), gold.tokens, strict=True)
+    )

@@ -50,6 +50,7 @@ __all__ = [
     "token_blocks",
     "token_lattices",
     "token_paths",
+    "token_splits",
     "tree_from_constituency",
     "tree_from_dependency",
 ]
@@ -279,6 +280,39 @@ def check_path(path: Sequence[Lexeme], lattice: Lattice, tag_column: TagColumn =
         for k, i in enumerate(idx):
             states[i] = (trail[k], trail[k + 1])
     return PathCheck(len(groups), tuple(outside), tuple(outside_seg), tuple(states))
+
+
+def token_splits(segments: Sequence[str], lattice: Lattice, limit: int = 2) -> tuple[tuple[int, ...], ...]:
+    """The ways (at most ``limit``) to assign ``segments`` to the tokens of an ambiguity ``lattice``.
+
+    Each way is the token id of every segment along a full path of the lattice
+    (first to last state) whose arcs spell ``segments`` (forms only, tags
+    ignored); paths that differ only in tags or states give the same way.
+    Exactly one way means the lattice fixes which token each segment belongs
+    to (SPEC §6: recovering the token boundaries of a file that does not state
+    them).  Keeping at most ``limit`` ways per state is enough to tell one from
+    several: a state reached by two ways keeps two, and one reached by one way
+    keeps it exactly.
+    """
+    outgoing: dict[int, list[Arc]] = {}
+    for a in lattice.arcs:
+        outgoing.setdefault(a.start, []).append(a)
+    frontier: dict[int, list[tuple[int, ...]]] = {lattice.first_state: [()]}
+    for seg in segments:
+        nxt: dict[int, list[tuple[int, ...]]] = {}
+        for state, ways in frontier.items():
+            for a in outgoing.get(state, ()):
+                if a.segment != seg:
+                    continue
+                bucket = nxt.setdefault(a.end, [])
+                for way in ways:
+                    longer = (*way, a.token_id)
+                    if len(bucket) < limit and longer not in bucket:
+                        bucket.append(longer)
+        frontier = nxt
+        if not frontier:
+            return ()
+    return tuple(frontier.get(lattice.last_state, ()))
 
 
 # ---------------------------------------------------------------------------

@@ -18,6 +18,29 @@ What users have, and how it is read (each side independently):
   aligned by character offsets (:mod:`evalcore.textalign`); otherwise
   sentences are paired in order and must be as many.
 
+**Token boundaries** (SPEC §6).  SEGEVAL and TedEval match lexemes within
+their space-delimited token, so when sentences are paired in order both
+sides must say which token each segment belongs to, and have the same
+tokens.  A CoNLL file without a lattice file and without any multiword-token
+line (``n-m``) does not say it: SPMRL's CoNLL-X lists morphemes, not tokens.
+Its words are numbered one token each only provisionally
+(``Analysis.tokens_stated`` is false); when the other side states its
+tokens, each sentence's boundaries are recovered in three cases only, tried
+in this order:
+
+1. its segments are the other side's segments, in order: the other side's
+   boundaries (this one assumes that the same segments of the same tokens
+   are split alike; it could only fail where a token's analysis can end with
+   a segment its neighbour's can begin with);
+2. its segment count equals the other side's token count (one segment per
+   token), or the sentence has one token;
+3. the ambiguity lattice (``--ambiguity-lattice``) allows exactly one way to
+   assign its segments to tokens (:func:`evalcore.lattice.token_splits`).
+
+Otherwise reading stops with a :class:`~evalcore.errors.MismatchError`
+naming the sentence and the option that supplies the boundaries
+(``--pred-lattice`` / ``--gold-lattice``).
+
 A sentence whose dependency analysis is not a tree (cycle, no root) keeps its
 lexemes (SEGEVAL still applies) and gets ``problem`` instead of a tree.
 
@@ -54,6 +77,7 @@ from evalcore.lattice import (
     lexeme_of,
     path_arcs,
     token_blocks,
+    token_splits,
     tree_from_constituency,
     tree_from_dependency,
 )
@@ -65,7 +89,7 @@ from evalcore.textalign import (
     stream_alignment,
     surface_tokens,
 )
-from evalcore.trees import DepTree, Tree
+from evalcore.trees import DepTree, Lattice, Tree
 
 __all__ = [
     "Analysis",
@@ -138,6 +162,9 @@ class Analysis:
     problem: str | None = None
     sent_id: str = ""
     where: str = ""
+    # False: the file does not say which token a word belongs to (CoNLL without a lattice file and
+    # without multiword-token lines); its words were numbered one token each, provisionally.
+    tokens_stated: bool = True
 
 
 @dataclass(frozen=True)
@@ -189,7 +216,8 @@ def input_kind(path: FileInput, limits: Limits = DEFAULT_LIMITS) -> InputKind:
 
 
 def read_segmentation(path: FileInput, limits: Limits = DEFAULT_LIMITS) -> list[tuple[tuple[str, ...], ...]]:
-    """yap's ``output.segmentation``: per sentence, per token, its segments (``ב:ה:גן``)."""
+    """yap's ``output.segmentation``: per sentence, per token, its segments (``ב:ה:גן``; a token ``:``
+    is the one segment ``:``)."""
     return list(_iter_segmentation(path, limits))
 
 
@@ -199,7 +227,8 @@ def _iter_segmentation(path: FileInput, limits: Limits) -> Iterator[tuple[tuple[
         current: list[tuple[str, ...]] = []
         for lineno, line in block:
             text = line.split("\t")[-1].strip()
-            segs = tuple(s for s in text.split(":") if s)
+            # ':' joins segments; a token made only of colons (the punctuation ':') is one segment
+            segs = tuple(s for s in text.split(":") if s) or ((text,) if text else ())
             if not segs:
                 raise InputFormatError("a segmentation line without segments", file=name, line=lineno)
             current.append(segs)
@@ -290,15 +319,30 @@ def _ud_token_ids(dep: DepTree) -> list[int]:
     return ids
 
 
-def _ud_analysis(dep: DepTree, token_ids: Sequence[int], options: ReadOptions) -> Analysis:
+def _ud_analysis(dep: DepTree, token_ids: Sequence[int], options: ReadOptions, stated: bool) -> Analysis:
     where = _where(dep.source.file, dep.source.line) if dep.source else ""
     lex = _ud_lexemes(dep, token_ids, options.tag_column)
     problem = dep.structure_problem()
     if problem is not None:
         if dep.source is not None:  # name the offending token's line (SPEC §2)
             where = _where(dep.source.file, dep.source.token_line(problem[0]))
-        return Analysis(lex, None, dep, None, problem[1], dep.sent_id, where)
-    return Analysis(lex, _dep_tree(dep, lex, options), dep, None, None, dep.sent_id, where)
+        return Analysis(lex, None, dep, None, problem[1], dep.sent_id, where, stated)
+    return Analysis(lex, _dep_tree(dep, lex, options), dep, None, None, dep.sent_id, where, stated)
+
+
+def _states_tokens(path: FileInput, limits: Limits) -> bool:
+    """A CoNLL file says which token each word belongs to when it has multiword-token lines (CoNLL-U).
+
+    A property of the whole file, found by a first pass over its lines that stops at the first
+    range ID (``n-m``); memory: one line, under the same limits as the reading itself.
+    """
+    src, name = _open(path)
+    for _, line in iter_lines(src, name, limits, runs=True):
+        if line.startswith("#"):
+            continue
+        if "-" in line.split("\t", 1)[0]:
+            return True
+    return False
 
 
 def read_side(
@@ -363,33 +407,103 @@ def iter_side(
         return
     deps = read_conllu(src, name=fname, on_invalid="keep", limits=limits)
     if paths is None:
+        stated = _states_tokens(path, limits)
         for d in deps:
-            yield _ud_analysis(d, _ud_token_ids(d), options)
+            yield _ud_analysis(d, _ud_token_ids(d), options, stated)
         return
     for d, p in _zip_counted(deps, paths, "CoNLL sentences", fname, lattice_name):
         yield _dep_analysis(d, p, options, fname)
 
 
-def _index_pair(i: int, g: Analysis, p: Analysis) -> SentencePair:
+def _index_pair(
+    i: int, g: Analysis, p: Analysis, lattice: Lattice | None, gold_path: str, pred_path: str
+) -> SentencePair:
+    """Sentence ``i`` of both files paired in order; a side that does not state its token boundaries
+    gets them by rules 1–3 of the module docstring (``lattice``: its ambiguity lattice, if given)."""
     g_tok = all(lx.token is not None for lx in g.lexemes)
     p_tok = all(lx.token is not None for lx in p.lexemes)
     if g_tok != p_tok:
         g, p = _drop_tokens(g), _drop_tokens(p)
+    elif g_tok:
+        if g.tokens_stated and not p.tokens_stated:
+            p = _recover_tokens(p, g, lattice, i, "prediction", pred_path)
+        elif p.tokens_stated and not g.tokens_stated:
+            g = _recover_tokens(g, p, lattice, i, "gold", gold_path)
+        _same_tokens(g, p, i, pred_path)
     return SentencePair(i, g, p, token_blocks(g.lexemes, p.lexemes))
 
 
-def _drop_tokens(a: Analysis) -> Analysis:
-    """Forget token ids (when only one side has them, lexemes match by segment, tag and order)."""
-    lex = tuple(replace(lx, token=None) for lx in a.lexemes)
-    tree = a.tree
-    if tree is not None:
-        tree = replace(tree, lexemes=tuple(replace(lx, token=None) if lx else None for lx in tree.lexemes))
-    return replace(a, lexemes=lex, tree=tree)
+_SUPPLY = {
+    "prediction": "--pred-lattice (its lattice path, or yap's output.mapping or .segmentation)",
+    "gold": "--gold-lattice (its lattice path)",
+}
 
 
-def _retoken(a: Analysis, mapping: Sequence[int]) -> Analysis:
-    """Renumber token ids: token ``t`` (1-based) becomes ``mapping[t - 1]`` (an alignment block)."""
-    lex = tuple(replace(lx, token=mapping[lx.token - 1] if lx.token else None) for lx in a.lexemes)
+def _split_by_count(segments: int, tokens: Sequence[int]) -> list[int] | None:
+    """The only assignment of ``segments`` to ``tokens`` (each has at least one), when the counts force it."""
+    if len(tokens) == 1:
+        return [tokens[0]] * segments
+    if segments == len(tokens):
+        return list(tokens)
+    return None
+
+
+def _recover_tokens(
+    a: Analysis, other: Analysis, lattice: Lattice | None, index: int, side: str, path: str
+) -> Analysis:
+    """``a`` with the token ids of rules 1–3 of the module docstring, else a MismatchError."""
+    segments = [lx.segment for lx in a.lexemes]
+    tokens = sorted({lx.token for lx in other.lexemes if lx.token is not None})
+    ids: Sequence[int] | None = None
+    if segments == [lx.segment for lx in other.lexemes]:
+        ids = [lx.token for lx in other.lexemes if lx.token is not None]
+    else:
+        ids = _split_by_count(len(segments), tokens)
+    note = f"they are not the {'gold' if side == 'prediction' else 'prediction'}'s segments"
+    if ids is None and lattice is not None:
+        splits = token_splits(segments, lattice)
+        if len(splits) == 1 and sorted(set(splits[0])) == tokens:
+            ids = splits[0]
+        else:
+            note += f" and the ambiguity lattice allows {'no' if not splits else 'more than one'} split"
+    elif ids is None:
+        note += " (--ambiguity-lattice may settle it)"
+    if ids is None:
+        line = a.dep.source.line if a.dep is not None and a.dep.source is not None else None
+        raise MismatchError(
+            f"sentence {index}: the {side} does not say which of the {len(tokens)} tokens its "
+            f"{len(segments)} segments belong to (no lattice file, no multiword-token lines); "
+            f"{note}: give the token boundaries with {_SUPPLY[side]}",
+            file=path,
+            line=line,
+            sentence=a.sent_id or None,
+        )
+    return replace(_with_tokens(a, ids), tokens_stated=True)
+
+
+def _same_tokens(g: Analysis, p: Analysis, index: int, pred_path: str) -> None:
+    """Paired in order, both sides must analyse the same tokens (their ids say which)."""
+    g_ids = sorted({lx.token for lx in g.lexemes if lx.token is not None})
+    p_ids = sorted({lx.token for lx in p.lexemes if lx.token is not None})
+    if g_ids != p_ids:
+        line = p.dep.source.line if p.dep is not None and p.dep.source is not None else None
+        raise MismatchError(
+            f"sentence {index}: the gold has {len(g_ids)} tokens and the prediction {len(p_ids)} "
+            f"(token ids {_id_range(g_ids)} and {_id_range(p_ids)}); sentences paired in order must "
+            "analyse the same tokens",
+            file=pred_path,
+            line=line,
+            sentence=p.sent_id or g.sent_id or None,
+        )
+
+
+def _id_range(ids: Sequence[int]) -> str:
+    return f"{ids[0]}–{ids[-1]}" if ids else "none"
+
+
+def _with_tokens(a: Analysis, ids: Sequence[int | None]) -> Analysis:
+    """``a`` with lexeme ``k`` in token ``ids[k]`` (its tree's lexemes too, matched by their states)."""
+    lex = tuple(replace(lx, token=t) for lx, t in zip(a.lexemes, ids, strict=True))
     tree = a.tree
     if tree is not None:
         by_position = {(lx.start, lx.end): new for lx, new in zip(a.lexemes, lex, strict=True)}
@@ -397,6 +511,16 @@ def _retoken(a: Analysis, mapping: Sequence[int]) -> Analysis:
             tree, lexemes=tuple(by_position[(lx.start, lx.end)] if lx else None for lx in tree.lexemes)
         )
     return replace(a, lexemes=lex, tree=tree)
+
+
+def _drop_tokens(a: Analysis) -> Analysis:
+    """Forget token ids (when only one side has them, lexemes match by segment, tag and order)."""
+    return _with_tokens(a, [None] * len(a.lexemes))
+
+
+def _retoken(a: Analysis, mapping: Sequence[int]) -> Analysis:
+    """Renumber token ids: token ``t`` (1-based) becomes ``mapping[t - 1]`` (an alignment block)."""
+    return _with_tokens(a, [mapping[lx.token - 1] if lx.token else None for lx in a.lexemes])
 
 
 @dataclass(frozen=True)
@@ -424,10 +548,29 @@ def read_gold(
         sentences = tuple(
             iter_tokenize(read_conllu(src, name=name, on_invalid="keep", limits=options.limits))
         )
-        analyses = tuple(_ud_analysis(s.tree, _ud_token_ids(s.tree), options) for s in sentences)
+        stated = any(e.is_range for s in sentences for e in s.tree.extras)
+        analyses = tuple(_ud_analysis(s.tree, _ud_token_ids(s.tree), options, stated) for s in sentences)
         return GoldInput(name, None, options, analyses, sentences)
     analyses = tuple(read_side(path, lattice, options))
     return GoldInput(name, _name(lattice), options, analyses, None)
+
+
+class _Ahead:
+    """The lattices of a file by 1-based sentence index, read forwards only (skipped ones dropped);
+    the last one asked for is kept, so that reading and scoring may both ask for it."""
+
+    def __init__(self, lattices: Iterator[Lattice]) -> None:
+        self.lattices = lattices
+        self.index = 0
+        self.current: Lattice | None = None
+
+    def at(self, index: int) -> Lattice | None:
+        while self.index < index:
+            self.current = next(self.lattices, None)
+            self.index += 1
+            if self.current is None:
+                return None
+        return self.current if self.index == index else None
 
 
 class PairStream:
@@ -435,10 +578,14 @@ class PairStream:
 
     Both CoNLL without lattice files: aligned by characters (raw text); otherwise paired in
     order (a :class:`MismatchError` when the files have different numbers of sentences, raised
-    when the shorter one ends).  ``gold`` may be a :class:`GoldInput` read once for several
-    predictions (its settings then win).  After the iteration, ``gold_sentences``,
-    ``pred_sentences`` and the unaligned sentences (1-based) are set.  Memory: one sentence
-    pair (and, aligning by characters, the sentences not aligned yet).
+    when the shorter one ends), and a side whose file does not state its token boundaries gets
+    them by rules 1–3 of the module docstring, sentence by sentence.  ``ambiguity``, the MA
+    lattices of the gold sentences in gold order, is read in step too (:meth:`ambiguity_at`):
+    rule 3 uses it, and so does the lattice check of :func:`evalcore.metrics.joint.evaluate_stream`.
+    ``gold`` may be a :class:`GoldInput` read once for several predictions (its settings then
+    win).  After the iteration, ``gold_sentences``, ``pred_sentences`` and the unaligned
+    sentences (1-based) are set.  Memory: one sentence pair (and, aligning by characters, the
+    sentences not aligned yet).
     """
 
     def __init__(
@@ -449,6 +596,7 @@ class PairStream:
         gold_lattice: FileInput | None = None,
         pred_lattice: FileInput | None = None,
         options: ReadOptions = ReadOptions(),
+        ambiguity: Iterable[Lattice] | None = None,
     ) -> None:
         self.options = gold.options if isinstance(gold, GoldInput) else options
         limits = self.options.limits
@@ -462,6 +610,7 @@ class PairStream:
             gold_chars = gold_lattice is None and input_kind(gold, limits) == "conll"
         chars = gold_chars and pred_lattice is None and input_kind(pred, limits) == "conll"
         self.mode: Literal["index", "characters"] = "characters" if chars else "index"
+        self._ambiguity = _Ahead(iter(ambiguity)) if ambiguity is not None else None
         self.gold_sentences = 0
         self.pred_sentences = 0
         self.unaligned_gold: list[int] = []
@@ -469,6 +618,11 @@ class PairStream:
 
     def __iter__(self) -> Iterator[SentencePair]:
         return self._by_characters() if self.mode == "characters" else self._by_index()
+
+    def ambiguity_at(self, index: int) -> Lattice | None:
+        """The ambiguity lattice of gold sentence ``index`` (1-based; ``None`` past the file's end).
+        Read forwards only: call it for the current pair or a later one."""
+        return self._ambiguity.at(index) if self._ambiguity is not None else None
 
     def _by_index(self) -> Iterator[SentencePair]:
         gold = self.gold
@@ -478,6 +632,7 @@ class PairStream:
             else iter_side(gold, self.gold_lattice, self.options)
         )
         preds = iter_side(self.pred, self.pred_lattice, self.options)
+        pred_name = _name(self.pred) or ""
         for g in golds:
             p = next(preds, None)
             if p is None:
@@ -485,11 +640,12 @@ class PairStream:
                 self._different_counts(g, self.gold_name)
             self.gold_sentences += 1
             self.pred_sentences += 1
-            yield _index_pair(self.gold_sentences, g, p)
+            i = self.gold_sentences
+            yield _index_pair(i, g, p, self.ambiguity_at(i), self.gold_name, pred_name)
         extra = next(preds, None)
         if extra is not None:
             self.pred_sentences += 1 + sum(1 for _ in preds)
-            self._different_counts(extra, _name(self.pred) or "")
+            self._different_counts(extra, pred_name)
 
     def _different_counts(self, extra: Analysis, file: str) -> None:
         """The files have different numbers of sentences: named at the first one without a partner."""
@@ -528,11 +684,12 @@ class PairStream:
                 continue
             g, p = step.gold, step.pred
             g_blocks, p_blocks, blocks_ = align_tokens(g, p)
+            # aligned by characters, both sides' tokens are the surface tokens (stated by the text)
             if isinstance(gold, GoldInput):
                 g_analysis = gold.analyses[step.gold_index]
             else:
-                g_analysis = _ud_analysis(g.tree, _ud_token_ids(g.tree), options)
-            pred = _ud_analysis(p.tree, _ud_token_ids(p.tree), options)
+                g_analysis = _ud_analysis(g.tree, _ud_token_ids(g.tree), options, True)
+            pred = _ud_analysis(p.tree, _ud_token_ids(p.tree), options, True)
             yield SentencePair(
                 step.gold_index + 1, _retoken(g_analysis, g_blocks), _retoken(pred, p_blocks), blocks_
             )
@@ -557,14 +714,18 @@ def load_pairing(
     gold_lattice: FileInput | None = None,
     pred_lattice: FileInput | None = None,
     options: ReadOptions = ReadOptions(),
+    ambiguity: Sequence[Lattice] | None = None,
 ) -> Pairing:
     """Read and pair a gold and a predicted file (SPEC §6): :class:`PairStream`, collected.
 
     Both CoNLL without lattice files: aligned by characters (raw text);
-    otherwise paired in order.  ``gold`` may be a :class:`GoldInput` read
-    once for several predictions (its settings then win).  Files are paths
-    or :class:`InMemoryFile` values (uploads, never written to disk).
+    otherwise paired in order, and a side whose file does not state its
+    token boundaries gets them only in the three cases of the module
+    docstring (``ambiguity``, the MA lattices of the gold sentences in gold
+    order, may settle them).  ``gold`` may be a :class:`GoldInput` read once
+    for several predictions (its settings then win).  Files are paths or
+    :class:`InMemoryFile` values (uploads, never written to disk).
     """
     if not isinstance(gold, GoldInput):
         gold = read_gold(gold, gold_lattice, options)
-    return PairStream(gold, pred, pred_lattice=pred_lattice, options=options).pairing()
+    return PairStream(gold, pred, pred_lattice=pred_lattice, options=options, ambiguity=ambiguity).pairing()

@@ -8,6 +8,12 @@ rebuild their table from the data that exists here:
     python experiments/hebrew_scenarios.py train     # trains 2 spaCy pipelines, parses (minutes), evaluates
     python experiments/hebrew_scenarios.py evaluate  # writes docs/results/hebrew_scenarios.{csv,md,svg}
     python experiments/hebrew_scenarios.py train --reuse-models   # parse again with the trained models
+    python experiments/hebrew_scenarios.py check-retrain --model ud-htb   # retrain one model, compare
+
+Training is deterministic where spaCy allows it (``experiments/spacy_training.py``: seed 0, one
+thread, ``PYTHONHASHSEED=0``; two runs on one machine give the same parses); on another machine
+the scores move, and ``check-retrain`` retrains one model into a temporary folder and checks every
+cell of its rows against the committed table within ±1.5 points (exit 1 otherwise).
 
 Both read ``../shared/data`` (``--data``) and write the parses to
 ``/tmp/evalcore-hebrew`` (``--parses`` or ``$EVALCORE_HEBREW_PARSES``), never
@@ -46,7 +52,9 @@ Every score is computed with evalcore's joint evaluation
 from __future__ import annotations
 
 import argparse
+import csv
 import gzip
+import io
 import json
 import os
 import sys
@@ -69,7 +77,9 @@ SYSTEMS = ("HIT-SCIR-18", "ONLP-lab", "Stanford-18", "UDPipe-Future", "conll18-b
 BASELINES = ("most-frequent", "first-path")
 
 sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "experiments"))
 
+from spacy_training import TOLERANCE, deterministic_process, epochs_run, record_progress  # noqa: E402
 from spmrl_segmentation_baseline import most_frequent_path, train_counts  # noqa: E402
 
 from evalcore.commands._output import csv_text, text_table  # noqa: E402
@@ -350,7 +360,9 @@ def train_model(
     blank = spacy.blank("he")
     _docbin(usable[:cut], blank.vocab).to_disk(wd / "train.spacy")
     _docbin(usable[cut:], blank.vocab).to_disk(wd / "heldout.spacy")
-    spacy_config(SEED, max_epochs).to_disk(wd / "config.cfg")
+    config = spacy_config(SEED, max_epochs)
+    record_progress(config, wd)
+    config.to_disk(wd / "config.cfg")
     t0 = time.perf_counter()
     spacy_train(
         wd / "config.cfg",
@@ -363,6 +375,7 @@ def train_model(
         "model": name,
         "seed": SEED,
         "max_epochs": max_epochs,
+        **epochs_run(wd).as_json(),
         "train_sentences": cut,
         "held_out_sentences": len(usable) - cut,
         "not_a_tree_skipped": len(trees) - len(usable),
@@ -446,21 +459,12 @@ def _baseline_paths(data: Data) -> dict[str, list[tuple[Arc, ...]]]:
     }
 
 
-def train(
-    data: Data, parses: Parses, workdir: Path, max_epochs: int, reuse: bool = False
-) -> dict[str, object]:
-    import spacy
-
-    parses.root.mkdir(parents=True, exist_ok=True)
-    report: dict[str, object] = {"spacy": spacy.__version__, "models": []}
-    models: list[dict] = report["models"]  # type: ignore[assignment]
-
-    # UD Hebrew-HTB: newer-release dev, converted to UD 2.2 conventions
+def train_ud(data: Data, parses: Parses, workdir: Path, max_epochs: int, reuse: bool = False) -> dict:
+    """UD Hebrew-HTB: trained on the newer release's dev (converted to UD 2.2), parses UD 2.2 test."""
     dev, rules = harmonize(read_conllu(data.ud_dev, on_invalid="keep"))
     nlp, info = train_model("ud-htb", dev, workdir, max_epochs, reuse)
     info["train_data"] = f"{data.ud_dev.name} (newer UD release, {len(dev)} sentences)"
     info["converted_to_ud22"] = rules
-    models.append(info)
     gold = list(read_conllu(data.ud22_gold, on_invalid="keep"))
     words = [[t.form for t in g.tokens] for g in gold]
     with_tags = parse(nlp, words, [[t.upos for t in g.tokens] for g in gold])
@@ -475,12 +479,14 @@ def train(
     _write(
         parses.ud("raw-udpipe"), (_with_parse(u, a, "root", False) for u, a in zip(udpipe, raw, strict=True))
     )
+    return info
 
-    # SPMRL Hebrew: trained on test gold, parses dev
+
+def train_spmrl(data: Data, parses: Parses, workdir: Path, max_epochs: int, reuse: bool = False) -> dict:
+    """SPMRL Hebrew: trained on the test gold, parses dev (gold, predicted tags, the two baselines)."""
     test = list(read_conllu(data.spmrl_test_conll, on_invalid="keep"))
     nlp, info = train_model("spmrl", test, workdir, max_epochs, reuse)
     info["train_data"] = f"{data.spmrl_test_conll.name} ({len(test)} sentences)"
-    models.append(info)
     dev_gold = list(read_conllu(data.spmrl_dev_conll, on_invalid="keep"))
     words = [[t.form for t in g.tokens] for g in dev_gold]
     with_tags = parse(nlp, words, [[t.upos for t in g.tokens] for g in dev_gold])
@@ -507,6 +513,20 @@ def train(
             for i, (p, an) in enumerate(zip(paths, analyses, strict=True))
         ]
         _write(parses.spmrl(f"raw-{baseline}"), trees)
+    return info
+
+
+def train(
+    data: Data, parses: Parses, workdir: Path, max_epochs: int, reuse: bool = False
+) -> dict[str, object]:
+    import spacy
+
+    parses.root.mkdir(parents=True, exist_ok=True)
+    models = [
+        train_ud(data, parses, workdir, max_epochs, reuse),
+        train_spmrl(data, parses, workdir, max_epochs, reuse),
+    ]
+    report: dict[str, object] = {"spacy": spacy.__version__, "models": models}
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / f"{NAME}.training.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     return report
@@ -735,6 +755,86 @@ def evaluate(data: Data, parses: Parses) -> Results:
 
 
 # ---------------------------------------------------------------------------
+# the retraining check: one model retrained, its rows against the committed table
+
+
+RowKey = tuple[str, str, str, str]  # treebank, parser, input, labels
+
+
+@dataclass(frozen=True)
+class CellCheck:
+    """One number of a retrained row next to the committed one (percent points)."""
+
+    row: RowKey
+    metric: str
+    committed: float
+    fresh: float
+
+    @property
+    def diff(self) -> float:
+        return self.fresh - self.committed
+
+    def within(self, tolerance: float) -> bool:
+        return abs(self.diff) <= tolerance + 1e-9
+
+
+def committed_rows() -> dict[RowKey, list[str]]:
+    """``docs/results/hebrew_scenarios.csv`` by (treebank, parser, input, labels)."""
+    rows = list(csv.reader(io.StringIO((RESULTS / f"{NAME}.csv").read_text(encoding="utf-8"))))
+    if rows[0] != CSV_HEADERS:
+        raise ValueError(f"{NAME}.csv: unexpected header {rows[0]}")
+    return {(r[0], r[1], r[2], r[4]): r for r in rows[1:]}
+
+
+def compare_rows(rows: Sequence[Row], committed: dict[RowKey, list[str]]) -> list[CellCheck]:
+    """Every numeric cell of ``rows`` against the committed row (N/A must stay N/A)."""
+    first = CSV_HEADERS.index("segeval_u")
+    out = []
+    for row in rows:
+        key = (row.treebank, row.parser, row.input, row.labels)
+        old, new = committed[key], csv_row(row)
+        if old[:first] != new[:first]:
+            raise ValueError(f"{key}: sentences or scenario differ: {old[:first]} vs {new[:first]}")
+        for metric, a, b in zip(CSV_HEADERS[first:], old[first:], new[first:], strict=True):
+            if (a == "N/A") != (b == "N/A"):
+                raise ValueError(f"{key} {metric}: committed {a}, retrained {b}")
+            if a != "N/A":
+                out.append(CellCheck(key, metric, 100 * float(a), 100 * float(b)))
+    return out
+
+
+RETRAIN = {"ud-htb": (train_ud, ud_spacy_rows), "spmrl": (train_spmrl, spmrl_spacy_rows)}
+
+
+def check_retrain(
+    data: Data, parses: Parses, model: str, max_epochs: int = MAX_EPOCHS
+) -> tuple[dict, list[CellCheck]]:
+    """Retrain ``model`` (``ud-htb`` or ``spmrl``) into ``parses``, score its rows, compare them."""
+    trainer, rows_of = RETRAIN[model]
+    parses.root.mkdir(parents=True, exist_ok=True)
+    info = trainer(data, parses, parses.root / "work", max_epochs)
+    rows = rows_of(data, parses)
+    return info, compare_rows(rows, committed_rows())
+
+
+def print_checks(info: dict, checks: Sequence[CellCheck], tolerance: float) -> bool:
+    rows = [
+        [" / ".join((c.row[2], c.row[3])), c.metric, f"{c.committed:.2f}", f"{c.fresh:.2f}", f"{c.diff:+.2f}"]
+        for c in checks
+    ]
+    print(text_table(["input / labels", "metric", "committed", "retrained", "diff"], rows))
+    worst = max(checks, key=lambda c: abs(c.diff))
+    ok = all(c.within(tolerance) for c in checks)
+    print(
+        f"{info['model']}: {info['train_seconds']} s, {info['epochs_run']} epochs (best checkpoint at epoch "
+        f"{info['best_checkpoint_epoch']}); held-out UAS {100 * info['held_out_uas']:.2f}. {len(checks)} "
+        f"cells, largest difference {worst.diff:+.2f} ({worst.metric}, {worst.row[2]}); tolerance "
+        f"±{tolerance} points: {'PASS' if ok else 'FAIL'}"
+    )
+    return ok
+
+
+# ---------------------------------------------------------------------------
 # tables and plot
 
 
@@ -943,14 +1043,15 @@ def write_outputs(results: Results, out: Path = RESULTS) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="step", required=True)
-    for step in ("train", "evaluate"):
+    for step in ("train", "evaluate", "check-retrain"):
         p = sub.add_parser(step)
         p.add_argument("--data", default=str(DEFAULT_DATA), help="the shared data folder")
+        check = step == "check-retrain"
         p.add_argument(
             "--parses",
-            default=str(DEFAULT_PARSES),
-            help="where spaCy's parses go (outside the repository; default $EVALCORE_HEBREW_PARSES "
-            "or /tmp/evalcore-hebrew)",
+            default=None if check else str(DEFAULT_PARSES),
+            help="where spaCy's parses (and models) go, outside the repository; default "
+            + ("a new temporary folder" if check else "$EVALCORE_HEBREW_PARSES or /tmp/evalcore-hebrew"),
         )
         if step == "train":
             p.add_argument("--workdir", help="spaCy's training folders (default: PARSES/work)")
@@ -960,9 +1061,21 @@ def main() -> None:
                 action="store_true",
                 help="parse again with the models a previous run left in the workdir (no training)",
             )
+        if check:
+            p.add_argument("--model", choices=sorted(RETRAIN), default="ud-htb", help="the model to retrain")
+            p.add_argument("--max-epochs", type=int, default=MAX_EPOCHS)
+            p.add_argument("--tolerance", type=float, default=TOLERANCE, help="points per cell (default 1.5)")
     args = ap.parse_args()
+    if args.step != "evaluate":
+        deterministic_process()
     data = Data(Path(args.data))
     require_data(data)
+    if args.step == "check-retrain":
+        root = Path(args.parses) if args.parses else Path(tempfile.mkdtemp(prefix="evalcore-retrain-"))
+        info, checks = check_retrain(data, Parses(outside_repository(root)), args.model, args.max_epochs)
+        ok = print_checks(info, checks, args.tolerance)
+        print(f"parses and model: {root}")
+        sys.exit(0 if ok else 1)
     parses = Parses(outside_repository(Path(args.parses)))
     if args.step == "train":
         workdir = outside_repository(Path(args.workdir)) if args.workdir else parses.root / "work"

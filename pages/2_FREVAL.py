@@ -100,10 +100,11 @@ def settings(
             key="freval_separators",
             help="evalb cuts labels at '-' and '='; FarPaHC writes function tags with '*' (NP*SBJ): add '*'.",
         )
-        keep_root = m2.toggle(
-            "Count the outer unlabeled bracket, as evalb does (--keep-unlabeled-root)",
+        drop_root = m2.toggle(
+            "Drop the outer unlabeled bracket of '( (S ...) )' (--drop-unlabeled-root)",
             value=False,
-            key="freval_keep_root",
+            key="freval_drop_root",
+            help="Off (default): it counts as a bracket, as in evalb and the FREVAL tool.",
         )
         max_error = m3.number_input(
             "MAX_ERROR (--max-error)",
@@ -130,7 +131,7 @@ def settings(
         cutoff_len=None if cutoff is None else int(cutoff),
         max_size=None if max_size is None else int(max_size),
         separators=separators,
-        keep_unlabeled_root=keep_root,
+        drop_unlabeled_root=drop_root,
         max_error=None if max_error is None else int(max_error),
     )
     return prm, config, chosen, variants

@@ -10,6 +10,7 @@ import streamlit as st
 from evalcore.lattice_input import InMemoryFile
 from evalcore.metrics.joint import JointConfig
 from workbench.datasets import DatasetSpec, LoadedDataset
+from workbench.fit import GRAPHVIZ_LATTICE_PT
 from workbench.lattice_view import (
     LatticeData,
     LatticeInputs,
@@ -26,7 +27,7 @@ from workbench.lattice_view import (
     validate_lattice_file,
 )
 from workbench.uploads import Upload, choose_source, forget_button, upload_slot
-from workbench.widgets import UPLOAD_KEY, download_table, md_escape, sentence_picker
+from workbench.widgets import UPLOAD_KEY, download_table, drawing_size_control, md_escape, sentence_picker
 
 GOLD_SLOTS = ("lattice_gold", "lattice_gold_lattice")
 PRED_SLOTS = ("lattice_preds", "lattice_pred_lattices", "lattice_ambiguity")
@@ -44,7 +45,7 @@ def gold_slots() -> tuple[InMemoryFile | None, InMemoryFile | None]:
         help="CoNLL-X/U over morphemes, bracketed trees over lexemes, or a one-path lattice (SEGEVAL only).",
     )
     lattice = upload_slot(
-        "Gold lattice file (optional)",
+        "Gold lattice file (optional; --gold-lattice)",
         key="lattice_gold_lattice",
         validate=validate_lattice_file,
         help="The gold path as a lattice (FROM TO FORM LEMMA CPOS FPOS FEATS TOKEN_ID): token ids and "
@@ -76,14 +77,17 @@ def inputs() -> tuple[DatasetSpec | None, LatticeInputs | None]:
         help="One row of the scenario table each.",
     )
     pred_lattices = upload_slot(
-        "Their lattice / mapping / segmentation files (optional)",
+        "Their lattice / mapping / segmentation files (optional; --pred-lattice)",
         key="lattice_pred_lattices",
         validate=validate_lattice_file,
         multiple=True,
-        help="Paired with the predicted file of the same name stem (output.conll + output.mapping).",
+        help="Paired with the predicted file of the same name stem (output.conll + output.mapping). A "
+        "CoNLL file without one does not say which token each morpheme belongs to: it is scored only "
+        "where that can be recovered (its morphemes are the gold's, or the ambiguity lattice allows one "
+        "split).",
     )
     ambiguity = upload_slot(
-        "Ambiguity lattices of the gold sentences (optional)",
+        "Ambiguity lattices of the gold sentences (optional; --ambiguity-lattice)",
         key="lattice_ambiguity",
         validate=validate_ambiguity,
         help="The morphological analyzer's lattices: drawn, and used to report analyses outside them.",
@@ -138,7 +142,8 @@ def sentence_panel(data: LatticeData, prediction: str | None, index: int, stem: 
     if j is not None and seg is not None:
         cols = st.columns(6)
         cols[0].metric("SEGEVAL U (sentence)", f"{100 * seg.unlabeled:.2f}")
-        cols[1].metric("SEGEVAL L (sentence)", f"{100 * seg.labeled:.2f}")
+        seg_l = f"{100 * seg.labeled:.2f}" if seg.labeled is not None else "N/A"
+        cols[1].metric("SEGEVAL L (sentence)", seg_l)
         ted_u = j.ted_unlabeled
         ted_l = j.ted_labeled
         cols[2].metric("TEDEVAL U (sentence)", f"{100 * ted_u.score:.2f}" if ted_u else "N/A")
@@ -161,7 +166,9 @@ def sentence_panel(data: LatticeData, prediction: str | None, index: int, stem: 
         "analyses themselves (one state per token boundary and per segment prefix). Blue solid: gold; "
         "orange dashed: prediction; both colours: shared."
     )
-    rtl_graphviz_figure(view.lattice_dot, stem=f"{stem}_lattice", key="lattice-lattice")
+    rtl_graphviz_figure(
+        view.lattice_dot, stem=f"{stem}_lattice", key="lattice-lattice", label_pt=GRAPHVIZ_LATTICE_PT
+    )
     if view.gold_tree_dot is None and view.pred_tree_dot is None:
         return
     st.markdown(
@@ -211,6 +218,7 @@ def main() -> None:
         )
         return
     config = settings()
+    drawing_size_control()
     data = evaluate_inputs(lattice_inputs, config)
     for err in data.errors:
         st.error(err, icon="⚠️")

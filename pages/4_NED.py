@@ -14,6 +14,7 @@ import pandas as pd
 import streamlit as st
 
 from evalcore.errors import EvalcoreError
+from evalcore.inspection import arc_verdicts
 from evalcore.metrics.attachment import (
     AttachConfig,
     TokenJudgement,
@@ -33,6 +34,7 @@ from workbench.widgets import (
     Figure,
     choose_dataset,
     download_table,
+    drawing_size_control,
     md_escape,
     sentence_picker,
     stacked_figures,
@@ -147,10 +149,9 @@ def sentence_panel(gold_tree: DepTree, sys_tree: DepTree, config: AttachConfig, 
     def lay(tree: DepTree, gold: DepTree | None, grid: WordGrid | None) -> DepLayout:
         return layout_dep(
             tree,
-            gold,
+            arc_verdicts(gold, tree, config) if gold is not None else None,
             dimmed=dim,
             notes=notes if gold is not None else None,
-            deprel_base=config.deprel_base,
             grid=grid,
         )
 
@@ -237,6 +238,7 @@ def main() -> None:
         return
     gold, system = pair
     config = settings()
+    drawing_size_control()
     try:
         result = corpus_attach(gold, system, config)
     except EvalcoreError as exc:

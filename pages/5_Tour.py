@@ -23,7 +23,7 @@ from evalcore.examples import (
     VERB_GROUP,
     DepExample,
 )
-from evalcore.inspection import SentenceReport, inspect_sentence
+from evalcore.inspection import SentenceReport, arc_verdicts, inspect_sentence
 from evalcore.metrics.attachment import score, sentence_counts
 from evalcore.metrics.lattice_tedeval import sentence_ted as lattice_ted
 from evalcore.render.dot import lattice_to_dot, tree_to_dot
@@ -32,9 +32,10 @@ from evalcore.render.layout import layout_dep, merge_grids, word_grid
 from evalcore.render.svg import dep_svg
 from evalcore.render.text import xml_escape
 from evalcore.trees import DepTree, bracketed
+from workbench.fit import GRAPHVIZ_LATTICE_PT
 from workbench.links import current_link, show_link_problems
 from workbench.tedeval_view import edit_script_panel, function_tree_figure
-from workbench.widgets import Figure, graphviz_figure, md_escape, stacked_figures
+from workbench.widgets import Figure, drawing_size_control, graphviz_figure, md_escape, stacked_figures
 
 # ---------------------------------------------------------------------------
 # shared pieces
@@ -44,9 +45,12 @@ def dependency_drawings(golds: list[tuple[str, DepTree]], parse: DepTree, agains
     """The golds and the parse (compared with gold ``against``), aligned word by word."""
     gold_of = dict(golds)
     trees = [(f"gold {name}", t, None) for name, t in golds] + [("parse", parse, gold_of[against])]
-    first = [layout_dep(t, g) for _, t, g in trees]
+    verdicts = [arc_verdicts(g, t) if g is not None else None for _, t, g in trees]
+    first = [layout_dep(t, v) for (_, t, _), v in zip(trees, verdicts, strict=True)]
     grid = merge_grids([word_grid(x) for x in first])
-    lays = [layout_dep(t, g, grid=grid) for _, t, g in trees] if grid else first
+    lays = (
+        [layout_dep(t, v, grid=grid) for (_, t, _), v in zip(trees, verdicts, strict=True)] if grid else first
+    )
     stacked_figures(
         [
             Figure(
@@ -367,10 +371,12 @@ def lattice_step() -> None:
         stem="tour_bclm_lattice",
         key="tour:bclm:lattice",
         scale=0.75,
+        label_pt=GRAPHVIZ_LATTICE_PT,
+        rtl=True,
     )
     st.subheader("The trees and the edit script")
     st.caption(LATTICE_LEGEND)
-    p_dot, g_dot = lattice_ted_dots(parse_tree, gold_tree, result, titles=("parse", "gold"))
+    p_dot, g_dot = lattice_ted_dots(parse_tree, gold_tree, result.pairs, titles=("parse", "gold"))
     left, right = st.columns([3, 2], gap="medium")
     with left:
         graphviz_figure(p_dot, stem="tour_bclm_parse", key="tour:bclm:parse")
@@ -419,6 +425,7 @@ def main() -> None:
     if "tour_step" not in st.session_state:
         wanted = link.text("step")
         st.session_state["tour_step"] = wanted if wanted in KEYS else KEYS[0]
+    drawing_size_control()
     titles = {k: t for k, t, _ in STEPS}
     step = st.radio("Step", KEYS, key="tour_step", horizontal=True, format_func=titles.get)
     st.query_params["step"] = str(step)

@@ -61,9 +61,16 @@ def wait_for(selector: str) -> Callable[[Page], None]:
 FIXTURES = ROOT / "tests" / "fixtures"
 
 
+def settled(page: Page) -> None:
+    """Wait until the script run is over (Streamlit's status widget is gone): no half-drawn page."""
+    page.wait_for_function("() => !document.querySelector('[data-testid=stStatusWidget]')", timeout=90_000)
+
+
 def stacked(page: Page) -> None:
     page.get_by_text("Schemes side by side").click()
     page.wait_for_selector("div.wb-stack svg.dep-tree", timeout=60_000)
+    page.wait_for_timeout(500)
+    settled(page)
     page.locator("div.wb-stack").first.evaluate("e => e.scrollIntoView({block: 'start'})")
     page.mouse.move(800, 500)
     page.mouse.wheel(0, -300)
@@ -71,14 +78,16 @@ def stacked(page: Page) -> None:
 
 # (file name, path + query, selector to wait for, action before the shot)
 VIEWS: list[tuple[str, str, str, Callable[[Page], None] | None]] = [
-    ("inspector_fr_gsd_top.png", "/?data=fr_gsd&sent=fr-ud-test_00005", "svg.dep-tree .arc-wrong-head", None),
+    # sentences whose drawings are whole at 1400 px (docs/app.md, "Drawings that fit"): 12 words side
+    # by side, 23 words stacked in one column
+    ("inspector_fr_gsd_top.png", "/?data=fr_gsd&sent=fr-ud-test_00217", "svg.dep-tree .arc-wrong-head", None),
     (
         "inspector_fr_gsd_side_by_side.png",
-        "/?data=fr_gsd&sent=fr-ud-test_00005",
+        "/?data=fr_gsd&sent=fr-ud-test_00217",
         "svg.dep-tree .arc-wrong-head",
         scroll_to("svg.dep-tree"),
     ),
-    ("inspector_fr_gsd_stacked.png", "/?data=fr_gsd&sent=fr-ud-test_00012", "svg.dep-tree", stacked),
+    ("inspector_fr_gsd_stacked.png", "/?data=fr_gsd&sent=fr-ud-test_00149", "svg.dep-tree", stacked),
     (
         "inspector_en_ewt.png",
         "/?data=en_ewt&sent=2",
@@ -87,10 +96,10 @@ VIEWS: list[tuple[str, str, str, Callable[[Page], None] | None]] = [
     ),
     ("inspector_hebrew_rtl.png", "/?data=hebrew_yap", "svg.dep-tree", None),
     ("inspector_evalb.png", "/?data=evalb&sent=5", "div.wb-dot svg", None),
-    ("ned_fr_gsd_corpus.png", "/NED?data=fr_gsd&sent=fr-ud-test_00012", "svg.dep-tree .note", None),
+    ("ned_fr_gsd_corpus.png", "/NED?data=fr_gsd&sent=fr-ud-test_00217", "svg.dep-tree .note", None),
     (
         "ned_fr_gsd_sentence.png",
-        "/NED?data=fr_gsd&sent=fr-ud-test_00012",
+        "/NED?data=fr_gsd&sent=fr-ud-test_00217",
         "svg.dep-tree .note",
         scroll_to("div.wb-stack"),
     ),
@@ -151,10 +160,12 @@ def main(argv: list[str]) -> int:
                 page = browser.new_page(viewport={"width": 1400, "height": 1000})
                 page.goto(url + path)
                 page.wait_for_selector(selector, timeout=90_000)
+                settled(page)
                 page.wait_for_timeout(500)
                 if action is not None:
                     action(page)
                     page.wait_for_timeout(700)
+                    settled(page)
                 page.screenshot(path=str(OUT / name))
                 page.close()
                 print(f"saved {OUT / name}")

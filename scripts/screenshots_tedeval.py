@@ -33,6 +33,11 @@ def scroll_to_text(text: str, up: int = 60) -> Callable[[Page], None]:
     return act
 
 
+def settled(page: Page) -> None:
+    """Wait until the script run is over (Streamlit's status widget is gone): no half-drawn page."""
+    page.wait_for_function("() => !document.querySelector('[data-testid=stStatusWidget]')", timeout=WAIT_MS)
+
+
 def flip_head(page: Page) -> None:
     """Step 1 of the tour: make the preposition head 'on Sunday' (LAS collapses, TedEval stays 1.0)."""
     page.get_by_text("on — the preposition heads", exact=False).first.click()
@@ -46,9 +51,10 @@ def flip_head(page: Page) -> None:
 
 
 def scroll_to_edit_script(page: Page) -> None:
+    """The parse's tree, the generalized gold and the operations table under them."""
     page.locator("div.wb-dot svg .counted").first.evaluate("e => e.scrollIntoView({block: 'start'})")
     page.mouse.move(800, 500)
-    page.mouse.wheel(0, -260)
+    page.mouse.wheel(0, -150)
     page.wait_for_timeout(600)
 
 
@@ -84,8 +90,10 @@ def main(names: list[str]) -> int:
                 page.goto(url + path)
                 page.wait_for_selector(selector, timeout=WAIT_MS)
                 page.wait_for_timeout(2000)
+                settled(page)
                 if action is not None:
                     action(page)
+                    settled(page)
                 page.screenshot(path=str(OUT / name))
                 print(f"wrote {OUT / name}")
                 page.close()

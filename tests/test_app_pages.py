@@ -2,8 +2,10 @@
 
 Known numbers on screen are the command line's for the same files: evalb's
 sample with ``sample.prm`` gives recall 87.76 and F1 89.12 at size 1 (evalb's
-own ``sample.rsl``), FarPaHC split 0 gives the FREVAL Table 1 of
-``docs/freval.md``; the yap sentence scored against an uploaded analysis
+own ``sample.rsl``), FarPaHC split 0 gives evalb's numbers at size 1 (the
+committed evalb report, ``tests/fixtures/reference``) and, with the outer
+bracket dropped, the FREVAL Table 1 of ``docs/freval.md`` (a regression pin);
+the yap sentence scored against an uploaded analysis
 (``tests/fixtures/yap_alternative.*``, בגן read as ב + גן) gives what
 ``evalcore lattice`` prints for those files.
 """
@@ -11,7 +13,9 @@ own ``sample.rsl``), FarPaHC split 0 gives the FREVAL Table 1 of
 from __future__ import annotations
 
 import ast
+import contextlib
 import gzip
+import io
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -30,6 +34,7 @@ LATTICE = "pages/3_Lattice.py"
 EVALB = ROOT / "assets" / "evalb"
 YAP = ROOT / "assets" / "hebrew_yap"
 FIX = ROOT / "tests" / "fixtures"
+REFERENCE = FIX / "reference"
 TIMEOUT = 60
 
 
@@ -75,26 +80,53 @@ def upload_limit_1mb() -> Iterator[None]:
 # FREVAL
 
 
+def _evalb_summary(fixture: str, key: str) -> str:
+    """A number of the ``-- All --`` block of a committed evalb 2006 report (tests/fixtures/reference)."""
+    text = (REFERENCE / "evalb" / f"{fixture}.rsl").read_text(encoding="utf-8")
+    block = text[text.index("-- All --") :]
+    return next(line.split("=")[1].strip() for line in block.splitlines() if line.startswith(key))
+
+
 def test_freval_evalb_sample_matches_evalb() -> None:
     at = page(FREVAL, data="evalb")
     assert not at.error
     m = metrics(at)
     assert m["LR₁ (evalb recall)"] == "87.76"  # evalb's sample.rsl
     assert m["LP₁ (evalb precision)"] == "90.53"
-    assert m["F1₁"] == "89.12"
-    assert m["F1 (sizes 1-34)"] == "99.17"  # evalcore freval on the same files
+    assert m["F1₁"] == "89.12" == _evalb_summary("sample.sample_prm", "Bracketing FMeasure")
     table = at.dataframe[0].value  # Table 1
     assert round(table.loc["evalb sample test", ("1", "F1")], 2) == 89.12
-    assert round(table.loc["evalb sample test", ("all", "F1")], 2) == 99.17
     assert len(at.get("plotly_chart")) == 2
     assert at.query_params["data"] == "evalb"
 
 
-def test_freval_farpahc_table1() -> None:
+def test_regression_pin_freval_evalb_sample_all_sizes() -> None:
+    """Regression pin: 99.17 is what evalcore freval printed on these files (no reference tool
+    finishes an unlimited run on sentence 22, and the FREVAL tool's divisor differs, docs/freval.md)."""
+    at = page(FREVAL, data="evalb")
+    assert metrics(at)["F1 (sizes 1-34)"] == "99.17"
+    table = at.dataframe[0].value
+    assert round(table.loc["evalb sample test", ("all", "F1")], 2) == 99.17
+
+
+def test_freval_farpahc_default_is_evalb() -> None:
+    """The outer '( )' counts by default, as in evalb: size 1 is evalb 2006's own report on these files."""
     at = page(FREVAL, data="farpahc")
+    m = metrics(at)
+    assert m["LR₁ (evalb recall)"] == _evalb_summary("farpahc_split0", "Bracketing Recall") == "77.53"
+    assert m["LP₁ (evalb precision)"] == _evalb_summary("farpahc_split0", "Bracketing Precision")
+    assert m["F1₁"] == _evalb_summary("farpahc_split0", "Bracketing FMeasure")
+    assert "20 errors" in "\n".join(c.value for c in at.caption)
+
+
+def test_regression_pin_freval_farpahc_table1_outer_bracket_dropped() -> None:
+    """Regression pin: the 1-15, 1-25 and all rows are what evalcore freval --drop-unlabeled-root printed
+    (docs/freval.md); only the size-1 row has a reference (evalb on these files, outer bracket dropped)."""
+    at = page(FREVAL, data="farpahc")
+    at.toggle(key="freval_drop_root").set_value(True).run()
+    no_exception(at)
     table = at.dataframe[0].value
     row = table.loc["Berkeley parser"]
-    # docs/freval.md, FarPaHC split 0, default settings
     assert [round(row[(s, "F1")], 2) for s in ("1", "1-15", "1-25", "all")] == [74.77, 17.89, 10.74, 5.59]
     assert "20 errors" in "\n".join(c.value for c in at.caption)
 
@@ -103,10 +135,11 @@ def test_freval_settings_change_the_numbers() -> None:
     at = page(FREVAL, data="evalb")
     at.toggle(key="freval_unlabeled").set_value(True).run()
     no_exception(at)
-    assert metrics(at)["LR₁ (evalb recall)"] == "89.80"  # evalcore parseval --unlabeled
+    unlabeled = _evalb_summary("sample.labeled0_prm", "Bracketing Recall")  # evalb, sample.prm with LABELED 0
+    assert metrics(at)["LR₁ (evalb recall)"] == unlabeled == "89.80"
     at.number_input(key="freval_max_size").set_value(1).run()
     no_exception(at)
-    assert metrics(at)["FLR (sizes 1-1)"] == "89.80"  # with L = 1, FLR is evalb's recall
+    assert metrics(at)["FLR (sizes 1-1)"] == unlabeled  # with L = 1, FLR is evalb's recall
     at.selectbox(key="freval_prm:evalb:4").select("COLLINS.prm (built in)").run()
     no_exception(at)
     assert "prm:COLLINS.prm" in at.dataframe[1].value["signature"].iloc[0]
@@ -228,6 +261,79 @@ def test_lattice_page_uploads_only_and_a_bad_file_keeps_data() -> None:
     upload(at, "lattice_preds", "other.conll", bad)
     assert any(e.startswith("other.conll:1:") for e in errors(at)), errors(at)
     assert metrics(at)["TEDEVAL L (sentence)"] == "80.00"
+
+
+def _scenario_row(at: AppTest) -> dict[str, object]:
+    table = at.dataframe[0].value
+    assert len(table) == 1
+    return {str(k): v for k, v in table.iloc[0].items()}
+
+
+def test_lattice_page_a_prediction_equal_to_its_gold_without_its_tokens_scores_100() -> None:
+    """Issue 12: gold CoNLL + lattice path, the same CoNLL as prediction without its lattice file.
+    Its segments are the gold's, so it takes the gold's token boundaries: 100 everywhere."""
+    at = page(LATTICE, data="upload")
+    upload(at, "lattice_gold", "gold.conll", (YAP / "output.conll").read_bytes())
+    upload(at, "lattice_gold_lattice", "gold.mapping", (YAP / "output.mapping").read_bytes())
+    upload(at, "lattice_preds", "pred.conll", (YAP / "output.conll").read_bytes())
+    assert not at.error
+    m = metrics(at)
+    for label in ("SEGEVAL U", "SEGEVAL L", "TEDEVAL U", "TEDEVAL L"):
+        assert m[f"{label} (sentence)"] == "100.00", m
+    # the yap sentence's function tree has 18 nodes (tests/test_lattice.py): norm 18 + 18 - 2
+    assert m["TED L"] == "0 / 34" and m["tokens right (L)"] == "100.00"
+    row = _scenario_row(at)
+    assert row["scenario"] == "gold" and row["classic"] == "attachment"
+    numbers = [v for k, v in row.items() if k not in ("system", "scenario", "classic", "signature")]
+    assert numbers == [100.0] * 8
+
+
+def test_lattice_page_spmrl_excerpt_equal_to_its_gold_scores_100(data: Path) -> None:
+    """The issue's files (SPMRL excerpt, 50 sentences) uploaded the same way."""
+    d = data / "hebrew" / "spmrl_hebtb" / "excerpt_dev_first50"
+    at = page(LATTICE, data="upload")
+    upload(at, "lattice_gold", "dev_hebtb-gold.conll", (d / "dev_hebtb-gold.conll").read_bytes())
+    upload(
+        at, "lattice_gold_lattice", "dev_hebtb-gold.lattices", (d / "dev_hebtb-gold.lattices").read_bytes()
+    )
+    upload(at, "lattice_preds", "pred.conll", (d / "dev_hebtb-gold.conll").read_bytes())
+    assert not at.error
+    row = _scenario_row(at)
+    assert row["scenario"] == "gold"
+    numbers = [v for k, v in row.items() if k not in ("system", "scenario", "classic", "signature")]
+    assert numbers == [100.0] * 8
+
+
+def test_lattice_page_refuses_like_the_command_line(
+    tmp_path: Path,
+) -> None:
+    """A prediction whose segments are not the gold's and that does not say which token they belong
+    to: the page shows the command line's line and no number."""
+    from evalcore.cli import main
+
+    at = page(LATTICE, data="upload")
+    upload(at, "lattice_gold", "output.conll", (YAP / "output.conll").read_bytes())
+    upload(at, "lattice_gold_lattice", "output.mapping", (YAP / "output.mapping").read_bytes())
+    upload(at, "lattice_preds", "yap_alternative.conll", (FIX / "yap_alternative.conll").read_bytes())
+    # the command line on the same files, named as the uploads are
+    for name, src in (
+        ("output.conll", YAP / "output.conll"),
+        ("output.mapping", YAP / "output.mapping"),
+        ("yap_alternative.conll", FIX / "yap_alternative.conll"),
+    ):
+        (tmp_path / name).write_bytes(src.read_bytes())
+    err = io.StringIO()
+    with (
+        contextlib.chdir(tmp_path),
+        contextlib.redirect_stderr(err),
+        contextlib.redirect_stdout(io.StringIO()),
+    ):
+        code = main(["lattice", "output.conll", "yap_alternative.conll", "--gold-lattice", "output.mapping"])
+    assert code == 2
+    (line,) = err.getvalue().splitlines()
+    assert "give the token boundaries with --pred-lattice" in line
+    assert errors(at) == [line]
+    assert not at.metric and not at.dataframe
 
 
 # ---------------------------------------------------------------------------

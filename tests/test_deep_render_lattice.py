@@ -12,6 +12,7 @@ from test_deep_trees import CHAIN, FLAT, N, chain_ptb, flat_ptb, shallow_stack
 
 from evalcore.conversion import ConversionConfig, to_span_tree
 from evalcore.formats.ptb import parse_ptb
+from evalcore.inspection import arc_verdicts
 from evalcore.render.dot import dep_to_dot, tree_to_dot
 from evalcore.render.layout import layout_dep
 from evalcore.render.svg import dep_svg
@@ -33,7 +34,7 @@ def _low_recursion_limit() -> Iterator[None]:
 
 @pytest.mark.parametrize("tree", [CHAIN, FLAT], ids=["chain", "flat"])
 def test_dependency_drawing(tree: object) -> None:
-    layout = layout_dep(tree, tree)  # type: ignore[arg-type]
+    layout = layout_dep(tree, arc_verdicts(tree, tree))  # type: ignore[arg-type]
     assert len(layout.words) == N and len(layout.arcs) == N  # N - 1 arcs and the root arc
     assert all(a.status == "correct" for a in layout.arcs)
     svg = dep_svg(layout)

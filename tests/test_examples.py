@@ -214,7 +214,7 @@ def test_marks_for_insertions_relabelings_and_mixed_nodes() -> None:
 def test_lattice_ted_drawings() -> None:
     parse, gold = BCLM_HNEIM.parse("figure1").lattice_tree(), BCLM_HNEIM.gold.lattice_tree()
     result = lattice_ted(parse, gold)
-    p_dot, g_dot = lattice_ted_dots(parse, gold, result)
+    p_dot, g_dot = lattice_ted_dots(parse, gold, result.pairs)
     assert p_dot.count('class="deleted"') == 1 and "VB:HNEIM" in p_dot
     assert g_dot.count('class="inserted"') == 5
     for dot in (p_dot, g_dot):

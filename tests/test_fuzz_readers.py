@@ -51,7 +51,7 @@ from evalcore.metrics.parseval import ParsevalConfig, compare_sentence
 from evalcore.trees import DepTree
 
 NAME = "uploads/fuzzed input"  # no suffix: read_trees must sniff the content
-FAST_EXAMPLES = 300
+FAST_EXAMPLES = settings.default.max_examples * 3 // 2  # 300 in CI's profile, 75 in the local one
 SLOW_EXAMPLES = 10_000
 FUZZ_SEED = int(os.environ.get("EVALCORE_FUZZ_SEED", "20261126"))
 MAX_MESSAGE = 400  # characters of str(error) beyond the file name
@@ -472,6 +472,7 @@ def test_mutated_shared_data(reader: str, data: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(600)  # 10,000 inputs: longer than the default, still bounded
 @pytest.mark.parametrize("reader", list(READERS))
 def test_fuzz_10000(reader: str) -> None:
     ran = run_fuzz(reader, inputs(reader, shared=SHARED_PRESENT), SLOW_EXAMPLES, fixed_seed=True)

@@ -15,6 +15,8 @@ from evalcore.formats.lattice import read_lattices
 from evalcore.lattice_input import load_pairing
 from evalcore.metrics.joint import JointResult, evaluate
 
+pytestmark = pytest.mark.slow  # whole-corpus evaluations, 2–3 s each
+
 
 def _spmrl(data: Path) -> Path:
     return data / "hebrew" / "spmrl_hebtb"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -125,6 +126,35 @@ def test_cli_2006_layout_has_fmeasure(capsys: pytest.CaptureFixture[str]) -> Non
     assert numbers[("All", "Bracketing FMeasure")] == pytest.approx(2 * p * r / (p + r), abs=0.01)
 
 
+def test_outer_bracket_counts_by_default_and_drop_is_opt_in(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """SPEC §7: evalb counts the outer '( )' (hand count: S, NP, VP + the outer bracket = 4, all matched);
+    ``--drop-unlabeled-root`` leaves 3; ``--keep-unlabeled-root`` is the default's old name."""
+    gold = tmp_path / "g.mrg"
+    test = tmp_path / "t.mrg"
+    gold.write_text("( (S (NP (N a)) (VP (V b))))\n")
+    test.write_text("( (S (NP (N a)) (VP (V b))))\n")
+
+    def run(*opts: str) -> tuple[int, dict[str, object]]:
+        capsys.readouterr()
+        rc = main(["parseval", str(gold), str(test), "--format", "json", *opts])
+        return rc, json.loads(capsys.readouterr().out)
+
+    rc, default = run()
+    assert rc == 0 and default["all"]["gold"] == default["all"]["matched"] == 4  # type: ignore[index]
+    assert "|outer:keep|" in default["signature"]  # type: ignore[operator]
+    rc, dropped = run("--drop-unlabeled-root")
+    assert rc == 0 and dropped["all"]["gold"] == dropped["all"]["matched"] == 3  # type: ignore[index]
+    assert "|outer:drop|" in dropped["signature"]  # type: ignore[operator]
+    rc, kept = run("--keep-unlabeled-root")
+    assert rc == 0 and kept == default
+    with pytest.raises(SystemExit) as exc:  # the two contradict each other: argparse's usage error
+        main(["parseval", str(gold), str(test), "--keep-unlabeled-root", "--drop-unlabeled-root"])
+    assert exc.value.code == 2
+    assert "not allowed with argument" in capsys.readouterr().err
+
+
 @needs_data
 def test_bug_case_matches_evalb_2006() -> None:
     """evalb's ``bug/`` case: quote re-insertion (``QUOTE_LABEL``) repairs all 5 length mismatches."""
@@ -223,8 +253,10 @@ def test_root_and_top_always_deleted() -> None:
     empty = EvalbParams()
     assert [b[0] for b in _brackets("(ROOT (S (A (X a)) (B (X b))))", empty)] == ["S", "A", "B"]
     assert [b[0] for b in _brackets("(TOP-1 (S (A (X a)) (B (X b))))", empty)] == ["S", "A", "B"]
-    assert [b[0] for b in _brackets("( (S (A (X a)) (B (X b))))", empty)] == ["S", "A", "B"]
-    kept = _brackets("( (S (A (X a)) (B (X b))))", empty, keep_unlabeled_root=True)
+    dropped = _brackets("( (S (A (X a)) (B (X b))))", empty, drop_unlabeled_root=True)
+    assert [b[0] for b in dropped] == ["S", "A", "B"]
+    # the default, as evalb: the outer '( )' is a bracket with the empty label (SPEC §7)
+    kept = _brackets("( (S (A (X a)) (B (X b))))", empty)
     assert [b[0] for b in kept] == ["", "S", "A", "B"]
 
 
@@ -345,17 +377,15 @@ def test_farpahc_berkeley_split0() -> None:
     d = DATA / "farpahc" / "berkeley_split0"
     params = read_prm(d / "sample.prm.as_used_for_far0eval")
     test = list(read_ptb_sentences(d / "far_split0machineparsed.psd"))
-    one = parseval_corpus(
-        read_ptb_sentences(d / "far_split0testing.oneline.psd"), test, ParsevalConfig(params)
-    )
-    pretty = parseval_corpus(read_ptb_sentences(d / "far_split0testing.psd"), test, ParsevalConfig(params))
+    dropped = ParsevalConfig(params, drop_unlabeled_root=True)
+    one = parseval_corpus(read_ptb_sentences(d / "far_split0testing.oneline.psd"), test, dropped)
+    pretty = parseval_corpus(read_ptb_sentences(d / "far_split0testing.psd"), test, dropped)
     c = one.all.counts
     assert (c.sentences, c.errors, c.skipped) == (372, 20, 0)  # data README: 20 word-count mismatches
     assert pretty.all.counts == c  # one tree per line or pretty-printed: same sentences, same numbers
-    # evalb itself counts the outer '( ... )' of both files as one more matched bracket per valid sentence
+    # evalb itself (and our default) counts the outer '( ... )' of both files as one more matched
+    # bracket per valid sentence
     kept = parseval_corpus(
-        read_ptb_sentences(d / "far_split0testing.oneline.psd"),
-        test,
-        ParsevalConfig(params, keep_unlabeled_root=True),
+        read_ptb_sentences(d / "far_split0testing.oneline.psd"), test, ParsevalConfig(params)
     ).all.counts
     assert (kept.matched, kept.gold, kept.test) == (c.matched + c.valid, c.gold + c.valid, c.test + c.valid)

@@ -21,6 +21,8 @@ from hypothesis import strategies as st
 from evalcore.formats.conllu import read_conllu
 from evalcore.formats.lattice import read_lattices
 from evalcore.formats.ptb import read_ptb
+from evalcore.inspection import arc_verdicts
+from evalcore.metrics.attachment import AttachConfig
 from evalcore.render.dot import NODE_STYLES, dep_to_dot, lattice_to_dot, tree_to_dot
 from evalcore.render.layout import DepLayout, layout_dep, merge_grids, word_grid
 from evalcore.render.svg import dep_svg
@@ -165,7 +167,7 @@ def test_sixty_words_no_overlapping_labels(seed: int, projective: bool) -> None:
     gold = dep(gold_heads, gold_labels, forms)
     system = dep(sys_heads, sys_labels, forms)
     check_geometry(layout_dep(gold))
-    lay = layout_dep(system, gold)
+    lay = layout_dep(system, arc_verdicts(gold, system))
     check_geometry(lay)
     assert lay.compared
     assert lay.status_counts().get("wrong-head", 0) > 0
@@ -193,7 +195,7 @@ def test_property_no_overlap(n: int, rng: random.Random, projective: bool) -> No
     labels = [rng.choice(LABELS) for _ in range(n)]
     gold = dep(heads, labels)
     other = dep(random_tree(n, rng, not projective), [rng.choice(LABELS) for _ in range(n)])
-    check_geometry(layout_dep(other, gold))
+    check_geometry(layout_dep(other, arc_verdicts(gold, other)))
 
 
 def test_invalid_trees_still_draw() -> None:
@@ -211,6 +213,20 @@ def test_long_chains_are_iterative() -> None:
     assert flat.levels == 200  # 199 nested arcs + the root arrow above them
 
 
+def test_arc_height_follows_nesting_not_distance() -> None:
+    """Issue 14: arcs are as high as what they span needs, not as long as they are.  Word 1 heads
+    word 30 (distance 29) over a chain 2 -> 3 -> ... -> 30 of adjacent arcs: the chain is one level
+    (depth 1), the long arc sits on it (depth 2), the root arrow of word 1 above that (3)."""
+    n = 30
+    heads = [0] + [i + 2 for i in range(1, n - 1)] + [1]  # word k+1's head; word 30's head is word 1
+    lay = layout_dep(dep(heads, ["root"] + ["dep"] * (n - 2) + ["obj"]))
+    level = {a.dependent: a.level for a in lay.arcs}
+    assert {level[k] for k in range(2, n)} == {1}
+    assert level[n] == 2
+    assert level[1] == 3 and lay.levels == 3
+    check_geometry(lay)
+
+
 def test_word_spacing_fits_adjacent_labels() -> None:
     lay = layout_dep(dep([2, 0], ["a-very-long-relation-name:subtype", "root"], ["a", "b"]))
     arc = next(a for a in lay.arcs if a.dependent == 1)
@@ -223,9 +239,9 @@ def test_grid_aligns_words_across_drawings() -> None:
     a = dep([2, 3, 0, 3, 3], ["det", "nsubj", "root", "advmod", "punct"], forms)
     b = dep([2, 0, 2, 3, 2], ["det", "root", "comp:a-rather-long-label", "mod", "punct"], forms)
     # the grid comes from the same drawings (b compared with a: longer "x (gold y)" labels)
-    grid = merge_grids([word_grid(layout_dep(a)), word_grid(layout_dep(b, a))])
+    grid = merge_grids([word_grid(layout_dep(a)), word_grid(layout_dep(b, arc_verdicts(a, b)))])
     assert grid is not None
-    la, lb = layout_dep(a, grid=grid), layout_dep(b, a, grid=grid)
+    la, lb = layout_dep(a, grid=grid), layout_dep(b, arc_verdicts(a, b), grid=grid)
     assert [w.x for w in la.words] == pytest.approx([w.x for w in lb.words])
     check_geometry(la)
     check_geometry(lb)
@@ -239,7 +255,7 @@ def test_grid_aligns_words_across_drawings() -> None:
 def test_arc_statuses_and_label_text() -> None:
     gold = dep([2, 0, 2, 3], ["nsubj", "root", "obj", "case"])
     system = dep([2, 0, 2, 2], ["nsubj", "root", "obl", "case"])
-    lay = layout_dep(system, gold)
+    lay = layout_dep(system, arc_verdicts(gold, system))
     status = {a.dependent: a.status for a in lay.arcs}
     assert status == {1: "correct", 2: "correct", 3: "wrong-label", 4: "wrong-head"}
     texts = {a.dependent: a.text for a in lay.arcs}
@@ -253,19 +269,22 @@ def test_arc_statuses_and_label_text() -> None:
 def test_deprel_base_follows_the_metric() -> None:
     gold = dep([0, 1], ["root", "obl:mod"])
     system = dep([0, 1], ["root", "obl:arg"])
-    assert layout_dep(system, gold).arcs[1].status == "wrong-label"
-    assert layout_dep(system, gold, deprel_base=True).arcs[1].status == "correct"
+    assert layout_dep(system, arc_verdicts(gold, system)).arcs[1].status == "wrong-label"
+    base = arc_verdicts(gold, system, AttachConfig(deprel_base=True))
+    assert layout_dep(system, base).arcs[1].status == "correct"
 
 
 def test_compare_needs_same_length() -> None:
     with pytest.raises(ValueError, match="cannot compare"):
-        layout_dep(dep([0, 1]), dep([0, 1, 1]))
+        arc_verdicts(dep([0, 1, 1]), dep([0, 1]))
+    with pytest.raises(ValueError, match="cannot compare"):
+        layout_dep(dep([0, 1]), arc_verdicts(dep([0, 1, 1]), dep([0, 1, 1])))
 
 
 def test_svg_marks_statuses_with_classes_colours_and_dashes() -> None:
     gold = dep([2, 0, 2, 3], ["nsubj", "root", "obj", "case"])
     system = dep([2, 0, 2, 2], ["nsubj", "root", "obl", "case"])
-    root = ET.fromstring(dep_svg(layout_dep(system, gold)))
+    root = ET.fromstring(dep_svg(layout_dep(system, arc_verdicts(gold, system))))
     groups = {
         g.get("data-dep"): g for g in root.iter(f"{SVG_NS}g") if "arc" in (g.get("class") or "").split()
     }
@@ -309,7 +328,7 @@ def test_svg_draws_hostile_strings_literally(hostile: str) -> None:
     gold = DepTree(
         (Token(1, hostile, head=0, deprel="root"), Token(2, "ok", head=1, deprel=hostile + "2")), sent_id="g"
     )
-    svg = dep_svg(layout_dep(tree, gold), title=hostile)
+    svg = dep_svg(layout_dep(tree, arc_verdicts(gold, tree)), title=hostile)
     root = ET.fromstring(svg)  # well-formed XML whatever the input
     tags = {el.tag.removeprefix(SVG_NS) for el in root.iter()}
     assert tags <= {"svg", "title", "rect", "g", "path", "text"}, tags
@@ -446,7 +465,7 @@ def test_dot_dependencies_hostile(hostile: str) -> None:
     gold = DepTree(
         (Token(1, hostile, head=2, deprel="obj"), Token(2, "v", head=0, deprel="root")), sent_id="x"
     )
-    svg = _dot_svg(dep_to_dot(layout_dep(tree, gold), title=hostile))
+    svg = _dot_svg(dep_to_dot(layout_dep(tree, arc_verdicts(gold, tree)), title=hostile))
     assert sorted(_node_titles(svg)) == ["w0", "w1", "w2"]
     shown = neutralize(hostile)
     node_texts = {
@@ -469,7 +488,7 @@ def test_dot_accepts_real_data() -> None:
     ud = list(read_conllu(ASSETS / "fr_gsd" / "fr_gsd-ud-test.r2.16.conllu.gz"))[:5]
     sud = list(read_conllu(ASSETS / "fr_gsd" / "fr_gsd-sud-test.r2.16.conllu.gz"))[:5]
     for g, s in zip(ud, sud, strict=True):
-        svg = _dot_svg(dep_to_dot(layout_dep(s, g)))
+        svg = _dot_svg(dep_to_dot(layout_dep(s, arc_verdicts(g, s))))
         assert len(_node_titles(svg)) == len(g.tokens) + 1
     for tree in list(read_ptb(ASSETS / "evalb" / "sample" / "sample.gld"))[:3]:
         _dot_svg(tree_to_dot(tree))
@@ -510,3 +529,18 @@ def test_render_never_imports_streamlit() -> None:
     )
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_render_imports_no_metric() -> None:
+    """Drawings take verdicts (issue 14, ARCHITECTURE: layout takes verdicts): importing every
+    render module loads no ``evalcore.metrics`` module, directly or through another module."""
+    modules = sorted(p.stem for p in (ROOT / "evalcore" / "render").glob("*.py") if p.stem != "__init__")
+    assert {"layout", "svg", "dot", "edits", "lattice_draw"} <= set(modules)
+    code = (
+        "import sys, importlib\n"
+        f"for m in {modules!r}: importlib.import_module('evalcore.render.' + m)\n"
+        "bad = sorted(m for m in sys.modules if m.startswith('evalcore.metrics'))\n"
+        "print(' '.join(bad)); sys.exit(1 if bad else 0)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, f"render loads {proc.stdout.strip()} {proc.stderr}"

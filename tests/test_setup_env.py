@@ -26,7 +26,7 @@ from ec_support import ROOT
 
 SYSTEM_PY = Path("/usr/bin/python3")
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]  # a fresh set-up: minutes, not a hang
 
 
 def _fresh_copy(dest: Path) -> None:

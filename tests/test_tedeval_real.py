@@ -45,6 +45,7 @@ def test_two_golds_agree_under_generalization(french: tuple[NamedTrees, NamedTre
         assert all(not t.significant and t.p_value == 1.0 for t in row.tests)
 
 
+@pytest.mark.slow  # two runs over 2,070 EWT sentences
 def test_ewt_spacy_uas_beside_uted(run_cli, data: Path) -> None:  # type: ignore[no-untyped-def]
     gold = data / "en_ewt" / "en_ewt-ud-test.r2.16.conllu"
     v1 = data / "en_ewt" / "en-ud-test.r1.4.conllu"

@@ -245,7 +245,11 @@ BUILTINS: tuple[DatasetSpec, ...] = (
         kind="constituency",
         files=(
             FileSpec(
-                "FarPaHC gold (split 0 test)", "farpahc/far_split0testing.psd.gz", "ptb", "gold", "FarPaHC"
+                "FarPaHC gold (split 0 test)",
+                "farpahc/far_split0testing.oneline.psd.gz",
+                "ptb",
+                "gold",
+                "FarPaHC",
             ),
             FileSpec(
                 "Berkeley parser",

@@ -133,7 +133,7 @@ class FrevalSettings:
     cutoff_len: int | None = None  # --cutoff-len
     max_size: int | None = None  # --max-size: curves and headline numbers (Table 1 has its own limits)
     separators: str = "-="  # --function-separators
-    keep_unlabeled_root: bool = False  # --keep-unlabeled-root
+    drop_unlabeled_root: bool = False  # --drop-unlabeled-root (default: counted, as evalb does)
     max_error: int | None = None  # --max-error
 
     def config(self, params: EvalbParams, variant: str = "as set") -> FrevalConfig:
@@ -143,7 +143,7 @@ class FrevalSettings:
             labeled=False if (self.unlabeled or no_labels) else None, max_error=self.max_error
         )
         extraction = ParsevalConfig(
-            params=p, function_separators=self.separators, keep_unlabeled_root=self.keep_unlabeled_root
+            params=p, function_separators=self.separators, drop_unlabeled_root=self.drop_unlabeled_root
         )
         return FrevalConfig(extraction=extraction, strict=strict, cutoff_len=self.cutoff_len)
 

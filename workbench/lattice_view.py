@@ -11,7 +11,6 @@ come from :func:`evalcore.metrics.joint.evaluate`, the drawings from
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePath
@@ -41,7 +40,8 @@ from evalcore.render.lattice_draw import distinct_arcs, lattice_tree_to_dot, pla
 from evalcore.render.text import is_rtl_text
 from evalcore.trees import Lattice
 from workbench.datasets import ASSETS, DatasetSpec, SentenceInfo
-from workbench.widgets import dot_to_svg, graphviz_figure, svg_figure
+from workbench.fit import GRAPHVIZ_TREE_PT
+from workbench.widgets import graphviz_figure
 
 __all__ = [
     "LatticeData",
@@ -222,12 +222,12 @@ def _evaluate(key: str, signature: str, _inputs: LatticeInputs, _config: JointCo
             predictions[p.name] = tuple(read_side(p.file, p.lattice, options))
             if gold_input is None:
                 continue
-            pairing = load_pairing(gold_input, p.file, pred_lattice=p.lattice)
+            pairing = load_pairing(gold_input, p.file, pred_lattice=p.lattice, ambiguity=ambiguity)
             amb = ambiguity if pairing.mode == "index" else None
             results[p.name] = evaluate(pairing, config, name=p.name, ambiguity=amb)
             pairings[p.name] = pairing
-        except EvalcoreError as exc:
-            errors.append(f"{p.name}: {exc}")
+        except EvalcoreError as exc:  # the command line's message; the file it names is the prediction's
+            errors.append(str(exc) if p.file.name in str(exc) else f"{p.name}: {exc}")
     gold = gold_input.analyses if gold_input is not None else None
     return LatticeData(inputs, config, gold, predictions, pairings, results, ambiguity, tokens, tuple(errors))
 
@@ -382,17 +382,10 @@ def ops_frame(ops: Sequence[LatticeEditOp]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["operation", "node", "lexeme", "states", "token"])
 
 
-def rtl_graphviz_figure(dot: str, *, stem: str, key: str, rtl: bool = True) -> None:
-    """A Graphviz drawing; a right-to-left one starts scrolled to its right end (the sentence start)."""
-    svg = dot_to_svg(dot)
-    if svg is None or not rtl:
-        graphviz_figure(dot, stem=stem, key=key)
-        return
-    # The box scrolls from the right (direction:rtl on the box); the SVG itself stays ltr, or Graphviz's
-    # start-anchored labels would be drawn leftwards from their anchor.  A drawing somewhat wider than
-    # the page is shrunk to fit (to 2/3 of its size at most); a wider one scrolls.
-    svg = svg[svg.find("<svg") :]
-    m = re.search(r'width="([0-9.]+)pt"', svg[:400])
-    fit = f"max-width:max(100%, {float(m.group(1)) * 4 / 3 * 2 / 3:.0f}px);height:auto;" if m else ""
-    marked = svg.replace("<svg ", f'<svg data-rtl="yes" style="direction:ltr;{fit}" ', 1)
-    svg_figure(marked, stem=stem, dot=dot, key=key)
+def rtl_graphviz_figure(
+    dot: str, *, stem: str, key: str, rtl: bool = True, label_pt: float = GRAPHVIZ_TREE_PT
+) -> None:
+    """A Graphviz drawing fitted to the page (workbench/fit.py); a right-to-left one is right-aligned
+    and, when it has to scroll, starts scrolled to its right end (the sentence start).  The SVG
+    itself stays left to right, or Graphviz's start-anchored labels would be drawn leftwards."""
+    graphviz_figure(dot, stem=stem, key=key, rtl=rtl, label_pt=label_pt)

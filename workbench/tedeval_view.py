@@ -41,6 +41,14 @@ __all__ = [
 
 TREE_SCALE = 0.8  # function trees are drawn a little smaller than Graphviz's size in the page
 
+# the operation and words columns (1st, 3rd) wrap anywhere -- a span {5,6,...,29} has no space -- so the
+# table never scrolls sideways; Streamlit's table keeps its own cell styles (only cells' colours), so
+# this is a style rule of the page
+TABLE_WRAP = (
+    '<style>div[data-testid="stTable"] td:nth-child(1) p, div[data-testid="stTable"] td:nth-child(3) p'
+    "{overflow-wrap:anywhere !important;white-space:normal !important}</style>"
+)
+
 STATUS_COLOURS = {"counted": "color: #6a3d9a; font-weight: 600", "discounted": "color: #7f7f7f"}
 
 
@@ -180,37 +188,37 @@ def edit_script_panel(
         + (f", discounted with its own gold *{md_escape(view.scheme)}*" if not single else ", no discount")
         + f"): {ted_summary(ted)}"
     )
-    left, right = st.columns([3, 2], gap="medium")
-    with left:
-        function_tree_figure(
-            view.span_tree,
-            title=f"{view.name}: deletions"
-            + (" and relabelings" if report.config.protocol == "2011" else ""),
-            stem=f"{stem}_{view.name}_parse",
-            key=f"{key}:parse",
-            marks=marks,
-            side="parse",
-            scale=scale,
-        )
-        function_tree_figure(
-            target,
-            title=f"{target_name}: insertions",
-            stem=f"{stem}_{view.name}_target",
-            key=f"{key}:target",
-            marks=marks,
-            side="general",
-            scale=scale,
-        )
-    with right:
-        rows = operation_rows(marks, words)
-        for r in rows:
-            if r["drawn on"] != "parse":
-                r["drawn on"] = target_name
-        if rows:
-            table = pd.DataFrame(rows)[["operation", "status", "words", "kind", "label", "drawn on"]]
-            styled = table.style.map(lambda v: STATUS_COLOURS.get(v, ""), subset=["status"])
-            st.dataframe(styled, hide_index=True, width="stretch")
-            download_table(table, stem=f"{stem}_{view.name}_script", key=f"{key}:table")
-        else:
-            st.success("No operation: the parse already is the target tree (for this measure).")
+    # the two trees one under the other, each fitted to the page's width; the table under them, where
+    # it has the whole width (beside the trees it was cut on the right)
+    function_tree_figure(
+        view.span_tree,
+        title=f"{view.name}: deletions" + (" and relabelings" if report.config.protocol == "2011" else ""),
+        stem=f"{stem}_{view.name}_parse",
+        key=f"{key}:parse",
+        marks=marks,
+        side="parse",
+        scale=scale,
+    )
+    function_tree_figure(
+        target,
+        title=f"{target_name}: insertions",
+        stem=f"{stem}_{view.name}_target",
+        key=f"{key}:target",
+        marks=marks,
+        side="general",
+        scale=scale,
+    )
+    rows = operation_rows(marks, words)
+    for r in rows:
+        if r["drawn on"] != "parse":
+            r["drawn on"] = target_name
+    if rows:
+        table = pd.DataFrame(rows)[["operation", "status", "words", "kind", "label", "drawn on"]]
+        styled = table.style.map(lambda v: STATUS_COLOURS.get(v, ""), subset=["status"]).hide(axis="index")
+        # a plain table wraps long cells (spans like {5,6,...,29} anywhere) instead of scrolling sideways
+        st.markdown(TABLE_WRAP, unsafe_allow_html=True)
+        st.table(styled)
+        download_table(table, stem=f"{stem}_{view.name}_script", key=f"{key}:table")
+    else:
+        st.success("No operation: the parse already is the target tree (for this measure).")
     st.caption(EDIT_LEGEND)

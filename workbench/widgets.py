@@ -18,6 +18,7 @@ import pandas as pd
 import streamlit as st
 
 from evalcore.errors import EvalcoreError
+from evalcore.render.layout import LayoutStyle
 from workbench.cache import load_builtin, load_files, read_file
 from workbench.datasets import (
     BUILTINS,
@@ -30,6 +31,16 @@ from workbench.datasets import (
     builtin,
     detect_format,
 )
+from workbench.fit import (
+    GRAPHVIZ_TREE_PT,
+    MIN_LABEL_PX,
+    ZOOMS,
+    Drawing,
+    box_html,
+    dep_drawing,
+    graphviz_drawing,
+    zoom_factor,
+)
 from workbench.links import UPLOAD_KEY, current_link, show_link_problems
 
 __all__ = [
@@ -37,13 +48,14 @@ __all__ = [
     "Figure",
     "choose_dataset",
     "csv_bytes",
+    "current_zoom",
     "download_table",
+    "drawing_size_control",
     "graphviz_figure",
     "md_escape",
     "safe_stem",
     "sentence_picker",
     "stacked_figures",
-    "svg_figure",
 ]
 
 DEFAULT_DATASET = "fr_gsd"
@@ -381,24 +393,44 @@ def sentence_picker(
 
 
 # ---------------------------------------------------------------------------
-# figures and downloads
+# figures and downloads (sizing: workbench/fit.py)
+
+ZOOM_KEY = "_wb_zoom"  # the "Drawing size" choice, kept across pages
 
 
-def _inline_svg(svg: str, css_class: str, *, rtl: bool = False) -> None:
-    """Put an SVG we wrote (every data string escaped) inline in the page, scrolling sideways.
+def _on_zoom_change() -> None:
+    st.session_state[ZOOM_KEY] = st.session_state["wb_zoom"]
+
+
+def drawing_size_control() -> None:
+    """Sidebar control: drawings fitted to their box (default) or at a fixed share of their size."""
+    choice = st.session_state.get(ZOOM_KEY, "fit")
+    st.session_state["wb_zoom"] = choice if choice in ZOOMS else "fit"
+    st.sidebar.select_slider(
+        "Drawing size",
+        ZOOMS,
+        key="wb_zoom",
+        on_change=_on_zoom_change,
+        help="fit: each drawing is scaled to its column while its words stay at least "
+        f"{MIN_LABEL_PX:.0f} px high; below that its column takes the whole width, and only then does "
+        "it scroll sideways. A percentage: that share of the drawing's own size (scrolls when wider).",
+    )
+
+
+def current_zoom() -> float | None:
+    """The chosen drawing size: ``None`` = fit, else a share of the drawings' own size."""
+    return zoom_factor(str(st.session_state.get(ZOOM_KEY, "fit")))
+
+
+def _show_box(drawings: Sequence[Drawing], *, key: str, css_class: str, rtl: bool, titles: bool) -> None:
+    """Put SVGs we wrote (every data string escaped) inline in the page, sized by workbench/fit.py.
 
     ``st.html`` cannot be used: its sanitizer keeps HTML only and drops SVG.
-    Markdown with raw HTML keeps the SVG as it is; blank lines would end the
-    HTML block, so they are removed (our writers never put data on them).
+    Markdown with raw HTML keeps the SVG as it is (blank lines are removed in
+    :func:`~workbench.fit.box_html`: they would end the HTML block).
     """
-    body = "\n".join(line for line in svg.splitlines() if line.strip())
-    # a right-to-left drawing starts scrolled to its right end (where word 1 is)
-    direction = "direction:rtl;text-align:right;" if rtl else ""
-    st.markdown(
-        f'<div class="{css_class}" style="overflow-x:auto;overflow-y:hidden;max-width:100%;{direction}'
-        f'border:1px solid #e6e6e6;border-radius:4px;background:#fff;line-height:0">\n{body}\n</div>',
-        unsafe_allow_html=True,
-    )
+    html = box_html(drawings, key=key, zoom=current_zoom(), rtl=rtl, css_class=css_class, titles=titles)
+    st.markdown(html, unsafe_allow_html=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -413,30 +445,21 @@ class Figure:
     note: str = ""
 
 
+def _word_size(svg: str) -> float:
+    """The font size of the word forms of a dependency SVG (``LayoutStyle.word_size``)."""
+    m = re.search(r'<text class="form"[^>]*\sfont-size="([0-9.]+)"', svg)
+    return float(m.group(1)) if m else LayoutStyle().word_size
+
+
 def stacked_figures(figures: Sequence[Figure]) -> None:
-    """Several drawings in one box that scrolls sideways as a whole (aligned words stay aligned).
+    """Several dependency drawings in one box, one scale for all (aligned words stay aligned).
 
-    Titles stick to the left edge while scrolling; downloads are listed below.
+    Titles are inside the box, above each drawing; downloads are listed below.
     """
-    from evalcore.render.text import xml_escape
-
     rtl = all('data-rtl="yes"' in fig.svg for fig in figures)
-    side = "right" if rtl else "left"
-    parts: list[str] = []
-    for fig in figures:
-        parts.append(
-            f'<div class="wb-fig-title" style="position:sticky;{side}:0;display:inline-block;line-height:1.4;'
-            'padding:6px 8px 0 8px;font-weight:600;background:#fff;direction:ltr;unicode-bidi:isolate">'
-            f"{xml_escape(fig.title)}"
-            + (
-                f'<span style="font-weight:400;color:#666"> — {xml_escape(fig.note)}</span>'
-                if fig.note
-                else ""
-            )
-            + "</div>"
-        )
-        parts.append(f'<div style="line-height:0;text-align:{side}">{fig.svg}</div>')
-    _inline_svg("\n".join(parts), "wb-figure wb-stack", rtl=rtl)
+    drawings = [dep_drawing(f.svg, _word_size(f.svg), title=f.title, note=f.note) for f in figures]
+    key = "stack:" + "|".join(f.key for f in figures)
+    _show_box(drawings, key=key, css_class="wb-stack", rtl=rtl, titles=True)
     with st.expander("Download these drawings (SVG, DOT)"):
         for fig in figures:
             cols = st.columns([4, 1, 1])
@@ -460,29 +483,6 @@ def stacked_figures(figures: Sequence[Figure]) -> None:
                 )
 
 
-def svg_figure(svg: str, *, stem: str, dot: str | None = None, key: str) -> None:
-    """Show an SVG (horizontal scroll when wider than the page) with SVG and DOT downloads."""
-    _inline_svg(svg, "wb-figure", rtl='data-rtl="yes"' in svg)
-    cols = st.columns(6)
-    cols[0].download_button(
-        "SVG",
-        svg,
-        file_name=f"{safe_stem(stem)}.svg",
-        mime="image/svg+xml",
-        key=f"svg:{key}",
-        on_click="ignore",
-    )
-    if dot is not None:
-        cols[1].download_button(
-            "DOT",
-            dot,
-            file_name=f"{safe_stem(stem)}.dot",
-            mime="text/vnd.graphviz",
-            key=f"dot:{key}",
-            on_click="ignore",
-        )
-
-
 @st.cache_data(show_spinner=False, max_entries=128)
 def dot_to_svg(dot: str) -> str | None:
     """Render DOT with the Graphviz ``dot`` program, or ``None`` if it is not installed."""
@@ -494,27 +494,33 @@ def dot_to_svg(dot: str) -> str | None:
         return None
 
 
-def _scale_svg(svg: str, scale: float) -> str:
-    """Scale an SVG written by Graphviz (``width="62pt" height="116pt"``) by ``scale``."""
-
-    def one(match: re.Match[str]) -> str:
-        return f'{match.group(1)}="{float(match.group(2)) * scale:.2f}pt"'
-
-    head, sep, rest = svg.partition(">")
-    return re.sub(r'\b(width|height)="([0-9.]+)pt"', one, head) + sep + rest
-
-
-def graphviz_figure(dot: str, *, stem: str, key: str, scale: float = 1.0) -> None:
+def graphviz_figure(
+    dot: str,
+    *,
+    stem: str,
+    key: str,
+    scale: float = 1.0,
+    label_pt: float = GRAPHVIZ_TREE_PT,
+    rtl: bool = False,
+) -> None:
     """Show a DOT figure (rendered by Graphviz on the server when installed, else in the browser).
 
-    Downloads: DOT always, SVG when Graphviz is installed.  ``scale`` shrinks (or enlarges) the
-    drawing in the page only; the downloaded SVG keeps Graphviz's size.
+    Downloads: DOT always, SVG when Graphviz is installed.  ``scale``: the size in the page at 100 %
+    (the downloaded SVG keeps Graphviz's size); the drawing is fitted to its column by the rule of
+    workbench/fit.py, its word labels being ``label_pt`` points.  ``rtl``: the box starts scrolled
+    to its right end (a lattice drawn right to left).
     """
     svg = dot_to_svg(dot)
     if svg is not None:
-        # drop the XML prolog and DOCTYPE: the figure is inlined in HTML
-        shown = svg[svg.find("<svg") :]
-        _inline_svg(_scale_svg(shown, scale) if scale != 1.0 else shown, "wb-figure wb-dot")
+        drawing = graphviz_drawing(svg, scale=scale, label_pt=label_pt)
+        marked = drawing.svg.replace("<svg ", '<svg data-rtl="yes" ', 1) if rtl else drawing.svg
+        _show_box(
+            [Drawing(marked, drawing.width, drawing.label_px, drawing.label_font)],
+            key=f"gv:{key}",
+            css_class="wb-dot",
+            rtl=rtl,
+            titles=False,
+        )
     else:
         st.graphviz_chart(dot)
     row = st.container(horizontal=True, gap="small")

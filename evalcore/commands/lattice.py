@@ -19,6 +19,7 @@ from evalcore.errors import InputFormatError
 from evalcore.formats.lattice import read_lattices
 from evalcore.lattice_input import PairStream
 from evalcore.metrics.joint import JointConfig, JointResult, SentenceJoint, evaluate_stream
+from evalcore.metrics.segeval import score as seg_score
 
 __all__ = ["register", "result_json", "run", "table_rows"]
 
@@ -124,10 +125,9 @@ def _ul(u: float | None, lab: float | None) -> dict[str, float | None]:
 
 
 def _sentence_json(s: SentenceJoint) -> dict[str, object]:
-    seg = s.seg
-    seg_u = 1.0 - seg.d_unlabeled / seg.norm if seg.norm else 1.0
-    seg_l = 1.0 - seg.d_labeled / seg.norm if seg.norm else 1.0
-    out: dict[str, object] = {"index": s.index, "sent_id": s.sent_id, "segeval": _ul(seg_u, seg_l)}
+    seg = seg_score(s.seg)
+    out: dict[str, object] = {"index": s.index, "sent_id": s.sent_id}
+    out["segeval"] = _ul(seg.unlabeled, seg.labeled)
     if s.ted_unlabeled is not None and s.ted_labeled is not None:
         out["tedeval"] = _ul(s.ted_unlabeled.score, s.ted_labeled.score)
         out["ted"] = {"U": s.ted_unlabeled.distance, "L": s.ted_labeled.distance}
@@ -241,23 +241,31 @@ def run(args: argparse.Namespace) -> int:
 
     for name, path in preds:
         lat = lattices[len(results)]
-        stream = PairStream(
-            args.gold, path, gold_lattice=args.gold_lattice, pred_lattice=lat, options=config.read_options
+        # the ambiguity lattices are read in step with the gold, once per prediction
+        ambiguity = (
+            None
+            if args.ambiguity_lattice is None
+            else read_lattices(args.ambiguity_lattice, limits=args.limits)
         )
-        ambiguity = None
-        if args.ambiguity_lattice is not None:
-            if stream.mode != "index":
-                raise InputFormatError(
-                    "--ambiguity-lattice needs inputs with token ids (lattice files), not raw-text CoNLL-U",
-                    file=args.ambiguity_lattice,
-                )
-            ambiguity = read_lattices(args.ambiguity_lattice, limits=args.limits)
+        stream = PairStream(
+            args.gold,
+            path,
+            gold_lattice=args.gold_lattice,
+            pred_lattice=lat,
+            options=config.read_options,
+            ambiguity=ambiguity,
+        )
+        if ambiguity is not None and stream.mode != "index":
+            raise InputFormatError(
+                "--ambiguity-lattice needs token ids on both sides, and two CoNLL files without lattice "
+                "files are aligned by characters instead: give --gold-lattice and --pred-lattice",
+                file=args.ambiguity_lattice,
+            )
         result = evaluate_stream(
             stream,
             config,
             name=name,
             scenario=scenario,
-            ambiguity=ambiguity,
             keep_sentences=args.per_sentence,
             on_sentence=skipped,
         )

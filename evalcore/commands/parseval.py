@@ -55,11 +55,18 @@ def add_extraction_args(p: argparse.ArgumentParser) -> None:
         "tree: one sentence per tree, any line breaks; auto (default): line if a file's first tree "
         "ends on its first line",
     )
-    p.add_argument(
+    outer = p.add_mutually_exclusive_group()
+    outer.add_argument(
+        "--drop-unlabeled-root",
+        action="store_true",
+        help="delete the outer unlabeled bracket of '( (S ...) )' like ROOT and TOP (default: it is a "
+        "bracket with the empty label and counts, as in evalb and the FREVAL tool: one more matched "
+        "bracket per valid sentence when both files have it)",
+    )
+    outer.add_argument(
         "--keep-unlabeled-root",
         action="store_true",
-        help="count the outer unlabeled bracket of '( (S ...) )' as a bracket, as evalb itself does "
-        "(default: deleted like ROOT and TOP)",
+        help="the default (count the outer unlabeled bracket); accepted so that older scripts keep working",
     )
     p.add_argument(
         "--function-separators",
@@ -84,7 +91,7 @@ def extraction_config(args: argparse.Namespace, *, cutoff_len: int | None = None
     return ParsevalConfig(
         params=_params(args, cutoff_len),
         function_separators=args.function_separators,
-        keep_unlabeled_root=args.keep_unlabeled_root,
+        drop_unlabeled_root=args.drop_unlabeled_root,
         collapse_unary=bool(getattr(args, "collapse_unary", False)),
     )
 

@@ -21,7 +21,7 @@ a collected :class:`~evalcore.lattice_input.Pairing` the same way.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -181,13 +181,19 @@ def _same_segmentation(pair: SentencePair) -> bool:
 
 def detect_scenario(pairing: Pairing) -> Scenario:
     """*gold* if segments and tags equal gold everywhere, *predicted* if only segments, else *raw*."""
-    if pairing.unaligned_gold or pairing.unaligned_pred:
+    same_tags = all(_same_tags(p) for p in pairing.pairs)
+    unaligned = bool(pairing.unaligned_gold or pairing.unaligned_pred)
+    return _scenario(unaligned, all(_same_segmentation(p) for p in pairing.pairs), same_tags)
+
+
+def _same_tags(pair: SentencePair) -> bool:
+    return [lx.tag for lx in pair.gold.lexemes] == [lx.tag for lx in pair.pred.lexemes]
+
+
+def _scenario(unaligned: bool, same_segmentation: bool, same_tags: bool) -> Scenario:
+    """The scenario of :func:`detect_scenario`, from what holds over all sentences."""
+    if unaligned or not same_segmentation:
         return "raw"
-    if not all(_same_segmentation(p) for p in pairing.pairs):
-        return "raw"
-    same_tags = all(
-        [lx.tag for lx in p.gold.lexemes] == [lx.tag for lx in p.pred.lexemes] for p in pairing.pairs
-    )
     return "gold" if same_tags else "predicted"
 
 
@@ -281,20 +287,19 @@ def evaluate_stream(
     *,
     name: str = "",
     scenario: Scenario | None = None,
-    ambiguity: Iterable[Lattice] | None = None,
     keep_sentences: bool = False,
     on_sentence: Callable[[SentenceJoint], None] | None = None,
 ) -> JointResult:
     """:func:`evaluate` on a :class:`PairStream`, reading both files in step.
 
     Only the sums are kept (``sentences`` is empty unless ``keep_sentences``); ``on_sentence``
-    sees every sentence as it is scored.  ``ambiguity`` (MA lattices in gold order) is read in
-    step with the gold sentences too.
+    sees every sentence as it is scored.  The stream's ambiguity lattices (``PairStream(...,
+    ambiguity=...)``, read in step with the gold sentences) are the ones checked, the same that
+    may have settled token boundaries.
     """
-    lattices = _Ahead(iter(ambiguity)) if ambiguity is not None else None
     tally = _Tally(config)
     for pair in stream:
-        s = tally.add(pair, lattices.at(pair.index) if lattices else None, keep=keep_sentences)
+        s = tally.add(pair, stream.ambiguity_at(pair.index), keep=keep_sentences)
         if on_sentence is not None:
             on_sentence(s)
     return tally.result(
@@ -306,23 +311,6 @@ def evaluate_stream(
         tuple(stream.unaligned_gold),
         tuple(stream.unaligned_pred),
     )
-
-
-class _Ahead:
-    """The lattices of a file by 1-based gold index, read forwards only (skipped ones dropped)."""
-
-    def __init__(self, lattices: Iterator[Lattice]) -> None:
-        self.lattices = lattices
-        self.index = 0
-
-    def at(self, index: int) -> Lattice | None:
-        lattice = None
-        while self.index < index:
-            lattice = next(self.lattices, None)
-            if lattice is None:
-                return None
-            self.index += 1
-        return lattice
 
 
 class _Tally:
@@ -348,8 +336,7 @@ class _Tally:
             lattice = None
         same = _same_segmentation(pair)
         self.same_segmentation = self.same_segmentation and same
-        if self.same_tags:
-            self.same_tags = [lx.tag for lx in pair.gold.lexemes] == [lx.tag for lx in pair.pred.lexemes]
+        self.same_tags = self.same_tags and _same_tags(pair)
         # the classic metric needs the gold segmentation everywhere: counted while that holds
         s = _sentence(pair, self.config, self.same_segmentation, lattice)
         self.pairs += 1
@@ -394,11 +381,7 @@ class _Tally:
         unaligned_pred: tuple[int, ...],
     ) -> JointResult:
         config = self.config
-        detected: Scenario
-        if unaligned_gold or unaligned_pred or not self.same_segmentation:
-            detected = "raw"
-        else:
-            detected = "gold" if self.same_tags else "predicted"
+        detected = _scenario(bool(unaligned_gold or unaligned_pred), self.same_segmentation, self.same_tags)
         classic_score: ClassicScore | None = None
         if detected != "raw" and self.any_att:
             a = attachment.score(self.att, attachment.AttachConfig(deprel_base=config.deprel_base))

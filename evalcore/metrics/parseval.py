@@ -19,9 +19,9 @@ parameter file (:mod:`evalcore.formats.prm`):
    label is cut at the first ``-`` or ``=`` (function tags, indices); a bracket
    whose label is a ``DELETE_LABEL`` (or ``EQ_LABEL``-equal to one) is removed
    and its children kept.  ``ROOT`` and ``TOP`` are always removed (the
-   FREVAL paper's footnote 8), and so is the unlabeled outer bracket of
-   ``( (S ...) )`` unless ``keep_unlabeled_root`` (evalb itself counts it as
-   a bracket with the empty label).
+   FREVAL paper's footnote 8).  The unlabeled outer bracket of ``( (S ...) )``
+   is a bracket with the empty label and counts, as in evalb and the FREVAL
+   tool (SPEC §7); ``drop_unlabeled_root`` removes it (opt-in).
 5. *Matching*: multiset, greedy in evalb's order: each gold bracket takes
    the first unused test bracket with the same span and (if ``LABELED``) an
    ``EQ_LABEL``-equal label.  Crossing brackets are test brackets that cross
@@ -101,7 +101,7 @@ class ParsevalConfig:
 
     params: EvalbParams = COLLINS
     function_separators: str = "-="
-    keep_unlabeled_root: bool = False
+    drop_unlabeled_root: bool = False  # opt-in; evalb and FREVAL count the outer '( )' (SPEC §7)
     collapse_unary: bool = False
 
     def extraction_items(self) -> list[tuple[str, object]]:
@@ -111,7 +111,7 @@ class ParsevalConfig:
             ("prm", p.signature_value()),
             ("labeled", p.labeled),
             ("strip", self.function_separators or "none"),
-            ("outer", "keep" if self.keep_unlabeled_root else "drop"),
+            ("outer", "drop" if self.drop_unlabeled_root else "keep"),
             ("unary", "collapse" if self.collapse_unary else "keep"),
         ]
 
@@ -324,7 +324,7 @@ def massage(reading: EvalbReading, config: ParsevalConfig) -> tuple[Bracket, ...
         label = b.label
         if keep:
             label = strip_functions(b.label, seps)
-            if (b.label == "" and not config.keep_unlabeled_root) or label in deleted:
+            if (b.label == "" and config.drop_unlabeled_root) or label in deleted:
                 keep = False
         if keep and config.collapse_unary and anc >= 0:
             up = out[anc]
@@ -703,8 +703,9 @@ def _summary(c: ParsevalCounts, version: str) -> list[str]:
         f"Bracketing Precision      = {p:6.2f}",
     ]
     if version != "1997":
-        f = 2 * p * r / (p + r) if p + r else float("nan")  # evalb prints nan for 0/0
-        lines.append(f"Bracketing FMeasure       = {f:6.2f}")
+        # 0/0: evalb computes 2*p*r/(p+r) in C and prints the NaN that x86-64 makes of it, '-nan'
+        fm = f"{2 * p * r / (p + r):6.2f}" if p + r else f"{'-nan':>6}"
+        lines.append(f"Bracketing FMeasure       = {fm}")
     lines += [
         f"Complete match            = {(100.0 * c.complete / sentn if sentn > 0 else 0.0):6.2f}",
         f"Average crossing          = {(1.0 * c.crossing / sentn if sentn > 0 else 0.0):6.2f}",
@@ -746,10 +747,10 @@ def evalb_report_tail(result: ParsevalResult, version: str = "2006") -> list[str
     if c.gold > 0 and c.test > 0:
         r, p = _pct(c.matched, c.gold), _pct(c.matched, c.test)
         total = " " * 16 + f"{r:6.2f} {p:6.2f} "
-        if version == "1997":
+        if version == "1997":  # sample.rsl: the number of sentences without crossing
             total += f"{c.matched:6d} {c.gold:6d} {c.test:4d}  {c.no_crossing:5d}"
-        else:
-            total += f"{c.matched:5d} {c.gold:5d} {c.test:5d}  {c.no_crossing:5d}"
+        else:  # evalb.c (2006) print_total: "%6d %5d %5d  %5d", the total number of crossing brackets
+            total += f"{c.matched:6d} {c.gold:5d} {c.test:5d}  {c.crossing:5d}"
     total += f"  {c.words:5d} {c.correct_tags:5d}   {_pct(c.correct_tags, c.words):6.2f}"
     out.append(total)
     out.append("=== Summary ===")
@@ -765,11 +766,12 @@ def evalb_report_tail(result: ParsevalResult, version: str = "2006") -> list[str
 def format_evalb_report(result: ParsevalResult, version: str = "2006") -> str:
     """evalb's standard output, line for line, so that it can be diffed with evalb's.
 
-    ``version="2006"``: the evalb in use today (with the F-measure line; its
-    error lines print 0 words).  ``version="1997"``: the original layout, as
-    in the ``sample.rsl`` shipped with evalb.  Both print, in the total
-    line's crossing column, the number of sentences *without* crossing, as
-    evalb does.  (``result`` must keep every sentence.)
+    ``version="2006"``: the evalb in use today (``evalb.c`` compiled from its
+    2006 source; with the F-measure line; its error lines print 0 words; the
+    total line's crossing column is the total number of crossing brackets).
+    ``version="1997"``: the original layout, as in the ``sample.rsl`` shipped
+    with evalb, whose total line prints the number of sentences *without*
+    crossing in that column.  (``result`` must keep every sentence.)
     """
     out = [*EVALB_HEADER, *(evalb_sentence_line(s, version) for s in result.sentences)]
     out += evalb_report_tail(result, version)

@@ -15,6 +15,9 @@ Token accuracy: the share of gold tokens whose segment sequence is exactly
 right (unlabeled), and whose segments and tags are right (labeled).  A gold
 token in a block with more than one token on either side (a tokenization
 error) is never right.  Inputs without token ids have no token accuracy.
+A side without tags (a yap ``.segmentation`` file read on its own) has no
+labeled scores: SEGEVAL L and token accuracy L are ``None`` (N/A), never a
+comparison of tags with nothing.
 """
 
 from __future__ import annotations
@@ -64,6 +67,7 @@ class SegCounts:
     exact_unlabeled: int = 0
     exact_labeled: int = 0
     sentences: int = 0
+    untagged: int = 0  # sentences where a side has no tags (labeled scores are then N/A)
 
     def __add__(self, other: SegCounts) -> SegCounts:
         return SegCounts(**add_fields(self, other))
@@ -71,10 +75,11 @@ class SegCounts:
 
 @dataclass(frozen=True, slots=True)
 class SegScore:
-    """SEGEVAL U/L and token accuracy U/L (``None`` when no gold token could be counted)."""
+    """SEGEVAL U/L and token accuracy U/L (``None`` when no gold token could be counted, and the
+    labeled ones when a side has no tags)."""
 
     unlabeled: float
-    labeled: float
+    labeled: float | None
     token_accuracy_unlabeled: float | None
     token_accuracy_labeled: float | None
     counts: SegCounts
@@ -108,17 +113,19 @@ def sentence_counts(gold: Sequence[Lexeme], pred: Sequence[Lexeme], blocks: Sequ
         if block.gold_tokens == 1 and block.pred_tokens == 1:
             exact_u += gu == pu
             exact_l += gl == pl
-    return SegCounts(du, dl, norm, len(gold), len(pred), tokens, exact_u, exact_l, 1)
+    untagged = any(lx.tag == "" for lx in (*gold, *pred))
+    return SegCounts(du, dl, norm, len(gold), len(pred), tokens, exact_u, exact_l, 1, int(untagged))
 
 
 def score(counts: SegCounts, config: SegConfig = SegConfig()) -> SegScore:
     """Global average from summed counts (an empty corpus scores 1)."""
     n = counts.gold_tokens
+    tagged = not counts.untagged
     return SegScore(
         1.0 - ratio(counts.d_unlabeled, counts.norm),
-        1.0 - ratio(counts.d_labeled, counts.norm),
+        1.0 - ratio(counts.d_labeled, counts.norm) if tagged else None,
         ratio(counts.exact_unlabeled, n) if n else None,
-        ratio(counts.exact_labeled, n) if n else None,
+        ratio(counts.exact_labeled, n) if n and tagged else None,
         counts,
         config.signature(),
     )

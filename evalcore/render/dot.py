@@ -85,7 +85,10 @@ def _graph_header(name: str, attrs: Sequence[str], title: str | None) -> list[st
     lines = [f"digraph {name} {{"]
     graph_attrs = [*attrs, f"fontname={dot_quoted(FONT)}"]
     if title:
-        graph_attrs += [f"label=<{dot_html(title)}>", "labelloc=t", "fontsize=13"]
+        # the title starts where the drawing starts (left, or right for a right-to-left lattice), so a
+        # wide drawing seen from its start shows its title (centred, it was out of sight)
+        side = "r" if "rankdir=RL" in attrs else "l"
+        graph_attrs += [f"label=<{dot_html(title)}>", "labelloc=t", f"labeljust={side}", "fontsize=13"]
     lines.append(f"  graph [{', '.join(graph_attrs)}];")
     return lines
 
@@ -128,7 +131,10 @@ def tree_to_dot(
             )
     out = _graph_header(name, ["ordering=out", "rankdir=TB", "nodesep=0.18", "ranksep=0.32"], title)
     out.append(
-        f"  node [shape=plaintext, fontname={dot_quoted(FONT)}, fontsize=12, height=0.22, margin=0.03];"
+        # width=0.1: a node is as narrow as its text (Graphviz's default minimum, 0.75 in, spread
+        # short words apart and made a 22-word tree a third wider)
+        f"  node [shape=plaintext, fontname={dot_quoted(FONT)}, fontsize=12, width=0.1, height=0.22, "
+        "margin=0.03];"
     )
     out.append('  edge [arrowhead=none, color="#555555"];')
     terminals: list[tuple[int, int]] = []  # (position, node index)
@@ -156,6 +162,7 @@ def tree_to_dot(
                 f'fontcolor="{st.colour}"',
                 f"penwidth={st.penwidth}",
                 f"peripheries={st.peripheries}",
+                'margin="0.06,0.03"',
                 f'class="{style_name}"',
             ]
             if st.fill:

@@ -11,19 +11,19 @@
   inserted (gold).
 
 The writers are :func:`evalcore.render.dot.tree_to_dot`'s: every string is
-escaped there.
+escaped there.  The marks and the node mapping are computed by the caller
+(:func:`evalcore.inspection.mark_operations`, the lattice TedEval result):
+nothing here imports a metric.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Literal
+from collections.abc import Iterable, Sequence
+from typing import Literal, Protocol
 
-from evalcore.inspection import OpMark
 from evalcore.lattice import LatticeTree
-from evalcore.metrics.lattice_tedeval import SentenceLatticeTed
 from evalcore.render.dot import NodeStyleName, tree_to_dot
-from evalcore.trees import MFTree, Node, SpanTree, Tree
+from evalcore.trees import EditOp, MFTree, Node, SpanTree, Tree
 
 __all__ = [
     "EDIT_LEGEND",
@@ -35,6 +35,20 @@ __all__ = [
 ]
 
 Side = Literal["parse", "general"]
+
+
+class OpMark(Protocol):
+    """An operation placed on a drawing, as :class:`evalcore.inspection.OpMark` gives it."""
+
+    @property
+    def op(self) -> EditOp: ...
+    @property
+    def discounted(self) -> bool: ...
+    @property
+    def on(self) -> str: ...  # "parse" (deletions, relabelings) or "general" (insertions)
+    @property
+    def node(self) -> int: ...  # index into the MFTree of that side, -1 if not drawn
+
 
 EDIT_LEGEND = (
     "Marked nodes: bold with a double border = counted (charged); grey, dashed and filled = "
@@ -135,13 +149,15 @@ def lattice_tree(tree: LatticeTree) -> Tree:
 def lattice_ted_dots(
     parse: LatticeTree,
     gold: LatticeTree,
-    result: SentenceLatticeTed,
+    pairs: Iterable[tuple[int, int]],
     *,
     titles: tuple[str, str] = ("parse", "gold"),
 ) -> tuple[str, str]:
-    """DOT for the parse (unmapped nodes deleted) and the gold (unmapped nodes inserted)."""
-    mapped_p = {a for a, _ in result.pairs}
-    mapped_g = {b for _, b in result.pairs}
+    """DOT for the parse (unmapped nodes deleted) and the gold (unmapped nodes inserted);
+    ``pairs``: the (parse node, gold node) mapping of the lattice TED (``SentenceLatticeTed.pairs``)."""
+    pairs = list(pairs)
+    mapped_p = {a for a, _ in pairs}
+    mapped_g = {b for _, b in pairs}
     p_styles: dict[int, NodeStyleName] = {i: "deleted" for i in range(len(parse)) if i not in mapped_p}
     g_styles: dict[int, NodeStyleName] = {i: "inserted" for i in range(len(gold)) if i not in mapped_g}
     return (

@@ -21,11 +21,18 @@ Guarantees, checked by ``tests/test_render.py``:
 * Right-to-left sentences (detected from the first strong character of the
   words, or forced) are mirrored: word 1 on the right.
 
-When a gold tree is given, each arc carries a status computed by
-:func:`evalcore.metrics.attachment.judge_tokens` (the same verdicts as the
-scores): ``correct``, ``wrong-head`` (red, dashed) or ``wrong-label`` (orange,
-dotted, label shown as ``obl (gold obj)``).  Without a gold tree the status
-is ``plain``.
+Compactness: arc heights follow nesting depth, not distance (an arc sits one
+level above the highest arc nested inside it, and only climbs further when a
+label would overlap another on its level); words are spaced by their own
+width plus a small gap, wider only where an adjacent arc's label needs room.
+
+The drawing does not judge anything: when the caller passes *verdicts* (one
+:class:`ArcVerdict` per token, computed by
+:func:`evalcore.inspection.arc_verdicts` from the attachment metric's own
+per-token judgements), each arc carries its status: ``correct``,
+``wrong-head`` (red, dashed) or ``wrong-label`` (orange, dotted, label shown
+as ``obl (gold obj)``).  Without verdicts the status is ``plain``.  Nothing
+in :mod:`evalcore.render` imports a metric.
 
 Everything is iterative: a 1,000-word chain lays out like a 3-word sentence.
 """
@@ -37,13 +44,13 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Literal
 
-from evalcore.metrics.attachment import AttachConfig, judge_tokens
 from evalcore.render.text import is_rtl_text, text_width
 from evalcore.trees import DepTree
 
 __all__ = [
     "ArcBox",
     "ArcStatus",
+    "ArcVerdict",
     "DepLayout",
     "LayoutStyle",
     "WordBox",
@@ -55,23 +62,39 @@ __all__ = [
 ]
 
 ArcStatus = Literal["plain", "correct", "wrong-head", "wrong-label"]
+Verdict = Literal["correct", "wrong-head", "wrong-label"]
+
+
+@dataclass(frozen=True, slots=True)
+class ArcVerdict:
+    """What the drawing is told about one token's arc (computed by the caller, never here).
+
+    ``status``: right head and label, wrong head, or right head with a wrong
+    label; ``gold_head`` / ``gold_label``: the gold arc, for the label text
+    ``obl (gold obj)`` and the tooltip.
+    """
+
+    status: Verdict
+    gold_head: int
+    gold_label: str
 
 
 @dataclass(frozen=True, slots=True)
 class LayoutStyle:
     """Sizes in px.  ``level_height`` must exceed ``label_size + 2 * label_pad_y``."""
 
-    word_size: float = 15.0
-    tag_size: float = 11.0
-    label_size: float = 11.0
+    word_size: float = 14.0
+    tag_size: float = 10.5
+    label_size: float = 12.0  # close to the words': still legible when a drawing is fitted to 9 px words
     note_size: float = 10.5
-    word_gap: float = 22.0
-    min_word_width: float = 34.0
+    word_gap: float = 10.0
+    min_word_width: float = 22.0
+    word_pad: float = 4.0  # added to the widest text of a word (form, tag, notes)
     port_step: float = 5.0
-    level_height: float = 22.0
+    level_height: float = 20.0
     label_pad_x: float = 3.0
     label_pad_y: float = 2.0
-    label_gap: float = 6.0  # minimum horizontal gap between two things on one level
+    label_gap: float = 4.0  # minimum horizontal gap between two things on one level
     margin: float = 16.0
     corner: float = 5.0
     arrow: float = 5.0
@@ -224,21 +247,16 @@ def _label_text(label: str, gold_label: str | None, status: ArcStatus) -> str:
 
 
 def _statuses(
-    tree: DepTree, gold: DepTree | None, deprel_base: bool
+    tree: DepTree, verdicts: Sequence[ArcVerdict] | None
 ) -> list[tuple[ArcStatus, int | None, str | None]]:
-    if gold is None:
+    if verdicts is None:
         return [("plain", None, None) for _ in tree.tokens]
-    if len(gold.tokens) != len(tree.tokens):
+    if len(verdicts) != len(tree.tokens):
         raise ValueError(
             f"cannot compare sentence '{tree.label}' ({len(tree.tokens)} tokens) "
-            f"with gold '{gold.label}' ({len(gold.tokens)} tokens)"
+            f"with {len(verdicts)} verdicts"
         )
-    out: list[tuple[ArcStatus, int | None, str | None]] = []
-    verdicts = judge_tokens(gold, tree, AttachConfig(deprel_base=deprel_base))
-    for j, g in zip(verdicts, gold.tokens, strict=True):
-        status: ArcStatus = "correct" if j.las else ("wrong-label" if j.uas else "wrong-head")
-        out.append((status, g.head, g.deprel))
-    return out
+    return [(v.status, v.gold_head, v.gold_label) for v in verdicts]
 
 
 def detect_rtl(tree: DepTree) -> bool:
@@ -257,17 +275,16 @@ def detect_rtl(tree: DepTree) -> bool:
 
 def layout_dep(
     tree: DepTree,
-    gold: DepTree | None = None,
+    verdicts: Sequence[ArcVerdict] | None = None,
     *,
     rtl: bool | None = None,
     dimmed: Collection[int] = (),
     notes: Mapping[int, Sequence[str]] | None = None,
-    deprel_base: bool = False,
     tag: Literal["upos", "xpos", "none"] = "upos",
     grid: WordGrid | None = None,
     style: LayoutStyle = LayoutStyle(),
 ) -> DepLayout:
-    """Lay out ``tree`` (optionally compared against ``gold``, same tokens).
+    """Lay out ``tree``; ``verdicts`` (one per token, in token order) mark each arc against a gold.
 
     ``dimmed``: token ids drawn faded (e.g. punctuation left out of the counts);
     ``notes``: extra text lines under a word (the NED page's verdicts);
@@ -282,7 +299,7 @@ def layout_dep(
     dim = frozenset(dimmed)
     if rtl is None:
         rtl = detect_rtl(tree)
-    statuses = _statuses(tree, gold, deprel_base)
+    statuses = _statuses(tree, verdicts)
 
     # --- arcs as data (logical direction: word 1 on the left) -----------------
     # an arc is (dependent, head); root arcs have head 0
@@ -303,16 +320,20 @@ def layout_dep(
 
     # word widths
     widths: list[float] = [0.0] * (n + 1)
+    # the small lines under a word (tag, notes) may reach into the gaps on both sides, keeping
+    # ``small_gap`` px from their neighbours': a short form with a long tag ("," PUNCT) stays narrow
+    small_gap = 4.0
+    slack = max(0.0, s.word_gap - small_gap) + s.word_pad
     for t in tree.tokens:
         w = max(
             text_width(t.form, s.word_size),
-            text_width(_tag_of(t.upos, t.xpos, tag), s.tag_size),
-            max((text_width(x, s.note_size) for x in notes.get(t.id, ())), default=0.0),
+            text_width(_tag_of(t.upos, t.xpos, tag), s.tag_size) - slack,
+            max((text_width(x, s.note_size) for x in notes.get(t.id, ())), default=0.0) - slack,
             s.min_word_width,
             # room for the ports: both halves plus the centre
             2 * s.port_step * (max(len(left_arcs[t.id]), len(right_arcs[t.id])) + 1),
         )
-        widths[t.id] = w + 8
+        widths[t.id] = w + s.word_pad
     if grid is not None and len(grid.widths) != n:
         grid = None
     if grid is not None:
@@ -464,7 +485,7 @@ def layout_dep(
         base_y=base_y,
         levels=levels,
         rtl=rtl,
-        compared=gold is not None,
+        compared=verdicts is not None,
         sent_id=tree.sent_id,
         style=style,
         lead=lead,

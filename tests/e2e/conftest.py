@@ -1,11 +1,22 @@
-"""Fixtures of the end-to-end tests: headless Debian chromium driven by Playwright."""
+"""Fixtures of the end-to-end tests: one app server and one headless Chromium per test module.
+
+The server is ``streamlit run app.py`` on a free local port (appserver.py); the browser is
+Debian's chromium driven by Playwright (never downloaded).  Test modules skip themselves when
+chromium or python playwright is missing.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 import pytest
-from appserver import CHROMIUM, CHROMIUM_ARGS
+from appserver import CHROMIUM, CHROMIUM_ARGS, running_app
+
+
+@pytest.fixture(scope="module")
+def app_url() -> Iterator[str]:
+    with running_app() as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from appserver import CHROMIUM, ROOT, running_app
+from appserver import CHROMIUM, ROOT
 
 pytestmark = [
     pytest.mark.e2e,
@@ -22,12 +22,6 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="python playwright 
 
 ARTIFACTS = ROOT / "tests" / "artifacts"
 TIMEOUT_MS = 60_000
-
-
-@pytest.fixture(scope="module")
-def app_url() -> Iterator[str]:
-    with running_app() as url:
-        yield url
 
 
 @pytest.fixture()
@@ -170,7 +164,13 @@ def test_hostile_labels_are_shown_literally(app_url: str, page: object) -> None:
     _upload(page, "Predicted file(s)", FIXTURES / "hostile.conllu")
     drawn = page.locator("div.wb-figure svg").first  # type: ignore[attr-defined]
     drawn.wait_for(timeout=TIMEOUT_MS)
-    page.wait_for_timeout(500)  # type: ignore[attr-defined]
+    # the page reruns after the upload: wait for the drawing of the new file, not a fixed time
+    page.wait_for_function(  # type: ignore[attr-defined]
+        "([sel, needle]) => Array.from(document.querySelectorAll(sel))"
+        ".map(e => e.textContent).join(' ').includes(needle)",
+        arg=["div.wb-figure svg text", f"{HOSTILE_FORM}/X"],
+        timeout=TIMEOUT_MS,
+    )
     all_text = " ".join(page.locator("div.wb-figure svg text").all_text_contents())  # type: ignore[attr-defined]
     assert f"{HOSTILE_FORM}/X" in all_text
     assert HOSTILE_LABEL in all_text

@@ -1,0 +1,318 @@
+"""Run the reference tools and write their outputs as test fixtures (tests/fixtures/reference/).
+
+    python3 scripts/make_reference_fixtures.py --reftools /work/reftools [--data ../shared/data]
+
+Run by hand, never in CI: it needs the reference tools built from their public
+sources (see tests/fixtures/reference/README.md for how) and ``../shared/data``.
+Only the tools' *outputs* are written (reports of numbers; no treebank text),
+plus ``COMMANDS.txt`` with the exact command behind each file and
+``MANIFEST.txt`` with the SHA-256 of the generated WSJ input files, which the
+tests regenerate with ``tests/wsj_perturb.py`` and check before comparing.
+
+Tools (under ``--reftools``):
+  EVALB/evalb                       evalb 2006, compiled from its C source
+  freval/bin                        the FREVAL Java tool (bastings.freval.Freval)
+  conll2018/conll18_ud_eval.py      the CoNLL 2018 shared-task scorer
+  ned/NED/NED.pl                    NED.pl (with ParseSentence.pm and POS.pm beside it)
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import shlex
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from wsj_perturb import sha256, write_pair  # noqa: E402
+
+OUT = ROOT / "tests" / "fixtures" / "reference"
+EVALB_ASSETS = ROOT / "assets" / "evalb"
+MAX_ERROR = "100000"
+FREVAL_SIZES = (1, 2, 3, 4)
+EVALB_FIXTURES = (
+    "sample.sample_prm",
+    "sample.COLLINS_prm",
+    "sample.new_prm",
+    "sample.labeled0_prm",
+    "bug.sample_prm",
+    "bug.COLLINS_prm",
+    "bug.new_prm",
+    "farpahc_split0",
+    "wsj.1.COLLINS_prm",
+    "wsj.2.COLLINS_prm",
+    "wsj.3.new_prm",
+)
+# the FREVAL tool never applies equivalentWords: sample.prm without its EQ_WORD line (README)
+FREVAL_FIXTURES = (
+    "sample.noeqword_prm",
+    "sample.COLLINS_prm",
+    "sample.new_prm",
+    "bug.COLLINS_prm",
+    "bug.new_prm",
+    "farpahc_split0",
+    "wsj.1.COLLINS_prm",
+    "wsj.3.new_prm",
+)
+
+
+@dataclass(frozen=True)
+class Pair:
+    """A gold and a test file scored with one parameter file."""
+
+    name: str
+    gold: Path
+    test: Path
+    prm: Path
+
+
+class Recorder:
+    """Runs commands and records them with readable roots ($REPO, $DATA, $REFTOOLS, $TMP)."""
+
+    def __init__(self, roots: dict[str, Path]) -> None:
+        self.roots = roots
+        self.lines: list[str] = []
+
+    def show(self, arg: str) -> str:
+        for name, path in self.roots.items():
+            arg = arg.replace(str(path), f"${name}")
+        return arg
+
+    def run(self, argv: list[str], fixture: str, *, cwd: Path | None = None, note: str = "") -> str:
+        res = subprocess.run(argv, capture_output=True, text=True, cwd=cwd, check=False)
+        if res.returncode != 0:
+            raise SystemExit(f"failed ({res.returncode}): {shlex.join(argv)}\n{res.stderr}")
+        where = f"(cd {self.show(str(cwd))} && " if cwd else ""
+        cmd = self.show(shlex.join(argv))
+        self.lines.append(f"{fixture}:\n    {where}{cmd}{')' if cwd else ''}{note}")
+        return res.stdout
+
+
+def write(rel: str, text: str) -> None:
+    path = OUT / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if rel.endswith(".gz"):
+        path.write_bytes(gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0))
+    else:
+        path.write_text(text, encoding="utf-8")
+
+
+def derived_prms() -> tuple[Path, Path]:
+    """evalb's sample.prm unlabeled, and without its EQ_WORD line (see the README)."""
+    sample = (EVALB_ASSETS / "sample" / "sample.prm").read_text(encoding="utf-8")
+    labeled0 = sample.replace("LABELED 1 ", "LABELED 0 ", 1)
+    assert labeled0 != sample
+    noeq = "".join(x for x in sample.splitlines(keepends=True) if not x.startswith("EQ_WORD"))
+    write("prm/sample_labeled0.prm", labeled0)
+    write("prm/sample_noeqword.prm", noeq)
+    return OUT / "prm" / "sample_labeled0.prm", OUT / "prm" / "sample_noeqword.prm"
+
+
+def freval_properties(prm: Path) -> str:
+    """The FREVAL tool's properties equivalent to an evalb parameter file (size limit left as @L@)."""
+    lists: dict[str, list[str]] = {k: [] for k in ("DELETE_LABEL", "DELETE_LABEL_FOR_LENGTH", "QUOTE_LABEL")}
+    eq: dict[str, list[str]] = {"EQ_LABEL": [], "EQ_WORD": []}
+    labeled, cutoff = "true", "40"
+    for line in prm.read_text(encoding="utf-8").splitlines():
+        parts = line.split()
+        if not parts or parts[0].startswith("#"):
+            continue
+        key = parts[0]
+        if key == "LABELED":
+            labeled = "true" if parts[1] == "1" else "false"
+        elif key == "CUTOFF_LEN":
+            cutoff = parts[1]
+        elif key in eq:
+            eq[key].append("===".join(parts[1:3]))
+        elif key in lists:
+            lists[key].append(parts[1])
+    # an empty equivalence list makes the tool read pair[1] of a one-element array: a placeholder pair
+    none = "__none__===__none__"
+    return (
+        "Freval.debug=0\n"
+        f"Freval.maxErrors={MAX_ERROR}\n"
+        f"Freval.cutOffLengths={cutoff}\n"
+        f"Freval.labeled={labeled}\n"
+        "Freval.adjustLabels=true\n"
+        "Freval.fragmentSizeLimit=@L@\n"
+        f"Freval.deleteLabels={' '.join(lists['DELETE_LABEL'])}\n"
+        f"Freval.deleteLabelsForLength={' '.join(lists['DELETE_LABEL_FOR_LENGTH'])}\n"
+        f"Freval.quoteLabels={' '.join(lists['QUOTE_LABEL'])}\n"
+        f"Freval.equivalentLabels={' '.join(eq['EQ_LABEL']) or none}\n"
+        f"Freval.equivalentWords={' '.join(eq['EQ_WORD']) or none}\n"
+    )
+
+
+def freval_summary(stdout: str) -> str:
+    """The tool's ``=== Summary (All) ===`` block, through its FLR/FLP/F1 line."""
+    lines = stdout.splitlines()
+    start = lines.index("=== Summary (All) ===")
+    end = next(i for i in range(start, len(lines)) if lines[i].startswith("-----"))
+    return "\n".join(lines[start : end + 2]) + "\n"
+
+
+def conllu_heads(src: Path, dst: Path) -> None:
+    """NED.pl's one-column input: each word's HEAD, a blank line between sentences."""
+    opener = gzip.open if src.suffix == ".gz" else open
+    out = []
+    with opener(src, "rt", encoding="utf-8") as f:  # type: ignore[operator]
+        for line in f:
+            line = line.rstrip("\n")
+            if not line:
+                out.append("")
+            elif not line.startswith("#"):
+                cols = line.split("\t")
+                if cols[0].isdigit():
+                    out.append(cols[6])
+    dst.write_text("\n".join(out) + "\n", encoding="utf-8")
+
+
+def gunzip(src: Path, dst: Path) -> Path:
+    dst.write_bytes(gzip.decompress(src.read_bytes()) if src.suffix == ".gz" else src.read_bytes())
+    return dst
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--reftools", type=Path, required=True)
+    ap.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
+    args = ap.parse_args()
+    ref: Path = args.reftools.resolve()
+    data: Path = args.data.resolve()
+    tmp = Path(tempfile.mkdtemp(prefix="evalcore-reference-"))
+    rec = Recorder({"TMP": tmp, "REFTOOLS": ref, "DATA": data, "REPO": ROOT})
+    labeled0, noeq = derived_prms()
+    rec.lines.append(
+        "prm/sample_labeled0.prm:\n    sed 's/^LABELED 1 /LABELED 0 /' $REPO/assets/evalb/sample/sample.prm\n"
+        "prm/sample_noeqword.prm:\n    grep -v '^EQ_WORD' $REPO/assets/evalb/sample/sample.prm"
+    )
+
+    s = EVALB_ASSETS / "sample"
+    bug = data / "evalb" / "bug"
+    far = data / "farpahc" / "berkeley_split0"
+    far_prm = far / "sample.prm.as_used_for_far0eval"
+    collins, new = EVALB_ASSETS / "COLLINS.prm", EVALB_ASSETS / "new.prm"
+    sample_prm = s / "sample.prm"
+    wsj_dir = tmp / "wsj"
+    manifest = []
+    wsj: dict[int, tuple[Path, Path]] = {}
+    for seed in (1, 2, 3):
+        wsj[seed] = write_pair(data, wsj_dir, seed)
+    manifest.append(f"{sha256(wsj[1][0])}  wsj.gld")
+    manifest += [f"{sha256(wsj[seed][1])}  wsj.{seed}.tst" for seed in (1, 2, 3)]
+    rec.lines.append(
+        "WSJ inputs ($TMP/wsj/wsj.gld, wsj.SEED.tst; never committed):\n"
+        "    python3 tests/wsj_perturb.py $TMP/wsj 1 2 3"
+    )
+
+    pairs = {
+        p.name: p
+        for p in (
+            Pair("sample.sample_prm", s / "sample.gld", s / "sample.tst", sample_prm),
+            Pair("sample.COLLINS_prm", s / "sample.gld", s / "sample.tst", collins),
+            Pair("sample.new_prm", s / "sample.gld", s / "sample.tst", new),
+            Pair("sample.labeled0_prm", s / "sample.gld", s / "sample.tst", labeled0),
+            Pair("sample.noeqword_prm", s / "sample.gld", s / "sample.tst", noeq),
+            Pair("bug.sample_prm", bug / "bug.gld", bug / "bug.tst", sample_prm),
+            Pair("bug.COLLINS_prm", bug / "bug.gld", bug / "bug.tst", collins),
+            Pair("bug.new_prm", bug / "bug.gld", bug / "bug.tst", new),
+            Pair(
+                "farpahc_split0",
+                far / "far_split0testing.oneline.psd",
+                far / "far_split0machineparsed.psd",
+                far_prm,
+            ),
+            Pair("wsj.1.COLLINS_prm", *wsj[1], collins),
+            Pair("wsj.2.COLLINS_prm", *wsj[2], collins),
+            Pair("wsj.3.new_prm", *wsj[3], new),
+        )
+    }
+    evalb = str(ref / "EVALB" / "evalb")
+    for name in EVALB_FIXTURES:
+        p = pairs[name]
+        big = p.name.startswith("wsj")
+        rel = f"evalb/{p.name}.rsl" + (".gz" if big else "")
+        extra = ["-e", MAX_ERROR] if big else []
+        out = rec.run([evalb, *extra, "-p", str(p.prm), str(p.gold), str(p.test)], rel, note=" (stdout)")
+        write(rel, out)
+
+    props_done: set[str] = set()
+    for p in (pairs[name] for name in FREVAL_FIXTURES):
+        props_rel = f"freval/{p.prm.name}.properties"
+        if props_rel not in props_done:
+            write(props_rel, freval_properties(p.prm))
+            rec.lines.append(
+                f"{props_rel}:\n    written by this script from {rec.show(str(p.prm))} "
+                "(freval_properties: one Freval.* key per evalb keyword; @L@ = the size limit)"
+            )
+            props_done.add(props_rel)
+        blocks = []
+        for size in FREVAL_SIZES:
+            props = tmp / f"{p.prm.name}.L{size}.properties"
+            props.write_text((OUT / props_rel).read_text(encoding="utf-8").replace("@L@", str(size)))
+            argv = [
+                "java",
+                "-cp",
+                str(ref / "freval" / "bin"),
+                f"-Dproperties={props}",
+                f"-Dgold={p.gold}",
+                f"-Dtest={p.test}",
+                "bastings.freval.Freval",
+            ]
+            out = rec.run(
+                argv,
+                f"freval/{p.name}.txt (block L={size})",
+                note=f"  [props: sed 's/@L@/{size}/' {props_rel}; kept: the '=== Summary (All) ===' block]",
+            )
+            blocks.append(f"# fragmentSizeLimit={size}\n{freval_summary(out)}")
+        write(f"freval/{p.name}.txt", "\n".join(blocks))
+
+    ud = ROOT / "assets" / "fr_gsd" / "fr_gsd-ud-test.r2.16.conllu.gz"
+    sud = ROOT / "assets" / "fr_gsd" / "fr_gsd-sud-test.r2.16.conllu.gz"
+    spacy_sud = ROOT / "assets" / "fr_gsd" / "parses" / "fr_gsd-test.spacy-sud.conllu.gz"
+    ewt = ROOT / "assets" / "en_ewt" / "en_ewt-ud-test.r2.16.conllu.gz"
+    ewt_spacy = ROOT / "assets" / "en_ewt" / "en_ewt-ud-test.spacy-sm.gold-tok.conllu.gz"
+    # (name, gold, system, run the CoNLL 2018 scorer): the scorer refuses the spaCy SUD parse
+    # ("There are 2 roots in a sentence"), NED.pl takes it
+    dep_pairs = [
+        ("en_ewt.spacy_gold_tok", ewt, ewt_spacy, True),
+        ("fr_gsd.ud_vs_sud", ud, sud, True),
+        ("fr_gsd.sud_vs_spacy_sud", sud, spacy_sud, False),
+    ]
+    scorer = str(ref / "conll2018" / "conll18_ud_eval.py")
+    ned_dir = ref / "ned" / "NED"
+    for name, gold, system, with_scorer in dep_pairs:
+        g = gunzip(gold, tmp / f"{name}.gold.conllu")
+        t = gunzip(system, tmp / f"{name}.system.conllu")
+        rec.lines.append(
+            f"$TMP/{name}.gold.conllu, .system.conllu:\n"
+            f"    gunzip -c of {rec.show(str(gold))}, {rec.show(str(system))}"
+        )
+        for flag, kind in (("-v", "verbose"), ("-c", "counts")) if with_scorer else ():
+            rel = f"conll2018/{name}.{kind}.txt"
+            write(rel, rec.run([sys.executable, scorer, flag, str(g), str(t)], rel, note=" (stdout)"))
+        gh, th = tmp / f"{name}.gold.heads", tmp / f"{name}.system.heads"
+        conllu_heads(g, gh)
+        conllu_heads(t, th)
+        rec.lines.append(
+            f"$TMP/{name}.gold.heads, .system.heads (HEAD of word lines, blank between sentences):\n"
+            "    awk -F'\\t' '/^#/{next} NF==0{print \"\"; next} $1 ~ /^[0-9]+$/ {print $7}' "
+            "FILE.conllu"
+        )
+        rel = f"ned/{name}.txt"
+        write(rel, rec.run(["perl", "-I.", "NED.pl", "-if", str(th), "-gold", str(gh)], rel, cwd=ned_dir))
+
+    write("COMMANDS.txt", "\n".join(rec.lines) + "\n")
+    write("MANIFEST.txt", "\n".join(manifest) + "\n")
+    print(f"wrote {OUT} (temporary files in {tmp})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

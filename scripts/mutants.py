@@ -1,0 +1,326 @@
+"""The fixed list of single-point mutants run by ``scripts/mutation.py`` (issue 12; docs/mutation.md).
+
+Each entry: the file, the function or method (``Class.name``) inside which the
+snippet must occur exactly once (``None``: once in the whole file), the exact
+original snippet, its replacement, the operator that made it and the fast test
+files that should kill it (the most specific first: ``-x`` stops at the first
+failure).  Ids are given in list order (M001, M002, ...); append new mutants at
+the end so that existing ids keep their meaning.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Mutant:
+    id: str
+    file: str
+    function: str | None
+    original: str
+    replacement: str
+    operator: str
+    tests: tuple[str, ...]
+
+
+# operators
+COMPARISON = "comparison flipped"
+OFF_BY_ONE = "off-by-one"
+DROP = "condition dropped"
+SWAP = "arguments swapped"
+EARLY = "early return"
+SIDE = "wrong side (gold/test)"
+OPERATOR = "operator replaced"
+CONSTANT = "constant changed"
+DELETE = "statement deleted"
+
+# test files per area (most specific first)
+EVALB = ("tests/test_boundaries_evalb.py", "tests/test_parseval.py", "tests/test_freval.py")
+FREVAL = ("tests/test_boundaries_evalb.py", "tests/test_freval.py", "tests/test_fragments.py")
+FRAGMENTS = ("tests/test_fragments.py", "tests/test_freval.py")
+TEDEVAL = (
+    "tests/test_boundaries_tedeval.py",
+    "tests/test_tedeval_golden.py",
+    "tests/test_tedeval_properties.py",
+    "tests/test_cli_tedeval.py",
+)
+ATTACH = ("tests/test_boundaries_core.py", "tests/test_attachment.py", "tests/test_cli_attach.py")
+BASE = ("tests/test_boundaries_evalb.py", "tests/test_attachment.py", "tests/test_parseval.py")
+GENERAL_TED = ("tests/test_general_ted.py", "tests/test_lattice.py", "tests/test_boundaries_lattice.py")
+LATTICE = (
+    "tests/test_boundaries_lattice.py",
+    "tests/test_lattice.py",
+    "tests/test_lattice_raw.py",
+    "tests/test_lattice_draw.py",
+)
+SIGNIFICANCE = ("tests/test_boundaries_core.py", "tests/test_significance.py")
+# token boundaries of files that do not state them (issue 12), read as a stream (issue 13)
+BOUNDARIES = ("tests/test_lattice_identity.py", *LATTICE)
+# the linear algorithms of issue 13, tested against their definitions
+LINEAR_EVALB = ("tests/test_limits.py", *EVALB)
+LINEAR_FRAGMENTS = ("tests/test_limits.py", *FRAGMENTS)
+LINEAR_TED = ("tests/test_limits.py", *GENERAL_TED)
+
+P = "evalcore/metrics/parseval.py"
+F = "evalcore/metrics/freval.py"
+FR = "evalcore/fragments.py"
+B = "evalcore/metrics/base.py"
+T = "evalcore/metrics/tedeval.py"
+A = "evalcore/metrics/attachment.py"
+C = "evalcore/conversion.py"
+G = "evalcore/generalization.py"
+S = "evalcore/ted/spans.py"
+GT = "evalcore/ted/general.py"
+LT = "evalcore/metrics/lattice_tedeval.py"
+SG = "evalcore/metrics/segeval.py"
+L = "evalcore/lattice.py"
+LI = "evalcore/lattice_input.py"
+J = "evalcore/metrics/joint.py"
+TA = "evalcore/textalign.py"
+SI = "evalcore/significance.py"
+
+# fmt: off
+_RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
+    # ---- PARSEVAL (evalb) --------------------------------------------------------------
+    (P, 'strip_functions', 'return label[:i]', 'return label[: i + 1]', OFF_BY_ONE, EVALB),
+    (P, 'read_evalb', 'if tag not in delete_len:\n                    length += 1',
+     'length += 1', DROP, EVALB),
+    (P, 'read_evalb', 'if tag not in delete:\n', 'if True:\n', DROP, EVALB),
+    (P, '_deleted_labels', 'if a in base:\n            out.add(b)', 'pass', DELETE, EVALB),
+    (P, '_deleted_labels', 'if b in base:\n            out.add(a)', 'pass', DELETE, EVALB),
+    (P, 'massage', 'keep = b.start != b.end', 'keep = True', DROP, EVALB),
+    (P, 'massage', 'and up.label == label', '', DROP, EVALB),
+    (P, 'SentenceComparison.counts', 'complete=int(g == t == m)', 'complete=int(g == m)', DROP, EVALB),
+    (P, 'SentenceComparison.counts', 'int(self.crossing <= 2)', 'int(self.crossing < 2)', COMPARISON, EVALB),
+    (P, 'SentenceComparison.counts', 'int(self.crossing == 0)', 'int(self.crossing <= 1)', OFF_BY_ONE, EVALB),
+    (P, 'ParsevalCounts.valid', 'self.sentences - self.errors - self.skipped',
+     'self.sentences - self.errors', DROP, EVALB),
+    (P, '_match', 'j = best.popleft()', 'j = best[0]', DROP, EVALB),
+    (P, '_match', 'equal.get(g.label, (g.label,)) if labeled', '(g.label,) if labeled', DROP, EVALB),
+    (P, '_crossing_pairs', ' or (s < gs < e < ge)', '', DROP, EVALB),
+    (P, '_crossing_pairs', '(gs < s < ge < e)', '(gs <= s < ge < e)', COMPARISON, EVALB),
+    (P, 'compare_sentence', 'if not t.words:', 'if not g.words:', SIDE, EVALB),
+    (P, 'compare_sentence', 'g, t = fix_quote(g, t, params)', 'pass', DELETE, EVALB),
+    (P, 'compare_sentence', 'if a == b or params.label_eq(a, b)', 'if a == b', DROP, EVALB),
+    (P, 'compare_corpus', 'if errors > limit + 1:', 'if errors > limit:', OFF_BY_ONE, EVALB),
+    (P, 'parseval_corpus', 'if s.length <= config.params.cutoff_len:',
+     'if s.length < config.params.cutoff_len:', COMPARISON, EVALB),
+    (P, 'score', 'complete_match=ratio(counts.complete, valid)',
+     'complete_match=ratio(counts.complete, counts.sentences)', OFF_BY_ONE, EVALB),
+    (P, 'score', 'f1=ratio(2 * r * p, r + p)', 'f1=ratio(r * p, r + p)', CONSTANT, EVALB),
+    (P, 'score', 'average_crossing=ratio(counts.crossing, valid)',
+     'average_crossing=ratio(counts.crossing, counts.sentences)', OFF_BY_ONE, EVALB),
+    (P, 'score', 'tagging_accuracy=ratio(counts.correct_tags, counts.words)',
+     'tagging_accuracy=ratio(counts.correct_tags, counts.gold)', OFF_BY_ONE, EVALB),
+    (P, '_summary', '{2 * p * r / (p + r):6.2f}', '{p * r / (p + r):6.2f}', CONSTANT, EVALB),
+    # ---- FREVAL ------------------------------------------------------------------------
+    (F, 'FrevalCounts.__add__', 'max(self.largest_gold, other.largest_gold)',
+     'self.largest_gold + other.largest_gold', OPERATOR, FREVAL),
+    (F, '_strict_edges', ' and comp.test[pc].parent == pp', '', DROP, FREVAL),
+    (F, 'sentence_counts', 'return FrevalCounts(gold, test, matched, 1, 0, 0, len(comp.gold))',
+     'return FrevalCounts(gold, test, matched, 1, 0, 0, len(comp.test))', SIDE, FREVAL),
+    (F, 'sentence_counts', 'fragment_counts([b.parent for b in comp.test], max_size=limit)',
+     'fragment_counts([b.parent for b in comp.gold], max_size=limit)', SIDE, FREVAL),
+    (F, 'sentence_counts', 'if all(include) and (', 'if (', DROP, FREVAL),
+    (F, 'score', '[1.0 / limit] * limit', '[1.0 / (limit + 1)] * limit', OFF_BY_ONE, FREVAL),
+    (F, 'score', 'r, p = ratio(m, g), ratio(m, t)', 'r, p = ratio(m, t), ratio(m, g)', SIDE, FREVAL),
+    (F, 'score', 'for k in range(limit):', 'for k in range(limit - 1):', OFF_BY_ONE, FREVAL),
+    (F, 'freval_corpus', 'comp.length > config.cutoff_len',
+     'comp.length >= config.cutoff_len', COMPARISON, FREVAL),
+    (F, 'FrevalResult.rescore', '(max_size is None or max_size > made)', '(max_size > made)', DROP, FREVAL),
+    (F, 'f1_by_size_frame', 'float(rec["f1"]) - base_f1[size - 1]',
+     'base_f1[size - 1] - float(rec["f1"])', SWAP, FREVAL),
+    # ---- fragment counting (FREVAL's dynamic programme) --------------------------------
+    (FR, '_times_one_plus', 'n = limit', 'n = limit + 1', OFF_BY_ONE, FRAGMENTS),
+    (FR, 'fragment_polynomials', ' or (edge_ok is not None and not edge_ok[i])', '', DROP, FRAGMENTS),
+    (FR, 'add_counts', 'if len(a) < len(b):', 'if len(a) > len(b):', COMPARISON, FRAGMENTS),
+    # ---- shared arithmetic -------------------------------------------------------------
+    (B, 'ratio', 'return num / den if den else empty',
+     'return num / den if den > 1 else empty', OFF_BY_ONE, BASE),
+    # ---- attachment scores and NED -----------------------------------------------------
+    (A, 'is_punct', ' or tag.startswith("yy")', '', DROP, ATTACH),
+    (A, 'judge_tokens', 'head_ok and label_ok,', 'label_ok,', DROP, ATTACH),
+    (A, 'judge_tokens', 'reason in ("parent", "child")', 'reason is not None', OPERATOR, ATTACH),
+    (A, 'judge_tokens', 'elif g.head != 0 and ghead[g.head - 1] == s.head:',
+     'elif g.head != 0 and ghead[g.head - 1] == s.head != 0:', DROP, ATTACH),
+    (A, 'sentence_counts', '_kept_length(gold, config) > config.max_len',
+     '_kept_length(gold, config) >= config.max_len', COMPARISON, ATTACH),
+    (A, '_kept_length', 'if config.no_punct:', 'if False:', DROP, ATTACH),
+    (A, 'sentence_counts', 'if not j.counted:\n            continue', 'pass', DELETE, ATTACH),
+    (A, 'score', 'ratio(counts.uas, n),\n        ratio(counts.las, n),',
+     'ratio(counts.las, n),\n        ratio(counts.uas, n),', SWAP, ATTACH),
+    # ---- TedEval over span trees (2011/2012) -------------------------------------------
+    (T, 'SentenceTed.score', 'if self.norm else 1.0', 'if self.norm else 0.0', EARLY, TEDEVAL),
+    (T, 'sentence_ted', 'delta = script_cost(es_p) - script_cost(shared)',
+     'delta = script_cost(es_p)', DROP, TEDEVAL),
+    (T, 'sentence_ted', 'size(general, labeled=labeled)', 'size(own_gold, labeled=labeled)', SIDE, TEDEVAL),
+    (T, 'sentence_ted', 'edit_script(own_gold, general, labeled=labeled)',
+     'edit_script(general, own_gold, labeled=labeled)', SWAP, TEDEVAL),
+    (T, 'score', 'if config.average == "sentence":', 'if config.average != "sentence":', COMPARISON, TEDEVAL),
+    (T, 'TedCounts.__add__', 'self.score_sum + other.score_sum', 'self.score_sum', DROP, TEDEVAL),
+    # ---- conversions -------------------------------------------------------------------
+    (C, 'dep_to_span_tree', 'if config.protocol == "2011" or config.projectivize:',
+     'if config.projectivize:', DROP, TEDEVAL),
+    (C, '_label', 'return label.lower() if config.fold_case else label', 'return label', DROP, TEDEVAL),
+    (C, 'ptb_to_span_tree', '{config.label_map.apply(f) for f in parts.functions}',
+     'set(parts.functions)', DROP, TEDEVAL),
+    (C, 'ptb_to_span_tree', 'if config.fold_case:', 'if False:', DROP, TEDEVAL),
+    (C, 'LabelMap.apply', 'for old, new in self.pairs:', 'for new, old in self.pairs:', SWAP, TEDEVAL),
+    (C, '_is_lifted_arc', ' or max(between) > last', '', DROP, TEDEVAL),
+    (C, '_shortest_non_projective', '(abs(h - d), min(h, d), d)',
+     '(abs(h - d), -min(h, d), d)', COMPARISON, TEDEVAL),
+    (C, '_dominance', 'leave[w] = clock - 1', 'leave[w] = clock', OFF_BY_ONE, TEDEVAL),
+    (C, '_yields', 'acc = {w - 1} if w else set()', 'acc = set()', DROP, TEDEVAL),
+    (C, 'dep_to_span_tree', 'HEAD_2011 if config.protocol == "2011" else HEAD_2012',
+     'HEAD_2012 if config.protocol == "2011" else HEAD_2011', SWAP, TEDEVAL),
+    (C, 'dep_to_span_tree', 'root_labels = mapping.pop(full, frozenset())',
+     'root_labels = mapping.get(full, frozenset())', DROP, TEDEVAL),
+    (C, 'projectivize', 'heads[d] = heads[heads[d]]', 'heads[d] = 0', CONSTANT, TEDEVAL),
+    # ---- generalization, unification ---------------------------------------------------
+    (G, 'labels_equal', ' or b in WILDCARDS', '', DROP, TEDEVAL),
+    (G, '_gen_label', 'if a == WILDCARD:\n        return b',
+     'if a == WILDCARD:\n        return a', SIDE, TEDEVAL),
+    (G, 'generalize', 'a.root_labels & b.root_labels', 'a.root_labels | b.root_labels', OPERATOR, TEDEVAL),
+    (G, 'generalize', 'out[span] = labels & other', 'out[span] = labels | other', OPERATOR, TEDEVAL),
+    (G, 'generalize', 'if other is None:\n            continue',
+     'if other is None:\n            other = labels', DROP, TEDEVAL),
+    (G, 'crossing', ' or b <= a', '', DROP, TEDEVAL),
+    (G, 'unify', 'out[span] = mine | labels', 'out[span] = mine & labels', OPERATOR, TEDEVAL),
+    (G, 'unify', 'a.root_labels | b.root_labels', 'a.root_labels & b.root_labels', OPERATOR, TEDEVAL),
+    (G, 'unify', 'lb if la == WILDCARD else la', 'la', DROP, TEDEVAL),
+    (G, 'tl_unify', 'labels | bb.get(span, frozenset())', 'labels', DROP, TEDEVAL),
+    (G, 'subsumes', 'elif not labels <= other:', 'elif not labels >= other:', COMPARISON, TEDEVAL),
+    # ---- edit scripts by span arithmetic -----------------------------------------------
+    (S, 'edit_script', ' and b not in WILDCARDS:', ':', DROP, TEDEVAL),
+    (S, 'edit_script', 'for label in sorted(labels - tgt.get(span, frozenset())):',
+     'for label in sorted(labels):', DROP, TEDEVAL),
+    (S, 'size', 'if tree.protocol == "2012" and labeled:', 'if tree.protocol == "2012":', DROP, TEDEVAL),
+    (S, 'intersect', 'if budget[op] > 0:', 'if budget[op] >= 0:', COMPARISON, TEDEVAL),
+    # ---- general ordered TED -----------------------------------------------------------
+    (GT, 'ted_mapping', 'return 0.0 if ax[a] == ay[b] else eps', 'return 0.0', DROP, GENERAL_TED),
+    (GT, '_key_ids', 'if pin_roots and kx and ky:', 'if kx and ky:', DROP, GENERAL_TED),
+    (GT, 'ted_distance', 'return 0.0 if kx[a] == ky[b] else big', 'return 0.0 if kx[a] == ky[b] else 1.0',
+     CONSTANT, GENERAL_TED),
+    (GT, 'ted_mapping', 'TedMapping(len(deleted) + len(inserted),', 'TedMapping(len(deleted),', DROP,
+     GENERAL_TED),
+    # ---- TedEval over lattices ---------------------------------------------------------
+    (LT, 'SentenceLatticeTed.norm', 'self.parse_size + self.gold_size - 2',
+     'self.parse_size + self.gold_size - 1', OFF_BY_ONE, LATTICE),
+    (LT, 'SentenceLatticeTed.score', 'if self.norm > 0 else 1.0',
+     'if self.norm > 0 else 0.0', EARLY, LATTICE),
+    (LT, 'node_keys', 'label if labeled else ""', 'label', DROP, LATTICE),
+    (LT, 'sentence_ted', 'use_tokens = _has_tokens(parse) and _has_tokens(gold)',
+     'use_tokens = _has_tokens(parse)', DROP, LATTICE),
+    (LT, '_general', 'ted_mapping(x, y, pin_roots=True)',
+     'ted_mapping(x, y, pin_roots=False)', CONSTANT, LATTICE),
+    (LT, 'score', 'if config.average == "sentence":',
+     'if config.average != "sentence":', COMPARISON, LATTICE),
+    (LT, 'LatticeTedCounts.__add__', 'self.norm + other.norm', 'self.norm', DROP, LATTICE),
+    # ---- SEGEVAL -----------------------------------------------------------------------
+    (SG, 'lcs_length', 'prev[j - 1] + 1 if x == y', 'prev[j] + 1 if x == y', OFF_BY_ONE, LATTICE),
+    (SG, 'sentence_counts', 'du += size - 2 * lcs_length(gu, pu)',
+     'du += size - lcs_length(gu, pu)', CONSTANT, LATTICE),
+    (SG, 'sentence_counts', 'dl += size - 2 * lcs_length(gl, pl)',
+     'dl += size - 2 * lcs_length(gu, pu)', DROP, LATTICE),
+    (SG, 'sentence_counts', 'if block.gold_tokens == 1 and block.pred_tokens == 1:',
+     'if block.gold_tokens == 1:', DROP, LATTICE),
+    (SG, 'sentence_counts', 'tokens += block.gold_tokens', 'tokens += 1', CONSTANT, LATTICE),
+    (SG, 'score', '1.0 - ratio(counts.d_labeled, counts.norm)',
+     '1.0 - ratio(counts.d_labeled, counts.gold_segments)', OFF_BY_ONE, LATTICE),
+    # ---- lattices, paths, trees over lexemes -------------------------------------------
+    (L, 'first_path', 'a.start == state and a.end in good', 'a.start == state', DROP, LATTICE),
+    (L, '_reaches_exit', 'if a.end in good and a.start not in good:',
+     'if a.start not in good:', DROP, LATTICE),
+    (L, 'token_lattices', 'min(a.start for a in arcs)', 'max(a.start for a in arcs)', OPERATOR, LATTICE),
+    (L, '_walk', 'if labeled and (a.cpos', 'if (a.cpos', DROP, LATTICE),
+    (L, 'check_path', 'states[i] = (trail[k], trail[k + 1])',
+     'states[i] = (trail[k], trail[k])', OFF_BY_ONE, LATTICE),
+    (L, 'token_blocks', 'keys.setdefault(lx.token, [0, 0])[1] = 1',
+     'keys.setdefault(lx.token, [0, 0])[0] = 1', SIDE, LATTICE),
+    (L, 'LatticeTree.state_spans', 'max(e for _, e in spans)', 'min(e for _, e in spans)', OPERATOR, LATTICE),
+    (L, 'tree_from_constituency', 'and nodes[root].label == ""\n', '\n', DROP, LATTICE),
+    # ---- reading lattice inputs --------------------------------------------------------
+    (LI, '_retoken', 'mapping[lx.token - 1] if lx.token else None',
+     'mapping[lx.token] if lx.token else None', OFF_BY_ONE, LATTICE),
+    (LI, '_ud_token_ids', 'enumerate(surface_tokens(dep), start=1)',
+     'enumerate(surface_tokens(dep), start=0)', OFF_BY_ONE, LATTICE),
+    (LI, '_segmentation_paths', 'lexemes.append(Lexeme(seg, "", tok, k, k + 1))',
+     'lexemes.append(Lexeme(seg, "", k + 1, k, k + 1))', SWAP, LATTICE),
+    (LI, '_dep_analysis', 'tag = tok.upos if options.tag_column == "cpos" else tok.xpos',
+     'tag = tok.xpos if options.tag_column == "cpos" else tok.upos', SWAP, LATTICE),
+    # ---- joint evaluation (scenario table) ---------------------------------------------
+    (J, '_same_segmentation', ' or b.pred_tokens > 1', '', DROP, LATTICE),
+    (J, '_Tally.add', 'self.same_segmentation = self.same_segmentation and same',
+     'self.same_segmentation = self.same_segmentation or same', OPERATOR, LATTICE),
+    (J, '_scenario', 'return "gold" if same_tags else "predicted"',
+     'return "predicted" if same_tags else "gold"', SWAP, LATTICE),
+    (J, '_Tally.result', 'if detected != "raw" and self.any_att:', 'if self.any_att:', DROP, LATTICE),
+    (J, '_Tally.add', 'not c.pred_inside,', 'not c.gold_inside,', SIDE, LATTICE),
+    (J, '_Tally.add', 'elif s.invalid:\n            self.skipped += 1',
+     'else:\n            self.skipped += 1', DROP, LATTICE),
+    # ---- raw text: character alignment, CoNLL 2018 "Words" -----------------------------
+    (TA, 'stream_alignment', 'if (g.start, g.end) == (p.start, p.end):', 'if g.end == p.end:', DROP, LATTICE),
+    (TA, '_beyond', 'return words[i].end > span_end', 'return words[i].end >= span_end', COMPARISON, LATTICE),
+    (TA, 'align_tokens', 'Block(key, gi - g0, pi - p0)', 'Block(key, pi - p0, gi - g0)', SIDE, LATTICE),
+    (TA, 'WordsCounts.f1', 'ratio(2 * self.correct, self.gold + self.system)',
+     'ratio(self.correct, self.gold + self.system)', CONSTANT, LATTICE),
+    (TA, 'words_counts', 'if (gw[gi].start, gw[gi].end) == (sw[si].start, sw[si].end):',
+     'if gw[gi].start == sw[si].start:', DROP, LATTICE),
+    (TA, '_lcs_pairs', 'elif table[g][s] == table[g + 1][s]:',
+     'elif table[g][s] == table[g][s + 1]:', SWAP, LATTICE),
+    # ---- significance ------------------------------------------------------------------
+    (SI, 'paired_bootstrap', '(hits + 1) / (samples + 1)', 'hits / samples', OFF_BY_ONE, SIGNIFICANCE),
+    (SI, 'approximate_randomization', '(hits + 1) / (shuffles + 1)',
+     'hits / shuffles', OFF_BY_ONE, SIGNIFICANCE),
+    (SI, 'approximate_randomization', 'np.abs(s_a - s_b) >= observed - eps',
+     'np.abs(s_a - s_b) > observed + eps', COMPARISON, SIGNIFICANCE),
+    (SI, 'approximate_randomization', 'rng.random((k, len(xa))) < 0.5',
+     'rng.random((k, len(xa))) < 0.25', CONSTANT, SIGNIFICANCE),
+    (SI, 'paired_bootstrap', 'sign * diff >= 2 * abs(observed)',
+     'sign * diff >= abs(observed)', CONSTANT, SIGNIFICANCE),
+    (SI, 'SignificanceResult.significant', 'self.p_value < 0.05',
+     'self.p_value <= 0.05', COMPARISON, SIGNIFICANCE),
+    (SI, '_chunk', 'min(_CHUNK, trials_left, _CELLS // max(1, sentences))',
+     'min(_CHUNK, _CELLS // max(1, sentences))', DROP, SIGNIFICANCE),
+    (SI, 'significance', 'if method == "bootstrap":', 'if method != "bootstrap":', COMPARISON, SIGNIFICANCE),
+    # ---- added after the first full run: the remaining functions that compute a number --
+    (P, '_reinsert', 'for k in range(quote.bracket, len(brackets)):',
+     'for k in range(quote.bracket + 1, len(brackets)):', OFF_BY_ONE, EVALB),
+    (P, 'SentenceComparison.matched', 'if p >= 0', 'if p > 0', COMPARISON, EVALB),
+    (P, '_pct', 'if den > 0 else 0.0', 'if den > 1 else 0.0', OFF_BY_ONE, EVALB),
+    (F, 'FrevalCounts.valid', 'self.sentences - self.errors - self.skipped', 'self.sentences - self.errors',
+     DROP, FREVAL),
+    (F, '_f1', 'ratio(2 * r * p, r + p)', 'ratio(r * p, r + p)', CONSTANT, FREVAL),
+    (F, 'table1_frame', '.append(100 * sc.flr)', '.append(100 * sc.flp)', SIDE, FREVAL),
+    (FR, '_add', 'total[k] += v', 'total[k] = v', OPERATOR, FRAGMENTS),
+    (B, 'add_fields', 'getattr(a, f.name) + getattr(b, f.name)', 'getattr(a, f.name)', DROP, BASE),
+    (A, '_base', 'deprel.split(":", 1)[0]', 'deprel.split(":", 1)[-1]', OFF_BY_ONE, ATTACH),
+    (T, 'corpus_counts', 'labeled=labeled).counts()', 'labeled=True).counts()', CONSTANT, TEDEVAL),
+    (G, 'generalize_all', 'return reduce(generalize, items)', 'return items[0]', EARLY, TEDEVAL),
+    (J, '_sentence', 'sentence_ted(p.tree, g.tree, labeled=True,',
+     'sentence_ted(p.tree, g.tree, labeled=False,', CONSTANT, LATTICE),
+    (J, '_check', '        p.inside,\n', '        g.inside,\n', SIDE, LATTICE),
+    (LI, '_dep_tree', 't.deprel.split(":", 1)[0]', 't.deprel.split(":", 1)[-1]', OFF_BY_ONE, LATTICE),
+    (TA, 'surface_tokens', 'tuple(range(i - 1, last))', 'tuple(range(i, last))', OFF_BY_ONE, LATTICE),
+    # ---- added with the merge of issues 12 and 13: recovered token boundaries, streamed; --
+    # ---- the algorithms made linear ----------------------------------------------------
+    (LI, '_Ahead.at', 'return self.current if self.index == index else None', 'return None', EARLY,
+     BOUNDARIES),
+    (LI, '_states_tokens', 'return True', 'return False', CONSTANT, BOUNDARIES),
+    (LI, '_index_pair', 'if g.tokens_stated and not p.tokens_stated:', 'if g.tokens_stated:', DROP,
+     BOUNDARIES),
+    (LI, '_split_by_count', 'if segments == len(tokens):', 'if segments >= len(tokens):', COMPARISON,
+     BOUNDARIES),
+    (L, 'token_splits', 'limit: int = 2', 'limit: int = 1', CONSTANT, BOUNDARIES),
+    (P, '_crossing', ' or _query(highs, lo, hi, max) > t.end', '', DROP, LINEAR_EVALB),
+    (FR, '_run_sum', 'out = [max(k - u, 0) for u in range(length)]',
+     'out = [max(k - u - 1, 0) for u in range(length)]', OFF_BY_ONE, LINEAR_FRAGMENTS),
+    (GT, 'ted_same_yield', 'if cost > _count_bound(kx, ky, pin_roots):', 'if False:', DROP, LINEAR_TED),
+]
+# fmt: on
+
+MUTANTS: tuple[Mutant, ...] = tuple(
+    Mutant(f"M{k:03d}", file, function, original, replacement, operator, tests)
+    for k, (file, function, original, replacement, operator, tests) in enumerate(_RAW, start=1)
+)

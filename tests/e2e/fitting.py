@@ -1,0 +1,117 @@
+"""Measure, in the browser, how every drawing of a page sits in its box (issue 14, drawings that fit).
+
+For each visible drawing box (``div.wb-fit``, written by ``workbench/fit.py``):
+
+* ``box_width`` -- the box's inner width (``clientWidth``) and ``svg_width``, the widest SVG's
+  rendered width (``getBoundingClientRect``); ``scrolls`` -- the box is wider inside than outside;
+* ``label_px`` -- the smallest rendered font size of its *word labels* (the ``text`` elements
+  whose ``font-size`` is the box's ``data-label-font``: word forms of a dependency drawing,
+  words and labels of a Graphviz tree, edge labels of a lattice), measured twice: from the
+  text's bounding rectangle (rendered height / height in SVG units × font size) and from the
+  element's screen transform (font size × ``getScreenCTM().a``); the smaller is kept;
+* ``fit_px`` -- the word labels' size if the drawing were scaled to the box's width (never
+  above its own size): what "fitting would bring its labels to";
+* ``alone`` -- the box is not in a Streamlit column, or its column spans its whole row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+MEASURE_JS = """
+() => [...document.querySelectorAll('div.wb-fit')].filter(b => b.offsetParent !== null && b.clientWidth > 0)
+  .map(box => {
+    const fonts = (box.dataset.labelFont || '').split(',').map(parseFloat);
+    const svgs = [...box.querySelectorAll(':scope > .wb-fit-inner > svg')];
+    let rectPx = Infinity, ctmPx = Infinity, words = 0;
+    for (const svg of svgs) {
+      for (const t of svg.querySelectorAll('text')) {
+        const fs = parseFloat(t.getAttribute('font-size'));
+        if (!fonts.some(f => Math.abs(f - fs) < 0.01) || !t.textContent.trim()) continue;
+        const bb = t.getBBox(), rect = t.getBoundingClientRect();
+        if (bb.height > 0) rectPx = Math.min(rectPx, fs * rect.height / bb.height);
+        ctmPx = Math.min(ctmPx, fs * t.getScreenCTM().a);
+        words += 1;
+      }
+    }
+    const natural = parseFloat(box.dataset.naturalWidth), label = parseFloat(box.dataset.labelPx);
+    const col = box.closest('[data-testid=stColumn]');
+    const row = col ? col.closest('[data-testid=stHorizontalBlock]') : null;
+    const alone = !col || col.getBoundingClientRect().width >= row.getBoundingClientRect().width - 2;
+    return {
+      id: box.id, cls: box.className, fit: box.dataset.fit,
+      box_width: box.clientWidth, scroll_width: box.scrollWidth,
+      svg_width: Math.max(0, ...svgs.map(s => s.getBoundingClientRect().width)),
+      label_px: Math.min(rectPx, ctmPx), rect_px: rectPx, ctm_px: ctmPx, words: words,
+      fit_px: label * Math.min(1, box.clientWidth / natural), alone: alone,
+      in_columns: !!col, natural: natural,
+    };
+  })
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class BoxMeasure:
+    id: str
+    cls: str
+    fit: str
+    box_width: float
+    scroll_width: float
+    svg_width: float
+    label_px: float
+    rect_px: float
+    ctm_px: float
+    words: int
+    fit_px: float
+    alone: bool
+    in_columns: bool
+    natural: float
+
+    @property
+    def scrolls(self) -> bool:
+        return self.scroll_width > self.box_width + 1
+
+    def problems(self, min_px: float = 9.0) -> list[str]:
+        """What breaks the rule: labels under ``min_px``; a scroll that fitting would have avoided;
+        a scrolling drawing that still shares its row; an SVG wider than a box that does not scroll."""
+        out: list[str] = []
+        if self.words == 0:
+            out.append("no word label found")
+        if self.label_px < min_px - 0.05:
+            out.append(f"word labels at {self.label_px:.2f} px")
+        if self.scrolls:
+            if self.fit_px >= min_px:
+                out.append(f"scrolls although fitted labels would be {self.fit_px:.2f} px")
+            if not self.alone:
+                out.append("scrolls but shares its row with another column")
+        elif self.svg_width > self.box_width + 1:
+            out.append(f"SVG {self.svg_width:.0f} px in a {self.box_width} px box")
+        return out
+
+    def row(self) -> str:
+        kind = "dot" if "wb-dot" in self.cls else "dep"
+        fits = "SCROLLS" if self.scrolls else "fits   "
+        return (
+            f"{kind:3} box {self.box_width:5.0f} svg {self.svg_width:6.0f} natural {self.natural:6.0f} "
+            f"labels {self.label_px:5.2f} px (fit {self.fit_px:5.2f}) {fits} "
+            f"{'alone' if self.alone else 'shared'}"
+        )
+
+
+TABLES_JS = """
+() => [...document.querySelectorAll('[data-testid=stTable]')].filter(t => t.offsetParent !== null)
+  .flatMap(t => [t, ...t.querySelectorAll('*')])
+  .filter(e => getComputedStyle(e).overflowX !== 'visible' && e.scrollWidth > e.clientWidth + 1)
+  .map(e => `${e.tagName} ${e.clientWidth}/${e.scrollWidth}`)
+"""
+
+
+def scrolling_tables(page: object) -> list[str]:
+    """Parts of visible tables (``st.table``: the edit script's operations) that scroll sideways."""
+    return list(page.evaluate(TABLES_JS))  # type: ignore[attr-defined]
+
+
+def measure(page: object) -> list[BoxMeasure]:
+    """Every visible drawing box of ``page`` (a Playwright page)."""
+    rows = page.evaluate(MEASURE_JS)  # type: ignore[attr-defined]
+    return [BoxMeasure(**r) for r in rows]
