@@ -32,7 +32,7 @@ from workbench.freval_view import (
     validate_prm,
     validate_trees,
 )
-from workbench.uploads import choose_source, forget_button, upload_slot
+from workbench.uploads import choose_source, forget_button, show_name_clashes, upload_slot
 from workbench.widgets import download_table, md_escape
 
 SLOTS = ("freval_gold", "freval_tests", "freval_prm")
@@ -54,6 +54,7 @@ def inputs() -> tuple[str, TreeFile | None, list[TreeFile], list[TreeFile]]:
     prms = upload_slot(
         "Parameter file(s) (.prm, optional)", key="freval_prm", validate=validate_prm, multiple=True
     )
+    show_name_clashes([u.name for u in gold], [u.name for u in tests], parse_role="parser output")
     if gold or tests or prms:
         loaded = [f"`{md_escape(u.name)}`" for u in (*gold, *tests, *prms)]
         st.sidebar.markdown("Loaded: " + ", ".join(loaded))

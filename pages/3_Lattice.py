@@ -26,7 +26,7 @@ from workbench.lattice_view import (
     validate_analysis,
     validate_lattice_file,
 )
-from workbench.uploads import Upload, choose_source, forget_button, upload_slot
+from workbench.uploads import Upload, choose_source, forget_button, show_name_clashes, upload_slot
 from workbench.widgets import UPLOAD_KEY, download_table, drawing_size_control, md_escape, sentence_picker
 
 GOLD_SLOTS = ("lattice_gold", "lattice_gold_lattice")
@@ -92,6 +92,8 @@ def inputs() -> tuple[DatasetSpec | None, LatticeInputs | None]:
         validate=validate_ambiguity,
         help="The morphological analyzer's lattices: drawn, and used to report analyses outside them.",
     )
+    gold_names = [f.name for f in (gold, gold_lattice) if f is not None]
+    show_name_clashes(gold_names, [u.name for u in (*preds, *pred_lattices)], parse_role="predicted")
     if gold or preds:
         forget_button((*GOLD_SLOTS, *PRED_SLOTS))
     if not preds:

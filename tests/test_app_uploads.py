@@ -1,6 +1,7 @@
 """Uploads that must not hurt the session (issue 13), under Streamlit's AppTest.
 
-* uploads are keyed by role: a parse named like the gold is kept beside it, and the clash is shown;
+* uploads are keyed by role: a parse named like the gold is kept beside it, and the clash is shown
+  (the inspector, and the FREVAL and Lattice pages, whose gold and parse slots are separate);
 * a per-session budget of decompressed bytes (``EVALCORE_SESSION_BYTES``), counted while the
   upload is decompressed: a file that does not fit is refused with a message, nothing is lost;
 * the 199 MB-expanding comment bomb costs a message, quickly, and the data loaded before stays;
@@ -64,6 +65,59 @@ def test_a_parse_named_like_the_gold_is_kept_beside_it_and_the_clash_shown() -> 
     assert "`test.conllu` (gold)" in loaded.replace("\\", "") and "test.conllu (parse)" in loaded.replace(
         "\\", ""
     )
+
+
+def _slot_page(name: str) -> AppTest:
+    """A page of slot uploads (FREVAL, Lattice), with "Your files (upload)" chosen."""
+    at = upload_app()
+    at.switch_page(name).run()
+    assert not at.exception
+    return at
+
+
+def _slot_upload(at: AppTest, slot: str, name: str, data: bytes) -> None:
+    at.file_uploader(key=f"wb_slot:{slot}").upload(name, data).run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def _clashes(at: AppTest) -> list[str]:
+    return [w.value.replace("\\", "") for w in at.warning if "of the same name are loaded" in w.value]
+
+
+def test_freval_page_shows_a_parse_named_like_the_gold() -> None:
+    """evalb's sample under one name for the gold and the parse: the clash is shown, and the numbers
+    are still the gold against the parse (recall 87.76, precision 90.53: evalb's own sample.rsl)."""
+    at = _slot_page("pages/2_FREVAL.py")
+    sample = ROOT / "assets" / "evalb" / "sample"
+    _slot_upload(at, "freval_gold", "sample.txt", (sample / "sample.gld").read_bytes())
+    _slot_upload(at, "freval_prm", "sample.prm", (sample / "sample.prm").read_bytes())
+    assert _clashes(at) == []
+    _slot_upload(at, "freval_tests", "sample.txt", (sample / "sample.tst").read_bytes())
+    (clash,) = _clashes(at)
+    assert clash.startswith("sample.txt: a gold file and a parser output file of the same name are loaded")
+    assert "neither replaces the other" in clash
+    m = {x.label: x.value for x in at.metric}
+    assert m["LR₁ (evalb recall)"] == "87.76" and m["LP₁ (evalb precision)"] == "90.53"
+
+
+def test_lattice_page_shows_predicted_files_named_like_the_gold_files() -> None:
+    """The uploaded analysis as gold and yap's output as prediction, each file under the other side's
+    name: two clashes shown, and the numbers are still yap's against the analysis (those of
+    test_app_pages.py::test_lattice_page_uploads_only_and_a_bad_file_keeps_data, the command line's;
+    the prediction scored against itself would print 100)."""
+    at = _slot_page("pages/3_Lattice.py")
+    fix, yap = ROOT / "tests" / "fixtures", ROOT / "assets" / "hebrew_yap"
+    _slot_upload(at, "lattice_gold", "analysis.conll", (fix / "yap_alternative.conll").read_bytes())
+    _slot_upload(
+        at, "lattice_gold_lattice", "analysis.lattice", (fix / "yap_alternative.lattice").read_bytes()
+    )
+    _slot_upload(at, "lattice_preds", "analysis.conll", (yap / "output.conll").read_bytes())
+    _slot_upload(at, "lattice_pred_lattices", "analysis.lattice", (yap / "output.mapping").read_bytes())
+    clashes = _clashes(at)
+    assert [c.split(":", 1)[0] for c in clashes] == ["analysis.conll", "analysis.lattice"], clashes
+    assert all("a gold file and a predicted file of the same name are loaded" in c for c in clashes)
+    m = {x.label: x.value for x in at.metric}
+    assert m["TEDEVAL L (sentence)"] == "80.00" and m["SEGEVAL U (sentence)"] == "92.31", m
 
 
 def test_the_session_budget_refuses_what_does_not_fit(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -100,10 +100,12 @@ def test_one_gold_token_split_in_two_is_the_raw_scenario(write_file: Callable[[s
     assert (seg.token_accuracy_unlabeled, seg.token_accuracy_labeled) == (0.5, 0.5)
     same = evaluate(load_pairing(gold, gold))
     assert same.detected == "gold" and same.classic is not None and same.classic.labeled == 1.0
-    # one such sentence among others that keep the gold tokens makes the whole file raw
+    # one such sentence among others that keep the gold tokens makes the whole file raw, and the
+    # classic metric N/A although the sentence before it (d) kept the gold segmentation
     gold2 = write_file("gold2.conllu", _conllu(["d"]) + _conllu(["ab a b", "c"]))
     pred2 = write_file("pred2.conllu", _conllu(["d"]) + _conllu(["a", "b", "c"]))
-    assert evaluate(load_pairing(gold2, pred2)).detected == "raw"
+    raw2 = evaluate(load_pairing(gold2, pred2))
+    assert raw2.detected == "raw" and raw2.classic is None
 
 
 def test_a_block_with_two_predicted_tokens_is_never_exact() -> None:

@@ -14,6 +14,10 @@ that does not fit is refused, and forgetting files makes room.  Either way
 nothing is read from a refused file and everything loaded before stays;
 what is read is read under the app's resource limits (:func:`workbench.cache.app_limits`).
 
+**Roles.** Gold and parser files have their own slots, so a parse named like
+the gold never replaces it; the clash is shown (:func:`show_name_clashes`), as
+the inspector shows its own.
+
 **Never written, never run.** Uploaded bytes stay in memory (Streamlit keeps
 them in its in-memory upload manager; the app keeps them in session state and
 in caches keyed on their SHA-1).  They are only passed, as ``bytes``, to
@@ -24,7 +28,7 @@ subprocesses and ``eval``/``exec``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import streamlit as st
@@ -43,6 +47,7 @@ __all__ = [
     "budget_used",
     "choose_source",
     "forget_button",
+    "show_name_clashes",
     "size_problem",
     "upload_limit_mb",
     "upload_slot",
@@ -167,6 +172,26 @@ def upload_slot(
     for err in errors.values():
         st.error(err, icon="⚠️")
     return list(store.values())
+
+
+def show_name_clashes(gold: Iterable[str], parses: Iterable[str], *, parse_role: str) -> tuple[str, ...]:
+    """Warn about every file name used by a gold upload and a ``parse_role`` upload at once
+    (``gold``, ``parses``: the names of the uploads of each role).
+
+    Their slots are separate, so neither replaces the other (the gold stays the gold), but messages
+    and tables name files by their names: the warning says so (issue 13, as the inspector's clash).
+    Returns the warnings shown.
+    """
+    shown = []
+    for name in sorted(set(gold) & set(parses)):
+        text = (
+            f"{md_escape(name)}: a gold file and a {parse_role} file of the same name are loaded; each is "
+            "kept in its own slot (neither replaces the other), but messages and tables call both "
+            f"'{md_escape(name)}'. Rename one to tell them apart."
+        )
+        st.warning(text, icon="⚠️")
+        shown.append(text)
+    return tuple(shown)
 
 
 def forget_button(keys: Sequence[str], *, label: str = "Forget uploaded files") -> None:
