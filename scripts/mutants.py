@@ -317,6 +317,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
     (FR, '_run_sum', 'out = [max(k - u, 0) for u in range(length)]',
      'out = [max(k - u - 1, 0) for u in range(length)]', OFF_BY_ONE, LINEAR_FRAGMENTS),
     (GT, 'ted_same_yield', 'if cost > _count_bound(kx, ky, pin_roots):', 'if False:', DROP, LINEAR_TED),
+    (FR, 'fragment_counts', ' and (edge_ok is None or edge_ok[i])', '', DROP, LINEAR_FRAGMENTS),
 ]
 # fmt: on
 

@@ -113,6 +113,24 @@ def test_dp_equals_enumeration(case: tuple[list[int], list[bool], list[bool]]) -
     assert fragment_counts(parents, include, edge_ok) == brute_force(parents, include, edge_ok)
 
 
+@settings(deadline=None)
+@given(forests())
+def test_polynomials_summed_over_nodes_equal_enumeration(
+    case: tuple[list[int], list[bool], list[bool]],
+) -> None:
+    """Each node's polynomial counts the fragments whose top it is (SPEC §7), so their sum over the
+    nodes is every connected fragment: the enumeration.  fragment_counts no longer sums them
+    (unary runs in one step, issue 13), so this is the test of the per-node polynomials."""
+    parents, include, edge_ok = case
+    total: tuple[int, ...] = ()
+    for f in fragment_polynomials(parents, include, edge_ok):
+        if f is not None:
+            total = add_counts(total, f)
+    while total and total[-1] == 0:
+        total = total[:-1]
+    assert total == brute_force(parents, include, edge_ok)
+
+
 @settings(max_examples=200, deadline=None)
 @given(forests(), st.integers(min_value=1, max_value=13))
 def test_dp_equals_enumeration_with_limit(case: tuple[list[int], list[bool], list[bool]], limit: int) -> None:
