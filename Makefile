@@ -5,7 +5,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 8501
 
-.PHONY: app test lint lock clean-env
+.PHONY: app test fast lint lock clean-env
 
 app:
 	bash scripts/setup.sh app
@@ -17,6 +17,11 @@ test:
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m pytest -p no:cacheprovider; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; rc=0; fi; exit $$rc
+
+# The fast suite while working: no slow or browser tests, on two cores.
+fast:
+	bash scripts/setup.sh dev
+	$(PY) -m pytest -p no:cacheprovider -q -n 2 -m "not slow and not e2e"
 
 lint:
 	$(PY) -m ruff check . && $(PY) -m ruff format --check .
