@@ -164,11 +164,12 @@ def test_hostile_labels_are_shown_literally(app_url: str, page: object) -> None:
     _upload(page, "Predicted file(s)", FIXTURES / "hostile.conllu")
     drawn = page.locator("div.wb-figure svg").first  # type: ignore[attr-defined]
     drawn.wait_for(timeout=TIMEOUT_MS)
-    # the page reruns after the upload: wait for the drawing of the new file, not a fixed time
+    # the page reruns after the upload and draws the lattice before the function tree:
+    # wait until both drawings of the new file are there, not a fixed time
     page.wait_for_function(  # type: ignore[attr-defined]
-        "([sel, needle]) => Array.from(document.querySelectorAll(sel))"
-        ".map(e => e.textContent).join(' ').includes(needle)",
-        arg=["div.wb-figure svg text", f"{HOSTILE_FORM}/X"],
+        "([sel, needles]) => { const t = Array.from(document.querySelectorAll(sel))"
+        ".map(e => e.textContent).join(' '); return needles.every(n => t.includes(n)); }",
+        arg=["div.wb-figure svg text", [f"{HOSTILE_FORM}/X", HOSTILE_LABEL]],
         timeout=TIMEOUT_MS,
     )
     all_text = " ".join(page.locator("div.wb-figure svg text").all_text_contents())  # type: ignore[attr-defined]
