@@ -106,8 +106,11 @@ def test_freval_page_draws_plotly_charts(app_url: str, page: object) -> None:
     plot = page.locator(".js-plotly-plot").first  # type: ignore[attr-defined]
     plot.wait_for(timeout=TIMEOUT_MS)
     page.wait_for_selector(".js-plotly-plot svg.main-svg g.trace", timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
-    assert page.locator(".js-plotly-plot").count() == 2  # type: ignore[attr-defined]
-    assert page.locator(".js-plotly-plot").first.locator("g.trace").count() >= 2  # type: ignore[attr-defined]
+    # both charts, each with at least two curves: wait until they are drawn, then assert
+    sync_api.expect(page.locator(".js-plotly-plot")).to_have_count(2, timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
+    sync_api.expect(page.locator(".js-plotly-plot").first.locator("g.trace").nth(1)).to_be_attached(  # type: ignore[attr-defined]
+        timeout=TIMEOUT_MS
+    )
     page.get_by_text("87.76").first.wait_for(timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
     assert "data=evalb" in page.url  # type: ignore[attr-defined]
     assert_no_exception(page)
@@ -187,13 +190,21 @@ def test_hostile_file_name_in_plotly_legend(app_url: str, page: object) -> None:
     page.goto(f"{app_url}/FREVAL?data=upload")  # type: ignore[attr-defined]
     sample = ROOT / "assets" / "evalb" / "sample"
     _upload(page, "Gold trees", sample / "sample.gld")
-    page.wait_for_timeout(500)  # type: ignore[attr-defined]
+    # the gold upload is taken when its file name is listed in the uploader (not after a fixed time)
+    page.locator('[data-testid="stFileUploader"]').filter(has_text="Gold trees").first.get_by_text(  # type: ignore[attr-defined]
+        "sample.gld"
+    ).wait_for(timeout=TIMEOUT_MS)
     name = "<img src=x onerror=alert(1)><b>bold</b>.tst"
     box = page.locator('[data-testid="stFileUploader"]').filter(has_text="Parser output(s)").first  # type: ignore[attr-defined]
     box.locator('input[type="file"]').set_input_files(
         {"name": name, "mimeType": "text/plain", "buffer": (sample / "sample.tst").read_bytes()}
     )
     page.wait_for_selector(".js-plotly-plot g.legend text", timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
+    page.wait_for_function(  # type: ignore[attr-defined]
+        "([sel, needle]) => Array.from(document.querySelectorAll(sel)).some(e => e.textContent === needle)",
+        arg=[".js-plotly-plot g.legend text", name],
+        timeout=TIMEOUT_MS,
+    )
     legend = page.locator(".js-plotly-plot").first.locator("g.legend text").all_text_contents()  # type: ignore[attr-defined]
     assert name in legend, legend
     assert page.locator(".js-plotly-plot img, .js-plotly-plot b").count() == 0  # type: ignore[attr-defined]
