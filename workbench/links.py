@@ -246,7 +246,7 @@ def show_link_problems(link: DeepLink) -> None:
         return
     import streamlit as st
 
-    from workbench.widgets import md_escape
+    from workbench.text import md_escape
 
     st.sidebar.warning(
         "Some parts of the link were not used: " + "; ".join(md_escape(p) for p in link.problems), icon="🔗"
