@@ -41,11 +41,13 @@ from evalcore.trees import DepTree, EditOp, MFTree, SpanTree, Tree
 __all__ = [
     "ArcVerdict",
     "OpMark",
+    "OperationFilter",
     "ParseView",
     "SentenceAttachment",
     "SentenceReport",
     "arc_verdicts",
     "inspect_sentence",
+    "label_matches",
     "mark_operations",
     "operation_rows",
     "sentence_attachment",
@@ -108,14 +110,23 @@ def _node_for(mf: MFTree, op: EditOp) -> int:
     return -1
 
 
-def mark_operations(ted: SentenceTed, parse_mf: MFTree, general_mf: MFTree) -> tuple[OpMark, ...]:
-    """Place each operation of ``ted.script`` on the parse (del, rel) or the generalized gold (ins)."""
+def _with_discount(ted: SentenceTed) -> list[tuple[EditOp, bool]]:
+    """Each operation of ``ted.script`` and whether it is discounted (an operation discounted ``k``
+    times: its first ``k`` occurrences)."""
     discounted = list(ted.discounted)
-    out: list[OpMark] = []
+    out: list[tuple[EditOp, bool]] = []
     for op in ted.script:
         is_disc = op in discounted
         if is_disc:
             discounted.remove(op)
+        out.append((op, is_disc))
+    return out
+
+
+def mark_operations(ted: SentenceTed, parse_mf: MFTree, general_mf: MFTree) -> tuple[OpMark, ...]:
+    """Place each operation of ``ted.script`` on the parse (del, rel) or the generalized gold (ins)."""
+    out: list[OpMark] = []
+    for op, is_disc in _with_discount(ted):
         side, mf = ("general", general_mf) if op.kind == "ins" else ("parse", parse_mf)
         out.append(OpMark(op, is_disc, side, _node_for(mf, op)))
     return tuple(out)
@@ -284,3 +295,42 @@ def sentence_attachment(
         counts,
         score(counts, config),
     )
+
+
+def label_matches(wanted: str, label: str) -> bool:
+    """``label`` is ``wanted``, or ``wanted`` is its part before ``:`` (``obl`` matches ``obl:mod``)."""
+    return label == wanted or label.split(":", 1)[0] == wanted
+
+
+@dataclass(frozen=True, slots=True)
+class OperationFilter:
+    """Which operations of an edit script a user looks for: ``status`` ``counted`` / ``discounted``,
+    ``kind`` ``ins`` / ``del`` / ``rel`` and a ``label`` involved (the label inserted or deleted, or
+    either side of a relabeling; :func:`label_matches`); an empty field takes anything."""
+
+    status: str = ""
+    kind: str = ""
+    label: str = ""
+
+    @property
+    def active(self) -> bool:
+        return bool(self.status or self.kind or self.label)
+
+    def operations(self, ted: SentenceTed) -> tuple[EditOp, ...]:
+        """The operations of ``ted.script`` that match (a discounted operation is counted once per
+        discount, as :func:`mark_operations` places them)."""
+        out: list[EditOp] = []
+        for op, discounted in _with_discount(ted):
+            if self.status and self.status != ("discounted" if discounted else "counted"):
+                continue
+            if self.kind and self.kind != op.kind:
+                continue
+            labels = (op.label, op.new_label) if op.kind == "rel" else (op.label,)
+            if self.label and not any(label_matches(self.label, x) for x in labels):
+                continue
+            out.append(op)
+        return tuple(out)
+
+    def matches(self, ted: SentenceTed) -> bool:
+        """Whether the script has at least one matching operation (always, when nothing is asked)."""
+        return not self.active or bool(self.operations(ted))

@@ -2,13 +2,27 @@
 
 Every number shown is computed by ``evalcore``; each panel is one function
 taking a :class:`View` (dataset, sentence, display options), so a panel is
-added as one more function and one more call in :func:`inspector_page`.
+added as one more function and one more call in :func:`sentence_view`.
+
+Speed (issue 14): the sidebar's settings rerun the page; choosing a
+sentence (◀ ▶, the list, the search, the order, the filters) reruns only
+:func:`sentence_view`, an ``st.fragment``.  A sentence's TedEval report is
+kept for every session (:func:`workbench.tedeval_view.sentence_report`), its
+Graphviz drawings are rendered by one run of ``dot`` (``prerender``), and
+only the chosen parse's edit script is drawn.
+
+Links (issue 14): every setting that changes what is shown is in the URL
+(``workbench.links``: ``protocol``, ``labeled``, ``target``, ``parse``,
+``order``, ``minwords``, the filters, ``find``, ``punct``, ``side``,
+``zoom``, ``funcsep``, with ``data`` and ``sent``), so a copied link reopens
+the same view; uploaded files cannot be in a link, and the page says so.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import zlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import pandas as pd
@@ -16,38 +30,61 @@ import streamlit as st
 
 from evalcore.conversion import ConversionConfig
 from evalcore.errors import EvalcoreError
-from evalcore.inspection import SentenceAttachment, sentence_attachment
+from evalcore.inspection import OperationFilter, SentenceAttachment, label_matches, sentence_attachment
 from evalcore.metrics.attachment import AttachConfig, is_punct
 from evalcore.render.dot import dep_to_dot, tree_to_dot
+from evalcore.render.edits import marked_tree_dot
 from evalcore.render.layout import ArcVerdict, DepLayout, WordGrid, layout_dep, merge_grids, word_grid
 from evalcore.render.svg import dep_svg
 from evalcore.trees import DepTree, SpanTree
 from workbench.cache import corpus_attach
 from workbench.datasets import Analysis, LoadedDataset, SentenceInfo
+from workbench.links import OP_KINDS, OP_STATUSES, keep_widget, report_link_problem, seed_widget
 from workbench.tedeval import (
+    ParseTeds,
+    TedParse,
     TedSentence,
     general_name,
     guess_function_separators,
-    own_gold,
+    parse_choices,
     scheme_of,
-    sentence_tedeval,
+    tree_golds,
 )
-from workbench.tedeval_view import (
-    ExperimentSettings,
-    corpus_experiment,
-    edit_script_panel,
-    function_tree_figure,
-)
+from workbench.tedeval_view import TREE_SCALE, corpus_scripts, edit_script_panel, sentence_report
+from workbench.uploads import UPLOAD_KEY
 from workbench.widgets import (
     Figure,
+    Ordering,
     choose_dataset,
     download_table,
     drawing_size_control,
     graphviz_figure,
     md_escape,
+    prerender,
     sentence_picker,
     stacked_figures,
 )
+
+TARGET_LABELS = {"general": "generalized gold", "single": "single gold"}
+KIND_LABELS = {"": "any kind", **dict(zip(OP_KINDS, ("insertion", "deletion", "relabeling"), strict=True))}
+STATUS_LABELS = {"": "counted or discounted", **{s: s for s in OP_STATUSES}}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The sidebar's choices: what changes the numbers and drawings of every sentence."""
+
+    count_punct: bool = True
+    side_by_side: bool = True
+    protocol: str = "2012"  # TedEval protocol (SPEC §4 / §5)
+    labeled: bool = True  # the edit script drawn: labeled (L-TED) or unlabeled (U-TED)
+    script_single: bool = False  # the edit script to the single gold instead of the generalization
+    function_sep: str = "-="  # separators of function tags in bracketed labels (SPEC §5.1)
+    parse: str = ""  # the parse whose edit script is drawn (a TedParse name; "" = none)
+
+    @property
+    def conversion(self) -> ConversionConfig:
+        return ConversionConfig(protocol=self.protocol, function_separators=self.function_sep)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -56,22 +93,39 @@ class View:
 
     loaded: LoadedDataset
     sentence: SentenceInfo
-    count_punct: bool
-    side_by_side: bool
-    protocol: str = "2012"  # TedEval protocol (SPEC §4 / §5)
-    labeled: bool = True  # the edit script drawn: labeled (L-TED) or unlabeled (U-TED)
-    script_single: bool = False  # the edit script to the single gold instead of the generalization
-    function_sep: str = "-="  # separators of function tags in bracketed labels (SPEC §5.1)
+    settings: Settings
+    choices: tuple[TedParse, ...] = ()  # every parse (and gold read as a parse) of the dataset
+
+    @property
+    def count_punct(self) -> bool:
+        return self.settings.count_punct
+
+    @property
+    def side_by_side(self) -> bool:
+        return self.settings.side_by_side
+
+    @property
+    def protocol(self) -> str:
+        return self.settings.protocol
 
     @property
     def config(self) -> AttachConfig:
         return AttachConfig(no_punct=not self.count_punct)
 
+    @property
+    def chosen(self) -> TedParse | None:
+        """The parse whose edit script is drawn."""
+        return next((c for c in self.choices if c.name == self.settings.parse), None)
+
     @cached_property
     def ted(self) -> TedSentence:
-        """This sentence's TedEval report (function trees, generalized gold, scripts), computed once."""
-        conv = ConversionConfig(protocol=self.protocol, function_separators=self.function_sep)  # type: ignore[arg-type]
-        return sentence_tedeval(self.loaded, self.sentence.index, conv)
+        """This sentence's TedEval report (function trees, generalized gold, scripts of every parse
+        and of the chosen gold read as a parse), kept for every session."""
+        chosen = self.chosen
+        parses = [c for c in self.choices if not c.gold_as_parse]
+        if chosen is not None and chosen.gold_as_parse:
+            parses.append(chosen)
+        return sentence_report(self.loaded, self.sentence.index, self.settings.conversion, parses)
 
     def dep_tree(self, analysis: Analysis) -> DepTree:
         return analysis.dep_trees[self.sentence.index]
@@ -213,11 +267,11 @@ def panel_dependency_trees(view: View) -> None:
 TED_COLUMNS = ("U-TED single", "L-TED single", "U-TED multiple", "L-TED multiple")
 
 
-def _ted_fields(view: View, parse: Analysis) -> dict[str, object]:
-    """This sentence's TedEval scores of ``parse``: SINGLE (against the gold it is scored with, no
-    discount) and MULTIPLE (against the generalized gold, discounted with its own gold)."""
-    pv = view.ted.view(parse.name)
-    tp = view.ted.parse(parse.name)
+def _ted_fields(view: View, name: str) -> dict[str, object]:
+    """This sentence's TedEval scores of the parse ``name``: SINGLE (against the gold it is scored
+    with, no discount) and MULTIPLE (against the generalized gold, discounted with its own gold)."""
+    pv = view.ted.view(name)
+    tp = view.ted.parse(name)
     if pv is None or tp is None:
         return {}
     return {
@@ -266,14 +320,30 @@ def panel_scores(view: View) -> None:
                 "undirected": round(sc.undirected, 4),
                 "NED": round(sc.ned, 4),
                 "tokens": sc.tokens,
-                **_ted_fields(view, p),
+                **_ted_fields(view, p.name),
             }
         )
     for p in view.loaded.ptb("parse"):  # constituency parses: TedEval only
         gold = view.loaded.gold_of(p)
-        fields = _ted_fields(view, p)
+        fields = _ted_fields(view, p.name)
         if gold is not None and fields:
             rows.append({"parse": p.name, "gold": gold.name, **fields})
+    chosen = view.chosen
+    if chosen is not None and chosen.gold_as_parse:  # a gold read as a parse of another gold
+        row: dict[str, object] = {"parse": chosen.analysis.name, "gold": chosen.single.name}
+        if chosen.analysis.spec.fmt == "conllu" and chosen.single.spec.fmt == "conllu":
+            att = view.attachment(chosen.single, chosen.analysis)
+            if att.scored and att.score is not None:
+                row |= {
+                    "UAS": round(att.score.uas, 4),
+                    "LAS": round(att.score.las, 4),
+                    "undirected": round(att.score.undirected, 4),
+                    "NED": round(att.score.ned, 4),
+                    "tokens": att.score.tokens,
+                }
+        fields = _ted_fields(view, chosen.name)
+        if len(row) > 2 or fields:
+            rows.append(row | fields)
     if not rows:
         return
     st.subheader("Scores for this sentence")
@@ -323,9 +393,9 @@ def panel_constituency(view: View) -> None:
 
 
 def panel_tedeval(view: View) -> None:
-    """Each scheme's gold function tree, the generalized gold, and per parse its function tree and
-    the edit script to the generalized gold (or its single gold), every operation marked counted or
-    discounted on the drawings and listed in a table beside them (SPEC §4.3, §5.3)."""
+    """Each scheme's gold function tree, the generalized gold, and the chosen parse's (or gold's)
+    function tree and edit script to the generalized gold (or its single gold), every operation
+    marked counted or discounted on the drawings and listed in a table under them (SPEC §4.3, §5.3)."""
     st.subheader("Function trees and edit script (TedEval)")
     ted = view.ted
     for note in ted.notes:
@@ -352,35 +422,48 @@ def panel_tedeval(view: View) -> None:
     figures: list[tuple[str, SpanTree]] = [(f"gold {s} ({a.name})", report.gold(s)) for s, a in ted.schemes]
     if len(schemes) > 1:
         figures.append((f"generalized gold {ted.general}", report.general))
-    for title, tree in figures:
-        function_tree_figure(tree, title=title, stem=f"{sid}_{title}", key=f"ftree:{title}")
+    dots = [marked_tree_dot(tree, (), side="parse", title=title) for title, tree in figures]
+    prerender(dots)  # one run of dot for the golds and the generalization
+    for (title, _), dot in zip(figures, dots, strict=True):
+        graphviz_figure(dot, stem=f"{sid}_{title}", key=f"ftree:{title}", scale=TREE_SCALE)
     if len(schemes) == 1:
         st.caption(
             "One scheme only: the generalized gold is that gold itself, and nothing is discounted "
             "(add the gold of another scheme to see discounting)."
         )
-    if not report.parses:
+    chosen = view.chosen
+    if chosen is None:
         st.info("No parse with a gold in this dataset: there is no edit script to show.")
         return
+    pv = ted.view(chosen.name)
+    if pv is None:
+        st.info(f"No edit script of {md_escape(chosen.name)} for this sentence (see above).")
+        return
     target = (
-        "its single gold (SINGLE, no discount)"
-        if view.script_single
+        f"its single gold {chosen.single.name} (SINGLE, no discount)"
+        if view.settings.script_single
         else f"the generalized gold {ted.general}"
     )
-    kind = "labeled" if view.labeled else "unlabeled"
-    st.markdown(f"**Edit script** ({kind}) turning each parse into {md_escape(target)}:")
-    tabs = st.tabs([v.name for v in report.parses])
-    for tab, pv in zip(tabs, report.parses, strict=True):
-        with tab:
-            edit_script_panel(
-                report,
-                pv,
-                labeled=view.labeled,
-                single=view.script_single,
-                general_name=ted.general,
-                stem=sid,
-                key=f"ted:{pv.name}",
-            )
+    kind = "labeled" if view.settings.labeled else "unlabeled"
+    st.markdown(
+        f"**Edit script** ({kind}) turning *{md_escape(chosen.name)}* into {md_escape(target)} "
+        "(choose the parse in the sidebar):"
+    )
+    if chosen.gold_as_parse:
+        st.caption(
+            f"A gold read as a parse: against {md_escape(chosen.single.name)} (single gold), the script is "
+            "every disagreement of the two golds; against the generalized gold it is discounted with "
+            f"{md_escape(chosen.analysis.name)} itself, so TedEval forgives all of it (SPEC §4.3)."
+        )
+    edit_script_panel(
+        report,
+        pv,
+        labeled=view.settings.labeled,
+        single=view.settings.script_single,
+        general_name=ted.general,
+        stem=sid,
+        key=f"ted:{pv.name}",
+    )
 
 
 def panel_lattice(view: View) -> None:
@@ -397,32 +480,308 @@ def panel_lattice(view: View) -> None:
 
 
 # ---------------------------------------------------------------------------
+# sidebar: the settings of every sentence (each in the URL)
 
 
-def _lted_ranking(
-    loaded: LoadedDataset, parse: Analysis | None, protocol: str
-) -> tuple[str, Callable[[], dict[int, float]]] | None:
-    """The picker's "worst L-TED first": per sentence, the parse's L-TED against the generalized
-    gold of all the schemes (its own gold alone if there is one scheme), from the cross-scheme
-    experiment of evalcore (cached; no significance tests).  ``None`` without a parse."""
-    if parse is None:
+def _flag(value: bool) -> str:
+    return "yes" if value else "no"
+
+
+def _toggle(label: str, name: str, widget: str, default: bool, help: str) -> bool:
+    seed_widget(name, widget, default, lambda v: v if isinstance(v, bool) else None)
+    value = bool(st.toggle(label, key=widget, help=help))
+    keep_widget(name, widget, None if value == default else _flag(value))
+    return value
+
+
+def _choice(
+    name: str,
+    widget: str,
+    options: Sequence[str],
+    default: str,
+    draw: Callable[[], object],
+    *,
+    to_url: Callable[[str], str] = str,
+    from_url: Callable[[str], str | None] = str,
+) -> str:
+    """A radio or selectbox over ``options`` bound to the link key ``name`` (``to_url`` /
+    ``from_url``: an option as written in the URL, and back); a value of the link that is not an
+    option here is said."""
+
+    def accept(value: object) -> str | None:
+        option = from_url(value) if isinstance(value, str) else None
+        return option if option in options else None
+
+    refused = seed_widget(name, widget, default, accept)
+    if refused is not None:
+        shown = ", ".join(to_url(o) for o in options if o) or "nothing"
+        report_link_problem(f"{name}: no '{refused}' here (one of: {shown})")
+    if st.session_state.get(widget) not in options:
+        st.session_state[widget] = default
+    draw()
+    value = str(st.session_state[widget])
+    keep_widget(name, widget, None if value == default else to_url(value))
+    return value
+
+
+def sidebar_settings(loaded: LoadedDataset, choices: Sequence[TedParse]) -> Settings:
+    """The sidebar: punctuation, arrangement, drawing size and TedEval's settings."""
+    with st.sidebar:
+        count_punct = True
+        if loaded.dep():
+            count_punct = _toggle(
+                "Count punctuation", "punct", "wb_punct", True, "Punctuation is decided on the gold token."
+            )
+        side_by_side = _toggle(
+            "Schemes side by side",
+            "side",
+            "wb_side",
+            True,
+            "Off: all drawings stacked in one box, on one scale (the same word at the same place).",
+        )
+        drawing_size_control()
+        st.markdown("**TedEval**")
+        protocol = _choice(
+            "protocol",
+            "wb_protocol",
+            ["2012", "2011"],
+            "2012",
+            lambda: st.radio(
+                "Protocol",
+                ["2012", "2011"],
+                key="wb_protocol",
+                horizontal=True,
+                help="2012 (EACL 2012, default): multi-function trees, any trees. 2011 (EMNLP 2011): "
+                "function trees with * heads, dependency trees only.",
+            ),
+        )
+        names = [c.name for c in choices]
+        parse = ""
+        if names:
+            # keyed on the choices too: new uploads start again at their first parse
+            parse_key = f"wb_parse:{loaded.spec.key}:{zlib.crc32(chr(10).join(names).encode()):08x}"
+            parse = _choice(
+                "parse",
+                parse_key,
+                names,
+                names[0],
+                lambda: st.selectbox(
+                    "Parse (edit script)",
+                    names,
+                    key=parse_key,
+                    help="The parse whose edit script is drawn; a gold can be read as a parse against "
+                    "another scheme's gold (every disagreement of the two) and against the "
+                    "generalization.",
+                ),
+            )
+        labeled = _toggle(
+            "Labeled edit script", "labeled", "wb_labeled", True, "Off: the unlabeled script (U-TED)."
+        )
+        target = _choice(
+            "target",
+            "wb_script",
+            list(TARGET_LABELS.values()),
+            TARGET_LABELS["general"],
+            lambda: st.radio(
+                "Edit script to",
+                list(TARGET_LABELS.values()),
+                key="wb_script",
+                help="The generalized gold (TEDEVAL MULTIPLE, with discounting) or the gold the parse is "
+                "scored with (SINGLE, nothing discounted).",
+            ),
+            to_url=lambda label: next(k for k, v in TARGET_LABELS.items() if v == label),
+            from_url=TARGET_LABELS.get,
+        )
+        function_sep = "-="
+        if loaded.ptb():
+            guess = guess_function_separators(loaded)
+            sep_key = f"wb_funcsep:{loaded.spec.key}"
+            seed_widget("funcsep", sep_key, guess, lambda v: v if isinstance(v, str) and v else None)
+            function_sep = (
+                st.text_input(
+                    "Function-tag separators",
+                    key=sep_key,
+                    help="Bracketed trees: the function tags follow the category after one of these "
+                    "characters (PTB: NP-SBJ, '-='; FarPaHC: NP*SBJ, '-=*'), as --function-sep.",
+                )
+                or guess
+            )
+            keep_widget("funcsep", sep_key, None if function_sep == guess else function_sep)
+    return Settings(
+        count_punct,
+        side_by_side,
+        protocol,
+        labeled,
+        target == TARGET_LABELS["single"],
+        function_sep,
+        parse,
+    )
+
+
+# ---------------------------------------------------------------------------
+# the sentence view: filters, orders, picker and panels (rerun alone when a sentence is chosen)
+
+
+@st.cache_resource(show_spinner=False, max_entries=16)
+def _labels(files: tuple[tuple[str, ...], ...], _loaded: LoadedDataset) -> tuple[frozenset[str], ...]:
+    return _loaded.sentence_labels()
+
+
+def _files(loaded: LoadedDataset) -> tuple[tuple[str, ...], ...]:
+    return tuple((a.name, a.digest, a.spec.role) for a in loaded.analyses)
+
+
+def _ted_scores(
+    loaded: LoadedDataset, choice: TedParse, settings: Settings, *, single: bool
+) -> dict[int, float]:
+    """Per sentence, ``choice``'s L-TED (SINGLE or MULTIPLE) under the settings' protocol."""
+    try:
+        scripts = corpus_scripts(loaded, choice, settings.conversion)
+    except EvalcoreError as exc:
+        st.error(str(exc))
+        return {}
+    return {i: t.script(single=single, labeled=True).score for i, t in enumerate(scripts) if t is not None}
+
+
+def orderings(loaded: LoadedDataset, settings: Settings, choices: Sequence[TedParse]) -> list[Ordering]:
+    """The inspector's orders: worst LAS first, worst L-TED first (the chosen parse against the
+    generalized gold), largest gold-vs-gold discrepancy first (L-TED of one gold read as a parse
+    against another: the chosen pair, else the first two golds)."""
+    out: list[Ordering] = []
+    pair = loaded.default_pair()
+    if pair is not None:
+        gold, system = pair
+        config = AttachConfig(no_punct=not settings.count_punct)
+
+        def worst_las() -> dict[int, float]:
+            result = corpus_attach(gold, system, config)
+            return {i: (c.las / c.tokens if c.tokens else 1.0) for i, c in result.by_index().items()}
+
+        out.append(Ordering("worst", f"worst LAS first ({system.name})", worst_las))
+    chosen = next((c for c in choices if c.name == settings.parse), None)
+    golds = [scheme_of(g) for g in tree_golds(loaded)]
+    if chosen is not None and golds:
+        against = general_name(golds) if len(golds) > 1 else scheme_of(chosen.own)
+        out.append(
+            Ordering(
+                "worst-lted",
+                f"worst L-TED first ({chosen.name}, against {against})",
+                lambda: _ted_scores(loaded, chosen, settings, single=len(golds) == 1),
+            )
+        )
+    pairs = [c for c in choices if c.gold_as_parse]
+    if pairs:
+        gap = chosen if chosen is not None and chosen.gold_as_parse else pairs[0]
+        out.append(
+            Ordering(
+                "gold-gap",
+                f"largest gold-vs-gold discrepancy first ({gap.analysis.name} vs {gap.single.name}, L-TED)",
+                lambda: _ted_scores(loaded, gap, settings, single=True),
+            )
+        )
+    return out
+
+
+@dataclass(frozen=True)
+class Filters:
+    """The filters of the sentence list besides length and search (each in the URL)."""
+
+    label: str = ""  # a relation label the sentence's trees use
+    ops: OperationFilter = field(
+        default_factory=OperationFilter
+    )  # an operation the chosen parse's edit script has
+
+    @property
+    def active(self) -> int:
+        return bool(self.label) + bool(self.ops.status) + bool(self.ops.kind) + bool(self.ops.label)
+
+
+def _name_filter(name: str, widget: str, options: Sequence[str], label: str, holder: object) -> str:
+    def draw() -> object:
+        return holder.selectbox(label, ["", *options], key=widget, format_func=lambda x: x or "any")  # type: ignore[attr-defined]
+
+    return _choice(name, widget, ["", *options], "", draw)
+
+
+def _op_select(
+    name: str, widget: str, labels: dict[str, str], label: str, holder: object, disabled: bool
+) -> str:
+    options = list(labels)
+
+    def draw() -> object:
+        return holder.selectbox(  # type: ignore[attr-defined]
+            label, options, key=widget, format_func=lambda x: labels.get(x, x), disabled=disabled
+        )
+
+    return _choice(name, widget, options, "", draw)
+
+
+def filters_ui(loaded: LoadedDataset, choice: TedParse | None) -> Filters:
+    """The filter boxes: relation label, and the kind of operation in the chosen parse's script."""
+    labels = sorted(set().union(*_labels(_files(loaded), loaded))) if loaded.sentences else []
+    keys = [f"wb_filter_{k}:{loaded.spec.key}" for k in ("label", "opstatus", "opkind", "oplabel")]
+    active = sum(bool(st.session_state.get(k)) for k in keys)
+    with st.expander(f"Filters ({active} active)" if active else "Filters", expanded=bool(active)):
+        cols = st.columns(4)
+        label = _name_filter("label", keys[0], labels, "Relation label in the trees", cols[0])
+        script = f" of {choice.name}" if choice is not None else ""
+        status = _op_select("opstatus", keys[1], STATUS_LABELS, f"Operation{script}", cols[1], choice is None)
+        kind = _op_select("opkind", keys[2], KIND_LABELS, "Kind of operation", cols[2], choice is None)
+        op_label = _name_filter("oplabel", keys[3], labels, "Label of the operation", cols[3])
+        st.caption(
+            "Operations: in the edit script of the parse chosen in the sidebar, to the target chosen there "
+            "(labeled or not). A label matches itself and its subtypes (`obl` matches `obl:mod`)."
+        )
+    return Filters(label, OperationFilter(status, kind, op_label))
+
+
+def _keep(
+    loaded: LoadedDataset, filters: Filters, choice: TedParse | None, settings: Settings
+) -> Callable[[int], bool] | None:
+    if not filters.active:
         return None
-    own = own_gold(loaded, parse)
-    golds = [scheme_of(g) for g in loaded.dep("gold")]
-    if own is None or not golds:
-        return None
-    against = general_name(golds) if len(golds) > 1 else scheme_of(own)
+    labels = _labels(_files(loaded), loaded) if filters.label else ()
+    scripts: tuple[ParseTeds | None, ...] = ()
+    if filters.ops.active and choice is not None:
+        scripts = corpus_scripts(loaded, choice, settings.conversion)
 
-    def scores() -> dict[int, float]:
-        settings = ExperimentSettings(protocol=protocol, shuffles=0, skip_mismatched=True)
-        try:
-            result = corpus_experiment(loaded, settings, label="Ranking sentences by L-TED")
-        except EvalcoreError as exc:
-            st.error(str(exc))
-            return {}
-        return result.sentence_scores(against, "L-TED", parse.name)
+    def keep(i: int) -> bool:
+        if filters.label and not any(label_matches(filters.label, x) for x in labels[i]):
+            return False
+        if filters.ops.active:
+            teds = scripts[i] if i < len(scripts) else None
+            if teds is None:
+                return False
+            ted = teds.script(single=settings.script_single, labeled=settings.labeled)
+            return filters.ops.matches(ted)
+        return True
 
-    return f"worst L-TED first ({parse.name}, against {against})", scores
+    return keep
+
+
+@st.fragment
+def sentence_view(loaded: LoadedDataset, settings: Settings, choices: tuple[TedParse, ...]) -> None:
+    """Filters, the picker and every panel of the chosen sentence: an ``st.fragment``, so choosing
+    another sentence reruns this and nothing else."""
+    chosen = next((c for c in choices if c.name == settings.parse), None)
+    filters = filters_ui(loaded, chosen)
+    try:
+        sentence = sentence_picker(
+            loaded,
+            orders=orderings(loaded, settings, choices),
+            keep=_keep(loaded, filters, chosen, settings),
+            short=4,
+        )
+    except EvalcoreError as exc:
+        st.error(str(exc))
+        return
+    st.markdown(f"**{md_escape(sentence.sent_id)}** — {md_escape(sentence.text)}")
+    view = View(loaded, sentence, settings, choices)
+    panel_scores(view)
+    panel_dependency_trees(view)
+    panel_constituency(view)
+    panel_lattice(view)
+    panel_tedeval(view)
 
 
 def inspector_page() -> None:
@@ -432,83 +791,13 @@ def inspector_page() -> None:
     loaded = choose_dataset()
     if loaded is None:
         return
-    with st.sidebar:
-        count_punct = (
-            st.toggle(
-                "Count punctuation",
-                value=True,
-                key="wb_punct",
-                help="Punctuation is decided on the gold token.",
-            )
-            if loaded.dep()
-            else True
+    if loaded.spec.key == UPLOAD_KEY:
+        st.info(
+            "This view shows files you uploaded. A link to it keeps the sentence and every setting, but "
+            "not the files (they stay in this session's memory only): whoever opens it must upload the "
+            "same files.",
+            icon="🔗",
         )
-        side_by_side = st.toggle(
-            "Schemes side by side",
-            value=True,
-            key="wb_side",
-            help="Off: all drawings stacked in one box, on one scale (the same word at the same place).",
-        )
-        drawing_size_control()
-        st.markdown("**TedEval**")
-        protocol = st.radio(
-            "Protocol",
-            ["2012", "2011"],
-            key="wb_protocol",
-            horizontal=True,
-            help="2012 (EACL 2012, default): multi-function trees, any trees. 2011 (EMNLP 2011): function "
-            "trees with * heads, dependency trees only.",
-        )
-        labeled = st.toggle(
-            "Labeled edit script", value=True, key="wb_labeled", help="Off: the unlabeled script (U-TED)."
-        )
-        script_single = (
-            st.radio(
-                "Edit script to",
-                ["generalized gold", "single gold"],
-                key="wb_script",
-                help="The generalized gold (TEDEVAL MULTIPLE, with discounting) or the gold the parse is "
-                "scored with (SINGLE, nothing discounted).",
-            )
-            == "single gold"
-        )
-        function_sep = "-="
-        if loaded.ptb():
-            guess = guess_function_separators(loaded)
-            function_sep = (
-                st.text_input(
-                    "Function-tag separators",
-                    value=guess,
-                    key=f"wb_funcsep:{loaded.spec.key}",
-                    help="Bracketed trees: the function tags follow the category after one of these "
-                    "characters (PTB: NP-SBJ, '-='; FarPaHC: NP*SBJ, '-=*'), as --function-sep.",
-                )
-                or guess
-            )
-    pair = loaded.default_pair()
-
-    def worst() -> dict[int, float]:
-        if pair is None:
-            return {}
-        result = corpus_attach(pair[0], pair[1], AttachConfig(no_punct=not count_punct))
-        return {i: (c.las / c.tokens if c.tokens else 1.0) for i, c in result.by_index().items()}
-
-    worst_label = f"worst LAS first ({pair[1].name})" if pair else "worst first"
-    orders = []
-    ranked = _lted_ranking(loaded, pair[1] if pair else None, protocol)
-    if ranked is not None:
-        orders.append(ranked)
-    try:
-        sentence = sentence_picker(
-            loaded, worst=worst if pair else None, worst_label=worst_label, orders=orders
-        )
-    except EvalcoreError as exc:
-        st.error(str(exc))
-        return
-    st.markdown(f"**{md_escape(sentence.sent_id)}** — {md_escape(sentence.text)}")
-    view = View(loaded, sentence, count_punct, side_by_side, protocol, labeled, script_single, function_sep)
-    panel_scores(view)
-    panel_dependency_trees(view)
-    panel_constituency(view)
-    panel_lattice(view)
-    panel_tedeval(view)
+    choices = parse_choices(loaded)
+    settings = sidebar_settings(loaded, choices)
+    sentence_view(loaded, settings, choices)

@@ -12,6 +12,8 @@ the problems shown in the sidebar).
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -30,13 +32,21 @@ from workbench.fit import (
     graphviz_drawing,
     zoom_factor,
 )
-from workbench.links import current_link
+from workbench.links import (
+    current_link,
+    keep_widget,
+    report_link_problem,
+    seed_widget,
+    widget_value,
+    write_link,
+)
 from workbench.text import md_escape, safe_stem
 from workbench.uploads import UPLOAD_KEY, choose_dataset, current_dataset_key
 
 __all__ = [
     "UPLOAD_KEY",
     "Figure",
+    "Ordering",
     "choose_dataset",
     "csv_bytes",
     "current_dataset_key",
@@ -45,6 +55,7 @@ __all__ = [
     "drawing_size_control",
     "graphviz_figure",
     "md_escape",
+    "prerender",
     "safe_stem",
     "sentence_picker",
     "stacked_figures",
@@ -58,7 +69,7 @@ def _match(info: SentenceInfo, query: str) -> bool:
     q = query.strip().lower()
     if not q:
         return True
-    if q.isdigit() and int(q) == info.index + 1:
+    if q.isascii() and q.isdigit() and int(q) == info.index + 1:
         return True
     return q in info.sent_id.lower() or q in info.text.lower()
 
@@ -75,21 +86,94 @@ def _copy(perm: str, select_key: str) -> None:
     st.session_state[perm] = st.session_state[select_key]
 
 
+@dataclass(frozen=True)
+class Ordering:
+    """One order of the picker: ``id`` (``order=`` in the URL), its label, and a score per sentence
+    index (lower first; computed only when the order is chosen).  A ranked order (worst first)
+    hides short sentences by default (``short`` of :func:`sentence_picker`)."""
+
+    id: str
+    label: str
+    scores: Callable[[], Mapping[int, float]]
+    ranked: bool = True
+
+
+SHORT = 4
+"""Worst-first orders hide sentences of fewer words than this unless the user says otherwise."""
+
+
+def _start_sentence(loaded: LoadedDataset, perm: str, select_key: str) -> None:
+    """The sentence a link asks for, when it was followed (or the session's, else the first);
+    an id or number the dataset does not have is said, not silently replaced."""
+    sents = loaded.sentences
+    url_key = "_wb_sent_url"  # the last ?sent= this app wrote (any dataset)
+    ref = current_link().sentence()  # validated: a number of ASCII digits, or a printable id
+    wanted = None if ref is None else ref.id if ref.id is not None else str(ref.number)
+    external = wanted is not None and wanted != st.session_state.get(url_key)
+    if perm in st.session_state and not external:
+        return
+    start: int | None = None
+    if ref is not None:
+        by_id = {s.sent_id: s.index for s in sents}
+        if wanted in by_id:
+            start = by_id[wanted]
+        elif ref.number is not None and 1 <= ref.number <= len(sents):
+            start = ref.number - 1
+        else:
+            shown = md_escape(wanted or "")
+            st.warning(
+                f"The link asks for sentence **{shown}**, which {md_escape(loaded.spec.title)} does not have "
+                f"(it has {len(sents):,} sentences: a number from 1 to {len(sents):,} or an id such as "
+                f"`{md_escape(sents[0].sent_id)}`); showing "
+                + ("the sentence shown before." if perm in st.session_state else "the first sentence."),
+                icon="🔗",
+            )
+    if start is not None:
+        st.session_state[perm] = start
+        st.session_state.pop(select_key, None)
+    elif perm not in st.session_state:
+        st.session_state[perm] = 0
+
+
+def _order_choices(
+    key: str, rankings: Sequence[Ordering], worst_label: str
+) -> tuple[list[str], dict[str, str]]:
+    """The order ids and labels of the picker; the order widget seeded from ``order=``."""
+    labels = {"file": "file order", **{o.id: o.label for o in rankings}}
+    if not rankings:
+        labels["worst"] = worst_label
+    ids = list(labels)
+    widget = f"wb_order:{key}"
+    refused = seed_widget("order", widget, "file", lambda v: v if v in ids else None)
+    if refused is not None:
+        report_link_problem(f"order: '{refused}' is not an order of this page")
+    if st.session_state.get(widget) not in ids:
+        st.session_state[widget] = "file"
+    return ids, labels
+
+
 def sentence_picker(
     loaded: LoadedDataset,
     *,
     worst: Callable[[], Mapping[int, float]] | None = None,
     worst_label: str = "worst first",
     key: str = "main",
-    orders: Sequence[tuple[str, Callable[[], Mapping[int, float]]]] = (),
+    orders: Sequence[Ordering] = (),
+    keep: Callable[[int], bool] | None = None,
+    short: int = 0,
 ) -> SentenceInfo:
     """Pick a sentence by id or words, in file order or worst first, or step with ◀ ▶.
 
     ``worst`` returns a score per sentence index (lower = worse); it is called
-    only when the user orders worst first.  ``orders`` adds more such orderings
-    (label, scores), listed after ``worst_label``.  The choice is kept per
-    dataset and written to the URL as ``?sent=``; a ``?sent=`` the app did not
-    write itself (a link followed within the session) takes over.
+    only when the user orders worst first (``order=worst``).  ``orders`` adds
+    more orderings, listed after it.  ``keep``: the page's own filters (a
+    sentence index is shown when it returns true).  ``short``: ranked orders
+    hide sentences of fewer words than this by default (a "min. words" box
+    changes it; ``minwords=`` in the URL).  The count of matching sentences is
+    shown.  The choice is kept per dataset and written to the URL as
+    ``?sent=``; a ``?sent=`` the app did not write itself (a link followed)
+    takes over, and an unknown one is said.  The search (``find=``) and the
+    order (``order=``) are in the URL too.
     """
     sents = loaded.sentences
     if not sents:
@@ -98,49 +182,61 @@ def sentence_picker(
     dataset = loaded.spec.key
     perm = f"_wb_sent:{dataset}"
     select_key = f"wb_sent:{key}:{dataset}"
-    url_key = "_wb_sent_url"  # the last ?sent= this app wrote (any dataset)
-    ref = current_link().sentence()  # validated: a number of ASCII digits, or a printable id
-    wanted = None if ref is None else ref.id if ref.id is not None else str(ref.number)
-    external = wanted is not None and wanted != st.session_state.get(url_key)
-    if perm not in st.session_state or external:
-        start: int | None = None
-        if ref is not None:
-            by_id = {s.sent_id: s.index for s in sents}
-            if wanted in by_id:
-                start = by_id[wanted]
-            elif ref.number is not None and 1 <= ref.number <= len(sents):
-                start = ref.number - 1
-        if start is not None:
-            st.session_state[perm] = start
-            st.session_state.pop(select_key, None)
-        elif perm not in st.session_state:
-            st.session_state[perm] = 0
+    _start_sentence(loaded, perm, select_key)
     cur = int(st.session_state[perm])
     if not 0 <= cur < len(sents):
         cur = 0
 
-    c_find, c_order, c_pick, c_prev, c_next = st.columns(
-        [2.2, 1.4, 6, 0.55, 0.55], vertical_alignment="bottom"
-    )
-    query = c_find.text_input("Find (id, number or words)", key=f"wb_find:{key}")
-    rankings = dict(orders)
-    if worst is not None:
-        rankings = {worst_label: worst, **rankings}
-    order = c_order.selectbox(
+    rankings = [*([Ordering("worst", worst_label, worst)] if worst is not None else []), *orders]
+    widths = [2.2, 1.6, *([0.9] if short else []), 6, 0.55, 0.55]
+    cols = st.columns(widths, vertical_alignment="bottom")
+    c_find, c_order, *c_len, c_pick, c_prev, c_next = cols
+    find_key = f"wb_find:{key}"
+    seed_widget("find", find_key, "", lambda v: v if isinstance(v, str) else None)
+    query = c_find.text_input("Find (id, number or words)", key=find_key)
+    keep_widget("find", find_key, query or None)
+    ids, labels = _order_choices(key, rankings, worst_label)
+    c_order.selectbox(
         "Order",
-        ["file order", *rankings] if rankings else ["file order", worst_label],
+        ids,
         key=f"wb_order:{key}",
+        format_func=lambda x: labels.get(x, x),
         disabled=not rankings,
     )
-    options = [s.index for s in sents if _match(s, query)]
-    if order in rankings:
-        scores = rankings[order]()
+    order = str(st.session_state[f"wb_order:{key}"])
+    keep_widget("order", f"wb_order:{key}", None if order == "file" else order)
+    ranked = next((o for o in rankings if o.id == order), None)
+    min_words = 0
+    if short:
+        len_key = f"wb_minwords:{key}"
+        seed_widget("minwords", len_key, None, lambda v: v if isinstance(v, int) else None)
+        auto = short if ranked is not None and ranked.ranked else 1
+        chosen = c_len[0].number_input(
+            "Min. words",
+            min_value=0,
+            max_value=9999,
+            step=1,
+            key=len_key,
+            placeholder=f"auto: {auto}",
+            help=f"Hide sentences of fewer words. Empty: {short} in worst-first orders (short sentences "
+            "are often trivially worst), 1 in file order.",
+        )
+        keep_widget("minwords", len_key, None if chosen is None else str(int(chosen)))
+        min_words = auto if chosen is None else int(chosen)
+    options = [
+        s.index
+        for s in sents
+        if s.length >= min_words and (keep is None or keep(s.index)) and _match(s, query)
+    ]
+    matching = len(options)
+    if ranked is not None:
+        scores = ranked.scores()
         options.sort(key=lambda i: (scores.get(i, float("inf")), i))
     if not options:
         c_pick.warning("No sentence matches; showing the current one.")
         options = [cur]
     order_key = f"_wb_order:{key}:{dataset}"
-    if st.session_state.get(order_key, "file order") != order:
+    if st.session_state.get(order_key, "file") != order:
         cur = options[0]  # a new order starts at its top: worst first shows the worst sentence
     st.session_state[order_key] = order
     if cur not in options:
@@ -148,7 +244,7 @@ def sentence_picker(
     st.session_state[perm] = cur
     st.session_state[select_key] = cur
     c_pick.selectbox(
-        f"Sentence ({len(options)} of {len(sents)})",
+        f"Sentence ({matching:,} of {len(sents):,})",
         options,
         key=select_key,
         format_func=lambda i: sents[i].title(),
@@ -165,40 +261,42 @@ def sentence_picker(
     c_next.button(
         "▶", key=f"wb_next:{key}", help="next sentence", on_click=_move, args=(perm, select_key, options, 1)
     )
-    chosen = sents[int(st.session_state[select_key])]
-    st.query_params["sent"] = chosen.sent_id
-    st.session_state[url_key] = chosen.sent_id
-    return chosen
+    if matching < len(sents):
+        why = [f"at least {min_words} words"] if min_words > 1 else []
+        why += ["the filters"] if keep is not None else []
+        why += [f"“{md_escape(query)}”"] if query.strip() else []
+        st.caption(f"{matching:,} of {len(sents):,} sentences match ({', '.join(why) or 'the filters'}).")
+    chosen_info = sents[int(st.session_state[select_key])]
+    write_link("sent", chosen_info.sent_id)
+    st.session_state["_wb_sent_url"] = chosen_info.sent_id
+    return chosen_info
 
 
 # ---------------------------------------------------------------------------
 # figures and downloads (sizing: workbench/fit.py)
 
-ZOOM_KEY = "_wb_zoom"  # the "Drawing size" choice, kept across pages
-
-
-def _on_zoom_change() -> None:
-    st.session_state[ZOOM_KEY] = st.session_state["wb_zoom"]
+ZOOM_KEY = "wb_zoom"  # the "Drawing size" widget (its value is kept across pages by links.keep_widget)
 
 
 def drawing_size_control() -> None:
-    """Sidebar control: drawings fitted to their box (default) or at a fixed share of their size."""
-    choice = st.session_state.get(ZOOM_KEY, "fit")
-    st.session_state["wb_zoom"] = choice if choice in ZOOMS else "fit"
+    """Sidebar control: drawings fitted to their box (default) or at a fixed share of their size
+    (``zoom=`` in the URL)."""
+    seed_widget("zoom", ZOOM_KEY, "fit", lambda v: v if v in ZOOMS else None)
     st.sidebar.select_slider(
         "Drawing size",
         ZOOMS,
-        key="wb_zoom",
-        on_change=_on_zoom_change,
+        key=ZOOM_KEY,
         help="fit: each drawing is scaled to its column while its words stay at least "
         f"{MIN_LABEL_PX:.0f} px high; below that its column takes the whole width, and only then does "
         "it scroll sideways. A percentage: that share of the drawing's own size (scrolls when wider).",
     )
+    zoom = str(st.session_state[ZOOM_KEY])
+    keep_widget("zoom", ZOOM_KEY, None if zoom == "fit" else zoom)
 
 
 def current_zoom() -> float | None:
     """The chosen drawing size: ``None`` = fit, else a share of the drawings' own size."""
-    return zoom_factor(str(st.session_state.get(ZOOM_KEY, "fit")))
+    return zoom_factor(str(widget_value(ZOOM_KEY, "fit")))
 
 
 def _show_box(drawings: Sequence[Drawing], *, key: str, css_class: str, rtl: bool, titles: bool) -> None:
@@ -262,15 +360,77 @@ def stacked_figures(figures: Sequence[Figure]) -> None:
                 )
 
 
-@st.cache_data(show_spinner=False, max_entries=128)
-def dot_to_svg(dot: str) -> str | None:
-    """Render DOT with the Graphviz ``dot`` program, or ``None`` if it is not installed."""
+class SvgStore:
+    """Graphviz SVGs already rendered, by DOT text (the most recent ``size``), shared by every
+    session (:func:`_svg_store`, an ``st.cache_resource``); thread-safe."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self._lock = threading.Lock()
+        self._items: OrderedDict[str, str | None] = OrderedDict()
+        self._size = size
+
+    def get(self, dot: str) -> tuple[bool, str | None]:
+        with self._lock:
+            if dot not in self._items:
+                return False, None
+            self._items.move_to_end(dot)
+            return True, self._items[dot]
+
+    def put(self, dot: str, svg: str | None) -> None:
+        with self._lock:
+            self._items[dot] = svg
+            self._items.move_to_end(dot)
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+
+@st.cache_resource(show_spinner=False)
+def _svg_store() -> SvgStore:
+    return SvgStore()
+
+
+def _run_dot(dots: Sequence[str]) -> list[str | None]:
+    """Render DOT texts with one run of Graphviz's ``dot`` (it reads several graphs and writes one
+    SVG document after another; a run costs tens of milliseconds, a small graph's layout far less);
+    one run per graph if the batch fails.  ``None`` where Graphviz is missing or fails."""
     try:
         import graphviz
 
-        return graphviz.Source(dot).pipe(format="svg", encoding="utf-8")
-    except Exception:  # graphviz missing (ExecutableNotFound) or failing: DOT download only
-        return None
+        out = graphviz.pipe("dot", "svg", "\n".join(dots).encode("utf-8")).decode("utf-8")
+        docs = ["<?xml" + d for d in out.split("<?xml")[1:]]
+        if len(docs) == len(dots):
+            return list(docs)
+    except Exception:  # graphviz missing (ExecutableNotFound) or a graph it refuses: one by one
+        pass
+    svgs: list[str | None] = []
+    for dot in dots:
+        try:
+            import graphviz
+
+            svgs.append(graphviz.Source(dot).pipe(format="svg", encoding="utf-8"))
+        except Exception:  # graphviz missing or failing: DOT download only
+            svgs.append(None)
+    return svgs
+
+
+def prerender(dots: Sequence[str]) -> None:
+    """Render, in one run of ``dot``, the drawings a view is about to show (those not rendered yet)."""
+    store = _svg_store()
+    missing = list(dict.fromkeys(d for d in dots if not store.get(d)[0]))
+    if missing:
+        for dot, svg in zip(missing, _run_dot(missing), strict=True):
+            store.put(dot, svg)
+
+
+def dot_to_svg(dot: str) -> str | None:
+    """Render DOT with the Graphviz ``dot`` program (kept for every session), or ``None`` if it is
+    not installed."""
+    store = _svg_store()
+    found, svg = store.get(dot)
+    if not found:
+        svg = _run_dot([dot])[0]
+        store.put(dot, svg)
+    return svg
 
 
 def graphviz_figure(
