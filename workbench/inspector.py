@@ -514,7 +514,9 @@ def _choice(
 
     refused = seed_widget(name, widget, default, accept)
     if refused is not None:
-        shown = ", ".join(to_url(o) for o in options if o) or "nothing"
+        named = [to_url(o) for o in options if o]
+        more = f", … ({len(named):,} in all)" if len(named) > 12 else ""
+        shown = ", ".join(named[:12]) + more if named else "nothing"
         report_link_problem(f"{name}: no '{refused}' here (one of: {shown})")
     if st.session_state.get(widget) not in options:
         st.session_state[widget] = default
