@@ -38,24 +38,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "e2e"))
 
-from appserver import CHROMIUM, CHROMIUM_ARGS, running_app  # noqa: E402
+from appserver import CHROMIUM, CHROMIUM_ARGS, running_app, wait_settled, wait_started  # noqa: E402
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 
 TIMEOUT_MS = 180_000
 VIEWPORT = {"width": 1400, "height": 1000}
 
-# the script has finished, nothing is stale, and the case's marker (a CSS selector) is there
-FINISHED_JS = """
-([marker, text]) => {
-  const app = document.querySelector('[data-testid=stApp]');
-  if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
-  if (document.querySelector('[data-stale=true]')) return false;
-  if (document.querySelector('[data-testid=stSpinner], [data-testid=stProgress]')) return false;
-  if (marker && !document.querySelector(marker)) return false;
-  if (text && !document.body.innerText.includes(text)) return false;
-  return true;
-}
-"""
 TWO_FRAMES_JS = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"
 
 
@@ -78,22 +66,8 @@ def load() -> str:
 
 
 def wait_finished(page: Page, marker: str = "", text: str = "") -> None:
-    page.wait_for_function(FINISHED_JS, arg=[marker, text], timeout=TIMEOUT_MS, polling="raf")
+    wait_settled(page, text, marker, TIMEOUT_MS)
     page.evaluate(TWO_FRAMES_JS)
-
-
-def wait_started(page: Page, text: str) -> None:
-    """After a click: the rerun has started (or already produced ``text``)."""
-    page.wait_for_function(
-        """(text) => {
-            const app = document.querySelector('[data-testid=stApp]');
-            return (app && app.getAttribute('data-test-script-state') !== 'notRunning')
-                || document.body.innerText.includes(text);
-        }""",
-        arg=text,
-        timeout=TIMEOUT_MS,
-        polling="raf",
-    )
 
 
 @contextmanager
@@ -138,7 +112,7 @@ def inspector_switch(dataset: str, first: int, prefix: str) -> Callable[[Browser
                 button = page.get_by_role("button", name="▶")
                 start = time.perf_counter()
                 button.click()
-                wait_started(page, f"{sid} —")
+                wait_started(page, f"{sid} —", TIMEOUT_MS)
                 wait_finished(page, "svg.dep-tree", f"{sid} —")
                 times.append(time.perf_counter() - start)
         return Timing(times[0], tuple(times[1:]))
@@ -156,7 +130,7 @@ def golds_as_parse(browser: Browser, url: str, repeat: int) -> Timing:
             wait_finished(page, "table")
             start = time.perf_counter()
             page.get_by_text("Also score each gold as a parse").click()
-            wait_started(page, "(as a parse)")
+            wait_started(page, "(as a parse)", TIMEOUT_MS)
             wait_finished(page, "table", "(as a parse)")
             times.append(time.perf_counter() - start)
     return Timing(times[0], tuple(times[1:]))

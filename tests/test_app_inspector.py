@@ -258,3 +258,18 @@ def test_filter_counted_against_the_generalization_finds_nothing() -> None:
     assert "No sentence matches" in " ".join(w.value for w in at.warning)
     widget(at, "wb_filter_opstatus:").set_value("discounted").run()
     assert sentence_options(at) == ["s1", "s3", "s4"]
+
+
+def test_filters_from_a_link_are_shown_active() -> None:
+    at = run_app(data="fr_gsd", label="iobj", opkind="ins", minwords="10", order="worst")
+    no_exception(at)
+    assert "Filters (2 active)" in [e.label for e in at.expander]
+    assert widget(at, "wb_filter_label:").value == "iobj"
+    assert at.number_input(key="wb_minwords:main").value == 10
+    assert at.selectbox(key="wb_order:main").value == "worst"
+    assert {k: at.query_params[k] for k in ("label", "opkind", "minwords", "order")} == {
+        "label": "iobj",
+        "opkind": "ins",
+        "minwords": "10",
+        "order": "worst",
+    }

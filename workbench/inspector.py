@@ -39,7 +39,7 @@ from evalcore.render.svg import dep_svg
 from evalcore.trees import DepTree, SpanTree
 from workbench.cache import corpus_attach
 from workbench.datasets import Analysis, LoadedDataset, SentenceInfo
-from workbench.links import OP_KINDS, OP_STATUSES, keep_widget, report_link_problem, seed_widget
+from workbench.links import OP_KINDS, OP_STATUSES, followed, keep_widget, report_link_problem, seed_widget
 from workbench.tedeval import (
     ParseTeds,
     TedParse,
@@ -721,8 +721,10 @@ def _op_select(
 def filters_ui(loaded: LoadedDataset, choice: TedParse | None) -> Filters:
     """The filter boxes: relation label, and the kind of operation in the chosen parse's script."""
     labels = sorted(set().union(*_labels(_files(loaded), loaded))) if loaded.sentences else []
-    keys = [f"wb_filter_{k}:{loaded.spec.key}" for k in ("label", "opstatus", "opkind", "oplabel")]
-    active = sum(bool(st.session_state.get(k)) for k in keys)
+    names = ("label", "opstatus", "opkind", "oplabel")
+    keys = [f"wb_filter_{k}:{loaded.spec.key}" for k in names]
+    # counted before the boxes are drawn: a filter set by the session, or by a link just followed
+    active = sum(bool(st.session_state.get(k) or followed(n)) for k, n in zip(keys, names, strict=True))
     with st.expander(f"Filters ({active} active)" if active else "Filters", expanded=bool(active)):
         cols = st.columns(4)
         label = _name_filter("label", keys[0], labels, "Relation label in the trees", cols[0])

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from appserver import CHROMIUM, ROOT
+from appserver import CHROMIUM, ROOT, wait_settled, wait_started
 
 from evalcore.conversion import ConversionConfig
 from evalcore.formats.conllu import read_conllu
@@ -35,32 +35,13 @@ FR_SUD = FR / "fr_gsd-sud-test.r2.16.conllu.gz"
 FR_SPACY_SUD = FR / "parses" / "fr_gsd-test.spacy-sud.conllu.gz"
 VIEWPORTS = [(1400, 1000), (1024, 768)]
 
-# the run is over, nothing is left over from the run before, and ``text`` is on the page
-SETTLED_JS = """
-(text) => {
-  const app = document.querySelector('[data-testid=stApp]');
-  if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
-  if (document.querySelector('[data-stale=true], [data-testid=stSpinner]')) return false;
-  return !text || document.body.innerText.includes(text);
-}
-"""
-
 
 def settled(page: object, text: str = "") -> None:
-    page.wait_for_function(SETTLED_JS, arg=text, timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
+    wait_settled(page, text, timeout_ms=TIMEOUT_MS)
 
 
 def started(page: object, text: str) -> None:
-    """After a click: the rerun has begun (or has already shown ``text``)."""
-    page.wait_for_function(  # type: ignore[attr-defined]
-        """(text) => {
-            const app = document.querySelector('[data-testid=stApp]');
-            return (app && app.getAttribute('data-test-script-state') !== 'notRunning')
-                || document.body.innerText.includes(text);
-        }""",
-        arg=text,
-        timeout=TIMEOUT_MS,
-    )
+    wait_started(page, text, TIMEOUT_MS)
 
 
 @pytest.fixture(params=VIEWPORTS, ids=lambda v: f"{v[0]}x{v[1]}")
