@@ -23,6 +23,7 @@ from evalcore.inspection import inspect_sentence
 
 pytestmark = [
     pytest.mark.e2e,
+    pytest.mark.timeout(300),  # a server start and two sessions; minutes on a loaded 2-core machine
     pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} is missing (apt-get install chromium)"),
 ]
 
