@@ -145,7 +145,7 @@ LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
             ),
             LinkKey("sent", "sentence", "the sentence: its number (1 = first) or its id", max_length=200),
             LinkKey("step", "choice", "the step of the tour", choices=TOUR_STEPS, max_length=40),
-            # the inspector's settings (and the NED page's, where they share a meaning)
+            # the inspector's settings (other pages may read those that mean the same for them)
             LinkKey("protocol", "choice", "TedEval protocol", choices=("2012", "2011"), max_length=10),
             LinkKey("labeled", "flag", "the labeled edit script (no: unlabeled)", max_length=10),
             LinkKey(

@@ -389,13 +389,13 @@ def _svg_store() -> SvgStore:
     return SvgStore()
 
 
-_GV_NOISE = re.compile(r"<!--.*?-->|<title>[^<]*</title>|(?<=>)\s+(?=<)", re.S)
+_GV_NOISE = re.compile(r"<!--.*?-->|(?<=>)\s+(?=<)", re.S)
 
 
 def compact_svg(svg: str) -> str:
-    """A Graphviz SVG without what the browser does not show: comments, the ``<title>`` of each node
-    and edge (their internal names, ``n3`` or ``n0->n3``, as tooltips) and the white space between
-    tags (a third of its size: less to send and for the page's Markdown to parse)."""
+    """A Graphviz SVG without what the browser does not use: comments and the white space between
+    tags (less to send and for the page's Markdown to parse).  Node titles stay: they name the
+    nodes (``s0`` of a lattice) for tooltips and tests."""
     return _GV_NOISE.sub("", svg)
 
 
