@@ -68,7 +68,11 @@ def test_inspector_tedeval_panel_french() -> None:
     assert multiple in text
     assert f"= **{view.multiple[1].score:.4f}**" in text  # the edit-script summary
     # every drawing is Graphviz SVG; the edit script marks counted and discounted nodes
-    assert text.count("wb-dot") >= 3 + 2 * 3  # 2 golds + generalization; 2 trees per parse
+    # 2 golds + generalization, and the 2 trees of the parse chosen in the sidebar (the first one)
+    assert text.count("wb-dot") >= 3 + 2
+    assert at.selectbox(key=next(k for k in at.session_state if str(k).startswith("wb_parse:"))).value == (
+        "spaCy UD parser"
+    )
     assert 'class="node counted"' in text and 'class="node discounted"' in text
     # the operations table under the trees: one row per operation, counted first
     ted = view.multiple[1]

@@ -29,16 +29,21 @@ from evalcore.conversion import ConversionConfig, words_of
 from evalcore.errors import EvalcoreError
 from evalcore.experiment import NamedTrees, Scheme
 from evalcore.inspection import ParseView, SentenceReport, inspect_sentence
+from evalcore.metrics.tedeval import SentenceTed
 from evalcore.trees import DepTree, Tree
 from workbench.datasets import Analysis, LoadedDataset
 
 __all__ = [
+    "ParseTeds",
     "TedParse",
     "TedSentence",
+    "corpus_parse_teds",
     "experiment_schemes",
     "general_name",
+    "gold_as_parse_name",
     "guess_function_separators",
     "own_gold",
+    "parse_choices",
     "scheme_of",
     "sentence_tedeval",
     "tree_golds",
@@ -95,9 +100,41 @@ def own_gold(loaded: LoadedDataset, parse: Analysis) -> Analysis | None:
 
 @dataclass(frozen=True)
 class TedParse:
+    """A parse as TedEval reads it: its own gold (discounting) and the gold of its SINGLE score."""
+
     analysis: Analysis
     own: Analysis  # discounted with this gold (MULTIPLE)
     single: Analysis  # TEDEVAL SINGLE against this gold (the one UAS/LAS use)
+    label: str = ""  # its name, when not the file's (a gold read as a parse)
+
+    @property
+    def name(self) -> str:
+        return self.label or self.analysis.name
+
+    @property
+    def gold_as_parse(self) -> bool:
+        return self.analysis.spec.role == "gold"
+
+
+def gold_as_parse_name(gold: Analysis, against: Analysis) -> str:
+    """``UD gold as a parse, against SUD gold``."""
+    return f"{gold.name} as a parse, against {against.name}"
+
+
+def parse_choices(loaded: LoadedDataset, *, golds: bool = True) -> tuple[TedParse, ...]:
+    """What the inspector can take as "the parse": every parse that has a gold, then (``golds``)
+    every gold read as a parse of its own scheme against each other gold (SINGLE: the script from
+    one gold to the other, every disagreement counted; MULTIPLE: against the generalization,
+    discounted with itself, so the generalization forgives all of it, SPEC §4.3)."""
+    out: list[TedParse] = []
+    for p in tree_parses(loaded):
+        own, single = own_gold(loaded, p), loaded.gold_of(p)
+        if own is not None and single is not None:
+            out.append(TedParse(p, own, single))
+    if golds:
+        gs = tree_golds(loaded)
+        out.extend(TedParse(g, g, h, gold_as_parse_name(g, h)) for g in gs for h in gs if g.name != h.name)
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -115,7 +152,7 @@ class TedSentence:
         return general_name([s for s, _ in self.schemes])
 
     def parse(self, name: str) -> TedParse | None:
-        return next((p for p in self.parses if p.analysis.name == name), None)
+        return next((p for p in self.parses if p.name == name), None)
 
     def view(self, name: str) -> ParseView | None:
         if self.report is None:
@@ -134,8 +171,14 @@ def _problem(tree: DepTree | Tree | None, protocol: str) -> str | None:
     return None
 
 
-def sentence_tedeval(loaded: LoadedDataset, index: int, config: ConversionConfig) -> TedSentence:
-    """Function trees, the generalized gold of every usable gold, and every parse's scripts."""
+def sentence_tedeval(
+    loaded: LoadedDataset,
+    index: int,
+    config: ConversionConfig,
+    choices: Sequence[TedParse] | None = None,
+) -> TedSentence:
+    """Function trees, the generalized gold of every usable gold, and the scripts of every parse
+    (``choices``: these parses only, e.g. from :func:`parse_choices`)."""
     notes: list[str] = []
     golds: list[tuple[str, Analysis, DepTree | Tree]] = []
     words: tuple[str, ...] | None = None
@@ -158,10 +201,8 @@ def sentence_tedeval(loaded: LoadedDataset, index: int, config: ConversionConfig
     parses: list[TedParse] = []
     trees: list[tuple[str, str, DepTree | Tree]] = []
     single_against: dict[str, str] = {}
-    for p in tree_parses(loaded):
-        own, single = own_gold(loaded, p), loaded.gold_of(p)
-        if own is None or single is None:
-            continue
+    for choice in parse_choices(loaded, golds=False) if choices is None else choices:
+        p, own, single = choice.analysis, choice.own, choice.single
         tree = p.trees[index]
         why = _problem(tree, config.protocol)
         if why is None and (own.name not in usable or single.name not in usable):
@@ -171,12 +212,12 @@ def sentence_tedeval(loaded: LoadedDataset, index: int, config: ConversionConfig
             if words_of(tree) != words:
                 why = "its words differ from the gold's"
         if why is not None:
-            notes.append(f"{p.name}: no TedEval for this sentence: {why}.")
+            notes.append(f"{choice.name}: no TedEval for this sentence: {why}.")
             continue
         assert tree is not None
-        parses.append(TedParse(p, own, single))
-        trees.append((p.name, scheme_of(own), tree))
-        single_against[p.name] = scheme_of(single)
+        parses.append(choice)
+        trees.append((choice.name, scheme_of(own), tree))
+        single_against[choice.name] = scheme_of(single)
     schemes = tuple((s, g) for s, g, _ in golds)
     if not golds:
         return TedSentence(None, schemes, (), tuple(notes), words or ())
@@ -204,3 +245,27 @@ def experiment_schemes(loaded: LoadedDataset, *, include_golds: bool = False) ->
             named.append(NamedTrees(f"{g.name} (as a parse)", tuple(g.trees), g.spec.path))  # type: ignore[arg-type]
         schemes.append(Scheme(scheme_of(g), NamedTrees(g.name, tuple(g.trees), g.spec.path), tuple(named)))  # type: ignore[arg-type]
     return schemes
+
+
+@dataclass(frozen=True, slots=True)
+class ParseTeds:
+    """One parse on one sentence: its four TedEval scripts (SPEC §4.3)."""
+
+    single: tuple[SentenceTed, SentenceTed]  # (unlabeled, labeled) against its single gold
+    multiple: tuple[SentenceTed, SentenceTed]  # (unlabeled, labeled) against the generalization
+
+    def script(self, *, single: bool, labeled: bool) -> SentenceTed:
+        return (self.single if single else self.multiple)[1 if labeled else 0]
+
+
+def corpus_parse_teds(
+    loaded: LoadedDataset, choice: TedParse, config: ConversionConfig, start: int = 0, stop: int | None = None
+) -> tuple[ParseTeds | None, ...]:
+    """Per sentence ``start``..``stop`` (default: all), the TedEval scripts of ``choice`` (``None``
+    where it cannot take part: see the notes of :func:`sentence_tedeval`)."""
+    stop = len(loaded.sentences) if stop is None else stop
+    out: list[ParseTeds | None] = []
+    for i in range(start, stop):
+        view = sentence_tedeval(loaded, i, config, (choice,)).view(choice.name)
+        out.append(None if view is None else ParseTeds(view.single, view.multiple))
+    return tuple(out)
