@@ -2,18 +2,18 @@
 
 A gold file and one or more parser files (built in, or uploaded), an evalb
 parameter file and the settings of ``evalcore freval``; the F1_s curves of
-every file (the paper's Figures 1–3), their difference to a chosen baseline,
-and the paper's Table 1 (size limits 1, 1–15, 1–25, all).  Every number comes
+every file (the paper's Figures 1–3, SVG from :mod:`workbench.charts`), their
+difference to a chosen baseline, and the paper's Table 1 (size limits 1, 1–15,
+1–25, all).  Every number comes
 from :mod:`evalcore.metrics.freval` through :mod:`workbench.freval_view`.
 """
 
 from __future__ import annotations
 
 import pandas as pd
-import plotly.express as px
-import plotly.graph_objects as go
 import streamlit as st
 
+from workbench.charts import Chart, Line, line_chart
 from workbench.freval_view import (
     BUILTIN_PRM,
     VARIANTS,
@@ -24,7 +24,6 @@ from workbench.freval_view import (
     counts_frame,
     curves_frame,
     params_of,
-    plotly_text,
     problems_frame,
     run_series,
     summary_frame,
@@ -33,7 +32,7 @@ from workbench.freval_view import (
     validate_trees,
 )
 from workbench.uploads import choose_source, forget_button, show_name_clashes, upload_slot
-from workbench.widgets import download_table, md_escape
+from workbench.widgets import download_table, md_code, md_escape, svg_figure
 
 SLOTS = ("freval_gold", "freval_tests", "freval_prm")
 
@@ -56,7 +55,7 @@ def inputs() -> tuple[str, TreeFile | None, list[TreeFile], list[TreeFile]]:
     )
     show_name_clashes([u.name for u in gold], [u.name for u in tests], parse_role="parser output")
     if gold or tests or prms:
-        loaded = [f"`{md_escape(u.name)}`" for u in (*gold, *tests, *prms)]
+        loaded = [md_code(u.name) for u in (*gold, *tests, *prms)]
         st.sidebar.markdown("Loaded: " + ", ".join(loaded))
         forget_button(SLOTS)
     return (
@@ -138,27 +137,20 @@ def settings(
     return prm, config, chosen, variants
 
 
-def line_chart(frame: pd.DataFrame, y: str, title: str, y_title: str) -> go.Figure:
-    """A plotly line per parser; names and titles pass through :func:`plotly_text` (plotly reads tags)."""
-    frame = frame.assign(parser=frame["parser"].map(plotly_text))
-    fig = px.line(
-        frame,
-        x="size",
-        y=y,
-        color="parser",
-        line_dash="parser",
-        markers=True,
-        hover_data={"recall": ":.2f", "precision": ":.2f", "f1": ":.2f", "parser": True, "size": True},
-        title=plotly_text(title),
+def curve_chart(frame: pd.DataFrame, y: str, title: str, y_title: str, *, zero_line: bool = False) -> Chart:
+    """One line per parser (SVG, :mod:`workbench.charts`); each point's tooltip has its numbers."""
+    lines = []
+    for parser, rows in frame.groupby("parser", sort=False):
+        points = tuple((float(r.size), float(getattr(r, y))) for r in rows.itertuples())
+        tips = tuple(
+            f"{parser} · size {r.size}: F1 {r.f1:.2f} (LR {r.recall:.2f}, LP {r.precision:.2f})"
+            + (f"; {getattr(r, y):+.2f} points" if y != "f1" else "")
+            for r in rows.itertuples()
+        )
+        lines.append(Line(str(parser), points, tips))
+    return line_chart(
+        lines, title=title, x_title="fragment size s (brackets)", y_title=y_title, zero_line=zero_line
     )
-    fig.update_layout(
-        xaxis_title="fragment size s (brackets)",
-        yaxis_title=y_title,
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "left", "x": 0, "title": None},
-        margin={"t": 90, "l": 60, "r": 20, "b": 50},
-        height=420,
-    )
-    return fig
 
 
 def headline(s: Series, max_size: int | None) -> None:
@@ -191,10 +183,24 @@ def curves(series: list[Series], max_size: int | None, key: str) -> None:
     baseline = c2.selectbox("Baseline", ok, key=f"freval_baseline:{key}")
     frame = curves_frame(series, max_size, baseline=baseline)
     left, right = st.columns(2)
-    left.plotly_chart(line_chart(frame, "f1", "F1_s by fragment size", "F1_s (%)"), key="freval_f1_chart")
-    fig = line_chart(frame, "f1_minus_baseline", f"F1_s minus F1_s of {baseline}", "difference (points)")
-    fig.add_hline(y=0, line_color="#888888", line_width=1)
-    right.plotly_chart(fig, key="freval_diff_chart")
+    charts = (
+        ("freval_f1_chart", curve_chart(frame, "f1", "F1_s by fragment size", "F1_s (%)")),
+        (
+            "freval_diff_chart",
+            curve_chart(
+                frame,
+                "f1_minus_baseline",
+                f"F1_s minus F1_s of {baseline}",
+                "difference (points)",
+                zero_line=True,
+            ),
+        ),
+    )
+    for column, (chart_key, chart) in zip((left, right), charts, strict=True):
+        with column:
+            svg_figure(
+                chart.svg, width=chart.width, label_px=chart.label_px, key=chart_key, css_class="wb-chart"
+            )
     download_table(frame, stem=f"freval_{key}_f1_by_size", key="freval-curves", label="CSV (curves)")
 
 

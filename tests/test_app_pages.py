@@ -96,7 +96,9 @@ def test_freval_evalb_sample_matches_evalb() -> None:
     assert m["F1₁"] == "89.12" == _evalb_summary("sample.sample_prm", "Bracketing FMeasure")
     table = at.dataframe[0].value  # Table 1
     assert round(table.loc["evalb sample test", ("1", "F1")], 2) == 89.12
-    assert len(at.get("plotly_chart")) == 2
+    charts = [m.value for m in at.markdown if "<svg" in m.value and 'class="wb-chart"' in m.value]
+    assert len(charts) == 2  # F1_s and F1_s minus the baseline's (SVG, workbench/charts.py)
+    assert all('data-name="evalb sample test"' in c for c in charts)
     assert at.query_params["data"] == "evalb"
 
 

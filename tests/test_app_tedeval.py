@@ -257,3 +257,19 @@ def test_tour_steps_show_the_papers_numbers() -> None:
     assert (m["TED (edit operations)"], m["|gold| (nodes)"], m["|parse| (nodes)"]) == ("6", "14", "10")
     assert "1 − 6 / (10 + 14 − 2) = **0.7273**" in markdown_text(at)
     assert "בצלם הנעים" in markdown_text(at)
+
+
+def test_tour_first_step_shows_a_discounted_operation_by_default() -> None:
+    """Issue 14: the tour opens on a discounted operation (the default parse follows gold A, its own
+    scheme; under protocol 2012 its script deletes A's conventions, which gold A's own script deletes
+    too: discounted). Counted by hand: gold A 'arrive -> Sunday -> on' generalized with B."""
+    at = tour()
+    assert at.radio(key="tour_step").value == "on_sunday"
+    assert at.radio(key="tour_on_sunday_proto").value == "2012"
+    line = next(m.value for m in at.markdown if m.value.startswith("L-TED of *parse*"))
+    assert "0 counted, 2 discounted" in line and "**1.0000**" in line
+    # under the 2011 protocol heads are '*', equal to any label: nothing left to discount
+    at.radio(key="tour_on_sunday_proto").set_value("2011").run()
+    no_exception(at)
+    line = next(m.value for m in at.markdown if m.value.startswith("L-TED of *parse*"))
+    assert "0 operations: 0 counted, 0 discounted" in line

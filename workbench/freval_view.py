@@ -42,7 +42,6 @@ __all__ = [
     "counts_frame",
     "curves_frame",
     "params_of",
-    "plotly_text",
     "problems_frame",
     "run_series",
     "sentences",
@@ -192,14 +191,6 @@ def run_series(
                 continue
             out.append(Series(name, test.name, variant, result))
     return out
-
-
-def plotly_text(text: str) -> str:
-    """Text for plotly labels, legends and titles: plotly reads ``<b>``, ``<a href>`` and entities in
-    them, so ``&``, ``<`` and ``>`` are written as entities (shown literally) and controls made visible."""
-    from evalcore.render.text import neutralize
-
-    return neutralize(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _ok(series: Sequence[Series]) -> list[Series]:

@@ -52,10 +52,12 @@ __all__ = [
     "download_table",
     "drawing_size_control",
     "graphviz_figure",
+    "md_code",
     "md_escape",
     "safe_stem",
     "sentence_picker",
     "stacked_figures",
+    "svg_figure",
 ]
 
 DEFAULT_DATASET = "fr_gsd"
@@ -68,6 +70,18 @@ def md_escape(text: str) -> str:
     from evalcore.render.text import neutralize
 
     return _MD_SPECIAL.sub(r"\\\1", neutralize(text))
+
+
+def md_code(text: str) -> str:
+    """Text as a markdown code span, shown literally (``md_escape`` inside backticks would show its
+    backslashes: "en\\_ewt"): controls made visible, a fence longer than any run of backticks in it."""
+    from evalcore.render.text import neutralize
+
+    clean = neutralize(text)
+    longest = max((len(run) for run in re.findall(r"`+", clean)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if clean.startswith("`") or clean.endswith("`") or not clean.strip() else ""
+    return f"{fence}{pad}{clean}{pad}{fence}"
 
 
 def safe_stem(text: str) -> str:
@@ -249,7 +263,7 @@ def upload_panel() -> tuple[DatasetSpec, list[tuple[FileSpec, bytes]]]:
     records = list(_uploads().values())
     golds = [r for r in records if r.role == "gold"]
     if records:
-        side.markdown("Loaded: " + ", ".join(f"`{md_escape(r.name)}` ({r.role})" for r in records))
+        side.markdown("Loaded: " + ", ".join(f"{md_code(r.name)} ({r.role})" for r in records))
         if side.button("Forget uploaded files"):
             _uploads().clear()
             _upload_errors().clear()
@@ -481,6 +495,14 @@ def stacked_figures(figures: Sequence[Figure]) -> None:
                     key=f"dot:{fig.key}",
                     on_click="ignore",
                 )
+
+
+def svg_figure(svg: str, *, width: float, label_px: float, key: str, css_class: str = "wb-svg") -> None:
+    """An SVG we wrote (every data string escaped; e.g. a chart of :mod:`workbench.charts`), ``width``
+    px wide at 100 %, its smallest text ``label_px`` px, fitted to its column by workbench/fit.py."""
+    _show_box(
+        [Drawing(svg, width, label_px, label_px)], key=key, css_class=css_class, rtl=False, titles=False
+    )
 
 
 @st.cache_data(show_spinner=False, max_entries=128)
