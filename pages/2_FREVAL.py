@@ -26,13 +26,15 @@ from workbench.freval_view import (
     params_of,
     problems_frame,
     run_series,
+    sentence_view,
+    sentences_frame,
     summary_frame,
     table1,
     validate_prm,
     validate_trees,
 )
 from workbench.uploads import choose_source, forget_button, show_name_clashes, upload_slot
-from workbench.widgets import download_table, md_code, md_escape, svg_figure
+from workbench.widgets import download_table, graphviz_figure, md_code, md_escape, svg_figure
 
 SLOTS = ("freval_gold", "freval_tests", "freval_prm")
 
@@ -219,6 +221,60 @@ def table_one(series: list[Series], key: str) -> None:
     )
 
 
+def one_sentence(
+    gold: TreeFile, tests: list[TreeFile], series: list[Series], max_size: int | None, key: str
+) -> None:
+    """Issue 14: one sentence of one run, its missed and extra brackets drawn on the two trees."""
+    ok = [s for s in series if s.result is not None]
+    st.subheader("One sentence: missed and extra brackets")
+    c1, c2 = st.columns([2, 3], vertical_alignment="bottom")
+    run = c1.selectbox("Run", [s.name for s in ok], key=f"freval_run:{key}")
+    s = next(x for x in ok if x.name == run)
+    frame = sentences_frame(s, max_size)
+    scored = frame[frame["missed fragments"].notna()]
+    if scored.empty:
+        st.info("No valid sentence in this run.")
+        return
+    numbers = [int(n) for n in scored["sentence"]]
+    missed = dict(zip(numbers, (int(m) for m in scored["missed fragments"]), strict=True))
+    number = c2.selectbox(
+        "Sentence (worst first: most gold fragments missed)",
+        numbers,
+        key=f"freval_sent:{key}:{run}",
+        format_func=lambda n: f"{n} · {missed[n]} fragments missed",
+    )
+    test = next(t for t in tests if t.name == s.file)
+    view = sentence_view(gold, test, s, int(number), max_size)
+    comp = view.comparison
+    st.caption(
+        f"Sentence {comp.index} (gold line {comp.gold_line}, test line {comp.test_line}): "
+        f"{len(comp.gold)} gold brackets, {len(comp.test)} test brackets, {comp.matched} matched. "
+        "Gold: a **missed** bracket (no test bracket with its label and span) is red, dashed and struck "
+        "through; ✗N = the gold fragments it spoils (every fragment that contains it is missed). Test: an "
+        "**extra** bracket (not in the gold) is green and bold."
+    )
+    left, right = st.columns(2)
+    with left:
+        graphviz_figure(view.gold_dot, stem=f"freval_{key}_{comp.index}_gold", key=f"freval:{key}:gold")
+    with right:
+        graphviz_figure(view.test_dot, stem=f"freval_{key}_{comp.index}_test", key=f"freval:{key}:test")
+    t1, t2, t3 = st.columns([2, 2, 3])
+    t1.dataframe(
+        pd.DataFrame(list(view.missed), columns=["missed", "from word", "to word", "fragments spoiled"]),
+        hide_index=True,
+        width="stretch",
+    )
+    t2.dataframe(
+        pd.DataFrame(list(view.extra), columns=["extra", "from word", "to word"]),
+        hide_index=True,
+        width="stretch",
+    )
+    t3.dataframe(view.sizes, hide_index=True, width="stretch")
+    with st.expander(f"All sentences of {s.name}, worst first"):
+        st.dataframe(frame, hide_index=True, width="stretch")
+        download_table(frame, stem=f"freval_{key}_sentences", key="freval-sentences", label="CSV (sentences)")
+
+
 def main() -> None:
     st.set_page_config(page_title="evalcore — FREVAL", layout="wide")
     st.title("FREVAL: PARSEVAL per fragment size")
@@ -251,6 +307,7 @@ def main() -> None:
     headline(next(s for s in series if s.result is not None), config.max_size)
     curves(series, config.max_size, key)
     table_one(series, key)
+    one_sentence(gold, picked, series, config.max_size, key)
     st.subheader("Runs")
     summary = summary_frame(series, config.max_size)
     st.dataframe(

@@ -111,6 +111,52 @@ def test_regression_pin_freval_evalb_sample_all_sizes() -> None:
     assert round(table.loc["evalb sample test", ("all", "F1")], 2) == 99.17
 
 
+def test_freval_one_sentence_shows_missed_and_extra_brackets_on_the_trees() -> None:
+    """Issue 14: the per-sentence view of evalb's sample.  Counted by hand from sample.gld/.tst:
+    sentence 8 is gold (S (A this) (B is (A a test))) against a test line with no bracket at all
+    (four bare tags): 4 brackets missed, and all 4 + 3 + 2 + 1 = 10 gold fragments (S-A, S-B, B-A;
+    S-A-B, S-B-A; S-A-B-A) -- the worst sentence, first; S is in 1 + 2 + 2 + 1 = 6 of them, each A
+    in 4 (A, S-A, S-A-B, S-A-B-A / A, B-A, S-B-A, S-A-B-A).  Sentence 6 is test (S (A this is)
+    (A a test)): gold A (this) and B (is a test) are missed, test A (this is) is extra; only S and
+    A (a test) match and they do not touch, so 2 of the 10 gold fragments are matched."""
+    at = page(FREVAL, data="evalb")
+    assert "One sentence: missed and extra brackets" in [h.value for h in at.subheader]
+    picker = at.selectbox(key="freval_sent:evalb:evalb sample test")
+    assert picker.value == 8
+    sizes = next(
+        df.value
+        for df in at.dataframe
+        if list(df.value.columns) == ["size", "gold", "test", "matched", "missed"]
+    )
+    assert list(sizes["gold"]) == [4, 3, 2, 1] and list(sizes["missed"]) == [4, 3, 2, 1]
+    missed = next(
+        df.value
+        for df in at.dataframe
+        if "missed" in df.value.columns and "fragments spoiled" in df.value.columns
+    )
+    assert list(zip(missed["missed"], missed["fragments spoiled"], strict=True)) == [
+        ("S", 6),
+        ("A", 4),
+        ("B", 6),
+        ("A", 4),
+    ]
+    drawings = [m.value for m in at.markdown if "<svg" in m.value and "wb-dot" in m.value]
+    assert len(drawings) == 2
+    assert drawings[0].count('class="node deleted"') == 4 and 'class="node inserted"' not in drawings[1]
+    picker.set_value(6).run()
+    no_exception(at)
+    missed = next(df.value for df in at.dataframe if "fragments spoiled" in df.value.columns)
+    extra = next(
+        df.value for df in at.dataframe if list(df.value.columns) == ["extra", "from word", "to word"]
+    )
+    assert [tuple(r) for r in missed.itertuples(index=False)] == [("A", 1, 1, 4), ("B", 2, 4, 6)]
+    assert [tuple(r) for r in extra.itertuples(index=False)] == [("A", 1, 2)]
+    sizes = next(df.value for df in at.dataframe if list(df.value.columns)[-1] == "missed")
+    assert int(sizes["matched"].sum()) == 2 and int(sizes["missed"].sum()) == 8
+    drawings = [m.value for m in at.markdown if "<svg" in m.value and "wb-dot" in m.value]
+    assert drawings[0].count('class="node deleted"') == 2 and drawings[1].count('class="node inserted"') == 1
+
+
 def test_freval_farpahc_default_is_evalb() -> None:
     """The outer '( )' counts by default, as in evalb: size 1 is evalb 2006's own report on these files."""
     at = page(FREVAL, data="farpahc")
