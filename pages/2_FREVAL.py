@@ -13,6 +13,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from workbench.bound import Bound, keep_link, seed_link
 from workbench.charts import Chart, Line, line_chart
 from workbench.freval_view import (
     BUILTIN_PRM,
@@ -74,37 +75,39 @@ def settings(
     """The settings row: parameter file, labels, sizes, sentence length; files and variants to plot."""
     c1, c2, c3, c4 = st.columns([2.2, 1.2, 1.2, 1.4], vertical_alignment="bottom")
     names = [p.name for p in prms] + [BUILTIN_PRM]
+    file_names = [t.name for t in tests]
+    default_variants = ["as set", "labels ignored"] if len(file_names) == 1 else ["as set"]
     # a new parameter file (upload) is selected at once: the widget key changes with the list
-    prm_name = c1.selectbox("Parameter file (--prm)", names, key=f"freval_prm:{key}:{len(names)}")
+    prm_key = f"freval_prm:{key}:{len(names)}"
+    bounds = [
+        Bound("prm", prm_key, names[0], tuple(names)),
+        Bound("maxsize", "freval_max_size", None),
+        Bound("cutoff", "freval_cutoff", None),
+        Bound("unlabeled", "freval_unlabeled", False),
+        Bound("funcsep", "freval_separators", "-="),
+        Bound("droproot", "freval_drop_root", False),
+        Bound("maxerror", "freval_max_error", None),
+        Bound("variants", f"freval_variants:{key}", default_variants, tuple(VARIANTS), many=True),
+    ]
+    seed_link(bounds)
+    prm_name = c1.selectbox("Parameter file (--prm)", names, key=prm_key)
     prm = next((p for p in prms if p.name == prm_name), None)
     max_size = c2.number_input(
-        "Max size (--max-size)",
-        min_value=1,
-        max_value=10_000,
-        value=None,
-        placeholder="all",
-        key="freval_max_size",
+        "Max size (--max-size)", min_value=1, max_value=10_000, placeholder="all", key="freval_max_size"
     )
     cutoff = c3.number_input(
-        "Max words (--cutoff-len)",
-        min_value=0,
-        max_value=100_000,
-        value=None,
-        placeholder="all",
-        key="freval_cutoff",
+        "Max words (--cutoff-len)", min_value=0, max_value=100_000, placeholder="all", key="freval_cutoff"
     )
-    unlabeled = c4.toggle("Unlabeled (--unlabeled)", value=False, key="freval_unlabeled")
+    unlabeled = c4.toggle("Unlabeled (--unlabeled)", key="freval_unlabeled")
     with st.expander("More settings"):
         m1, m2, m3 = st.columns(3)
         separators = m1.text_input(
             "Function tags start at (--function-separators)",
-            value="-=",
             key="freval_separators",
             help="evalb cuts labels at '-' and '='; FarPaHC writes function tags with '*' (NP*SBJ): add '*'.",
         )
         drop_root = m2.toggle(
             "Drop the outer unlabeled bracket of '( (S ...) )' (--drop-unlabeled-root)",
-            value=False,
             key="freval_drop_root",
             help="Off (default): it counts as a bracket, as in evalb and the FREVAL tool.",
         )
@@ -112,22 +115,19 @@ def settings(
             "MAX_ERROR (--max-error)",
             min_value=0,
             max_value=1_000_000,
-            value=None,
             placeholder="the parameter file's",
             key="freval_max_error",
         )
-    file_names = [t.name for t in tests]
     f1, f2 = st.columns([3, 2])
     chosen = f1.multiselect("Parser files", file_names, default=file_names, key=f"freval_files:{key}")
-    default_variants = ["as set", "labels ignored"] if len(file_names) == 1 else ["as set"]
     variants = f2.multiselect(
         "Score each file",
         list(VARIANTS),
-        default=default_variants,
         key=f"freval_variants:{key}",
         help="Each choice is a curve of its own: 'labels ignored' shows how much of the drop at larger "
         "sizes comes from labels; '--strict' also requires the fragment's edges in the test tree.",
     )
+    keep_link(bounds)
     config = FrevalSettings(
         unlabeled=unlabeled,
         cutoff_len=None if cutoff is None else int(cutoff),
@@ -182,7 +182,10 @@ def curves(series: list[Series], max_size: int | None, key: str) -> None:
         "(/ test fragments), over the valid sentences. Size 1 is PARSEVAL (evalb's recall and precision). "
         "Right: each curve minus the baseline's (the paper's Figures 1-3)."
     )
-    baseline = c2.selectbox("Baseline", ok, key=f"freval_baseline:{key}")
+    bound = Bound("baseline", f"freval_baseline:{key}", ok[0], tuple(ok))
+    seed_link([bound])
+    baseline = c2.selectbox("Baseline", ok, key=bound.widget)
+    keep_link([bound])
     frame = curves_frame(series, max_size, baseline=baseline)
     left, right = st.columns(2)
     charts = (
@@ -228,7 +231,9 @@ def one_sentence(
     ok = [s for s in series if s.result is not None]
     st.subheader("One sentence: missed and extra brackets")
     c1, c2 = st.columns([2, 3], vertical_alignment="bottom")
-    run = c1.selectbox("Run", [s.name for s in ok], key=f"freval_run:{key}")
+    run_bound = Bound("run", f"freval_run:{key}", ok[0].name, tuple(s.name for s in ok))
+    seed_link([run_bound])
+    run = c1.selectbox("Run", [s.name for s in ok], key=run_bound.widget)
     s = next(x for x in ok if x.name == run)
     frame = sentences_frame(s, max_size)
     scored = frame[frame["missed fragments"].notna()]
@@ -237,12 +242,15 @@ def one_sentence(
         return
     numbers = [int(n) for n in scored["sentence"]]
     missed = dict(zip(numbers, (int(m) for m in scored["missed fragments"]), strict=True))
+    sent_bound = Bound("sentno", f"freval_sent:{key}:{run}", numbers[0], tuple(numbers))
+    seed_link([sent_bound])
     number = c2.selectbox(
         "Sentence (worst first: most gold fragments missed)",
         numbers,
-        key=f"freval_sent:{key}:{run}",
+        key=sent_bound.widget,
         format_func=lambda n: f"{n} · {missed[n]} fragments missed",
     )
+    keep_link([run_bound, sent_bound])
     test = next(t for t in tests if t.name == s.file)
     view = sentence_view(gold, test, s, int(number), max_size)
     comp = view.comparison
@@ -307,7 +315,6 @@ def main() -> None:
     headline(next(s for s in series if s.result is not None), config.max_size)
     curves(series, config.max_size, key)
     table_one(series, key)
-    one_sentence(gold, picked, series, config.max_size, key)
     st.subheader("Runs")
     summary = summary_frame(series, config.max_size)
     st.dataframe(
@@ -330,6 +337,7 @@ def main() -> None:
                 download_table(
                     problems, stem=f"freval_{key}_{s.name}_problems", key=f"freval-problems:{s.name}"
                 )
+    one_sentence(gold, picked, series, config.max_size, key)
 
 
 main()

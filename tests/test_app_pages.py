@@ -157,6 +157,27 @@ def test_freval_one_sentence_shows_missed_and_extra_brackets_on_the_trees() -> N
     assert drawings[0].count('class="node deleted"') == 2 and drawings[1].count('class="node inserted"') == 1
 
 
+def test_freval_link_reopens_the_same_view() -> None:
+    """Issue 14: the FREVAL page's choices are in its link; a fresh session opened on it shows the
+    same numbers and the same sentence; a value it does not offer is reported."""
+    at = page(FREVAL, data="evalb")
+    at.toggle(key="freval_unlabeled").set_value(True).run()
+    at.number_input(key="freval_max_size").set_value(3).run()
+    at.selectbox(key="freval_sent:evalb:evalb sample test").set_value(6).run()
+    no_exception(at)
+    link = {k: at.query_params[k] for k in at.query_params}
+    assert link["unlabeled"] == "yes" and link["maxsize"] == "3" and link["sentno"] == "6"
+    shown = metrics(at)
+    fresh = page(FREVAL, **link)
+    assert metrics(fresh) == shown and fresh.selectbox(key="freval_sent:evalb:evalb sample test").value == 6
+    assert metrics(fresh)["F1 (sizes 1-3)"] == shown["F1 (sizes 1-3)"]
+    bad = page(FREVAL, data="evalb", prm="nope.prm", variants="as set,sideways", sentno="99")
+    warned = " ".join(w.value for w in bad.sidebar.warning).replace("\\", "")
+    assert "prm: 'nope.prm' is not offered here" in warned
+    assert "variants: 'as set,sideways' is not offered here" in warned
+    assert "sentno: '99' is not offered here" in warned
+
+
 def test_freval_farpahc_default_is_evalb() -> None:
     """The outer '( )' counts by default, as in evalb: size 1 is evalb 2006's own report on these files."""
     at = page(FREVAL, data="farpahc")
