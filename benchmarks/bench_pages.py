@@ -42,7 +42,8 @@ FINISHED_JS = """
 ([marker, text]) => {
   const app = document.querySelector('[data-testid=stApp]');
   if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
-  if (document.querySelector('[data-stale=true], [data-testid=stSpinner], [data-testid=stProgress]')) return false;
+  const busy = '[data-stale=true], [data-testid=stSpinner], [data-testid=stProgress]';
+  if (document.querySelector(busy)) return false;
   if (marker && !document.querySelector(marker)) return false;
   if (text && !document.body.innerText.includes(text)) return false;
   return true;
