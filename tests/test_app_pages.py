@@ -454,3 +454,21 @@ def test_choosing_another_dataset_on_the_freval_page_sticks() -> None:
     at.run()
     assert at.selectbox(key="wb_dataset").value == "farpahc"
     assert "Berkeley parser" in at.dataframe[0].value.index
+
+
+def test_lattice_link_holds_the_settings() -> None:
+    """Issue 14: the Lattice page's options in its link; a fresh session opened on it has them."""
+    at = page(LATTICE, data="hebrew_yap")
+    at.selectbox(key="lattice_protocol").select("2011").run()
+    at.toggle(key="lattice_deprel_base").set_value(True).run()
+    no_exception(at)
+    assert at.query_params["protocol"] == "2011" and at.query_params["deprelbase"] == "yes"
+    assert "tag" not in at.query_params  # the default is left out
+    fresh = page(LATTICE, data="hebrew_yap", protocol="2011", deprelbase="yes", tag="fpos", prediction="x")
+    assert (
+        fresh.selectbox(key="lattice_protocol").value == "2011"
+        and fresh.toggle(key="lattice_deprel_base").value
+    )
+    assert fresh.selectbox(key="lattice_tag").value == "fpos"
+    warned = " ".join(w.value for w in fresh.sidebar.warning).replace("\\", "")
+    assert "prediction: 'x' is not offered here" in warned

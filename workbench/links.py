@@ -168,6 +168,12 @@ LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
             LinkKey("baseline", "name", "the curve the others are compared with", max_length=400),
             LinkKey("run", "name", "the run of the one-sentence view", max_length=400),
             LinkKey("sentno", "number", "the sentence of the one-sentence view", minimum=1, max_length=9),
+            # the Lattice page's own choices (pages/3_Lattice.py)
+            LinkKey(
+                "tag", "choice", "the tag column (--tag-column)", choices=("cpos", "fpos"), max_length=10
+            ),
+            LinkKey("deprelbase", "flag", "compare labels before ':' only", max_length=10),
+            LinkKey("prediction", "name", "the prediction of the one-sentence view", max_length=200),
         )
     }
 )
@@ -178,7 +184,7 @@ PAGE_KEYS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "app.py": ("data", "sent"),
         "pages/1_Cross_scheme.py": CROSS_SCHEME_KEYS,
         "pages/2_FREVAL.py": FREVAL_KEYS,
-        "pages/3_Lattice.py": ("data", "sent"),
+        "pages/3_Lattice.py": ("data", "sent", "tag", "protocol", "deprelbase", "prediction"),
         "pages/4_NED.py": ("data", "sent"),
         "pages/5_Tour.py": ("step",),
     }
