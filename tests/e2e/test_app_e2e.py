@@ -172,6 +172,14 @@ def test_hostile_labels_are_shown_literally(app_url: str, page: object) -> None:
         arg=["div.wb-figure svg text", f"{HOSTILE_FORM}/X"],
         timeout=TIMEOUT_MS,
     )
+    # the trees are drawn after the lattice in the same run: wait for them too (under load the
+    # lattice alone was read)
+    page.wait_for_function(  # type: ignore[attr-defined]
+        "([sel, needle]) => Array.from(document.querySelectorAll(sel))"
+        ".map(e => e.textContent).join(' ').includes(needle)",
+        arg=["div.wb-figure svg text", HOSTILE_LABEL],
+        timeout=TIMEOUT_MS,
+    )
     all_text = " ".join(page.locator("div.wb-figure svg text").all_text_contents())  # type: ignore[attr-defined]
     assert f"{HOSTILE_FORM}/X" in all_text
     assert HOSTILE_LABEL in all_text
