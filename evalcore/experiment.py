@@ -11,7 +11,7 @@ significant (approximate randomization, SPEC §5.4) are listed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -21,7 +21,7 @@ from evalcore.generalization import generalize_all, tl_unify
 from evalcore.metrics.attachment import AttachConfig, sentence_counts
 from evalcore.metrics.base import make_signature
 from evalcore.metrics.tedeval import SentenceTed, TedConfig, sentence_ted
-from evalcore.significance import Method, significance
+from evalcore.significance import Method, pairwise_significance
 from evalcore.trees import DepTree, SpanTree, Tree
 
 __all__ = [
@@ -35,6 +35,8 @@ __all__ = [
     "Row",
     "Scheme",
     "SentenceDetail",
+    "build_rows",
+    "row_order",
     "run_experiment",
 ]
 
@@ -162,6 +164,46 @@ class ExperimentResult:
         if cell is None:
             return {}
         return dict(zip(self.indices, cell.sentence_scores, strict=True))
+
+
+def row_order(schemes: Sequence[str]) -> list[tuple[str, str]]:
+    """The rows of the papers' tables: each gold's UAS, LAS, U-TED, L-TED, then each generalization
+    of 2..K golds (``UD+SUD``) with U-TED and L-TED."""
+    subsets = [combo for k in range(2, len(schemes) + 1) for combo in combinations(schemes, k)]
+    return [(g, m) for g in schemes for m in METRICS] + [
+        ("+".join(c), m) for c in subsets for m in ("U-TED", "L-TED")
+    ]
+
+
+def build_rows(
+    cells: Mapping[tuple[str, str], Sequence[Cell]],
+    order: Sequence[tuple[str, str]],
+    config: ExperimentConfig,
+) -> tuple[Row, ...]:
+    """The rows of ``order`` that have cells, each with its best parses and every pair's test
+    (SPEC §5.4).  All pairs of all rows are tested on one stream of random draws
+    (:func:`~evalcore.significance.pairwise_significance`): each p-value is its own test's."""
+    kept = [(key, tuple(cells.get(key, ()))) for key in order]
+    kept = [(key, row_cells) for key, row_cells in kept if row_cells]
+    samples: list[tuple[tuple[float, float], ...]] = []
+    pairs: list[tuple[int, int]] = []
+    for _, row_cells in kept:
+        first = len(samples)
+        samples.extend(c.pairs for c in row_cells)
+        pairs.extend((first + a, first + b) for a, b in combinations(range(len(row_cells)), 2))
+    results = iter(
+        pairwise_significance(samples, pairs, method=config.method, trials=config.shuffles, seed=config.seed)
+    )
+    rows: list[Row] = []
+    for key, row_cells in kept:
+        top = max(c.score for c in row_cells)
+        best = tuple(c.parse for c in row_cells if abs(c.score - top) < 1e-12)
+        tests = []
+        for a, b in combinations(row_cells, 2):
+            r = next(results)
+            tests.append(PairTest(a.parse, b.parse, r.p_value, r.p_value < config.alpha))
+        rows.append(Row(key[0], key[1], row_cells, best, tuple(tests)))
+    return tuple(rows)
 
 
 def _words_mismatch(
@@ -425,23 +467,8 @@ def run_experiment(
                 detail_rows.extend(detail_lists.get((pi, against, False), ()))
                 detail_rows.extend(detail_lists.get((pi, against, True), ()))
 
-    rows: list[Row] = []
-    order = [(g.name, m) for g in schemes for m in METRICS] + [
-        ("+".join(c), m) for c in subsets for m in ("U-TED", "L-TED")
-    ]
-    for key in order:
-        row_cells = tuple(cells.get(key, ()))
-        if not row_cells:
-            continue
-        top = max(c.score for c in row_cells)
-        best = tuple(c.parse for c in row_cells if abs(c.score - top) < 1e-12)
-        tests = []
-        for a, b in combinations(row_cells, 2):
-            r = significance(a.pairs, b.pairs, method=config.method, trials=config.shuffles, seed=config.seed)
-            tests.append(PairTest(a.parse, b.parse, r.p_value, r.p_value < config.alpha))
-        rows.append(Row(key[0], key[1], row_cells, best, tuple(tests)))
     return ExperimentResult(
-        tuple(rows),
+        build_rows(cells, row_order(names), config),
         tuple(parse_cols),
         kept,
         skipped_mismatch,

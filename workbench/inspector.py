@@ -39,6 +39,7 @@ from evalcore.render.svg import dep_svg
 from evalcore.trees import DepTree, SpanTree
 from workbench.cache import corpus_attach
 from workbench.datasets import Analysis, LoadedDataset, SentenceInfo
+from workbench.handoff import offer_lattice_page
 from workbench.links import OP_KINDS, OP_STATUSES, followed, keep_widget, report_link_problem, seed_widget
 from workbench.tedeval import (
     ParseTeds,
@@ -233,6 +234,9 @@ def panel_dependency_trees(view: View) -> None:
     for d in drawings:
         if d.warning:
             st.warning(d.warning)
+    if view.loaded.spec.key == UPLOAD_KEY and any(d.warning for d in drawings):
+        # a parse of raw text (other words than its gold): the Lattice page scores it
+        offer_lattice_page()
     sid = view.sentence.sent_id
     layouts = _layouts(view, drawings)
     figures = [

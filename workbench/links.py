@@ -38,6 +38,8 @@ from workbench.datasets import BUILTINS
 from workbench.fit import ZOOMS
 
 __all__ = [
+    "CROSS_SCHEME_KEYS",
+    "FREVAL_KEYS",
     "LINK_KEYS",
     "PAGE_KEYS",
     "STREAMLIT_KEYS",
@@ -94,6 +96,37 @@ INSPECTOR_KEYS: tuple[str, ...] = (
     "funcsep",
 )
 """The keys of the sentence inspector: every setting that changes what it shows."""
+
+CROSS_SCHEME_KEYS: tuple[str, ...] = (
+    "data",
+    "protocol",
+    "shuffles",
+    "seed",
+    "test",
+    "average",
+    "skip",
+    "golds",
+    "funcsep",
+    "row",
+    "worst",
+)
+"""The keys of the cross-scheme page: every setting that changes what it shows."""
+
+FREVAL_KEYS: tuple[str, ...] = (
+    "data",
+    "prm",
+    "maxsize",
+    "cutoff",
+    "unlabeled",
+    "funcsep",
+    "droproot",
+    "maxerror",
+    "variants",
+    "baseline",
+    "run",
+    "sentno",
+)
+"""The keys of the FREVAL page (``sentno``: the sentence of the one-sentence view, evalb's number)."""
 
 Kind = Literal["choice", "sentence", "number", "flag", "text", "name"]
 
@@ -181,6 +214,32 @@ LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
             LinkKey("side", "flag", "schemes side by side (no: stacked)", max_length=10),
             LinkKey("zoom", "choice", "drawing size", choices=ZOOMS, max_length=10),
             LinkKey("funcsep", "text", "function-tag separators of bracketed labels", max_length=10),
+            # the cross-scheme page's own choices (pages/1_Cross_scheme.py)
+            LinkKey("shuffles", "number", "shuffles of the significance test", maximum=100_000, max_length=6),
+            LinkKey("seed", "number", "seed of the significance test", maximum=2**31 - 1, max_length=10),
+            LinkKey("test", "choice", "significance test", choices=("ar", "bootstrap"), max_length=10),
+            LinkKey("average", "choice", "corpus score", choices=("global", "sentence"), max_length=10),
+            LinkKey("skip", "flag", "skip sentences whose words differ", max_length=10),
+            LinkKey("golds", "flag", "also score each gold as a parse", max_length=10),
+            LinkKey("row", "name", "the row whose sentences are listed (against · metric)", max_length=200),
+            LinkKey("worst", "name", "the parse the sentences are ordered by, worst first", max_length=200),
+            # the FREVAL page's own choices (pages/2_FREVAL.py)
+            LinkKey("prm", "name", "the evalb parameter file", max_length=200),
+            LinkKey("maxsize", "number", "largest fragment size", minimum=1, maximum=10_000, max_length=5),
+            LinkKey("cutoff", "number", "longest sentence (words)", maximum=100_000, max_length=6),
+            LinkKey("unlabeled", "flag", "unlabeled brackets", max_length=10),
+            LinkKey("droproot", "flag", "drop the outer unlabeled bracket", max_length=10),
+            LinkKey("maxerror", "number", "evalb's MAX_ERROR", maximum=1_000_000, max_length=7),
+            LinkKey("variants", "name", "ways to score each file, comma-separated", max_length=200),
+            LinkKey("baseline", "name", "the curve the others are compared with", max_length=400),
+            LinkKey("run", "name", "the run of the one-sentence view", max_length=400),
+            LinkKey("sentno", "number", "the sentence of the one-sentence view", minimum=1, max_length=9),
+            # the Lattice page's own choices (pages/3_Lattice.py)
+            LinkKey(
+                "tag", "choice", "the tag column (--tag-column)", choices=("cpos", "fpos"), max_length=10
+            ),
+            LinkKey("deprelbase", "flag", "compare labels before ':' only", max_length=10),
+            LinkKey("prediction", "name", "the prediction of the one-sentence view", max_length=200),
         )
     }
 )
@@ -189,9 +248,9 @@ LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
 PAGE_KEYS: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
         "app.py": INSPECTOR_KEYS,
-        "pages/1_Cross_scheme.py": ("data",),
-        "pages/2_FREVAL.py": ("data",),
-        "pages/3_Lattice.py": ("data", "sent"),
+        "pages/1_Cross_scheme.py": CROSS_SCHEME_KEYS,
+        "pages/2_FREVAL.py": FREVAL_KEYS,
+        "pages/3_Lattice.py": ("data", "sent", "tag", "protocol", "deprelbase", "prediction"),
         "pages/4_NED.py": ("data", "sent"),
         "pages/5_Tour.py": ("step",),
     }

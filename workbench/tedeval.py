@@ -23,11 +23,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from evalcore.conversion import ConversionConfig, words_of
 from evalcore.errors import EvalcoreError
-from evalcore.experiment import NamedTrees, Scheme
+from evalcore.experiment import (
+    Cell,
+    ExperimentConfig,
+    ExperimentResult,
+    NamedTrees,
+    Scheme,
+    build_rows,
+    row_order,
+)
 from evalcore.inspection import ParseView, SentenceReport, inspect_sentence
 from evalcore.metrics.tedeval import SentenceTed
 from evalcore.trees import DepTree, Tree
@@ -41,9 +49,12 @@ __all__ = [
     "experiment_schemes",
     "general_name",
     "gold_as_parse_name",
+    "gold_parse_schemes",
     "guess_function_separators",
+    "join_parses",
     "own_gold",
     "parse_choices",
+    "ranked",
     "scheme_of",
     "sentence_tedeval",
     "tree_golds",
@@ -229,20 +240,35 @@ def sentence_tedeval(
     return TedSentence(report, schemes, tuple(parses), tuple(notes), words or ())
 
 
+def _gold_as_parse(g: Analysis, mine: Sequence[Analysis]) -> bool:
+    """A gold is also read as a parse of its own scheme unless one of its parses is that very file."""
+    return not any(p.digest == g.digest for p in mine)
+
+
+def _experiment_golds(loaded: LoadedDataset) -> list[tuple[Analysis, list[Analysis]]]:
+    """Each gold the experiment can read (not one sentence per line) with the parses whose own gold it is."""
+    parses = [p for p in tree_parses(loaded) if not p.spec.per_line]
+    return [
+        (g, [p for p in parses if (o := own_gold(loaded, p)) is not None and o.name == g.name])
+        for g in tree_golds(loaded)
+        if not g.spec.per_line
+    ]
+
+
+def _as_parse_name(gold: Analysis) -> str:
+    return f"{gold.name} (as a parse)"
+
+
 def experiment_schemes(loaded: LoadedDataset, *, include_golds: bool = False) -> list[Scheme]:
     """The dataset as the cross-scheme experiment's input (SPEC §5.4): one scheme per gold file,
     each with the parses whose own gold it is; ``include_golds`` adds each gold as a parse of its
     own scheme (the ceiling: 1.0 against every generalization), unless a parse already is that
     very file.  Constituency files read one sentence per line (evalb) cannot take part."""
     schemes: list[Scheme] = []
-    parses = [p for p in tree_parses(loaded) if not p.spec.per_line]
-    for g in tree_golds(loaded):
-        if g.spec.per_line:
-            continue
-        mine = [p for p in parses if (o := own_gold(loaded, p)) is not None and o.name == g.name]
+    for g, mine in _experiment_golds(loaded):
         named = [NamedTrees(p.name, tuple(p.trees), p.spec.path) for p in mine]  # type: ignore[arg-type]
-        if include_golds and not any(p.digest == g.digest for p in mine):
-            named.append(NamedTrees(f"{g.name} (as a parse)", tuple(g.trees), g.spec.path))  # type: ignore[arg-type]
+        if include_golds and _gold_as_parse(g, mine):
+            named.append(NamedTrees(_as_parse_name(g), tuple(g.trees), g.spec.path))  # type: ignore[arg-type]
         schemes.append(Scheme(scheme_of(g), NamedTrees(g.name, tuple(g.trees), g.spec.path), tuple(named)))  # type: ignore[arg-type]
     return schemes
 
@@ -269,3 +295,49 @@ def corpus_parse_teds(
         view = sentence_tedeval(loaded, i, config, (choice,)).view(choice.name)
         out.append(None if view is None else ParseTeds(view.single, view.multiple))
     return tuple(out)
+
+
+def gold_parse_schemes(loaded: LoadedDataset, indices: Sequence[int]) -> list[Scheme]:
+    """The experiment of the golds read as parses only (the columns ``include_golds`` adds), over the
+    sentences ``indices`` (0-based: those the parses' experiment kept), to be joined to it with
+    :func:`join_parses` -- the same numbers as one experiment with ``include_golds``, without
+    scoring the parses again."""
+    schemes: list[Scheme] = []
+    for g, mine in _experiment_golds(loaded):
+        trees = tuple(g.trees[i] for i in indices)
+        gold = NamedTrees(g.name, trees, g.spec.path)  # type: ignore[arg-type]
+        named = (NamedTrees(_as_parse_name(g), trees, g.spec.path),) if _gold_as_parse(g, mine) else ()  # type: ignore[arg-type]
+        schemes.append(Scheme(scheme_of(g), gold, named))
+    return schemes
+
+
+def join_parses(
+    main: ExperimentResult, extra: ExperimentResult, schemes: Sequence[str], config: ExperimentConfig
+) -> ExperimentResult:
+    """``main`` with the parses of ``extra`` (an experiment of the same ``schemes``, in order, over
+    the sentences ``main`` kept, e.g. :func:`gold_parse_schemes`) as more columns, each after its
+    scheme's own parses (the column order of one experiment over all the parses), and the rows
+    ranked and tested again under ``config`` (:func:`evalcore.experiment.build_rows`).  Raises
+    ``ValueError`` if the two did not score the same sentences."""
+    if extra.sentences != main.sentences or extra.sent_ids != main.sent_ids:
+        raise ValueError("the two experiments did not score the same sentences")
+    columns = [c for s in schemes for c in (*main.parses, *extra.parses) if c[1] == s]
+    rank = {name: k for k, (name, _) in enumerate(columns)}
+    cells: dict[tuple[str, str], list[Cell]] = {}
+    for r in (*main.rows, *extra.rows):
+        cells.setdefault((r.against, r.metric), []).extend(r.cells)
+    ordered = {key: sorted(found, key=lambda c: rank[c.parse]) for key, found in cells.items()}
+    return replace(
+        main,
+        rows=build_rows(ordered, row_order(schemes), config),
+        parses=tuple(columns),
+        signature=config.signature(),
+    )
+
+
+def ranked(main: ExperimentResult, config: ExperimentConfig) -> ExperimentResult:
+    """``main``'s rows ranked and tested again under ``config`` (its cells are kept: counting and
+    testing are separate, so another number of shuffles or seed does not score the sentences again)."""
+    cells = {(r.against, r.metric): r.cells for r in main.rows}
+    order = [(r.against, r.metric) for r in main.rows]
+    return replace(main, rows=build_rows(cells, order, config), signature=config.signature())

@@ -3,7 +3,10 @@
 * :func:`corpus_experiment` -- the cross-scheme experiment over a loaded
   dataset (``evalcore.experiment.run_experiment``), cached with
   ``st.cache_data`` on the files' digests and the settings, with a progress
-  bar the first time.
+  bar the first time.  Scoring and testing are cached apart: the sentences are
+  scored once per protocol, average and skipping; the golds read as parses are
+  scored apart and joined as more columns (one click, not the whole experiment
+  again); the significance tests of all pairs share one stream of draws.
 * :func:`function_tree_figure` / :func:`edit_script_panel` -- function trees
   drawn by Graphviz with the edit script on them (counted / discounted), and
   the operations listed in a table beside the drawings.
@@ -33,6 +36,9 @@ from workbench.tedeval import (
     TedSentence,
     corpus_parse_teds,
     experiment_schemes,
+    gold_parse_schemes,
+    join_parses,
+    ranked,
     sentence_tedeval,
 )
 from workbench.widgets import download_table, graphviz_figure, md_escape, prerender
@@ -97,6 +103,18 @@ class ExperimentSettings:
             self.function_sep,
         )
 
+    def counting(self) -> ExperimentSettings:
+        """The settings the sentences are scored with (no significance test, no golds as parses):
+        a change of shuffles, seed, test or golds-as-parses does not score them again."""
+        return ExperimentSettings(
+            protocol=self.protocol,
+            shuffles=0,
+            average=self.average,
+            skip_mismatched=self.skip_mismatched,
+            include_golds=False,
+            function_sep=self.function_sep,
+        )
+
 
 def _files_key(loaded: LoadedDataset) -> tuple[tuple[str, ...], ...]:
     return tuple(
@@ -105,21 +123,26 @@ def _files_key(loaded: LoadedDataset) -> tuple[tuple[str, ...], ...]:
 
 
 @st.cache_data(show_spinner=False, max_entries=24)
-def _experiment(
-    files: tuple[tuple[str, ...], ...], settings: tuple[object, ...], label: str, _loaded: LoadedDataset
+def _counted(
+    files: tuple[tuple[str, ...], ...],
+    settings: tuple[object, ...],
+    golds: bool,
+    label: str,
+    indices: tuple[int, ...],
+    _loaded: LoadedDataset,
 ) -> ExperimentResult:
-    """Run (and cache) the experiment; the bar is created here so that it can advance
-    (a cached function may not write to an element made outside it); it is emptied at the end."""
+    """Every sentence scored (cached across sessions on the files' digests and the counting settings):
+    the parses, or (``golds``) each gold read as a parse, over the sentences ``indices``.  The bar is
+    created here so that it can advance (a cached function may not write to an element made outside
+    it); it is emptied at the end."""
     s = ExperimentSettings(*settings)  # type: ignore[arg-type]
-    schemes = experiment_schemes(_loaded, include_golds=s.include_golds)
-    bar = st.progress(0.0, text=f"{label}: starting")
+    schemes = gold_parse_schemes(_loaded, indices) if golds else experiment_schemes(_loaded)
+    what = "each gold as a parse" if golds else label
+    bar = st.progress(0.0, text=f"{what}: starting")
 
     def progress(done: int, total: int) -> None:
         if total:
-            text = f"{label}: sentence {done} of {total}"
-            if done >= total:
-                text = f"{label}: significance tests ({s.shuffles:,} shuffles per pair)"
-            bar.progress(min(done / total, 1.0), text=text)
+            bar.progress(min(done / total, 1.0), text=f"{what}: sentence {done} of {total}")
 
     try:
         return run_experiment(schemes, s.config(), progress=progress)
@@ -127,10 +150,27 @@ def _experiment(
         bar.empty()
 
 
+@st.cache_data(show_spinner=False, max_entries=48)
+def _experiment(
+    files: tuple[tuple[str, ...], ...], settings: tuple[object, ...], label: str, _loaded: LoadedDataset
+) -> ExperimentResult:
+    """The experiment under ``settings``: the cached scores of the parses (and of the golds read as
+    parses, scored apart and joined as their columns), ranked and tested."""
+    s = ExperimentSettings(*settings)  # type: ignore[arg-type]
+    counting = s.counting().key()
+    main = _counted(files, counting, False, label, (), _loaded)
+    if not s.include_golds:
+        return ranked(main, s.config())
+    extra = _counted(files, counting, True, label, main.indices, _loaded)
+    names = [scheme.name for scheme in experiment_schemes(_loaded)]
+    return join_parses(main, extra, names, s.config())
+
+
 def corpus_experiment(
     loaded: LoadedDataset, settings: ExperimentSettings, *, label: str = "Scoring"
 ) -> ExperimentResult:
-    """The SPEC §5.4 experiment over the dataset (cached; raises EvalcoreError on bad input)."""
+    """The SPEC §5.4 experiment over the dataset (cached; raises EvalcoreError on bad input): the same
+    result as ``run_experiment`` over :func:`~workbench.tedeval.experiment_schemes` in one go."""
     return _experiment(_files_key(loaded), settings.key(), label, loaded)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["md_escape", "safe_stem"]
+__all__ = ["md_code", "md_escape", "safe_stem"]
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
 
@@ -15,6 +15,18 @@ def md_escape(text: str) -> str:
     from evalcore.render.text import neutralize
 
     return _MD_SPECIAL.sub(r"\\\1", neutralize(text))
+
+
+def md_code(text: str) -> str:
+    """Text as a markdown code span, shown literally (``md_escape`` inside backticks would show its
+    backslashes: "en\\_ewt"): controls made visible, a fence longer than any run of backticks in it."""
+    from evalcore.render.text import neutralize
+
+    clean = neutralize(text)
+    longest = max((len(run) for run in re.findall(r"`+", clean)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if clean.startswith("`") or clean.endswith("`") or not clean.strip() else ""
+    return f"{fence}{pad}{clean}{pad}{fence}"
 
 
 def safe_stem(text: str) -> str:

@@ -48,7 +48,7 @@ from workbench.datasets import (
     detect_format,
 )
 from workbench.links import UPLOAD_KEY, current_link, show_link_problems
-from workbench.text import md_escape
+from workbench.text import md_code, md_escape
 
 __all__ = [
     "DEFAULT_DATASET",
@@ -414,7 +414,7 @@ def upload_panel() -> tuple[DatasetSpec, list[tuple[FileSpec, bytes]]]:
     records = list(_uploads().values())
     golds = [r for r in records if r.role == "gold"]
     if records:
-        side.markdown("Loaded: " + ", ".join(f"`{md_escape(r.name)}` ({r.role})" for r in records))
+        side.markdown("Loaded: " + ", ".join(f"{md_code(r.name)} ({r.role})" for r in records))
         if side.button("Forget uploaded files"):
             _uploads().clear()
             _upload_errors().clear()

@@ -40,7 +40,7 @@ from workbench.links import (
     widget_value,
     write_link,
 )
-from workbench.text import md_escape, safe_stem
+from workbench.text import md_code, md_escape, safe_stem
 from workbench.uploads import UPLOAD_KEY, choose_dataset, current_dataset_key
 
 __all__ = [
@@ -54,11 +54,13 @@ __all__ = [
     "download_table",
     "drawing_size_control",
     "graphviz_figure",
+    "md_code",
     "md_escape",
     "prerender",
     "safe_stem",
     "sentence_picker",
     "stacked_figures",
+    "svg_figure",
 ]
 
 # ---------------------------------------------------------------------------
@@ -358,6 +360,14 @@ def stacked_figures(figures: Sequence[Figure]) -> None:
                     key=f"dot:{fig.key}",
                     on_click="ignore",
                 )
+
+
+def svg_figure(svg: str, *, width: float, label_px: float, key: str, css_class: str = "wb-svg") -> None:
+    """An SVG we wrote (every data string escaped; e.g. a chart of :mod:`workbench.charts`), ``width``
+    px wide at 100 %, its smallest text ``label_px`` px, fitted to its column by workbench/fit.py."""
+    _show_box(
+        [Drawing(svg, width, label_px, label_px)], key=key, css_class=css_class, rtl=False, titles=False
+    )
 
 
 class SvgStore:
