@@ -81,3 +81,20 @@ def test_carried_files_are_scored_on_the_lattice_page() -> None:
     assert at.selectbox(key="wb_dataset").value == UPLOAD_KEY
     m = {x.label: x.value for x in at.metric}
     assert m["TEDEVAL L (sentence)"] == "80.00" and m["SEGEVAL U (sentence)"] == "92.31", m
+
+
+def test_the_inspector_offers_the_lattice_page_and_its_button_opens_it() -> None:
+    """The inspector's one call (offer_lattice_page): its button carries the uploads and switches page;
+    the Lattice page then shows the command line's numbers for these files."""
+    at = AppTest.from_file(str(APP), default_timeout=120)
+    at.query_params["data"] = "upload"
+    at.run()
+    for role, r in (("gold", RECORDS[0]), ("parse", RECORDS[2]), ("parse", RECORDS[3]), ("gold", RECORDS[1])):
+        at.file_uploader(key=f"wb_upload_{role}").upload(r.name, r.data).run()
+    assert not at.exception
+    assert any("The Lattice page scores it" in i.value for i in at.info)
+    at.button(key="wb_to_lattice").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key="wb_dataset").value == UPLOAD_KEY
+    m = {x.label: x.value for x in at.metric}
+    assert m["TEDEVAL L (sentence)"] == "80.00" and m["SEGEVAL U (sentence)"] == "92.31", m
