@@ -31,9 +31,8 @@ from typing import Literal
 
 from evalcore.conversion import ConversionConfig, dep_to_span_tree
 from evalcore.errors import InputFormatError, TreeStructureError
-from evalcore.formats.ptb import strip_empty
 from evalcore.ted.general import OrderedTree
-from evalcore.trees import Arc, DepTree, Lattice, Source, Tree
+from evalcore.trees import Arc, DepTree, Lattice, Source, Tree, strip_empty
 
 __all__ = [
     "Block",
