@@ -63,6 +63,7 @@ LINEAR_FRAGMENTS = ("tests/test_limits.py", *FRAGMENTS)
 LINEAR_TED = ("tests/test_limits.py", *GENERAL_TED)
 
 P = "evalcore/metrics/parseval.py"
+EV = "evalcore/formats/evalb.py"
 F = "evalcore/metrics/freval.py"
 FR = "evalcore/fragments.py"
 B = "evalcore/metrics/base.py"
@@ -84,9 +85,9 @@ SI = "evalcore/significance.py"
 _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
     # ---- PARSEVAL (evalb) --------------------------------------------------------------
     (P, 'strip_functions', 'return label[:i]', 'return label[: i + 1]', OFF_BY_ONE, EVALB),
-    (P, 'read_evalb', 'if tag not in delete_len:\n                    length += 1',
+    (EV, 'read_evalb', 'if tag not in delete_len:\n                    length += 1',
      'length += 1', DROP, EVALB),
-    (P, 'read_evalb', 'if tag not in delete:\n', 'if True:\n', DROP, EVALB),
+    (EV, 'read_evalb', 'if tag not in delete:\n', 'if True:\n', DROP, EVALB),
     (P, '_deleted_labels', 'if a in base:\n            out.add(b)', 'pass', DELETE, EVALB),
     (P, '_deleted_labels', 'if b in base:\n            out.add(a)', 'pass', DELETE, EVALB),
     (P, 'massage', 'keep = b.start != b.end', 'keep = True', DROP, EVALB),

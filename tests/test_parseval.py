@@ -10,6 +10,7 @@ import pytest
 
 from evalcore.cli import main
 from evalcore.errors import InputFormatError, MismatchError
+from evalcore.formats.evalb import read_evalb
 from evalcore.formats.prm import COLLINS, EvalbParams, parse_prm, read_prm
 from evalcore.formats.ptb import PtbLine, detect_layout, parse_ptb_line, read_ptb_sentences
 from evalcore.metrics.parseval import (
@@ -18,7 +19,6 @@ from evalcore.metrics.parseval import (
     format_evalb_report,
     massage,
     parseval_corpus,
-    read_evalb,
     strip_functions,
 )
 
