@@ -32,8 +32,9 @@ from evalcore.formats.lattice import read_lattices, read_tokens
 from evalcore.formats.prm import COLLINS, EvalbParams
 from evalcore.formats.ptb import parse_ptb, parse_ptb_line, read_ptb_lines
 from evalcore.fragments import fragment_counts, fragment_polynomials
-from evalcore.lattice import path_arcs, tree_from_dependency
-from evalcore.lattice_input import _ud_lexemes
+from evalcore.lattice.model import tree_from_dependency
+from evalcore.lattice.paths import path_arcs
+from evalcore.lattice.reading import _ud_lexemes
 from evalcore.limits import LIMIT_SPECS, Limits, parse_size
 from evalcore.metrics.lattice_tedeval import sentence_ted, ted_memory_estimate
 from evalcore.metrics.parseval import Bracket, _crossing, _crossing_pairs, _match

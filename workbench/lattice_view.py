@@ -3,7 +3,7 @@ each sentence's drawings (SPEC §6; ACL 2012).
 
 Inputs are what ``evalcore lattice`` takes -- a gold file (with its lattice file), predicted files
 (each with its lattice or mapping file) and the ambiguity lattices of the gold sentences -- given as
-:class:`~evalcore.lattice_input.InMemoryFile` values (uploads are never written to disk).  Scores
+:class:`~evalcore.lattice.reading.InMemoryFile` values (uploads are never written to disk).  Scores
 come from :func:`evalcore.metrics.joint.evaluate`, the drawings from
 :mod:`evalcore.render.lattice_draw` and :func:`evalcore.render.dot.lattice_to_dot`.
 """
@@ -21,16 +21,8 @@ import streamlit as st
 from evalcore.commands.lattice import HEADERS, table_rows
 from evalcore.errors import EvalcoreError
 from evalcore.formats.lattice import read_lattices, read_tokens
-from evalcore.lattice import Lexeme
-from evalcore.lattice_input import (
-    Analysis,
-    InMemoryFile,
-    Pairing,
-    input_kind,
-    load_pairing,
-    read_gold,
-    read_side,
-)
+from evalcore.lattice.model import Analysis, Lexeme, Pairing
+from evalcore.lattice.reading import InMemoryFile, input_kind, load_pairing, read_gold, read_side
 from evalcore.metrics.joint import JointConfig, JointResult, SentenceJoint, evaluate
 from evalcore.metrics.lattice_tedeval import LatticeEditOp
 from evalcore.metrics.segeval import SegScore

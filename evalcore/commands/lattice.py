@@ -17,7 +17,7 @@ import sys
 from evalcore.commands._output import csv_text, json_text, named_path, text_table, warn
 from evalcore.errors import InputFormatError
 from evalcore.formats.lattice import read_lattices
-from evalcore.lattice_input import PairStream
+from evalcore.lattice.reading import PairStream
 from evalcore.metrics.joint import JointConfig, JointResult, SentenceJoint, evaluate_stream
 from evalcore.metrics.segeval import score as seg_score
 
