@@ -64,6 +64,7 @@ LINEAR_TED = ("tests/test_limits.py", *GENERAL_TED)
 
 P = "evalcore/metrics/parseval.py"
 EV = "evalcore/formats/evalb.py"
+RP = "evalcore/report/parseval.py"
 F = "evalcore/metrics/freval.py"
 FR = "evalcore/fragments.py"
 B = "evalcore/metrics/base.py"
@@ -116,7 +117,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
      'average_crossing=ratio(counts.crossing, counts.sentences)', OFF_BY_ONE, EVALB),
     (P, 'score', 'tagging_accuracy=ratio(counts.correct_tags, counts.words)',
      'tagging_accuracy=ratio(counts.correct_tags, counts.gold)', OFF_BY_ONE, EVALB),
-    (P, '_summary', '{2 * p * r / (p + r):6.2f}', '{p * r / (p + r):6.2f}', CONSTANT, EVALB),
+    (RP, '_summary', '{2 * p * r / (p + r):6.2f}', '{p * r / (p + r):6.2f}', CONSTANT, EVALB),
     # ---- FREVAL ------------------------------------------------------------------------
     (F, 'FrevalCounts.__add__', 'max(self.largest_gold, other.largest_gold)',
      'self.largest_gold + other.largest_gold', OPERATOR, FREVAL),
@@ -291,7 +292,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
     (P, '_reinsert', 'for k in range(quote.bracket, len(brackets)):',
      'for k in range(quote.bracket + 1, len(brackets)):', OFF_BY_ONE, EVALB),
     (P, 'SentenceComparison.matched', 'if p >= 0', 'if p > 0', COMPARISON, EVALB),
-    (P, '_pct', 'if den > 0 else 0.0', 'if den > 1 else 0.0', OFF_BY_ONE, EVALB),
+    (RP, '_pct', 'if den > 0 else 0.0', 'if den > 1 else 0.0', OFF_BY_ONE, EVALB),
     (F, 'FrevalCounts.valid', 'self.sentences - self.errors - self.skipped', 'self.sentences - self.errors',
      DROP, FREVAL),
     (F, '_f1', 'ratio(2 * r * p, r + p)', 'ratio(r * p, r + p)', CONSTANT, FREVAL),

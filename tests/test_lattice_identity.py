@@ -44,11 +44,11 @@ import pytest
 from ec_support import ASSETS, DATA, CliResult, conllu_sentence
 
 from evalcore.cli import build_parser
-from evalcore.commands.lattice import HEADERS
 from evalcore.errors import EvalcoreError
 from evalcore.formats.lattice import read_lattices, write_lattices
 from evalcore.lattice.paths import path_arcs, token_splits
 from evalcore.limits import from_args
+from evalcore.report.lattice import HEADERS
 from evalcore.trees import Arc, Lattice
 
 GOLDEN = Path(__file__).parent / "golden" / "lattice" / "bclm_hneim_figure1.json"

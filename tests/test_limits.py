@@ -24,7 +24,6 @@ from ec_support import CliResult, conllu_sentence
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalcore.commands.tedeval import LATEX_ESCAPES
 from evalcore.errors import EvalcoreError, LimitError, one_line
 from evalcore.formats._io import decompressed_size, iter_lines
 from evalcore.formats.conllu import parse_conllu, read_conllu
@@ -41,6 +40,7 @@ from evalcore.metrics.parseval import Bracket, _crossing, _crossing_pairs, _matc
 from evalcore.render.dot import dep_to_dot, tree_to_dot
 from evalcore.render.layout import layout_dep
 from evalcore.render.text import dot_html
+from evalcore.report.tables import LATEX_ESCAPES
 from evalcore.ted.general import OrderedTree, ted_mapping, ted_same_yield
 
 RunCli = Callable[..., CliResult]

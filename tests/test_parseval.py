@@ -16,11 +16,11 @@ from evalcore.formats.ptb import PtbLine, detect_layout, parse_ptb_line, read_pt
 from evalcore.metrics.parseval import (
     ParsevalConfig,
     compare_sentence,
-    format_evalb_report,
     massage,
     parseval_corpus,
     strip_functions,
 )
+from evalcore.report.parseval import format_evalb_report
 
 ROOT = Path(__file__).resolve().parent.parent
 ASSETS = ROOT / "assets" / "evalb"

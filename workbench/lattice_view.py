@@ -18,7 +18,6 @@ from pathlib import PurePath
 import pandas as pd
 import streamlit as st
 
-from evalcore.commands.lattice import HEADERS, table_rows
 from evalcore.errors import EvalcoreError
 from evalcore.formats.lattice import read_lattices, read_tokens
 from evalcore.lattice.model import Analysis, Lexeme, Pairing
@@ -30,6 +29,7 @@ from evalcore.metrics.segeval import score as seg_score
 from evalcore.render.dot import NodeStyleName, lattice_to_dot
 from evalcore.render.lattice_draw import distinct_arcs, lattice_tree_to_dot, place_path, union_lattice
 from evalcore.render.text import is_rtl_text
+from evalcore.report.lattice import HEADERS, table_rows
 from evalcore.trees import Lattice
 from workbench.datasets import ASSETS, DatasetSpec, SentenceInfo
 from workbench.fit import GRAPHVIZ_TREE_PT
