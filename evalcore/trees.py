@@ -15,6 +15,7 @@ from typing import Literal
 
 __all__ = [
     "Arc",
+    "ArcVerdict",
     "DepTree",
     "EditOp",
     "ExtraLine",
@@ -28,6 +29,7 @@ __all__ = [
     "SpanTree",
     "Token",
     "Tree",
+    "Verdict",
     "bracketed",
     "span_key",
     "split_label",
@@ -606,6 +608,25 @@ class EditOp:
 
 # ---------------------------------------------------------------------------
 # Lattices (SPEC §2, §6)
+
+
+Verdict = Literal["correct", "wrong-head", "wrong-label"]
+"""How a token's arc compares with gold: right head and label, wrong head, right head but wrong label."""
+
+
+@dataclass(frozen=True, slots=True)
+class ArcVerdict:
+    """What a drawing is told about one token's arc: the verdict of a comparison with gold (computed
+    by :func:`evalcore.inspection.arc_verdicts`, drawn by :mod:`evalcore.render.layout`).
+
+    ``status``: right head and label, wrong head, or right head with a wrong
+    label; ``gold_head`` / ``gold_label``: the gold arc, for the label text
+    ``obl (gold obj)`` and the tooltip.
+    """
+
+    status: Verdict
+    gold_head: int
+    gold_label: str
 
 
 @dataclass(frozen=True, slots=True)

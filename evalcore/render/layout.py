@@ -27,7 +27,7 @@ label would overlap another on its level); words are spaced by their own
 width plus a small gap, wider only where an adjacent arc's label needs room.
 
 The drawing does not judge anything: when the caller passes *verdicts* (one
-:class:`ArcVerdict` per token, computed by
+:class:`~evalcore.trees.ArcVerdict` per token, computed by
 :func:`evalcore.inspection.arc_verdicts` from the attachment metric's own
 per-token judgements), each arc carries its status: ``correct``,
 ``wrong-head`` (red, dashed) or ``wrong-label`` (orange, dotted, label shown
@@ -45,12 +45,11 @@ from itertools import pairwise
 from typing import Literal
 
 from evalcore.render.text import is_rtl_text, text_width
-from evalcore.trees import DepTree
+from evalcore.trees import ArcVerdict, DepTree
 
 __all__ = [
     "ArcBox",
     "ArcStatus",
-    "ArcVerdict",
     "DepLayout",
     "LayoutStyle",
     "WordBox",
@@ -62,21 +61,6 @@ __all__ = [
 ]
 
 ArcStatus = Literal["plain", "correct", "wrong-head", "wrong-label"]
-Verdict = Literal["correct", "wrong-head", "wrong-label"]
-
-
-@dataclass(frozen=True, slots=True)
-class ArcVerdict:
-    """What the drawing is told about one token's arc (computed by the caller, never here).
-
-    ``status``: right head and label, wrong head, or right head with a wrong
-    label; ``gold_head`` / ``gold_label``: the gold arc, for the label text
-    ``obl (gold obj)`` and the tooltip.
-    """
-
-    status: Verdict
-    gold_head: int
-    gold_label: str
 
 
 @dataclass(frozen=True, slots=True)
