@@ -19,7 +19,7 @@ from evalcore.conversion import to_span_tree, words_of
 from evalcore.errors import EvalcoreError, MismatchError
 from evalcore.generalization import generalize_all, tl_unify
 from evalcore.metrics.attachment import AttachConfig, sentence_counts
-from evalcore.metrics.base import make_signature
+from evalcore.metrics.base import Signature
 from evalcore.metrics.tedeval import SentenceTed, TedConfig, sentence_ted
 from evalcore.significance import Method, significance
 from evalcore.trees import DepTree, SpanTree, Tree
@@ -73,19 +73,17 @@ class ExperimentConfig:
     skip_mismatched: bool = False
     alpha: float = 0.05
 
-    def signature(self) -> str:
-        base = self.ted.signature()
-        extra = make_signature(
-            "",
-            [
-                ("test", self.method),
-                ("trials", self.shuffles),
-                ("seed", self.seed),
-                ("skipmismatch", self.skip_mismatched),
-            ],
+    def signature_value(self) -> Signature:
+        """The TedEval signature plus the significance test's settings."""
+        return self.ted.signature_value().extend(
+            ("test", self.method),
+            ("trials", self.shuffles),
+            ("seed", self.seed),
+            ("skipmismatch", self.skip_mismatched),
         )
-        # one version suffix: tedeval|...|test:ar|trials:...|v0.1.0
-        return base[: base.rindex("|v")] + extra
+
+    def signature(self) -> str:
+        return str(self.signature_value())
 
 
 @dataclass(frozen=True, slots=True)
