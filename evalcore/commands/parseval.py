@@ -144,9 +144,11 @@ def run(args: argparse.Namespace) -> int:
     # streams: only the first error/skip sentences are kept; evalb's per-sentence lines wait in a
     # spooled file (memory up to 8 MiB, then disk) until the report is printed whole
     with tempfile.SpooledTemporaryFile(max_size=8 << 20, mode="w+", encoding="utf-8") as lines:
-        on_sentence = None
-        if args.format != "json":
-            on_sentence = lambda s: lines.write(evalb_sentence_line(s, args.evalb_version) + "\n")  # noqa: E731
+
+        def write_line(s: SentenceComparison) -> None:
+            lines.write(evalb_sentence_line(s, args.evalb_version) + "\n")
+
+        on_sentence = write_line if args.format != "json" else None
         result = parseval_corpus(gold, test, config, keep_sentences=False, on_sentence=on_sentence)
         c = result.all.counts
         report_problems(result.sentences, args.gold, c.errors + c.skipped)

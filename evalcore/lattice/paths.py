@@ -204,8 +204,8 @@ def _walk(
         frontier = nxt
         if not frontier:
             return None
-    trail = frontier.get(tl.exit)
-    return list(trail) if trail is not None else None
+    found = frontier.get(tl.exit)
+    return list(found) if found is not None else None
 
 
 def check_path(path: Sequence[Lexeme], lattice: Lattice, tag_column: TagColumn = "cpos") -> PathCheck:

@@ -61,7 +61,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import PurePath
-from typing import Literal, TypeVar
+from typing import Literal, NoReturn, TypeVar
 
 from evalcore.errors import InputFormatError, MismatchError
 from evalcore.formats._io import InputSource, blocks, iter_lines
@@ -350,8 +350,8 @@ def iter_side(
             if paths is not None
             else ((t, None) for t in trees)
         )
-        for tree, p in pairs:
-            lt = tree_from_constituency(tree, p)
+        for tree, tree_path in pairs:
+            lt = tree_from_constituency(tree, tree_path)
             where = _where(fname, tree.source.line if tree.source else None)
             yield Analysis(lt.path, lt, None, tree, None, tree.sent_id, where)
         return
@@ -597,7 +597,7 @@ class PairStream:
             self.pred_sentences += 1 + sum(1 for _ in preds)
             self._different_counts(extra, pred_name)
 
-    def _different_counts(self, extra: Analysis, file: str) -> None:
+    def _different_counts(self, extra: Analysis, file: str) -> NoReturn:
         """The files have different numbers of sentences: named at the first one without a partner."""
         src = (
             extra.dep.source if extra.dep is not None else extra.ptb.source if extra.ptb is not None else None

@@ -79,9 +79,9 @@ def surface_tokens(tree: DepTree) -> list[tuple[str, tuple[int, ...], int, bool]
     for extra in tree.extras:
         if not extra.is_range:
             continue
-        first, _, last = extra.id.partition("-")
-        if first.isdigit() and last.isdigit():
-            ranges[int(first)] = (int(last), extra.form)
+        lo, _, hi = extra.id.partition("-")
+        if lo.isdigit() and hi.isdigit():
+            ranges[int(lo)] = (int(hi), extra.form)
     src = tree.source
     out: list[tuple[str, tuple[int, ...], int, bool]] = []
     i = 1
