@@ -29,9 +29,11 @@ __all__ = [
     "METRICS",
     "Cell",
     "ExperimentConfig",
+    "ExperimentPlan",
     "ExperimentResult",
     "NamedTrees",
     "PairTest",
+    "PlannedParse",
     "Reader",
     "Row",
     "Scheme",
@@ -201,7 +203,7 @@ PairKey = tuple[int, str, str]
 
 
 @dataclass(frozen=True, slots=True)
-class _ParseSpec:
+class PlannedParse:
     """A parse to score: its scheme, its position among the files read, and its label donor's."""
 
     parse: NamedTrees
@@ -211,14 +213,14 @@ class _ParseSpec:
 
 
 @dataclass(frozen=True)
-class _Plan:
+class ExperimentPlan:
     """The files read in step (each scheme's gold, then its parses and their label donors), where
     each gold and parse is among them, and the generalizations scored (2..K golds)."""
 
     schemes: tuple[Scheme, ...]
     files: tuple[NamedTrees, ...]
     gold_file: Mapping[str, int]
-    parses: tuple[_ParseSpec, ...]
+    parses: tuple[PlannedParse, ...]
     subsets: tuple[tuple[str, ...], ...]
 
     @property
@@ -232,7 +234,7 @@ class _Plan:
         return len(set(names)) != len(names)
 
 
-def plan_files(schemes: Sequence[Scheme]) -> _Plan:
+def plan_files(schemes: Sequence[Scheme]) -> ExperimentPlan:
     """Which files the experiment reads, in which order, and what it scores."""
     if not schemes:
         raise ValueError("at least one scheme is needed")
@@ -241,7 +243,7 @@ def plan_files(schemes: Sequence[Scheme]) -> _Plan:
         raise MismatchError(f"scheme names must be distinct: {names}")
     files: list[NamedTrees] = []
     gold_file: dict[str, int] = {}
-    parses: list[_ParseSpec] = []
+    parses: list[PlannedParse] = []
     for s in schemes:
         gold_file[s.name] = len(files)
         files.append(s.gold)
@@ -252,16 +254,18 @@ def plan_files(schemes: Sequence[Scheme]) -> _Plan:
             if p.label_from is not None:
                 donor = len(files)
                 files.append(p.label_from)
-            parses.append(_ParseSpec(p, s, first_parse + k, donor))
+            parses.append(PlannedParse(p, s, first_parse + k, donor))
     subsets = tuple(combo for k in range(2, len(schemes) + 1) for combo in combinations(names, k))
-    return _Plan(tuple(schemes), tuple(files), MappingProxyType(gold_file), tuple(parses), subsets)
+    return ExperimentPlan(tuple(schemes), tuple(files), MappingProxyType(gold_file), tuple(parses), subsets)
 
 
 # ---------------------------------------------------------------------------
 # 2. the streaming per-sentence loop
 
 
-def _read_in_step(plan: _Plan, streams: Sequence[Iterator[AnyTree]]) -> Iterator[tuple[int, list[AnyTree]]]:
+def _read_in_step(
+    plan: ExperimentPlan, streams: Sequence[Iterator[AnyTree]]
+) -> Iterator[tuple[int, list[AnyTree]]]:
     """Sentence ``index`` (0-based) of every file, one sentence at a time; files of different
     lengths are a :class:`MismatchError` naming the first sentence without a counterpart."""
     files, ref = plan.files, plan.files[0]
@@ -299,7 +303,7 @@ class _Scan:
     scripts), the sentences left out, and the first error of each kind in sentence order (raised
     at the end in their order of precedence, see :func:`run_experiment`).  Local to one run."""
 
-    def __init__(self, plan: _Plan, config: ExperimentConfig, details: bool) -> None:
+    def __init__(self, plan: ExperimentPlan, config: ExperimentConfig, details: bool) -> None:
         self.plan, self.config, self.details = plan, config, details
         self.conv = config.ted.conversion
         self.sentence_average = config.ted.average == "sentence"
@@ -507,7 +511,7 @@ def _corpus_score(kind: str, got: Sequence[tuple[float, float]]) -> float:
 
 
 def _rows(
-    plan: _Plan, cells: Mapping[tuple[str, str], Sequence[Cell]], config: ExperimentConfig
+    plan: ExperimentPlan, cells: Mapping[tuple[str, str], Sequence[Cell]], config: ExperimentConfig
 ) -> list[Row]:
     """Rows (against, metric) in table order: the best cells marked, every pair of cells tested."""
     rows: list[Row] = []
