@@ -403,7 +403,7 @@ class _Scan:
 
     def _attach(self, pi: int, against: str, p_tree: AnyTree, g_tree: AnyTree) -> None:
         if isinstance(p_tree, DepTree) and isinstance(g_tree, DepTree):
-            c = sentence_counts(g_tree, p_tree, AttachConfig())
+            c = sentence_counts(g_tree, p_tree, self.acfg)
             self.pairs.setdefault((pi, against, "UAS"), []).append(
                 self.pair_of(float(c.uas), float(c.tokens))
             )
