@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from evalcore.formats.ptb import parse_ptb
-from evalcore.lattice import LatticeTree, Lexeme, tree_from_constituency
+from evalcore.lattice.model import LatticeTree, Lexeme, tree_from_constituency
 from evalcore.trees import Arc, DepTree, Lattice, Token, Tree
 
 __all__ = [

@@ -9,7 +9,7 @@ node of which drawing each operation belongs to.
 
 Drawings are told, not asked: :func:`arc_verdicts` turns the attachment
 metric's per-token judgements into the small values the dependency drawing
-takes (:class:`evalcore.render.layout.ArcVerdict`), so the arcs drawn red or
+takes (:class:`evalcore.trees.ArcVerdict`), so the arcs drawn red or
 orange are exactly the words the scores count as wrong (SPEC §3).
 :func:`sentence_attachment` is the one place where a page gets one
 sentence's attachment scores, verdicts and per-token judgements (the
@@ -35,8 +35,7 @@ from evalcore.metrics.attachment import (
     sentence_counts,
 )
 from evalcore.metrics.tedeval import SentenceTed, sentence_ted
-from evalcore.render.layout import ArcVerdict
-from evalcore.trees import DepTree, EditOp, MFTree, SpanTree, Tree
+from evalcore.trees import ArcVerdict, DepTree, EditOp, MFTree, SpanTree, Tree
 
 __all__ = [
     "ArcVerdict",

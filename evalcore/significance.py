@@ -82,7 +82,8 @@ def _arrays(
 def _ratio(x: np.ndarray, n: np.ndarray) -> np.ndarray:
     import numpy as np
 
-    return np.divide(x, n, out=np.zeros_like(x), where=n != 0)
+    ratio: np.ndarray = np.divide(x, n, out=np.zeros_like(x), where=n != 0)
+    return ratio
 
 
 def _resample_counts(rng: np.random.Generator, k: int, m: int) -> np.ndarray:

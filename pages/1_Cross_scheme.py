@@ -15,9 +15,9 @@ from urllib.parse import urlencode
 import pandas as pd
 import streamlit as st
 
-from evalcore.commands.tedeval import latex_table, result_json
 from evalcore.errors import EvalcoreError
 from evalcore.experiment import ExperimentResult, Row
+from evalcore.report.tedeval import latex_table, result_json
 from workbench.bound import Bound, keep_link, seed_link
 from workbench.datasets import LoadedDataset
 from workbench.tedeval import experiment_schemes, guess_function_separators

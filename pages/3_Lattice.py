@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from evalcore.lattice_input import InMemoryFile
+from evalcore.lattice.reading import InMemoryFile
 from evalcore.metrics.joint import JointConfig
 from workbench.bound import Bound, keep_link, seed_link
 from workbench.datasets import DatasetSpec, LoadedDataset

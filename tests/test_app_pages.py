@@ -23,7 +23,7 @@ import pytest
 from streamlit import config as st_config
 from streamlit.testing.v1 import AppTest
 
-from evalcore.lattice_input import load_pairing
+from evalcore.lattice.reading import load_pairing
 from evalcore.metrics.joint import evaluate
 from workbench.uploads import GZIP_FACTOR, size_problem
 

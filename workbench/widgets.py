@@ -504,8 +504,8 @@ def graphviz_figure(
 
 def csv_bytes(df: pd.DataFrame) -> bytes:
     """The CSV of a table, text cells that a spreadsheet would run as formulas neutralized
-    (a leading ``'``, as the command line's CSV: ``evalcore.commands._output.csv_cell``)."""
-    from evalcore.commands._output import csv_cell
+    (a leading ``'``, as the command line's CSV: ``evalcore.report.tables.csv_cell``)."""
+    from evalcore.report.tables import csv_cell
 
     safe = df.copy()
     safe.columns = [csv_cell(str(c)) for c in safe.columns]
