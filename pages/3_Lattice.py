@@ -10,6 +10,7 @@ import streamlit as st
 from evalcore.lattice.reading import InMemoryFile
 from evalcore.metrics.joint import JointConfig
 from workbench.bound import Bound, keep_link, seed_link
+from workbench.cache import app_limits
 from workbench.datasets import DatasetSpec, LoadedDataset
 from workbench.fit import GRAPHVIZ_LATTICE_PT
 from workbench.lattice_view import (
@@ -120,7 +121,7 @@ def settings() -> JointConfig:
     )
     base = c3.toggle("Compare labels before ':' only (--deprel-base)", key="lattice_deprel_base")
     keep_link(SETTINGS)
-    return JointConfig(tag_column=tag, protocol=protocol, deprel_base=base)  # type: ignore[arg-type]
+    return JointConfig(tag_column=tag, protocol=protocol, deprel_base=base, limits=app_limits())  # type: ignore[arg-type]
 
 
 def corpus_panel(data: LatticeData, key: str) -> None:

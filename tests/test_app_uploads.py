@@ -176,3 +176,30 @@ def test_loaded_file_names_show_without_backslashes() -> None:
     sample = ROOT / "assets" / "evalb" / "sample"
     _slot_upload(fr, "freval_gold", "en_ewt.r2.16.gld", (sample / "sample.gld").read_bytes())
     assert "Loaded: `en_ewt.r2.16.gld`" in [m.value for m in fr.sidebar.markdown]
+
+
+def test_freval_and_lattice_uploads_are_read_under_the_apps_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """EVALCORE_MAX_* set for the server reach the FREVAL and Lattice pages' readers too (issue 13:
+    one limits policy, applied in the app), not only the inspector's: a 3-word sentence is refused
+    under a 2-token limit, and read under the defaults."""
+    from workbench.freval_view import validate_trees
+    from workbench.lattice_view import validate_analysis, validate_lattice_file
+
+    trees = b"(S (NP (D a) (N b)) (VP (V c)))\n"
+    conll = b"1\ta\ta\tD\tD\t_\t2\tdet\t_\t_\n2\tb\tb\tN\tN\t_\t3\tnsubj\t_\t_\n3\tc\tc\tV\tV\t_\t0\troot\t_\t_\n\n"
+    lattice = b"0\t1\ta\ta\tD\tD\t_\t1\n1\t2\tb\tb\tN\tN\t_\t2\n2\t3\tc\tc\tV\tV\t_\t3\n\n"
+    assert validate_trees("t.mrg", trees) is None
+    assert validate_analysis("g.conll", conll) is None
+    assert validate_lattice_file("g.lattice", lattice) is None
+    monkeypatch.setenv("EVALCORE_MAX_TOKENS", "2")
+    monkeypatch.setenv("EVALCORE_MAX_LATTICE_ARCS", "2")
+    tokens = "(limit 2; raise with --max-tokens or EVALCORE_MAX_TOKENS)"
+    arcs = "(limit 2; raise with --max-lattice-arcs or EVALCORE_MAX_LATTICE_ARCS)"
+    found = {
+        "trees": validate_trees("t.mrg", trees),
+        "conll": validate_analysis("g.conll", conll),
+        "lattice": validate_lattice_file("g.lattice", lattice),
+    }
+    assert found["trees"] is not None and tokens in found["trees"], found
+    assert found["conll"] is not None and tokens in found["conll"], found
+    assert found["lattice"] is not None and arcs in found["lattice"], found

@@ -22,6 +22,7 @@ from evalcore.errors import EvalcoreError
 from evalcore.formats.prm import COLLINS, EvalbParams, read_prm
 from evalcore.formats.ptb import PtbLine, read_ptb_sentences
 from evalcore.fragments import fragment_counts
+from evalcore.limits import Limits
 from evalcore.metrics.freval import (
     FrevalConfig,
     FrevalResult,
@@ -33,6 +34,7 @@ from evalcore.metrics.freval import (
 from evalcore.metrics.parseval import Bracket, ParsevalConfig, SentenceComparison, read_evalb
 from evalcore.render.dot import NodeStyleName, tree_to_dot
 from evalcore.trees import Node, Tree
+from workbench.cache import app_limits
 from workbench.datasets import ASSETS, DatasetSpec, FileSpec
 
 __all__ = [
@@ -93,13 +95,15 @@ def builtin_files(spec: DatasetSpec) -> tuple[TreeFile | None, list[TreeFile], l
 
 
 @st.cache_resource(show_spinner=False, max_entries=64)
-def _sentences(digest: str, name: str, _data: bytes) -> tuple[PtbLine, ...]:
-    return tuple(read_ptb_sentences(_data, name=name, layout="auto"))
+def _sentences(digest: str, name: str, limits: str, _data: bytes, _limits: Limits) -> tuple[PtbLine, ...]:
+    return tuple(read_ptb_sentences(_data, name=name, layout="auto", limits=_limits))
 
 
 def sentences(f: TreeFile) -> tuple[PtbLine, ...]:
-    """The file's sentences as evalb sees them (cached on content); raises EvalcoreError."""
-    return _sentences(f.digest, f.name, f.data)
+    """The file's sentences as evalb sees them (cached on content), read under the app's limits
+    (:func:`workbench.cache.app_limits`); raises EvalcoreError."""
+    limits = app_limits()
+    return _sentences(f.digest, f.name, repr(limits), f.data, limits)
 
 
 def validate_trees(name: str, data: bytes) -> str | None:

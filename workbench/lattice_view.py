@@ -20,7 +20,7 @@ import streamlit as st
 
 from evalcore.errors import EvalcoreError
 from evalcore.formats.lattice import read_lattices, read_tokens
-from evalcore.lattice.model import Analysis, Lexeme, Pairing
+from evalcore.lattice.model import Analysis, Lexeme, Pairing, ReadOptions
 from evalcore.lattice.reading import InMemoryFile, input_kind, load_pairing, read_gold, read_side
 from evalcore.metrics.joint import JointConfig, JointResult, SentenceJoint, evaluate
 from evalcore.metrics.lattice_tedeval import LatticeEditOp
@@ -31,6 +31,7 @@ from evalcore.render.lattice_draw import distinct_arcs, lattice_tree_to_dot, pla
 from evalcore.render.text import is_rtl_text
 from evalcore.report.lattice import HEADERS, table_rows
 from evalcore.trees import Lattice
+from workbench.cache import app_limits
 from workbench.datasets import ASSETS, DatasetSpec, SentenceInfo
 from workbench.fit import GRAPHVIZ_TREE_PT
 from workbench.widgets import graphviz_figure
@@ -125,10 +126,15 @@ def pair_by_stem(files: Sequence[InMemoryFile], lattices: Sequence[InMemoryFile]
 # validation of single uploads (messages: FILE:LINE: what is wrong)
 
 
+def _app_options() -> ReadOptions:
+    """Reading an upload on its own: the app's resource limits (:func:`workbench.cache.app_limits`)."""
+    return ReadOptions(limits=app_limits())
+
+
 def validate_analysis(name: str, data: bytes) -> str | None:
     """A gold or predicted file read on its own (CoNLL, brackets, one-path lattice, segmentation)."""
     try:
-        if not read_side(InMemoryFile(name, data)):
+        if not read_side(InMemoryFile(name, data), options=_app_options()):
             return f"{name}: no sentence in this file"
     except EvalcoreError as exc:
         return str(exc)
@@ -139,12 +145,12 @@ def validate_lattice_file(name: str, data: bytes) -> str | None:
     """A lattice (one path per sentence), mapping or segmentation file going with a CoNLL/bracket file."""
     f = InMemoryFile(name, data)
     try:
-        if input_kind(f) not in ("lattice", "segmentation"):
+        if input_kind(f, app_limits()) not in ("lattice", "segmentation"):
             return (
                 f"{name}: not a lattice file (FROM TO FORM LEMMA CPOS FPOS FEATS TOKEN_ID) "
                 "nor a yap .segmentation file"
             )
-        read_side(f)
+        read_side(f, options=_app_options())
     except EvalcoreError as exc:
         return str(exc)
     return None
@@ -152,7 +158,7 @@ def validate_lattice_file(name: str, data: bytes) -> str | None:
 
 def validate_ambiguity(name: str, data: bytes) -> str | None:
     try:
-        if not any(True for _ in read_lattices(data, name=name)):
+        if not any(True for _ in read_lattices(data, name=name, limits=app_limits())):
             return f"{name}: no lattice in this file"
     except EvalcoreError as exc:
         return str(exc)
@@ -192,12 +198,14 @@ def _evaluate(key: str, signature: str, _inputs: LatticeInputs, _config: JointCo
     ambiguity = tokens = None
     if inputs.ambiguity is not None:
         try:
-            ambiguity = tuple(read_lattices(inputs.ambiguity.data, name=inputs.ambiguity.name))
+            ambiguity = tuple(
+                read_lattices(inputs.ambiguity.data, name=inputs.ambiguity.name, limits=config.limits)
+            )
         except EvalcoreError as exc:
             errors.append(str(exc))
     if inputs.tokens is not None:
         try:
-            tokens = tuple(read_tokens(inputs.tokens.data, name=inputs.tokens.name))
+            tokens = tuple(read_tokens(inputs.tokens.data, name=inputs.tokens.name, limits=config.limits))
         except EvalcoreError as exc:
             errors.append(str(exc))
     gold_input = None
