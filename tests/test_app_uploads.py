@@ -186,7 +186,11 @@ def test_freval_and_lattice_uploads_are_read_under_the_apps_limits(monkeypatch: 
     from workbench.lattice_view import validate_analysis, validate_lattice_file
 
     trees = b"(S (NP (D a) (N b)) (VP (V c)))\n"
-    conll = b"1\ta\ta\tD\tD\t_\t2\tdet\t_\t_\n2\tb\tb\tN\tN\t_\t3\tnsubj\t_\t_\n3\tc\tc\tV\tV\t_\t0\troot\t_\t_\n\n"
+    conll = (
+        b"1\ta\ta\tD\tD\t_\t2\tdet\t_\t_\n"
+        b"2\tb\tb\tN\tN\t_\t3\tnsubj\t_\t_\n"
+        b"3\tc\tc\tV\tV\t_\t0\troot\t_\t_\n\n"
+    )
     lattice = b"0\t1\ta\ta\tD\tD\t_\t1\n1\t2\tb\tb\tN\tN\t_\t2\n2\t3\tc\tc\tV\tV\t_\t3\n\n"
     assert validate_trees("t.mrg", trees) is None
     assert validate_analysis("g.conll", conll) is None
