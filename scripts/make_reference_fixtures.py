@@ -201,7 +201,11 @@ def conll18_fixtures(ref: Path, data: Path, tmp: Path) -> None:
     scorer = str(ref / "conll2018" / "conll18_ud_eval.py")
     shared = data / "parser_outputs" / "conll2018"
     pairs: list[tuple[str, Path, Path]] = [
-        (f"{lang}.{system}", shared / lang / f"gold.{lang}.conllu.gz", shared / lang / f"{system}.{lang}.conllu.gz")
+        (
+            f"{lang}.{system}",
+            shared / lang / f"gold.{lang}.conllu.gz",
+            shared / lang / f"{system}.{lang}.conllu.gz",
+        )
         for lang, system in CONLL18_SYSTEMS
     ]
     spacy = data / "parser_outputs" / "spacy_en_ewt_test"
@@ -227,7 +231,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--reftools", type=Path, required=True)
     ap.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
-    ap.add_argument("--only-conll18", action="store_true", help="write only conll18/ (the CoNLL 2018 scorer's tables)")
+    ap.add_argument(
+        "--only-conll18", action="store_true", help="write only conll18/ (the CoNLL 2018 scorer's tables)"
+    )
     args = ap.parse_args()
     ref: Path = args.reftools.resolve()
     data: Path = args.data.resolve()
