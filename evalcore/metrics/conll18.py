@@ -36,8 +36,9 @@ from __future__ import annotations
 import unicodedata
 from bisect import bisect_right
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, fields
+from typing import Literal
 
 from evalcore.errors import EvalcoreError, InputFormatError, MismatchError, TreeStructureError
 from evalcore.formats._io import InputSource, iter_lines, shown, source_name
@@ -53,6 +54,7 @@ __all__ = [
     "Conll18Result",
     "MetricScore",
     "evaluate_conll18",
+    "ratio_pairs",
     "score",
     "signature",
 ]
@@ -198,6 +200,44 @@ class Conll18Result:
 
     def get(self, metric: str) -> MetricScore:
         return self.scores[METRICS.index(metric)]
+
+
+Measure = Literal["f1", "precision", "recall", "aligned_accuracy"]
+
+_TOTALS: dict[str, tuple[str, str, str]] = {  # metric -> (gold, system, aligned) fields
+    "Tokens": ("tokens_gold", "tokens_system", ""),
+    "Sentences": ("sentences_gold", "sentences_system", ""),
+    "Words": ("words_gold", "words_system", ""),
+    **{m: ("words_gold", "words_system", "words_aligned") for m in METRICS[3:10]},
+    **{m: ("content_gold", "content_system", "content_aligned") for m in METRICS[10:]},
+}
+_CORRECT = dict(
+    zip(METRICS, ("tokens_correct", "sentences_correct", "words_aligned", *_FIELDS[12:]), strict=True)
+)
+
+
+def ratio_pairs(
+    units: Sequence[Conll18Counts], metric: str, measure: Measure = "f1"
+) -> list[tuple[int, int]]:
+    """``(x, n)`` per unit (e.g. per gold sentence) with ``Σx / Σn`` = the corpus score: F1 is
+    ``2·correct / (gold + system)``, so every measure is a ratio of sums and the tests of
+    :mod:`evalcore.significance` (approximate randomization, bootstrap) apply to it."""
+    gold_f, system_f, aligned_f = _TOTALS[metric]
+    correct_f = _CORRECT[metric]
+    out = []
+    for u in units:
+        c, g, s = getattr(u, correct_f), getattr(u, gold_f), getattr(u, system_f)
+        if measure == "f1":
+            out.append((2 * c, g + s))
+        elif measure == "precision":
+            out.append((c, s))
+        elif measure == "recall":
+            out.append((c, g))
+        elif aligned_f:
+            out.append((c, getattr(u, aligned_f)))
+        else:
+            raise ValueError(f"{metric} has no aligned accuracy")
+    return out
 
 
 # --------------------------------------------------------------------------- reading
