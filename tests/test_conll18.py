@@ -474,3 +474,27 @@ def test_counts_of_documents_add(
     assert ca + cb == both.counts
     assert total(both.sentences, Conll18Counts()) == both.counts
     assert both.counts.las <= both.counts.uas <= both.counts.words_aligned
+
+
+def test_limits_bound_sentences_and_multiword_spans() -> None:
+    """A sentence over the word limit, and a multiword span over it (made of small sentences:
+    gold "ab" "cd" as two one-token sentences of two words each, system "a" + "bc" (b c) | "d",
+    which chains the two gold tokens into one span of 4 gold and 4 system words)."""
+    from evalcore.errors import LimitError
+    from evalcore.limits import Limits
+
+    three = conllu([("a", "a", "X", 0, "root"), ("b", "b", "X", 1, "dep"), ("c", "c", "X", 1, "dep")])
+    with pytest.raises(LimitError, match="sentence has more than 2 words"):
+        evaluate_conll18(three.encode(), three.encode(), limits=Limits(tokens=2))
+    gold = conllu(
+        [("ab", [("a", "a", "X", 0, "root"), ("b", "b", "X", 1, "dep")])],
+        [("cd", [("c", "c", "X", 0, "root"), ("d", "d", "X", 1, "dep")])],
+    )
+    system = conllu(
+        [("a", "a", "X", 0, "root"), ("bc", [("b", "b", "X", 1, "dep"), ("c", "c", "X", 1, "dep")])],
+        [("d", "d", "X", 0, "root")],
+    )
+    assert counts_of(gold, system)["Words"] == (4, 4, 4, None)  # the span aligns all four by LCS
+    with pytest.raises(LimitError, match="multiword span of 4 gold and 4 system words") as err:
+        evaluate_conll18(gold.encode(), system.encode(), limits=Limits(tokens=3), system_name="s")
+    assert str(err.value).startswith("s:1: ")

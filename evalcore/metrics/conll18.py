@@ -415,6 +415,14 @@ def _sentences(source: InputSource, fname: str, limits: Limits) -> Iterator[_Sen
             raise InputFormatError(
                 "There is an empty FORM in the CoNLL-U file", file=fname, line=lineno, sentence=sent_id
             )
+        if len(words) >= limits.tokens:
+            raise limits.error(
+                "tokens",
+                f"sentence has more than {limits.tokens} words",
+                file=fname,
+                line=lineno,
+                sentence=sent_id,
+            )
         cols[1] = form
         pieces.append(form)
         end = index + len(form)
@@ -501,6 +509,7 @@ class _Aligner:
         self.g = _Side(gold, source_name(gold, gold_name), limits)
         self.s = _Side(system, source_name(system, system_name), limits)
         self.per_sentence = per_sentence
+        self.limits = limits
         self.units: list[list[int]] = [[0] * len(_FIELDS)]
         self.gold_starts: list[int] = []  # first character of each gold sentence (per_sentence only)
         self.pending: deque[tuple[_Word, _Word]] = deque()
@@ -741,6 +750,13 @@ class _Aligner:
         gw = [self.g.words[i - self.g.base] for i in range(gs, gi)]
         sw = [self.s.words[i - self.s.base] for i in range(ss, si)]
         ng, ns = len(gw), len(sw)
+        if max(ng, ns) > self.limits.tokens:  # the LCS table is ng x ns: bounded like a sentence
+            raise self.limits.error(
+                "tokens",
+                f"multiword span of {ng} gold and {ns} system words (more than {self.limits.tokens})",
+                file=self.s.fname,
+                line=sw[0].line,
+            )
         lcs = [[0] * (ns + 1) for _ in range(ng + 1)]
         for a in reversed(range(ng)):
             row, below = lcs[a], lcs[a + 1]
