@@ -52,6 +52,7 @@ __all__ = [
     "UNIVERSAL_FEATURES",
     "Conll18Counts",
     "Conll18Result",
+    "Measure",
     "MetricScore",
     "evaluate_conll18",
     "ratio_pairs",
