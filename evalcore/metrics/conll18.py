@@ -130,6 +130,9 @@ class Conll18Counts:
 
 _FIELDS = tuple(f.name for f in fields(Conll18Counts))
 _IDX = {name: i for i, name in enumerate(_FIELDS)}
+_WORDS_ALIGNED, _CONTENT_ALIGNED, _UPOS = _IDX["words_aligned"], _IDX["content_aligned"], _IDX["upos"]
+# the hot loop indexes the correct counts from _UPOS, in the field order above:
+# upos xpos ufeats alltags lemmas uas las clas mlas blex
 
 
 @dataclass(frozen=True, slots=True)
@@ -439,6 +442,14 @@ def _sentences(source: InputSource, fname: str, limits: Limits) -> Iterator[_Sen
                     sentence=sent_id,
                 ) from None
             for _ in range(first, last_id + 1):
+                if len(words) >= limits.tokens:
+                    raise limits.error(
+                        "tokens",
+                        f"sentence has more than {limits.tokens} words",
+                        file=fname,
+                        line=lineno,
+                        sentence=sent_id,
+                    )
                 nxt = next(lines, None)
                 wline, wtext = (lineno + 1, "") if nxt is None else nxt
                 last = wline
@@ -491,7 +502,6 @@ class _Side:
         self.where: deque[tuple[int, int, str | None]] = deque()  # (token start, line, sent_id) of them
         self.tokens: deque[tuple[int, int, int]] = deque()  # token spans not yet matched
         self.sents: deque[tuple[int, int, int]] = deque()  # (start, end, unit) not yet matched
-        self.error: EvalcoreError | None = None
 
     def __len__(self) -> int:
         return self.base + len(self.words)
@@ -565,7 +575,7 @@ class _Aligner:
             for w in sent.words:
                 w.unit = self._unit(w.start)
                 u = self.units[w.unit]
-                u[0 + _IDX["words_system"]] += 1
+                u[_IDX["words_system"]] += 1
                 if w.content:
                     u[_IDX["content_system"]] += 1
             for a, b, _line in sent.tokens:
@@ -798,7 +808,7 @@ class _Aligner:
                 return
             pending.popleft()
             u = units[g.unit]
-            u[8] += 1  # words_aligned
+            u[_WORDS_ALIGNED] += 1
             sp = s.parent
             uas = g.parent is (None if sp is None else sp.aligned)
             upos = g.upos == s.upos
@@ -806,20 +816,20 @@ class _Aligner:
             feats = g.feats == s.feats
             lemma = g.lemma == "_" or g.lemma == s.lemma
             las = uas and g.deprel == s.deprel
-            u[12] += upos
-            u[13] += xpos
-            u[14] += feats
-            u[15] += upos and xpos and feats
-            u[16] += lemma
-            u[17] += uas
-            u[18] += las
+            u[_UPOS] += upos
+            u[_UPOS + 1] += xpos
+            u[_UPOS + 2] += feats
+            u[_UPOS + 3] += upos and xpos and feats
+            u[_UPOS + 4] += lemma
+            u[_UPOS + 5] += uas
+            u[_UPOS + 6] += las
             if g.content:
-                u[11] += 1  # content_aligned
+                u[_CONTENT_ALIGNED] += 1
                 if las:
-                    u[19] += 1
-                    u[21] += lemma
+                    u[_UPOS + 7] += 1  # clas
+                    u[_UPOS + 9] += lemma  # blex
                     if upos and feats and _children(g, s):
-                        u[20] += 1
+                        u[_UPOS + 8] += 1  # mlas
 
 
 def _children(g: _Word, s: _Word) -> bool:
