@@ -30,7 +30,7 @@ SHARED = ROOT.parent / "shared" / "data"
 OURS = (
     "import sys\n"
     "from evalcore.metrics.conll18 import evaluate_conll18\n"
-    "from evalcore.metrics.conll18_table import format_conll18_table\n"
+    "from evalcore.report.conll18 import format_conll18_table\n"
     "print(format_conll18_table(evaluate_conll18(sys.argv[1], sys.argv[2]).scores))\n"
 )
 

@@ -20,12 +20,12 @@ import pytest
 from ec_support import ROOT
 from hypothesis import given
 from hypothesis import strategies as st
-from test_lattice_raw import SCORER_CASES
+from scorer_cases import SCORER_CASES, scorer_conllu
 
 from evalcore.errors import InputFormatError, MismatchError, TreeStructureError
 from evalcore.metrics.base import total
 from evalcore.metrics.conll18 import METRICS, Conll18Counts, evaluate_conll18
-from evalcore.metrics.conll18_table import format_conll18_counts, format_conll18_table
+from evalcore.report.conll18 import format_conll18_counts, format_conll18_table
 
 FIXTURES = ROOT / "tests" / "fixtures" / "reference" / "conll18"
 
@@ -265,29 +265,10 @@ def test_features_and_subtypes_as_the_scorer_compares_them() -> None:
     assert c["MLAS"] == (1, 2, 2, 2)  # b has UPOS X vs Y
 
 
-def _scorer_test_words(words: list[str]) -> str:
-    """The scorer's ``TestAlignment._load_words``: "abc a b c" is a multiword token of a, b, c."""
-    lines, n = [], 0
-    for w in words:
-        parts = w.split(" ")
-        if len(parts) == 1:
-            n += 1
-            lines.append(f"{n}\t{parts[0]}\t_\t_\t_\t_\t{int(n > 1)}\t_\t_\t_")
-        else:
-            lines.append(f"{n + 1}-{n + len(parts) - 1}\t{parts[0]}\t_\t_\t_\t_\t_\t_\t_\t_")
-            for part in parts[1:]:
-                n += 1
-                lines.append(f"{n}\t{part}\t_\t_\t_\t_\t{int(n > 1)}\t_\t_\t_")
-    return "\n".join([*lines, "\n"])
-
-
-# (gold, system, aligned words): the scorer's own TestAlignment cases, kept once for both tests
-SCORER_ALIGNMENT_CASES = SCORER_CASES
-
-
-@pytest.mark.parametrize(("gold", "system", "aligned"), SCORER_ALIGNMENT_CASES)
+# (gold, system, aligned words): the scorer's own TestAlignment cases (tests/scorer_cases.py)
+@pytest.mark.parametrize(("gold", "system", "aligned"), SCORER_CASES)
 def test_scorer_alignment_cases(gold: list[str], system: list[str], aligned: int) -> None:
-    g, s = _scorer_test_words(gold), _scorer_test_words(system)
+    g, s = scorer_conllu(gold), scorer_conllu(system)
     n_gold = sum(max(1, len(w.split(" ")) - 1) for w in gold)
     n_system = sum(max(1, len(w.split(" ")) - 1) for w in system)
     assert counts_of(g, s)["Words"] == (aligned, n_gold, n_system, None)
@@ -297,7 +278,7 @@ def test_scorer_refuses_different_text() -> None:
     """The scorer's ``test_exception``: gold "a", system "b"."""
     with pytest.raises(MismatchError) as err:
         evaluate_conll18(
-            _scorer_test_words(["a"]).encode(), _scorer_test_words(["b"]).encode(), system_name="sys.conllu"
+            scorer_conllu(["a"]).encode(), scorer_conllu(["b"]).encode(), system_name="sys.conllu"
         )
     assert str(err.value) == (
         "sys.conllu:1: The concatenation of tokens in gold file and in system file differ! "

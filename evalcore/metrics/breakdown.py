@@ -376,8 +376,8 @@ def breakdown_corpus(
             for key, c in part.groups:
                 acc[key] = acc[key] + c if key in acc else c
         conf = sentence_confusion(g, s, config)
-        for key, n in conf.cells:
-            cells[key] = cells.get(key, 0) + n
+        for cell, n in conf.cells:
+            cells[cell] = cells.get(cell, 0) + n
         errors = errors + conf.errors
     return BreakdownResult(
         tuple(Breakdown(b, _sorted(acc, b)) for b, acc in zip(by, totals, strict=True)),
