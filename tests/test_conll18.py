@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from ec_support import ROOT
+from ec_support import ROOT, CliResult, run_module
 from hypothesis import given
 from hypothesis import strategies as st
 from scorer_cases import SCORER_CASES, scorer_conllu
@@ -479,3 +479,77 @@ def test_limits_bound_sentences_and_multiword_spans() -> None:
     with pytest.raises(LimitError, match="multiword span of 4 gold and 4 system words") as err:
         evaluate_conll18(gold.encode(), system.encode(), limits=Limits(tokens=3), system_name="s")
     assert str(err.value).startswith("s:1: ")
+
+
+# --------------------------------------------------------------------------- the command line
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", PAIRS)
+def test_cli_format_conll18_prints_the_scorers_table(
+    data: Path, name: str, run_cli: Callable[..., CliResult]
+) -> None:
+    """``evalcore attach GOLD SYSTEM --format conll18`` = ``conll18_ud_eval.py -v``, byte for byte."""
+    gold, system = _files(data, name)
+    res = run_cli("attach", str(gold), str(system), "--format", "conll18")
+    assert (res.code, res.err) == (0, "")
+    assert res.out == (FIXTURES / f"{name}.verbose.txt").read_text()
+
+
+@pytest.mark.slow
+def test_cli_format_conll18_as_python_m_evalcore(data: Path) -> None:
+    """The real entry point, on a raw-text system (spaCy on the raw text: other tokens and sentences)."""
+    gold, system = _files(data, "en_ewt.spacy_raw")
+    proc = run_module("attach", str(gold), str(system), "--format", "conll18")
+    assert (proc.returncode, proc.stderr) == (0, "")
+    assert proc.stdout == (FIXTURES / "en_ewt.spacy_raw.verbose.txt").read_text()
+
+
+def test_cli_format_conll18_accepts_another_tokenization(
+    write_file: Callable[[str, str], str], run_cli: Callable[..., CliResult]
+) -> None:
+    """The scorer's TestAlignment case ``["abc", "d"]`` vs ``["a", "b", "c", "d"]`` (1 aligned word).
+
+    Hand count: gold has 2 tokens/words, the system 4; only ``d`` is aligned (P 1/4, R 1/2,
+    F1 1/3).  ``d``'s gold head is ``abc``, which no system word matches: UAS 0 of 1 aligned.
+    """
+    gold = write_file("gold.conllu", scorer_conllu(["abc", "d"]))
+    system = write_file("system.conllu", scorer_conllu(["a", "b", "c", "d"]))
+    res = run_cli("attach", gold, system, "--format", "conll18")
+    assert (res.code, res.err) == (0, "")
+    lines = res.out.splitlines()
+    assert lines[:2] == [
+        "Metric     | Precision |    Recall |  F1 Score | AligndAcc",
+        "-----------+-----------+-----------+-----------+-----------",
+    ]
+    rows = {line.split("|")[0].strip(): line for line in lines[2:]}
+    assert list(rows) == list(METRICS)
+    assert rows["Tokens"] == "Tokens     |     25.00 |     50.00 |     33.33 |"
+    assert rows["Sentences"] == "Sentences  |    100.00 |    100.00 |    100.00 |"
+    assert rows["Words"] == "Words      |     25.00 |     50.00 |     33.33 |"
+    assert rows["UPOS"] == "UPOS       |     25.00 |     50.00 |     33.33 |    100.00"
+    assert rows["UAS"] == "UAS        |      0.00 |      0.00 |      0.00 |      0.00"
+
+
+def test_cli_format_conll18_refuses_evalcores_own_options(
+    write_file: Callable[[str, str], str], run_cli: Callable[..., CliResult]
+) -> None:
+    gold = write_file("gold.conllu", scorer_conllu(["a", "b"]))
+    res = run_cli("attach", gold, gold, "--format", "conll18", "--deprel-base", "--max-len", "5")
+    assert (res.code, res.out) == (2, "")
+    assert res.err == (
+        "evalcore attach: --format conll18 follows the CoNLL 2018 scorer's rules; "
+        "--max-len, --deprel-base cannot be combined with it\n"
+    )
+
+
+def test_cli_format_conll18_text_mismatch_is_one_line(
+    write_file: Callable[[str, str], str], run_cli: Callable[..., CliResult]
+) -> None:
+    gold = write_file("gold.conllu", scorer_conllu(["a"]))
+    system = write_file("system.conllu", scorer_conllu(["b"]))
+    res = run_cli("attach", gold, system, "--format", "conll18")
+    assert (res.code, res.out) == (2, "")
+    assert res.err.count("\n") == 1 and "Traceback" not in res.err
+    assert res.err.startswith(f"{system}:1: ")
+    assert "First 20 differing characters in gold file: 'a' and system file: 'b'" in res.err
