@@ -13,6 +13,9 @@ the two systems' corpus values.
 * Paired bootstrap (Berg-Kirkpatrick et al. 2012): resample sentences with
   replacement; ``p = (r + 1) / (N + 1)`` where r counts samples whose signed
   difference is at least twice the observed one.
+* Bootstrap percentile interval of one system's corpus value (Efron &
+  Tibshirani 1993, ch. 13): resample sentences with replacement, take the
+  ``(1 − level)/2`` and ``(1 + level)/2`` quantiles of ``Σx/Σn``.
 
 The random seed is a parameter; shuffles run in vectorized chunks of bounded size
 (memory does not grow with the number of sentences).  Every test with a given seed
@@ -31,8 +34,10 @@ if TYPE_CHECKING:  # numpy is imported when a test runs, not when the CLI starts
     import numpy as np
 
 __all__ = [
+    "Interval",
     "SignificanceResult",
     "approximate_randomization",
+    "bootstrap_interval",
     "paired_bootstrap",
     "pairwise_significance",
     "significance",
@@ -244,3 +249,45 @@ def pairwise_significance(
         SignificanceResult((int(h) + 1) / (trials + 1), float(o), trials, "ar", seed)
         for h, o in zip(hits, observed, strict=True)
     ]
+
+
+@dataclass(frozen=True, slots=True)
+class Interval:
+    """A bootstrap percentile interval of a ratio metric ``Σx / Σn`` over sentences."""
+
+    point: float
+    low: float
+    high: float
+    level: float
+    samples: int
+    seed: int
+
+
+def bootstrap_interval(
+    pairs: Sequence[tuple[float, float]],
+    *,
+    samples: int = 1000,
+    level: float = 0.95,
+    seed: int = 12345,
+) -> Interval:
+    """Percentile interval of ``Σx/Σn`` from ``samples`` resamples of the sentences (seeded)."""
+    import numpy as np
+
+    if not 0 < level < 1:
+        raise ValueError(f"level must be in (0, 1), got {level}")
+    x = np.array([a for a, _ in pairs], dtype=np.float64)
+    n = np.array([b for _, b in pairs], dtype=np.float64)
+    point = float(x.sum() / n.sum()) if n.sum() else 0.0
+    m = len(x)
+    if not m or samples < 1:
+        return Interval(point, point, point, level, samples, seed)
+    rng = np.random.default_rng(seed)
+    values = np.empty(samples)
+    done = 0
+    while done < samples:
+        k = _chunk(samples - done, m)
+        counts = _resample_counts(rng, k, m)
+        values[done : done + k] = _ratio(counts @ x, counts @ n)
+        done += k
+    low, high = np.quantile(values, [(1 - level) / 2, (1 + level) / 2])
+    return Interval(point, float(low), float(high), level, samples, seed)

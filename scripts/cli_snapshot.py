@@ -104,6 +104,8 @@ INVOCATIONS: tuple[Invocation, ...] = (
     _i("attach_missing_file", "attach", FR_UD, "no/such/file.conllu", small=True),
     _i("attach_conll18_fr", "attach", f"{CONLL18}/fr_gsd/gold.fr_gsd.conllu.gz",
        f"{CONLL18}/fr_gsd/conll18-baseline.fr_gsd.conllu.gz"),
+    _i("attach_conll18_he_raw_scorer_table", "attach", f"{CONLL18}/he_htb/gold.he_htb.conllu.gz",
+       f"{CONLL18}/he_htb/UDPipe-Future.he_htb.conllu.gz", "--format", "conll18"),
     # tedeval
     _i("tedeval_readme_text", "tedeval", *FR_TWO_GOLDS),
     _i("tedeval_readme_json", "tedeval", *FR_TWO_GOLDS, "--format", "json"),

@@ -14,6 +14,9 @@ Tools (under ``--reftools``):
   freval/bin                        the FREVAL Java tool (bastings.freval.Freval)
   conll2018/conll18_ud_eval.py      the CoNLL 2018 shared-task scorer
   ned/NED/NED.pl                    NED.pl (with ParseSentence.pm and POS.pm beside it)
+
+``--only-conll18`` writes only ``conll18/`` (the scorer on the CoNLL 2018 shared-task outputs and
+spaCy's EWT parses; its commands in ``conll18/COMMANDS.txt``).
 """
 
 from __future__ import annotations
@@ -178,14 +181,67 @@ def gunzip(src: Path, dst: Path) -> Path:
     return dst
 
 
+CONLL18_SYSTEMS = (
+    ("en_ewt", "UDPipe-Future"),
+    ("en_ewt", "conll18-baseline"),
+    ("fr_gsd", "UDPipe-Future"),
+    ("fr_gsd", "conll18-baseline"),
+    ("he_htb", "UDPipe-Future"),
+    ("he_htb", "conll18-baseline"),
+    ("he_htb", "HIT-SCIR-18"),
+    ("he_htb", "ONLP-lab"),
+    ("he_htb", "Stanford-18"),
+)
+
+
+def conll18_fixtures(ref: Path, data: Path, tmp: Path) -> None:
+    """``conll18_ud_eval.py -v`` and ``-c`` on the CoNLL 2018 systems (parsed from raw text) and on
+    spaCy's EWT parses (gold words and raw text); written to ``conll18/`` with its own COMMANDS.txt."""
+    rec = Recorder({"TMP": tmp, "REFTOOLS": ref, "DATA": data, "REPO": ROOT})
+    scorer = str(ref / "conll2018" / "conll18_ud_eval.py")
+    shared = data / "parser_outputs" / "conll2018"
+    pairs: list[tuple[str, Path, Path]] = [
+        (
+            f"{lang}.{system}",
+            shared / lang / f"gold.{lang}.conllu.gz",
+            shared / lang / f"{system}.{lang}.conllu.gz",
+        )
+        for lang, system in CONLL18_SYSTEMS
+    ]
+    spacy = data / "parser_outputs" / "spacy_en_ewt_test"
+    ewt = data / "en_ewt" / "en_ewt-ud-test.r2.16.conllu"
+    pairs += [
+        ("en_ewt.spacy_gold_tok", ewt, spacy / "en_ewt-ud-test.spacy-sm.gold-tok.conllu"),
+        ("en_ewt.spacy_raw", ewt, spacy / "en_ewt-ud-test.spacy-sm.raw.conllu"),
+    ]
+    for name, gold, system in pairs:
+        g = gunzip(gold, tmp / f"conll18.{name}.gold.conllu")
+        t = gunzip(system, tmp / f"conll18.{name}.system.conllu")
+        rec.lines.append(
+            f"$TMP/conll18.{name}.gold.conllu, .system.conllu:\n"
+            f"    gunzip -c (or cp) of {rec.show(str(gold))}, {rec.show(str(system))}"
+        )
+        for flag, kind in (("-v", "verbose"), ("-c", "counts")):
+            rel = f"conll18/{name}.{kind}.txt"
+            write(rel, rec.run([sys.executable, scorer, flag, str(g), str(t)], rel, note=" (stdout)"))
+    write("conll18/COMMANDS.txt", "\n".join(rec.lines) + "\n")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--reftools", type=Path, required=True)
     ap.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
+    ap.add_argument(
+        "--only-conll18", action="store_true", help="write only conll18/ (the CoNLL 2018 scorer's tables)"
+    )
     args = ap.parse_args()
     ref: Path = args.reftools.resolve()
     data: Path = args.data.resolve()
     tmp = Path(tempfile.mkdtemp(prefix="evalcore-reference-"))
+    conll18_fixtures(ref, data, tmp)
+    if args.only_conll18:
+        print(f"wrote {OUT / 'conll18'} (temporary files in {tmp})")
+        return 0
     rec = Recorder({"TMP": tmp, "REFTOOLS": ref, "DATA": data, "REPO": ROOT})
     labeled0, noeq = derived_prms()
     rec.lines.append(

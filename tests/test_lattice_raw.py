@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import pytest
 from ec_support import CliResult
+from scorer_cases import SCORER_CASES, scorer_conllu
 
 from evalcore.errors import MismatchError
 from evalcore.formats.conllu import parse_conllu
@@ -15,48 +16,11 @@ from evalcore.lattice.textalign import align_sentences, align_tokens, tokenize
 from evalcore.metrics.words import words_counts
 
 
-def _conllu(*sentences: list[str]) -> str:
-    """Sentences in the scorer's test notation: ``"abc a b c"`` is a multiword token with words a b c."""
-    out = []
-    for sent in sentences:
-        lines, n = [], 0
-        for tok in sent:
-            parts = tok.split(" ")
-            if len(parts) == 1:
-                n += 1
-                lines.append(f"{n}\t{parts[0]}\t_\tX\tX\t_\t{0 if n == 1 else 1}\tdep\t_\t_")
-            else:
-                lines.append(f"{n + 1}-{n + len(parts) - 1}\t{parts[0]}\t_\t_\t_\t_\t_\t_\t_\t_")
-                for part in parts[1:]:
-                    n += 1
-                    lines.append(f"{n}\t{part}\t_\tX\tX\t_\t{0 if n == 1 else 1}\tdep\t_\t_")
-        out.append("\n".join(lines) + "\n\n")
-    return "".join(out)
-
-
 def _tok(*sentences: list[str]):  # type: ignore[no-untyped-def]
-    return tokenize(parse_conllu(_conllu(*sentences), name="x.conllu", on_invalid="keep"))
+    return tokenize(parse_conllu(scorer_conllu(*sentences), name="x.conllu", on_invalid="keep"))
 
 
-# The expected counts are the unit tests shipped with the CoNLL 2018 scorer (conll18_ud_eval.py,
-# class TestAlignment): our "Words" alignment must agree with the shared task's.
-SCORER_CASES = [
-    (["a"], ["a"], 1),
-    (["a", "b", "c"], ["a", "b", "c"], 3),
-    (["abc a b c"], ["a", "b", "c"], 3),
-    (["a", "bc b c", "d"], ["a", "b", "c", "d"], 4),
-    (["abcd a b c d"], ["ab a b", "cd c d"], 4),
-    (["abc a b c", "de d e"], ["a", "bcd b c d", "e"], 5),
-    (["abcd"], ["a", "b", "c", "d"], 0),
-    (["abc", "d"], ["a", "b", "c", "d"], 1),
-    (["a", "bc", "d"], ["a", "b", "c", "d"], 2),
-    (["a", "bc b c", "d"], ["a", "b", "cd"], 2),
-    (["abc a BX c", "def d EX f"], ["ab a b", "cd c d", "ef e f"], 4),
-    (["ab a b", "cd bc d"], ["a", "bc", "d"], 2),
-    (["a", "bc b c", "d"], ["ab AX BX", "cd CX a"], 1),
-]
-
-
+# The scorer's own TestAlignment cases (tests/scorer_cases.py): our "Words" alignment must agree.
 @pytest.mark.parametrize(("gold", "system", "correct"), SCORER_CASES)
 def test_words_metric_agrees_with_the_shared_task_scorer(
     gold: list[str], system: list[str], correct: int
@@ -90,8 +54,8 @@ def test_token_blocks() -> None:
 
 
 def test_raw_scenario_cli(write_file: Callable[[str, str], str], run_cli: Callable[..., CliResult]) -> None:
-    gold = write_file("gold.conllu", _conllu(["abc a b c", "de"], ["f", "g"]))
-    pred = write_file("pred.conllu", _conllu(["abc ab c", "de"], ["f"], ["g"]))
+    gold = write_file("gold.conllu", scorer_conllu(["abc a b c", "de"], ["f", "g"]))
+    pred = write_file("pred.conllu", scorer_conllu(["abc ab c", "de"], ["f"], ["g"]))
     res = run_cli("lattice", gold, pred, "--format", "json", "--per-sentence")  # records on request
     assert res.code == 0, res.err
     out = json.loads(res.out)
@@ -112,8 +76,8 @@ def test_raw_scenario_cli(write_file: Callable[[str, str], str], run_cli: Callab
 def test_raw_scenario_text_mismatch_names_the_line(
     write_file: Callable[[str, str], str], run_cli: Callable[..., CliResult]
 ) -> None:
-    gold = write_file("gold.conllu", _conllu(["ab", "c"]))
-    pred = write_file("pred.conllu", _conllu(["ab", "d"]))
+    gold = write_file("gold.conllu", scorer_conllu(["ab", "c"]))
+    pred = write_file("pred.conllu", scorer_conllu(["ab", "d"]))
     res = run_cli("lattice", gold, pred)
     assert res.code == 2
     assert res.err.startswith(f"{pred}:2: the two files do not spell the same text")
@@ -122,8 +86,8 @@ def test_raw_scenario_text_mismatch_names_the_line(
 def test_deprel_base_and_several_systems(
     write_file: Callable[[str, str], str], run_cli: Callable[..., CliResult]
 ) -> None:
-    gold_text = _conllu(["ab", "c"]).replace("\t1\tdep\t", "\t1\tnmod:poss\t")
-    pred_text = _conllu(["ab", "c"]).replace("\t1\tdep\t", "\t1\tnmod\t")
+    gold_text = scorer_conllu(["ab", "c"]).replace("\t1\tdep\t", "\t1\tnmod:poss\t")
+    pred_text = scorer_conllu(["ab", "c"]).replace("\t1\tdep\t", "\t1\tnmod\t")
     gold = write_file("gold.conllu", gold_text)
     pred = write_file("pred.conllu", pred_text)
     full = json.loads(run_cli("lattice", gold, pred, "--format", "json").out)

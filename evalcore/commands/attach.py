@@ -1,4 +1,9 @@
-"""``evalcore attach GOLD SYSTEM``: UAS, LAS, label accuracy, undirected, NED (SPEC §3)."""
+"""``evalcore attach GOLD SYSTEM``: UAS, LAS, label accuracy, undirected, NED (SPEC §3).
+
+``--format conll18`` is the CoNLL 2018 shared task's evaluation instead (docs/attachment.md):
+system files of another tokenization are aligned by characters and the scorer's ``-v`` table is
+printed, byte for byte.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +13,9 @@ import sys
 from evalcore.commands._common import warn
 from evalcore.formats.conllu import read_conllu
 from evalcore.metrics.attachment import AttachConfig, attach_corpus
+from evalcore.metrics.conll18 import evaluate_conll18
 from evalcore.report.attach import attach_csv, attach_json, attach_text
+from evalcore.report.conll18 import format_conll18_table
 from evalcore.report.tables import json_text
 
 __all__ = ["register", "run"]
@@ -18,7 +25,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
         "attach",
         help="attachment scores: UAS, LAS, label accuracy, undirected, NED",
-        description="Attachment scores of SYSTEM against GOLD (CoNLL-U or CoNLL-X, same tokens).",
+        description=(
+            "Attachment scores of SYSTEM against GOLD (CoNLL-U or CoNLL-X, same tokens). "
+            "--format conll18 prints the CoNLL 2018 scorer's table (conll18_ud_eval.py -v) "
+            "and accepts a SYSTEM of another tokenization (a parse of the raw text)."
+        ),
     )
     p.add_argument("gold", help="gold CoNLL-U / CoNLL-X file (.gz accepted)")
     p.add_argument("system", help="system CoNLL-U / CoNLL-X file over the same tokens")
@@ -31,11 +42,43 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="fail (exit 2) on a sentence that is not a tree, instead of skipping and counting it",
     )
     p.add_argument("--per-sentence", action="store_true", help="also report every sentence's counts")
-    p.add_argument("--format", choices=("text", "json", "csv"), default="text")
+    p.add_argument(
+        "--format",
+        choices=("text", "json", "csv", "conll18"),
+        default="text",
+        help="conll18: the CoNLL 2018 scorer's -v table, under the scorer's own rules",
+    )
     p.set_defaults(run=run)
 
 
+# options of evalcore's own definitions: the scorer's rules (conll18) take none of them
+_NOT_CONLL18 = (
+    ("no_punct", "--no-punct"),
+    ("max_len", "--max-len"),
+    ("deprel_base", "--deprel-base"),
+    ("strict", "--strict"),
+    ("per_sentence", "--per-sentence"),
+)
+
+
+def _run_conll18(args: argparse.Namespace) -> int:
+    """The shared task's evaluation (characters aligned over the whole document), ``-v`` table."""
+    given = [flag for attr, flag in _NOT_CONLL18 if getattr(args, attr) not in (None, False)]
+    if given:
+        print(
+            f"evalcore attach: --format conll18 follows the CoNLL 2018 scorer's rules; "
+            f"{', '.join(given)} cannot be combined with it",
+            file=sys.stderr,
+        )
+        return 2
+    result = evaluate_conll18(args.gold, args.system, limits=args.limits)
+    sys.stdout.write(format_conll18_table(result.scores) + "\n")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.format == "conll18":
+        return _run_conll18(args)
     if args.max_len is not None and args.max_len < 0:
         print("evalcore attach: --max-len must be >= 0", file=sys.stderr)
         return 2

@@ -4,7 +4,8 @@
   neutralized), JSON, LaTeX escaping;
 * :mod:`~evalcore.report.attach`, :mod:`~evalcore.report.tedeval` (the papers' table as text and
   LaTeX), :mod:`~evalcore.report.parseval` (evalb's report, line for line),
-  :mod:`~evalcore.report.freval`, :mod:`~evalcore.report.lattice` (the scenario table).
+  :mod:`~evalcore.report.freval`, :mod:`~evalcore.report.lattice` (the scenario table),
+  :mod:`~evalcore.report.conll18` (the CoNLL 2018 scorer's ``-v`` and ``-c`` tables).
 
 The command line (:mod:`evalcore.commands`), the app's pages and workbench and the experiments
 import their writers from here; a new output format goes here too.  Writers return text (or the

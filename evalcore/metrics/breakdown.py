@@ -1,0 +1,386 @@
+"""MaltEval-style breakdowns of attachment scores, and the relation confusion table (SPEC §3).
+
+A breakdown groups the counted tokens of same-tokenization sentence pairs by one property and
+counts, per group, what :func:`evalcore.metrics.attachment.judge_tokens` says of them, so the
+per-group counts add up exactly to the corpus counts of ``evalcore attach``.  As in MaltEval
+(Nilsson & Nivre 2008) and the CoNLL-X ``eval.pl``, a property that the system can get wrong
+(relation, arc distance, direction, depth, projectivity, UPOS) is read twice:
+
+* on the **gold** tree for recall: of the tokens whose gold property is G, how many have the
+  right head (UAS), head and relation (LAS), relation (label);
+* on the **system** tree for precision: of the tokens whose system property is G, how many are
+  right.  F1 combines the two LAS figures.
+
+Sentence length is the gold sentence's (the same on both sides).  Bins: arc distance as
+``eval.pl`` prints it (``root``, ``1``, ``2``, ``3-6``, ``7+``), sentence length by tens
+(``1-10`` … ``51+``), depth (arcs from the root: the root word is 1) ``1`` … ``6``, ``7+``;
+direction ``root``, ``left`` (the head precedes the dependent), ``right``; ``projective`` /
+``non-projective`` arcs (some word between head and dependent is not dominated by the head).
+A token on a cycle of an invalid system tree has depth and projectivity ``cycle``.
+
+The confusion table counts (gold relation, system relation) pairs over counted tokens, and the
+head/label error classes: both right, right head wrong label, wrong head right label, both wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from evalcore.metrics.attachment import AttachConfig, _kept_length, judge_tokens
+from evalcore.metrics.base import add_fields, make_signature, ratio
+from evalcore.trees import DepTree
+
+__all__ = [
+    "GROUPINGS",
+    "Breakdown",
+    "BreakdownResult",
+    "Confusion",
+    "GroupBy",
+    "GroupCounts",
+    "GroupScore",
+    "HeadErrors",
+    "breakdown_corpus",
+    "group_keys",
+    "score_breakdown",
+    "sentence_breakdown",
+    "sentence_confusion",
+]
+
+DEFAULT_CONFIG = AttachConfig()
+"""``evalcore attach``'s defaults (frozen)."""
+
+GroupBy = Literal["deprel", "upos", "length", "distance", "direction", "depth", "nonproj"]
+GROUPINGS: tuple[GroupBy, ...] = ("deprel", "upos", "length", "distance", "direction", "depth", "nonproj")
+
+_ORDER: dict[str, tuple[str, ...]] = {
+    "length": ("1-10", "11-20", "21-30", "31-40", "41-50", "51+"),
+    "distance": ("root", "1", "2", "3-6", "7+"),
+    "direction": ("root", "left", "right"),
+    "depth": ("1", "2", "3", "4", "5", "6", "7+", "cycle"),
+    "nonproj": ("projective", "non-projective", "cycle"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class GroupCounts:
+    """Counts of one group; add with ``+``."""
+
+    gold: int = 0  # counted tokens whose gold property is the group
+    system: int = 0  # counted tokens whose system property is the group
+    gold_uas: int = 0  # ... of the gold ones: right head
+    gold_las: int = 0  # right head and relation
+    gold_label: int = 0  # right relation
+    system_uas: int = 0  # ... of the system ones
+    system_las: int = 0
+    system_label: int = 0
+
+    def __add__(self, other: GroupCounts) -> GroupCounts:
+        return GroupCounts(**add_fields(self, other))
+
+
+def _merge(
+    a: tuple[tuple[str, GroupCounts], ...], b: tuple[tuple[str, GroupCounts], ...], by: str
+) -> tuple[tuple[str, GroupCounts], ...]:
+    out = dict(a)
+    for key, c in b:
+        out[key] = out[key] + c if key in out else c
+    return _sorted(out, by)
+
+
+def _sorted(groups: dict[str, GroupCounts], by: str) -> tuple[tuple[str, GroupCounts], ...]:
+    order = _ORDER.get(by)
+    if order is None:
+        return tuple(sorted(groups.items()))
+    rank = {k: i for i, k in enumerate(order)}
+    return tuple(sorted(groups.items(), key=lambda kv: (rank.get(kv[0], len(rank)), kv[0])))
+
+
+@dataclass(frozen=True, slots=True)
+class Breakdown:
+    """Per-group counts of one grouping (``by``); add with ``+``."""
+
+    by: str
+    groups: tuple[tuple[str, GroupCounts], ...] = ()
+
+    def __add__(self, other: Breakdown) -> Breakdown:
+        if other.by != self.by:
+            raise ValueError(f"cannot add a breakdown by {other.by} to one by {self.by}")
+        return Breakdown(self.by, _merge(self.groups, other.groups, self.by))
+
+    def total(self) -> GroupCounts:
+        out = GroupCounts()
+        for _key, c in self.groups:
+            out = out + c
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class GroupScore:
+    """One row: the group, its counts, recall-side UAS/LAS/label accuracy, LAS precision and F1."""
+
+    group: str
+    counts: GroupCounts
+    uas: float  # gold_uas / gold
+    las: float  # gold_las / gold (= LAS recall)
+    label: float
+    precision: float  # system_las / system
+    recall: float  # = las
+    f1: float
+    uas_precision: float
+
+
+def score_breakdown(breakdown: Breakdown) -> tuple[GroupScore, ...]:
+    rows = []
+    for key, c in breakdown.groups:
+        p, r = ratio(c.system_las, c.system), ratio(c.gold_las, c.gold)
+        rows.append(
+            GroupScore(
+                key,
+                c,
+                ratio(c.gold_uas, c.gold),
+                r,
+                ratio(c.gold_label, c.gold),
+                p,
+                r,
+                ratio(2 * c.system_las * c.gold_las, c.system_las * c.gold + c.gold_las * c.system),
+                ratio(c.system_uas, c.system),
+            )
+        )
+    return tuple(rows)
+
+
+# --------------------------------------------------------------------------- properties of tokens
+
+
+def _bin_length(n: int) -> str:
+    return "51+" if n > 50 else f"{(n - 1) // 10 * 10 + 1}-{(n - 1) // 10 * 10 + 10}"
+
+
+def _bin_distance(dep: int, head: int) -> str:
+    if head == 0:
+        return "root"
+    d = abs(head - dep)
+    return str(d) if d <= 2 else ("3-6" if d <= 6 else "7+")
+
+
+def _direction(dep: int, head: int) -> str:
+    if head == 0:
+        return "root"
+    return "left" if head < dep else "right"
+
+
+def _depths(heads: Sequence[int]) -> list[int | None]:
+    """Arcs from each word to the root (root word: 1); ``None`` on or under a cycle / bad head."""
+    n = len(heads)
+    out: list[int | None] = [None] * n
+    for i in range(n):
+        path = []
+        j, steps = i, 0
+        while True:
+            if out[j] is not None:
+                base = out[j]
+                break
+            h = heads[j]
+            if h == 0:
+                base = 0
+                path.append(j)
+                break
+            if not 1 <= h <= n or steps > n:
+                base = None
+                break
+            path.append(j)
+            j = h - 1
+            steps += 1
+        for k in reversed(path):
+            if base is None:
+                break
+            base += 1
+            out[k] = base
+    return out
+
+
+def _dominated(heads: Sequence[int], node: int, by: int) -> bool:
+    """Whether ``by`` (1-based) is an ancestor of ``node`` (1-based) in a valid tree."""
+    j = node
+    for _ in range(len(heads) + 1):
+        h = heads[j - 1]
+        if h == by:
+            return True
+        if h == 0:
+            return False
+        j = h
+    return False
+
+
+def _projectivity(heads: Sequence[int], depth: Sequence[int | None]) -> list[str]:
+    out = []
+    for i, h in enumerate(heads, start=1):
+        if depth[i - 1] is None:
+            out.append("cycle")
+        elif h == 0:
+            out.append("projective")
+        else:
+            lo, hi = min(h, i), max(h, i)
+            ok = all(depth[k - 1] is not None and _dominated(heads, k, h) for k in range(lo + 1, hi))
+            out.append("projective" if ok else "non-projective")
+    return out
+
+
+def _depth_key(d: int | None) -> str:
+    return "cycle" if d is None else (str(d) if d <= 6 else "7+")
+
+
+def group_keys(tree: DepTree, by: GroupBy, config: AttachConfig = DEFAULT_CONFIG) -> list[str]:
+    """Each token's property ``by`` read on ``tree`` (gold or system)."""
+    toks = tree.tokens
+    if by == "deprel":
+        return [t.deprel.split(":", 1)[0] if config.deprel_base else t.deprel for t in toks]
+    if by == "upos":
+        return [t.upos for t in toks]
+    if by == "length":
+        key = _bin_length(len(toks))
+        return [key] * len(toks)
+    if by == "distance":
+        return [_bin_distance(t.id, t.head) for t in toks]
+    if by == "direction":
+        return [_direction(t.id, t.head) for t in toks]
+    heads = [t.head for t in toks]
+    depth = _depths(heads)
+    if by == "depth":
+        return [_depth_key(d) for d in depth]
+    if by == "nonproj":
+        return _projectivity(heads, depth)
+    raise ValueError(f"unknown grouping {by!r} (one of {', '.join(GROUPINGS)})")
+
+
+def _excluded(gold: DepTree, config: AttachConfig) -> bool:
+    return config.max_len is not None and _kept_length(gold, config) > config.max_len
+
+
+def sentence_breakdown(
+    gold: DepTree, system: DepTree, by: GroupBy, config: AttachConfig = DEFAULT_CONFIG
+) -> Breakdown:
+    """Per-group counts of one sentence pair (same tokens; the judgements of ``judge_tokens``)."""
+    if _excluded(gold, config):
+        return Breakdown(by)
+    gkeys = group_keys(gold, by, config)
+    skeys = gkeys if by == "length" else group_keys(system, by, config)
+    acc: dict[str, list[int]] = {}
+    for j, gk, sk in zip(judge_tokens(gold, system, config), gkeys, skeys, strict=True):
+        if not j.counted:
+            continue
+        a = acc.setdefault(gk, [0] * 8)
+        a[0] += 1
+        a[2] += j.uas
+        a[3] += j.las
+        a[4] += j.label
+        b = acc.setdefault(sk, [0] * 8)
+        b[1] += 1
+        b[5] += j.uas
+        b[6] += j.las
+        b[7] += j.label
+    return Breakdown(by, _sorted({k: GroupCounts(*v) for k, v in acc.items()}, by))
+
+
+@dataclass(frozen=True, slots=True)
+class HeadErrors:
+    """Counted tokens by what is wrong; add with ``+``."""
+
+    both_right: int = 0
+    label_wrong: int = 0  # right head, wrong relation
+    head_wrong: int = 0  # wrong head, right relation
+    both_wrong: int = 0
+
+    def __add__(self, other: HeadErrors) -> HeadErrors:
+        return HeadErrors(**add_fields(self, other))
+
+
+@dataclass(frozen=True, slots=True)
+class Confusion:
+    """(gold relation, system relation) -> counted tokens, and the head/label error classes."""
+
+    cells: tuple[tuple[tuple[str, str], int], ...] = ()
+    errors: HeadErrors = HeadErrors()
+
+    def __add__(self, other: Confusion) -> Confusion:
+        out = dict(self.cells)
+        for key, n in other.cells:
+            out[key] = out.get(key, 0) + n
+        return Confusion(tuple(sorted(out.items())), self.errors + other.errors)
+
+    def count(self, gold: str, system: str) -> int:
+        return dict(self.cells).get((gold, system), 0)
+
+
+def sentence_confusion(gold: DepTree, system: DepTree, config: AttachConfig = DEFAULT_CONFIG) -> Confusion:
+    if _excluded(gold, config):
+        return Confusion()
+    gk, sk = group_keys(gold, "deprel", config), group_keys(system, "deprel", config)
+    cells: dict[tuple[str, str], int] = {}
+    e = [0, 0, 0, 0]
+    for j, g, s in zip(judge_tokens(gold, system, config), gk, sk, strict=True):
+        if not j.counted:
+            continue
+        cells[(g, s)] = cells.get((g, s), 0) + 1
+        e[(0 if j.uas else 2) + (0 if j.label else 1)] += 1
+    return Confusion(tuple(sorted(cells.items())), HeadErrors(*e))
+
+
+def signature(by: str, config: AttachConfig) -> str:
+    return make_signature(
+        "breakdown",
+        [
+            ("by", by),
+            ("punct", not config.no_punct),
+            ("maxlen", config.max_len),
+            ("deprel", "base" if config.deprel_base else "full"),
+            ("bins", "evalpl"),
+        ],
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class BreakdownResult:
+    """Corpus breakdowns (one per grouping asked), the confusion table and their signatures."""
+
+    breakdowns: tuple[Breakdown, ...]
+    confusion: Confusion
+    signatures: tuple[str, ...]
+
+    def get(self, by: str) -> Breakdown:
+        return next(b for b in self.breakdowns if b.by == by)
+
+
+def breakdown_corpus(
+    pairs: Iterable[tuple[DepTree, DepTree]],
+    by: Sequence[GroupBy],
+    config: AttachConfig = DEFAULT_CONFIG,
+    *,
+    on_sentence: Callable[[int, tuple[Breakdown, ...]], None] | None = None,
+) -> BreakdownResult:
+    """Sum the per-sentence breakdowns and confusions of same-tokenization ``pairs`` (streamed).
+
+    Pairs must already be checked (same tokens, valid trees: see ``attach_corpus``).
+    ``on_sentence(index, breakdowns)`` sees each sentence's counts (e.g. for the inspector).
+    """
+    totals: list[dict[str, GroupCounts]] = [{} for _ in by]
+    cells: dict[tuple[str, str], int] = {}
+    errors = HeadErrors()
+    for i, (g, s) in enumerate(pairs):
+        parts = tuple(sentence_breakdown(g, s, b, config) for b in by)
+        if on_sentence is not None:
+            on_sentence(i, parts)
+        for acc, part in zip(totals, parts, strict=True):
+            for key, c in part.groups:
+                acc[key] = acc[key] + c if key in acc else c
+        conf = sentence_confusion(g, s, config)
+        for cell, n in conf.cells:
+            cells[cell] = cells.get(cell, 0) + n
+        errors = errors + conf.errors
+    return BreakdownResult(
+        tuple(Breakdown(b, _sorted(acc, b)) for b, acc in zip(by, totals, strict=True)),
+        Confusion(tuple(sorted(cells.items())), errors),
+        tuple(signature(b, config) for b in by),
+    )

@@ -1,0 +1,860 @@
+"""The CoNLL 2018 shared-task evaluation (Zeman et al. 2018, §2; the official ``conll18_ud_eval.py``).
+
+Gold and system are aligned over the *whole document* by characters: the
+concatenated token FORMs (without any Unicode ``Zs`` space) must be the same
+text, each token is a character span of it, and tokens, sentences and words
+may differ between the files.
+
+* **Tokens**, **Sentences**: spans that start and end at the same characters.
+* **Words**: outside multiword tokens, a gold and a system word align when
+  their spans are equal.  Around multiword tokens the scorer takes the
+  smallest *multiword span* that holds whole multiword tokens of both files
+  and aligns the words inside by the LCS of their lower-cased FORMs.
+* **UPOS, XPOS, UFeats, AllTags, Lemmas, UAS, LAS** over aligned words:
+  precision = correct / system words, recall = correct / gold words,
+  F1 = 2·correct / (gold + system), aligned accuracy = correct / aligned.
+  DEPREL subtypes are ignored (``nmod:poss`` = ``nmod``), FEATS keep only the
+  universal features, a head is right when the system head is aligned to the
+  gold head (or both are the root), a lemma is right when the gold lemma is
+  ``_`` or equal.  Punctuation and the root word count like any word.
+* **CLAS, MLAS, BLEX** count only words with a *content* relation (gold words
+  for recall and aligned accuracy, system words for precision).  MLAS also
+  needs UPOS, universal FEATS and the *functional children* (``aux cop mark
+  det clf case cc``; each with its head, relation, UPOS and FEATS) right;
+  BLEX the lemma.  Words with another relation (``punct`` …) count nowhere.
+
+Everything is computed as additive counts (:class:`Conll18Counts`) then
+scored (:func:`score`).  Both files are streamed in document order: the
+alignment keeps a window of the words not yet decided, so memory does not grow
+with the document.  Inputs the scorer refuses raise a typed error with the
+scorer's message, the file, the line and the sentence; when both files are
+wrong, the gold file's error is the one raised (the scorer reads it first).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from bisect import bisect_right
+from collections import deque
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, fields
+from typing import Literal
+
+from evalcore.errors import EvalcoreError, InputFormatError, MismatchError, TreeStructureError
+from evalcore.formats._io import InputSource, iter_lines, shown, source_name
+from evalcore.limits import DEFAULT_LIMITS, Limits
+from evalcore.metrics.base import add_fields, make_signature, ratio
+
+__all__ = [
+    "CONTENT_DEPRELS",
+    "FUNCTIONAL_DEPRELS",
+    "METRICS",
+    "UNIVERSAL_FEATURES",
+    "Conll18Counts",
+    "Conll18Result",
+    "Measure",
+    "MetricScore",
+    "evaluate_conll18",
+    "ratio_pairs",
+    "score",
+    "signature",
+]
+
+CONTENT_DEPRELS = frozenset(
+    {
+        "nsubj", "obj", "iobj", "csubj", "ccomp", "xcomp", "obl", "vocative",
+        "expl", "dislocated", "advcl", "advmod", "discourse", "nmod", "appos",
+        "nummod", "acl", "amod", "conj", "fixed", "flat", "compound", "list",
+        "parataxis", "orphan", "goeswith", "reparandum", "root", "dep",
+    }
+)  # fmt: skip
+"""Relations of content words (the scorer's ``CONTENT_DEPRELS``; CLAS, MLAS, BLEX count these)."""
+
+FUNCTIONAL_DEPRELS = frozenset({"aux", "cop", "mark", "det", "clf", "case", "cc"})
+"""Relations of the functional children that MLAS checks with their head."""
+
+UNIVERSAL_FEATURES = frozenset(
+    {
+        "PronType", "NumType", "Poss", "Reflex", "Foreign", "Abbr", "Gender",
+        "Animacy", "Number", "Case", "Definite", "Degree", "VerbForm", "Mood",
+        "Tense", "Aspect", "Voice", "Evident", "Polarity", "Person", "Polite",
+    }
+)  # fmt: skip
+"""The features UFeats, AllTags and MLAS compare (all others are dropped before comparing)."""
+
+METRICS = (
+    "Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "AllTags",
+    "Lemmas", "UAS", "LAS", "CLAS", "MLAS", "BLEX",
+)  # fmt: skip
+"""The scorer's rows, in its order."""
+
+
+def signature() -> str:
+    """The settings are the shared task's and fixed: one signature."""
+    return make_signature(
+        "conll18",
+        [("align", "chars"), ("deprel", "base"), ("feats", "universal"), ("punct", True), ("avg", "micro")],
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Conll18Counts:
+    """Everything the scores need; adds with ``+`` (documents, or gold sentences)."""
+
+    tokens_gold: int = 0
+    tokens_system: int = 0
+    tokens_correct: int = 0
+    sentences_gold: int = 0
+    sentences_system: int = 0
+    sentences_correct: int = 0
+    words_gold: int = 0
+    words_system: int = 0
+    words_aligned: int = 0
+    content_gold: int = 0  # words with a content relation (CLAS/MLAS/BLEX totals)
+    content_system: int = 0
+    content_aligned: int = 0  # aligned pairs whose gold word has a content relation
+    upos: int = 0  # correct counts, over aligned pairs
+    xpos: int = 0
+    ufeats: int = 0
+    alltags: int = 0
+    lemmas: int = 0
+    uas: int = 0
+    las: int = 0
+    clas: int = 0
+    mlas: int = 0
+    blex: int = 0
+
+    def __add__(self, other: Conll18Counts) -> Conll18Counts:
+        return Conll18Counts(**add_fields(self, other))
+
+
+_FIELDS = tuple(f.name for f in fields(Conll18Counts))
+_IDX = {name: i for i, name in enumerate(_FIELDS)}
+_WORDS_ALIGNED, _CONTENT_ALIGNED, _UPOS = _IDX["words_aligned"], _IDX["content_aligned"], _IDX["upos"]
+# the hot loop indexes the correct counts from _UPOS, in the field order above:
+# upos xpos ufeats alltags lemmas uas las clas mlas blex
+
+
+@dataclass(frozen=True, slots=True)
+class MetricScore:
+    """One row of the scorer's table: counts (as ``-c`` prints them) and scores in [0, 1].
+
+    ``aligned_accuracy`` is ``None`` for Tokens, Sentences and Words (the scorer leaves it blank).
+    """
+
+    metric: str
+    correct: int
+    gold: int
+    system: int
+    aligned: int | None
+    precision: float
+    recall: float
+    f1: float
+    aligned_accuracy: float | None
+
+
+def _row(metric: str, correct: int, gold: int, system: int, aligned: int | None) -> MetricScore:
+    return MetricScore(
+        metric,
+        correct,
+        gold,
+        system,
+        aligned,
+        ratio(correct, system),
+        ratio(correct, gold),
+        ratio(2 * correct, gold + system),
+        None if aligned is None else ratio(correct, aligned),
+    )
+
+
+def score(counts: Conll18Counts) -> tuple[MetricScore, ...]:
+    """The 13 rows of :data:`METRICS` (the scorer's ``Score``)."""
+    c = counts
+    words = (c.words_gold, c.words_system, c.words_aligned)
+    content = (c.content_gold, c.content_system, c.content_aligned)
+    return (
+        _row("Tokens", c.tokens_correct, c.tokens_gold, c.tokens_system, None),
+        _row("Sentences", c.sentences_correct, c.sentences_gold, c.sentences_system, None),
+        _row("Words", c.words_aligned, c.words_gold, c.words_system, None),
+        _row("UPOS", c.upos, *words),
+        _row("XPOS", c.xpos, *words),
+        _row("UFeats", c.ufeats, *words),
+        _row("AllTags", c.alltags, *words),
+        _row("Lemmas", c.lemmas, *words),
+        _row("UAS", c.uas, *words),
+        _row("LAS", c.las, *words),
+        _row("CLAS", c.clas, *content),
+        _row("MLAS", c.mlas, *content),
+        _row("BLEX", c.blex, *content),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Conll18Result:
+    """Counts of the document, its scores, the signature, and (if asked) counts per gold sentence.
+
+    A per-sentence count holds the gold words and tokens of that sentence and the system words
+    and tokens that start inside its characters, so the per-sentence counts add up to ``counts``.
+    """
+
+    counts: Conll18Counts
+    scores: tuple[MetricScore, ...]
+    signature: str
+    sentences: tuple[Conll18Counts, ...] = ()
+
+    def get(self, metric: str) -> MetricScore:
+        return self.scores[METRICS.index(metric)]
+
+
+Measure = Literal["f1", "precision", "recall", "aligned_accuracy"]
+
+_TOTALS: dict[str, tuple[str, str, str]] = {  # metric -> (gold, system, aligned) fields
+    "Tokens": ("tokens_gold", "tokens_system", ""),
+    "Sentences": ("sentences_gold", "sentences_system", ""),
+    "Words": ("words_gold", "words_system", ""),
+    **{m: ("words_gold", "words_system", "words_aligned") for m in METRICS[3:10]},
+    **{m: ("content_gold", "content_system", "content_aligned") for m in METRICS[10:]},
+}
+_CORRECT = dict(
+    zip(METRICS, ("tokens_correct", "sentences_correct", "words_aligned", *_FIELDS[12:]), strict=True)
+)
+
+
+def ratio_pairs(
+    units: Sequence[Conll18Counts], metric: str, measure: Measure = "f1"
+) -> list[tuple[int, int]]:
+    """``(x, n)`` per unit (e.g. per gold sentence) with ``Σx / Σn`` = the corpus score: F1 is
+    ``2·correct / (gold + system)``, so every measure is a ratio of sums and the tests of
+    :mod:`evalcore.significance` (approximate randomization, bootstrap) apply to it."""
+    gold_f, system_f, aligned_f = _TOTALS[metric]
+    correct_f = _CORRECT[metric]
+    out = []
+    for u in units:
+        c, g, s = getattr(u, correct_f), getattr(u, gold_f), getattr(u, system_f)
+        if measure == "f1":
+            out.append((2 * c, g + s))
+        elif measure == "precision":
+            out.append((c, s))
+        elif measure == "recall":
+            out.append((c, g))
+        elif aligned_f:
+            out.append((c, getattr(u, aligned_f)))
+        else:
+            raise ValueError(f"{metric} has no aligned accuracy")
+    return out
+
+
+# --------------------------------------------------------------------------- reading
+
+
+class _NotAligned:
+    """The scorer's ``"NotAligned"``: the head of a system word whose head is not aligned."""
+
+    __slots__ = ()
+
+
+_NOT_ALIGNED = _NotAligned()
+
+
+class _Word:
+    """One word (a syntactic word; inside a multiword token, ``start``/``end`` are the token's)."""
+
+    __slots__ = (
+        "aligned",
+        "content",
+        "deprel",
+        "end",
+        "fchildren",
+        "feats",
+        "form",
+        "functional",
+        "head",
+        "last",
+        "lemma",
+        "line",
+        "multi",
+        "parent",
+        "start",
+        "unit",
+        "upos",
+        "xpos",
+    )
+
+    def __init__(self, start: int, end: int, cols: list[str], multi: bool, line: int) -> None:
+        self.start = start
+        self.end = end
+        self.multi = multi
+        self.line = line
+        self.form = cols[1].lower()
+        self.lemma = cols[2]
+        self.upos = cols[3]
+        self.xpos = cols[4]
+        feats = cols[5]
+        if feats == "_":
+            self.feats = ""
+        else:
+            self.feats = "|".join(
+                sorted(f for f in feats.split("|") if f.split("=", 1)[0] in UNIVERSAL_FEATURES)
+            )
+        self.head = cols[6]
+        deprel = cols[7].split(":")[0]
+        self.deprel = deprel
+        self.content = deprel in CONTENT_DEPRELS
+        self.functional = deprel in FUNCTIONAL_DEPRELS
+        self.parent: _Word | None = None
+        self.fchildren: list[_Word] = []
+        self.aligned: _Word | _NotAligned = _NOT_ALIGNED
+        self.unit = 0
+        self.last = 0  # absolute index of the last word of its sentence (system words)
+
+
+@dataclass(slots=True)
+class _Sentence:
+    words: list[_Word]
+    tokens: list[tuple[int, int, int]]  # (start, end, line)
+    text: str  # its tokens' characters
+    start: int
+    end: int
+    sent_id: str | None
+
+
+def _no_space(form: str) -> str:
+    if form.isascii():
+        return form.replace(" ", "")
+    return "".join(c for c in form if unicodedata.category(c) != "Zs")
+
+
+def _ten(line: str, fname: str, lineno: int, sent_id: str | None) -> list[str]:
+    cols = line.split("\t")
+    if len(cols) != 10:
+        raise InputFormatError(
+            f"The CoNLL-U line does not contain 10 tab-separated columns: '{shown(line)}'",
+            file=fname,
+            line=lineno,
+            sentence=sent_id,
+        )
+    return cols
+
+
+def _link(words: list[_Word], fname: str, lineno: int, sent_id: str | None) -> None:
+    """Heads to parents, cycles and head range checked, one root (the scorer's ``process_word``)."""
+    n = len(words)
+    done = [False] * n
+    busy = [False] * n
+    for i in range(n):
+        chain: list[int] = []
+        j = i
+        while not done[j]:
+            if busy[j]:
+                raise TreeStructureError(
+                    "There is a cycle in a sentence", file=fname, line=lineno, sentence=sent_id
+                )
+            w = words[j]
+            try:
+                head = int(w.head)
+            except ValueError:
+                raise InputFormatError(
+                    f"Cannot parse HEAD '{shown(w.head)}'", file=fname, line=w.line, sentence=sent_id
+                ) from None
+            if head < 0 or head > n:
+                raise TreeStructureError(
+                    f"HEAD '{shown(w.head)}' points outside of the sentence",
+                    file=fname,
+                    line=lineno,
+                    sentence=sent_id,
+                )
+            if head == 0:
+                done[j] = True
+                break
+            busy[j] = True
+            chain.append(j)
+            j = head - 1
+        for k in reversed(chain):
+            words[k].parent = words[int(words[k].head) - 1]
+            busy[k] = False
+            done[k] = True
+    roots = 0
+    for w in words:
+        if w.parent is None:
+            roots += 1
+        elif w.functional:
+            w.parent.fchildren.append(w)
+    if roots != 1:
+        raise TreeStructureError(
+            f"There are {roots} roots in a sentence", file=fname, line=lineno, sentence=sent_id
+        )
+
+
+def _sentences(source: InputSource, fname: str, limits: Limits) -> Iterator[_Sentence]:
+    """The scorer's ``load_conllu``, one sentence at a time."""
+    lines = iter_lines(source, fname, limits)
+    index = 0
+    words: list[_Word] = []
+    tokens: list[tuple[int, int, int]] = []
+    pieces: list[str] = []
+    start: int | None = None
+    sent_id: str | None = None
+    last = 0
+    for lineno, line in lines:
+        last = lineno
+        if start is None:
+            if line.startswith("#"):
+                if line.startswith("# sent_id"):
+                    sent_id = line.split("=", 1)[-1].strip() or None
+                continue
+            start = index
+            words, tokens, pieces = [], [], []
+        if not line:
+            _link(words, fname, lineno, sent_id)
+            yield _Sentence(words, tokens, "".join(pieces), start, index, sent_id)
+            start = None
+            sent_id = None
+            continue
+        cols = _ten(line, fname, lineno, sent_id)
+        wid = cols[0]
+        if "." in wid:
+            continue
+        form = _no_space(cols[1])
+        if not form:
+            raise InputFormatError(
+                "There is an empty FORM in the CoNLL-U file", file=fname, line=lineno, sentence=sent_id
+            )
+        if len(words) >= limits.tokens:
+            raise limits.error(
+                "tokens",
+                f"sentence has more than {limits.tokens} words",
+                file=fname,
+                line=lineno,
+                sentence=sent_id,
+            )
+        cols[1] = form
+        pieces.append(form)
+        end = index + len(form)
+        tokens.append((index, end, lineno))
+        if "-" in wid:
+            try:
+                first, last_id = map(int, wid.split("-"))
+            except ValueError:
+                raise InputFormatError(
+                    f"Cannot parse multi-word token ID '{shown(wid)}'",
+                    file=fname,
+                    line=lineno,
+                    sentence=sent_id,
+                ) from None
+            for _ in range(first, last_id + 1):
+                if len(words) >= limits.tokens:
+                    raise limits.error(
+                        "tokens",
+                        f"sentence has more than {limits.tokens} words",
+                        file=fname,
+                        line=lineno,
+                        sentence=sent_id,
+                    )
+                nxt = next(lines, None)
+                wline, wtext = (lineno + 1, "") if nxt is None else nxt
+                last = wline
+                words.append(_Word(index, end, _ten(wtext, fname, wline, sent_id), True, wline))
+        else:
+            try:
+                word_id = int(wid)
+            except ValueError:
+                raise InputFormatError(
+                    f"Cannot parse word ID '{shown(wid)}'", file=fname, line=lineno, sentence=sent_id
+                ) from None
+            if word_id != len(words) + 1:
+                raise InputFormatError(
+                    f"Incorrect word ID '{shown(wid)}' for word '{shown(form)}', expected '{len(words) + 1}'",
+                    file=fname,
+                    line=lineno,
+                    sentence=sent_id,
+                )
+            try:
+                head = int(cols[6])
+            except ValueError:
+                raise InputFormatError(
+                    f"Cannot parse HEAD '{shown(cols[6])}'", file=fname, line=lineno, sentence=sent_id
+                ) from None
+            if head < 0:
+                raise InputFormatError("HEAD cannot be negative", file=fname, line=lineno, sentence=sent_id)
+            words.append(_Word(index, end, cols, False, lineno))
+        index = end
+    if start is not None:
+        raise InputFormatError(
+            "The CoNLL-U file does not end with empty line", file=fname, line=last, sentence=sent_id
+        )
+
+
+# --------------------------------------------------------------------------- streaming alignment
+
+
+class _Side:
+    """One file: a window of its words (absolute indices), its tokens and characters not yet compared."""
+
+    def __init__(self, source: InputSource, fname: str, limits: Limits) -> None:
+        self.fname = fname
+        self.it = _sentences(source, fname, limits)
+        self.words: list[_Word] = []
+        self.base = 0  # absolute index of words[0]
+        self.eof = False
+        self.chars = 0  # characters read so far
+        self.text: list[str] = []  # characters not yet compared with the other file (pieces)
+        self.text_start = 0  # absolute index of the first of them
+        self.where: deque[tuple[int, int, str | None]] = deque()  # (token start, line, sent_id) of them
+        self.tokens: deque[tuple[int, int, int]] = deque()  # token spans not yet matched
+        self.sents: deque[tuple[int, int, int]] = deque()  # (start, end, unit) not yet matched
+
+    def __len__(self) -> int:
+        return self.base + len(self.words)
+
+
+class _Aligner:
+    def __init__(
+        self,
+        gold: InputSource,
+        system: InputSource,
+        gold_name: str | None,
+        system_name: str | None,
+        limits: Limits,
+        per_sentence: bool,
+    ) -> None:
+        self.g = _Side(gold, source_name(gold, gold_name), limits)
+        self.s = _Side(system, source_name(system, system_name), limits)
+        self.per_sentence = per_sentence
+        self.limits = limits
+        self.units: list[list[int]] = [[0] * len(_FIELDS)]
+        self.gold_starts: list[int] = []  # first character of each gold sentence (per_sentence only)
+        self.pending: deque[tuple[_Word, _Word]] = deque()
+        self.mismatch: MismatchError | None = None
+
+    # -- loading, in step on both sides -------------------------------------------------
+
+    def _read(self, side: _Side) -> bool:
+        """Read one more sentence of ``side``; False at the end of the file."""
+        if side.eof:
+            return False
+        try:
+            sent = next(side.it)
+        except StopIteration:
+            side.eof = True
+            return False
+        except EvalcoreError as exc:
+            if side is self.s:
+                self._drain(self.g)  # the scorer reads the gold file first: its error wins
+            raise exc from None
+        is_gold = side is self.g
+        if not is_gold:
+            last = len(side) + len(sent.words) - 1
+            for w in sent.words:
+                w.last = last
+        side.words.extend(sent.words)
+        side.chars = sent.end
+        if sent.tokens:
+            side.text.append(sent.text)
+            for start, _end, line in sent.tokens:
+                side.where.append((start, line, sent.sent_id))
+        if is_gold:
+            unit = len(self.gold_starts)
+            if self.per_sentence:
+                self.gold_starts.append(sent.start)
+                self.units.append([0] * len(_FIELDS))
+                unit += 1
+            else:
+                unit = 0
+            u = self.units[unit]
+            u[_IDX["words_gold"]] += len(sent.words)
+            u[_IDX["content_gold"]] += sum(1 for w in sent.words if w.content)
+            u[_IDX["tokens_gold"]] += len(sent.tokens)
+            u[_IDX["sentences_gold"]] += 1
+            for w in sent.words:
+                w.unit = unit
+            self.g.sents.append((sent.start, sent.end, unit))
+            self.g.tokens.extend((a, b, unit) for a, b, _line in sent.tokens)
+        else:
+            while self.g.chars < sent.end and self._read(self.g):
+                pass
+            for w in sent.words:
+                w.unit = self._unit(w.start)
+                u = self.units[w.unit]
+                u[_IDX["words_system"]] += 1
+                if w.content:
+                    u[_IDX["content_system"]] += 1
+            for a, b, _line in sent.tokens:
+                unit = self._unit(a)
+                self.units[unit][_IDX["tokens_system"]] += 1
+                self.s.tokens.append((a, b, unit))
+            unit = self._unit(sent.start)
+            self.units[unit][_IDX["sentences_system"]] += 1
+            self.s.sents.append((sent.start, sent.end, unit))
+        self._compare()
+        self._spans(self.g.tokens, self.s.tokens, "tokens_correct")
+        self._spans(self.g.sents, self.s.sents, "sentences_correct")
+        return True
+
+    def _unit(self, char: int) -> int:
+        if not self.per_sentence:
+            return 0
+        return max(1, bisect_right(self.gold_starts, char))
+
+    def _drain(self, side: _Side) -> None:
+        """Read ``side`` to its end (for its errors), keeping nothing."""
+        try:
+            for _ in side.it:
+                pass
+        finally:
+            side.eof = True
+
+    def _spans(
+        self, gold: deque[tuple[int, int, int]], system: deque[tuple[int, int, int]], field: str
+    ) -> None:
+        """The scorer's ``spans_score``, advanced as far as both sides allow."""
+        k = _IDX[field]
+        while gold and system:
+            gs, ge, unit = gold[0]
+            ss, se, _ = system[0]
+            if ss < gs:
+                system.popleft()
+            elif gs < ss:
+                gold.popleft()
+            else:
+                if ge == se:
+                    self.units[unit][k] += 1
+                gold.popleft()
+                system.popleft()
+
+    def _compare(self) -> None:
+        """Compare the characters both files have read; remember the first difference."""
+        g, s = self.g, self.s
+        if self.mismatch is not None or not g.text or not s.text:
+            return
+        gt, st = "".join(g.text), "".join(s.text)
+        n = min(len(gt), len(st))
+        if gt[:n] == st[:n]:
+            g.text, s.text = ([gt[n:]] if len(gt) > n else []), ([st[n:]] if len(st) > n else [])
+            g.text_start = s.text_start = g.text_start + n
+            for side in (g, s):
+                while len(side.where) > 1 and side.where[1][0] <= side.text_start:
+                    side.where.popleft()
+            return
+        i = next(i for i in range(n) if gt[i] != st[i])
+        self._mismatch(i)
+
+    def _mismatch(self, i: int) -> None:
+        """The scorer's error at character ``text_start + i``, with 20 characters of each file."""
+        g, s = self.g, self.s
+        for side in (g, s):
+            while sum(map(len, side.text)) < i + 20 and not side.eof:
+                try:
+                    sent = next(side.it)
+                except StopIteration:
+                    side.eof = True
+                    break
+                side.text.append(sent.text)
+        gt, st = "".join(g.text), "".join(s.text)
+        at = s.text_start + i
+        line, sent_id = None, None
+        for start, ln, sid in s.where:
+            if start > at:
+                break
+            line, sent_id = ln, sid
+        self.mismatch = MismatchError(
+            "The concatenation of tokens in gold file and in system file differ! "
+            f"First 20 differing characters in gold file: '{gt[i : i + 20]}' "
+            f"and system file: '{st[i : i + 20]}'",
+            file=s.fname,
+            line=line,
+            sentence=sent_id,
+        )
+
+    def gword(self, i: int) -> _Word | None:
+        return self._word(self.g, i)
+
+    def sword(self, i: int) -> _Word | None:
+        return self._word(self.s, i)
+
+    def _word(self, side: _Side, i: int) -> _Word | None:
+        while i >= len(side):
+            if not self._read(side):
+                return None
+        return side.words[i - side.base]
+
+    # -- the scorer's align_words -----------------------------------------------------
+
+    def run(self) -> Conll18Result:
+        gi = si = 0
+        gword, sword = self.gword, self.sword
+        while self.mismatch is None:
+            g = gword(gi)
+            s = sword(si)
+            if g is None or s is None:
+                break
+            if g.multi or s.multi:
+                gs, ss, gi, si = self._multiword_span(gi, si)
+                if si > ss and gi > gs:
+                    self._lcs_align(gs, ss, gi, si)
+            elif g.start == s.start and g.end == s.end:
+                self._align(g, s)
+                gi += 1
+                si += 1
+            elif g.start <= s.start:
+                gi += 1
+            else:
+                si += 1
+            self._flush(si)
+            self._trim(gi, si)
+        # the rest of both files: read for their errors and the character check
+        while self.mismatch is None and self._read(self.g):
+            pass
+        while self.mismatch is None and self._read(self.s):
+            pass
+        if self.mismatch is None:
+            gt, st = "".join(self.g.text), "".join(self.s.text)
+            if gt or st:
+                self._mismatch(0)
+        if self.mismatch is not None:
+            self._drain(self.g)
+            self._drain(self.s)
+            raise self.mismatch
+        self._flush(len(self.s))
+        units = [Conll18Counts(*u) for u in self.units]
+        counts = units[0]
+        for u in units[1:]:
+            counts = counts + u
+        return Conll18Result(
+            counts, score(counts), signature(), tuple(units[1:]) if self.per_sentence else ()
+        )
+
+    def _beyond_end(self, w: _Word | None, end: int) -> bool:
+        if w is None:
+            return True
+        if w.multi:
+            return w.start >= end
+        return w.end > end
+
+    def _multiword_span(self, gi: int, si: int) -> tuple[int, int, int, int]:
+        g, s = self.gword(gi), self.sword(si)
+        assert g is not None and s is not None
+        if g.multi:
+            end = g.end
+            if not s.multi and s.start < g.start:
+                si += 1
+        else:
+            end = s.end
+            if not g.multi and g.start < s.start:
+                gi += 1
+        gs, ss = gi, si
+        while True:
+            g, s = self.gword(gi), self.sword(si)
+            if self._beyond_end(g, end) and self._beyond_end(s, end):
+                break
+            if g is not None and (s is None or g.start <= s.start):
+                if g.multi and g.end > end:
+                    end = g.end
+                gi += 1
+            else:
+                assert s is not None
+                if s.multi and s.end > end:
+                    end = s.end
+                si += 1
+        return gs, ss, gi, si
+
+    def _lcs_align(self, gs: int, ss: int, gi: int, si: int) -> None:
+        gw = [self.g.words[i - self.g.base] for i in range(gs, gi)]
+        sw = [self.s.words[i - self.s.base] for i in range(ss, si)]
+        ng, ns = len(gw), len(sw)
+        if max(ng, ns) > self.limits.tokens:  # the LCS table is ng x ns: bounded like a sentence
+            raise self.limits.error(
+                "tokens",
+                f"multiword span of {ng} gold and {ns} system words (more than {self.limits.tokens})",
+                file=self.s.fname,
+                line=sw[0].line,
+            )
+        lcs = [[0] * (ns + 1) for _ in range(ng + 1)]
+        for a in reversed(range(ng)):
+            row, below = lcs[a], lcs[a + 1]
+            fa = gw[a].form
+            for b in reversed(range(ns)):
+                v = 1 + below[b + 1] if fa == sw[b].form else 0
+                row[b] = max(v, below[b], row[b + 1])
+        a = b = 0
+        while a < ng and b < ns:
+            if gw[a].form == sw[b].form:
+                self._align(gw[a], sw[b])
+                a += 1
+                b += 1
+            elif lcs[a][b] == lcs[a + 1][b]:
+                a += 1
+            else:
+                b += 1
+
+    def _align(self, g: _Word, s: _Word) -> None:
+        s.aligned = g
+        self.pending.append((g, s))
+
+    def _trim(self, gi: int, si: int) -> None:
+        """Forget words both pointers have passed (pending pairs keep their own references)."""
+        for side, i in ((self.g, gi), (self.s, si)):
+            drop = i - side.base
+            if drop > 4096:
+                del side.words[:drop]
+                side.base = i
+
+    def _flush(self, si: int) -> None:
+        """Score the aligned pairs whose system sentence is fully decided (all its words before ``si``)."""
+        pending = self.pending
+        units = self.units
+        while pending:
+            g, s = pending[0]
+            if s.last >= si:  # a word of its sentence (its head, a functional child) is still open
+                return
+            pending.popleft()
+            u = units[g.unit]
+            u[_WORDS_ALIGNED] += 1
+            sp = s.parent
+            uas = g.parent is (None if sp is None else sp.aligned)
+            upos = g.upos == s.upos
+            xpos = g.xpos == s.xpos
+            feats = g.feats == s.feats
+            lemma = g.lemma == "_" or g.lemma == s.lemma
+            las = uas and g.deprel == s.deprel
+            u[_UPOS] += upos
+            u[_UPOS + 1] += xpos
+            u[_UPOS + 2] += feats
+            u[_UPOS + 3] += upos and xpos and feats
+            u[_UPOS + 4] += lemma
+            u[_UPOS + 5] += uas
+            u[_UPOS + 6] += las
+            if g.content:
+                u[_CONTENT_ALIGNED] += 1
+                if las:
+                    u[_UPOS + 7] += 1  # clas
+                    u[_UPOS + 9] += lemma  # blex
+                    if upos and feats and _children(g, s):
+                        u[_UPOS + 8] += 1  # mlas
+
+
+def _children(g: _Word, s: _Word) -> bool:
+    gc, sc = g.fchildren, s.fchildren
+    if len(gc) != len(sc):
+        return False
+    return all(
+        a is b.aligned and a.deprel == b.deprel and a.upos == b.upos and a.feats == b.feats
+        for a, b in zip(gc, sc, strict=True)
+    )
+
+
+def evaluate_conll18(
+    gold: InputSource,
+    system: InputSource,
+    *,
+    gold_name: str | None = None,
+    system_name: str | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+    per_sentence: bool = False,
+) -> Conll18Result:
+    """The CoNLL 2018 evaluation of ``system`` against ``gold`` (paths or bytes; gzip is read).
+
+    ``per_sentence`` also returns the counts of each gold sentence (for significance tests and
+    bootstrap intervals).  Raises :class:`InputFormatError`, :class:`TreeStructureError` or
+    :class:`MismatchError` where the scorer raises ``UDError``.
+    """
+    return _Aligner(gold, system, gold_name, system_name, limits, per_sentence).run()
