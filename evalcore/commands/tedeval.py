@@ -16,7 +16,15 @@ from evalcore.limits import Limits
 from evalcore.metrics.tedeval import TedConfig
 from evalcore.trees import DepTree, Tree
 
-__all__ = ["latex_table", "register", "result_json", "run", "table_rows"]
+__all__ = [
+    "latex_table",
+    "register",
+    "result_json",
+    "run",
+    "schemes_from_args",
+    "table_rows",
+    "ted_config_from_args",
+]
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -222,7 +230,12 @@ def result_json(result: ExperimentResult, per_sentence: bool = False) -> dict[st
     return out
 
 
-def run(args: argparse.Namespace) -> int:
+def schemes_from_args(
+    args: argparse.Namespace, load: Callable[[str, Limits], NamedTrees] | None = None
+) -> list[Scheme]:
+    """The ``--scheme`` and ``--label-from`` arguments, each file loaded with ``load`` (default:
+    named for streaming, see :func:`_load`; ``evalcore atlas`` loads the trees)."""
+    load = load or _load
     donors: dict[str, str] = {}
     for item in args.label_from:
         parse_name, sep, path = item.partition("=")
@@ -236,17 +249,27 @@ def run(args: argparse.Namespace) -> int:
         name, gold, *parses = spec
         loaded = []
         for p in parses:
-            parse = _load(p, args.limits)
+            parse = load(p, args.limits)
             if parse.name in donors:
-                parse = replace(parse, label_from=_load(donors.pop(parse.name), args.limits))
+                parse = replace(parse, label_from=load(donors.pop(parse.name), args.limits))
             loaded.append(parse)
-        schemes.append(Scheme(name, _load(gold, args.limits), tuple(loaded)))
+        schemes.append(Scheme(name, load(gold, args.limits), tuple(loaded)))
     if donors:
         raise InputFormatError(f"--label-from names no parse: {', '.join(sorted(donors))}")
+    return schemes
+
+
+def ted_config_from_args(args: argparse.Namespace) -> TedConfig:
+    """The TedEval settings of the command line (protocol, labels map, separators, case, lifting)."""
     label_map = read_label_map(args.labels_map, limits=args.limits) if args.labels_map else LabelMap()
     conv = ConversionConfig(args.protocol, label_map, args.function_sep, args.fold_case, args.projectivize)
+    return TedConfig(conv, args.average)
+
+
+def run(args: argparse.Namespace) -> int:
+    schemes = schemes_from_args(args)
     config = ExperimentConfig(
-        TedConfig(conv, args.average), args.shuffles, args.seed, args.test, args.skip_mismatched
+        ted_config_from_args(args), args.shuffles, args.seed, args.test, args.skip_mismatched
     )
     # streams: the files are read in step, one sentence at a time (see run_experiment)
     result = run_experiment(schemes, config, details=args.per_sentence, reader=_reader(args.limits))
