@@ -477,12 +477,28 @@ class _Tally:
         self.discounted = 0
         self.sentences: set[str] = set()
 
-    def add(self, discounted: bool, sent_id: str) -> None:
-        if discounted:
-            self.discounted += 1
-        else:
-            self.counted += 1
-        self.sentences.add(sent_id)
+
+def _marked(script: Sequence[EditOp], discounted: Sequence[EditOp]) -> Iterator[tuple[EditOp, bool]]:
+    """Each operation of ``script`` with whether it is discounted: the first occurrences, as
+    :func:`evalcore.ted.spans.intersect` picks them.  The discounted operations come in the
+    script's order, so one pointer walks them; a multiset is the fallback otherwise."""
+    if not discounted:
+        return ((op, False) for op in script)
+    out: list[tuple[EditOp, bool]] = []
+    j = 0
+    for op in script:
+        hit = j < len(discounted) and op == discounted[j]
+        j += hit
+        out.append((op, hit))
+    if j == len(discounted):
+        return iter(out)
+    budget = Counter(discounted)
+    marked = []
+    for op in script:
+        hit = budget[op] > 0
+        budget[op] -= hit
+        marked.append((op, hit))
+    return iter(marked)
 
 
 _BUCKETS = tuple(length_bucket(n) for n in range(0, 21))
@@ -516,7 +532,7 @@ def atlas_counts(
     cache: dict[tuple[int, int], _TreeIndex | None] = {}
 
     def index_of(named: NamedTrees, pos: int) -> _TreeIndex | None:
-        key = (id(named), pos)
+        key = (id(named.trees), pos)
         if key not in cache:
             t = _trees(named)[pos]
             cache[key] = _index(t, lift) if isinstance(t, DepTree) else None
@@ -538,13 +554,10 @@ def atlas_counts(
             acc.setdefault(key, {})
             continue
         cell = acc.setdefault(key, {})
+        local: dict[tuple[str, str, str, str, str, str], list[int]] = {}
         p_idx = index_of(pfile, pos)
         t_idx = index_of(gold_file.get(d.against, gold_file[scheme]), pos)
-        budget = Counter(d.ted.discounted)
-        for op in d.ted.script:
-            disc = bool(budget) and budget[op] > 0
-            if disc:
-                budget[op] -= 1
+        for op, disc in _marked(d.ted.script, d.ted.discounted):
             idx = t_idx if op.kind == "ins" else p_idx
             where = idx.info(op.span) if idx is not None else NO_WORD
             tkey = (
@@ -555,35 +568,51 @@ def atlas_counts(
                 where.construction,
                 _bucket(len(op.span)),
             )
-            tally = cell.get(tkey)
-            if tally is None:
-                tally = cell[tkey] = _Tally()
-            tally.add(disc, d.sent_id)
+            n = local.get(tkey)
+            if n is None:
+                local[tkey] = [0, 1] if disc else [1, 0]
+            else:
+                n[disc] += 1
             if keep_ops:
                 side: Literal["parse", "target"] = "target" if op.kind == "ins" else "parse"
                 ops_out.append(
                     ClassifiedOp(d.parse, d.against, d.labeled, d.sent_id, pos, op, disc, side, where)
                 )
+        for tkey, (c, dc) in local.items():
+            tally = cell.get(tkey)
+            if tally is None:
+                tally = cell[tkey] = _Tally()
+            tally.counted += c
+            tally.discounted += dc
+            tally.sentences.add(d.sent_id)
+        local.clear()
     cells = []
     for key, tallies in acc.items():
-        merged: dict[tuple[Grouping, str], GroupCounts] = {}
+        merged: dict[tuple[Grouping, str], _Tally] = {}
         for (kind, label, new, head, construction, bucket), t in tallies.items():
             op_name = operation_group(EditOp(kind, label, frozenset(), new))  # type: ignore[arg-type]
-            gc = GroupCounts(t.counted, t.discounted, frozenset(t.sentences))
             for name in (
                 ("operation", op_name),
                 ("head", head),
                 ("construction", construction),
                 ("length", bucket),
             ):
-                merged[name] = merged[name] + gc if name in merged else gc  # type: ignore[index]
+                m = merged.get(name)  # type: ignore[call-overload]
+                if m is None:
+                    m = merged[name] = _Tally()  # type: ignore[index]
+                m.counted += t.counted
+                m.discounted += t.discounted
+                m.sentences |= t.sentences
         cells.append(
             CellCounts(
                 *key,
                 totals[key][0],
                 totals[key][1],
                 totals[key][2],
-                tuple((g, n, c) for (g, n), c in sorted(merged.items())),
+                tuple(
+                    (g, n, GroupCounts(t.counted, t.discounted, frozenset(t.sentences)))
+                    for (g, n), t in sorted(merged.items())
+                ),
             )
         )
     return AtlasCounts(tuple(cells)), tuple(ops_out)
