@@ -40,7 +40,7 @@ from evalcore.conversion import projectivize
 from evalcore.experiment import ExperimentConfig, ExperimentResult, NamedTrees, Scheme, run_experiment
 from evalcore.metrics.base import make_signature
 from evalcore.metrics.tedeval import TedConfig
-from evalcore.trees import DepTree, EditOp, Span, Tree
+from evalcore.trees import DepTree, EditOp, Span
 
 __all__ = [
     "CONSTRUCTIONS",
@@ -508,10 +508,6 @@ def _bucket(n: int) -> str:
     return _BUCKETS[n] if n < len(_BUCKETS) else length_bucket(n)
 
 
-def _trees(named: NamedTrees) -> tuple[DepTree | Tree, ...]:
-    return named.trees
-
-
 def atlas_counts(
     schemes: Sequence[Scheme],
     result: ExperimentResult,
@@ -534,7 +530,7 @@ def atlas_counts(
     def index_of(named: NamedTrees, pos: int) -> _TreeIndex | None:
         key = (id(named.trees), pos)
         if key not in cache:
-            t = _trees(named)[pos]
+            t = named.trees[pos]
             cache[key] = _index(t, lift) if isinstance(t, DepTree) else None
         return cache[key]
 

@@ -146,12 +146,31 @@ def atlas_json(
             }
             for c in atlas.cells
         ],
-        "groups": [dict(zip(GROUP_HEADERS, r, strict=True)) for r in group_rows(atlas)],
+        "groups": [
+            {
+                "parse": c.parse,
+                "scheme": c.scheme,
+                "target": c.target,
+                "labeled": c.labeled,
+                "grouping": g.grouping,
+                "group": g.group,
+                "counted": g.counted,
+                "discounted": g.discounted,
+                "share": g.share,
+                "n_sentences": len(g.sentences),
+                "sentences": list(g.sentences),
+            }
+            for c in atlas.cells
+            for g in c.groups
+        ],
     }
     if ranking is not None:
         out["ranking"] = ranking_json(ranking)
     if per_sentence:
-        out["operations"] = [dict(zip(OP_HEADERS, r, strict=True)) for r in op_rows(atlas.ops)]
+        ops = [dict(zip(OP_HEADERS, r, strict=True)) for r in op_rows(atlas.ops)]
+        for o in ops:
+            o["labeled"] = o["labeled"] == "yes"
+        out["operations"] = ops
     return out
 
 

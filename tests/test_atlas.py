@@ -438,8 +438,9 @@ def _small(write_file: object) -> list[str]:
     has a MISC attribute, which the export must keep."""
     ud, sud = _copula_pair()
     last = replace(ud.tokens[2], misc="SpaceAfter=No")
-    ud = write_conllu([replace(ud, tokens=(*ud.tokens[:2], last))])
-    sud = write_conllu([sud])
+    head = ("# sent_id = s1",)
+    ud = write_conllu([replace(ud, tokens=(*ud.tokens[:2], last), comments=head)])
+    sud = write_conllu([replace(sud, comments=head)])
     return [
         "atlas",
         "--scheme",
@@ -460,16 +461,15 @@ def test_cli_json_csv_and_per_sentence(run_cli: object, write_file: object) -> N
     assert res.code == 0, res.err
     data = json.loads(res.out)
     rows = [
-        r
-        for r in data["groups"]
-        if r["parse"] == "gold:sud" and r["target"] == "ud" and r["labeled"] == "yes"
+        r for r in data["groups"] if r["parse"] == "gold:sud" and r["target"] == "ud" and r["labeled"] is True
     ]
     cons = {r["group"]: r["counted"] for r in rows if r["grouping"] == "construction"}
     assert cons == {"copula": 4, "other": 2}
+    assert all(r["sentences"] == ["s1"] for r in rows)
     ops = [
         o
         for o in data["operations"]
-        if o["parse"] == "gold:sud" and o["target"] == "ud" and o["labeled"] == "yes"
+        if o["parse"] == "gold:sud" and o["target"] == "ud" and o["labeled"] is True
     ]
     assert len(ops) == 6 and {o["construction"] for o in ops} == {"copula", "other"}
     res = run_cli(*args, "--format", "csv")  # type: ignore[operator]
