@@ -39,7 +39,7 @@ def test_first_view_answers_which_conventions_separate_ud_from_sud() -> None:
     # the SUD gold read as a parse: every operation against UD+SUD discounted, adposition first
     sud = table[table["parse"] == "gold:SUD"]
     assert sud.iloc[0]["group"] == "adposition" and (sud["counted"] == 0).all()
-    assert sud.iloc[0]["discounted"] == 1115  # regression pin: evalcore atlas's own count (docs/findings.md)
+    assert sud.iloc[0]["discounted"] == 1115  # regression pin: evalcore atlas's own count
     # the chart is there
     assert len(at.get("plotly_chart")) == 1
 
