@@ -35,9 +35,8 @@ __all__ = ["register", "run"]
 
 def _tedeval_parser() -> argparse.ArgumentParser:
     """``evalcore tedeval``'s parser, whose arguments ``atlas`` takes over (one definition)."""
-    holder = argparse.ArgumentParser(add_help=False)
-    tedeval.register(holder.add_subparsers())
-    sub = next(a for a in holder._actions if isinstance(a, argparse._SubParsersAction))
+    sub = argparse.ArgumentParser(add_help=False).add_subparsers()
+    tedeval.register(sub)
     return sub.choices["tedeval"]  # type: ignore[no-any-return]
 
 
