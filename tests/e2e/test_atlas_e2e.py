@@ -4,7 +4,6 @@ land in the inspector at that sentence (issue 17)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 from appserver import CHROMIUM, ROOT
@@ -20,18 +19,16 @@ ARTIFACTS = ROOT / "tests" / "artifacts"
 TIMEOUT_MS = 120_000  # the French atlas is built on the first visit
 
 
-@pytest.fixture()
-def page(browser: object) -> Iterator[object]:
+@pytest.mark.timeout(600)  # the atlas of 416 sentences is built on the first visit
+def test_group_then_sentence_lands_in_the_inspector(app_url: str, browser: object) -> None:
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000})  # type: ignore[attr-defined]
-    p = ctx.new_page()
     try:
-        yield p
+        _group_then_sentence(app_url, ctx.new_page())
     finally:
         ctx.close()
 
 
-@pytest.mark.timeout(600)  # the atlas of 416 sentences is built on the first visit
-def test_group_then_sentence_lands_in_the_inspector(app_url: str, page: object) -> None:
+def _group_then_sentence(app_url: str, page: object) -> None:
     page.goto(f"{app_url}/Atlas?data=fr_gsd")  # type: ignore[attr-defined]
     page.get_by_role("heading", name="Discrepancy atlas").wait_for(timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
     page.wait_for_selector(".js-plotly-plot svg.main-svg g.trace", timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
