@@ -29,6 +29,7 @@ def test_group_then_sentence_lands_in_the_inspector(app_url: str, browser: objec
 
 
 def _group_then_sentence(app_url: str, page: object) -> None:
+    page.set_default_timeout(TIMEOUT_MS)  # type: ignore[attr-defined]
     page.goto(f"{app_url}/Atlas?data=fr_gsd")  # type: ignore[attr-defined]
     page.get_by_role("heading", name="Discrepancy atlas").wait_for(timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
     page.wait_for_selector(".js-plotly-plot svg.main-svg g.trace", timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
@@ -37,6 +38,7 @@ def _group_then_sentence(app_url: str, page: object) -> None:
     # choose the group "copula" in the group selector
     group = page.get_by_role("combobox", name="Group", exact=True)  # type: ignore[attr-defined]
     group.click()
+    group.fill("copula")  # the selectbox filters its options as one types
     page.get_by_role("option", name="copula", exact=True).click()  # type: ignore[attr-defined]
     sync_api.expect(page.get_by_text("operations in copula")).to_be_visible(timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
     # the rerun is over: no element left from the previous group
