@@ -16,6 +16,7 @@ test:
 	bash scripts/setup.sh dev
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(PY) -m mypy --strict evalcore/
 	$(PY) -m pytest -p no:cacheprovider; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; rc=0; fi; exit $$rc
 
 # The fast suite while working: no slow or browser tests, on two cores.
@@ -24,7 +25,7 @@ fast:
 	$(PY) -m pytest -p no:cacheprovider -q -n 2 -m "not slow and not e2e"
 
 lint:
-	$(PY) -m ruff check . && $(PY) -m ruff format --check .
+	$(PY) -m ruff check . && $(PY) -m ruff format --check . && $(PY) -m mypy --strict evalcore/
 
 # Refresh uv.lock after changing dependencies in pyproject.toml (needs .venv: run `make test` once).
 lock:

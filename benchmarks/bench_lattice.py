@@ -21,11 +21,12 @@ from pathlib import Path
 
 from evalcore.cli import main as cli_main
 from evalcore.formats.conllu import read_conllu
-from evalcore.lattice_input import load_pairing, read_gold
+from evalcore.lattice.reading import load_pairing, read_gold
+from evalcore.lattice.textalign import tokenize
 from evalcore.metrics.joint import evaluate
 from evalcore.metrics.lattice_tedeval import sentence_ted
 from evalcore.metrics.segeval import sentence_counts
-from evalcore.textalign import tokenize, words_counts
+from evalcore.metrics.words import words_counts
 
 BUDGET = 30.0
 SYSTEMS = ("HIT-SCIR-18", "ONLP-lab", "Stanford-18", "UDPipe-Future", "conll18-baseline")

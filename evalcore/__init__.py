@@ -12,8 +12,7 @@ from evalcore.errors import (
     UnificationError,
 )
 from evalcore.trees import Arc, DepTree, EditOp, Lattice, MFNode, MFTree, Node, Source, Token, Tree
-
-__version__ = "0.1.0"
+from evalcore.version import __version__
 
 __all__ = [
     "Arc",

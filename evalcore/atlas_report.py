@@ -18,10 +18,10 @@ from evalcore.atlas import (
     operation_group,
     word_verdicts,
 )
-from evalcore.commands._output import Cell, csv_text, text_table
 from evalcore.formats.conllu import write_conllu
 from evalcore.metrics.attachment import AttachConfig, judge_tokens
 from evalcore.ranking import OWN_GOLD, Ranking, RankRow
+from evalcore.report.tables import Cell, csv_text, text_table
 from evalcore.trees import DepTree, Token
 
 __all__ = [

@@ -24,9 +24,8 @@ from typing import Literal
 
 from evalcore.errors import InputFormatError
 from evalcore.formats._io import InputSource, iter_lines, source_name
-from evalcore.formats.ptb import split_label, strip_empty, unwrap
 from evalcore.limits import DEFAULT_LIMITS, Limits
-from evalcore.trees import DepTree, Span, SpanTree, Token, Tree
+from evalcore.trees import DepTree, Span, SpanTree, Token, Tree, split_label, strip_empty, unwrap
 
 __all__ = [
     "HEAD_2011",

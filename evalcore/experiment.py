@@ -11,30 +11,36 @@ significant (approximate randomization, SPEC §5.4) are listed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
+from types import MappingProxyType
 
 from evalcore.conversion import to_span_tree, words_of
 from evalcore.errors import EvalcoreError, MismatchError
 from evalcore.generalization import generalize_all, tl_unify
 from evalcore.metrics.attachment import AttachConfig, sentence_counts
-from evalcore.metrics.base import make_signature
+from evalcore.metrics.base import Signature
 from evalcore.metrics.tedeval import SentenceTed, TedConfig, sentence_ted
-from evalcore.significance import Method, significance
+from evalcore.significance import Method, pairwise_significance
 from evalcore.trees import DepTree, SpanTree, Tree
 
 __all__ = [
     "METRICS",
     "Cell",
     "ExperimentConfig",
+    "ExperimentPlan",
     "ExperimentResult",
     "NamedTrees",
     "PairTest",
+    "PlannedParse",
     "Reader",
     "Row",
     "Scheme",
     "SentenceDetail",
+    "build_rows",
+    "plan_files",
+    "row_order",
     "run_experiment",
 ]
 
@@ -73,19 +79,17 @@ class ExperimentConfig:
     skip_mismatched: bool = False
     alpha: float = 0.05
 
-    def signature(self) -> str:
-        base = self.ted.signature()
-        extra = make_signature(
-            "",
-            [
-                ("test", self.method),
-                ("trials", self.shuffles),
-                ("seed", self.seed),
-                ("skipmismatch", self.skip_mismatched),
-            ],
+    def signature_value(self) -> Signature:
+        """The TedEval signature plus the significance test's settings."""
+        return self.ted.signature_value().extend(
+            ("test", self.method),
+            ("trials", self.shuffles),
+            ("seed", self.seed),
+            ("skipmismatch", self.skip_mismatched),
         )
-        # one version suffix: tedeval|...|test:ar|trials:...|v0.1.0
-        return base[: base.rindex("|v")] + extra
+
+    def signature(self) -> str:
+        return str(self.signature_value())
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +196,360 @@ def _invalid(t: AnyTree) -> bool:
 _END = object()
 
 Reader = Callable[[NamedTrees], Iterable[AnyTree]]
+PairKey = tuple[int, str, str]
+"""(parse index, against, metric): the key of one cell's per-sentence ``(x, n)`` pairs."""
+
+
+# ---------------------------------------------------------------------------
+# 1. planning the files
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedParse:
+    """A parse to score: its scheme, its position among the files read, and its label donor's."""
+
+    parse: NamedTrees
+    scheme: Scheme
+    file: int
+    donor: int | None
+
+
+@dataclass(frozen=True)
+class ExperimentPlan:
+    """The files read in step (each scheme's gold, then its parses and their label donors), where
+    each gold and parse is among them, and the generalizations scored (2..K golds)."""
+
+    schemes: tuple[Scheme, ...]
+    files: tuple[NamedTrees, ...]
+    gold_file: Mapping[str, int]
+    parses: tuple[PlannedParse, ...]
+    subsets: tuple[tuple[str, ...], ...]
+
+    @property
+    def columns(self) -> tuple[tuple[str, str], ...]:
+        """(parse name, scheme name), in column order."""
+        return tuple((p.parse.name, p.scheme.name) for p in self.parses)
+
+    @property
+    def duplicate_parses(self) -> bool:
+        names = [p for p, _ in self.columns]
+        return len(set(names)) != len(names)
+
+
+def plan_files(schemes: Sequence[Scheme]) -> ExperimentPlan:
+    """Which files the experiment reads, in which order, and what it scores."""
+    if not schemes:
+        raise ValueError("at least one scheme is needed")
+    names = [s.name for s in schemes]
+    if len(set(names)) != len(names):
+        raise MismatchError(f"scheme names must be distinct: {names}")
+    files: list[NamedTrees] = []
+    gold_file: dict[str, int] = {}
+    parses: list[PlannedParse] = []
+    for s in schemes:
+        gold_file[s.name] = len(files)
+        files.append(s.gold)
+        first_parse = len(files)
+        files.extend(s.parses)
+        for k, p in enumerate(s.parses):
+            donor = None
+            if p.label_from is not None:
+                donor = len(files)
+                files.append(p.label_from)
+            parses.append(PlannedParse(p, s, first_parse + k, donor))
+    subsets = tuple(combo for k in range(2, len(schemes) + 1) for combo in combinations(names, k))
+    return ExperimentPlan(tuple(schemes), tuple(files), MappingProxyType(gold_file), tuple(parses), subsets)
+
+
+# ---------------------------------------------------------------------------
+# 2. the streaming per-sentence loop
+
+
+def _read_in_step(
+    plan: ExperimentPlan, streams: Sequence[Iterator[AnyTree]]
+) -> Iterator[tuple[int, list[AnyTree]]]:
+    """Sentence ``index`` (0-based) of every file, one sentence at a time; files of different
+    lengths are a :class:`MismatchError` naming the first sentence without a counterpart."""
+    files, ref = plan.files, plan.files[0]
+    index = -1
+    while True:
+        index += 1
+        trees = [next(it, _END) for it in streams]
+        ended = [t is _END for t in trees]
+        if all(ended):
+            return
+        if any(ended):
+            counts = [
+                index if e else index + 1 + sum(1 for _ in it) for e, it in zip(ended, streams, strict=True)
+            ]
+            k = next(k for k in range(1, len(files)) if counts[k] != counts[0])
+            f = files[k]
+            # name the first sentence without a counterpart: in the longer file
+            longer, extra = (f, trees[k]) if counts[k] > counts[0] else (ref, trees[0])
+            src = getattr(extra, "source", None)
+            raise MismatchError(
+                f"'{f.name}' has {counts[k]} sentences but gold '{ref.name}' has {counts[0]} "
+                f"(sentence {index + 1} of '{longer.name}' has no counterpart)",
+                file=(src.file if src is not None else None) or longer.path or longer.name,
+                line=src.line if src is not None else None,
+            )
+        yield index, trees  # type: ignore[misc]
+
+
+_Converted = tuple[dict[str, SpanTree], dict[tuple[str, ...], SpanTree], list[SpanTree]]
+"""One sentence's function trees: each scheme's gold, each generalization, each parse."""
+
+
+class _Scan:
+    """The per-sentence pass: every sentence's ``(x, n)`` pairs per cell (and, with ``details``, its
+    scripts), the sentences left out, and the first error of each kind in sentence order (raised
+    at the end in their order of precedence, see :func:`run_experiment`).  Local to one run."""
+
+    def __init__(self, plan: ExperimentPlan, config: ExperimentConfig, details: bool) -> None:
+        self.plan, self.config, self.details = plan, config, details
+        self.conv = config.ted.conversion
+        self.sentence_average = config.ted.average == "sentence"
+        self.acfg = AttachConfig()
+        self.pairs: dict[PairKey, list[tuple[float, float]]] = {}
+        self.all_dep = {(pi, g.name): True for pi in range(len(plan.parses)) for g in plan.schemes}
+        self.detail_lists: dict[tuple[int, str, bool], list[SentenceDetail]] = {}
+        self.first_mismatch: dict[int, MismatchError] = {}
+        self.gold_error: EvalcoreError | None = None
+        self.parse_error: EvalcoreError | None = None
+        self.scan_only = plan.duplicate_parses  # the result is an error: keep checking what would come first
+        self.skipped_mismatch = self.invalid = self.kept = 0
+        self.kept_ids: list[str] = []  # sent_id and file position of each kept sentence
+        self.kept_index: list[int] = []
+        # Equal pairs are stored once: a corpus has few distinct (x, n) values, so each sentence then
+        # costs a reference per cell, not new tuples and floats (100,000 sentences x 20 cells: about
+        # 50 MB instead of 300).
+        self.shared_pairs: dict[tuple[float, float], tuple[float, float]] = {}
+
+    def pair_of(self, x: float, n: float) -> tuple[float, float]:
+        key = (x, n)
+        return self.shared_pairs.setdefault(key, key)
+
+    def add(self, index: int, sentence: list[AnyTree]) -> bool:
+        """Score sentence ``index`` of every file; ``False`` if it was left out (or only checked)."""
+        if not self._same_words(index, sentence):
+            self.skipped_mismatch += 1
+            return False
+        if self.first_mismatch or (self.scan_only and self.gold_error is not None):
+            return False
+        if any(_invalid(t) for t in sentence):
+            self.invalid += 1
+            return False
+        converted = self._convert(sentence)
+        if converted is None:
+            return False
+        pos = self.kept
+        self.kept += 1
+        sid = getattr(sentence[0], "sent_id", "") or str(index + 1)
+        self.kept_ids.append(sid)
+        self.kept_index.append(index)
+        self._score(sentence, converted, sid, pos)
+        return True
+
+    def _same_words(self, index: int, sentence: list[AnyTree]) -> bool:
+        """``False``: the sentence is skipped (its words differ and ``skip_mismatched``); a first
+        difference of a file is otherwise kept as that file's error."""
+        files = self.plan.files
+        ref_words = words_of(sentence[0])
+        for k in range(1, len(files)):
+            if k in self.first_mismatch or words_of(sentence[k]) == ref_words:
+                continue
+            if self.config.skip_mismatched:
+                return False
+            self.first_mismatch[k] = _words_mismatch(
+                index, files[0], sentence[0], ref_words, files[k], sentence[k]
+            )
+            self.scan_only = True
+        return True
+
+    def _convert(self, sentence: list[AnyTree]) -> _Converted | None:
+        """The sentence's function trees, or ``None`` (a conversion error is kept; after any error
+        the sentences are only checked)."""
+        plan, conv = self.plan, self.conv
+        try:
+            gold_st = {s.name: to_span_tree(sentence[plan.gold_file[s.name]], conv) for s in plan.schemes}
+            general = {combo: generalize_all(gold_st[n] for n in combo) for combo in plan.subsets}
+        except EvalcoreError as exc:
+            self.gold_error, self.scan_only = exc, True
+            return None
+        if self.scan_only:
+            return None
+        try:
+            parse_st = []
+            for spec in plan.parses:
+                st = to_span_tree(sentence[spec.file], conv)
+                if spec.donor is not None:
+                    st = tl_unify(st, to_span_tree(sentence[spec.donor], conv))
+                parse_st.append(st)
+        except EvalcoreError as exc:
+            self.parse_error, self.scan_only = exc, True
+            return None
+        return gold_st, general, parse_st
+
+    def _score(self, sentence: list[AnyTree], converted: _Converted, sid: str, pos: int) -> None:
+        plan = self.plan
+        gold_st, general, parse_st = converted
+        for pi, spec in enumerate(plan.parses):
+            p_tree, p_st = sentence[spec.file], parse_st[pi]
+            for g in plan.schemes:
+                if self.all_dep[(pi, g.name)]:
+                    self._attach(pi, g.name, p_tree, sentence[plan.gold_file[g.name]])
+                self._ted(pi, g.name, p_st, gold_st[g.name], gold_st[g.name], sid, pos)
+            for combo in plan.subsets:
+                if spec.scheme.name in combo:
+                    self._ted(pi, "+".join(combo), p_st, gold_st[spec.scheme.name], general[combo], sid, pos)
+
+    def _attach(self, pi: int, against: str, p_tree: AnyTree, g_tree: AnyTree) -> None:
+        if isinstance(p_tree, DepTree) and isinstance(g_tree, DepTree):
+            c = sentence_counts(g_tree, p_tree, self.acfg)
+            self.pairs.setdefault((pi, against, "UAS"), []).append(
+                self.pair_of(float(c.uas), float(c.tokens))
+            )
+            self.pairs.setdefault((pi, against, "LAS"), []).append(
+                self.pair_of(float(c.las), float(c.tokens))
+            )
+        else:  # dependency input only: no attachment scores for this pair of files
+            self.all_dep[(pi, against)] = False
+            self.pairs.pop((pi, against, "UAS"), None)
+            self.pairs.pop((pi, against, "LAS"), None)
+
+    def _ted(
+        self, pi: int, against: str, p: SpanTree, own: SpanTree, gen: SpanTree, sid: str, pos: int
+    ) -> None:
+        pname = self.plan.parses[pi].parse.name
+        for labeled, metric in ((False, "U-TED"), (True, "L-TED")):
+            one = sentence_ted(p, own, gen, labeled=labeled)
+            if self.sentence_average:
+                pair = self.pair_of(one.score, 1.0)
+            else:
+                pair = self.pair_of(float(one.delta), float(one.norm))
+            self.pairs.setdefault((pi, against, metric), []).append(pair)
+            if self.details:
+                self.detail_lists.setdefault((pi, against, labeled), []).append(
+                    SentenceDetail(pname, against, labeled, sid, pos, one)
+                )
+
+    def raise_first_error(self) -> None:
+        """The errors found, in their order of precedence (see :func:`run_experiment`)."""
+        if self.first_mismatch:
+            raise self.first_mismatch[min(self.first_mismatch)]
+        if self.gold_error is not None:
+            raise self.gold_error
+        if self.plan.duplicate_parses:
+            raise MismatchError(f"parse names must be distinct: {[p for p, _ in self.plan.columns]}")
+        if self.parse_error is not None:
+            raise self.parse_error
+
+
+# ---------------------------------------------------------------------------
+# 3. cells, and rows with significance
+
+
+def _cells(scan: _Scan) -> tuple[dict[tuple[str, str], list[Cell]], list[SentenceDetail]]:
+    """Every cell, keyed by (against, metric), in the order of the papers' tables: per parse, each
+    single gold, then its generalizations; and the sentence details in the same order."""
+    plan, pairs = scan.plan, scan.pairs
+    kind_of = "average" if scan.sentence_average else "ted"
+    shared_scores: dict[tuple[str, tuple[float, float]], float] = {}  # equal scores stored once
+    cells: dict[tuple[str, str], list[Cell]] = {}
+    detail_rows: list[SentenceDetail] = []
+
+    def cell(pi: int, against: str, metric: str) -> None:
+        spec = plan.parses[pi]
+        got = tuple(pairs.pop((pi, against, metric), ()))
+        kind = "attach" if metric in ("UAS", "LAS") else kind_of
+        scores = tuple(_shared_score(shared_scores, kind, pair) for pair in got)
+        value = _corpus_score(kind, got)
+        cells.setdefault((against, metric), []).append(
+            Cell(spec.parse.name, spec.scheme.name, value, got, scores)
+        )
+
+    for pi, spec in enumerate(plan.parses):
+        againsts = [g.name for g in plan.schemes] + [
+            "+".join(c) for c in plan.subsets if spec.scheme.name in c
+        ]
+        for against in againsts:
+            if against in plan.gold_file and scan.all_dep[(pi, against)]:
+                cell(pi, against, "UAS")
+                cell(pi, against, "LAS")
+            cell(pi, against, "U-TED")
+            cell(pi, against, "L-TED")
+            if scan.details:
+                detail_rows.extend(scan.detail_lists.get((pi, against, False), ()))
+                detail_rows.extend(scan.detail_lists.get((pi, against, True), ()))
+    return cells, detail_rows
+
+
+def _shared_score(
+    shared: dict[tuple[str, tuple[float, float]], float], kind: str, pair: tuple[float, float]
+) -> float:
+    """One sentence's score from its ``(x, n)`` pair (an attachment score, a TedEval score, or a
+    sentence average's own score), computed once per distinct pair."""
+    key = (kind, pair)
+    if key not in shared:
+        x, y = pair
+        if kind == "attach":
+            shared[key] = x / y if y else 1.0
+        elif kind == "average":
+            shared[key] = x
+        else:
+            shared[key] = 1.0 - x / y if y else 1.0
+    return shared[key]
+
+
+def _corpus_score(kind: str, got: Sequence[tuple[float, float]]) -> float:
+    """The corpus score of a cell from its sentences' pairs (SPEC §3, §5.3: sums, then the ratio)."""
+    if kind == "attach":
+        tok = sum(y for _, y in got)
+        return sum(x for x, _ in got) / tok if tok else 0.0
+    if kind == "average":
+        return sum(x for x, _ in got) / len(got) if got else 1.0
+    d, n = sum(x for x, _ in got), sum(y for _, y in got)
+    return 1.0 - d / n if n else 1.0
+
+
+def row_order(schemes: Sequence[str]) -> list[tuple[str, str]]:
+    """The rows of the papers' tables: each gold's UAS, LAS, U-TED, L-TED, then each generalization
+    of 2..K golds (``UD+SUD``) with U-TED and L-TED."""
+    subsets = [combo for k in range(2, len(schemes) + 1) for combo in combinations(schemes, k)]
+    return [(g, m) for g in schemes for m in METRICS] + [
+        ("+".join(c), m) for c in subsets for m in ("U-TED", "L-TED")
+    ]
+
+
+def build_rows(
+    cells: Mapping[tuple[str, str], Sequence[Cell]],
+    order: Sequence[tuple[str, str]],
+    config: ExperimentConfig,
+) -> tuple[Row, ...]:
+    """The rows of ``order`` that have cells, each with its best parses and every pair's test
+    (SPEC §5.4).  All pairs of all rows are tested on one stream of random draws
+    (:func:`~evalcore.significance.pairwise_significance`): each p-value is its own test's."""
+    kept = [(key, tuple(cells.get(key, ()))) for key in order]
+    kept = [(key, row_cells) for key, row_cells in kept if row_cells]
+    samples: list[tuple[tuple[float, float], ...]] = []
+    pairs: list[tuple[int, int]] = []
+    for _, row_cells in kept:
+        first = len(samples)
+        samples.extend(c.pairs for c in row_cells)
+        pairs.extend((first + a, first + b) for a, b in combinations(range(len(row_cells)), 2))
+    results = iter(
+        pairwise_significance(samples, pairs, method=config.method, trials=config.shuffles, seed=config.seed)
+    )
+    rows: list[Row] = []
+    for key, row_cells in kept:
+        top = max(c.score for c in row_cells)
+        best = tuple(c.parse for c in row_cells if abs(c.score - top) < 1e-12)
+        tests = []
+        for a, b in combinations(row_cells, 2):
+            r = next(results)
+            tests.append(PairTest(a.parse, b.parse, r.p_value, r.p_value < config.alpha))
+        rows.append(Row(key[0], key[1], row_cells, best, tuple(tests)))
+    return tuple(rows)
 
 
 def run_experiment(
@@ -219,235 +577,27 @@ def run_experiment(
     the first file (in scheme order) whose words differ from the first gold's (unless
     ``skip_mismatched``); a gold that cannot be converted; parse names that are not distinct;
     a parse that cannot be converted.
+
+    The steps: :func:`plan_files`, the per-sentence pass (:class:`_Scan` over the files read in
+    step), the cells (sums of the pairs) and the rows with their significance tests.
     """
-    if not schemes:
-        raise ValueError("at least one scheme is needed")
-    names = [s.name for s in schemes]
-    if len(set(names)) != len(names):
-        raise MismatchError(f"scheme names must be distinct: {names}")
-    files: list[tuple[str, NamedTrees]] = []
-    gold_file: dict[str, int] = {}
-    parse_specs: list[tuple[NamedTrees, Scheme, int, int | None]] = []  # parse, scheme, file, donor
-    for s in schemes:
-        gold_file[s.name] = len(files)
-        files.append((s.name, s.gold))
-        first_parse = len(files)
-        files.extend((s.name, p) for p in s.parses)
-        for k, p in enumerate(s.parses):
-            donor = None
-            if p.label_from is not None:
-                donor = len(files)
-                files.append((s.name, p.label_from))
-            parse_specs.append((p, s, first_parse + k, donor))
-    parse_cols = [(p.name, s.name) for s in schemes for p in s.parses]
-    duplicate_parses = len({p for p, _ in parse_cols}) != len(parse_cols)
-    subsets: list[tuple[str, ...]] = [
-        combo for k in range(2, len(schemes) + 1) for combo in combinations(names, k)
-    ]
-    conv = config.ted.conversion
-    sentence_average = config.ted.average == "sentence"
-    acfg = AttachConfig()
-
-    ref = files[0][1]
-    streams = [iter(reader(f) if reader is not None else f.trees) for _, f in files]
-    total = 0 if reader is not None else len(ref.trees)
-
-    # per (parse index, against, metric): the per-sentence (x, n) pairs
-    pairs: dict[tuple[int, str, str], list[tuple[float, float]]] = {}
-    all_dep = {(pi, g.name): True for pi in range(len(parse_specs)) for g in schemes}
-    detail_lists: dict[tuple[int, str, bool], list[SentenceDetail]] = {}
-    first_mismatch: dict[int, MismatchError] = {}
-    gold_error: EvalcoreError | None = None
-    parse_error: EvalcoreError | None = None
-    scan_only = duplicate_parses  # the result is an error: keep checking what would come first
-    skipped_mismatch = invalid = kept = 0
-    kept_ids: list[str] = []  # sent_id and file position of each kept sentence
-    kept_index: list[int] = []
-    # Equal pairs (and the scores made from them) are stored once: a corpus has few distinct
-    # (x, n) values, so each sentence then costs a reference per cell, not new tuples and floats
-    # (100,000 sentences x 20 cells: about 50 MB instead of 300).
-    shared_pairs: dict[tuple[float, float], tuple[float, float]] = {}
-    shared_scores: dict[tuple[str, tuple[float, float]], float] = {}
-
-    def pair_of(x: float, n: float) -> tuple[float, float]:
-        key = (x, n)
-        return shared_pairs.setdefault(key, key)
-
-    def ted(pi: int, against: str, p: SpanTree, own: SpanTree, gen: SpanTree, sid: str, pos: int) -> None:
-        pname = parse_specs[pi][0].name
-        for labeled, metric in ((False, "U-TED"), (True, "L-TED")):
-            one = sentence_ted(p, own, gen, labeled=labeled)
-            pair = pair_of(one.score, 1.0) if sentence_average else pair_of(float(one.delta), float(one.norm))
-            pairs.setdefault((pi, against, metric), []).append(pair)
-            if details:
-                detail_lists.setdefault((pi, against, labeled), []).append(
-                    SentenceDetail(pname, against, labeled, sid, pos, one)
-                )
-
-    index = -1
-    while True:
-        index += 1
-        trees = [next(it, _END) for it in streams]
-        ended = [t is _END for t in trees]
-        if all(ended):
-            break
-        if any(ended):
-            counts = [
-                index if e else index + 1 + sum(1 for _ in it) for e, it in zip(ended, streams, strict=True)
-            ]
-            k = next(k for k in range(1, len(files)) if counts[k] != counts[0])
-            f = files[k][1]
-            # name the first sentence without a counterpart: in the longer file
-            longer, extra = (f, trees[k]) if counts[k] > counts[0] else (ref, trees[0])
-            src = getattr(extra, "source", None)
-            raise MismatchError(
-                f"'{f.name}' has {counts[k]} sentences but gold '{ref.name}' has {counts[0]} "
-                f"(sentence {index + 1} of '{longer.name}' has no counterpart)",
-                file=(src.file if src is not None else None) or longer.path or longer.name,
-                line=src.line if src is not None else None,
-            )
-        sentence: list[AnyTree] = trees  # type: ignore[assignment]
-        ref_words = words_of(sentence[0])
-        keep = True
-        for k in range(1, len(files)):
-            if k in first_mismatch or words_of(sentence[k]) == ref_words:
-                continue
-            if config.skip_mismatched:
-                keep = False
-                break
-            first_mismatch[k] = _words_mismatch(index, ref, sentence[0], ref_words, files[k][1], sentence[k])
-            scan_only = True
-        if not keep:
-            skipped_mismatch += 1
-            continue
-        if first_mismatch or (scan_only and gold_error is not None):
-            continue
-        if any(_invalid(t) for t in sentence):
-            invalid += 1
-            continue
-        try:
-            gold_st = {s.name: to_span_tree(sentence[gold_file[s.name]], conv) for s in schemes}
-            general = {combo: generalize_all(gold_st[n] for n in combo) for combo in subsets}
-        except EvalcoreError as exc:
-            gold_error, scan_only = exc, True
-            continue
-        if scan_only:
-            continue
-        try:
-            parse_st = []
-            for _, _, fi, di in parse_specs:
-                st = to_span_tree(sentence[fi], conv)
-                if di is not None:
-                    st = tl_unify(st, to_span_tree(sentence[di], conv))
-                parse_st.append(st)
-        except EvalcoreError as exc:
-            parse_error, scan_only = exc, True
-            continue
-        pos = kept
-        kept += 1
-        sid = getattr(sentence[0], "sent_id", "") or str(index + 1)
-        kept_ids.append(sid)
-        kept_index.append(index)
-        for pi, (_, s, fi, _) in enumerate(parse_specs):
-            p_tree, p_st = sentence[fi], parse_st[pi]
-            for g in schemes:
-                g_tree = sentence[gold_file[g.name]]
-                if all_dep[(pi, g.name)]:
-                    if isinstance(p_tree, DepTree) and isinstance(g_tree, DepTree):
-                        c = sentence_counts(g_tree, p_tree, acfg)
-                        pairs.setdefault((pi, g.name, "UAS"), []).append(
-                            pair_of(float(c.uas), float(c.tokens))
-                        )
-                        pairs.setdefault((pi, g.name, "LAS"), []).append(
-                            pair_of(float(c.las), float(c.tokens))
-                        )
-                    else:  # dependency input only: no attachment scores for this pair of files
-                        all_dep[(pi, g.name)] = False
-                        pairs.pop((pi, g.name, "UAS"), None)
-                        pairs.pop((pi, g.name, "LAS"), None)
-                ted(pi, g.name, p_st, gold_st[g.name], gold_st[g.name], sid, pos)
-            for combo in subsets:
-                if s.name in combo:
-                    ted(pi, "+".join(combo), p_st, gold_st[s.name], general[combo], sid, pos)
-        if callable(progress):
+    plan = plan_files(schemes)
+    streams = [iter(reader(f) if reader is not None else f.trees) for f in plan.files]
+    total = 0 if reader is not None else len(plan.files[0].trees)
+    scan = _Scan(plan, config, details)
+    for index, sentence in _read_in_step(plan, streams):
+        if scan.add(index, sentence) and callable(progress):
             progress(index + 1, total)
-
-    if first_mismatch:
-        raise first_mismatch[min(first_mismatch)]
-    if gold_error is not None:
-        raise gold_error
-    if duplicate_parses:
-        raise MismatchError(f"parse names must be distinct: {[p for p, _ in parse_cols]}")
-    if parse_error is not None:
-        raise parse_error
-
-    # cells in the order of the papers' tables: per parse, each single gold, then its generalizations
-    cells: dict[tuple[str, str], list[Cell]] = {}
-    detail_rows: list[SentenceDetail] = []
-
-    def cell(pi: int, against: str, metric: str) -> None:
-        pname, sname = parse_specs[pi][0].name, parse_specs[pi][1].name
-        got = tuple(pairs.pop((pi, against, metric), ()))
-        kind = "attach" if metric in ("UAS", "LAS") else "average" if sentence_average else "ted"
-
-        def score_of(pair: tuple[float, float]) -> float:
-            key = (kind, pair)
-            if key not in shared_scores:
-                x, y = pair
-                if kind == "attach":
-                    shared_scores[key] = x / y if y else 1.0
-                elif kind == "average":
-                    shared_scores[key] = x
-                else:
-                    shared_scores[key] = 1.0 - x / y if y else 1.0
-            return shared_scores[key]
-
-        if kind == "attach":
-            tok = sum(y for _, y in got)
-            value = sum(x for x, _ in got) / tok if tok else 0.0
-        elif kind == "average":
-            value = sum(x for x, _ in got) / len(got) if got else 1.0
-        else:
-            d, n = sum(x for x, _ in got), sum(y for _, y in got)
-            value = 1.0 - d / n if n else 1.0
-        scores = tuple(score_of(pair) for pair in got)
-        cells.setdefault((against, metric), []).append(Cell(pname, sname, value, got, scores))
-
-    for pi, (_, s, _, _) in enumerate(parse_specs):
-        againsts = [g.name for g in schemes] + ["+".join(c) for c in subsets if s.name in c]
-        for against in againsts:
-            if against in gold_file and all_dep[(pi, against)]:
-                cell(pi, against, "UAS")
-                cell(pi, against, "LAS")
-            cell(pi, against, "U-TED")
-            cell(pi, against, "L-TED")
-            if details:
-                detail_rows.extend(detail_lists.get((pi, against, False), ()))
-                detail_rows.extend(detail_lists.get((pi, against, True), ()))
-
-    rows: list[Row] = []
-    order = [(g.name, m) for g in schemes for m in METRICS] + [
-        ("+".join(c), m) for c in subsets for m in ("U-TED", "L-TED")
-    ]
-    for key in order:
-        row_cells = tuple(cells.get(key, ()))
-        if not row_cells:
-            continue
-        top = max(c.score for c in row_cells)
-        best = tuple(c.parse for c in row_cells if abs(c.score - top) < 1e-12)
-        tests = []
-        for a, b in combinations(row_cells, 2):
-            r = significance(a.pairs, b.pairs, method=config.method, trials=config.shuffles, seed=config.seed)
-            tests.append(PairTest(a.parse, b.parse, r.p_value, r.p_value < config.alpha))
-        rows.append(Row(key[0], key[1], row_cells, best, tuple(tests)))
+    scan.raise_first_error()
+    cells, detail_rows = _cells(scan)
     return ExperimentResult(
-        tuple(rows),
-        tuple(parse_cols),
-        kept,
-        skipped_mismatch,
-        invalid,
+        build_rows(cells, row_order([g.name for g in plan.schemes]), config),
+        plan.columns,
+        scan.kept,
+        scan.skipped_mismatch,
+        scan.invalid,
         config.signature(),
         tuple(detail_rows),
-        tuple(kept_ids),
-        tuple(kept_index),
+        tuple(scan.kept_ids),
+        tuple(scan.kept_index),
     )

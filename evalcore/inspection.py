@@ -9,31 +9,47 @@ node of which drawing each operation belongs to.
 
 Drawings are told, not asked: :func:`arc_verdicts` turns the attachment
 metric's per-token judgements into the small values the dependency drawing
-takes (:class:`evalcore.render.layout.ArcVerdict`), so the arcs drawn red or
+takes (:class:`evalcore.trees.ArcVerdict`), so the arcs drawn red or
 orange are exactly the words the scores count as wrong (SPEC §3).
+:func:`sentence_attachment` is the one place where a page gets one
+sentence's attachment scores, verdicts and per-token judgements (the
+inspector's score strip and drawings, the NED page's sentence view).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from evalcore.conversion import ConversionConfig, to_span_tree
+from evalcore.errors import EvalcoreError
 from evalcore.generalization import generalize_all, tl_unify
-from evalcore.metrics.attachment import AttachConfig, judge_tokens
+from evalcore.metrics.attachment import (
+    AttachConfig,
+    AttachCounts,
+    AttachScore,
+    TokenJudgement,
+    check_same_tokens,
+    judge_tokens,
+    score,
+    sentence_counts,
+)
 from evalcore.metrics.tedeval import SentenceTed, sentence_ted
-from evalcore.render.layout import ArcVerdict
-from evalcore.trees import DepTree, EditOp, MFTree, SpanTree, Tree
+from evalcore.trees import ArcVerdict, DepTree, EditOp, MFTree, SpanTree, Tree
 
 __all__ = [
     "ArcVerdict",
     "OpMark",
+    "OperationFilter",
     "ParseView",
+    "SentenceAttachment",
     "SentenceReport",
     "arc_verdicts",
     "inspect_sentence",
+    "label_matches",
     "mark_operations",
     "operation_rows",
+    "sentence_attachment",
     "span_words",
 ]
 
@@ -93,14 +109,23 @@ def _node_for(mf: MFTree, op: EditOp) -> int:
     return -1
 
 
-def mark_operations(ted: SentenceTed, parse_mf: MFTree, general_mf: MFTree) -> tuple[OpMark, ...]:
-    """Place each operation of ``ted.script`` on the parse (del, rel) or the generalized gold (ins)."""
+def _with_discount(ted: SentenceTed) -> list[tuple[EditOp, bool]]:
+    """Each operation of ``ted.script`` and whether it is discounted (an operation discounted ``k``
+    times: its first ``k`` occurrences)."""
     discounted = list(ted.discounted)
-    out: list[OpMark] = []
+    out: list[tuple[EditOp, bool]] = []
     for op in ted.script:
         is_disc = op in discounted
         if is_disc:
             discounted.remove(op)
+        out.append((op, is_disc))
+    return out
+
+
+def mark_operations(ted: SentenceTed, parse_mf: MFTree, general_mf: MFTree) -> tuple[OpMark, ...]:
+    """Place each operation of ``ted.script`` on the parse (del, rel) or the generalized gold (ins)."""
+    out: list[OpMark] = []
+    for op, is_disc in _with_discount(ted):
         side, mf = ("general", general_mf) if op.kind == "ins" else ("parse", parse_mf)
         out.append(OpMark(op, is_disc, side, _node_for(mf, op)))
     return tuple(out)
@@ -202,7 +227,109 @@ def arc_verdicts(
             f"cannot compare sentence '{system.label}' ({len(system.tokens)} tokens) "
             f"with gold '{gold.label}' ({len(gold.tokens)} tokens)"
         )
+    return _verdicts(gold, judge_tokens(gold, system, config or AttachConfig()))
+
+
+def _verdicts(gold: DepTree, judgements: Sequence[TokenJudgement]) -> tuple[ArcVerdict, ...]:
     return tuple(
         ArcVerdict("correct" if j.las else "wrong-label" if j.uas else "wrong-head", g.head, g.deprel)
-        for j, g in zip(judge_tokens(gold, system, config or AttachConfig()), gold.tokens, strict=True)
+        for j, g in zip(judgements, gold.tokens, strict=True)
     )
+
+
+@dataclass(frozen=True)
+class SentenceAttachment:
+    """One parse against its gold on one sentence: everything the pages show of it (SPEC §3).
+
+    ``mismatch``: why the two cannot be compared (their words differ; then nothing else is set);
+    ``problem``: why the sentence is not scored in the corpus (not a tree: heads out of range, no
+    root, a cycle); it is still judged token by token.  ``excluded``: longer than
+    ``config.max_len``, so left out of the corpus numbers; ``counts`` and ``score`` are then those
+    of the whole sentence (``max_len`` lifted), as the sentence is shown in full.
+    """
+
+    config: AttachConfig
+    mismatch: str | None = None
+    problem: str | None = None
+    excluded: bool = False
+    judgements: tuple[TokenJudgement, ...] = ()
+    verdicts: tuple[ArcVerdict, ...] = ()
+    counts: AttachCounts = field(default_factory=AttachCounts)
+    score: AttachScore | None = None
+
+    @property
+    def compared(self) -> bool:
+        return self.mismatch is None
+
+    @property
+    def scored(self) -> bool:
+        """Compared, and a tree on both sides: the sentence counts in the corpus numbers."""
+        return self.mismatch is None and self.problem is None
+
+
+def sentence_attachment(
+    gold: DepTree, system: DepTree, config: AttachConfig | None = None
+) -> SentenceAttachment:
+    """The attachment view of one sentence: per-token judgements (:func:`judge_tokens`), the
+    drawing's verdicts (:func:`arc_verdicts`), counts and scores -- one computation for every page."""
+    config = config or AttachConfig()
+    try:
+        check_same_tokens(gold, system)
+    except EvalcoreError as exc:
+        return SentenceAttachment(config, mismatch=exc.message)
+    problem = gold.structure_problem() or system.structure_problem()
+    judgements = tuple(judge_tokens(gold, system, config))
+    verdicts = _verdicts(gold, judgements)
+    counts = sentence_counts(gold, system, config)
+    excluded = bool(counts.excluded)
+    if excluded:
+        counts = sentence_counts(gold, system, replace(config, max_len=None))
+    return SentenceAttachment(
+        config,
+        None,
+        problem[1] if problem is not None else None,
+        excluded,
+        judgements,
+        verdicts,
+        counts,
+        score(counts, config),
+    )
+
+
+def label_matches(wanted: str, label: str) -> bool:
+    """``label`` is ``wanted``, or ``wanted`` is its part before ``:`` (``obl`` matches ``obl:mod``)."""
+    return label == wanted or label.split(":", 1)[0] == wanted
+
+
+@dataclass(frozen=True, slots=True)
+class OperationFilter:
+    """Which operations of an edit script a user looks for: ``status`` ``counted`` / ``discounted``,
+    ``kind`` ``ins`` / ``del`` / ``rel`` and a ``label`` involved (the label inserted or deleted, or
+    either side of a relabeling; :func:`label_matches`); an empty field takes anything."""
+
+    status: str = ""
+    kind: str = ""
+    label: str = ""
+
+    @property
+    def active(self) -> bool:
+        return bool(self.status or self.kind or self.label)
+
+    def operations(self, ted: SentenceTed) -> tuple[EditOp, ...]:
+        """The operations of ``ted.script`` that match (a discounted operation is counted once per
+        discount, as :func:`mark_operations` places them)."""
+        out: list[EditOp] = []
+        for op, discounted in _with_discount(ted):
+            if self.status and self.status != ("discounted" if discounted else "counted"):
+                continue
+            if self.kind and self.kind != op.kind:
+                continue
+            labels = (op.label, op.new_label) if op.kind == "rel" else (op.label,)
+            if self.label and not any(label_matches(self.label, x) for x in labels):
+                continue
+            out.append(op)
+        return tuple(out)
+
+    def matches(self, ted: SentenceTed) -> bool:
+        """Whether the script has at least one matching operation (always, when nothing is asked)."""
+        return not self.active or bool(self.operations(ted))

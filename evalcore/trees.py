@@ -7,6 +7,7 @@ a 1,000-word right-branching chain is as easy as a flat tree.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -14,9 +15,11 @@ from typing import Literal
 
 __all__ = [
     "Arc",
+    "ArcVerdict",
     "DepTree",
     "EditOp",
     "ExtraLine",
+    "LabelParts",
     "Lattice",
     "MFNode",
     "MFTree",
@@ -26,8 +29,12 @@ __all__ = [
     "SpanTree",
     "Token",
     "Tree",
+    "Verdict",
     "bracketed",
     "span_key",
+    "split_label",
+    "strip_empty",
+    "unwrap",
 ]
 
 Span = frozenset[int]
@@ -312,6 +319,115 @@ class Tree:
 # Multi-function trees (EACL 2012 §3.1)
 
 
+# ---------------------------------------------------------------------------
+# Tree operations on bracketed trees (readers keep every node; consumers call these)
+
+_WHOLE = re.compile(r"^-[A-Za-z]+-$")  # -NONE-, -LRB-, -RRB-
+_METADATA = frozenset({"ID", "CODE"})  # Penn-Helsinki style corpora (FarPaHC): not syntax
+
+
+@dataclass(frozen=True, slots=True)
+class LabelParts:
+    """A raw label split into category, function tags and indices."""
+
+    category: str
+    functions: tuple[str, ...]
+    indices: tuple[str, ...]
+
+
+def split_label(raw: str, separators: str = "-=") -> LabelParts:
+    """Split ``NP-SBJ-1`` into ``NP``, ``(SBJ,)``, ``("1",)`` (SPEC §5.1).
+
+    The category is the text before the first separator not at position 0;
+    ``-NONE-``, ``-LRB-`` and the like stay whole; numeric pieces are indices.
+    """
+    if _WHOLE.match(raw) or not raw:
+        return LabelParts(raw, (), ())
+    cut = -1
+    for i in range(1, len(raw)):
+        if raw[i] in separators:
+            cut = i
+            break
+    if cut < 0:
+        return LabelParts(raw, (), ())
+    category = raw[:cut]
+    pieces = re.split("[" + re.escape(separators) + "]", raw[cut + 1 :])
+    functions = tuple(p for p in pieces if p and not p.isdigit())
+    indices = tuple(p for p in pieces if p.isdigit())
+    return LabelParts(category, functions, indices)
+
+
+def strip_empty(tree: Tree, empty_labels: Sequence[str] = ("-NONE-",)) -> Tree:
+    """Remove empty elements (``-NONE-`` preterminals) and, recursively, ancestors left empty.
+
+    Word positions are renumbered over the words that remain.  The root always stays: a tree
+    of empty elements only becomes its root without children (no words).
+    """
+    nodes = tree.nodes
+    keep = [True] * len(nodes)
+    for i in range(len(nodes) - 1, 0, -1):
+        n = nodes[i]
+        if n.terminal is not None:
+            continue
+        if n.label in empty_labels:
+            keep[i] = False
+            for c in n.children:
+                keep[c] = False
+        elif not any(keep[c] for c in n.children):
+            keep[i] = False
+    if nodes and nodes[0].terminal is None and nodes[0].label in empty_labels:
+        for c in nodes[0].children:
+            keep[c] = False
+    return _rebuild(tree, keep)
+
+
+def _rebuild(tree: Tree, keep: Sequence[bool]) -> Tree:
+    """Copy the nodes marked ``keep`` (a kept node's parent must be kept, or it is the root)."""
+    new_index: dict[int, int] = {}
+    order = [i for i in range(len(tree.nodes)) if keep[i]]
+    for j, i in enumerate(order):
+        new_index[i] = j
+    words: list[str] = []
+    out: list[Node] = []
+    for i in order:
+        n = tree.nodes[i]
+        term = None
+        if n.terminal is not None:
+            term = len(words)
+            words.append(n.label)
+        out.append(Node(n.label, tuple(new_index[c] for c in n.children if keep[c]), term))
+    return Tree(tuple(out), tuple(words), tree.sent_id, tree.source)
+
+
+def unwrap(tree: Tree, root_labels: Sequence[str] = ("", "ROOT", "TOP")) -> Tree:
+    """Remove outer brackets labeled ``""``, ``ROOT`` or ``TOP`` that have exactly one child.
+
+    An outer bracket with several children (FarPaHC's ``( (IP-MAT ...) (ID ...) )``)
+    is unwrapped when exactly one child is syntax: ``ID`` and ``CODE`` nodes
+    under the outer bracket are metadata and are dropped with it.  The new root is
+    found first and the tree rebuilt once (linear, however many layers are removed).
+    """
+    nodes = tree.nodes
+    top = 0
+    while True:
+        root = nodes[top]
+        if root.terminal is not None or root.label not in root_labels:
+            break
+        syntax = [c for c in root.children if nodes[c].label not in _METADATA]
+        if len(syntax) != 1 or nodes[syntax[0]].terminal is not None:
+            break
+        top = syntax[0]
+    if top == 0:
+        return tree
+    keep = [False] * len(nodes)
+    stack = [top]
+    while stack:
+        i = stack.pop()
+        keep[i] = True
+        stack.extend(nodes[i].children)
+    return _rebuild(tree, keep)
+
+
 @dataclass(frozen=True, slots=True)
 class MFNode:
     """A node of a multi-function tree: a *set* of labels (possibly empty)."""
@@ -492,6 +608,25 @@ class EditOp:
 
 # ---------------------------------------------------------------------------
 # Lattices (SPEC §2, §6)
+
+
+Verdict = Literal["correct", "wrong-head", "wrong-label"]
+"""How a token's arc compares with gold: right head and label, wrong head, right head but wrong label."""
+
+
+@dataclass(frozen=True, slots=True)
+class ArcVerdict:
+    """What a drawing is told about one token's arc: the verdict of a comparison with gold (computed
+    by :func:`evalcore.inspection.arc_verdicts`, drawn by :mod:`evalcore.render.layout`).
+
+    ``status``: right head and label, wrong head, or right head with a wrong
+    label; ``gold_head`` / ``gold_label``: the gold arc, for the label text
+    ``obl (gold obj)`` and the tooltip.
+    """
+
+    status: Verdict
+    gold_head: int
+    gold_label: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -82,14 +82,14 @@ sys.path.insert(0, str(ROOT / "experiments"))
 from spacy_training import TOLERANCE, deterministic_process, epochs_run, record_progress  # noqa: E402
 from spmrl_segmentation_baseline import most_frequent_path, train_counts  # noqa: E402
 
-from evalcore.commands._output import csv_text, text_table  # noqa: E402
 from evalcore.formats.conllu import parse_conllu, read_conllu, write_conllu  # noqa: E402
 from evalcore.formats.lattice import read_lattices, read_tokens, write_lattices  # noqa: E402
-from evalcore.lattice import first_path  # noqa: E402
-from evalcore.lattice_input import GoldInput, load_pairing, read_gold  # noqa: E402
+from evalcore.lattice.paths import first_path  # noqa: E402
+from evalcore.lattice.reading import GoldInput, load_pairing, read_gold  # noqa: E402
 from evalcore.metrics import attachment  # noqa: E402
 from evalcore.metrics.joint import JointConfig, JointResult  # noqa: E402
 from evalcore.metrics.joint import evaluate as joint_evaluate  # noqa: E402
+from evalcore.report.tables import csv_text, text_table  # noqa: E402
 from evalcore.trees import Arc, DepTree, Lattice, Token  # noqa: E402
 
 # ---------------------------------------------------------------------------

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from evalcore.commands._output import csv_text, text_table
-from evalcore.commands.tedeval import latex_table, table_rows
 from evalcore.experiment import ExperimentResult
+from evalcore.report.tables import csv_text, text_table
+from evalcore.report.tedeval import latex_table, table_rows
 
 RESULTS = Path(__file__).resolve().parent.parent / "docs" / "results"
 CSV_HEADERS = ["parse", "scheme", "against", "metric", "score", "best", "not_significant_vs_best"]

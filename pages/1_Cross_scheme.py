@@ -15,9 +15,10 @@ from urllib.parse import urlencode
 import pandas as pd
 import streamlit as st
 
-from evalcore.commands.tedeval import latex_table, result_json
 from evalcore.errors import EvalcoreError
 from evalcore.experiment import ExperimentResult, Row
+from evalcore.report.tedeval import latex_table, result_json
+from workbench.bound import Bound, keep_link, seed_link
 from workbench.datasets import LoadedDataset
 from workbench.tedeval import experiment_schemes, guess_function_separators
 from workbench.tedeval_view import ExperimentSettings, corpus_experiment
@@ -33,14 +34,32 @@ DEFAULTS: dict[str, object] = {
 }
 
 
+# the settings in the link (workbench/links.py: protocol=2011&golds=yes&...) and their widgets
+LINKED = (
+    ("protocol", "xs_protocol", ("2012", "2011")),
+    ("shuffles", "xs_shuffles", None),
+    ("seed", "xs_seed", None),
+    ("test", "xs_method", ("ar", "bootstrap")),
+    ("average", "xs_average", ("global", "sentence")),
+    ("golds", "xs_golds", None),
+)
+
+
+def setting_bounds(loaded: LoadedDataset, funcsep: str | None) -> list[Bound]:
+    """The sidebar settings bound to the link (defaults as ``evalcore tedeval``)."""
+    skip = loaded.spec.kind == "constituency" or any(a.spec.align == "skip-mismatch" for a in loaded.analyses)
+    bounds = [Bound(name, widget, DEFAULTS[widget], offered) for name, widget, offered in LINKED]
+    bounds.append(Bound("skip", "xs_skip", skip))
+    if funcsep is not None:
+        bounds.append(Bound("funcsep", f"xs_funcsep:{loaded.spec.key}", funcsep))
+    return bounds
+
+
 def settings(loaded: LoadedDataset) -> ExperimentSettings:
-    """The command line's settings, in the sidebar (defaults as ``evalcore tedeval``)."""
-    for k, v in DEFAULTS.items():
-        st.session_state.setdefault(k, v)
-    st.session_state.setdefault(
-        "xs_skip",
-        loaded.spec.kind == "constituency" or any(a.spec.align == "skip-mismatch" for a in loaded.analyses),
-    )
+    """The command line's settings, in the sidebar (defaults as ``evalcore tedeval``), in the link."""
+    guess = guess_function_separators(loaded) if loaded.ptb() else None
+    bounds = setting_bounds(loaded, guess)
+    seed_link(bounds)
     side = st.sidebar
     side.markdown("**Experiment**")
     protocol = side.radio("Protocol", ["2012", "2011"], key="xs_protocol", horizontal=True)
@@ -73,18 +92,17 @@ def settings(loaded: LoadedDataset) -> ExperimentSettings:
         help="The ceiling: a gold scores 1.0 against every generalization it takes part in.",
     )
     function_sep = "-="
-    if loaded.ptb():
-        guess = guess_function_separators(loaded)
+    if guess is not None:
         function_sep = (
             side.text_input(
                 "Function-tag separators",
-                value=guess,
                 key=f"xs_funcsep:{loaded.spec.key}",
                 help="Bracketed trees: function tags follow the category after one of these characters "
                 "(PTB NP-SBJ: '-='; FarPaHC NP*SBJ: '-=*'), as --function-sep.",
             )
             or guess
         )
+    keep_link(bounds)
     return ExperimentSettings(
         str(protocol),
         int(shuffles),
@@ -183,14 +201,18 @@ def row_panel(loaded: LoadedDataset, result: ExperimentResult) -> None:
         (k for k, r in enumerate(result.rows) if _is_general(r) and r.metric == "L-TED"),
         next((k for k, r in enumerate(result.rows) if r.metric == "L-TED"), 0),
     )
-    st.session_state.setdefault("xs_row", labels[default])
-    if st.session_state["xs_row"] not in labels:
+    row_bound = Bound("row", "xs_row", labels[default], tuple(labels))
+    seed_link([row_bound])
+    if st.session_state["xs_row"] not in labels:  # the row of another dataset or setting
         st.session_state["xs_row"] = labels[default]
     c1, c2 = st.columns([2, 2])
     chosen = c1.selectbox("Row", labels, key="xs_row")
     row = result.rows[labels.index(chosen)]
     parses = [c.parse for c in row.cells]
-    order_by = c2.selectbox("Worst first by", parses, key=f"xs_order:{chosen}")
+    worst = Bound("worst", f"xs_order:{chosen}", parses[0], tuple(parses))
+    seed_link([worst])
+    order_by = c2.selectbox("Worst first by", parses, key=worst.widget)
+    keep_link([row_bound, worst])
     table = sentences_of_row(loaded, result, row, order_by)
     against = "against the generalized gold, discounted" if _is_general(row) else "against this gold"
     st.caption(

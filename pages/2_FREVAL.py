@@ -2,18 +2,19 @@
 
 A gold file and one or more parser files (built in, or uploaded), an evalb
 parameter file and the settings of ``evalcore freval``; the F1_s curves of
-every file (the paper's Figures 1–3), their difference to a chosen baseline,
-and the paper's Table 1 (size limits 1, 1–15, 1–25, all).  Every number comes
+every file (the paper's Figures 1–3, SVG from :mod:`workbench.charts`), their
+difference to a chosen baseline, and the paper's Table 1 (size limits 1, 1–15,
+1–25, all).  Every number comes
 from :mod:`evalcore.metrics.freval` through :mod:`workbench.freval_view`.
 """
 
 from __future__ import annotations
 
 import pandas as pd
-import plotly.express as px
-import plotly.graph_objects as go
 import streamlit as st
 
+from workbench.bound import Bound, keep_link, seed_link
+from workbench.charts import Chart, Line, line_chart
 from workbench.freval_view import (
     BUILTIN_PRM,
     VARIANTS,
@@ -24,16 +25,17 @@ from workbench.freval_view import (
     counts_frame,
     curves_frame,
     params_of,
-    plotly_text,
     problems_frame,
     run_series,
+    sentence_view,
+    sentences_frame,
     summary_frame,
     table1,
     validate_prm,
     validate_trees,
 )
 from workbench.uploads import choose_source, forget_button, show_name_clashes, upload_slot
-from workbench.widgets import download_table, md_escape
+from workbench.widgets import download_table, graphviz_figure, md_code, md_escape, svg_figure
 
 SLOTS = ("freval_gold", "freval_tests", "freval_prm")
 
@@ -56,7 +58,7 @@ def inputs() -> tuple[str, TreeFile | None, list[TreeFile], list[TreeFile]]:
     )
     show_name_clashes([u.name for u in gold], [u.name for u in tests], parse_role="parser output")
     if gold or tests or prms:
-        loaded = [f"`{md_escape(u.name)}`" for u in (*gold, *tests, *prms)]
+        loaded = [md_code(u.name) for u in (*gold, *tests, *prms)]
         st.sidebar.markdown("Loaded: " + ", ".join(loaded))
         forget_button(SLOTS)
     return (
@@ -73,37 +75,39 @@ def settings(
     """The settings row: parameter file, labels, sizes, sentence length; files and variants to plot."""
     c1, c2, c3, c4 = st.columns([2.2, 1.2, 1.2, 1.4], vertical_alignment="bottom")
     names = [p.name for p in prms] + [BUILTIN_PRM]
+    file_names = [t.name for t in tests]
+    default_variants = ["as set", "labels ignored"] if len(file_names) == 1 else ["as set"]
     # a new parameter file (upload) is selected at once: the widget key changes with the list
-    prm_name = c1.selectbox("Parameter file (--prm)", names, key=f"freval_prm:{key}:{len(names)}")
+    prm_key = f"freval_prm:{key}:{len(names)}"
+    bounds = [
+        Bound("prm", prm_key, names[0], tuple(names)),
+        Bound("maxsize", "freval_max_size", None),
+        Bound("cutoff", "freval_cutoff", None),
+        Bound("unlabeled", "freval_unlabeled", False),
+        Bound("funcsep", "freval_separators", "-="),
+        Bound("droproot", "freval_drop_root", False),
+        Bound("maxerror", "freval_max_error", None),
+        Bound("variants", f"freval_variants:{key}", default_variants, tuple(VARIANTS), many=True),
+    ]
+    seed_link(bounds)
+    prm_name = c1.selectbox("Parameter file (--prm)", names, key=prm_key)
     prm = next((p for p in prms if p.name == prm_name), None)
     max_size = c2.number_input(
-        "Max size (--max-size)",
-        min_value=1,
-        max_value=10_000,
-        value=None,
-        placeholder="all",
-        key="freval_max_size",
+        "Max size (--max-size)", min_value=1, max_value=10_000, placeholder="all", key="freval_max_size"
     )
     cutoff = c3.number_input(
-        "Max words (--cutoff-len)",
-        min_value=0,
-        max_value=100_000,
-        value=None,
-        placeholder="all",
-        key="freval_cutoff",
+        "Max words (--cutoff-len)", min_value=0, max_value=100_000, placeholder="all", key="freval_cutoff"
     )
-    unlabeled = c4.toggle("Unlabeled (--unlabeled)", value=False, key="freval_unlabeled")
+    unlabeled = c4.toggle("Unlabeled (--unlabeled)", key="freval_unlabeled")
     with st.expander("More settings"):
         m1, m2, m3 = st.columns(3)
         separators = m1.text_input(
             "Function tags start at (--function-separators)",
-            value="-=",
             key="freval_separators",
             help="evalb cuts labels at '-' and '='; FarPaHC writes function tags with '*' (NP*SBJ): add '*'.",
         )
         drop_root = m2.toggle(
             "Drop the outer unlabeled bracket of '( (S ...) )' (--drop-unlabeled-root)",
-            value=False,
             key="freval_drop_root",
             help="Off (default): it counts as a bracket, as in evalb and the FREVAL tool.",
         )
@@ -111,22 +115,19 @@ def settings(
             "MAX_ERROR (--max-error)",
             min_value=0,
             max_value=1_000_000,
-            value=None,
             placeholder="the parameter file's",
             key="freval_max_error",
         )
-    file_names = [t.name for t in tests]
     f1, f2 = st.columns([3, 2])
     chosen = f1.multiselect("Parser files", file_names, default=file_names, key=f"freval_files:{key}")
-    default_variants = ["as set", "labels ignored"] if len(file_names) == 1 else ["as set"]
     variants = f2.multiselect(
         "Score each file",
         list(VARIANTS),
-        default=default_variants,
         key=f"freval_variants:{key}",
         help="Each choice is a curve of its own: 'labels ignored' shows how much of the drop at larger "
         "sizes comes from labels; '--strict' also requires the fragment's edges in the test tree.",
     )
+    keep_link(bounds)
     config = FrevalSettings(
         unlabeled=unlabeled,
         cutoff_len=None if cutoff is None else int(cutoff),
@@ -138,27 +139,20 @@ def settings(
     return prm, config, chosen, variants
 
 
-def line_chart(frame: pd.DataFrame, y: str, title: str, y_title: str) -> go.Figure:
-    """A plotly line per parser; names and titles pass through :func:`plotly_text` (plotly reads tags)."""
-    frame = frame.assign(parser=frame["parser"].map(plotly_text))
-    fig = px.line(
-        frame,
-        x="size",
-        y=y,
-        color="parser",
-        line_dash="parser",
-        markers=True,
-        hover_data={"recall": ":.2f", "precision": ":.2f", "f1": ":.2f", "parser": True, "size": True},
-        title=plotly_text(title),
+def curve_chart(frame: pd.DataFrame, y: str, title: str, y_title: str, *, zero_line: bool = False) -> Chart:
+    """One line per parser (SVG, :mod:`workbench.charts`); each point's tooltip has its numbers."""
+    lines = []
+    for parser, rows in frame.groupby("parser", sort=False):
+        points = tuple((float(r.size), float(getattr(r, y))) for r in rows.itertuples())
+        tips = tuple(
+            f"{parser} · size {r.size}: F1 {r.f1:.2f} (LR {r.recall:.2f}, LP {r.precision:.2f})"
+            + (f"; {getattr(r, y):+.2f} points" if y != "f1" else "")
+            for r in rows.itertuples()
+        )
+        lines.append(Line(str(parser), points, tips))
+    return line_chart(
+        lines, title=title, x_title="fragment size s (brackets)", y_title=y_title, zero_line=zero_line
     )
-    fig.update_layout(
-        xaxis_title="fragment size s (brackets)",
-        yaxis_title=y_title,
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "left", "x": 0, "title": None},
-        margin={"t": 90, "l": 60, "r": 20, "b": 50},
-        height=420,
-    )
-    return fig
 
 
 def headline(s: Series, max_size: int | None) -> None:
@@ -188,13 +182,30 @@ def curves(series: list[Series], max_size: int | None, key: str) -> None:
         "(/ test fragments), over the valid sentences. Size 1 is PARSEVAL (evalb's recall and precision). "
         "Right: each curve minus the baseline's (the paper's Figures 1-3)."
     )
-    baseline = c2.selectbox("Baseline", ok, key=f"freval_baseline:{key}")
+    bound = Bound("baseline", f"freval_baseline:{key}", ok[0], tuple(ok))
+    seed_link([bound])
+    baseline = c2.selectbox("Baseline", ok, key=bound.widget)
+    keep_link([bound])
     frame = curves_frame(series, max_size, baseline=baseline)
     left, right = st.columns(2)
-    left.plotly_chart(line_chart(frame, "f1", "F1_s by fragment size", "F1_s (%)"), key="freval_f1_chart")
-    fig = line_chart(frame, "f1_minus_baseline", f"F1_s minus F1_s of {baseline}", "difference (points)")
-    fig.add_hline(y=0, line_color="#888888", line_width=1)
-    right.plotly_chart(fig, key="freval_diff_chart")
+    charts = (
+        ("freval_f1_chart", curve_chart(frame, "f1", "F1_s by fragment size", "F1_s (%)")),
+        (
+            "freval_diff_chart",
+            curve_chart(
+                frame,
+                "f1_minus_baseline",
+                f"F1_s minus F1_s of {baseline}",
+                "difference (points)",
+                zero_line=True,
+            ),
+        ),
+    )
+    for column, (chart_key, chart) in zip((left, right), charts, strict=True):
+        with column:
+            svg_figure(
+                chart.svg, width=chart.width, label_px=chart.label_px, key=chart_key, css_class="wb-chart"
+            )
     download_table(frame, stem=f"freval_{key}_f1_by_size", key="freval-curves", label="CSV (curves)")
 
 
@@ -211,6 +222,65 @@ def table_one(series: list[Series], key: str) -> None:
     download_table(
         flat.reset_index(), stem=f"freval_{key}_table1", key="freval-table1", label="CSV (Table 1)"
     )
+
+
+def one_sentence(
+    gold: TreeFile, tests: list[TreeFile], series: list[Series], max_size: int | None, key: str
+) -> None:
+    """Issue 14: one sentence of one run, its missed and extra brackets drawn on the two trees."""
+    ok = [s for s in series if s.result is not None]
+    st.subheader("One sentence: missed and extra brackets")
+    c1, c2 = st.columns([2, 3], vertical_alignment="bottom")
+    run_bound = Bound("run", f"freval_run:{key}", ok[0].name, tuple(s.name for s in ok))
+    seed_link([run_bound])
+    run = c1.selectbox("Run", [s.name for s in ok], key=run_bound.widget)
+    s = next(x for x in ok if x.name == run)
+    frame = sentences_frame(s, max_size)
+    scored = frame[frame["missed fragments"].notna()]
+    if scored.empty:
+        st.info("No valid sentence in this run.")
+        return
+    numbers = [int(n) for n in scored["sentence"]]
+    missed = dict(zip(numbers, (int(m) for m in scored["missed fragments"]), strict=True))
+    sent_bound = Bound("sentno", f"freval_sent:{key}:{run}", numbers[0], tuple(numbers))
+    seed_link([sent_bound])
+    number = c2.selectbox(
+        "Sentence (worst first: most gold fragments missed)",
+        numbers,
+        key=sent_bound.widget,
+        format_func=lambda n: f"{n} · {missed[n]} fragments missed",
+    )
+    keep_link([run_bound, sent_bound])
+    test = next(t for t in tests if t.name == s.file)
+    view = sentence_view(gold, test, s, int(number), max_size)
+    comp = view.comparison
+    st.caption(
+        f"Sentence {comp.index} (gold line {comp.gold_line}, test line {comp.test_line}): "
+        f"{len(comp.gold)} gold brackets, {len(comp.test)} test brackets, {comp.matched} matched. "
+        "Gold: a **missed** bracket (no test bracket with its label and span) is red, dashed and struck "
+        "through; ✗N = the gold fragments it spoils (every fragment that contains it is missed). Test: an "
+        "**extra** bracket (not in the gold) is green and bold."
+    )
+    left, right = st.columns(2)
+    with left:
+        graphviz_figure(view.gold_dot, stem=f"freval_{key}_{comp.index}_gold", key=f"freval:{key}:gold")
+    with right:
+        graphviz_figure(view.test_dot, stem=f"freval_{key}_{comp.index}_test", key=f"freval:{key}:test")
+    t1, t2, t3 = st.columns([2, 2, 3])
+    t1.dataframe(
+        pd.DataFrame(list(view.missed), columns=["missed", "from word", "to word", "fragments spoiled"]),
+        hide_index=True,
+        width="stretch",
+    )
+    t2.dataframe(
+        pd.DataFrame(list(view.extra), columns=["extra", "from word", "to word"]),
+        hide_index=True,
+        width="stretch",
+    )
+    t3.dataframe(view.sizes, hide_index=True, width="stretch")
+    with st.expander(f"All sentences of {s.name}, worst first"):
+        st.dataframe(frame, hide_index=True, width="stretch")
+        download_table(frame, stem=f"freval_{key}_sentences", key="freval-sentences", label="CSV (sentences)")
 
 
 def main() -> None:
@@ -267,6 +337,7 @@ def main() -> None:
                 download_table(
                     problems, stem=f"freval_{key}_{s.name}_problems", key=f"freval-problems:{s.name}"
                 )
+    one_sentence(gold, picked, series, config.max_size, key)
 
 
 main()

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from evalcore.lattice_input import InMemoryFile
+from evalcore.lattice.reading import InMemoryFile
 from evalcore.metrics.joint import JointConfig
+from workbench.bound import Bound, keep_link, seed_link
 from workbench.datasets import DatasetSpec, LoadedDataset
 from workbench.fit import GRAPHVIZ_LATTICE_PT
 from workbench.lattice_view import (
@@ -102,13 +103,23 @@ def inputs() -> tuple[DatasetSpec | None, LatticeInputs | None]:
     return None, LatticeInputs(gold, gold_lattice, predictions, _mem(ambiguity[0]) if ambiguity else None)
 
 
+SETTINGS = (
+    Bound("tag", "lattice_tag", "cpos", ("cpos", "fpos")),
+    Bound("protocol", "lattice_protocol", "2012", ("2012", "2011")),
+    Bound("deprelbase", "lattice_deprel_base", False),
+)
+
+
 def settings() -> JointConfig:
+    """The command line's options (in the link: tag=fpos&protocol=2011&deprelbase=yes)."""
+    seed_link(SETTINGS)
     c1, c2, c3 = st.columns(3)
     tag = c1.selectbox("Tags (--tag-column)", ["cpos", "fpos"], key="lattice_tag")
     protocol = c2.selectbox(
         "Dependency → function tree (--protocol)", ["2012", "2011"], key="lattice_protocol"
     )
-    base = c3.toggle("Compare labels before ':' only (--deprel-base)", value=False, key="lattice_deprel_base")
+    base = c3.toggle("Compare labels before ':' only (--deprel-base)", key="lattice_deprel_base")
+    keep_link(SETTINGS)
     return JointConfig(tag_column=tag, protocol=protocol, deprel_base=base)  # type: ignore[arg-type]
 
 
@@ -240,13 +251,12 @@ def main() -> None:
         corpus_panel(data, key)
     st.subheader("One sentence")
     names = list(data.predictions)
-    prediction = (
-        st.selectbox("Prediction", names, key=f"lattice_prediction:{key}")
-        if len(names) > 1
-        else names[0]
-        if names
-        else None
-    )
+    chosen = Bound("prediction", f"lattice_prediction:{key}", names[0] if names else None, tuple(names))
+    seed_link([chosen])  # a prediction the data does not have is reported, even with one to choose from
+    prediction = names[0] if names else None
+    if len(names) > 1:
+        prediction = st.selectbox("Prediction", names, key=chosen.widget)
+        keep_link([chosen])
     loaded = LoadedDataset(spec or DatasetSpec(UPLOAD_KEY, "your files", "lattice", ()), (), (), (), infos)
     result = data.results.get(prediction) if prediction is not None else None
 

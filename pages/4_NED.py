@@ -8,22 +8,12 @@ Corpus numbers (micro-averaged, with ``--no-punct``, ``--max-len`` and
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pandas as pd
 import streamlit as st
 
 from evalcore.errors import EvalcoreError
-from evalcore.inspection import arc_verdicts
-from evalcore.metrics.attachment import (
-    AttachConfig,
-    TokenJudgement,
-    check_same_tokens,
-    is_punct,
-    judge_tokens,
-    score,
-    sentence_counts,
-)
+from evalcore.inspection import sentence_attachment
+from evalcore.metrics.attachment import AttachConfig, TokenJudgement, is_punct, score
 from evalcore.render.dot import dep_to_dot
 from evalcore.render.layout import DepLayout, WordGrid, layout_dep, merge_grids, word_grid
 from evalcore.render.svg import dep_svg
@@ -134,30 +124,28 @@ def notes_for(judgements: list[TokenJudgement]) -> dict[int, tuple[str, ...]]:
 
 
 def sentence_panel(gold_tree: DepTree, sys_tree: DepTree, config: AttachConfig, stem: str) -> None:
-    try:
-        check_same_tokens(gold_tree, sys_tree)
-    except EvalcoreError as exc:
-        st.warning(f"Not compared: {exc.message}")
+    att = sentence_attachment(gold_tree, sys_tree, config)
+    if att.mismatch is not None:
+        st.warning(f"Not compared: {att.mismatch}")
         return
-    problem = gold_tree.structure_problem() or sys_tree.structure_problem()
-    if problem is not None:
-        st.warning(f"Not scored: {problem[1]} (the corpus numbers skip this sentence).")
-    judgements = judge_tokens(gold_tree, sys_tree, config)
+    if att.problem is not None:
+        st.warning(f"Not scored: {att.problem} (the corpus numbers skip this sentence).")
+    judgements = att.judgements
     dim = [t.id for t in gold_tree.tokens if config.no_punct and is_punct(t)]
     notes = notes_for(judgements)
 
-    def lay(tree: DepTree, gold: DepTree | None, grid: WordGrid | None) -> DepLayout:
+    def lay(tree: DepTree, compared: bool, grid: WordGrid | None) -> DepLayout:
         return layout_dep(
             tree,
-            arc_verdicts(gold, tree, config) if gold is not None else None,
+            att.verdicts if compared else None,
             dimmed=dim,
-            notes=notes if gold is not None else None,
+            notes=notes if compared else None,
             grid=grid,
         )
 
-    first = [lay(gold_tree, None, None), lay(sys_tree, gold_tree, None)]
+    first = [lay(gold_tree, False, None), lay(sys_tree, True, None)]
     grid = merge_grids([word_grid(x) for x in first])
-    lay_g, lay_s = (lay(gold_tree, None, grid), lay(sys_tree, gold_tree, grid)) if grid else first
+    lay_g, lay_s = (lay(gold_tree, False, grid), lay(sys_tree, True, grid)) if grid else first
     stacked_figures(
         [
             Figure("Gold", dep_svg(lay_g), dep_to_dot(lay_g), stem=f"{stem}_gold", key="ned-gold"),
@@ -195,13 +183,12 @@ def sentence_panel(gold_tree: DepTree, sys_tree: DepTree, config: AttachConfig, 
             }
         )
     table = pd.DataFrame(rows)
-    counts = sentence_counts(gold_tree, sys_tree, config)
-    if counts.excluded:
+    if att.excluded:
         st.caption(
             "This sentence is longer than --max-len: left out of the corpus numbers; shown in full here."
         )
-        counts = sentence_counts(gold_tree, sys_tree, replace(config, max_len=None))
-    sc = score(counts, config)
+    sc = att.score
+    assert sc is not None  # compared: scored
     cols = st.columns(5)
     for col, (name, value) in zip(
         cols,

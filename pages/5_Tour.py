@@ -106,7 +106,10 @@ TEXT: dict[str, str] = {
         "**Flip the head** below: against gold A, a parse that follows scheme B loses two of its three "
         "attachments — **LAS collapses** to 0.3333 — yet TedEval against the generalized gold A⊓B, which "
         "keeps only what the schemes agree on, **stays at 1.0**: the parse made no error, it followed the "
-        "other scheme. The third choice is a real error, and TedEval drops too."
+        "other scheme. The third choice is a real error, and TedEval drops too. The edit script below "
+        "shows why: the parse's deletions that only undo its own scheme's conventions (its own gold's "
+        "script makes them too) are **discounted** (grey); only what no scheme does is **counted**. "
+        "(Under the 2011 protocol a head is `*`, equal to any label: the script is empty.)"
     ),
     COORDINATION.key: (
         "Coordination has no agreed head: the conjunction (5a), the first conjunct (5b) or a chain (5c). "

@@ -63,6 +63,8 @@ LINEAR_FRAGMENTS = ("tests/test_limits.py", *FRAGMENTS)
 LINEAR_TED = ("tests/test_limits.py", *GENERAL_TED)
 
 P = "evalcore/metrics/parseval.py"
+EV = "evalcore/formats/evalb.py"
+RP = "evalcore/report/parseval.py"
 F = "evalcore/metrics/freval.py"
 FR = "evalcore/fragments.py"
 B = "evalcore/metrics/base.py"
@@ -74,19 +76,21 @@ S = "evalcore/ted/spans.py"
 GT = "evalcore/ted/general.py"
 LT = "evalcore/metrics/lattice_tedeval.py"
 SG = "evalcore/metrics/segeval.py"
-L = "evalcore/lattice.py"
-LI = "evalcore/lattice_input.py"
+L = "evalcore/lattice/model.py"
+LP = "evalcore/lattice/paths.py"
+LI = "evalcore/lattice/reading.py"
 J = "evalcore/metrics/joint.py"
-TA = "evalcore/textalign.py"
+TA = "evalcore/lattice/textalign.py"
+WO = "evalcore/metrics/words.py"
 SI = "evalcore/significance.py"
 
 # fmt: off
 _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
     # ---- PARSEVAL (evalb) --------------------------------------------------------------
     (P, 'strip_functions', 'return label[:i]', 'return label[: i + 1]', OFF_BY_ONE, EVALB),
-    (P, 'read_evalb', 'if tag not in delete_len:\n                    length += 1',
+    (EV, 'read_evalb', 'if tag not in delete_len:\n                    length += 1',
      'length += 1', DROP, EVALB),
-    (P, 'read_evalb', 'if tag not in delete:\n', 'if True:\n', DROP, EVALB),
+    (EV, 'read_evalb', 'if tag not in delete:\n', 'if True:\n', DROP, EVALB),
     (P, '_deleted_labels', 'if a in base:\n            out.add(b)', 'pass', DELETE, EVALB),
     (P, '_deleted_labels', 'if b in base:\n            out.add(a)', 'pass', DELETE, EVALB),
     (P, 'massage', 'keep = b.start != b.end', 'keep = True', DROP, EVALB),
@@ -113,7 +117,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
      'average_crossing=ratio(counts.crossing, counts.sentences)', OFF_BY_ONE, EVALB),
     (P, 'score', 'tagging_accuracy=ratio(counts.correct_tags, counts.words)',
      'tagging_accuracy=ratio(counts.correct_tags, counts.gold)', OFF_BY_ONE, EVALB),
-    (P, '_summary', '{2 * p * r / (p + r):6.2f}', '{p * r / (p + r):6.2f}', CONSTANT, EVALB),
+    (RP, '_summary', '{2 * p * r / (p + r):6.2f}', '{p * r / (p + r):6.2f}', CONSTANT, EVALB),
     # ---- FREVAL ------------------------------------------------------------------------
     (F, 'FrevalCounts.__add__', 'max(self.largest_gold, other.largest_gold)',
      'self.largest_gold + other.largest_gold', OPERATOR, FREVAL),
@@ -229,12 +233,12 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
     (SG, 'score', '1.0 - ratio(counts.d_labeled, counts.norm)',
      '1.0 - ratio(counts.d_labeled, counts.gold_segments)', OFF_BY_ONE, LATTICE),
     # ---- lattices, paths, trees over lexemes -------------------------------------------
-    (L, 'first_path', 'a.start == state and a.end in good', 'a.start == state', DROP, LATTICE),
-    (L, '_reaches_exit', 'if a.end in good and a.start not in good:',
+    (LP, 'first_path', 'a.start == state and a.end in good', 'a.start == state', DROP, LATTICE),
+    (LP, '_reaches_exit', 'if a.end in good and a.start not in good:',
      'if a.start not in good:', DROP, LATTICE),
-    (L, 'token_lattices', 'min(a.start for a in arcs)', 'max(a.start for a in arcs)', OPERATOR, LATTICE),
-    (L, '_walk', 'if labeled and (a.cpos', 'if (a.cpos', DROP, LATTICE),
-    (L, 'check_path', 'states[i] = (trail[k], trail[k + 1])',
+    (LP, 'token_lattices', 'min(a.start for a in arcs)', 'max(a.start for a in arcs)', OPERATOR, LATTICE),
+    (LP, '_walk', 'if labeled and (a.cpos', 'if (a.cpos', DROP, LATTICE),
+    (LP, 'check_path', 'states[i] = (trail[k], trail[k + 1])',
      'states[i] = (trail[k], trail[k])', OFF_BY_ONE, LATTICE),
     (L, 'token_blocks', 'keys.setdefault(lx.token, [0, 0])[1] = 1',
      'keys.setdefault(lx.token, [0, 0])[0] = 1', SIDE, LATTICE),
@@ -261,13 +265,13 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
      'else:\n            self.skipped += 1', DROP, LATTICE),
     # ---- raw text: character alignment, CoNLL 2018 "Words" -----------------------------
     (TA, 'stream_alignment', 'if (g.start, g.end) == (p.start, p.end):', 'if g.end == p.end:', DROP, LATTICE),
-    (TA, '_beyond', 'return words[i].end > span_end', 'return words[i].end >= span_end', COMPARISON, LATTICE),
+    (WO, '_beyond', 'return words[i].end > span_end', 'return words[i].end >= span_end', COMPARISON, LATTICE),
     (TA, 'align_tokens', 'Block(key, gi - g0, pi - p0)', 'Block(key, pi - p0, gi - g0)', SIDE, LATTICE),
-    (TA, 'WordsCounts.f1', 'ratio(2 * self.correct, self.gold + self.system)',
+    (WO, 'WordsCounts.f1', 'ratio(2 * self.correct, self.gold + self.system)',
      'ratio(self.correct, self.gold + self.system)', CONSTANT, LATTICE),
-    (TA, 'words_counts', 'if (gw[gi].start, gw[gi].end) == (sw[si].start, sw[si].end):',
+    (WO, 'words_counts', 'if (gw[gi].start, gw[gi].end) == (sw[si].start, sw[si].end):',
      'if gw[gi].start == sw[si].start:', DROP, LATTICE),
-    (TA, '_lcs_pairs', 'elif table[g][s] == table[g + 1][s]:',
+    (WO, '_lcs_pairs', 'elif table[g][s] == table[g + 1][s]:',
      'elif table[g][s] == table[g][s + 1]:', SWAP, LATTICE),
     # ---- significance ------------------------------------------------------------------
     (SI, 'paired_bootstrap', '(hits + 1) / (samples + 1)', 'hits / samples', OFF_BY_ONE, SIGNIFICANCE),
@@ -288,7 +292,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
     (P, '_reinsert', 'for k in range(quote.bracket, len(brackets)):',
      'for k in range(quote.bracket + 1, len(brackets)):', OFF_BY_ONE, EVALB),
     (P, 'SentenceComparison.matched', 'if p >= 0', 'if p > 0', COMPARISON, EVALB),
-    (P, '_pct', 'if den > 0 else 0.0', 'if den > 1 else 0.0', OFF_BY_ONE, EVALB),
+    (RP, '_pct', 'if den > 0 else 0.0', 'if den > 1 else 0.0', OFF_BY_ONE, EVALB),
     (F, 'FrevalCounts.valid', 'self.sentences - self.errors - self.skipped', 'self.sentences - self.errors',
      DROP, FREVAL),
     (F, '_f1', 'ratio(2 * r * p, r + p)', 'ratio(r * p, r + p)', CONSTANT, FREVAL),
@@ -312,7 +316,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
      BOUNDARIES),
     (LI, '_split_by_count', 'if segments == len(tokens):', 'if segments >= len(tokens):', COMPARISON,
      BOUNDARIES),
-    (L, 'token_splits', 'limit: int = 2', 'limit: int = 1', CONSTANT, BOUNDARIES),
+    (LP, 'token_splits', 'limit: int = 2', 'limit: int = 1', CONSTANT, BOUNDARIES),
     (P, '_crossing', ' or _query(highs, lo, hi, max) > t.end', '', DROP, LINEAR_EVALB),
     (FR, '_run_sum', 'out = [max(k - u, 0) for u in range(length)]',
      'out = [max(k - u - 1, 0) for u in range(length)]', OFF_BY_ONE, LINEAR_FRAGMENTS),

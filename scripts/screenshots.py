@@ -103,11 +103,11 @@ VIEWS: list[tuple[str, str, str, Callable[[Page], None] | None]] = [
         "svg.dep-tree .note",
         scroll_to("div.wb-stack"),
     ),
-    ("freval_evalb.png", "/FREVAL?data=evalb", ".js-plotly-plot", scroll_to("[data-testid=stMetric]")),
+    ("freval_evalb.png", "/FREVAL?data=evalb", "svg.wb-chart", scroll_to("[data-testid=stMetric]")),
     (
         "freval_farpahc.png",
         "/FREVAL?data=farpahc",
-        ".js-plotly-plot",
+        "svg.wb-chart",
         scroll_to('[data-testid="stHeadingWithActionElements"]:has-text("F1 by fragment size")', 90),
     ),
     ("lattice_hebrew_yap.png", "/Lattice?data=hebrew_yap", "div.wb-figure svg g.edge", None),

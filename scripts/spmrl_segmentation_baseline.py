@@ -23,8 +23,8 @@ from collections import Counter
 from pathlib import Path
 
 from evalcore.formats.lattice import read_lattices, read_tokens, write_lattices
-from evalcore.lattice import first_path, lexemes_of_path, token_lattices, token_paths
-from evalcore.lattice_input import load_pairing
+from evalcore.lattice.paths import first_path, lexemes_of_path, token_lattices, token_paths
+from evalcore.lattice.reading import load_pairing
 from evalcore.metrics.joint import JointResult, evaluate
 from evalcore.trees import Arc, Lattice
 

@@ -23,7 +23,7 @@ import pytest
 from streamlit import config as st_config
 from streamlit.testing.v1 import AppTest
 
-from evalcore.lattice_input import load_pairing
+from evalcore.lattice.reading import load_pairing
 from evalcore.metrics.joint import evaluate
 from workbench.uploads import GZIP_FACTOR, size_problem
 
@@ -43,6 +43,18 @@ def page(name: str, **query: str) -> AppTest:
     for k, v in query.items():
         at.query_params[k] = v
     at.run()
+    at.switch_page(name).run()
+    no_exception(at)
+    return at
+
+
+def page_opened_on(name: str, **query: str) -> AppTest:
+    """A fresh session opened on a link to page ``name`` (as a browser does: the link's settings are
+    read by that page, not first by the inspector, which shares some keys such as ``protocol``)."""
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.run()
+    for k, v in query.items():
+        at.query_params[k] = v
     at.switch_page(name).run()
     no_exception(at)
     return at
@@ -96,7 +108,9 @@ def test_freval_evalb_sample_matches_evalb() -> None:
     assert m["F1₁"] == "89.12" == _evalb_summary("sample.sample_prm", "Bracketing FMeasure")
     table = at.dataframe[0].value  # Table 1
     assert round(table.loc["evalb sample test", ("1", "F1")], 2) == 89.12
-    assert len(at.get("plotly_chart")) == 2
+    charts = [m.value for m in at.markdown if "<svg" in m.value and 'class="wb-chart"' in m.value]
+    assert len(charts) == 2  # F1_s and F1_s minus the baseline's (SVG, workbench/charts.py)
+    assert all('data-name="evalb sample test"' in c for c in charts)
     assert at.query_params["data"] == "evalb"
 
 
@@ -107,6 +121,73 @@ def test_regression_pin_freval_evalb_sample_all_sizes() -> None:
     assert metrics(at)["F1 (sizes 1-34)"] == "99.17"
     table = at.dataframe[0].value
     assert round(table.loc["evalb sample test", ("all", "F1")], 2) == 99.17
+
+
+def test_freval_one_sentence_shows_missed_and_extra_brackets_on_the_trees() -> None:
+    """Issue 14: the per-sentence view of evalb's sample.  Counted by hand from sample.gld/.tst:
+    sentence 8 is gold (S (A this) (B is (A a test))) against a test line with no bracket at all
+    (four bare tags): 4 brackets missed, and all 4 + 3 + 2 + 1 = 10 gold fragments (S-A, S-B, B-A;
+    S-A-B, S-B-A; S-A-B-A) -- the worst sentence, first; S is in 1 + 2 + 2 + 1 = 6 of them, each A
+    in 4 (A, S-A, S-A-B, S-A-B-A / A, B-A, S-B-A, S-A-B-A).  Sentence 6 is test (S (A this is)
+    (A a test)): gold A (this) and B (is a test) are missed, test A (this is) is extra; only S and
+    A (a test) match and they do not touch, so 2 of the 10 gold fragments are matched."""
+    at = page(FREVAL, data="evalb")
+    assert "One sentence: missed and extra brackets" in [h.value for h in at.subheader]
+    picker = at.selectbox(key="freval_sent:evalb:evalb sample test")
+    assert picker.value == 8
+    sizes = next(
+        df.value
+        for df in at.dataframe
+        if list(df.value.columns) == ["size", "gold", "test", "matched", "missed"]
+    )
+    assert list(sizes["gold"]) == [4, 3, 2, 1] and list(sizes["missed"]) == [4, 3, 2, 1]
+    missed = next(
+        df.value
+        for df in at.dataframe
+        if "missed" in df.value.columns and "fragments spoiled" in df.value.columns
+    )
+    assert list(zip(missed["missed"], missed["fragments spoiled"], strict=True)) == [
+        ("S", 6),
+        ("A", 4),
+        ("B", 6),
+        ("A", 4),
+    ]
+    drawings = [m.value for m in at.markdown if "<svg" in m.value and "wb-dot" in m.value]
+    assert len(drawings) == 2
+    assert drawings[0].count('class="node deleted"') == 4 and 'class="node inserted"' not in drawings[1]
+    picker.set_value(6).run()
+    no_exception(at)
+    missed = next(df.value for df in at.dataframe if "fragments spoiled" in df.value.columns)
+    extra = next(
+        df.value for df in at.dataframe if list(df.value.columns) == ["extra", "from word", "to word"]
+    )
+    assert [tuple(r) for r in missed.itertuples(index=False)] == [("A", 1, 1, 4), ("B", 2, 4, 6)]
+    assert [tuple(r) for r in extra.itertuples(index=False)] == [("A", 1, 2)]
+    sizes = next(df.value for df in at.dataframe if list(df.value.columns)[-1] == "missed")
+    assert int(sizes["matched"].sum()) == 2 and int(sizes["missed"].sum()) == 8
+    drawings = [m.value for m in at.markdown if "<svg" in m.value and "wb-dot" in m.value]
+    assert drawings[0].count('class="node deleted"') == 2 and drawings[1].count('class="node inserted"') == 1
+
+
+def test_freval_link_reopens_the_same_view() -> None:
+    """Issue 14: the FREVAL page's choices are in its link; a fresh session opened on it shows the
+    same numbers and the same sentence; a value it does not offer is reported."""
+    at = page(FREVAL, data="evalb")
+    at.toggle(key="freval_unlabeled").set_value(True).run()
+    at.number_input(key="freval_max_size").set_value(3).run()
+    at.selectbox(key="freval_sent:evalb:evalb sample test").set_value(6).run()
+    no_exception(at)
+    link = {k: at.query_params[k] for k in at.query_params}
+    assert link["unlabeled"] == "yes" and link["maxsize"] == "3" and link["sentno"] == "6"
+    shown = metrics(at)
+    fresh = page(FREVAL, **link)
+    assert metrics(fresh) == shown and fresh.selectbox(key="freval_sent:evalb:evalb sample test").value == 6
+    assert metrics(fresh)["F1 (sizes 1-3)"] == shown["F1 (sizes 1-3)"]
+    bad = page(FREVAL, data="evalb", prm="nope.prm", variants="as set,sideways", sentno="99")
+    warned = " ".join(w.value for w in bad.sidebar.warning).replace("\\", "")
+    assert "prm: 'nope.prm' is not offered here" in warned
+    assert "variants: 'as set,sideways' is not offered here" in warned
+    assert "sentno: '99' is not offered here" in warned
 
 
 def test_freval_farpahc_default_is_evalb() -> None:
@@ -385,3 +466,23 @@ def test_choosing_another_dataset_on_the_freval_page_sticks() -> None:
     at.run()
     assert at.selectbox(key="wb_dataset").value == "farpahc"
     assert "Berkeley parser" in at.dataframe[0].value.index
+
+
+def test_lattice_link_holds_the_settings() -> None:
+    """Issue 14: the Lattice page's options in its link; a fresh session opened on it has them."""
+    at = page(LATTICE, data="hebrew_yap")
+    at.selectbox(key="lattice_protocol").select("2011").run()
+    at.toggle(key="lattice_deprel_base").set_value(True).run()
+    no_exception(at)
+    assert at.query_params["protocol"] == "2011" and at.query_params["deprelbase"] == "yes"
+    assert "tag" not in at.query_params  # the default is left out
+    fresh = page_opened_on(
+        LATTICE, data="hebrew_yap", protocol="2011", deprelbase="yes", tag="fpos", prediction="x"
+    )
+    assert (
+        fresh.selectbox(key="lattice_protocol").value == "2011"
+        and fresh.toggle(key="lattice_deprel_base").value
+    )
+    assert fresh.selectbox(key="lattice_tag").value == "fpos"
+    warned = " ".join(w.value for w in fresh.sidebar.warning).replace("\\", "")
+    assert "prediction: 'x' is not offered here" in warned

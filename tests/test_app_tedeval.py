@@ -68,7 +68,11 @@ def test_inspector_tedeval_panel_french() -> None:
     assert multiple in text
     assert f"= **{view.multiple[1].score:.4f}**" in text  # the edit-script summary
     # every drawing is Graphviz SVG; the edit script marks counted and discounted nodes
-    assert text.count("wb-dot") >= 3 + 2 * 3  # 2 golds + generalization; 2 trees per parse
+    # 2 golds + generalization, and the 2 trees of the parse chosen in the sidebar (the first one)
+    assert text.count("wb-dot") >= 3 + 2
+    assert at.selectbox(key=next(k for k in at.session_state if str(k).startswith("wb_parse:"))).value == (
+        "spaCy UD parser"
+    )
     assert 'class="node counted"' in text and 'class="node discounted"' in text
     # the operations table under the trees: one row per operation, counted first
     ted = view.multiple[1]
@@ -257,3 +261,61 @@ def test_tour_steps_show_the_papers_numbers() -> None:
     assert (m["TED (edit operations)"], m["|gold| (nodes)"], m["|parse| (nodes)"]) == ("6", "14", "10")
     assert "1 − 6 / (10 + 14 − 2) = **0.7273**" in markdown_text(at)
     assert "בצלם הנעים" in markdown_text(at)
+
+
+def test_tour_first_step_shows_a_discounted_operation_by_default() -> None:
+    """Issue 14: the tour opens on a discounted operation (the default parse follows gold A, its own
+    scheme; under protocol 2012 its script deletes A's conventions, which gold A's own script deletes
+    too: discounted). Counted by hand: gold A 'arrive -> Sunday -> on' generalized with B."""
+    at = tour()
+    assert at.radio(key="tour_step").value == "on_sunday"
+    assert at.radio(key="tour_on_sunday_proto").value == "2012"
+    line = next(m.value for m in at.markdown if m.value.startswith("L-TED of *parse*"))
+    assert "0 counted, 2 discounted" in line and "**1.0000**" in line
+    # under the 2011 protocol heads are '*', equal to any label: nothing left to discount
+    at.radio(key="tour_on_sunday_proto").set_value("2011").run()
+    no_exception(at)
+    line = next(m.value for m in at.markdown if m.value.startswith("L-TED of *parse*"))
+    assert "0 operations: 0 counted, 0 discounted" in line
+
+
+def test_cross_scheme_link_reopens_the_same_view() -> None:
+    """Issue 14: every choice of the cross-scheme page is in its link (workbench/links.py); the link
+    opened in a fresh session shows the same table and the same row listing."""
+    at = cross_scheme()
+    at.radio(key="xs_protocol").set_value("2011").run()
+    at.toggle(key="xs_golds").set_value(True).run()
+    at.selectbox(key="xs_row").select("UD gold · LAS").run()
+    at.selectbox(key="xs_order:UD gold · LAS").select("SUD gold (as a parse)").run()
+    no_exception(at)
+    link = {k: at.query_params[k] for k in at.query_params}
+    assert link["protocol"] == "2011" and link["golds"] == "yes" and link["shuffles"] == "200"
+    assert link["row"] == "UD gold · LAS" and link["worst"] == "SUD gold (as a parse)"
+    table = at.markdown[0].value
+    rows = next(df.value for df in at.dataframe if "inspect" in df.value.columns)
+
+    fresh = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    fresh.run()
+    fresh.switch_page(CROSS)
+    for k, v in link.items():
+        fresh.query_params[k] = v
+    fresh.run()
+    no_exception(fresh)
+    assert fresh.radio(key="xs_protocol").value == "2011" and fresh.toggle(key="xs_golds").value
+    assert fresh.markdown[0].value == table
+    again = next(df.value for df in fresh.dataframe if "inspect" in df.value.columns)
+    assert again.equals(rows)
+
+
+def test_cross_scheme_link_values_it_cannot_use_are_reported() -> None:
+    fresh = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    fresh.run()
+    fresh.switch_page(CROSS)
+    for k, v in {"data": "fr_gsd", "shuffles": "200", "protocol": "2013", "worst": "nobody"}.items():
+        fresh.query_params[k] = v
+    fresh.run()
+    no_exception(fresh)
+    shown = " ".join(w.value for w in fresh.sidebar.warning).replace("\\", "")
+    assert "protocol: unknown value '2013'" in shown
+    assert "worst: 'nobody' is not offered here" in shown
+    assert fresh.radio(key="xs_protocol").value == "2012"

@@ -162,3 +162,17 @@ def test_csv_downloads_neutralize_formula_cells() -> None:
     assert lines[0] == "parse,score,'=head"
     assert [line.split(",")[0] for line in lines[1:]] == ["'=1+1", "'+cmd", "'-x", "'@SUM(A1)", "'\tx", "ok"]
     assert lines[1].split(",")[1] == "-0.5"  # numbers stay numbers
+
+
+def test_loaded_file_names_show_without_backslashes() -> None:
+    """Issue 14: the sidebar listed 'en\\_ewt\\-ud\\-test\\.r2\\.16' (markdown escapes inside a code span
+    are shown literally); names are now code spans as they are (workbench.widgets.md_code)."""
+    at = upload_app()
+    at.file_uploader(key="wb_upload_gold").upload("en_ewt-ud-test.r2.16.conllu", GOLD).run()
+    assert not at.exception
+    loaded = [m.value for m in at.sidebar.markdown if m.value.startswith("Loaded:")]
+    assert loaded == ["Loaded: `en_ewt-ud-test.r2.16.conllu` (gold)"]
+    fr = _slot_page("pages/2_FREVAL.py")
+    sample = ROOT / "assets" / "evalb" / "sample"
+    _slot_upload(fr, "freval_gold", "en_ewt.r2.16.gld", (sample / "sample.gld").read_bytes())
+    assert "Loaded: `en_ewt.r2.16.gld`" in [m.value for m in fr.sidebar.markdown]

@@ -18,16 +18,9 @@ from ec_support import ASSETS
 
 from evalcore.formats.lattice import read_lattices
 from evalcore.formats.ptb import parse_ptb
-from evalcore.lattice import (
-    Block,
-    LatticeTree,
-    Lexeme,
-    check_path,
-    first_path,
-    lexeme_of,
-    tree_from_constituency,
-)
-from evalcore.lattice_input import load_pairing
+from evalcore.lattice.model import Block, LatticeTree, Lexeme, lexeme_of, tree_from_constituency
+from evalcore.lattice.paths import check_path, first_path
+from evalcore.lattice.reading import load_pairing
 from evalcore.metrics.joint import evaluate
 from evalcore.metrics.lattice_tedeval import LatticeTedConfig, score, sentence_ted
 from evalcore.metrics.segeval import sentence_counts
@@ -148,7 +141,7 @@ def test_tag_column_chooses_the_tag(write_file: Callable[[str, str], str], tag_c
     """SPEC §6: the tag is the CPOS column unless ``--tag-column fpos``.  Only the XPOS (FPOS) of
     one morpheme differs: labeled SEGEVAL is 1 with CPOS and 1 − 2/14 with FPOS (one lexeme of 7
     on each side: d = 2 over 7 + 7)."""
-    from evalcore.lattice_input import ReadOptions
+    from evalcore.lattice.model import ReadOptions
 
     text = (YAP / "output.conll").read_text(encoding="utf-8")
     assert "\tNN\tNN\tgen=M|num=S\t2\tsubj" in text

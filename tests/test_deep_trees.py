@@ -26,7 +26,7 @@ from evalcore.conversion import ConversionConfig, is_projective, projectivize, t
 from evalcore.errors import UnificationError
 from evalcore.experiment import ExperimentConfig, NamedTrees, Scheme, run_experiment
 from evalcore.formats.conllu import parse_conllu, write_conllu
-from evalcore.formats.ptb import PtbLine, parse_ptb, read_ptb_lines, strip_empty, unwrap, write_ptb
+from evalcore.formats.ptb import PtbLine, parse_ptb, read_ptb_lines, write_ptb
 from evalcore.fragments import fragment_counts
 from evalcore.generalization import generalize, generalize_all, subsumes, tl_unify, unify
 from evalcore.metrics.attachment import AttachConfig, attach_corpus, judge_tokens
@@ -34,7 +34,7 @@ from evalcore.metrics.freval import FrevalConfig, freval_corpus
 from evalcore.metrics.parseval import ParsevalConfig, compare_sentence, parseval_corpus
 from evalcore.metrics.tedeval import TedConfig, sentence_ted
 from evalcore.ted.spans import edit_script, size
-from evalcore.trees import DepTree, SpanTree, Token, Tree, bracketed
+from evalcore.trees import DepTree, SpanTree, Token, Tree, bracketed, strip_empty, unwrap
 
 N = 1000
 HEADROOM = 200  # frames allowed above the test's own depth: far fewer than N levels

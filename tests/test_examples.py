@@ -28,7 +28,7 @@ from evalcore.experiment import ExperimentConfig, NamedTrees, Scheme, run_experi
 from evalcore.formats.conllu import read_conllu
 from evalcore.formats.ptb import parse_ptb
 from evalcore.inspection import inspect_sentence, operation_rows
-from evalcore.lattice import Lexeme, tree_from_constituency
+from evalcore.lattice.model import Lexeme, tree_from_constituency
 from evalcore.metrics.attachment import score, sentence_counts
 from evalcore.metrics.lattice_tedeval import sentence_ted as lattice_ted
 from evalcore.render.edits import lattice_ted_dots, marked_tree, marked_tree_dot

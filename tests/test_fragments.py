@@ -11,10 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from evalcore.formats.evalb import read_evalb
 from evalcore.formats.prm import EvalbParams
 from evalcore.formats.ptb import parse_ptb_line
 from evalcore.fragments import add_counts, fragment_counts, fragment_polynomials
-from evalcore.metrics.parseval import ParsevalConfig, massage, read_evalb
+from evalcore.metrics.parseval import ParsevalConfig, massage
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 

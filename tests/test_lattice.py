@@ -15,20 +15,17 @@ from evalcore.errors import InputFormatError
 from evalcore.formats.conllu import read_conllu
 from evalcore.formats.lattice import read_lattices, write_lattices
 from evalcore.formats.ptb import parse_ptb
-from evalcore.lattice import (
+from evalcore.lattice.model import (
     Block,
     LatticeTree,
     Lexeme,
-    check_path,
-    first_path,
     lexeme_of,
-    lexemes_of_path,
-    path_arcs,
     token_blocks,
     tree_from_constituency,
     tree_from_dependency,
 )
-from evalcore.lattice_input import load_pairing
+from evalcore.lattice.paths import check_path, first_path, lexemes_of_path, path_arcs
+from evalcore.lattice.reading import load_pairing
 from evalcore.metrics.joint import evaluate
 from evalcore.metrics.lattice_tedeval import sentence_ted
 from evalcore.metrics.segeval import lcs_length, score, sentence_counts

@@ -11,8 +11,8 @@ import pytest
 
 from evalcore.errors import InputFormatError
 from evalcore.formats.lattice import read_lattices
-from evalcore.lattice import Lexeme
-from evalcore.lattice_input import InMemoryFile, load_pairing, read_gold, read_side
+from evalcore.lattice.model import Lexeme
+from evalcore.lattice.reading import InMemoryFile, load_pairing, read_gold, read_side
 from evalcore.metrics.joint import evaluate
 from evalcore.render.dot import lattice_to_dot
 from evalcore.render.lattice_draw import (

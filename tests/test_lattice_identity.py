@@ -18,7 +18,7 @@ one ``FILE: message`` line naming the option: ``--ambiguity-lattice`` with two C
 lattice files (aligned by characters, no token ids), and bracketed trees given a segmentation file
 as their lattice file.  A prediction given as CoNLL without its token boundaries (the bug of issue
 12: SEGEVAL 15.64, TEDEVAL 66.21 on the SPMRL excerpt) gets the gold's, because its segments are the
-gold's (``evalcore.lattice_input``, rule 1).
+gold's (``evalcore.lattice.reading``, rule 1).
 
 The fast tests run the full input × scoring-option product on the shipped data (the yap sentence,
 the paper's BCLM HNEIM example, French-GSD UD) and the presentation product on one cell per N/A
@@ -44,11 +44,11 @@ import pytest
 from ec_support import ASSETS, DATA, CliResult, conllu_sentence
 
 from evalcore.cli import build_parser
-from evalcore.commands.lattice import HEADERS
 from evalcore.errors import EvalcoreError
 from evalcore.formats.lattice import read_lattices, write_lattices
-from evalcore.lattice import path_arcs, token_splits
+from evalcore.lattice.paths import path_arcs, token_splits
 from evalcore.limits import from_args
+from evalcore.report.lattice import HEADERS
 from evalcore.trees import Arc, Lattice
 
 GOLDEN = Path(__file__).parent / "golden" / "lattice" / "bclm_hneim_figure1.json"
@@ -489,7 +489,7 @@ def test_refusals_are_one_line_through_main(run_cli: Callable[..., CliResult]) -
 
 
 # ---------------------------------------------------------------------------
-# recovering token boundaries a CoNLL file does not state (evalcore.lattice_input, rules 1-3)
+# recovering token boundaries a CoNLL file does not state (evalcore.lattice.reading, rules 1-3)
 
 
 def _two_token_lattice() -> Lattice:

@@ -10,8 +10,9 @@ from ec_support import CliResult
 
 from evalcore.errors import MismatchError
 from evalcore.formats.conllu import parse_conllu
-from evalcore.lattice import Block
-from evalcore.textalign import align_sentences, align_tokens, tokenize, words_counts
+from evalcore.lattice.model import Block
+from evalcore.lattice.textalign import align_sentences, align_tokens, tokenize
+from evalcore.metrics.words import words_counts
 
 
 def _conllu(*sentences: list[str]) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from evalcore.formats.lattice import read_lattices
-from evalcore.lattice_input import load_pairing
+from evalcore.lattice.reading import load_pairing
 from evalcore.metrics.joint import JointResult, evaluate
 
 pytestmark = pytest.mark.slow  # whole-corpus evaluations, 2–3 s each

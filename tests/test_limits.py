@@ -24,7 +24,6 @@ from ec_support import CliResult, conllu_sentence
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalcore.commands.tedeval import LATEX_ESCAPES
 from evalcore.errors import EvalcoreError, LimitError, one_line
 from evalcore.formats._io import decompressed_size, iter_lines
 from evalcore.formats.conllu import parse_conllu, read_conllu
@@ -32,14 +31,16 @@ from evalcore.formats.lattice import read_lattices, read_tokens
 from evalcore.formats.prm import COLLINS, EvalbParams
 from evalcore.formats.ptb import parse_ptb, parse_ptb_line, read_ptb_lines
 from evalcore.fragments import fragment_counts, fragment_polynomials
-from evalcore.lattice import path_arcs, tree_from_dependency
-from evalcore.lattice_input import _ud_lexemes
+from evalcore.lattice.model import tree_from_dependency
+from evalcore.lattice.paths import path_arcs
+from evalcore.lattice.reading import _ud_lexemes
 from evalcore.limits import LIMIT_SPECS, Limits, parse_size
 from evalcore.metrics.lattice_tedeval import sentence_ted, ted_memory_estimate
 from evalcore.metrics.parseval import Bracket, _crossing, _crossing_pairs, _match
 from evalcore.render.dot import dep_to_dot, tree_to_dot
 from evalcore.render.layout import layout_dep
 from evalcore.render.text import dot_html
+from evalcore.report.tables import LATEX_ESCAPES
 from evalcore.ted.general import OrderedTree, ted_mapping, ted_same_yield
 
 RunCli = Callable[..., CliResult]

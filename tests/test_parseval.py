@@ -10,17 +10,17 @@ import pytest
 
 from evalcore.cli import main
 from evalcore.errors import InputFormatError, MismatchError
+from evalcore.formats.evalb import read_evalb
 from evalcore.formats.prm import COLLINS, EvalbParams, parse_prm, read_prm
 from evalcore.formats.ptb import PtbLine, detect_layout, parse_ptb_line, read_ptb_sentences
 from evalcore.metrics.parseval import (
     ParsevalConfig,
     compare_sentence,
-    format_evalb_report,
     massage,
     parseval_corpus,
-    read_evalb,
     strip_functions,
 )
+from evalcore.report.parseval import format_evalb_report
 
 ROOT = Path(__file__).resolve().parent.parent
 ASSETS = ROOT / "assets" / "evalb"

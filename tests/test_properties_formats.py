@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from evalcore.formats.conllu import parse_conllu, write_conllu
 from evalcore.formats.lattice import read_lattices, read_tokens, write_lattices, write_tokens
-from evalcore.formats.ptb import LabelParts, parse_ptb, split_label, write_ptb
+from evalcore.formats.ptb import parse_ptb, write_ptb
 from evalcore.metrics.attachment import (
     AttachConfig,
     AttachCounts,
@@ -23,7 +23,7 @@ from evalcore.metrics.attachment import (
     score,
     sentence_counts,
 )
-from evalcore.trees import Arc, DepTree, Lattice, Token, Tree
+from evalcore.trees import Arc, DepTree, LabelParts, Lattice, Token, Tree, split_label
 
 # ---------------------------------------------------------------------------
 # CoNLL-U

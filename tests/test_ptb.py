@@ -8,9 +8,9 @@ import pytest
 from ec_support import ASSETS
 
 from evalcore.errors import InputFormatError, LimitError
-from evalcore.formats.ptb import LabelParts, parse_ptb, read_ptb, split_label, strip_empty, unwrap, write_ptb
+from evalcore.formats.ptb import parse_ptb, read_ptb, write_ptb
 from evalcore.limits import Limits
-from evalcore.trees import Tree
+from evalcore.trees import LabelParts, Tree, split_label, strip_empty, unwrap
 
 PRETTY = """
 ( (S

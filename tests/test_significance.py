@@ -58,3 +58,33 @@ def test_clear_difference_is_significant_and_seeded() -> None:
 def test_unequal_lengths_rejected() -> None:
     with pytest.raises(ValueError, match="equal sentence counts"):
         approximate_randomization([(1, 2)], [(1, 2), (0, 1)])
+
+
+@pytest.mark.parametrize("method", ["ar", "bootstrap"])
+@pytest.mark.parametrize("cells", [2_000_000, 7])  # 7: one pair per block, one trial per chunk
+def test_pairwise_significance_equals_the_tests_one_by_one(
+    method: str, cells: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Many pairs on one stream of draws give each pair the p-value of its own test (same seed)."""
+    import evalcore.significance as sig
+
+    monkeypatch.setattr(sig, "_CELLS", cells)
+    rng = random.Random(11)
+    base = [(rng.randint(0, 6), rng.randint(6, 12)) for _ in range(7)]
+    samples = [
+        base,
+        [(max(0, x + rng.choice([-1, 0, 1, 2])), n) for x, n in base],
+        [(x + 2, n) for x, n in base],
+        [(rng.random(), 1.0) for _ in base],  # sentence averages: (score, 1)
+        base,
+    ]
+    pairs = [(a, b) for a in range(len(samples)) for b in range(a + 1, len(samples))]
+    together = sig.pairwise_significance(samples, pairs, method=method, trials=300, seed=4)  # type: ignore[arg-type]
+    alone = [
+        significance(samples[a], samples[b], method=method, trials=300, seed=4)  # type: ignore[arg-type]
+        for a, b in pairs
+    ]
+    assert together == alone
+    assert sig.pairwise_significance(samples, [], trials=300) == []
+    with pytest.raises(ValueError, match="equal sentence counts"):
+        sig.pairwise_significance([base, base[:3]], [(0, 1)])

@@ -536,6 +536,18 @@ class LoadedDataset:
             return self.analysis(parse.spec.against)
         return None
 
+    def sentence_labels(self) -> tuple[frozenset[str], ...]:
+        """Per sentence, the relation labels of its gold and parse trees (dependency relations;
+        the node labels of bracketed trees)."""
+        out: list[set[str]] = [set() for _ in self.sentences]
+        for a in self.analyses:
+            for i, tree in enumerate(a.trees[: len(out)]):
+                if isinstance(tree, DepTree):
+                    out[i].update(t.deprel for t in tree.tokens)
+                elif isinstance(tree, Tree):
+                    out[i].update(tree.nodes[k].label for k in tree.internal() if tree.nodes[k].label)
+        return tuple(frozenset(x) for x in out)
+
     def default_pair(self) -> tuple[Analysis, Analysis] | None:
         """The first (gold, parse) dependency pair, or two golds if no parse has a gold."""
         for p in self.dep("parse"):

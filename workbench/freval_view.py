@@ -21,6 +21,7 @@ import streamlit as st
 from evalcore.errors import EvalcoreError
 from evalcore.formats.prm import COLLINS, EvalbParams, read_prm
 from evalcore.formats.ptb import PtbLine, read_ptb_sentences
+from evalcore.fragments import fragment_counts
 from evalcore.metrics.freval import (
     FrevalConfig,
     FrevalResult,
@@ -29,23 +30,27 @@ from evalcore.metrics.freval import (
     freval_corpus,
     table1_frame,
 )
-from evalcore.metrics.parseval import ParsevalConfig
+from evalcore.metrics.parseval import Bracket, ParsevalConfig, SentenceComparison, read_evalb
+from evalcore.render.dot import NodeStyleName, tree_to_dot
+from evalcore.trees import Node, Tree
 from workbench.datasets import ASSETS, DatasetSpec, FileSpec
 
 __all__ = [
     "BUILTIN_PRM",
     "VARIANTS",
     "FrevalSettings",
+    "SentenceView",
     "Series",
     "TreeFile",
     "builtin_files",
     "counts_frame",
     "curves_frame",
     "params_of",
-    "plotly_text",
     "problems_frame",
     "run_series",
+    "sentence_view",
     "sentences",
+    "sentences_frame",
     "summary_frame",
     "table1",
     "validate_prm",
@@ -194,14 +199,6 @@ def run_series(
     return out
 
 
-def plotly_text(text: str) -> str:
-    """Text for plotly labels, legends and titles: plotly reads ``<b>``, ``<a href>`` and entities in
-    them, so ``&``, ``<`` and ``>`` are written as entities (shown literally) and controls made visible."""
-    from evalcore.render.text import neutralize
-
-    return neutralize(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
 def _ok(series: Sequence[Series]) -> list[Series]:
     return [s for s in series if s.result is not None]
 
@@ -280,3 +277,166 @@ def problems_frame(s: Series) -> pd.DataFrame:
         if c.status != "ok"
     ]
     return pd.DataFrame(rows, columns=["sentence", "gold line", "test line", "status", "why"])
+
+
+# ---------------------------------------------------------------------------
+# one sentence: which brackets and fragments were missed or extra (issue 14)
+
+
+def _sizes(counts: Sequence[int], max_size: int | None) -> int:
+    return sum(counts if max_size is None else counts[:max_size])
+
+
+def sentences_frame(s: Series, max_size: int | None) -> pd.DataFrame:
+    """Every sentence of a run: its brackets (gold, test, matched, missed = gold not matched, extra =
+    test not matched) and fragments of sizes 1..``max_size`` (gold, matched, missed = gold not
+    matched), worst first (most missed fragments); error, skip and cut-off sentences last."""
+    assert s.result is not None
+    rows = []
+    for comp, counts in zip(s.result.comparisons, s.result.per_sentence, strict=True):
+        ok = comp.status == "ok" and counts.valid == 1
+        gold_f, matched_f = _sizes(counts.gold, max_size), _sizes(counts.matched, max_size)
+        rows.append(
+            {
+                "sentence": comp.index,
+                "words": comp.length,
+                "status": comp.status if comp.status != "ok" or ok else "cut off (--cutoff-len)",
+                "gold brackets": len(comp.gold) if ok else None,
+                "test brackets": len(comp.test) if ok else None,
+                "missed brackets": len(comp.gold) - comp.matched if ok else None,
+                "extra brackets": len(comp.test) - comp.matched if ok else None,
+                "gold fragments": gold_f if ok else None,
+                "missed fragments": gold_f - matched_f if ok else None,
+                "fragment recall %": (100 * matched_f / gold_f if gold_f else 100.0) if ok else None,
+            }
+        )
+    frame = pd.DataFrame(rows)
+    if frame.empty:
+        return frame
+    for col in frame.columns[3:-1]:
+        frame[col] = frame[col].astype("Int64")
+    frame["_bad"] = frame["missed fragments"].isna()
+    frame = frame.sort_values(["_bad", "missed fragments", "sentence"], ascending=[True, False, True])
+    return frame.drop(columns="_bad").reset_index(drop=True)
+
+
+@dataclass(frozen=True)
+class SentenceView:
+    """One sentence of a run drawn: the gold tree with its missed brackets marked (each with the
+    number of gold fragments it spoils), the test tree with its extra brackets marked, and the
+    per-size fragment counts of the sentence."""
+
+    comparison: SentenceComparison
+    gold_dot: str
+    test_dot: str
+    missed: tuple[tuple[str, int, int, int], ...]  # (label, first word, last word (1-based), fragments)
+    extra: tuple[tuple[str, int, int], ...]
+    sizes: pd.DataFrame
+
+
+def _bracket_tree(brackets: Sequence[Bracket], words: Sequence[str]) -> tuple[Tree, dict[int, int]]:
+    """The scored brackets as a tree (words under the smallest bracket covering them; a bare root
+    "·" when there are several top brackets or words outside them) and bracket -> node index."""
+    n = max([len(words), *(b.end for b in brackets)], default=0)
+    shown = [*words, *("?" for _ in range(n - len(words)))]
+    kids: dict[int, list[tuple[int, int, int]]] = {-1: []}  # parent -> (start, kind, item)
+    covered: dict[int, int] = {}  # word -> innermost bracket
+    for k, b in enumerate(brackets):
+        kids.setdefault(k, [])
+        kids[b.parent if b.parent in kids else -1].append((b.start, 0, k))
+        for w in range(b.start, b.end):
+            covered[w] = k  # preorder: an inner bracket comes later and wins
+    for w in range(n):
+        kids[covered.get(w, -1)].append((w, 1, w))
+    top = kids[-1]
+    synthetic = not (len(top) == 1 and top[0][1] == 0)
+    nodes: list[Node | None] = []
+    index: dict[int, int] = {}
+    # iterative preorder: (kind, item, slot of the parent's child list)
+    pending: list[tuple[int, int, int]] = [(0, -1, -1)] if synthetic else [(0, top[0][2], -1)]
+    children: dict[int, list[int]] = {}
+    labels: dict[int, str] = {}
+    terminal: dict[int, int] = {}
+    while pending:
+        kind, item, parent = pending.pop()
+        me = len(nodes)
+        nodes.append(None)
+        if parent >= 0:
+            children[parent].append(me)
+        if kind == 1:
+            labels[me], terminal[me] = shown[item], item
+            continue
+        children[me] = []
+        labels[me] = "·" if item == -1 else brackets[item].label or "∅"
+        if item >= 0:
+            index[item] = me
+        below = sorted(kids[item])
+        pending.extend((k, it, me) for _, k, it in reversed(below))
+    out = tuple(Node(labels[i], tuple(children.get(i, ())), terminal.get(i)) for i in range(len(nodes)))
+    return Tree(out, tuple(shown)), index
+
+
+def _spoiled(parents: Sequence[int], node: int, max_size: int | None) -> int:
+    """Fragments (sizes 1..max_size) of the tree ``parents`` that contain bracket ``node``."""
+    everything = fragment_counts(parents, max_size=max_size)
+    without = fragment_counts(parents, [i != node for i in range(len(parents))], max_size=max_size)
+    return sum(everything) - sum(without)
+
+
+def sentence_view(
+    gold: TreeFile, test: TreeFile, s: Series, number: int, max_size: int | None
+) -> SentenceView:
+    """Sentence ``number`` (1-based, evalb's ID) of run ``s`` of ``test`` against ``gold``."""
+    assert s.result is not None
+    comp = s.result.comparisons[number - 1]
+    counts = s.result.per_sentence[number - 1]
+    params = s.result.config.extraction.params
+    gold_words = read_evalb(sentences(gold)[number - 1].trees, params).words
+    test_words = read_evalb(sentences(test)[number - 1].trees, params).words
+    gold_tree, gold_index = _bracket_tree(comp.gold, gold_words)
+    test_tree, test_index = _bracket_tree(comp.test, test_words)
+    parents = [b.parent for b in comp.gold]
+    missed = tuple(
+        (b.label, b.start + 1, b.end, _spoiled(parents, k, max_size))
+        for k, b in enumerate(comp.gold)
+        if comp.gold_partner[k] < 0
+    )
+    extra = tuple((b.label, b.start + 1, b.end) for k, b in enumerate(comp.test) if comp.test_partner[k] < 0)
+    gold_styles: dict[int, NodeStyleName] = {
+        gold_index[k]: "deleted" for k in range(len(comp.gold)) if comp.gold_partner[k] < 0
+    }
+    gold_labels = {
+        gold_index[k]: f"{b.label or '∅'} ✗{spoil}"
+        for (k, b), (_, _, _, spoil) in zip(
+            ((k, b) for k, b in enumerate(comp.gold) if comp.gold_partner[k] < 0), missed, strict=True
+        )
+    }
+    test_styles: dict[int, NodeStyleName] = {
+        test_index[k]: "inserted" for k in range(len(comp.test)) if comp.test_partner[k] < 0
+    }
+    limit = len(counts.gold) if max_size is None else min(max_size, len(counts.gold))
+    sizes = pd.DataFrame(
+        [
+            {
+                "size": k + 1,
+                "gold": _at_size(counts.gold, k),
+                "test": _at_size(counts.test, k),
+                "matched": _at_size(counts.matched, k),
+                "missed": _at_size(counts.gold, k) - _at_size(counts.matched, k),
+            }
+            for k in range(limit)
+        ],
+        columns=["size", "gold", "test", "matched", "missed"],
+    )
+    return SentenceView(
+        comp,
+        tree_to_dot(gold_tree, styles=gold_styles, labels=gold_labels, title="gold", name="gold"),
+        tree_to_dot(test_tree, styles=test_styles, title=f"test: {s.name}", name="test"),
+        missed,
+        extra,
+        sizes,
+    )
+
+
+def _at_size(v: Sequence[int], k: int) -> int:
+    return v[k] if k < len(v) else 0

@@ -3,7 +3,7 @@ each sentence's drawings (SPEC §6; ACL 2012).
 
 Inputs are what ``evalcore lattice`` takes -- a gold file (with its lattice file), predicted files
 (each with its lattice or mapping file) and the ambiguity lattices of the gold sentences -- given as
-:class:`~evalcore.lattice_input.InMemoryFile` values (uploads are never written to disk).  Scores
+:class:`~evalcore.lattice.reading.InMemoryFile` values (uploads are never written to disk).  Scores
 come from :func:`evalcore.metrics.joint.evaluate`, the drawings from
 :mod:`evalcore.render.lattice_draw` and :func:`evalcore.render.dot.lattice_to_dot`.
 """
@@ -18,19 +18,10 @@ from pathlib import PurePath
 import pandas as pd
 import streamlit as st
 
-from evalcore.commands.lattice import HEADERS, table_rows
 from evalcore.errors import EvalcoreError
 from evalcore.formats.lattice import read_lattices, read_tokens
-from evalcore.lattice import Lexeme
-from evalcore.lattice_input import (
-    Analysis,
-    InMemoryFile,
-    Pairing,
-    input_kind,
-    load_pairing,
-    read_gold,
-    read_side,
-)
+from evalcore.lattice.model import Analysis, Lexeme, Pairing
+from evalcore.lattice.reading import InMemoryFile, input_kind, load_pairing, read_gold, read_side
 from evalcore.metrics.joint import JointConfig, JointResult, SentenceJoint, evaluate
 from evalcore.metrics.lattice_tedeval import LatticeEditOp
 from evalcore.metrics.segeval import SegScore
@@ -38,6 +29,7 @@ from evalcore.metrics.segeval import score as seg_score
 from evalcore.render.dot import NodeStyleName, lattice_to_dot
 from evalcore.render.lattice_draw import distinct_arcs, lattice_tree_to_dot, place_path, union_lattice
 from evalcore.render.text import is_rtl_text
+from evalcore.report.lattice import HEADERS, table_rows
 from evalcore.trees import Lattice
 from workbench.datasets import ASSETS, DatasetSpec, SentenceInfo
 from workbench.fit import GRAPHVIZ_TREE_PT

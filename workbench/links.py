@@ -17,20 +17,29 @@ order, filters, per-page choices) is one :class:`LinkKey` per setting in
 :data:`LINK_KEYS` and the key in the pages' entry of :data:`PAGE_KEYS`; the
 kinds ``choice``, ``number``, ``flag`` and ``text`` cover them.
 
-No streamlit here except in :func:`current_link` and :func:`show_link_problems`.
+**Settings in the URL.** A page binds a widget to a key with :func:`seed_widget` (before
+drawing it: the value of a link followed, else the one it had, kept across pages) and
+:func:`keep_widget` (after: its value written back to the URL, a default taken out), so a copied
+link reopens the same view; a value the parser accepted but the page cannot use (a parse the
+dataset does not have) is reported with :func:`report_link_problem`.
+
+No streamlit here except in the functions of the last section, which import it.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Literal
+from typing import Literal, TypeVar
 
 from workbench.datasets import BUILTINS
+from workbench.fit import ZOOMS
 
 __all__ = [
+    "CROSS_SCHEME_KEYS",
+    "FREVAL_KEYS",
     "LINK_KEYS",
     "PAGE_KEYS",
     "STREAMLIT_KEYS",
@@ -41,8 +50,14 @@ __all__ = [
     "LinkValue",
     "SentenceRef",
     "current_link",
+    "followed",
+    "keep_widget",
     "parse_link",
+    "report_link_problem",
+    "seed_widget",
     "show_link_problems",
+    "widget_value",
+    "write_link",
 ]
 
 UPLOAD_KEY = "upload"
@@ -51,7 +66,69 @@ UPLOAD_KEY = "upload"
 TOUR_STEPS: tuple[str, ...] = ("on_sunday", "coordination", "verb_group", "john_loves_mary", "bclm_hneim")
 """The steps of the tour page (``pages/5_Tour.py``), in order."""
 
-Kind = Literal["choice", "sentence", "number", "flag", "text"]
+TARGETS: tuple[str, ...] = ("general", "single")
+"""``target=``: the edit script to the generalized gold (TEDEVAL MULTIPLE) or to the single gold."""
+
+ORDERS: tuple[str, ...] = ("file", "worst", "worst-lted", "gold-gap")
+"""``order=``: file order, the page's worst-first order (LAS on the inspector), worst L-TED first,
+largest gold-vs-gold discrepancy first."""
+
+OP_STATUSES: tuple[str, ...] = ("counted", "discounted")
+OP_KINDS: tuple[str, ...] = ("ins", "del", "rel")
+
+INSPECTOR_KEYS: tuple[str, ...] = (
+    "data",
+    "sent",
+    "protocol",
+    "labeled",
+    "target",
+    "parse",
+    "order",
+    "minwords",
+    "label",
+    "opstatus",
+    "opkind",
+    "oplabel",
+    "find",
+    "punct",
+    "side",
+    "zoom",
+    "funcsep",
+)
+"""The keys of the sentence inspector: every setting that changes what it shows."""
+
+CROSS_SCHEME_KEYS: tuple[str, ...] = (
+    "data",
+    "protocol",
+    "shuffles",
+    "seed",
+    "test",
+    "average",
+    "skip",
+    "golds",
+    "funcsep",
+    "row",
+    "worst",
+)
+"""The keys of the cross-scheme page: every setting that changes what it shows."""
+
+FREVAL_KEYS: tuple[str, ...] = (
+    "data",
+    "prm",
+    "maxsize",
+    "cutoff",
+    "unlabeled",
+    "funcsep",
+    "droproot",
+    "maxerror",
+    "variants",
+    "baseline",
+    "run",
+    "sentno",
+)
+"""The keys of the FREVAL page (``sentno``: the sentence of the one-sentence view, evalb's number)."""
+
+Kind = Literal["choice", "sentence", "number", "flag", "text", "name"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +139,9 @@ class LinkKey:
     * ``sentence``: a 1-based sentence number (ASCII digits) or a sentence id (printable text);
     * ``number``: ASCII digits, ``minimum``..``maximum``;
     * ``flag``: ``1/0``, ``true/false``, ``yes/no``, ``on/off``;
-    * ``text``: printable text.
+    * ``text``: printable text (any printable text is a value: a search, separators);
+    * ``name``: printable text naming something of the dataset (a parse, a label): the page
+      looks it up and reports a name it does not know (:func:`report_link_problem`).
 
     Every kind is at most ``max_length`` characters.
     """
@@ -99,6 +178,68 @@ LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
             ),
             LinkKey("sent", "sentence", "the sentence: its number (1 = first) or its id", max_length=200),
             LinkKey("step", "choice", "the step of the tour", choices=TOUR_STEPS, max_length=40),
+            # the inspector's settings (other pages may read those that mean the same for them)
+            LinkKey("protocol", "choice", "TedEval protocol", choices=("2012", "2011"), max_length=10),
+            LinkKey("labeled", "flag", "the labeled edit script (no: unlabeled)", max_length=10),
+            LinkKey(
+                "target",
+                "choice",
+                "the edit script to the generalized gold or to the single gold",
+                choices=TARGETS,
+                max_length=10,
+            ),
+            LinkKey(
+                "parse", "name", "the parse (or gold read as a parse) of the edit script", max_length=200
+            ),
+            LinkKey("order", "choice", "the order of the sentences", choices=ORDERS, max_length=20),
+            LinkKey("minwords", "number", "hide sentences shorter than this", maximum=9999, max_length=4),
+            LinkKey("label", "name", "only sentences with this relation label", max_length=100),
+            LinkKey(
+                "opstatus",
+                "choice",
+                "only sentences with a counted / discounted operation",
+                choices=OP_STATUSES,
+                max_length=12,
+            ),
+            LinkKey(
+                "opkind",
+                "choice",
+                "only sentences with an insertion / deletion / relabeling",
+                choices=OP_KINDS,
+                max_length=12,
+            ),
+            LinkKey("oplabel", "name", "only sentences with an operation on this label", max_length=100),
+            LinkKey("find", "text", "only sentences whose id, number or words contain this", max_length=200),
+            LinkKey("punct", "flag", "count punctuation (no: --no-punct)", max_length=10),
+            LinkKey("side", "flag", "schemes side by side (no: stacked)", max_length=10),
+            LinkKey("zoom", "choice", "drawing size", choices=ZOOMS, max_length=10),
+            LinkKey("funcsep", "text", "function-tag separators of bracketed labels", max_length=10),
+            # the cross-scheme page's own choices (pages/1_Cross_scheme.py)
+            LinkKey("shuffles", "number", "shuffles of the significance test", maximum=100_000, max_length=6),
+            LinkKey("seed", "number", "seed of the significance test", maximum=2**31 - 1, max_length=10),
+            LinkKey("test", "choice", "significance test", choices=("ar", "bootstrap"), max_length=10),
+            LinkKey("average", "choice", "corpus score", choices=("global", "sentence"), max_length=10),
+            LinkKey("skip", "flag", "skip sentences whose words differ", max_length=10),
+            LinkKey("golds", "flag", "also score each gold as a parse", max_length=10),
+            LinkKey("row", "name", "the row whose sentences are listed (against · metric)", max_length=200),
+            LinkKey("worst", "name", "the parse the sentences are ordered by, worst first", max_length=200),
+            # the FREVAL page's own choices (pages/2_FREVAL.py)
+            LinkKey("prm", "name", "the evalb parameter file", max_length=200),
+            LinkKey("maxsize", "number", "largest fragment size", minimum=1, maximum=10_000, max_length=5),
+            LinkKey("cutoff", "number", "longest sentence (words)", maximum=100_000, max_length=6),
+            LinkKey("unlabeled", "flag", "unlabeled brackets", max_length=10),
+            LinkKey("droproot", "flag", "drop the outer unlabeled bracket", max_length=10),
+            LinkKey("maxerror", "number", "evalb's MAX_ERROR", maximum=1_000_000, max_length=7),
+            LinkKey("variants", "name", "ways to score each file, comma-separated", max_length=200),
+            LinkKey("baseline", "name", "the curve the others are compared with", max_length=400),
+            LinkKey("run", "name", "the run of the one-sentence view", max_length=400),
+            LinkKey("sentno", "number", "the sentence of the one-sentence view", minimum=1, max_length=9),
+            # the Lattice page's own choices (pages/3_Lattice.py)
+            LinkKey(
+                "tag", "choice", "the tag column (--tag-column)", choices=("cpos", "fpos"), max_length=10
+            ),
+            LinkKey("deprelbase", "flag", "compare labels before ':' only", max_length=10),
+            LinkKey("prediction", "name", "the prediction of the one-sentence view", max_length=200),
         )
     }
 )
@@ -106,10 +247,10 @@ LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
 
 PAGE_KEYS: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
-        "app.py": ("data", "sent"),
-        "pages/1_Cross_scheme.py": ("data",),
-        "pages/2_FREVAL.py": ("data",),
-        "pages/3_Lattice.py": ("data", "sent"),
+        "app.py": INSPECTOR_KEYS,
+        "pages/1_Cross_scheme.py": CROSS_SCHEME_KEYS,
+        "pages/2_FREVAL.py": FREVAL_KEYS,
+        "pages/3_Lattice.py": ("data", "sent", "tag", "protocol", "deprelbase", "prediction"),
         "pages/4_NED.py": ("data", "sent"),
         "pages/5_Tour.py": ("step",),
         "pages/6_Atlas.py": ("data",),
@@ -175,7 +316,7 @@ def _check(key: LinkKey, raw: str) -> tuple[LinkValue | None, str | None]:
     if key.kind == "flag":
         flag = _FLAGS.get(raw.lower())
         return (flag, None) if flag is not None else (None, f"{key.name}: '{_shown(raw)}' is not yes or no")
-    if key.kind == "text":
+    if key.kind in ("text", "name"):
         return raw, None
     number = _number(key, raw)
     if isinstance(number, int):
@@ -241,13 +382,103 @@ def current_link() -> DeepLink:
     return parse_link(query)
 
 
+# ---------------------------------------------------------------------------
+# settings that live in the URL (streamlit below)
+
+_WRITTEN = "_wb_link_written"  # {key: the text this app last wrote to the URL, or None: taken out}
+_KEEP = "_wb_keep:"  # + a widget key: its value, kept while other pages are shown
+
+T = TypeVar("T")
+
+
+def _written() -> dict[str, str | None]:
+    import streamlit as st
+
+    written = st.session_state.setdefault(_WRITTEN, {})
+    assert isinstance(written, dict)
+    return written
+
+
+def followed(name: str) -> LinkValue | None:
+    """The link's value of ``name`` (validated) when the app did not write it itself: a link opened
+    in a new session, or followed within one.  ``None`` otherwise (and when the link has no value)."""
+    import streamlit as st
+
+    value = current_link().values.get(name)
+    if value is None:
+        return None
+    raw = st.query_params.get_all(name)
+    return value if (raw[-1] if raw else None) != _written().get(name) else None
+
+
+def write_link(name: str, text: str | None) -> None:
+    """Put ``name=text`` in the URL (``None``: take the key out, the default) and remember it was
+    written by the app (so it is not taken for a link followed)."""
+    import streamlit as st
+
+    if text is None:
+        if name in st.query_params:
+            del st.query_params[name]
+    elif st.query_params.get(name) != text:
+        st.query_params[name] = text
+    _written()[name] = text
+
+
+def seed_widget(
+    name: str, widget: str, default: T, accept: Callable[[LinkValue], T | None]
+) -> LinkValue | None:
+    """Before drawing the widget of session key ``widget`` bound to the link key ``name``: its value
+    is the link's when a link was followed (``accept`` turns the validated link value into the
+    widget's, or ``None`` if this page cannot take it), else the one it had (kept across pages),
+    else ``default``.  Returns the link's value when ``accept`` refused it (the page says so)."""
+    import streamlit as st
+
+    value = followed(name)
+    if value is not None:
+        taken = accept(value)
+        if taken is not None:
+            st.session_state[widget] = taken
+            return None
+    if widget not in st.session_state:
+        st.session_state[widget] = st.session_state.get(_KEEP + widget, default)
+    return value
+
+
+def keep_widget(name: str, widget: str, text: str | None) -> None:
+    """After drawing the widget: keep its value for when the page is shown again, and write
+    ``text`` (its value in the URL, ``None`` for the default) to the URL."""
+    import streamlit as st
+
+    st.session_state[_KEEP + widget] = st.session_state.get(widget)
+    write_link(name, text)
+
+
+def widget_value(widget: str, default: object) -> object:
+    """The value of a bound widget, also on a page that does not draw it (the value kept), else
+    ``default``."""
+    import streamlit as st
+
+    if widget in st.session_state:
+        return st.session_state[widget]
+    return st.session_state.get(_KEEP + widget, default)
+
+
+def report_link_problem(problem: str) -> None:
+    """Say in the sidebar that a value of the link was not used (a name the dataset does not have)."""
+    import streamlit as st
+
+    from workbench.text import md_escape
+
+    st.sidebar.warning(f"Some parts of the link were not used: {md_escape(problem)} (ignored)", icon="🔗")
+
+
 def show_link_problems(link: DeepLink) -> None:
     """One sidebar caption listing what the parser refused (nothing when the link is clean)."""
     if not link.problems:
         return
     import streamlit as st
 
-    from workbench.widgets import md_escape
+    from workbench.text import md_escape
 
     st.sidebar.warning(
         "Some parts of the link were not used: " + "; ".join(md_escape(p) for p in link.problems), icon="🔗"

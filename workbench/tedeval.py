@@ -23,22 +23,38 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from evalcore.conversion import ConversionConfig, words_of
 from evalcore.errors import EvalcoreError
-from evalcore.experiment import NamedTrees, Scheme
+from evalcore.experiment import (
+    Cell,
+    ExperimentConfig,
+    ExperimentResult,
+    NamedTrees,
+    Scheme,
+    build_rows,
+    row_order,
+)
 from evalcore.inspection import ParseView, SentenceReport, inspect_sentence
+from evalcore.metrics.tedeval import SentenceTed
 from evalcore.trees import DepTree, Tree
 from workbench.datasets import Analysis, LoadedDataset
 
 __all__ = [
+    "ParseTeds",
     "TedParse",
     "TedSentence",
+    "corpus_parse_teds",
     "experiment_schemes",
     "general_name",
+    "gold_as_parse_name",
+    "gold_parse_schemes",
     "guess_function_separators",
+    "join_parses",
     "own_gold",
+    "parse_choices",
+    "ranked",
     "scheme_of",
     "sentence_tedeval",
     "tree_golds",
@@ -95,9 +111,41 @@ def own_gold(loaded: LoadedDataset, parse: Analysis) -> Analysis | None:
 
 @dataclass(frozen=True)
 class TedParse:
+    """A parse as TedEval reads it: its own gold (discounting) and the gold of its SINGLE score."""
+
     analysis: Analysis
     own: Analysis  # discounted with this gold (MULTIPLE)
     single: Analysis  # TEDEVAL SINGLE against this gold (the one UAS/LAS use)
+    label: str = ""  # its name, when not the file's (a gold read as a parse)
+
+    @property
+    def name(self) -> str:
+        return self.label or self.analysis.name
+
+    @property
+    def gold_as_parse(self) -> bool:
+        return self.analysis.spec.role == "gold"
+
+
+def gold_as_parse_name(gold: Analysis, against: Analysis) -> str:
+    """``UD gold as a parse, against SUD gold``."""
+    return f"{gold.name} as a parse, against {against.name}"
+
+
+def parse_choices(loaded: LoadedDataset, *, golds: bool = True) -> tuple[TedParse, ...]:
+    """What the inspector can take as "the parse": every parse that has a gold, then (``golds``)
+    every gold read as a parse of its own scheme against each other gold (SINGLE: the script from
+    one gold to the other, every disagreement counted; MULTIPLE: against the generalization,
+    discounted with itself, so the generalization forgives all of it, SPEC §4.3)."""
+    out: list[TedParse] = []
+    for p in tree_parses(loaded):
+        own, single = own_gold(loaded, p), loaded.gold_of(p)
+        if own is not None and single is not None:
+            out.append(TedParse(p, own, single))
+    if golds:
+        gs = tree_golds(loaded)
+        out.extend(TedParse(g, g, h, gold_as_parse_name(g, h)) for g in gs for h in gs if g.name != h.name)
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -115,7 +163,7 @@ class TedSentence:
         return general_name([s for s, _ in self.schemes])
 
     def parse(self, name: str) -> TedParse | None:
-        return next((p for p in self.parses if p.analysis.name == name), None)
+        return next((p for p in self.parses if p.name == name), None)
 
     def view(self, name: str) -> ParseView | None:
         if self.report is None:
@@ -134,8 +182,14 @@ def _problem(tree: DepTree | Tree | None, protocol: str) -> str | None:
     return None
 
 
-def sentence_tedeval(loaded: LoadedDataset, index: int, config: ConversionConfig) -> TedSentence:
-    """Function trees, the generalized gold of every usable gold, and every parse's scripts."""
+def sentence_tedeval(
+    loaded: LoadedDataset,
+    index: int,
+    config: ConversionConfig,
+    choices: Sequence[TedParse] | None = None,
+) -> TedSentence:
+    """Function trees, the generalized gold of every usable gold, and the scripts of every parse
+    (``choices``: these parses only, e.g. from :func:`parse_choices`)."""
     notes: list[str] = []
     golds: list[tuple[str, Analysis, DepTree | Tree]] = []
     words: tuple[str, ...] | None = None
@@ -158,10 +212,8 @@ def sentence_tedeval(loaded: LoadedDataset, index: int, config: ConversionConfig
     parses: list[TedParse] = []
     trees: list[tuple[str, str, DepTree | Tree]] = []
     single_against: dict[str, str] = {}
-    for p in tree_parses(loaded):
-        own, single = own_gold(loaded, p), loaded.gold_of(p)
-        if own is None or single is None:
-            continue
+    for choice in parse_choices(loaded, golds=False) if choices is None else choices:
+        p, own, single = choice.analysis, choice.own, choice.single
         tree = p.trees[index]
         why = _problem(tree, config.protocol)
         if why is None and (own.name not in usable or single.name not in usable):
@@ -171,12 +223,12 @@ def sentence_tedeval(loaded: LoadedDataset, index: int, config: ConversionConfig
             if words_of(tree) != words:
                 why = "its words differ from the gold's"
         if why is not None:
-            notes.append(f"{p.name}: no TedEval for this sentence: {why}.")
+            notes.append(f"{choice.name}: no TedEval for this sentence: {why}.")
             continue
         assert tree is not None
-        parses.append(TedParse(p, own, single))
-        trees.append((p.name, scheme_of(own), tree))
-        single_against[p.name] = scheme_of(single)
+        parses.append(choice)
+        trees.append((choice.name, scheme_of(own), tree))
+        single_against[choice.name] = scheme_of(single)
     schemes = tuple((s, g) for s, g, _ in golds)
     if not golds:
         return TedSentence(None, schemes, (), tuple(notes), words or ())
@@ -188,19 +240,104 @@ def sentence_tedeval(loaded: LoadedDataset, index: int, config: ConversionConfig
     return TedSentence(report, schemes, tuple(parses), tuple(notes), words or ())
 
 
+def _gold_as_parse(g: Analysis, mine: Sequence[Analysis]) -> bool:
+    """A gold is also read as a parse of its own scheme unless one of its parses is that very file."""
+    return not any(p.digest == g.digest for p in mine)
+
+
+def _experiment_golds(loaded: LoadedDataset) -> list[tuple[Analysis, list[Analysis]]]:
+    """Each gold the experiment can read (not one sentence per line) with the parses whose own gold it is."""
+    parses = [p for p in tree_parses(loaded) if not p.spec.per_line]
+    return [
+        (g, [p for p in parses if (o := own_gold(loaded, p)) is not None and o.name == g.name])
+        for g in tree_golds(loaded)
+        if not g.spec.per_line
+    ]
+
+
+def _as_parse_name(gold: Analysis) -> str:
+    return f"{gold.name} (as a parse)"
+
+
 def experiment_schemes(loaded: LoadedDataset, *, include_golds: bool = False) -> list[Scheme]:
     """The dataset as the cross-scheme experiment's input (SPEC §5.4): one scheme per gold file,
     each with the parses whose own gold it is; ``include_golds`` adds each gold as a parse of its
     own scheme (the ceiling: 1.0 against every generalization), unless a parse already is that
     very file.  Constituency files read one sentence per line (evalb) cannot take part."""
     schemes: list[Scheme] = []
-    parses = [p for p in tree_parses(loaded) if not p.spec.per_line]
-    for g in tree_golds(loaded):
-        if g.spec.per_line:
-            continue
-        mine = [p for p in parses if (o := own_gold(loaded, p)) is not None and o.name == g.name]
+    for g, mine in _experiment_golds(loaded):
         named = [NamedTrees(p.name, tuple(p.trees), p.spec.path) for p in mine]  # type: ignore[arg-type]
-        if include_golds and not any(p.digest == g.digest for p in mine):
-            named.append(NamedTrees(f"{g.name} (as a parse)", tuple(g.trees), g.spec.path))  # type: ignore[arg-type]
+        if include_golds and _gold_as_parse(g, mine):
+            named.append(NamedTrees(_as_parse_name(g), tuple(g.trees), g.spec.path))  # type: ignore[arg-type]
         schemes.append(Scheme(scheme_of(g), NamedTrees(g.name, tuple(g.trees), g.spec.path), tuple(named)))  # type: ignore[arg-type]
     return schemes
+
+
+@dataclass(frozen=True, slots=True)
+class ParseTeds:
+    """One parse on one sentence: its four TedEval scripts (SPEC §4.3)."""
+
+    single: tuple[SentenceTed, SentenceTed]  # (unlabeled, labeled) against its single gold
+    multiple: tuple[SentenceTed, SentenceTed]  # (unlabeled, labeled) against the generalization
+
+    def script(self, *, single: bool, labeled: bool) -> SentenceTed:
+        return (self.single if single else self.multiple)[1 if labeled else 0]
+
+
+def corpus_parse_teds(
+    loaded: LoadedDataset, choice: TedParse, config: ConversionConfig, start: int = 0, stop: int | None = None
+) -> tuple[ParseTeds | None, ...]:
+    """Per sentence ``start``..``stop`` (default: all), the TedEval scripts of ``choice`` (``None``
+    where it cannot take part: see the notes of :func:`sentence_tedeval`)."""
+    stop = len(loaded.sentences) if stop is None else stop
+    out: list[ParseTeds | None] = []
+    for i in range(start, stop):
+        view = sentence_tedeval(loaded, i, config, (choice,)).view(choice.name)
+        out.append(None if view is None else ParseTeds(view.single, view.multiple))
+    return tuple(out)
+
+
+def gold_parse_schemes(loaded: LoadedDataset, indices: Sequence[int]) -> list[Scheme]:
+    """The experiment of the golds read as parses only (the columns ``include_golds`` adds), over the
+    sentences ``indices`` (0-based: those the parses' experiment kept), to be joined to it with
+    :func:`join_parses` -- the same numbers as one experiment with ``include_golds``, without
+    scoring the parses again."""
+    schemes: list[Scheme] = []
+    for g, mine in _experiment_golds(loaded):
+        trees = tuple(g.trees[i] for i in indices)
+        gold = NamedTrees(g.name, trees, g.spec.path)  # type: ignore[arg-type]
+        named = (NamedTrees(_as_parse_name(g), trees, g.spec.path),) if _gold_as_parse(g, mine) else ()  # type: ignore[arg-type]
+        schemes.append(Scheme(scheme_of(g), gold, named))
+    return schemes
+
+
+def join_parses(
+    main: ExperimentResult, extra: ExperimentResult, schemes: Sequence[str], config: ExperimentConfig
+) -> ExperimentResult:
+    """``main`` with the parses of ``extra`` (an experiment of the same ``schemes``, in order, over
+    the sentences ``main`` kept, e.g. :func:`gold_parse_schemes`) as more columns, each after its
+    scheme's own parses (the column order of one experiment over all the parses), and the rows
+    ranked and tested again under ``config`` (:func:`evalcore.experiment.build_rows`).  Raises
+    ``ValueError`` if the two did not score the same sentences."""
+    if extra.sentences != main.sentences or extra.sent_ids != main.sent_ids:
+        raise ValueError("the two experiments did not score the same sentences")
+    columns = [c for s in schemes for c in (*main.parses, *extra.parses) if c[1] == s]
+    rank = {name: k for k, (name, _) in enumerate(columns)}
+    cells: dict[tuple[str, str], list[Cell]] = {}
+    for r in (*main.rows, *extra.rows):
+        cells.setdefault((r.against, r.metric), []).extend(r.cells)
+    ordered = {key: sorted(found, key=lambda c: rank[c.parse]) for key, found in cells.items()}
+    return replace(
+        main,
+        rows=build_rows(ordered, row_order(schemes), config),
+        parses=tuple(columns),
+        signature=config.signature(),
+    )
+
+
+def ranked(main: ExperimentResult, config: ExperimentConfig) -> ExperimentResult:
+    """``main``'s rows ranked and tested again under ``config`` (its cells are kept: counting and
+    testing are separate, so another number of shuffles or seed does not score the sentences again)."""
+    cells = {(r.against, r.metric): r.cells for r in main.rows}
+    order = [(r.against, r.metric) for r in main.rows]
+    return replace(main, rows=build_rows(cells, order, config), signature=config.signature())

@@ -3,7 +3,10 @@
 * :func:`corpus_experiment` -- the cross-scheme experiment over a loaded
   dataset (``evalcore.experiment.run_experiment``), cached with
   ``st.cache_data`` on the files' digests and the settings, with a progress
-  bar the first time.
+  bar the first time.  Scoring and testing are cached apart: the sentences are
+  scored once per protocol, average and skipping; the golds read as parses are
+  scored apart and joined as more columns (one click, not the whole experiment
+  again); the significance tests of all pairs share one stream of draws.
 * :func:`function_tree_figure` / :func:`edit_script_panel` -- function trees
   drawn by Graphviz with the edit script on them (counted / discounted), and
   the operations listed in a table beside the drawings.
@@ -13,7 +16,7 @@ Every number comes from evalcore; the drawings from ``evalcore.render``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import pandas as pd
@@ -25,16 +28,29 @@ from evalcore.inspection import OpMark, ParseView, SentenceReport, operation_row
 from evalcore.metrics.tedeval import SentenceTed, TedConfig
 from evalcore.render.edits import EDIT_LEGEND, marked_tree_dot
 from evalcore.trees import SpanTree
+from workbench.cache import run_with_progress
 from workbench.datasets import LoadedDataset
-from workbench.tedeval import experiment_schemes
-from workbench.widgets import download_table, graphviz_figure, md_escape
+from workbench.tedeval import (
+    ParseTeds,
+    TedParse,
+    TedSentence,
+    corpus_parse_teds,
+    experiment_schemes,
+    gold_parse_schemes,
+    join_parses,
+    ranked,
+    sentence_tedeval,
+)
+from workbench.widgets import download_table, graphviz_figure, md_escape, prerender
 
 __all__ = [
     "TREE_SCALE",
     "ExperimentSettings",
     "corpus_experiment",
+    "corpus_scripts",
     "edit_script_panel",
     "function_tree_figure",
+    "sentence_report",
     "ted_summary",
 ]
 
@@ -87,6 +103,18 @@ class ExperimentSettings:
             self.function_sep,
         )
 
+    def counting(self) -> ExperimentSettings:
+        """The settings the sentences are scored with (no significance test, no golds as parses):
+        a change of shuffles, seed, test or golds-as-parses does not score them again."""
+        return ExperimentSettings(
+            protocol=self.protocol,
+            shuffles=0,
+            average=self.average,
+            skip_mismatched=self.skip_mismatched,
+            include_golds=False,
+            function_sep=self.function_sep,
+        )
+
 
 def _files_key(loaded: LoadedDataset) -> tuple[tuple[str, ...], ...]:
     return tuple(
@@ -95,21 +123,26 @@ def _files_key(loaded: LoadedDataset) -> tuple[tuple[str, ...], ...]:
 
 
 @st.cache_data(show_spinner=False, max_entries=24)
-def _experiment(
-    files: tuple[tuple[str, ...], ...], settings: tuple[object, ...], label: str, _loaded: LoadedDataset
+def _counted(
+    files: tuple[tuple[str, ...], ...],
+    settings: tuple[object, ...],
+    golds: bool,
+    label: str,
+    indices: tuple[int, ...],
+    _loaded: LoadedDataset,
 ) -> ExperimentResult:
-    """Run (and cache) the experiment; the bar is created here so that it can advance
-    (a cached function may not write to an element made outside it); it is emptied at the end."""
+    """Every sentence scored (cached across sessions on the files' digests and the counting settings):
+    the parses, or (``golds``) each gold read as a parse, over the sentences ``indices``.  The bar is
+    created here so that it can advance (a cached function may not write to an element made outside
+    it); it is emptied at the end."""
     s = ExperimentSettings(*settings)  # type: ignore[arg-type]
-    schemes = experiment_schemes(_loaded, include_golds=s.include_golds)
-    bar = st.progress(0.0, text=f"{label}: starting")
+    schemes = gold_parse_schemes(_loaded, indices) if golds else experiment_schemes(_loaded)
+    what = "each gold as a parse" if golds else label
+    bar = st.progress(0.0, text=f"{what}: starting")
 
     def progress(done: int, total: int) -> None:
         if total:
-            text = f"{label}: sentence {done} of {total}"
-            if done >= total:
-                text = f"{label}: significance tests ({s.shuffles:,} shuffles per pair)"
-            bar.progress(min(done / total, 1.0), text=text)
+            bar.progress(min(done / total, 1.0), text=f"{what}: sentence {done} of {total}")
 
     try:
         return run_experiment(schemes, s.config(), progress=progress)
@@ -117,11 +150,93 @@ def _experiment(
         bar.empty()
 
 
+@st.cache_data(show_spinner=False, max_entries=48)
+def _experiment(
+    files: tuple[tuple[str, ...], ...], settings: tuple[object, ...], label: str, _loaded: LoadedDataset
+) -> ExperimentResult:
+    """The experiment under ``settings``: the cached scores of the parses (and of the golds read as
+    parses, scored apart and joined as their columns), ranked and tested."""
+    s = ExperimentSettings(*settings)  # type: ignore[arg-type]
+    counting = s.counting().key()
+    main = _counted(files, counting, False, label, (), _loaded)
+    if not s.include_golds:
+        return ranked(main, s.config())
+    extra = _counted(files, counting, True, label, main.indices, _loaded)
+    names = [scheme.name for scheme in experiment_schemes(_loaded)]
+    return join_parses(main, extra, names, s.config())
+
+
 def corpus_experiment(
     loaded: LoadedDataset, settings: ExperimentSettings, *, label: str = "Scoring"
 ) -> ExperimentResult:
-    """The SPEC §5.4 experiment over the dataset (cached; raises EvalcoreError on bad input)."""
+    """The SPEC §5.4 experiment over the dataset (cached; raises EvalcoreError on bad input): the same
+    result as ``run_experiment`` over :func:`~workbench.tedeval.experiment_schemes` in one go."""
     return _experiment(_files_key(loaded), settings.key(), label, loaded)
+
+
+@st.cache_resource(show_spinner=False, max_entries=512)
+def _sentence(
+    files: tuple[tuple[str, ...], ...],
+    index: int,
+    conv: tuple[str, str],
+    names: tuple[str, ...],
+    _loaded: LoadedDataset,
+    _choices: tuple[TedParse, ...],
+) -> TedSentence:
+    config = ConversionConfig(protocol=conv[0], function_separators=conv[1])  # type: ignore[arg-type]
+    return sentence_tedeval(_loaded, index, config, _choices)
+
+
+def sentence_report(
+    loaded: LoadedDataset, index: int, config: ConversionConfig, choices: Sequence[TedParse]
+) -> TedSentence:
+    """One sentence's TedEval report for ``choices`` (:func:`workbench.tedeval.sentence_tedeval`),
+    kept for every session (``st.cache_resource``: frozen values, never copied), keyed on the
+    files' digests, the sentence, the settings and the parses."""
+    names = tuple(c.name for c in choices)
+    conv = (config.protocol, config.function_separators)
+    return _sentence(_files_key(loaded), index, conv, names, loaded, tuple(choices))
+
+
+CHUNK = 200  # sentences per cached chunk of corpus_scripts
+
+
+@st.cache_resource(show_spinner=False, max_entries=256)
+def _scripts_chunk(
+    files: tuple[tuple[str, ...], ...],
+    name: str,
+    conv: tuple[str, str],
+    start: int,
+    stop: int,
+    _loaded: LoadedDataset,
+    _choice: TedParse,
+) -> tuple[ParseTeds | None, ...]:
+    config = ConversionConfig(protocol=conv[0], function_separators=conv[1])  # type: ignore[arg-type]
+    return corpus_parse_teds(_loaded, _choice, config, start, stop)
+
+
+def corpus_scripts(
+    loaded: LoadedDataset, choice: TedParse, config: ConversionConfig
+) -> tuple[ParseTeds | None, ...]:
+    """Every sentence's TedEval scripts of ``choice`` (for filters and orders), computed in chunks
+    behind a progress bar the first time this session asks, kept for every session."""
+    files = _files_key(loaded)
+    conv = (config.protocol, config.function_separators)
+    n = len(loaded.sentences)
+    bounds = [(a, min(a + CHUNK, n)) for a in range(0, n, CHUNK)]
+    seen = st.session_state.setdefault("_wb_seen", set())
+    done = f"scripts:{files}:{choice.name}:{conv}"
+
+    def step(a: int, b: int) -> Callable[[], tuple[ParseTeds | None, ...]]:
+        return lambda: _scripts_chunk(files, choice.name, conv, a, b, loaded, choice)
+
+    parts = run_with_progress(
+        f"Edit scripts of {choice.name}",
+        [(f"sentences {a + 1}-{b}", step(a, b)) for a, b in bounds],
+        show=done not in seen and n > CHUNK,
+    )
+    seen.add(done)
+    return tuple(x for part in parts for x in part)
 
 
 # ---------------------------------------------------------------------------
@@ -189,25 +304,13 @@ def edit_script_panel(
         + f"): {ted_summary(ted)}"
     )
     # the two trees one under the other, each fitted to the page's width; the table under them, where
-    # it has the whole width (beside the trees it was cut on the right)
-    function_tree_figure(
-        view.span_tree,
-        title=f"{view.name}: deletions" + (" and relabelings" if report.config.protocol == "2011" else ""),
-        stem=f"{stem}_{view.name}_parse",
-        key=f"{key}:parse",
-        marks=marks,
-        side="parse",
-        scale=scale,
-    )
-    function_tree_figure(
-        target,
-        title=f"{target_name}: insertions",
-        stem=f"{stem}_{view.name}_target",
-        key=f"{key}:target",
-        marks=marks,
-        side="general",
-        scale=scale,
-    )
+    # it has the whole width (beside the trees it was cut on the right); both drawn by one run of dot
+    deletions = "deletions" + (" and relabelings" if report.config.protocol == "2011" else "")
+    parse_dot = marked_tree_dot(view.span_tree, marks, side="parse", title=f"{view.name}: {deletions}")
+    target_dot = marked_tree_dot(target, marks, side="general", title=f"{target_name}: insertions")
+    prerender([parse_dot, target_dot])
+    graphviz_figure(parse_dot, stem=f"{stem}_{view.name}_parse", key=f"{key}:parse", scale=scale)
+    graphviz_figure(target_dot, stem=f"{stem}_{view.name}_target", key=f"{key}:target", scale=scale)
     rows = operation_rows(marks, words)
     for r in rows:
         if r["drawn on"] != "parse":

@@ -1,5 +1,6 @@
-"""Uploads: the size limit, file slots that never lose what was loaded, and the dataset choice of pages
-whose inputs are not a gold + parses set (FREVAL, lattices).
+"""Where a page's data comes from: the dataset choice (built-in or uploaded, shared by every page and
+written to the URL), the inspector's gold and parse uploads, the size limit, and the file slots of
+pages whose inputs are not a gold + parses set (FREVAL, lattices), which never lose what was loaded.
 
 **Limits.** Streamlit refuses a file larger than ``server.maxUploadSize``
 (MB, ``.streamlit/config.toml``) in the browser, at the widget.  The app
@@ -33,23 +34,40 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from evalcore.errors import EvalcoreError
 from evalcore.formats._io import decompressed_size
-from workbench.cache import app_limits
-from workbench.datasets import BUILTINS, DatasetSpec, builtin
-from workbench.links import current_link, show_link_problems
-from workbench.widgets import UPLOAD_KEY, current_dataset_key, md_escape
+from workbench.cache import app_limits, load_builtin, load_files, read_file
+from workbench.datasets import (
+    BUILTINS,
+    FORMAT_NAMES,
+    DatasetSpec,
+    FileFormat,
+    FileSpec,
+    LoadedDataset,
+    builtin,
+    detect_format,
+)
+from workbench.links import UPLOAD_KEY, current_link, show_link_problems
+from workbench.text import md_code, md_escape
 
 __all__ = [
+    "DEFAULT_DATASET",
     "GZIP_FACTOR",
     "MB",
+    "UPLOAD_KEY",
     "Upload",
+    "UploadRecord",
+    "accept_upload",
     "budget_problem",
     "budget_used",
+    "choose_dataset",
     "choose_source",
+    "current_dataset_key",
     "forget_button",
     "show_name_clashes",
     "size_problem",
     "upload_limit_mb",
+    "upload_panel",
     "upload_slot",
 ]
 
@@ -203,8 +221,50 @@ def forget_button(keys: Sequence[str], *, label: str = "Forget uploaded files") 
         st.rerun()
 
 
-def _on_change() -> None:
+# ---------------------------------------------------------------------------
+# the dataset of the session
+
+DEFAULT_DATASET = "fr_gsd"
+
+
+def _dataset_title(key: str) -> str:
+    if key == UPLOAD_KEY:
+        return "Your files (upload)"
+    return builtin(key).title
+
+
+def _on_dataset_change() -> None:
     st.session_state["_wb_dataset"] = st.session_state["wb_dataset"]
+
+
+def current_dataset_key() -> str:
+    """The dataset of this session; a ``?data=`` the app did not write itself (a link followed
+    within the session, e.g. from the cross-scheme page) takes over."""
+    keys = [s.key for s in BUILTINS] + [UPLOAD_KEY]
+    wanted = current_link().text("data")
+    external = wanted is not None and wanted in keys and wanted != st.session_state.get("_wb_data_url")
+    if "_wb_dataset" not in st.session_state or external:
+        st.session_state["_wb_dataset"] = wanted if wanted in keys else DEFAULT_DATASET
+    key = st.session_state["_wb_dataset"]
+    return key if key in keys else DEFAULT_DATASET
+
+
+def _dataset_select(builtins: Sequence[str]) -> str:
+    """The sidebar's dataset box over ``builtins`` and "Your files (upload)": the session's choice
+    (shared by every page), written to the URL as ``?data=``."""
+    keys = [*builtins, UPLOAD_KEY]
+    show_link_problems(current_link())
+    key = current_dataset_key()
+    if key not in keys:
+        key = keys[0]
+    st.session_state["_wb_dataset"] = key
+    st.session_state["wb_dataset"] = key
+    st.sidebar.selectbox(
+        "Dataset", keys, key="wb_dataset", format_func=_dataset_title, on_change=_on_dataset_change
+    )
+    st.query_params["data"] = key
+    st.session_state["_wb_data_url"] = key  # the link this app wrote (not one followed)
+    return key
 
 
 def choose_source(kinds: Sequence[str]) -> DatasetSpec | None:
@@ -213,24 +273,164 @@ def choose_source(kinds: Sequence[str]) -> DatasetSpec | None:
     Shares the choice (session and ``?data=``) with the other pages; returns
     the built-in's spec, or ``None`` for uploads (the page shows its own slots).
     """
-    keys = [s.key for s in BUILTINS if s.kind in kinds] + [UPLOAD_KEY]
-    show_link_problems(current_link())
-    key = current_dataset_key()
-    if key not in keys:
-        key = keys[0]
-    st.session_state["_wb_dataset"] = key
-    st.session_state["wb_dataset"] = key
-    st.sidebar.selectbox(
-        "Dataset",
-        keys,
-        key="wb_dataset",
-        format_func=lambda k: "Your files (upload)" if k == UPLOAD_KEY else builtin(k).title,
-        on_change=_on_change,
-    )
-    st.query_params["data"] = key
-    st.session_state["_wb_data_url"] = key  # as widgets.choose_dataset: the link this app wrote
+    key = _dataset_select([s.key for s in BUILTINS if s.kind in kinds])
     if key == UPLOAD_KEY:
         return None
     spec = builtin(key)
     st.sidebar.caption(f"{md_escape(spec.description)} License: {md_escape(spec.license)}.")
     return spec
+
+
+def choose_dataset(*, kinds: Sequence[str] | None = None) -> LoadedDataset | None:
+    """Sidebar dataset choice (built-in or upload); loads it with progress; shows per-file errors.
+
+    ``kinds`` limits the built-ins offered (e.g. ``("dependency", "lattice")``).
+    Returns ``None`` when there is nothing to show yet (no upload).
+    """
+    key = _dataset_select([s.key for s in BUILTINS if kinds is None or s.kind in kinds])
+    if key == UPLOAD_KEY:
+        spec, blobs = upload_panel()
+        if not blobs:
+            st.info("Upload a gold file (and parse files) in the sidebar, or pick a built-in dataset.")
+            return None
+        loaded = load_files(spec, blobs)
+    else:
+        spec = builtin(key)
+        with st.sidebar:
+            st.caption(f"{md_escape(spec.description)} License: {md_escape(spec.license)}.")
+        loaded = load_builtin(spec)
+    for err in loaded.errors:
+        st.error(err, icon="⚠️")
+    return loaded
+
+
+# ---------------------------------------------------------------------------
+# the inspector's uploads: gold and parse files (kept in memory only)
+
+
+@dataclass(frozen=True, slots=True)
+class UploadRecord:
+    name: str  # as shown and used in the dataset: the file name, or "NAME (role)" on a name clash
+    data: bytes
+    fmt: FileFormat
+    role: str  # "gold" | "parse" | "lattice" | "tokens" | "params"
+    size: int = 0  # bytes once decompressed (the session budget)
+    file: str = ""  # the uploaded file's own name
+
+
+def _uploads() -> dict[str, UploadRecord]:
+    ups = st.session_state.setdefault("_wb_uploads", {})
+    assert isinstance(ups, dict)
+    return ups
+
+
+def _upload_errors() -> dict[str, str]:
+    errs = st.session_state.setdefault("_wb_upload_errors", {})
+    assert isinstance(errs, dict)
+    return errs
+
+
+def _role_for(fmt: FileFormat, wanted: str) -> str:
+    if fmt in ("conllu", "ptb"):
+        return wanted
+    return {"lattice": "lattice", "tokens": "tokens", "prm": "params"}[fmt]
+
+
+def _upload_key(role: str, name: str) -> str:
+    return f"{role}:{name}"
+
+
+def _upload_clashes() -> dict[str, str]:
+    clashes = st.session_state.setdefault("_wb_upload_clashes", {})
+    assert isinstance(clashes, dict)
+    return clashes
+
+
+def accept_upload(
+    name: str, data: bytes, wanted_role: str, fmt_choice: str = "auto", size: int = 0
+) -> str | None:
+    """Validate one uploaded file; on success store it under its role and name (replacing a file
+    of the same role and name, never one of another role).
+
+    A file whose name is already used by a file of another role (a parse named like its gold)
+    is kept as ``NAME (role)``, and the clash is shown.  Returns the error text
+    (``FILE:LINE: message``) or ``None``.  A bad file never removes what was loaded before.
+    """
+    try:
+        fmt: FileFormat = detect_format(name, data) if fmt_choice == "auto" else fmt_choice  # type: ignore[assignment]
+        role = _role_for(fmt, wanted_role)
+        spec = FileSpec(name, name, fmt, role, scheme=name)  # type: ignore[arg-type]
+        analysis = read_file(spec, data, name=name)
+        if fmt in ("conllu", "ptb") and not analysis.trees:
+            raise EvalcoreError("no sentence in this file", file=name)
+    except EvalcoreError as exc:
+        return str(exc)
+    others = [r for k, r in _uploads().items() if k != _upload_key(role, name) and r.file == name]
+    shown = name
+    if others:
+        shown = f"{name} ({role})"
+        _upload_clashes()[_upload_key(role, name)] = (
+            f"{name}: a {others[0].role} file of the same name is loaded; this {role} file is kept beside "
+            f"it as '{shown}' (it replaces nothing)."
+        )
+    _uploads()[_upload_key(role, name)] = UploadRecord(shown, data, fmt, role, size, name)
+    return None
+
+
+def upload_panel() -> tuple[DatasetSpec, list[tuple[FileSpec, bytes]]]:
+    """Sidebar uploaders; returns the upload dataset's spec and file bytes."""
+    side = st.sidebar
+    side.markdown(
+        "**Your files** — CoNLL-U/X, PTB brackets, SPMRL/yap lattices, .tokens (gzip accepted). "
+        "They stay in memory and are only read, never run or saved."
+    )
+    fmt_choice = side.selectbox(
+        "Format", ["auto", *FORMAT_NAMES], format_func=lambda f: "detect" if f == "auto" else FORMAT_NAMES[f]
+    )
+    processed = st.session_state.setdefault("_wb_upload_seen", set())
+    for role, label in (("gold", "Gold file(s)"), ("parse", "Parse file(s)")):
+        files = side.file_uploader(label, accept_multiple_files=True, key=f"wb_upload_{role}")
+        for up in files or []:
+            token = f"{role}:{up.file_id}:{fmt_choice}"
+            if token in processed:
+                continue
+            processed.add(token)
+            # the app's own size checks, then the session budget
+            data = up.getvalue()
+            err = size_problem(up.name, data)
+            size = 0
+            if err is None:
+                old = _uploads().get(_upload_key(role, up.name))
+                size, err = budget_problem(up.name, data, replacing=old.size if old else 0)
+            err = err or accept_upload(up.name, data, role, fmt_choice, size)
+            if err is None:
+                _upload_errors().pop(up.name, None)
+            else:
+                _upload_errors()[up.name] = err
+    for err in _upload_errors().values():
+        st.error(err, icon="⚠️")
+    for clash in _upload_clashes().values():
+        st.warning(clash, icon="⚠️")
+    records = list(_uploads().values())
+    golds = [r for r in records if r.role == "gold"]
+    if records:
+        side.markdown("Loaded: " + ", ".join(f"{md_code(r.name)} ({r.role})" for r in records))
+        if side.button("Forget uploaded files"):
+            _uploads().clear()
+            _upload_errors().clear()
+            _upload_clashes().clear()
+            st.rerun()
+    against = ""
+    if golds:
+        against = golds[0].name
+        if len(golds) > 1:
+            against = side.selectbox("Score parses against", [g.name for g in golds])
+    files: list[tuple[FileSpec, bytes]] = []
+    for r in records:
+        spec = FileSpec(
+            r.name, r.name, r.fmt, r.role, scheme=r.name, against=against if r.role == "parse" else ""
+        )  # type: ignore[arg-type]
+        files.append((spec, r.data))
+    kind = "dependency" if any(r.fmt == "conllu" for r in records) else "constituency"
+    spec = DatasetSpec(UPLOAD_KEY, "your files", kind, tuple(f for f, _ in files))  # type: ignore[arg-type]
+    return spec, files

@@ -1,4 +1,5 @@
-"""Widgets shared by the pages: dataset choice and uploads, the sentence picker, figures, downloads.
+"""Widgets shared by the pages: the sentence picker, figures, downloads (the dataset choice and
+uploads are :mod:`workbench.uploads`'; ``choose_dataset`` is re-exported here).
 
 State that must survive page switches lives under ``_wb_*`` keys of
 ``st.session_state`` (widget keys are dropped when a page does not draw the
@@ -11,26 +12,16 @@ the problems shown in the sidebar).
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import pandas as pd
 import streamlit as st
 
-from evalcore.errors import EvalcoreError
 from evalcore.render.layout import LayoutStyle
-from workbench.cache import load_builtin, load_files, read_file
-from workbench.datasets import (
-    BUILTINS,
-    FORMAT_NAMES,
-    DatasetSpec,
-    FileFormat,
-    FileSpec,
-    LoadedDataset,
-    SentenceInfo,
-    builtin,
-    detect_format,
-)
+from workbench.datasets import LoadedDataset, SentenceInfo
 from workbench.fit import (
     GRAPHVIZ_TREE_PT,
     MIN_LABEL_PX,
@@ -41,235 +32,36 @@ from workbench.fit import (
     graphviz_drawing,
     zoom_factor,
 )
-from workbench.links import UPLOAD_KEY, current_link, show_link_problems
+from workbench.links import (
+    current_link,
+    keep_widget,
+    report_link_problem,
+    seed_widget,
+    widget_value,
+    write_link,
+)
+from workbench.text import md_code, md_escape, safe_stem
+from workbench.uploads import UPLOAD_KEY, choose_dataset, current_dataset_key
 
 __all__ = [
     "UPLOAD_KEY",
     "Figure",
+    "Ordering",
     "choose_dataset",
     "csv_bytes",
+    "current_dataset_key",
     "current_zoom",
     "download_table",
     "drawing_size_control",
     "graphviz_figure",
+    "md_code",
     "md_escape",
+    "prerender",
     "safe_stem",
     "sentence_picker",
     "stacked_figures",
+    "svg_figure",
 ]
-
-DEFAULT_DATASET = "fr_gsd"
-
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
-
-
-def md_escape(text: str) -> str:
-    """Escape text for st.markdown: no markdown, no HTML, controls made visible, one line."""
-    from evalcore.render.text import neutralize
-
-    return _MD_SPECIAL.sub(r"\\\1", neutralize(text))
-
-
-def safe_stem(text: str) -> str:
-    """A file-name stem made of ``[A-Za-z0-9_.-]`` only."""
-    stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("._")
-    return stem[:80] or "figure"
-
-
-# ---------------------------------------------------------------------------
-# dataset choice
-
-
-def _dataset_title(key: str) -> str:
-    if key == UPLOAD_KEY:
-        return "Your files (upload)"
-    return builtin(key).title
-
-
-def _on_dataset_change() -> None:
-    st.session_state["_wb_dataset"] = st.session_state["wb_dataset"]
-
-
-def current_dataset_key() -> str:
-    """The dataset of this session; a ``?data=`` the app did not write itself (a link followed
-    within the session, e.g. from the cross-scheme page) takes over."""
-    keys = [s.key for s in BUILTINS] + [UPLOAD_KEY]
-    wanted = current_link().text("data")
-    external = wanted is not None and wanted in keys and wanted != st.session_state.get("_wb_data_url")
-    if "_wb_dataset" not in st.session_state or external:
-        st.session_state["_wb_dataset"] = wanted if wanted in keys else DEFAULT_DATASET
-    key = st.session_state["_wb_dataset"]
-    return key if key in keys else DEFAULT_DATASET
-
-
-def choose_dataset(*, kinds: Sequence[str] | None = None) -> LoadedDataset | None:
-    """Sidebar dataset choice (built-in or upload); loads it with progress; shows per-file errors.
-
-    ``kinds`` limits the built-ins offered (e.g. ``("dependency", "lattice")``).
-    Returns ``None`` when there is nothing to show yet (no upload).
-    """
-    specs = [s for s in BUILTINS if kinds is None or s.kind in kinds]
-    keys = [s.key for s in specs] + [UPLOAD_KEY]
-    show_link_problems(current_link())
-    key = current_dataset_key()
-    if key not in keys:
-        key = keys[0]
-    st.session_state["_wb_dataset"] = key
-    st.session_state["wb_dataset"] = key
-    st.sidebar.selectbox(
-        "Dataset", keys, key="wb_dataset", format_func=_dataset_title, on_change=_on_dataset_change
-    )
-    st.query_params["data"] = key
-    st.session_state["_wb_data_url"] = key
-    if key == UPLOAD_KEY:
-        spec, blobs = upload_panel()
-        if not blobs:
-            st.info("Upload a gold file (and parse files) in the sidebar, or pick a built-in dataset.")
-            return None
-        loaded = load_files(spec, blobs)
-    else:
-        spec = builtin(key)
-        with st.sidebar:
-            st.caption(f"{md_escape(spec.description)} License: {md_escape(spec.license)}.")
-        loaded = load_builtin(spec)
-    for err in loaded.errors:
-        st.error(err, icon="⚠️")
-    return loaded
-
-
-# ---------------------------------------------------------------------------
-# uploads (kept in memory only)
-
-
-@dataclass(frozen=True, slots=True)
-class UploadRecord:
-    name: str  # as shown and used in the dataset: the file name, or "NAME (role)" on a name clash
-    data: bytes
-    fmt: FileFormat
-    role: str  # "gold" | "parse" | "lattice" | "tokens" | "params"
-    size: int = 0  # bytes once decompressed (the session budget)
-    file: str = ""  # the uploaded file's own name
-
-
-def _uploads() -> dict[str, UploadRecord]:
-    ups = st.session_state.setdefault("_wb_uploads", {})
-    assert isinstance(ups, dict)
-    return ups
-
-
-def _upload_errors() -> dict[str, str]:
-    errs = st.session_state.setdefault("_wb_upload_errors", {})
-    assert isinstance(errs, dict)
-    return errs
-
-
-def _role_for(fmt: FileFormat, wanted: str) -> str:
-    if fmt in ("conllu", "ptb"):
-        return wanted
-    return {"lattice": "lattice", "tokens": "tokens", "prm": "params"}[fmt]
-
-
-def _upload_key(role: str, name: str) -> str:
-    return f"{role}:{name}"
-
-
-def _upload_clashes() -> dict[str, str]:
-    clashes = st.session_state.setdefault("_wb_upload_clashes", {})
-    assert isinstance(clashes, dict)
-    return clashes
-
-
-def accept_upload(
-    name: str, data: bytes, wanted_role: str, fmt_choice: str = "auto", size: int = 0
-) -> str | None:
-    """Validate one uploaded file; on success store it under its role and name (replacing a file
-    of the same role and name, never one of another role).
-
-    A file whose name is already used by a file of another role (a parse named like its gold)
-    is kept as ``NAME (role)``, and the clash is shown.  Returns the error text
-    (``FILE:LINE: message``) or ``None``.  A bad file never removes what was loaded before.
-    """
-    try:
-        fmt: FileFormat = detect_format(name, data) if fmt_choice == "auto" else fmt_choice  # type: ignore[assignment]
-        role = _role_for(fmt, wanted_role)
-        spec = FileSpec(name, name, fmt, role, scheme=name)  # type: ignore[arg-type]
-        analysis = read_file(spec, data, name=name)
-        if fmt in ("conllu", "ptb") and not analysis.trees:
-            raise EvalcoreError("no sentence in this file", file=name)
-    except EvalcoreError as exc:
-        return str(exc)
-    others = [r for k, r in _uploads().items() if k != _upload_key(role, name) and r.file == name]
-    shown = name
-    if others:
-        shown = f"{name} ({role})"
-        _upload_clashes()[_upload_key(role, name)] = (
-            f"{name}: a {others[0].role} file of the same name is loaded; this {role} file is kept beside "
-            f"it as '{shown}' (it replaces nothing)."
-        )
-    _uploads()[_upload_key(role, name)] = UploadRecord(shown, data, fmt, role, size, name)
-    return None
-
-
-def upload_panel() -> tuple[DatasetSpec, list[tuple[FileSpec, bytes]]]:
-    """Sidebar uploaders; returns the upload dataset's spec and file bytes."""
-    side = st.sidebar
-    side.markdown(
-        "**Your files** — CoNLL-U/X, PTB brackets, SPMRL/yap lattices, .tokens (gzip accepted). "
-        "They stay in memory and are only read, never run or saved."
-    )
-    fmt_choice = side.selectbox(
-        "Format", ["auto", *FORMAT_NAMES], format_func=lambda f: "detect" if f == "auto" else FORMAT_NAMES[f]
-    )
-    processed = st.session_state.setdefault("_wb_upload_seen", set())
-    for role, label in (("gold", "Gold file(s)"), ("parse", "Parse file(s)")):
-        files = side.file_uploader(label, accept_multiple_files=True, key=f"wb_upload_{role}")
-        for up in files or []:
-            token = f"{role}:{up.file_id}:{fmt_choice}"
-            if token in processed:
-                continue
-            processed.add(token)
-            # the app's own size checks, then the session budget (workbench/uploads.py)
-            from workbench.uploads import budget_problem, size_problem
-
-            data = up.getvalue()
-            err = size_problem(up.name, data)
-            size = 0
-            if err is None:
-                old = _uploads().get(_upload_key(role, up.name))
-                size, err = budget_problem(up.name, data, replacing=old.size if old else 0)
-            err = err or accept_upload(up.name, data, role, fmt_choice, size)
-            if err is None:
-                _upload_errors().pop(up.name, None)
-            else:
-                _upload_errors()[up.name] = err
-    for err in _upload_errors().values():
-        st.error(err, icon="⚠️")
-    for clash in _upload_clashes().values():
-        st.warning(clash, icon="⚠️")
-    records = list(_uploads().values())
-    golds = [r for r in records if r.role == "gold"]
-    if records:
-        side.markdown("Loaded: " + ", ".join(f"`{md_escape(r.name)}` ({r.role})" for r in records))
-        if side.button("Forget uploaded files"):
-            _uploads().clear()
-            _upload_errors().clear()
-            _upload_clashes().clear()
-            st.rerun()
-    against = ""
-    if golds:
-        against = golds[0].name
-        if len(golds) > 1:
-            against = side.selectbox("Score parses against", [g.name for g in golds])
-    files: list[tuple[FileSpec, bytes]] = []
-    for r in records:
-        spec = FileSpec(
-            r.name, r.name, r.fmt, r.role, scheme=r.name, against=against if r.role == "parse" else ""
-        )  # type: ignore[arg-type]
-        files.append((spec, r.data))
-    kind = "dependency" if any(r.fmt == "conllu" for r in records) else "constituency"
-    spec = DatasetSpec(UPLOAD_KEY, "your files", kind, tuple(f for f, _ in files))  # type: ignore[arg-type]
-    return spec, files
-
 
 # ---------------------------------------------------------------------------
 # sentence picker
@@ -279,7 +71,7 @@ def _match(info: SentenceInfo, query: str) -> bool:
     q = query.strip().lower()
     if not q:
         return True
-    if q.isdigit() and int(q) == info.index + 1:
+    if q.isascii() and q.isdigit() and int(q) == info.index + 1:
         return True
     return q in info.sent_id.lower() or q in info.text.lower()
 
@@ -296,21 +88,94 @@ def _copy(perm: str, select_key: str) -> None:
     st.session_state[perm] = st.session_state[select_key]
 
 
+@dataclass(frozen=True)
+class Ordering:
+    """One order of the picker: ``id`` (``order=`` in the URL), its label, and a score per sentence
+    index (lower first; computed only when the order is chosen).  A ranked order (worst first)
+    hides short sentences by default (``short`` of :func:`sentence_picker`)."""
+
+    id: str
+    label: str
+    scores: Callable[[], Mapping[int, float]]
+    ranked: bool = True
+
+
+SHORT = 4
+"""Worst-first orders hide sentences of fewer words than this unless the user says otherwise."""
+
+
+def _start_sentence(loaded: LoadedDataset, perm: str, select_key: str) -> None:
+    """The sentence a link asks for, when it was followed (or the session's, else the first);
+    an id or number the dataset does not have is said, not silently replaced."""
+    sents = loaded.sentences
+    url_key = "_wb_sent_url"  # the last ?sent= this app wrote (any dataset)
+    ref = current_link().sentence()  # validated: a number of ASCII digits, or a printable id
+    wanted = None if ref is None else ref.id if ref.id is not None else str(ref.number)
+    external = wanted is not None and wanted != st.session_state.get(url_key)
+    if perm in st.session_state and not external:
+        return
+    start: int | None = None
+    if ref is not None:
+        by_id = {s.sent_id: s.index for s in sents}
+        if wanted in by_id:
+            start = by_id[wanted]
+        elif ref.number is not None and 1 <= ref.number <= len(sents):
+            start = ref.number - 1
+        else:
+            shown = md_escape(wanted or "")
+            st.warning(
+                f"The link asks for sentence **{shown}**, which {md_escape(loaded.spec.title)} does not have "
+                f"(it has {len(sents):,} sentences: a number from 1 to {len(sents):,} or an id such as "
+                f"`{md_escape(sents[0].sent_id)}`); showing "
+                + ("the sentence shown before." if perm in st.session_state else "the first sentence."),
+                icon="🔗",
+            )
+    if start is not None:
+        st.session_state[perm] = start
+        st.session_state.pop(select_key, None)
+    elif perm not in st.session_state:
+        st.session_state[perm] = 0
+
+
+def _order_choices(
+    key: str, rankings: Sequence[Ordering], worst_label: str
+) -> tuple[list[str], dict[str, str]]:
+    """The order ids and labels of the picker; the order widget seeded from ``order=``."""
+    labels = {"file": "file order", **{o.id: o.label for o in rankings}}
+    if not rankings:
+        labels["worst"] = worst_label
+    ids = list(labels)
+    widget = f"wb_order:{key}"
+    refused = seed_widget("order", widget, "file", lambda v: v if v in ids else None)
+    if refused is not None:
+        report_link_problem(f"order: '{refused}' is not an order of this page")
+    if st.session_state.get(widget) not in ids:
+        st.session_state[widget] = "file"
+    return ids, labels
+
+
 def sentence_picker(
     loaded: LoadedDataset,
     *,
     worst: Callable[[], Mapping[int, float]] | None = None,
     worst_label: str = "worst first",
     key: str = "main",
-    orders: Sequence[tuple[str, Callable[[], Mapping[int, float]]]] = (),
+    orders: Sequence[Ordering] = (),
+    keep: Callable[[int], bool] | None = None,
+    short: int = 0,
 ) -> SentenceInfo:
     """Pick a sentence by id or words, in file order or worst first, or step with ◀ ▶.
 
     ``worst`` returns a score per sentence index (lower = worse); it is called
-    only when the user orders worst first.  ``orders`` adds more such orderings
-    (label, scores), listed after ``worst_label``.  The choice is kept per
-    dataset and written to the URL as ``?sent=``; a ``?sent=`` the app did not
-    write itself (a link followed within the session) takes over.
+    only when the user orders worst first (``order=worst``).  ``orders`` adds
+    more orderings, listed after it.  ``keep``: the page's own filters (a
+    sentence index is shown when it returns true).  ``short``: ranked orders
+    hide sentences of fewer words than this by default (a "min. words" box
+    changes it; ``minwords=`` in the URL).  The count of matching sentences is
+    shown.  The choice is kept per dataset and written to the URL as
+    ``?sent=``; a ``?sent=`` the app did not write itself (a link followed)
+    takes over, and an unknown one is said.  The search (``find=``) and the
+    order (``order=``) are in the URL too.
     """
     sents = loaded.sentences
     if not sents:
@@ -319,49 +184,61 @@ def sentence_picker(
     dataset = loaded.spec.key
     perm = f"_wb_sent:{dataset}"
     select_key = f"wb_sent:{key}:{dataset}"
-    url_key = "_wb_sent_url"  # the last ?sent= this app wrote (any dataset)
-    ref = current_link().sentence()  # validated: a number of ASCII digits, or a printable id
-    wanted = None if ref is None else ref.id if ref.id is not None else str(ref.number)
-    external = wanted is not None and wanted != st.session_state.get(url_key)
-    if perm not in st.session_state or external:
-        start: int | None = None
-        if ref is not None:
-            by_id = {s.sent_id: s.index for s in sents}
-            if wanted in by_id:
-                start = by_id[wanted]
-            elif ref.number is not None and 1 <= ref.number <= len(sents):
-                start = ref.number - 1
-        if start is not None:
-            st.session_state[perm] = start
-            st.session_state.pop(select_key, None)
-        elif perm not in st.session_state:
-            st.session_state[perm] = 0
+    _start_sentence(loaded, perm, select_key)
     cur = int(st.session_state[perm])
     if not 0 <= cur < len(sents):
         cur = 0
 
-    c_find, c_order, c_pick, c_prev, c_next = st.columns(
-        [2.2, 1.4, 6, 0.55, 0.55], vertical_alignment="bottom"
-    )
-    query = c_find.text_input("Find (id, number or words)", key=f"wb_find:{key}")
-    rankings = dict(orders)
-    if worst is not None:
-        rankings = {worst_label: worst, **rankings}
-    order = c_order.selectbox(
+    rankings = [*([Ordering("worst", worst_label, worst)] if worst is not None else []), *orders]
+    widths = [2.2, 1.6, *([0.9] if short else []), 6, 0.55, 0.55]
+    cols = st.columns(widths, vertical_alignment="bottom")
+    c_find, c_order, *c_len, c_pick, c_prev, c_next = cols
+    find_key = f"wb_find:{key}"
+    seed_widget("find", find_key, "", lambda v: v if isinstance(v, str) else None)
+    query = c_find.text_input("Find (id, number or words)", key=find_key)
+    keep_widget("find", find_key, query or None)
+    ids, labels = _order_choices(key, rankings, worst_label)
+    c_order.selectbox(
         "Order",
-        ["file order", *rankings] if rankings else ["file order", worst_label],
+        ids,
         key=f"wb_order:{key}",
+        format_func=lambda x: labels.get(x, x),
         disabled=not rankings,
     )
-    options = [s.index for s in sents if _match(s, query)]
-    if order in rankings:
-        scores = rankings[order]()
+    order = str(st.session_state[f"wb_order:{key}"])
+    keep_widget("order", f"wb_order:{key}", None if order == "file" else order)
+    ranked = next((o for o in rankings if o.id == order), None)
+    min_words = 0
+    if short:
+        len_key = f"wb_minwords:{key}"
+        seed_widget("minwords", len_key, None, lambda v: v if isinstance(v, int) else None)
+        auto = short if ranked is not None and ranked.ranked else 1
+        chosen = c_len[0].number_input(
+            "Min. words",
+            min_value=0,
+            max_value=9999,
+            step=1,
+            key=len_key,
+            placeholder=f"auto: {auto}",
+            help=f"Hide sentences of fewer words. Empty: {short} in worst-first orders (short sentences "
+            "are often trivially worst), 1 in file order.",
+        )
+        keep_widget("minwords", len_key, None if chosen is None else str(int(chosen)))
+        min_words = auto if chosen is None else int(chosen)
+    options = [
+        s.index
+        for s in sents
+        if s.length >= min_words and (keep is None or keep(s.index)) and _match(s, query)
+    ]
+    matching = len(options)
+    if ranked is not None:
+        scores = ranked.scores()
         options.sort(key=lambda i: (scores.get(i, float("inf")), i))
     if not options:
         c_pick.warning("No sentence matches; showing the current one.")
         options = [cur]
     order_key = f"_wb_order:{key}:{dataset}"
-    if st.session_state.get(order_key, "file order") != order:
+    if st.session_state.get(order_key, "file") != order:
         cur = options[0]  # a new order starts at its top: worst first shows the worst sentence
     st.session_state[order_key] = order
     if cur not in options:
@@ -369,7 +246,7 @@ def sentence_picker(
     st.session_state[perm] = cur
     st.session_state[select_key] = cur
     c_pick.selectbox(
-        f"Sentence ({len(options)} of {len(sents)})",
+        f"Sentence ({matching:,} of {len(sents):,})",
         options,
         key=select_key,
         format_func=lambda i: sents[i].title(),
@@ -386,40 +263,42 @@ def sentence_picker(
     c_next.button(
         "▶", key=f"wb_next:{key}", help="next sentence", on_click=_move, args=(perm, select_key, options, 1)
     )
-    chosen = sents[int(st.session_state[select_key])]
-    st.query_params["sent"] = chosen.sent_id
-    st.session_state[url_key] = chosen.sent_id
-    return chosen
+    if matching < len(sents):
+        why = [f"at least {min_words} words"] if min_words > 1 else []
+        why += ["the filters"] if keep is not None else []
+        why += [f"“{md_escape(query)}”"] if query.strip() else []
+        st.caption(f"{matching:,} of {len(sents):,} sentences match ({', '.join(why) or 'the filters'}).")
+    chosen_info = sents[int(st.session_state[select_key])]
+    write_link("sent", chosen_info.sent_id)
+    st.session_state["_wb_sent_url"] = chosen_info.sent_id
+    return chosen_info
 
 
 # ---------------------------------------------------------------------------
 # figures and downloads (sizing: workbench/fit.py)
 
-ZOOM_KEY = "_wb_zoom"  # the "Drawing size" choice, kept across pages
-
-
-def _on_zoom_change() -> None:
-    st.session_state[ZOOM_KEY] = st.session_state["wb_zoom"]
+ZOOM_KEY = "wb_zoom"  # the "Drawing size" widget (its value is kept across pages by links.keep_widget)
 
 
 def drawing_size_control() -> None:
-    """Sidebar control: drawings fitted to their box (default) or at a fixed share of their size."""
-    choice = st.session_state.get(ZOOM_KEY, "fit")
-    st.session_state["wb_zoom"] = choice if choice in ZOOMS else "fit"
+    """Sidebar control: drawings fitted to their box (default) or at a fixed share of their size
+    (``zoom=`` in the URL)."""
+    seed_widget("zoom", ZOOM_KEY, "fit", lambda v: v if v in ZOOMS else None)
     st.sidebar.select_slider(
         "Drawing size",
         ZOOMS,
-        key="wb_zoom",
-        on_change=_on_zoom_change,
+        key=ZOOM_KEY,
         help="fit: each drawing is scaled to its column while its words stay at least "
         f"{MIN_LABEL_PX:.0f} px high; below that its column takes the whole width, and only then does "
         "it scroll sideways. A percentage: that share of the drawing's own size (scrolls when wider).",
     )
+    zoom = str(st.session_state[ZOOM_KEY])
+    keep_widget("zoom", ZOOM_KEY, None if zoom == "fit" else zoom)
 
 
 def current_zoom() -> float | None:
     """The chosen drawing size: ``None`` = fit, else a share of the drawings' own size."""
-    return zoom_factor(str(st.session_state.get(ZOOM_KEY, "fit")))
+    return zoom_factor(str(widget_value(ZOOM_KEY, "fit")))
 
 
 def _show_box(drawings: Sequence[Drawing], *, key: str, css_class: str, rtl: bool, titles: bool) -> None:
@@ -483,15 +362,95 @@ def stacked_figures(figures: Sequence[Figure]) -> None:
                 )
 
 
-@st.cache_data(show_spinner=False, max_entries=128)
-def dot_to_svg(dot: str) -> str | None:
-    """Render DOT with the Graphviz ``dot`` program, or ``None`` if it is not installed."""
+def svg_figure(svg: str, *, width: float, label_px: float, key: str, css_class: str = "wb-svg") -> None:
+    """An SVG we wrote (every data string escaped; e.g. a chart of :mod:`workbench.charts`), ``width``
+    px wide at 100 %, its smallest text ``label_px`` px, fitted to its column by workbench/fit.py."""
+    _show_box(
+        [Drawing(svg, width, label_px, label_px)], key=key, css_class=css_class, rtl=False, titles=False
+    )
+
+
+class SvgStore:
+    """Graphviz SVGs already rendered, by DOT text (the most recent ``size``), shared by every
+    session (:func:`_svg_store`, an ``st.cache_resource``); thread-safe."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self._lock = threading.Lock()
+        self._items: OrderedDict[str, str | None] = OrderedDict()
+        self._size = size
+
+    def get(self, dot: str) -> tuple[bool, str | None]:
+        with self._lock:
+            if dot not in self._items:
+                return False, None
+            self._items.move_to_end(dot)
+            return True, self._items[dot]
+
+    def put(self, dot: str, svg: str | None) -> None:
+        with self._lock:
+            self._items[dot] = svg
+            self._items.move_to_end(dot)
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+
+@st.cache_resource(show_spinner=False)
+def _svg_store() -> SvgStore:
+    return SvgStore()
+
+
+_GV_NOISE = re.compile(r"<!--.*?-->|(?<=>)\s+(?=<)", re.S)
+
+
+def compact_svg(svg: str) -> str:
+    """A Graphviz SVG without what the browser does not use: comments and the white space between
+    tags (less to send and for the page's Markdown to parse).  Node titles stay: they name the
+    nodes (``s0`` of a lattice) for tooltips and tests."""
+    return _GV_NOISE.sub("", svg)
+
+
+def _run_dot(dots: Sequence[str]) -> list[str | None]:
+    """Render DOT texts with one run of Graphviz's ``dot`` (it reads several graphs and writes one
+    SVG document after another; a run costs tens of milliseconds, a small graph's layout far less);
+    one run per graph if the batch fails.  ``None`` where Graphviz is missing or fails."""
     try:
         import graphviz
 
-        return graphviz.Source(dot).pipe(format="svg", encoding="utf-8")
-    except Exception:  # graphviz missing (ExecutableNotFound) or failing: DOT download only
-        return None
+        out = graphviz.pipe("dot", "svg", "\n".join(dots).encode("utf-8")).decode("utf-8")
+        docs = ["<?xml" + d for d in out.split("<?xml")[1:]]
+        if len(docs) == len(dots):
+            return [compact_svg(d) for d in docs]
+    except Exception:  # graphviz missing (ExecutableNotFound) or a graph it refuses: one by one
+        pass
+    svgs: list[str | None] = []
+    for dot in dots:
+        try:
+            import graphviz
+
+            svgs.append(compact_svg(graphviz.Source(dot).pipe(format="svg", encoding="utf-8")))
+        except Exception:  # graphviz missing or failing: DOT download only
+            svgs.append(None)
+    return svgs
+
+
+def prerender(dots: Sequence[str]) -> None:
+    """Render, in one run of ``dot``, the drawings a view is about to show (those not rendered yet)."""
+    store = _svg_store()
+    missing = list(dict.fromkeys(d for d in dots if not store.get(d)[0]))
+    if missing:
+        for dot, svg in zip(missing, _run_dot(missing), strict=True):
+            store.put(dot, svg)
+
+
+def dot_to_svg(dot: str) -> str | None:
+    """Render DOT with the Graphviz ``dot`` program (kept for every session), or ``None`` if it is
+    not installed."""
+    store = _svg_store()
+    found, svg = store.get(dot)
+    if not found:
+        svg = _run_dot([dot])[0]
+        store.put(dot, svg)
+    return svg
 
 
 def graphviz_figure(
@@ -545,8 +504,8 @@ def graphviz_figure(
 
 def csv_bytes(df: pd.DataFrame) -> bytes:
     """The CSV of a table, text cells that a spreadsheet would run as formulas neutralized
-    (a leading ``'``, as the command line's CSV: ``evalcore.commands._output.csv_cell``)."""
-    from evalcore.commands._output import csv_cell
+    (a leading ``'``, as the command line's CSV: ``evalcore.report.tables.csv_cell``)."""
+    from evalcore.report.tables import csv_cell
 
     safe = df.copy()
     safe.columns = [csv_cell(str(c)) for c in safe.columns]

@@ -22,12 +22,13 @@ from evalcore.atlas_report import (
     ranking_text,
 )
 from evalcore.commands import tedeval
-from evalcore.commands._output import json_text, named_path
+from evalcore.commands._common import named_path
 from evalcore.errors import InputFormatError
 from evalcore.experiment import NamedTrees, Scheme
 from evalcore.formats.detect import read_trees
 from evalcore.limits import Limits
 from evalcore.ranking import RankingConfig, rank_parses
+from evalcore.report.tables import json_text
 from evalcore.trees import DepTree
 
 __all__ = ["register", "run"]

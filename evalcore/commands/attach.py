@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from evalcore.commands._output import csv_text, json_text, text_table, warn
+from evalcore.commands._common import warn
 from evalcore.formats.conllu import read_conllu
-from evalcore.metrics.attachment import AttachConfig, AttachResult, attach_corpus
+from evalcore.metrics.attachment import AttachConfig, attach_corpus
+from evalcore.report.attach import attach_csv, attach_json, attach_text
+from evalcore.report.tables import json_text
 
 __all__ = ["register", "run"]
 
@@ -33,47 +35,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(run=run)
 
 
-def _values(result: AttachResult) -> list[tuple[str, str, float | None]]:
-    """(text name, JSON key, value); ``None`` when no token was scored (never a silent 0)."""
-    s = result.score
-    pairs = [
-        ("UAS", "uas", s.uas),
-        ("LAS", "las", s.las),
-        ("label acc", "label", s.label),
-        ("undirected", "undirected", s.undirected),
-        ("NED", "ned", s.ned),
-    ]
-    return [(name, key, None if s.tokens == 0 else value) for name, key, value in pairs]
-
-
-def _as_json(result: AttachResult, per_sentence: bool) -> dict[str, object]:
-    s = result.score
-    out: dict[str, object] = {key: value for _, key, value in _values(result)}
-    out |= {
-        "tokens": s.tokens,
-        "sentences": s.sentences,
-        "skipped": s.skipped,
-        "excluded_by_length": s.excluded,
-        "signature": s.signature,
-    }
-    if per_sentence:
-        out["per_sentence"] = [
-            {
-                "sent_id": sid,
-                "tokens": c.tokens,
-                "uas": c.uas,
-                "las": c.las,
-                "label": c.label,
-                "undirected": c.undirected,
-                "ned": c.ned,
-                "skipped": bool(c.skipped),
-                "excluded": bool(c.excluded),
-            }
-            for sid, c in result.per_sentence
-        ]
-    return out
-
-
 def run(args: argparse.Namespace) -> int:
     if args.max_len is not None and args.max_len < 0:
         print("evalcore attach: --max-len must be >= 0", file=sys.stderr)
@@ -93,37 +54,10 @@ def run(args: argparse.Namespace) -> int:
     )
     for w in result.warnings:
         warn(w)
-    s = result.score
-    values = _values(result)
     if args.format == "json":
-        sys.stdout.write(json_text(_as_json(result, args.per_sentence)))
+        sys.stdout.write(json_text(attach_json(result, args.per_sentence)))
     elif args.format == "csv":
-        rows: list[list[str | int | float | None]] = [[name, value] for name, _, value in values]
-        rows += [
-            ["tokens", s.tokens],
-            ["sentences", s.sentences],
-            ["skipped", s.skipped],
-            ["excluded_by_length", s.excluded],
-            ["signature", s.signature],
-        ]
-        sys.stdout.write(csv_text(["metric", "value"], rows))
+        sys.stdout.write(attach_csv(result))
     else:
-        pct = ["N/A" if v is None else f"{100 * v:.2f}" for _, _, v in values]
-        width = max(len(p) for p in [*pct, "%"])
-        table = text_table(
-            ["metric", "score", "%".rjust(width)],
-            [[name, v, p.rjust(width)] for (name, _, v), p in zip(values, pct, strict=True)],
-        )
-        sys.stdout.write(table)
-        sys.stdout.write(
-            f"\n{s.tokens} tokens in {s.sentences} sentences; skipped {s.skipped} (not a tree); "
-            f"excluded {s.excluded} (longer than --max-len)\nsignature: {s.signature}\n"
-        )
-        if args.per_sentence:
-            rows2: list[list[str | int | float | None]] = [
-                [sid, c.tokens, c.uas, c.las, c.label, c.undirected, c.ned, "skipped" if c.skipped else ""]
-                for sid, c in result.per_sentence
-            ]
-            headers = ["sent_id", "tokens", "uas", "las", "label", "undir", "ned", "note"]
-            sys.stdout.write("\n" + text_table(headers, rows2))
+        sys.stdout.write(attach_text(result, args.per_sentence))
     return 0

@@ -9,9 +9,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from evalcore.commands._output import Cell, csv_text, json_text, text_table
 from evalcore.commands.parseval import add_extraction_args, extraction_config, report_problems, stream_pair
-from evalcore.metrics.freval import TABLE1_LIMITS, FrevalConfig, FrevalResult, freval_corpus, limit_name
+from evalcore.metrics.freval import FrevalConfig, freval_corpus
+from evalcore.report.freval import freval_csv, freval_json, freval_text
+from evalcore.report.tables import json_text
 
 __all__ = ["register", "run"]
 
@@ -47,68 +48,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(run=run)
 
 
-def _as_json(result: FrevalResult) -> dict[str, object]:
-    s = result.score
-    return {
-        "signature": s.signature,
-        "sentences": s.sentences,
-        "valid": s.valid,
-        "errors": s.errors,
-        "skipped": s.skipped,
-        "per_size": [
-            {
-                "size": r.size,
-                "matched": r.matched,
-                "gold": r.gold,
-                "test": r.test,
-                "recall": r.recall,
-                "precision": r.precision,
-                "f1": r.f1,
-            }
-            for r in s.per_size
-        ],
-        "flr": s.flr,
-        "flp": s.flp,
-        "f1": s.f1,
-    }
-
-
-def _pct(x: float) -> str:
-    return f"{100 * x:.2f}"
-
-
-def _text(result: FrevalResult) -> str:
-    s = result.score
-    rows: list[list[Cell]] = [
-        [r.size, r.matched, r.gold, r.test, _pct(r.recall), _pct(r.precision), _pct(r.f1)] for r in s.per_size
-    ]
-    out = [text_table(["size", "matched", "gold", "test", "LR_s %", "LP_s %", "F1_s %"], rows)]
-    weights = "uniform" if result.config.alpha is None else "given"
-    out.append(
-        f"\nFLR {_pct(s.flr)}  FLP {_pct(s.flp)}  F1 {_pct(s.f1)}  ({weights} alpha over sizes 1-{s.limit})\n"
-        f"{s.sentences} sentences: {s.valid} valid, {s.errors} errors, {s.skipped} skipped "
-        "(error and skip sentences are excluded, as evalb does)\n"
-    )
-    if result.config.max_size is None:
-        t1 = []
-        for limit in TABLE1_LIMITS:
-            sc = result.rescore(limit)
-            t1.append([limit_name(limit), _pct(sc.flr), _pct(sc.flp), _pct(sc.f1)])
-        out.append("\nsize limits as in the paper's Table 1 (uniform alpha):\n")
-        out.append(text_table(["sizes", "FLR %", "FLP %", "F1 %"], t1))
-    out.append(f"signature: {s.signature}\n")
-    return "".join(out)
-
-
-def _csv(result: FrevalResult) -> str:
-    s = result.score
-    rows: list[list[Cell]] = [
-        [r.size, r.matched, r.gold, r.test, r.recall, r.precision, r.f1] for r in s.per_size
-    ]
-    rows.append(["all", None, None, None, s.flr, s.flp, s.f1])
-    return csv_text(["size", "matched", "gold", "test", "recall", "precision", "f1"], rows)
-
-
 def _alpha(text: str | None) -> tuple[float, ...] | None:
     if text is None:
         return None
@@ -136,9 +75,9 @@ def run(args: argparse.Namespace) -> int:
     result = freval_corpus(gold, test, config, keep_sentences=False)  # streams
     report_problems(result.comparisons, args.gold, result.counts.errors + result.counts.skipped)
     if args.format == "json":
-        sys.stdout.write(json_text(_as_json(result)))
+        sys.stdout.write(json_text(freval_json(result)))
     elif args.format == "csv":
-        sys.stdout.write(_csv(result))
+        sys.stdout.write(freval_csv(result))
     else:
-        sys.stdout.write(_text(result))
+        sys.stdout.write(freval_text(result))
     return 0

@@ -14,20 +14,18 @@ import sys
 import tempfile
 from collections.abc import Iterable, Iterator
 
-from evalcore.commands._output import json_text, warn
-from evalcore.errors import one_line
+from evalcore.commands._common import warn
 from evalcore.formats.prm import COLLINS, EvalbParams, read_prm
 from evalcore.formats.ptb import PtbLine, read_ptb_sentences
-from evalcore.metrics.parseval import (
+from evalcore.metrics.parseval import ParsevalConfig, SentenceComparison, parseval_corpus
+from evalcore.report.parseval import (
     EVALB_HEADER,
-    ParsevalConfig,
-    ParsevalResult,
-    ParsevalScore,
-    SentenceComparison,
     evalb_report_tail,
     evalb_sentence_line,
-    parseval_corpus,
+    parseval_json,
+    problem_lines,
 )
+from evalcore.report.tables import json_text
 
 __all__ = [
     "add_extraction_args",
@@ -112,18 +110,9 @@ def stream_pair(args: argparse.Namespace) -> tuple[Iterator[PtbLine], Iterator[P
 
 
 def report_problems(comparisons: Iterable[SentenceComparison], gold_name: str, total: int = 0) -> None:
-    """One stderr line per error or skip sentence kept (evalb prints its errors on stderr too),
-    and one for those beyond (``total`` error and skip sentences in all)."""
-    listed = 0
-    for s in comparisons:
-        if s.status != "ok":
-            listed += 1
-            print(
-                one_line(f"{s.status}: {gold_name}:{s.gold_line}: sentence {s.index}: {s.message}"),
-                file=sys.stderr,
-            )
-    if total > listed:
-        print(f"... and {total - listed} more error or skip sentences (counted, not listed)", file=sys.stderr)
+    """The error and skip sentences on stderr (:func:`evalcore.report.parseval.problem_lines`)."""
+    for line in problem_lines(comparisons, gold_name, total):
+        print(line, file=sys.stderr)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -145,49 +134,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(run=run)
 
 
-def _score_json(s: ParsevalScore) -> dict[str, object]:
-    c = s.counts
-    return {
-        "sentences": c.sentences,
-        "errors": c.errors,
-        "skipped": c.skipped,
-        "valid": c.valid,
-        "recall": s.recall,
-        "precision": s.precision,
-        "f1": s.f1,
-        "complete_match": s.complete_match,
-        "average_crossing": s.average_crossing,
-        "no_crossing": s.no_crossing,
-        "two_or_less_crossing": s.two_or_less_crossing,
-        "tagging_accuracy": s.tagging_accuracy,
-        "matched": c.matched,
-        "gold": c.gold,
-        "test": c.test,
-        "words": c.words,
-        "correct_tags": c.correct_tags,
-    }
-
-
-def _as_json(result: ParsevalResult) -> dict[str, object]:
-    return {
-        "signature": result.signature,
-        "all": _score_json(result.all),
-        "cutoff_len": result.config.params.cutoff_len,
-        "cutoff": _score_json(result.cutoff),
-        "problems": [
-            {
-                "sentence": s.index,
-                "gold_line": s.gold_line,
-                "test_line": s.test_line,
-                "status": s.status,
-                "message": s.message,
-            }
-            for s in result.sentences
-            if s.status != "ok"
-        ],
-    }
-
-
 def run(args: argparse.Namespace) -> int:
     for opt, value in (("--cutoff-len", args.cutoff_len), ("--max-error", args.max_error)):
         if value is not None and value < 0:
@@ -198,14 +144,16 @@ def run(args: argparse.Namespace) -> int:
     # streams: only the first error/skip sentences are kept; evalb's per-sentence lines wait in a
     # spooled file (memory up to 8 MiB, then disk) until the report is printed whole
     with tempfile.SpooledTemporaryFile(max_size=8 << 20, mode="w+", encoding="utf-8") as lines:
-        on_sentence = None
-        if args.format != "json":
-            on_sentence = lambda s: lines.write(evalb_sentence_line(s, args.evalb_version) + "\n")  # noqa: E731
+
+        def write_line(s: SentenceComparison) -> None:
+            lines.write(evalb_sentence_line(s, args.evalb_version) + "\n")
+
+        on_sentence = write_line if args.format != "json" else None
         result = parseval_corpus(gold, test, config, keep_sentences=False, on_sentence=on_sentence)
         c = result.all.counts
         report_problems(result.sentences, args.gold, c.errors + c.skipped)
         if args.format == "json":
-            sys.stdout.write(json_text(_as_json(result)))
+            sys.stdout.write(json_text(parseval_json(result)))
         else:
             sys.stdout.write("\n".join(EVALB_HEADER) + "\n")
             lines.seek(0)

@@ -7,24 +7,18 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-from evalcore.commands._output import csv_text, json_text, named_path, text_table
+from evalcore.commands._common import named_path
 from evalcore.conversion import ConversionConfig, LabelMap, read_label_map
 from evalcore.errors import InputFormatError
-from evalcore.experiment import ExperimentConfig, ExperimentResult, NamedTrees, Row, Scheme, run_experiment
+from evalcore.experiment import ExperimentConfig, NamedTrees, Scheme, run_experiment
 from evalcore.formats.detect import read_trees
 from evalcore.limits import Limits
 from evalcore.metrics.tedeval import TedConfig
+from evalcore.report.tables import json_text
+from evalcore.report.tedeval import latex_table, result_csv, result_json, result_text
 from evalcore.trees import DepTree, Tree
 
-__all__ = [
-    "latex_table",
-    "register",
-    "result_json",
-    "run",
-    "schemes_from_args",
-    "table_rows",
-    "ted_config_from_args",
-]
+__all__ = ["add_experiment_arguments", "register", "run", "schemes_from_args", "ted_config_from_args"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -37,6 +31,18 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
             "more parse files (CoNLL-U/X or bracketed .mrg/.ptb/.psd); name a parse with NAME=PATH."
         ),
     )
+    add_experiment_arguments(p)
+    p.add_argument(
+        "--per-sentence",
+        action="store_true",
+        help="JSON: add every sentence's scores and edit scripts (counted / discounted)",
+    )
+    p.add_argument("--format", choices=("text", "json", "csv", "latex"), default="text")
+    p.set_defaults(run=run)
+
+
+def add_experiment_arguments(p: argparse.ArgumentParser) -> None:
+    """The experiment's arguments (schemes, conversion, significance), shared with ``evalcore atlas``."""
     p.add_argument(
         "--scheme",
         action="append",
@@ -81,13 +87,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         default="ar",
         help="approximate randomization (default) or paired bootstrap",
     )
-    p.add_argument(
-        "--per-sentence",
-        action="store_true",
-        help="JSON: add every sentence's scores and edit scripts (counted / discounted)",
-    )
-    p.add_argument("--format", choices=("text", "json", "csv", "latex"), default="text")
-    p.set_defaults(run=run)
 
 
 def _load(path: str, limits: Limits) -> NamedTrees:
@@ -105,129 +104,6 @@ def _reader(limits: Limits) -> Callable[[NamedTrees], Iterator[DepTree | Tree]]:
         return read_trees(named.path, limits=limits)
 
     return read
-
-
-def _fmt_cell(row: Row, parse: str, digits: int = 4) -> str:
-    cell = row.cell(parse)
-    if cell is None:
-        return ""
-    text = f"{cell.score:.{digits}f}"
-    if parse in row.best and len(row.cells) > 1:
-        text += "*"
-    if row.not_significant_with_best(parse):
-        text += "?"
-    return text
-
-
-def table_rows(result: ExperimentResult) -> tuple[list[str], list[list[str]]]:
-    """The papers' Table 1 layout: rows (against, metric), one column per parse."""
-    headers = ["against", "metric", *(f"{p} ({s})" for p, s in result.parses)]
-    rows: list[list[str]] = []
-    last = None
-    for row in result.rows:
-        label = row.against if row.against != last else ""
-        last = row.against
-        rows.append([label, row.metric, *(_fmt_cell(row, p) for p, _ in result.parses)])
-    return headers, rows
-
-
-LATEX_ESCAPES = str.maketrans(
-    {
-        "\\": r"\textbackslash{}",
-        "&": r"\&",
-        "%": r"\%",
-        "_": r"\_",
-        "#": r"\#",
-        "$": r"\$",
-        "{": r"\{",
-        "}": r"\}",
-        "~": r"\textasciitilde{}",
-        "^": r"\textasciicircum{}",
-    }
-)
-"""LaTeX's special characters, replaced in one pass (a backslash is ``\textbackslash{}``, whose
-braces are not escaped again)."""
-
-
-def latex_table(result: ExperimentResult) -> str:
-    """LaTeX tabular: best per row in bold, ``?`` where not significantly different from the best."""
-
-    def esc(text: str) -> str:
-        return text.translate(LATEX_ESCAPES)
-
-    cols = "ll" + "r" * len(result.parses)
-    out = [
-        f"\\begin{{tabular}}{{{cols}}}",
-        "\\hline",
-        " & ".join(["Gold", "Metric", *(esc(p) for p, _ in result.parses)]) + r" \\",
-        "\\hline",
-    ]
-    last = None
-    for row in result.rows:
-        cells = []
-        for p, _ in result.parses:
-            c = row.cell(p)
-            if c is None:
-                cells.append("")
-                continue
-            text = f"{c.score:.4f}"
-            if p in row.best and len(row.cells) > 1:
-                text = f"\\textbf{{{text}}}"
-            if row.not_significant_with_best(p):
-                text += "$^?$"
-            cells.append(text)
-        label = esc(row.against) if row.against != last else ""
-        last = row.against
-        out.append(" & ".join([label, row.metric, *cells]) + r" \\")
-    out += ["\\hline", "\\end{tabular}", f"% {result.signature}"]
-    return "\n".join(out) + "\n"
-
-
-def result_json(result: ExperimentResult, per_sentence: bool = False) -> dict[str, object]:
-    rows = []
-    for row in result.rows:
-        for cell in row.cells:
-            vs = {}
-            for t in row.tests:
-                if cell.parse in (t.a, t.b):
-                    other = t.b if t.a == cell.parse else t.a
-                    vs[other] = {"p_value": t.p_value, "significant": t.significant}
-            rows.append(
-                {
-                    "parse": cell.parse,
-                    "scheme": cell.scheme,
-                    "against": row.against,
-                    "metric": row.metric,
-                    "score": cell.score,
-                    "best": cell.parse in row.best,
-                    "significant_vs": vs,
-                }
-            )
-    out: dict[str, object] = {
-        "signature": result.signature,
-        "sentences": result.sentences,
-        "skipped_mismatched": result.skipped_mismatched,
-        "skipped_invalid": result.skipped_invalid,
-        "parses": [{"parse": p, "scheme": s} for p, s in result.parses],
-        "rows": rows,
-    }
-    if per_sentence:
-        out["per_sentence"] = [
-            {
-                "parse": d.parse,
-                "against": d.against,
-                "labeled": d.labeled,
-                "sent_id": d.sent_id,
-                "index": d.index,
-                "score": d.ted.score,
-                "delta": d.ted.delta,
-                "norm": d.ted.norm,
-                "counted": [str(op) for op in d.ted.counted],
-                "discounted": [str(op) for op in d.ted.discounted],
-            }
-            for d in result.details
-        ]
-    return out
 
 
 def schemes_from_args(
@@ -285,18 +161,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.format == "latex":
         sys.stdout.write(latex_table(result))
     elif args.format == "csv":
-        data = result_json(result)
-        rows = [
-            [r["parse"], r["scheme"], r["against"], r["metric"], r["score"], r["best"]] for r in data["rows"]
-        ]  # type: ignore[union-attr]
-        sys.stdout.write(csv_text(["parse", "scheme", "against", "metric", "score", "best"], rows))  # type: ignore[arg-type]
+        sys.stdout.write(result_csv(result))
     else:
-        headers, rows = table_rows(result)
-        sys.stdout.write(text_table(headers, rows))
-        sys.stdout.write(
-            f"\n* best in row; ? not significantly different from the best (p >= {config.alpha}, "
-            f"{config.method}, {config.shuffles} trials)\n"
-            f"{result.sentences} sentences; skipped {result.skipped_mismatched} (words differ), "
-            f"{result.skipped_invalid} (not a tree)\nsignature: {result.signature}\n"
-        )
+        sys.stdout.write(result_text(result, config))
     return 0

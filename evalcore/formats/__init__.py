@@ -2,7 +2,7 @@
 
 from evalcore.formats.conllu import parse_conllu, read_conllu, write_conllu
 from evalcore.formats.lattice import read_lattices, read_tokens, write_lattices, write_tokens
-from evalcore.formats.ptb import parse_ptb, read_ptb, split_label, strip_empty, unwrap, write_ptb
+from evalcore.formats.ptb import parse_ptb, read_ptb, write_ptb
 
 __all__ = [
     "parse_conllu",
@@ -11,9 +11,6 @@ __all__ = [
     "read_lattices",
     "read_ptb",
     "read_tokens",
-    "split_label",
-    "strip_empty",
-    "unwrap",
     "write_conllu",
     "write_lattices",
     "write_ptb",

@@ -27,7 +27,6 @@ import os
 import zlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import IO
 
 from evalcore.errors import InputFormatError
 from evalcore.limits import DEFAULT_LIMITS, Limits
@@ -63,15 +62,15 @@ def source_name(source: InputSource, name: str | None = None) -> str:
     return str(source)
 
 
-def _open_binary(source: InputSource, name: str) -> IO[bytes]:
+def _open_binary(source: InputSource, name: str) -> io.BufferedIOBase:
     if isinstance(source, bytes):
-        raw: IO[bytes] = io.BytesIO(source)
+        raw = io.BytesIO(source)
         if source[:2] == b"\x1f\x8b":
             return gzip.GzipFile(fileobj=raw)
         return raw
     path = Path(source)
     try:
-        fh: IO[bytes] = open(path, "rb")  # noqa: SIM115 - closed by the caller
+        fh = open(path, "rb")  # noqa: SIM115 - closed by the caller
     except OSError as exc:
         raise InputFormatError(f"cannot open: {exc.strerror}", file=name) from exc
     head = fh.read(2)

@@ -21,7 +21,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Literal
 
-from conllu.parser import ParseException, parse_comment_line, parse_id_value
+from conllu.exceptions import ParseException
+from conllu.parser import parse_comment_line, parse_id_value
 
 from evalcore.errors import InputFormatError, TreeStructureError
 from evalcore.formats._io import InputSource, blocks, iter_lines, shown, source_name
@@ -35,7 +36,7 @@ OnInvalid = Literal["raise", "keep"]
 
 _MAX_DIGITS = 18
 """Longer integers cannot be an ID or HEAD of a real sentence (and ``int()`` refuses > 4,300 digits)."""
-_TOO_LARGE = 10**_MAX_DIGITS
+_TOO_LARGE: int = 10**_MAX_DIGITS
 
 
 def _id_kind(raw: str, fname: str, lineno: int) -> int | None:

@@ -4,8 +4,9 @@ Reads any number of trees per file, one per line or pretty-printed, with or
 without an outer unlabeled bracket ``( (S ...) )``.  Nothing is dropped on
 reading: traces (``-NONE-``), indices (``NP-SBJ-1``, ``NP=2``) and function
 tags (``NP-SBJ``, FarPaHC's ``NP*SBJ``) stay in the raw label, and an outer
-unlabeled bracket is a root node with the empty label.  Consumers call
-:func:`split_label`, :func:`strip_empty` and :func:`unwrap` for what they need.
+unlabeled bracket is a root node with the empty label.  Consumers call the tree
+operations of :mod:`evalcore.trees` (:func:`~evalcore.trees.split_label`,
+:func:`~evalcore.trees.strip_empty`, :func:`~evalcore.trees.unwrap`) for what they need.
 
 Terminals are the atoms (words); a node whose children are all words is a
 preterminal.  The parser is a loop over tokens with an explicit stack, so any
@@ -17,7 +18,7 @@ read, so a hostile tree is refused at the line that passes a limit.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from evalcore.errors import InputFormatError, LimitError
@@ -26,7 +27,6 @@ from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.trees import Node, Source, Tree
 
 __all__ = [
-    "LabelParts",
     "PtbLine",
     "detect_layout",
     "parse_ptb",
@@ -34,46 +34,10 @@ __all__ = [
     "read_ptb",
     "read_ptb_lines",
     "read_ptb_sentences",
-    "split_label",
-    "strip_empty",
-    "unwrap",
     "write_ptb",
 ]
 
 _TOKEN = re.compile(r"\(|\)|[^\s()]+")
-_WHOLE = re.compile(r"^-[A-Za-z]+-$")  # -NONE-, -LRB-, -RRB-
-_METADATA = frozenset({"ID", "CODE"})  # Penn-Helsinki style corpora (FarPaHC): not syntax
-
-
-@dataclass(frozen=True, slots=True)
-class LabelParts:
-    """A raw label split into category, function tags and indices."""
-
-    category: str
-    functions: tuple[str, ...]
-    indices: tuple[str, ...]
-
-
-def split_label(raw: str, separators: str = "-=") -> LabelParts:
-    """Split ``NP-SBJ-1`` into ``NP``, ``(SBJ,)``, ``("1",)`` (SPEC §5.1).
-
-    The category is the text before the first separator not at position 0;
-    ``-NONE-``, ``-LRB-`` and the like stay whole; numeric pieces are indices.
-    """
-    if _WHOLE.match(raw) or not raw:
-        return LabelParts(raw, (), ())
-    cut = -1
-    for i in range(1, len(raw)):
-        if raw[i] in separators:
-            cut = i
-            break
-    if cut < 0:
-        return LabelParts(raw, (), ())
-    category = raw[:cut]
-    pieces = re.split("[" + re.escape(separators) + "]", raw[cut + 1 :])
-    functions = tuple(p for p in pieces if p and not p.isdigit())
-    indices = tuple(p for p in pieces if p.isdigit())
-    return LabelParts(category, functions, indices)
 
 
 def _build(
@@ -235,77 +199,6 @@ def _write_one(tree: Tree) -> str:
 def write_ptb(trees: Iterable[Tree]) -> str:
     """One tree per line; inverse of :func:`read_ptb` (property-tested)."""
     return "".join(_write_one(t) + "\n" for t in trees)
-
-
-def strip_empty(tree: Tree, empty_labels: Sequence[str] = ("-NONE-",)) -> Tree:
-    """Remove empty elements (``-NONE-`` preterminals) and, recursively, ancestors left empty.
-
-    Word positions are renumbered over the words that remain.  The root always stays: a tree
-    of empty elements only becomes its root without children (no words).
-    """
-    nodes = tree.nodes
-    keep = [True] * len(nodes)
-    for i in range(len(nodes) - 1, 0, -1):
-        n = nodes[i]
-        if n.terminal is not None:
-            continue
-        if n.label in empty_labels:
-            keep[i] = False
-            for c in n.children:
-                keep[c] = False
-        elif not any(keep[c] for c in n.children):
-            keep[i] = False
-    if nodes and nodes[0].terminal is None and nodes[0].label in empty_labels:
-        for c in nodes[0].children:
-            keep[c] = False
-    return _rebuild(tree, keep)
-
-
-def _rebuild(tree: Tree, keep: Sequence[bool]) -> Tree:
-    """Copy the nodes marked ``keep`` (a kept node's parent must be kept, or it is the root)."""
-    new_index: dict[int, int] = {}
-    order = [i for i in range(len(tree.nodes)) if keep[i]]
-    for j, i in enumerate(order):
-        new_index[i] = j
-    words: list[str] = []
-    out: list[Node] = []
-    for i in order:
-        n = tree.nodes[i]
-        term = None
-        if n.terminal is not None:
-            term = len(words)
-            words.append(n.label)
-        out.append(Node(n.label, tuple(new_index[c] for c in n.children if keep[c]), term))
-    return Tree(tuple(out), tuple(words), tree.sent_id, tree.source)
-
-
-def unwrap(tree: Tree, root_labels: Sequence[str] = ("", "ROOT", "TOP")) -> Tree:
-    """Remove outer brackets labeled ``""``, ``ROOT`` or ``TOP`` that have exactly one child.
-
-    An outer bracket with several children (FarPaHC's ``( (IP-MAT ...) (ID ...) )``)
-    is unwrapped when exactly one child is syntax: ``ID`` and ``CODE`` nodes
-    under the outer bracket are metadata and are dropped with it.  The new root is
-    found first and the tree rebuilt once (linear, however many layers are removed).
-    """
-    nodes = tree.nodes
-    top = 0
-    while True:
-        root = nodes[top]
-        if root.terminal is not None or root.label not in root_labels:
-            break
-        syntax = [c for c in root.children if nodes[c].label not in _METADATA]
-        if len(syntax) != 1 or nodes[syntax[0]].terminal is not None:
-            break
-        top = syntax[0]
-    if top == 0:
-        return tree
-    keep = [False] * len(nodes)
-    stack = [top]
-    while stack:
-        i = stack.pop()
-        keep[i] = True
-        stack.extend(nodes[i].children)
-    return _rebuild(tree, keep)
 
 
 # ---------------------------------------------------------------------------

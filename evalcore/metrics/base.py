@@ -10,10 +10,12 @@ settings that produced it (as sacrebleu does), e.g.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import fields
+from dataclasses import dataclass, fields
 from typing import Protocol, Self, TypeVar
 
-__all__ = ["Additive", "add_fields", "make_signature", "ratio", "total"]
+from evalcore.version import __version__
+
+__all__ = ["Additive", "Signature", "add_fields", "make_signature", "ratio", "total"]
 
 
 class Additive(Protocol):
@@ -41,18 +43,39 @@ def ratio(num: int | float, den: int | float, empty: float = 0.0) -> float:
     return num / den if den else empty
 
 
-def make_signature(metric: str, settings: Sequence[tuple[str, object]]) -> str:
-    """``metric|key:value|...|v<version>``; booleans print as yes/no, ``None`` as none."""
-    from evalcore import __version__
+def _text(value: object) -> str:
+    """A setting as a signature prints it: booleans as yes/no, ``None`` as none."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    return str(value)
 
-    parts = [metric]
-    for key, value in settings:
-        if isinstance(value, bool):
-            text = "yes" if value else "no"
-        elif value is None:
-            text = "none"
-        else:
-            text = str(value)
-        parts.append(f"{key}:{text}")
-    parts.append(f"v{__version__}")
-    return "|".join(parts)
+
+@dataclass(frozen=True, slots=True)
+class Signature:
+    """A metric's name and its settings, printed ``metric|key:value|...|v<version>`` with every number.
+
+    A signature composes: :meth:`extend` is this signature plus more settings (the experiment's
+    signature is its TedEval signature plus the significance test's settings); the version comes
+    last, once, when it is printed.
+    """
+
+    metric: str
+    settings: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def of(cls, metric: str, settings: Iterable[tuple[str, object]] = ()) -> Signature:
+        return cls(metric).extend(*settings)
+
+    def extend(self, *settings: tuple[str, object]) -> Signature:
+        """This signature followed by ``settings``."""
+        return Signature(self.metric, (*self.settings, *((k, _text(v)) for k, v in settings)))
+
+    def __str__(self) -> str:
+        return "|".join([self.metric, *(f"{k}:{v}" for k, v in self.settings), f"v{__version__}"])
+
+
+def make_signature(metric: str, settings: Sequence[tuple[str, object]]) -> str:
+    """``metric|key:value|...|v<version>`` (:class:`Signature`)."""
+    return str(Signature.of(metric, settings))

@@ -320,8 +320,8 @@ def f1_by_size_frame(
     top = max((s.limit for s in scores.values()), default=0)
     base_f1 = [0.0] * top
     if baseline is not None:
-        for row in scores[baseline].per_size:
-            base_f1[row.size - 1] = row.f1
+        for base in scores[baseline].per_size:
+            base_f1[base.size - 1] = base.f1
     records = []
     for name, sc in scores.items():
         by_size = {row.size: row for row in sc.per_size}

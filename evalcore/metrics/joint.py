@@ -13,10 +13,13 @@ Counts then score: every sentence contributes :class:`SegCounts`,
 their sums.  Sentences whose analysis is not a tree are left out of TedEval
 and the classic metric (counted in ``skipped``) but still count for SEGEVAL.
 
-:func:`evaluate_stream` scores a :class:`~evalcore.lattice_input.PairStream`
-as it is read, keeping the sums (and the sentences only if asked): the
-``lattice`` command's memory is one sentence pair.  :func:`evaluate` scores
-a collected :class:`~evalcore.lattice_input.Pairing` the same way.
+:func:`evaluate_stream` scores sentence pairs as they are read (a
+:class:`~evalcore.lattice.model.PairSource`, e.g.
+:class:`~evalcore.lattice.reading.PairStream`), keeping the sums (and the
+sentences only if asked): the ``lattice`` command's memory is one sentence
+pair.  :func:`evaluate` scores a collected
+:class:`~evalcore.lattice.model.Pairing` the same way.  Both take values of
+:mod:`evalcore.lattice.model`; reading files is :mod:`evalcore.lattice.reading`.
 """
 
 from __future__ import annotations
@@ -27,8 +30,8 @@ from typing import Literal
 
 from evalcore.formats.prm import COLLINS
 from evalcore.formats.ptb import PtbLine
-from evalcore.lattice import Lexeme, TagColumn, check_path
-from evalcore.lattice_input import Pairing, PairStream, ReadOptions, SentencePair
+from evalcore.lattice.model import Lexeme, Pairing, PairSource, ReadOptions, SentencePair, TagColumn
+from evalcore.lattice.paths import check_path
 from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.metrics import attachment, parseval
 from evalcore.metrics.base import make_signature
@@ -72,7 +75,7 @@ class JointConfig:
 
     @property
     def read_options(self) -> ReadOptions:
-        """The reading settings these scores assume (pass them to :func:`load_pairing`)."""
+        """The reading settings these scores assume (for :mod:`evalcore.lattice.reading`)."""
         return ReadOptions(self.tag_column, self.protocol, self.deprel_base, self.limits)
 
     @property
@@ -282,7 +285,7 @@ def evaluate(
 
 
 def evaluate_stream(
-    stream: PairStream,
+    stream: PairSource,
     config: JointConfig = JointConfig(),
     *,
     name: str = "",
@@ -290,7 +293,8 @@ def evaluate_stream(
     keep_sentences: bool = False,
     on_sentence: Callable[[SentenceJoint], None] | None = None,
 ) -> JointResult:
-    """:func:`evaluate` on a :class:`PairStream`, reading both files in step.
+    """:func:`evaluate` on sentence pairs as they are read (a :class:`PairSource`, e.g.
+    :class:`~evalcore.lattice.reading.PairStream`, which reads both files in step).
 
     Only the sums are kept (``sentences`` is empty unless ``keep_sentences``); ``on_sentence``
     sees every sentence as it is scored.  The stream's ambiguity lattices (``PairStream(...,

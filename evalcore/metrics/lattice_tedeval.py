@@ -29,7 +29,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Literal
 
-from evalcore.lattice import LatticeTree, TagColumn
+from evalcore.lattice.model import LatticeTree, TagColumn
 from evalcore.limits import DEFAULT_LIMITS, Limits, format_size
 from evalcore.metrics.base import make_signature, ratio
 from evalcore.ted.general import OrderedTree, TedMapping, ted_mapping, ted_same_yield

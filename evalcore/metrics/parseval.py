@@ -3,9 +3,10 @@
 Bracket extraction follows ``evalb.c`` step by step, driven by an evalb
 parameter file (:mod:`evalcore.formats.prm`):
 
-1. *Reading* (evalb's ``read_line``): a node whose only child is a word is a
-   preterminal (tag + word); words count for the sentence length unless their
-   tag is a ``DELETE_LABEL_FOR_LENGTH``; a preterminal whose tag is a
+1. *Reading* (evalb's ``read_line``, :func:`evalcore.formats.evalb.read_evalb`):
+   a node whose only child is a word is a preterminal (tag + word); words
+   count for the sentence length unless their tag is a
+   ``DELETE_LABEL_FOR_LENGTH``; a preterminal whose tag is a
    ``DELETE_LABEL`` is removed *with its word*.  Every other node is a
    bracket over the words (kept so far) that it dominates.
 2. *Quote repair* (evalb 2006, ``fix_quote``): when the word counts differ and
@@ -47,35 +48,28 @@ from types import MappingProxyType
 from typing import Literal
 
 from evalcore.errors import MismatchError
+from evalcore.formats.evalb import EvalbReading, QuoteTerm, RawBracket, read_evalb
 from evalcore.formats.prm import COLLINS, EvalbParams
 from evalcore.formats.ptb import PtbLine
 from evalcore.metrics.base import add_fields, make_signature, ratio
-from evalcore.trees import Tree
 
 __all__ = [
     "ALWAYS_DELETED",
-    "EVALB_HEADER",
     "MAX_KEPT_PROBLEMS",
+    "STATUS_CODE",
     "Bracket",
-    "EvalbReading",
     "ParsevalConfig",
     "ParsevalCounts",
     "ParsevalResult",
     "ParsevalScore",
-    "QuoteTerm",
-    "RawBracket",
     "SentenceComparison",
     "Status",
     "compare_corpus",
     "compare_sentence",
-    "evalb_report_tail",
-    "evalb_sentence_line",
     "fix_quote",
-    "format_evalb_report",
     "massage",
     "paired_lines",
     "parseval_corpus",
-    "read_evalb",
     "score",
     "strip_functions",
 ]
@@ -86,9 +80,6 @@ only (a file of millions of empty lines is millions of skip sentences)."""
 
 ALWAYS_DELETED: tuple[str, ...] = ("ROOT", "TOP")
 """Nonterminal labels deleted whatever the parameter file says (FREVAL paper, footnote 8)."""
-
-QUOTE_WORDS = frozenset({"'", '"', "/"})
-"""Words that make a ``QUOTE_LABEL`` terminal a possible mislabeled quote (evalb's ``is_quote_term``)."""
 
 Status = Literal["ok", "error", "skip"]
 STATUS_CODE: Mapping[str, int] = MappingProxyType({"ok": 0, "error": 1, "skip": 2})
@@ -120,40 +111,8 @@ class ParsevalConfig:
 
 
 # ---------------------------------------------------------------------------
-# Reading (evalb's read_line), quote repair (fix_quote), massage (massage_data)
-
-
-@dataclass(frozen=True, slots=True)
-class RawBracket:
-    """A bracket as read: ``[start, end)`` over kept words, raw label, raw parent index (-1: none)."""
-
-    start: int
-    end: int
-    label: str
-    parent: int
-
-
-@dataclass(frozen=True, slots=True)
-class QuoteTerm:
-    """A ``QUOTE_LABEL`` terminal (kept or deleted) and where to re-insert it (evalb's ``s_term_ind``)."""
-
-    word: str
-    tag: str
-    index: int  # number of kept words before it
-    bracket: int  # number of brackets opened before it
-    parent: int  # the innermost bracket open around it (-1: none); the others are its ancestors
-
-
-@dataclass(frozen=True, slots=True)
-class EvalbReading:
-    """One side of a sentence after evalb's reading step."""
-
-    words: tuple[str, ...]
-    tags: tuple[str, ...]
-    brackets: tuple[RawBracket, ...]
-    quotes: tuple[QuoteTerm, ...]
-    length: int  # words not tagged DELETE_LABEL_FOR_LENGTH, counted before deletion
-    error: str = ""
+# Quote repair (fix_quote) and massage (massage_data); reading (evalb's read_line) is
+# evalcore.formats.evalb.read_evalb
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,62 +131,6 @@ def strip_functions(label: str, separators: str = "-=") -> str:
         if ch in separators:
             return label[:i]
     return label
-
-
-def read_evalb(trees: Sequence[Tree], params: EvalbParams, error: str = "") -> EvalbReading:
-    """Words, tags, raw brackets and quote terminals of the trees of one sentence (step 1).
-
-    Iterative preorder walk with an explicit stack (no recursion).
-    """
-    delete = frozenset(params.delete_labels)
-    delete_len = frozenset(params.delete_labels_for_length)
-    quote_labels = frozenset(params.quote_labels)
-    words: list[str] = []
-    tags: list[str] = []
-    starts: list[int] = []
-    ends: list[int] = []
-    labels: list[str] = []
-    parents: list[int] = []
-    quotes: list[QuoteTerm] = []
-    length = 0
-    for tree in trees:
-        nodes = tree.nodes
-        open_brackets: list[int] = []
-        work: list[tuple[int, bool]] = [(0, False)]
-        while work:
-            i, closing = work.pop()
-            if closing:
-                ends[open_brackets.pop()] = len(words)
-                continue
-            node = nodes[i]
-            if node.terminal is not None:
-                # a word beside other children: evalb stops reading here ("More than two elements")
-                error = error or f"more than two elements in a bracket (word '{node.label}')"
-                continue
-            children = node.children
-            if len(children) == 1 and nodes[children[0]].terminal is not None:
-                tag = node.label
-                word = nodes[children[0]].label
-                if tag not in delete_len:
-                    length += 1
-                if tag in quote_labels and word in QUOTE_WORDS:
-                    parent = open_brackets[-1] if open_brackets else -1
-                    quotes.append(QuoteTerm(word, tag, len(words), len(starts), parent))
-                if tag not in delete:
-                    words.append(word)
-                    tags.append(tag)
-                continue
-            parents.append(open_brackets[-1] if open_brackets else -1)
-            starts.append(len(words))
-            ends.append(-1)
-            labels.append(node.label)
-            open_brackets.append(len(starts) - 1)
-            work.append((i, True))
-            work.extend((c, False) for c in reversed(children))
-    brackets = tuple(
-        RawBracket(s, e, lab, p) for s, e, lab, p in zip(starts, ends, labels, parents, strict=True)
-    )
-    return EvalbReading(tuple(words), tuple(tags), brackets, tuple(quotes), length, error)
 
 
 def _reinsert(
@@ -684,95 +587,3 @@ def parseval_corpus(
 
 # ---------------------------------------------------------------------------
 # evalb's report layout
-
-
-def _pct(num: int, den: int) -> float:
-    return 100.0 * num / den if den > 0 else 0.0
-
-
-def _summary(c: ParsevalCounts, version: str) -> list[str]:
-    sentn = c.sentences - c.errors - c.skipped
-    r = _pct(c.matched, c.gold)
-    p = _pct(c.matched, c.test)
-    lines = [
-        f"Number of sentence        = {c.sentences:6d}",
-        f"Number of Error sentence  = {c.errors:6d}",
-        f"Number of Skip  sentence  = {c.skipped:6d}",
-        f"Number of Valid sentence  = {sentn:6d}",
-        f"Bracketing Recall         = {r:6.2f}",
-        f"Bracketing Precision      = {p:6.2f}",
-    ]
-    if version != "1997":
-        # 0/0: evalb computes 2*p*r/(p+r) in C and prints the NaN that x86-64 makes of it, '-nan'
-        fm = f"{2 * p * r / (p + r):6.2f}" if p + r else f"{'-nan':>6}"
-        lines.append(f"Bracketing FMeasure       = {fm}")
-    lines += [
-        f"Complete match            = {(100.0 * c.complete / sentn if sentn > 0 else 0.0):6.2f}",
-        f"Average crossing          = {(1.0 * c.crossing / sentn if sentn > 0 else 0.0):6.2f}",
-        f"No crossing               = {(100.0 * c.no_crossing / sentn if sentn > 0 else 0.0):6.2f}",
-        f"2 or less crossing        = {(100.0 * c.two_or_less / sentn if sentn > 0 else 0.0):6.2f}",
-        f"Tagging accuracy          = {_pct(c.correct_tags, c.words):6.2f}",
-    ]
-    return lines
-
-
-EVALB_HEADER = (
-    "  Sent.                        Matched  Bracket   Cross        Correct Tag",
-    " ID  Len.  Stat. Recal  Prec.  Bracket gold test Bracket Words  Tags Accracy",
-    "=" * 76,
-)
-
-
-def evalb_sentence_line(s: SentenceComparison, version: str = "2006") -> str:
-    """One sentence's line of evalb's report (see :func:`format_evalb_report`)."""
-    code = STATUS_CODE[s.status]
-    if s.status == "ok":
-        m, g, t = s.matched, len(s.gold), len(s.test)
-        words, tags, cross = s.words, s.correct_tags, s.crossing
-    else:
-        m = g = t = cross = tags = 0
-        words = s.words if version == "1997" else 0
-    return (
-        f"{s.index:4d}  {s.length:3d}    {code:d}  "
-        f"{_pct(m, g):6.2f} {_pct(m, t):6.2f}   {m:3d}    {g:3d}  {t:3d}    {cross:3d}"
-        f"   {words:4d}  {tags:4d}   {_pct(tags, words):6.2f}"
-    )
-
-
-def evalb_report_tail(result: ParsevalResult, version: str = "2006") -> list[str]:
-    """The lines of evalb's report after the sentence lines: the total line and the summary."""
-    out = ["=" * 76]
-    c = result.all.counts
-    total = ""
-    if c.gold > 0 and c.test > 0:
-        r, p = _pct(c.matched, c.gold), _pct(c.matched, c.test)
-        total = " " * 16 + f"{r:6.2f} {p:6.2f} "
-        if version == "1997":  # sample.rsl: the number of sentences without crossing
-            total += f"{c.matched:6d} {c.gold:6d} {c.test:4d}  {c.no_crossing:5d}"
-        else:  # evalb.c (2006) print_total: "%6d %5d %5d  %5d", the total number of crossing brackets
-            total += f"{c.matched:6d} {c.gold:5d} {c.test:5d}  {c.crossing:5d}"
-    total += f"  {c.words:5d} {c.correct_tags:5d}   {_pct(c.correct_tags, c.words):6.2f}"
-    out.append(total)
-    out.append("=== Summary ===")
-    out.append("")
-    out.append("-- All --")
-    out += _summary(c, version)
-    out.append("")
-    out.append(f"-- len<={result.config.params.cutoff_len} --")
-    out += _summary(result.cutoff.counts, version)
-    return out
-
-
-def format_evalb_report(result: ParsevalResult, version: str = "2006") -> str:
-    """evalb's standard output, line for line, so that it can be diffed with evalb's.
-
-    ``version="2006"``: the evalb in use today (``evalb.c`` compiled from its
-    2006 source; with the F-measure line; its error lines print 0 words; the
-    total line's crossing column is the total number of crossing brackets).
-    ``version="1997"``: the original layout, as in the ``sample.rsl`` shipped
-    with evalb, whose total line prints the number of sentences *without*
-    crossing in that column.  (``result`` must keep every sentence.)
-    """
-    out = [*EVALB_HEADER, *(evalb_sentence_line(s, version) for s in result.sentences)]
-    out += evalb_report_tail(result, version)
-    return "\n".join(out) + "\n"

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
-from evalcore.lattice import Block, Lexeme, TagColumn
+from evalcore.lattice.model import Block, Lexeme, TagColumn
 from evalcore.metrics.base import add_fields, make_signature, ratio
 
 __all__ = ["SegConfig", "SegCounts", "SegScore", "lcs_length", "score", "sentence_counts"]

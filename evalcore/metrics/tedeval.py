@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from evalcore.conversion import ConversionConfig
-from evalcore.metrics.base import make_signature, ratio
+from evalcore.metrics.base import Signature, ratio
 from evalcore.ted.spans import edit_script, intersect, script_cost, size
 from evalcore.trees import EditOp, SpanTree
 
@@ -45,7 +45,8 @@ class TedConfig:
     def protocol(self) -> str:
         return self.conversion.protocol
 
-    def signature(self, labeled: bool | None = None) -> str:
+    def signature_value(self, labeled: bool | None = None) -> Signature:
+        """The signature as a value (:class:`~evalcore.metrics.base.Signature`), to extend."""
         c = self.conversion
         settings: list[tuple[str, object]] = [("proto", c.protocol)]
         if labeled is not None:
@@ -57,7 +58,10 @@ class TedConfig:
             ("case", "fold" if c.fold_case else "keep"),
             ("proj", True if c.protocol == "2011" else c.projectivize),
         ]
-        return make_signature("tedeval", settings)
+        return Signature.of("tedeval", settings)
+
+    def signature(self, labeled: bool | None = None) -> str:
+        return str(self.signature_value(labeled))
 
 
 @dataclass(frozen=True, slots=True)

@@ -124,11 +124,9 @@ def tree_to_dot(
     """
     styles = styles or {}
     labels = labels or {}
-    for i, style_name in styles.items():
-        if style_name not in NODE_STYLES:
-            raise ValueError(
-                f"unknown node style {style_name!r} for node {i} (known: {', '.join(NODE_STYLES)})"
-            )
+    for i, given in styles.items():
+        if given not in NODE_STYLES:
+            raise ValueError(f"unknown node style {given!r} for node {i} (known: {', '.join(NODE_STYLES)})")
     out = _graph_header(name, ["ordering=out", "rankdir=TB", "nodesep=0.18", "ranksep=0.32"], title)
     out.append(
         # width=0.1: a node is as narrow as its text (Graphviz's default minimum, 0.75 in, spread
@@ -168,8 +166,9 @@ def tree_to_dot(
             if st.fill:
                 attrs.append(f'fillcolor="{st.fill}"')
         out.append(f"  n{i} [label=<{body}>{', ' if attrs else ''}{', '.join(attrs)}];")
-    for i, node in enumerate(tree.nodes):
-        for c in node.children:
+    children: list[tuple[int, ...]] = [node.children for node in tree.nodes]
+    for i, kids in enumerate(children):
+        for c in kids:
             out.append(f"  n{i} -> n{c};")
     if terminals:
         terminals.sort()

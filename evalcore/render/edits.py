@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Literal, Protocol
 
-from evalcore.lattice import LatticeTree
+from evalcore.lattice.model import LatticeTree
 from evalcore.render.dot import NodeStyleName, tree_to_dot
 from evalcore.trees import EditOp, MFTree, Node, SpanTree, Tree
 

@@ -2,7 +2,7 @@
 
 * :func:`place_path` -- put a gold or predicted path (lexemes with token ids,
   in the file's own state numbers) into an ambiguity lattice's states, token
-  by token, as :func:`evalcore.lattice.check_path` does.  Gold lattices are
+  by token, as :func:`evalcore.lattice.paths.check_path` does.  Gold lattices are
   renumbered (data README), so drawing a path with its own numbers would
   connect the wrong states.  A token whose segments are in the lattice but
   whose tags are not keeps the lattice states (drawn as a parallel arc
@@ -17,7 +17,7 @@
   prefix inside a token, so analyses that agree share arcs and those that
   differ branch.
 * :func:`lattice_tree_to_tree` / :func:`lattice_tree_to_dot` -- a
-  :class:`~evalcore.lattice.LatticeTree` as an ordered tree for
+  :class:`~evalcore.lattice.model.LatticeTree` as an ordered tree for
   :func:`~evalcore.render.dot.tree_to_dot`: each lexeme is a tag node over
   its segment; right-to-left text is mirrored (first morpheme on the right,
   under the right-to-left lattice drawing).
@@ -30,7 +30,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from itertools import count
 
-from evalcore.lattice import LatticeTree, Lexeme, TagColumn, _walk, check_path, token_lattices
+from evalcore.lattice.model import LatticeTree, Lexeme, TagColumn
+from evalcore.lattice.paths import _walk, check_path, token_lattices
 from evalcore.render.dot import NodeStyleName, tree_to_dot
 from evalcore.render.text import is_rtl_text
 from evalcore.trees import Arc, Lattice, Node, Tree

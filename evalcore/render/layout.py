@@ -27,7 +27,7 @@ label would overlap another on its level); words are spaced by their own
 width plus a small gap, wider only where an adjacent arc's label needs room.
 
 The drawing does not judge anything: when the caller passes *verdicts* (one
-:class:`ArcVerdict` per token, computed by
+:class:`~evalcore.trees.ArcVerdict` per token, computed by
 :func:`evalcore.inspection.arc_verdicts` from the attachment metric's own
 per-token judgements), each arc carries its status: ``correct``,
 ``wrong-head`` (red, dashed) or ``wrong-label`` (orange, dotted, label shown
@@ -45,12 +45,11 @@ from itertools import pairwise
 from typing import Literal
 
 from evalcore.render.text import is_rtl_text, text_width
-from evalcore.trees import DepTree
+from evalcore.trees import ArcVerdict, DepTree
 
 __all__ = [
     "ArcBox",
     "ArcStatus",
-    "ArcVerdict",
     "DepLayout",
     "LayoutStyle",
     "WordBox",
@@ -62,21 +61,6 @@ __all__ = [
 ]
 
 ArcStatus = Literal["plain", "correct", "wrong-head", "wrong-label"]
-Verdict = Literal["correct", "wrong-head", "wrong-label"]
-
-
-@dataclass(frozen=True, slots=True)
-class ArcVerdict:
-    """What the drawing is told about one token's arc (computed by the caller, never here).
-
-    ``status``: right head and label, wrong head, or right head with a wrong
-    label; ``gold_head`` / ``gold_label``: the gold arc, for the label text
-    ``obl (gold obj)`` and the tooltip.
-    """
-
-    status: Verdict
-    gold_head: int
-    gold_label: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,42 +257,16 @@ def detect_rtl(tree: DepTree) -> bool:
     return rtl > ltr
 
 
-def layout_dep(
-    tree: DepTree,
-    verdicts: Sequence[ArcVerdict] | None = None,
-    *,
-    rtl: bool | None = None,
-    dimmed: Collection[int] = (),
-    notes: Mapping[int, Sequence[str]] | None = None,
-    tag: Literal["upos", "xpos", "none"] = "upos",
-    grid: WordGrid | None = None,
-    style: LayoutStyle = LayoutStyle(),
-) -> DepLayout:
-    """Lay out ``tree``; ``verdicts`` (one per token, in token order) mark each arc against a gold.
+_Sides = list[list[tuple[int, int]]]
+"""Per word, its arcs on one side as ``(distance, dependent)``."""
 
-    ``dimmed``: token ids drawn faded (e.g. punctuation left out of the counts);
-    ``notes``: extra text lines under a word (the NED page's verdicts);
-    ``rtl``: ``None`` detects the direction from the words;
-    ``grid``: minimum widths and steps (from :func:`merge_grids` over the
-    layouts of other analyses of the sentence) so that the same word sits at
-    the same x in every drawing; ignored if its length differs.
-    """
+
+def _arc_sides(tree: DepTree) -> tuple[_Sides, _Sides]:
+    """The arcs leaving each word to the left and to the right (logical direction: word 1 on the
+    left; an arc is (dependent, head), root arcs have head 0 and no side)."""
     n = len(tree.tokens)
-    s = style
-    notes = notes or {}
-    dim = frozenset(dimmed)
-    if rtl is None:
-        rtl = detect_rtl(tree)
-    statuses = _statuses(tree, verdicts)
-
-    # --- arcs as data (logical direction: word 1 on the left) -----------------
-    # an arc is (dependent, head); root arcs have head 0
-    texts = [_label_text(t.deprel, statuses[i][2], statuses[i][0]) for i, t in enumerate(tree.tokens)]
-    label_w = [text_width(x, s.label_size) + 2 * s.label_pad_x for x in texts]
-
-    # --- ports per word ------------------------------------------------------
-    left_arcs: list[list[tuple[int, int]]] = [[] for _ in range(n + 1)]  # (distance, dependent)
-    right_arcs: list[list[tuple[int, int]]] = [[] for _ in range(n + 1)]
+    left_arcs: _Sides = [[] for _ in range(n + 1)]
+    right_arcs: _Sides = [[] for _ in range(n + 1)]
     for t in tree.tokens:
         h, d = t.head, t.id
         if h == 0 or h == d or not 1 <= h <= n:
@@ -317,9 +275,20 @@ def layout_dep(
         lo, hi = min(h, d), max(h, d)
         right_arcs[lo].append((dist, d))
         left_arcs[hi].append((dist, d))
+    return left_arcs, right_arcs
 
-    # word widths
-    widths: list[float] = [0.0] * (n + 1)
+
+def _word_widths(
+    tree: DepTree,
+    sides: tuple[_Sides, _Sides],
+    notes: Mapping[int, Sequence[str]],
+    tag: Literal["upos", "xpos", "none"],
+    grid: WordGrid | None,
+    s: LayoutStyle,
+) -> list[float]:
+    """Each word's width (index = token id): its form, tag and notes, and room for its ports."""
+    left_arcs, right_arcs = sides
+    widths: list[float] = [0.0] * (len(tree.tokens) + 1)
     # the small lines under a word (tag, notes) may reach into the gaps on both sides, keeping
     # ``small_gap`` px from their neighbours': a short form with a long tag ("," PUNCT) stays narrow
     small_gap = 4.0
@@ -334,12 +303,17 @@ def layout_dep(
             2 * s.port_step * (max(len(left_arcs[t.id]), len(right_arcs[t.id])) + 1),
         )
         widths[t.id] = w + s.word_pad
-    if grid is not None and len(grid.widths) != n:
-        grid = None
     if grid is not None:
-        for i in range(1, n + 1):
+        for i in range(1, len(tree.tokens) + 1):
             widths[i] = max(widths[i], grid.widths[i - 1])
+    return widths
 
+
+def _word_centres(
+    tree: DepTree, widths: Sequence[float], label_w: Sequence[float], grid: WordGrid | None, s: LayoutStyle
+) -> tuple[list[float], float]:
+    """Each word's centre x (index = token id) and the drawing's width before labels stick out."""
+    n = len(tree.tokens)
     # adjacent arcs want their label to fit between the two words
     adjacent_label: list[float] = [0.0] * (n + 1)  # indexed by the left word of the pair
     for i, t in enumerate(tree.tokens):
@@ -359,10 +333,15 @@ def layout_dep(
             x += max(step, need, grid.steps[i - 2] if grid is not None else 0.0)
         xs[i] = x
     total_width = (x + widths[n] / 2 + s.margin) if n else 2 * s.margin
+    return xs, total_width
 
-    # port x per (word, dependent-of-arc, end) -- logical coordinates
-    port: dict[tuple[int, int], float] = {}  # (word, dependent) -> x
-    for w in range(1, n + 1):
+
+def _ports(xs: Sequence[float], sides: tuple[_Sides, _Sides], s: LayoutStyle) -> dict[tuple[int, int], float]:
+    """The x where each arc meets a word: ``(word, dependent of the arc) -> x`` (logical
+    coordinates); on each side the shortest arc is nearest the centre."""
+    left_arcs, right_arcs = sides
+    port: dict[tuple[int, int], float] = {}
+    for w in range(1, len(xs)):
         for k, (_, dep) in enumerate(sorted(left_arcs[w])):
             # shortest arc leftmost: k = 0 -> furthest out
             m = len(left_arcs[w])
@@ -370,8 +349,29 @@ def layout_dep(
         for k, (_, dep) in enumerate(sorted(right_arcs[w])):
             m = len(right_arcs[w])
             port[(w, dep)] = xs[w] + s.port_step * (m - k)
+    return port
 
-    # --- levels ----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Levels:
+    """Where the arcs go: each dependent's level, each level's occupied intervals (arcs and their
+    labels), and each dependent's ``(x_head, x_dep, label_x)``."""
+
+    level_of: dict[int, int]
+    occupied: list[list[tuple[float, float]]]
+    arc_geom: dict[int, tuple[float, float, float]]
+
+
+def _place_arcs(
+    tree: DepTree,
+    xs: Sequence[float],
+    port: Mapping[tuple[int, int], float],
+    label_w: Sequence[float],
+    s: LayoutStyle,
+) -> _Levels:
+    """Shortest arcs first, each on the lowest level above the arcs it spans where it and its
+    label fit; then root arrows (and heads pointing at themselves / out of range) the same way."""
+    n = len(tree.tokens)
     order = sorted(
         (t for t in tree.tokens if 1 <= t.head <= n and t.head != t.id),
         key=lambda t: (abs(t.head - t.id), min(t.head, t.id)),
@@ -423,6 +423,49 @@ def layout_dep(
         occupied[level].append((occ_lo, occ_hi))
         level_of[t.id] = level
         arc_geom[t.id] = (xr, xr, xr)
+    return _Levels(level_of, occupied, arc_geom)
+
+
+def layout_dep(
+    tree: DepTree,
+    verdicts: Sequence[ArcVerdict] | None = None,
+    *,
+    rtl: bool | None = None,
+    dimmed: Collection[int] = (),
+    notes: Mapping[int, Sequence[str]] | None = None,
+    tag: Literal["upos", "xpos", "none"] = "upos",
+    grid: WordGrid | None = None,
+    style: LayoutStyle = LayoutStyle(),
+) -> DepLayout:
+    """Lay out ``tree``; ``verdicts`` (one per token, in token order) mark each arc against a gold.
+
+    ``dimmed``: token ids drawn faded (e.g. punctuation left out of the counts);
+    ``notes``: extra text lines under a word (the NED page's verdicts);
+    ``rtl``: ``None`` detects the direction from the words;
+    ``grid``: minimum widths and steps (from :func:`merge_grids` over the
+    layouts of other analyses of the sentence) so that the same word sits at
+    the same x in every drawing; ignored if its length differs.
+
+    The steps: the arcs on each side of a word, the word widths, the word centres, the ports,
+    the arcs' levels; then everything mirrored for a right-to-left sentence.
+    """
+    n = len(tree.tokens)
+    s = style
+    notes = notes or {}
+    dim = frozenset(dimmed)
+    if rtl is None:
+        rtl = detect_rtl(tree)
+    statuses = _statuses(tree, verdicts)
+    texts = [_label_text(t.deprel, statuses[i][2], statuses[i][0]) for i, t in enumerate(tree.tokens)]
+    label_w = [text_width(x, s.label_size) + 2 * s.label_pad_x for x in texts]
+    if grid is not None and len(grid.widths) != n:
+        grid = None
+
+    sides = _arc_sides(tree)
+    widths = _word_widths(tree, sides, notes, tag, grid, s)
+    xs, total_width = _word_centres(tree, widths, label_w, grid, s)
+    placed = _place_arcs(tree, xs, _ports(xs, sides, s), label_w, s)
+    level_of, arc_geom = placed.level_of, placed.arc_geom
 
     levels = max(level_of.values(), default=0)
     top = s.margin + s.label_size / 2 + s.label_pad_y
@@ -430,7 +473,7 @@ def layout_dep(
     max_notes = max((len(v) for v in notes.values()), default=0)
 
     # labels may stick out past the first or last word (a wide root label): shift, widen
-    extents = [iv for lev in occupied for iv in lev]
+    extents = [iv for lev in placed.occupied for iv in lev]
     lo_ext = min((a for a, _ in extents), default=s.margin)
     hi_ext = max((b for _, b in extents), default=0.0)
     lead = max(0.0, s.margin - lo_ext, grid.lead if grid is not None else 0.0)

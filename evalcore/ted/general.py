@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
-from edist import ted as _edist
+from evalcore.ted._edist import edist_alignment, edist_distance
 
 __all__ = ["OrderedTree", "TedMapping", "from_parents", "ted_distance", "ted_mapping", "ted_same_yield"]
 
@@ -131,14 +131,11 @@ def ted_mapping(x: OrderedTree, y: OrderedTree, *, pin_roots: bool = False) -> T
             return big
         return 0.0 if ax[a] == ay[b] else eps
 
-    alignment = _edist.ted_backtrace(
-        list(range(n)), [list(c) for c in x.children], list(range(m)), [list(c) for c in y.children], delta
-    )
+    alignment = edist_alignment(x.children, y.children, delta)
     pairs: list[tuple[int, int]] = []
     deleted: list[int] = []
     inserted: list[int] = []
-    for step in alignment:
-        left, right = int(step._left), int(step._right)
+    for left, right in alignment:
         if left >= 0 and right >= 0:
             if kx[left] != ky[right]:  # never optimal (cost > any DEL/ADD script); guard anyway
                 raise AssertionError(f"TED mapped unequal nodes {left} and {right}")
@@ -168,10 +165,7 @@ def ted_distance(x: OrderedTree, y: OrderedTree, *, pin_roots: bool = False) -> 
             return root_cost if a == 0 else 1.0
         return 0.0 if kx[a] == ky[b] else big
 
-    d = _edist.ted(
-        list(range(n)), [list(c) for c in x.children], list(range(m)), [list(c) for c in y.children], delta
-    )
-    return round(d)
+    return round(edist_distance(x.children, y.children, delta))
 
 
 def from_parents(keys: Sequence[Hashable], parents: Sequence[int]) -> OrderedTree:

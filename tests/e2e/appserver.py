@@ -91,3 +91,39 @@ def running_app(timeout: float = 60.0) -> Iterator[str]:
             proc.kill()
             proc.wait(timeout=10)
         log.close()
+
+
+# ---------------------------------------------------------------------------
+# waiting for the page (end-to-end tests and benchmarks/bench_browser.py): conditions, never sleeps
+
+# the script has finished, nothing is stale or spinning, the marker (a CSS selector) and the text are there
+SETTLED_JS = """
+([marker, text]) => {
+  const app = document.querySelector('[data-testid=stApp]');
+  if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+  if (document.querySelector('[data-stale=true]')) return false;
+  if (document.querySelector('[data-testid=stSpinner], [data-testid=stProgress]')) return false;
+  if (marker && !document.querySelector(marker)) return false;
+  if (text && !document.body.innerText.includes(text)) return false;
+  return true;
+}
+"""
+
+STARTED_JS = """
+(text) => {
+  const app = document.querySelector('[data-testid=stApp]');
+  return (app && app.getAttribute('data-test-script-state') !== 'notRunning')
+    || document.body.innerText.includes(text);
+}
+"""
+
+
+def wait_settled(page: object, text: str = "", marker: str = "", timeout_ms: float = 180_000) -> None:
+    """Until the run is over, nothing is left over from the run before, and ``marker`` / ``text``
+    are on the page."""
+    page.wait_for_function(SETTLED_JS, arg=[marker, text], timeout=timeout_ms, polling="raf")  # type: ignore[attr-defined]
+
+
+def wait_started(page: object, text: str, timeout_ms: float = 180_000) -> None:
+    """After a click: the rerun has begun (or has already shown ``text``)."""
+    page.wait_for_function(STARTED_JS, arg=text, timeout=timeout_ms, polling="raf")  # type: ignore[attr-defined]

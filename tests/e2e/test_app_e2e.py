@@ -95,7 +95,7 @@ HOSTILE_FORM = "<script>alert(1)</script>"
 HOSTILE_LABEL = '"]; a -> b [label="x'
 
 
-def test_freval_page_draws_plotly_charts(app_url: str, page: object) -> None:
+def test_freval_page_draws_its_charts(app_url: str, page: object) -> None:
     page.goto(f"{app_url}/?data=fr_gsd&sent=fr-ud-test_00005")  # type: ignore[attr-defined]
     page.wait_for_selector("svg.dep-tree g.arc-wrong-head", timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
     # switch pages through the sidebar navigation, as a user does
@@ -103,12 +103,13 @@ def test_freval_page_draws_plotly_charts(app_url: str, page: object) -> None:
     page.wait_for_url(re.compile(r"/FREVAL"), timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
     page.get_by_role("combobox").first.wait_for(timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
     # the dataset choice is shared: French-GSD is not a constituency dataset, so FREVAL falls back to evalb
-    plot = page.locator(".js-plotly-plot").first  # type: ignore[attr-defined]
+    # the curves are SVG written by workbench/charts.py (no chart library to download)
+    plot = page.locator("svg.wb-chart").first  # type: ignore[attr-defined]
     plot.wait_for(timeout=TIMEOUT_MS)
-    page.wait_for_selector(".js-plotly-plot svg.main-svg g.trace", timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
+    page.wait_for_selector("svg.wb-chart g.line path", timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
     # both charts, each with at least two curves: wait until they are drawn, then assert
-    sync_api.expect(page.locator(".js-plotly-plot")).to_have_count(2, timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
-    sync_api.expect(page.locator(".js-plotly-plot").first.locator("g.trace").nth(1)).to_be_attached(  # type: ignore[attr-defined]
+    sync_api.expect(page.locator("svg.wb-chart")).to_have_count(2, timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
+    sync_api.expect(page.locator("svg.wb-chart").first.locator("g.line").nth(1)).to_be_attached(  # type: ignore[attr-defined]
         timeout=TIMEOUT_MS
     )
     page.get_by_text("87.76").first.wait_for(timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
@@ -185,7 +186,7 @@ def test_hostile_labels_are_shown_literally(app_url: str, page: object) -> None:
     page.screenshot(path=str(ARTIFACTS / "e2e_hostile_lattice.png"))  # type: ignore[attr-defined]
 
 
-def test_hostile_file_name_in_plotly_legend(app_url: str, page: object) -> None:
+def test_hostile_file_name_in_chart_legend(app_url: str, page: object) -> None:
     dialogs = _record_dialogs(page)
     page.goto(f"{app_url}/FREVAL?data=upload")  # type: ignore[attr-defined]
     sample = ROOT / "assets" / "evalb" / "sample"
@@ -199,14 +200,14 @@ def test_hostile_file_name_in_plotly_legend(app_url: str, page: object) -> None:
     box.locator('input[type="file"]').set_input_files(
         {"name": name, "mimeType": "text/plain", "buffer": (sample / "sample.tst").read_bytes()}
     )
-    page.wait_for_selector(".js-plotly-plot g.legend text", timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
+    page.wait_for_selector("svg.wb-chart g.legend text", timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
     page.wait_for_function(  # type: ignore[attr-defined]
         "([sel, needle]) => Array.from(document.querySelectorAll(sel)).some(e => e.textContent === needle)",
-        arg=[".js-plotly-plot g.legend text", name],
+        arg=["svg.wb-chart g.legend text", name],
         timeout=TIMEOUT_MS,
     )
-    legend = page.locator(".js-plotly-plot").first.locator("g.legend text").all_text_contents()  # type: ignore[attr-defined]
+    legend = page.locator("svg.wb-chart").first.locator("g.legend text").all_text_contents()  # type: ignore[attr-defined]
     assert name in legend, legend
-    assert page.locator(".js-plotly-plot img, .js-plotly-plot b").count() == 0  # type: ignore[attr-defined]
+    assert page.locator("svg.wb-chart img, svg.wb-chart b, div.wb-figure img").count() == 0  # type: ignore[attr-defined]
     assert dialogs == []
     assert_no_exception(page)

@@ -13,11 +13,9 @@ token, a plain word is a token of one word) with Unicode space characters
 * inside an aligned pair, tokens are grouped into **blocks**: the smallest
   groups of gold and system tokens covering the same characters (one gold and
   one system token when tokenization agrees).  A block plays the part of the
-  space-delimited token of SEGEVAL and of lexeme matching (:class:`evalcore.lattice.Block`);
-* :func:`words_counts` is the shared task's "Words" metric (word
-  segmentation F1): words of tokens with the same character span are aligned;
-  words inside multiword tokens are aligned by LCS on lower-cased forms within
-  each *multiword span*, exactly as the scorer defines it.
+  space-delimited token of SEGEVAL and of lexeme matching (:class:`evalcore.lattice.model.Block`);
+* the shared task's "Words" metric over the same alignment is
+  :mod:`evalcore.metrics.words`.
 """
 
 from __future__ import annotations
@@ -28,8 +26,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from evalcore.errors import InputFormatError, MismatchError
-from evalcore.lattice import Block
-from evalcore.metrics.base import ratio
+from evalcore.lattice.model import Block
 from evalcore.trees import DepTree
 
 __all__ = [
@@ -37,14 +34,13 @@ __all__ = [
     "SentenceAlignment",
     "SurfaceToken",
     "TokenizedSentence",
-    "WordsCounts",
     "align_sentences",
     "align_tokens",
+    "check_same_text",
     "iter_tokenize",
     "stream_alignment",
     "surface_tokens",
     "tokenize",
-    "words_counts",
 ]
 
 
@@ -83,9 +79,9 @@ def surface_tokens(tree: DepTree) -> list[tuple[str, tuple[int, ...], int, bool]
     for extra in tree.extras:
         if not extra.is_range:
             continue
-        first, _, last = extra.id.partition("-")
-        if first.isdigit() and last.isdigit():
-            ranges[int(first)] = (int(last), extra.form)
+        lo, _, hi = extra.id.partition("-")
+        if lo.isdigit() and hi.isdigit():
+            ranges[int(lo)] = (int(hi), extra.form)
     src = tree.source
     out: list[tuple[str, tuple[int, ...], int, bool]] = []
     i = 1
@@ -128,7 +124,7 @@ def iter_tokenize(trees: Iterable[DepTree]) -> Iterator[TokenizedSentence]:
         yield TokenizedSentence(tree, tuple(toks), start, offset)
 
 
-def _check_same_text(gold: Sequence[TokenizedSentence], pred: Sequence[TokenizedSentence]) -> None:
+def check_same_text(gold: Sequence[TokenizedSentence], pred: Sequence[TokenizedSentence]) -> None:
     """Raise :class:`MismatchError` at the first character where the two streams differ."""
     check = _TextCheck()
     gi, pi = iter(gold), iter(pred)
@@ -314,116 +310,3 @@ def align_tokens(
                 break
         blocks.append(Block(key, gi - g0, pi - p0))
     return g_ids, p_ids, tuple(blocks)
-
-
-# ---------------------------------------------------------------------------
-# the shared task's "Words" metric
-
-
-@dataclass(frozen=True, slots=True)
-class WordsCounts:
-    """Gold words, system words, aligned words; F1 = 2·correct / (gold + system)."""
-
-    gold: int
-    system: int
-    correct: int
-
-    @property
-    def precision(self) -> float:
-        return ratio(self.correct, self.system)
-
-    @property
-    def recall(self) -> float:
-        return ratio(self.correct, self.gold)
-
-    @property
-    def f1(self) -> float:
-        return ratio(2 * self.correct, self.gold + self.system)
-
-
-@dataclass(frozen=True, slots=True)
-class _Word:
-    start: int  # the span of the word's token
-    end: int
-    multiword: bool
-    form: str
-
-
-def _words(sentences: Sequence[TokenizedSentence]) -> list[_Word]:
-    out: list[_Word] = []
-    for s in sentences:
-        for t in s.tokens:
-            for w in t.words:
-                form = s.tree.tokens[w].form if t.multiword else t.form  # the scorer strips spaces of tokens
-                out.append(_Word(t.start, t.end, t.multiword, form.lower()))
-    return out
-
-
-def _lcs_pairs(a: Sequence[str], b: Sequence[str]) -> int:
-    """Matches the scorer's LCS walk: greedy on equal forms, else follow the LCS table."""
-    n, m = len(a), len(b)
-    table = [[0] * (m + 1) for _ in range(n + 1)]
-    for g in range(n - 1, -1, -1):
-        for s in range(m - 1, -1, -1):
-            best = table[g + 1][s + 1] + 1 if a[g] == b[s] else 0
-            table[g][s] = max(best, table[g + 1][s], table[g][s + 1])
-    matched = g = s = 0
-    while g < n and s < m:
-        if a[g] == b[s]:
-            matched += 1
-            g += 1
-            s += 1
-        elif table[g][s] == table[g + 1][s]:
-            g += 1
-        else:
-            s += 1
-    return matched
-
-
-def _beyond(words: list[_Word], i: int, span_end: int) -> bool:
-    """Word ``i`` lies past the multiword span ending at ``span_end``."""
-    if i >= len(words):
-        return True
-    if words[i].multiword:
-        return words[i].start >= span_end
-    return words[i].end > span_end
-
-
-def words_counts(gold: Sequence[TokenizedSentence], pred: Sequence[TokenizedSentence]) -> WordsCounts:
-    """The CoNLL 2018 "Words" counts over two whole files (same text required)."""
-    _check_same_text(gold, pred)
-    gw, sw = _words(gold), _words(pred)
-    correct = gi = si = 0
-    while gi < len(gw) and si < len(sw):
-        if gw[gi].multiword or sw[si].multiword:
-            # the multiword span: grows until no multiword token of either side sticks out
-            if gw[gi].multiword:
-                end = gw[gi].end
-                if not sw[si].multiword and sw[si].start < gw[gi].start:
-                    si += 1
-            else:
-                end = sw[si].end
-                if not gw[gi].multiword and gw[gi].start < sw[si].start:
-                    gi += 1
-            gs, ss = gi, si
-            while not _beyond(gw, gi, end) or not _beyond(sw, si, end):
-                if gi < len(gw) and (si >= len(sw) or gw[gi].start <= sw[si].start):
-                    if gw[gi].multiword and gw[gi].end > end:
-                        end = gw[gi].end
-                    gi += 1
-                else:
-                    if sw[si].multiword and sw[si].end > end:
-                        end = sw[si].end
-                    si += 1
-            if gi > gs and si > ss:
-                correct += _lcs_pairs([w.form for w in gw[gs:gi]], [w.form for w in sw[ss:si]])
-        else:
-            if (gw[gi].start, gw[gi].end) == (sw[si].start, sw[si].end):
-                correct += 1
-                gi += 1
-                si += 1
-            elif gw[gi].start <= sw[si].start:
-                gi += 1
-            else:
-                si += 1
-    return WordsCounts(len(gw), len(sw), correct)

@@ -15,7 +15,7 @@ What users have, and how it is read (each side independently):
 * **CoNLL-U with multiword tokens** (UD parsers from raw text, CoNLL 2018):
   a range ``n-m`` is one space-delimited token whose words are its segments.
   When both sides are CoNLL without lattice files, sentences and tokens are
-  aligned by character offsets (:mod:`evalcore.textalign`); otherwise
+  aligned by character offsets (:mod:`evalcore.lattice.textalign`); otherwise
   sentences are paired in order and must be as many.
 
 **Token boundaries** (SPEC §6).  SEGEVAL and TedEval match lexemes within
@@ -35,7 +35,7 @@ in this order:
 2. its segment count equals the other side's token count (one segment per
    token), or the sentence has one token;
 3. the ambiguity lattice (``--ambiguity-lattice``) allows exactly one way to
-   assign its segments to tokens (:func:`evalcore.lattice.token_splits`).
+   assign its segments to tokens (:func:`evalcore.lattice.paths.token_splits`).
 
 Otherwise reading stops with a :class:`~evalcore.errors.MismatchError`
 naming the sentence and the option that supplies the boundaries
@@ -59,9 +59,9 @@ same stream for the app and the experiments.  Reading obeys
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import PurePath
-from typing import Literal, TypeVar
+from typing import Literal, NoReturn, TypeVar
 
 from evalcore.errors import InputFormatError, MismatchError
 from evalcore.formats._io import InputSource, blocks, iter_lines
@@ -69,26 +69,29 @@ from evalcore.formats.conllu import read_conllu
 from evalcore.formats.detect import sniff_kind
 from evalcore.formats.lattice import read_lattices
 from evalcore.formats.ptb import read_ptb
-from evalcore.lattice import (
-    Block,
+from evalcore.lattice.model import (
+    DEFAULT_READ_OPTIONS,
+    Analysis,
     LatticeTree,
     Lexeme,
+    Pairing,
+    ReadOptions,
+    SentencePair,
     TagColumn,
     lexeme_of,
-    path_arcs,
     token_blocks,
-    token_splits,
     tree_from_constituency,
     tree_from_dependency,
 )
-from evalcore.limits import DEFAULT_LIMITS, Limits
-from evalcore.textalign import (
+from evalcore.lattice.paths import path_arcs, token_splits
+from evalcore.lattice.textalign import (
     TokenizedSentence,
     align_tokens,
     iter_tokenize,
     stream_alignment,
     surface_tokens,
 )
+from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.trees import DepTree, Lattice, Tree
 
 __all__ = [
@@ -111,7 +114,6 @@ __all__ = [
 
 InputKind = Literal["lattice", "segmentation", "brackets", "conll"]
 T = TypeVar("T")
-Protocol = Literal["2011", "2012"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,58 +137,6 @@ def _open(f: FileInput) -> tuple[InputSource, str]:
 
 def _name(f: FileInput | None) -> str | None:
     return None if f is None else f.name if isinstance(f, InMemoryFile) else f
-
-
-@dataclass(frozen=True, slots=True)
-class ReadOptions:
-    """How inputs become lexemes and trees; every field enters the lattice signature."""
-
-    tag_column: TagColumn = "cpos"
-    protocol: Protocol = "2012"  # dependency → function tree (SPEC §4.1 / §5.1)
-    deprel_base: bool = False  # compare only the universal part of a deprel (before ':')
-    limits: Limits = field(default=DEFAULT_LIMITS, compare=False)  # resource limits: no number changes
-
-
-@dataclass(frozen=True)
-class Analysis:
-    """One side of one sentence: the lexemes of its path and, if the input has one, its tree.
-
-    ``dep`` / ``ptb`` keep the input tree for the classic metrics (attachment,
-    PARSEVAL); ``problem`` says why a tree-bearing input has no usable tree.
-    """
-
-    lexemes: tuple[Lexeme, ...]
-    tree: LatticeTree | None = None
-    dep: DepTree | None = None
-    ptb: Tree | None = None
-    problem: str | None = None
-    sent_id: str = ""
-    where: str = ""
-    # False: the file does not say which token a word belongs to (CoNLL without a lattice file and
-    # without multiword-token lines); its words were numbered one token each, provisionally.
-    tokens_stated: bool = True
-
-
-@dataclass(frozen=True)
-class SentencePair:
-    """A gold and a predicted analysis of the same sentence, with their alignment blocks."""
-
-    index: int  # 1-based position in the gold file
-    gold: Analysis
-    pred: Analysis
-    blocks: tuple[Block, ...]
-
-
-@dataclass(frozen=True)
-class Pairing:
-    """All sentence pairs, and the sentences that could not be aligned (raw-text mode)."""
-
-    pairs: tuple[SentencePair, ...]
-    mode: Literal["index", "characters"]
-    gold_sentences: int
-    pred_sentences: int
-    unaligned_gold: tuple[int, ...] = ()  # 1-based gold sentence numbers
-    unaligned_pred: tuple[int, ...] = ()
 
 
 def _digits(text: str) -> bool:
@@ -346,7 +296,7 @@ def _states_tokens(path: FileInput, limits: Limits) -> bool:
 
 
 def read_side(
-    path: FileInput, lattice: FileInput | None = None, options: ReadOptions = ReadOptions()
+    path: FileInput, lattice: FileInput | None = None, options: ReadOptions = DEFAULT_READ_OPTIONS
 ) -> list[Analysis]:
     """All analyses of one file (paired later by position)."""
     return list(iter_side(path, lattice, options))
@@ -371,7 +321,7 @@ def _zip_counted(
 
 
 def iter_side(
-    path: FileInput, lattice: FileInput | None = None, options: ReadOptions = ReadOptions()
+    path: FileInput, lattice: FileInput | None = None, options: ReadOptions = DEFAULT_READ_OPTIONS
 ) -> Iterator[Analysis]:
     """The analyses of one file, one sentence at a time (with its lattice file read in step)."""
     limits = options.limits
@@ -400,8 +350,8 @@ def iter_side(
             if paths is not None
             else ((t, None) for t in trees)
         )
-        for tree, p in pairs:
-            lt = tree_from_constituency(tree, p)
+        for tree, tree_path in pairs:
+            lt = tree_from_constituency(tree, tree_path)
             where = _where(fname, tree.source.line if tree.source else None)
             yield Analysis(lt.path, lt, None, tree, None, tree.sent_id, where)
         return
@@ -540,7 +490,7 @@ class GoldInput:
 
 
 def read_gold(
-    path: FileInput, lattice: FileInput | None = None, options: ReadOptions = ReadOptions()
+    path: FileInput, lattice: FileInput | None = None, options: ReadOptions = DEFAULT_READ_OPTIONS
 ) -> GoldInput:
     """Read the gold side once (SPEC §6)."""
     src, name = _open(path)
@@ -595,7 +545,7 @@ class PairStream:
         *,
         gold_lattice: FileInput | None = None,
         pred_lattice: FileInput | None = None,
-        options: ReadOptions = ReadOptions(),
+        options: ReadOptions = DEFAULT_READ_OPTIONS,
         ambiguity: Iterable[Lattice] | None = None,
     ) -> None:
         self.options = gold.options if isinstance(gold, GoldInput) else options
@@ -647,7 +597,7 @@ class PairStream:
             self.pred_sentences += 1 + sum(1 for _ in preds)
             self._different_counts(extra, pred_name)
 
-    def _different_counts(self, extra: Analysis, file: str) -> None:
+    def _different_counts(self, extra: Analysis, file: str) -> NoReturn:
         """The files have different numbers of sentences: named at the first one without a partner."""
         src = (
             extra.dep.source if extra.dep is not None else extra.ptb.source if extra.ptb is not None else None
@@ -713,7 +663,7 @@ def load_pairing(
     *,
     gold_lattice: FileInput | None = None,
     pred_lattice: FileInput | None = None,
-    options: ReadOptions = ReadOptions(),
+    options: ReadOptions = DEFAULT_READ_OPTIONS,
     ambiguity: Sequence[Lattice] | None = None,
 ) -> Pairing:
     """Read and pair a gold and a predicted file (SPEC §6): :class:`PairStream`, collected.

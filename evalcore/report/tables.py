@@ -1,4 +1,4 @@
-"""Output helpers shared by the subcommands: aligned text tables, CSV, JSON.
+"""The shared writers: aligned text tables, CSV, JSON, LaTeX escaping.
 
 CSV is opened in spreadsheets, where a cell starting with ``=``, ``+``, ``-``,
 ``@``, a tab or a carriage return is a formula (CSV injection): every text
@@ -11,27 +11,18 @@ from __future__ import annotations
 import csv
 import io
 import json
-import sys
 from collections.abc import Sequence
-from pathlib import Path, PurePath
-
-from evalcore.errors import one_line
 
 __all__ = [
     "FORMULA_STARTS",
+    "LATEX_ESCAPES",
+    "Cell",
     "csv_cell",
     "csv_text",
     "json_text",
-    "named_path",
+    "latex_escape",
     "text_table",
-    "warn",
 ]
-
-
-def warn(text: str) -> None:
-    """One ``warning: ...`` line on stderr, of bounded length whatever the input held."""
-    print(one_line(f"warning: {text}"), file=sys.stderr)
-
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 """What makes a spreadsheet read a CSV cell as a formula (OWASP, CSV injection)."""
@@ -44,37 +35,8 @@ def csv_cell(value: object) -> object:
     return value
 
 
-NAME_SUFFIXES = (
-    ".gz",
-    ".conllu",
-    ".conll",
-    ".conllx",
-    ".mrg",
-    ".ptb",
-    ".psd",
-    ".txt",
-    ".lattices",
-    ".lattice",
-    ".mapping",
-)
-
-
-def named_path(arg: str) -> tuple[str, str]:
-    """``NAME=PATH`` → (NAME, PATH); a plain path is named by its file name without known extensions.
-
-    An existing file whose name contains ``=`` is taken as a path.
-    """
-    if "=" in arg and not Path(arg).exists():
-        name, _, real = arg.partition("=")
-        if name and real:
-            return name, real
-    base = PurePath(arg).name
-    for suffix in NAME_SUFFIXES:
-        base = base.removesuffix(suffix)
-    return base, arg
-
-
 Cell = str | int | float | None
+"""A table cell: text, a number, or ``None`` (N/A in text, empty in CSV)."""
 
 
 def _fmt(cell: Cell, digits: int) -> str:
@@ -115,4 +77,28 @@ def csv_text(headers: Sequence[str], rows: Sequence[Sequence[Cell]]) -> str:
 
 
 def json_text(obj: object) -> str:
+    """Indented JSON, non-ASCII kept as it is, with a final newline."""
     return json.dumps(obj, ensure_ascii=False, indent=2) + "\n"
+
+
+LATEX_ESCAPES = str.maketrans(
+    {
+        "\\": r"\textbackslash{}",
+        "&": r"\&",
+        "%": r"\%",
+        "_": r"\_",
+        "#": r"\#",
+        "$": r"\$",
+        "{": r"\{",
+        "}": r"\}",
+        "~": r"\textasciitilde{}",
+        "^": r"\textasciicircum{}",
+    }
+)
+"""LaTeX's special characters, replaced in one pass (a backslash is ``\textbackslash{}``, whose
+braces are not escaped again)."""
+
+
+def latex_escape(text: str) -> str:
+    """``text`` with LaTeX's special characters escaped (:data:`LATEX_ESCAPES`)."""
+    return text.translate(LATEX_ESCAPES)

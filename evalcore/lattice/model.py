@@ -2,22 +2,18 @@
 
 * A **lexeme** is a lattice arc ⟨segment, tag⟩ of one space-delimited token,
   anchored at its states (:class:`Lexeme`).  A *path* is a sequence of
-  lexemes; a gold lattice file and yap's ``output.mapping`` hold one path per
-  sentence, an MA (ambiguity) lattice all analyses.
-* **Is a path in the lattice?** (:func:`check_path`) is decided token by token
-  through token ids, because state numbers of gold files are renumbered and do
-  not reuse the ambiguity lattice's (data README): a token's lexemes must spell
-  a path of the token's sub-lattice from its entry to its exit state.  A path
-  outside the lattice is reported, never an error: on SPMRL Hebrew dev, 125 of
-  500 gold analyses are outside the ambiguity lattice (by segment and CPOS).
+  lexemes (:mod:`evalcore.lattice.paths`: paths in lattices).
 * **Alignment** of gold and predicted segments (:class:`Block`): lexemes are
   grouped by token; a block is one token (SPMRL token ids) or, for raw text
   whose tokenization may differ, the smallest group of gold and predicted
-  tokens with the same characters (:mod:`evalcore.textalign`).
+  tokens with the same characters (:mod:`evalcore.lattice.textalign`).
 * **Trees over lattices** (:class:`LatticeTree`): constituency trees whose
   leaves are lexemes (a preterminal and its word are one lexeme node), and
   dependency trees converted to function trees (SPEC §4.1/§5.1, via
   :mod:`evalcore.conversion`) whose terminals are lexemes.
+* **Sentence pairs** (:class:`SentencePair`, :class:`Analysis`): what the
+  joint evaluation (:mod:`evalcore.metrics.joint`) scores, as values; reading
+  files into them is :mod:`evalcore.lattice.reading`.
 
 Everything is iterative.
 """
@@ -27,30 +23,28 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Literal
+from typing import Literal, Protocol
 
 from evalcore.conversion import ConversionConfig, dep_to_span_tree
 from evalcore.errors import InputFormatError, TreeStructureError
-from evalcore.formats.ptb import strip_empty
+from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.ted.general import OrderedTree
-from evalcore.trees import Arc, DepTree, Lattice, Source, Tree
+from evalcore.trees import Arc, DepTree, Lattice, Source, Tree, strip_empty
 
 __all__ = [
+    "DEFAULT_READ_OPTIONS",
+    "Analysis",
     "Block",
+    "DepProtocol",
     "LatticeTree",
     "Lexeme",
-    "PathCheck",
+    "PairSource",
+    "Pairing",
+    "ReadOptions",
+    "SentencePair",
     "TagColumn",
-    "TokenLattice",
-    "check_path",
-    "first_path",
     "lexeme_of",
-    "lexemes_of_path",
-    "path_arcs",
     "token_blocks",
-    "token_lattices",
-    "token_paths",
-    "token_splits",
     "tree_from_constituency",
     "tree_from_dependency",
 ]
@@ -83,236 +77,6 @@ def lexeme_of(arc: Arc, tag_column: TagColumn = "cpos") -> Lexeme:
     return Lexeme(
         arc.segment, arc.cpos if tag_column == "cpos" else arc.fpos, arc.token_id, arc.start, arc.end
     )
-
-
-def _where(lattice: Lattice) -> tuple[str | None, int | None]:
-    src = lattice.source
-    return (src.file, src.line) if src is not None else (None, None)
-
-
-def path_arcs(lattice: Lattice) -> tuple[Arc, ...]:
-    """The arcs of a one-path lattice (gold lattice, yap ``output.mapping``) in path order.
-
-    Raises :class:`InputFormatError` (FILE:LINE of the sentence) if the arcs do
-    not chain into one path from the first to the last state.
-    """
-    arcs = sorted(lattice.arcs, key=lambda a: (a.start, a.end))
-    state = lattice.first_state
-    token = 0
-    for a in arcs:
-        if a.token_id < token:
-            file, line = _where(lattice)
-            raise InputFormatError(
-                f"token ids out of order along the path: token {a.token_id} after token {token} "
-                "(a path's arcs go through the tokens in order)",
-                file=file,
-                line=line + _arc_index(lattice, a) if line is not None else None,
-            )
-        token = a.token_id
-        if a.start != state:
-            file, line = _where(lattice)
-            if a.start < state:
-                what = f"a second arc leaves state {a.start}"
-            else:
-                what = f"no arc leaves state {state}"
-            raise InputFormatError(
-                f"not a single path: {what} (a gold or predicted lattice holds one analysis per sentence)",
-                file=file,
-                line=line + _arc_index(lattice, a) if line is not None else None,
-            )
-        state = a.end
-    return tuple(arcs)
-
-
-def _arc_index(lattice: Lattice, arc: Arc) -> int:
-    """Position of ``arc`` in the file's block (its line = the block's first line + this)."""
-    for k, a in enumerate(lattice.arcs):
-        if a is arc:
-            return k
-    return 0
-
-
-def lexemes_of_path(lattice: Lattice, tag_column: TagColumn = "cpos") -> tuple[Lexeme, ...]:
-    """The lexemes of a one-path lattice, in order."""
-    return tuple(lexeme_of(a, tag_column) for a in path_arcs(lattice))
-
-
-# ---------------------------------------------------------------------------
-# token sub-lattices, paths in the lattice
-
-
-@dataclass(frozen=True, slots=True)
-class TokenLattice:
-    """The arcs of one token in an ambiguity lattice, between its entry and exit states."""
-
-    token: int
-    entry: int
-    exit: int
-    arcs: tuple[Arc, ...]
-
-
-def token_lattices(lattice: Lattice) -> dict[int, TokenLattice]:
-    """Split an ambiguity lattice by token id (file order of arcs kept)."""
-    by: dict[int, list[Arc]] = {}
-    for a in lattice.arcs:
-        by.setdefault(a.token_id, []).append(a)
-    return {
-        t: TokenLattice(t, min(a.start for a in arcs), max(a.end for a in arcs), tuple(arcs))
-        for t, arcs in by.items()
-    }
-
-
-def _reaches_exit(tl: TokenLattice) -> set[int]:
-    """States of the token lattice from which its exit state can be reached."""
-    good = {tl.exit}
-    changed = True
-    while changed:
-        changed = False
-        for a in tl.arcs:
-            if a.end in good and a.start not in good:
-                good.add(a.start)
-                changed = True
-    return good
-
-
-def first_path(lattice: Lattice) -> tuple[Arc, ...]:
-    """A baseline analysis: in each token, follow the first arc (file order) that can still
-    reach the token's exit state."""
-    out: list[Arc] = []
-    for tl in sorted(token_lattices(lattice).values(), key=lambda t: t.entry):
-        good = _reaches_exit(tl)
-        state = tl.entry
-        while state != tl.exit:
-            arc = next((a for a in tl.arcs if a.start == state and a.end in good), None)
-            if arc is None:
-                break  # a broken lattice: no way out of this token
-            out.append(arc)
-            state = arc.end
-    return tuple(out)
-
-
-def token_paths(tl: TokenLattice, limit: int = 10_000) -> Iterator[tuple[Arc, ...]]:
-    """All analyses of one token (at most ``limit``), iteratively, in file order."""
-    outgoing: dict[int, list[Arc]] = {}
-    for a in tl.arcs:
-        outgoing.setdefault(a.start, []).append(a)
-    stack: list[tuple[int, tuple[Arc, ...]]] = [(tl.entry, ())]
-    produced = 0
-    while stack and produced < limit:
-        state, path = stack.pop()
-        if state == tl.exit:
-            produced += 1
-            yield path
-            continue
-        for a in reversed(outgoing.get(state, [])):
-            stack.append((a.end, (*path, a)))
-
-
-@dataclass(frozen=True, slots=True)
-class PathCheck:
-    """Whether a path lies in an ambiguity lattice, token by token (SPEC §6).
-
-    ``outside``: token ids whose (segment, tag) sequence is not an analysis of
-    the token in the lattice; ``outside_segments``: those whose segment
-    sequence alone is not.  ``states[i]``: the lattice states lexeme ``i`` of
-    the path maps to (``None`` when its token is outside).
-    """
-
-    tokens: int
-    outside: tuple[int, ...]
-    outside_segments: tuple[int, ...]
-    states: tuple[tuple[int, int] | None, ...]
-
-    @property
-    def inside(self) -> bool:
-        return not self.outside
-
-    @property
-    def inside_segments(self) -> bool:
-        return not self.outside_segments
-
-
-def _walk(
-    tl: TokenLattice, lexemes: Sequence[Lexeme], tag_column: TagColumn, labeled: bool
-) -> list[int] | None:
-    """The state sequence spelling ``lexemes`` in the token lattice, or ``None`` (NFA walk)."""
-    outgoing: dict[int, list[Arc]] = {}
-    for a in tl.arcs:
-        outgoing.setdefault(a.start, []).append(a)
-    frontier: dict[int, tuple[int, ...]] = {tl.entry: (tl.entry,)}
-    for lx in lexemes:
-        nxt: dict[int, tuple[int, ...]] = {}
-        for state, trail in frontier.items():
-            for a in outgoing.get(state, ()):
-                if a.segment != lx.segment:
-                    continue
-                if labeled and (a.cpos if tag_column == "cpos" else a.fpos) != lx.tag:
-                    continue
-                nxt.setdefault(a.end, (*trail, a.end))
-        frontier = nxt
-        if not frontier:
-            return None
-    trail = frontier.get(tl.exit)
-    return list(trail) if trail is not None else None
-
-
-def check_path(path: Sequence[Lexeme], lattice: Lattice, tag_column: TagColumn = "cpos") -> PathCheck:
-    """Is ``path`` (lexemes with token ids) an analysis in the ambiguity ``lattice``?
-
-    Never raises for a path outside the lattice: it is reported (SPEC §6).
-    """
-    tls = token_lattices(lattice)
-    groups: dict[int | None, list[int]] = {}
-    for i, lx in enumerate(path):
-        groups.setdefault(lx.token, []).append(i)
-    outside: list[int] = []
-    outside_seg: list[int] = []
-    states: list[tuple[int, int] | None] = [None] * len(path)
-    for token, idx in groups.items():
-        tl = tls.get(token) if token is not None else None
-        lexemes = [path[i] for i in idx]
-        trail = _walk(tl, lexemes, tag_column, True) if tl is not None else None
-        if trail is None:
-            outside.append(token if token is not None else 0)
-            if tl is None or _walk(tl, lexemes, tag_column, False) is None:
-                outside_seg.append(token if token is not None else 0)
-            continue
-        for k, i in enumerate(idx):
-            states[i] = (trail[k], trail[k + 1])
-    return PathCheck(len(groups), tuple(outside), tuple(outside_seg), tuple(states))
-
-
-def token_splits(segments: Sequence[str], lattice: Lattice, limit: int = 2) -> tuple[tuple[int, ...], ...]:
-    """The ways (at most ``limit``) to assign ``segments`` to the tokens of an ambiguity ``lattice``.
-
-    Each way is the token id of every segment along a full path of the lattice
-    (first to last state) whose arcs spell ``segments`` (forms only, tags
-    ignored); paths that differ only in tags or states give the same way.
-    Exactly one way means the lattice fixes which token each segment belongs
-    to (SPEC §6: recovering the token boundaries of a file that does not state
-    them).  Keeping at most ``limit`` ways per state is enough to tell one from
-    several: a state reached by two ways keeps two, and one reached by one way
-    keeps it exactly.
-    """
-    outgoing: dict[int, list[Arc]] = {}
-    for a in lattice.arcs:
-        outgoing.setdefault(a.start, []).append(a)
-    frontier: dict[int, list[tuple[int, ...]]] = {lattice.first_state: [()]}
-    for seg in segments:
-        nxt: dict[int, list[tuple[int, ...]]] = {}
-        for state, ways in frontier.items():
-            for a in outgoing.get(state, ()):
-                if a.segment != seg:
-                    continue
-                bucket = nxt.setdefault(a.end, [])
-                for way in ways:
-                    longer = (*way, a.token_id)
-                    if len(bucket) < limit and longer not in bucket:
-                        bucket.append(longer)
-        frontier = nxt
-        if not frontier:
-            return ()
-    return tuple(frontier.get(lattice.last_state, ()))
 
 
 # ---------------------------------------------------------------------------
@@ -552,3 +316,86 @@ def tree_from_dependency(
     return LatticeTree(
         tuple(labels), tuple(n.children for n in mf.nodes), tuple(lexemes), dep.sent_id, dep.source
     )
+
+
+# ---------------------------------------------------------------------------
+# sentence pairs: what the joint evaluation scores
+
+DepProtocol = Literal["2011", "2012"]
+"""Dependency → function tree: the 2011 (``*`` heads) or 2012 (``hd`` heads) protocol."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReadOptions:
+    """How inputs become lexemes and trees; every field enters the lattice signature."""
+
+    tag_column: TagColumn = "cpos"
+    protocol: DepProtocol = "2012"  # dependency → function tree (SPEC §4.1 / §5.1)
+    deprel_base: bool = False  # compare only the universal part of a deprel (before ':')
+    limits: Limits = field(default=DEFAULT_LIMITS, compare=False)  # resource limits: no number changes
+
+
+DEFAULT_READ_OPTIONS = ReadOptions()
+"""The default reading settings (CPOS tags, the 2012 protocol, full deprels, default limits)."""
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """One side of one sentence: the lexemes of its path and, if the input has one, its tree.
+
+    ``dep`` / ``ptb`` keep the input tree for the classic metrics (attachment,
+    PARSEVAL); ``problem`` says why a tree-bearing input has no usable tree.
+    """
+
+    lexemes: tuple[Lexeme, ...]
+    tree: LatticeTree | None = None
+    dep: DepTree | None = None
+    ptb: Tree | None = None
+    problem: str | None = None
+    sent_id: str = ""
+    where: str = ""
+    # False: the file does not say which token a word belongs to (CoNLL without a lattice file and
+    # without multiword-token lines); its words were numbered one token each, provisionally.
+    tokens_stated: bool = True
+
+
+@dataclass(frozen=True)
+class SentencePair:
+    """A gold and a predicted analysis of the same sentence, with their alignment blocks."""
+
+    index: int  # 1-based position in the gold file
+    gold: Analysis
+    pred: Analysis
+    blocks: tuple[Block, ...]
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """All sentence pairs, and the sentences that could not be aligned (raw-text mode)."""
+
+    pairs: tuple[SentencePair, ...]
+    mode: Literal["index", "characters"]
+    gold_sentences: int
+    pred_sentences: int
+    unaligned_gold: tuple[int, ...] = ()  # 1-based gold sentence numbers
+    unaligned_pred: tuple[int, ...] = ()
+
+
+class PairSource(Protocol):
+    """Sentence pairs as they are read (:class:`evalcore.lattice.reading.PairStream`): iterate once;
+    afterwards the sentence counts and the unaligned sentences (1-based) are known."""
+
+    @property
+    def mode(self) -> Literal["index", "characters"]: ...
+    @property
+    def gold_sentences(self) -> int: ...
+    @property
+    def pred_sentences(self) -> int: ...
+    @property
+    def unaligned_gold(self) -> Sequence[int]: ...
+    @property
+    def unaligned_pred(self) -> Sequence[int]: ...
+    def __iter__(self) -> Iterator[SentencePair]: ...
+    def ambiguity_at(self, index: int) -> Lattice | None:
+        """The ambiguity lattice of gold sentence ``index`` (1-based), if any."""
+        ...

@@ -1,0 +1,249 @@
+"""Time the workbench in a real browser (issue 14): medians from a click (or a navigation) to the
+finished view, in headless Chromium against ``streamlit run app.py``.
+
+    python benchmarks/bench_browser.py                      # every case
+    python benchmarks/bench_browser.py inspector-switch     # only the cases named
+    python benchmarks/bench_browser.py --list               # the cases and their targets
+    python benchmarks/bench_browser.py first-ned --repeat 9 --url http://127.0.0.1:8501
+
+Starts the app on a free 127.0.0.1 port (``tests/e2e/appserver.py``, as the end-to-end tests do;
+``--url`` uses a server already running instead), drives Debian's chromium (``/usr/bin/chromium``)
+through Playwright, and prints, per case, the median, the minimum and the maximum of ``--repeat``
+measurements, the first measurement apart (the first time the server computes something it has
+not cached yet), and the target of the issue, with the machine's load (``uptime``) before and after.
+
+**Finished view**: Streamlit's app root says the script is not running
+(``data-test-script-state="notRunning"``), no element is stale (left over from the run before),
+the case's own marker is in the page (e.g. the new sentence's id and its drawings), and the browser
+has painted two frames since.  A click is timed from just before ``click()``; a first render from
+just before ``goto()`` in a new browser context (a new session: nothing of an earlier visit is in
+its state, whatever the server keeps in its caches for every session).
+
+Each case is a name in :data:`CASES`; add one by writing a function ``(browser, url, repeat) ->
+Timing`` and an entry there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests" / "e2e"))
+
+from appserver import CHROMIUM, CHROMIUM_ARGS, running_app, wait_settled, wait_started  # noqa: E402
+from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+
+TIMEOUT_MS = 180_000
+VIEWPORT = {"width": 1400, "height": 1000}
+
+TWO_FRAMES_JS = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"
+
+
+@dataclass(frozen=True)
+class Timing:
+    """Seconds of the first measurement and of the ``repeat`` ones after it."""
+
+    first: float
+    rest: tuple[float, ...]
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.rest) if self.rest else self.first
+
+
+def load() -> str:
+    """The machine's load averages (1, 5, 15 minutes), as ``uptime`` prints them."""
+    out = subprocess.run(["uptime"], capture_output=True, text=True, check=False).stdout.strip()
+    return out.split("load average:")[-1].strip() if "load average" in out else out
+
+
+def wait_finished(page: Page, marker: str = "", text: str = "") -> None:
+    wait_settled(page, text, marker, TIMEOUT_MS)
+    page.evaluate(TWO_FRAMES_JS)
+
+
+@contextmanager
+def fresh_page(browser: Browser) -> Iterator[Page]:
+    ctx = browser.new_context(viewport=VIEWPORT)  # type: ignore[arg-type]
+    try:
+        yield ctx.new_page()
+    finally:
+        ctx.close()
+
+
+def time_first_render(browser: Browser, url: str, marker: str, text: str = "") -> float:
+    with fresh_page(browser) as page:
+        start = time.perf_counter()
+        page.goto(url)
+        wait_finished(page, marker, text)
+        return time.perf_counter() - start
+
+
+def first_render(path: str, marker: str, text: str = "") -> Callable[[Browser, str, int], Timing]:
+    """A case: open ``path`` in a new browser context, until ``marker`` (and ``text``) is shown."""
+
+    def run(browser: Browser, url: str, repeat: int) -> Timing:
+        times = [time_first_render(browser, url + path, marker, text) for _ in range(repeat + 1)]
+        return Timing(times[0], tuple(times[1:]))
+
+    return run
+
+
+def inspector_switch(dataset: str, first: int, prefix: str) -> Callable[[Browser, str, int], Timing]:
+    """A case: the inspector on sentence ``first``; click ▶ ``repeat + 1`` times, timing each click
+    until the next sentence's id and drawings are shown and the run is over.  Every sentence is
+    one the server has not drawn before in this run (unless it ran this case already)."""
+
+    def run(browser: Browser, url: str, repeat: int) -> Timing:
+        with fresh_page(browser) as page:
+            page.goto(f"{url}/?data={dataset}&sent={prefix}{first:05d}")
+            wait_finished(page, "svg.dep-tree", f"{prefix}{first:05d} —")
+            times = []
+            for k in range(1, repeat + 2):
+                sid = f"{prefix}{first + k:05d}"
+                button = page.get_by_role("button", name="▶")
+                start = time.perf_counter()
+                button.click()
+                wait_started(page, f"{sid} —", TIMEOUT_MS)
+                wait_finished(page, "svg.dep-tree", f"{sid} —")
+                times.append(time.perf_counter() - start)
+        return Timing(times[0], tuple(times[1:]))
+
+    return run
+
+
+def golds_as_parse(browser: Browser, url: str, repeat: int) -> Timing:
+    """The cross-scheme page on French: switch on "Also score each gold as a parse", until the
+    table has the golds' columns (a new context each time)."""
+    times = []
+    for _ in range(repeat + 1):
+        with fresh_page(browser) as page:
+            page.goto(f"{url}/Cross_scheme?data=fr_gsd")
+            wait_finished(page, "table")
+            start = time.perf_counter()
+            page.get_by_text("Also score each gold as a parse").click()
+            wait_started(page, "(as a parse)", TIMEOUT_MS)
+            wait_finished(page, "table", "(as a parse)")
+            times.append(time.perf_counter() - start)
+    return Timing(times[0], tuple(times[1:]))
+
+
+@dataclass(frozen=True)
+class Case:
+    run: Callable[[Browser, str, int], Timing]
+    target: float  # seconds (the issue's)
+    what: str
+
+
+CASES: dict[str, Case] = {
+    "inspector-switch": Case(
+        inspector_switch("fr_gsd", 100, "fr-ud-test_"),
+        0.5,
+        "inspector, French-GSD: ▶ to the next sentence (sentences 101, 102, ...)",
+    ),
+    "first-inspector": Case(
+        first_render("/?data=fr_gsd&sent=fr-ud-test_00005", "svg.dep-tree", "fr-ud-test_00005 —"),
+        2.0,
+        "first render of the inspector (French-GSD, sentence 5) in a new context",
+    ),
+    "first-cross-scheme": Case(
+        first_render("/Cross_scheme?data=fr_gsd", "table"),
+        2.0,
+        "first render of the cross-scheme page (French-GSD) in a new context",
+    ),
+    "first-freval": Case(
+        first_render("/FREVAL?data=farpahc", ".js-plotly-plot g.trace"),
+        2.0,
+        "first render of the FREVAL page (FarPaHC) in a new context",
+    ),
+    "freval-evalb": Case(
+        first_render("/FREVAL?data=evalb", ".js-plotly-plot g.trace", "87.76"),
+        2.0,
+        "FREVAL page for evalb's 24-sentence sample in a new context (recall 87.76 shown)",
+    ),
+    "first-lattice": Case(
+        first_render("/Lattice?data=hebrew_yap", "div.wb-figure svg"),
+        2.0,
+        "first render of the Lattice page (the yap sentence) in a new context",
+    ),
+    "first-ned": Case(
+        first_render("/NED?data=fr_gsd&sent=fr-ud-test_00005", "svg.dep-tree text.note", "0.5164"),
+        2.0,
+        "first render of the NED/attachment page (French-GSD, sentence 5) in a new context",
+    ),
+    "first-tour": Case(
+        first_render("/Tour", "svg.dep-tree"),
+        2.0,
+        "first render of the tour (step 1) in a new context",
+    ),
+    "golds-as-parse": Case(
+        golds_as_parse,
+        3.0,
+        'cross-scheme page, French-GSD: "also score each gold as a parse" switched on',
+    ),
+}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("cases", nargs="*", help=f"case names (default: all): {', '.join(CASES)}")
+    ap.add_argument("--repeat", type=int, default=7, help="measurements after the first (default 7)")
+    ap.add_argument("--url", help="a running app (default: start one on a free port)")
+    ap.add_argument("--list", action="store_true", help="list the cases and exit")
+    args = ap.parse_args()
+    if args.list:
+        for name, case in CASES.items():
+            print(f"{name:20} ≤ {case.target:.1f} s  {case.what}")
+        return 0
+    unknown = [c for c in args.cases if c not in CASES]
+    if unknown:
+        ap.error(f"unknown case(s): {', '.join(unknown)} (--list shows them)")
+    names = args.cases or list(CASES)
+    if not CHROMIUM.exists():
+        print(f"{CHROMIUM} is missing (apt-get install chromium)", file=sys.stderr)
+        return 1
+    print(f"load average before: {load()}")
+    results: list[tuple[str, Timing]] = []
+    with running_app(timeout=120) if args.url is None else _given(args.url) as url, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            for name in names:
+                timing = CASES[name].run(browser, url, args.repeat)
+                results.append((name, timing))
+                _print_row(name, timing)
+        finally:
+            browser.close()
+    print(f"load average after: {load()}")
+    print()
+    print("| case | median | min | max | first | target | |")
+    print("|---|---:|---:|---:|---:|---:|---|")
+    for name, t in results:
+        rest = t.rest or (t.first,)
+        ok = "ok" if t.median <= CASES[name].target else "OVER"
+        print(
+            f"| {name} | {t.median:.2f} s | {min(rest):.2f} s | {max(rest):.2f} s | {t.first:.2f} s "
+            f"| ≤ {CASES[name].target:.1f} s | {ok} |"
+        )
+    return 0
+
+
+def _print_row(name: str, t: Timing) -> None:
+    rest = " ".join(f"{x:.2f}" for x in t.rest)
+    print(f"{name}: median {t.median:.2f} s (first {t.first:.2f} s; then {rest})", flush=True)
+
+
+@contextmanager
+def _given(url: str) -> Iterator[str]:
+    yield url.rstrip("/")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

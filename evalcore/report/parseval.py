@@ -1,0 +1,174 @@
+"""Writers of PARSEVAL (``evalcore parseval``; SPEC §7): evalb's report, line for line as the
+compiled evalb prints it (2006, or the 1997 layout of evalb's ``sample.rsl``), the JSON document,
+and the error and skip sentences for stderr."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from evalcore.errors import one_line
+from evalcore.metrics.parseval import (
+    STATUS_CODE,
+    ParsevalCounts,
+    ParsevalResult,
+    ParsevalScore,
+    SentenceComparison,
+)
+
+__all__ = [
+    "EVALB_HEADER",
+    "evalb_report_tail",
+    "evalb_sentence_line",
+    "format_evalb_report",
+    "parseval_json",
+    "problem_lines",
+]
+
+
+def _pct(num: int, den: int) -> float:
+    return 100.0 * num / den if den > 0 else 0.0
+
+
+def _summary(c: ParsevalCounts, version: str) -> list[str]:
+    sentn = c.sentences - c.errors - c.skipped
+    r = _pct(c.matched, c.gold)
+    p = _pct(c.matched, c.test)
+    lines = [
+        f"Number of sentence        = {c.sentences:6d}",
+        f"Number of Error sentence  = {c.errors:6d}",
+        f"Number of Skip  sentence  = {c.skipped:6d}",
+        f"Number of Valid sentence  = {sentn:6d}",
+        f"Bracketing Recall         = {r:6.2f}",
+        f"Bracketing Precision      = {p:6.2f}",
+    ]
+    if version != "1997":
+        # 0/0: evalb computes 2*p*r/(p+r) in C and prints the NaN that x86-64 makes of it, '-nan'
+        fm = f"{2 * p * r / (p + r):6.2f}" if p + r else f"{'-nan':>6}"
+        lines.append(f"Bracketing FMeasure       = {fm}")
+    lines += [
+        f"Complete match            = {(100.0 * c.complete / sentn if sentn > 0 else 0.0):6.2f}",
+        f"Average crossing          = {(1.0 * c.crossing / sentn if sentn > 0 else 0.0):6.2f}",
+        f"No crossing               = {(100.0 * c.no_crossing / sentn if sentn > 0 else 0.0):6.2f}",
+        f"2 or less crossing        = {(100.0 * c.two_or_less / sentn if sentn > 0 else 0.0):6.2f}",
+        f"Tagging accuracy          = {_pct(c.correct_tags, c.words):6.2f}",
+    ]
+    return lines
+
+
+EVALB_HEADER = (
+    "  Sent.                        Matched  Bracket   Cross        Correct Tag",
+    " ID  Len.  Stat. Recal  Prec.  Bracket gold test Bracket Words  Tags Accracy",
+    "=" * 76,
+)
+
+
+def evalb_sentence_line(s: SentenceComparison, version: str = "2006") -> str:
+    """One sentence's line of evalb's report (see :func:`format_evalb_report`)."""
+    code = STATUS_CODE[s.status]
+    if s.status == "ok":
+        m, g, t = s.matched, len(s.gold), len(s.test)
+        words, tags, cross = s.words, s.correct_tags, s.crossing
+    else:
+        m = g = t = cross = tags = 0
+        words = s.words if version == "1997" else 0
+    return (
+        f"{s.index:4d}  {s.length:3d}    {code:d}  "
+        f"{_pct(m, g):6.2f} {_pct(m, t):6.2f}   {m:3d}    {g:3d}  {t:3d}    {cross:3d}"
+        f"   {words:4d}  {tags:4d}   {_pct(tags, words):6.2f}"
+    )
+
+
+def evalb_report_tail(result: ParsevalResult, version: str = "2006") -> list[str]:
+    """The lines of evalb's report after the sentence lines: the total line and the summary."""
+    out = ["=" * 76]
+    c = result.all.counts
+    total = ""
+    if c.gold > 0 and c.test > 0:
+        r, p = _pct(c.matched, c.gold), _pct(c.matched, c.test)
+        total = " " * 16 + f"{r:6.2f} {p:6.2f} "
+        if version == "1997":  # sample.rsl: the number of sentences without crossing
+            total += f"{c.matched:6d} {c.gold:6d} {c.test:4d}  {c.no_crossing:5d}"
+        else:  # evalb.c (2006) print_total: "%6d %5d %5d  %5d", the total number of crossing brackets
+            total += f"{c.matched:6d} {c.gold:5d} {c.test:5d}  {c.crossing:5d}"
+    total += f"  {c.words:5d} {c.correct_tags:5d}   {_pct(c.correct_tags, c.words):6.2f}"
+    out.append(total)
+    out.append("=== Summary ===")
+    out.append("")
+    out.append("-- All --")
+    out += _summary(c, version)
+    out.append("")
+    out.append(f"-- len<={result.config.params.cutoff_len} --")
+    out += _summary(result.cutoff.counts, version)
+    return out
+
+
+def format_evalb_report(result: ParsevalResult, version: str = "2006") -> str:
+    """evalb's standard output, line for line, so that it can be diffed with evalb's.
+
+    ``version="2006"``: the evalb in use today (``evalb.c`` compiled from its
+    2006 source; with the F-measure line; its error lines print 0 words; the
+    total line's crossing column is the total number of crossing brackets).
+    ``version="1997"``: the original layout, as in the ``sample.rsl`` shipped
+    with evalb, whose total line prints the number of sentences *without*
+    crossing in that column.  (``result`` must keep every sentence.)
+    """
+    out = [*EVALB_HEADER, *(evalb_sentence_line(s, version) for s in result.sentences)]
+    out += evalb_report_tail(result, version)
+    return "\n".join(out) + "\n"
+
+
+def _score_json(s: ParsevalScore) -> dict[str, object]:
+    c = s.counts
+    return {
+        "sentences": c.sentences,
+        "errors": c.errors,
+        "skipped": c.skipped,
+        "valid": c.valid,
+        "recall": s.recall,
+        "precision": s.precision,
+        "f1": s.f1,
+        "complete_match": s.complete_match,
+        "average_crossing": s.average_crossing,
+        "no_crossing": s.no_crossing,
+        "two_or_less_crossing": s.two_or_less_crossing,
+        "tagging_accuracy": s.tagging_accuracy,
+        "matched": c.matched,
+        "gold": c.gold,
+        "test": c.test,
+        "words": c.words,
+        "correct_tags": c.correct_tags,
+    }
+
+
+def parseval_json(result: ParsevalResult) -> dict[str, object]:
+    """The JSON document: all sentences and those within the length cutoff, and the error and
+    skip sentences kept."""
+    return {
+        "signature": result.signature,
+        "all": _score_json(result.all),
+        "cutoff_len": result.config.params.cutoff_len,
+        "cutoff": _score_json(result.cutoff),
+        "problems": [
+            {
+                "sentence": s.index,
+                "gold_line": s.gold_line,
+                "test_line": s.test_line,
+                "status": s.status,
+                "message": s.message,
+            }
+            for s in result.sentences
+            if s.status != "ok"
+        ],
+    }
+
+
+def problem_lines(comparisons: Iterable[SentenceComparison], gold_name: str, total: int = 0) -> Iterator[str]:
+    """One line per error or skip sentence kept (evalb prints its errors on stderr too), and one for
+    those beyond (``total`` error and skip sentences in all)."""
+    listed = 0
+    for s in comparisons:
+        if s.status != "ok":
+            listed += 1
+            yield one_line(f"{s.status}: {gold_name}:{s.gold_line}: sentence {s.index}: {s.message}")
+    if total > listed:
+        yield f"... and {total - listed} more error or skip sentences (counted, not listed)"

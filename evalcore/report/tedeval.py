@@ -1,0 +1,136 @@
+"""Writers of the cross-scheme TedEval experiment (``evalcore tedeval``; SPEC §4–5): the papers'
+table as text and LaTeX, the JSON document, and the long CSV."""
+
+from __future__ import annotations
+
+from evalcore.experiment import ExperimentConfig, ExperimentResult, Row
+from evalcore.report.tables import Cell, csv_text, latex_escape, text_table
+
+__all__ = ["latex_table", "result_csv", "result_json", "result_text", "table_rows"]
+
+
+def _fmt_cell(row: Row, parse: str, digits: int = 4) -> str:
+    cell = row.cell(parse)
+    if cell is None:
+        return ""
+    text = f"{cell.score:.{digits}f}"
+    if parse in row.best and len(row.cells) > 1:
+        text += "*"
+    if row.not_significant_with_best(parse):
+        text += "?"
+    return text
+
+
+def table_rows(result: ExperimentResult) -> tuple[list[str], list[list[str]]]:
+    """The papers' Table 1 layout: rows (against, metric), one column per parse."""
+    headers = ["against", "metric", *(f"{p} ({s})" for p, s in result.parses)]
+    rows: list[list[str]] = []
+    last = None
+    for row in result.rows:
+        label = row.against if row.against != last else ""
+        last = row.against
+        rows.append([label, row.metric, *(_fmt_cell(row, p) for p, _ in result.parses)])
+    return headers, rows
+
+
+def result_text(result: ExperimentResult, config: ExperimentConfig) -> str:
+    """The table, what its marks mean (with the test's settings), the counts and the signature."""
+    headers, rows = table_rows(result)
+    return text_table(headers, rows) + (
+        f"\n* best in row; ? not significantly different from the best (p >= {config.alpha}, "
+        f"{config.method}, {config.shuffles} trials)\n"
+        f"{result.sentences} sentences; skipped {result.skipped_mismatched} (words differ), "
+        f"{result.skipped_invalid} (not a tree)\nsignature: {result.signature}\n"
+    )
+
+
+def latex_table(result: ExperimentResult) -> str:
+    """LaTeX tabular: best per row in bold, ``?`` where not significantly different from the best."""
+    cols = "ll" + "r" * len(result.parses)
+    out = [
+        f"\\begin{{tabular}}{{{cols}}}",
+        "\\hline",
+        " & ".join(["Gold", "Metric", *(latex_escape(p) for p, _ in result.parses)]) + r" \\",
+        "\\hline",
+    ]
+    last = None
+    for row in result.rows:
+        cells = []
+        for p, _ in result.parses:
+            c = row.cell(p)
+            if c is None:
+                cells.append("")
+                continue
+            text = f"{c.score:.4f}"
+            if p in row.best and len(row.cells) > 1:
+                text = f"\\textbf{{{text}}}"
+            if row.not_significant_with_best(p):
+                text += "$^?$"
+            cells.append(text)
+        label = latex_escape(row.against) if row.against != last else ""
+        last = row.against
+        out.append(" & ".join([label, row.metric, *cells]) + r" \\")
+    out += ["\\hline", "\\end{tabular}", f"% {result.signature}"]
+    return "\n".join(out) + "\n"
+
+
+CSV_HEADERS = ("parse", "scheme", "against", "metric", "score", "best")
+
+
+def result_csv(result: ExperimentResult) -> str:
+    """One line per (parse, against, metric), in the order of the rows and their cells."""
+    rows: list[list[Cell]] = [
+        [cell.parse, cell.scheme, row.against, row.metric, cell.score, cell.parse in row.best]
+        for row in result.rows
+        for cell in row.cells
+    ]
+    return csv_text(CSV_HEADERS, rows)
+
+
+def result_json(result: ExperimentResult, per_sentence: bool = False) -> dict[str, object]:
+    """The JSON document: every cell with its significance against the row's other parses, and
+    (``per_sentence``) every sentence's scores and edit scripts."""
+    rows = []
+    for row in result.rows:
+        for cell in row.cells:
+            vs = {}
+            for t in row.tests:
+                if cell.parse in (t.a, t.b):
+                    other = t.b if t.a == cell.parse else t.a
+                    vs[other] = {"p_value": t.p_value, "significant": t.significant}
+            rows.append(
+                {
+                    "parse": cell.parse,
+                    "scheme": cell.scheme,
+                    "against": row.against,
+                    "metric": row.metric,
+                    "score": cell.score,
+                    "best": cell.parse in row.best,
+                    "significant_vs": vs,
+                }
+            )
+    out: dict[str, object] = {
+        "signature": result.signature,
+        "sentences": result.sentences,
+        "skipped_mismatched": result.skipped_mismatched,
+        "skipped_invalid": result.skipped_invalid,
+        "parses": [{"parse": p, "scheme": s} for p, s in result.parses],
+        "rows": rows,
+    }
+    if per_sentence:
+        out["per_sentence"] = [
+            {
+                "parse": d.parse,
+                "against": d.against,
+                "labeled": d.labeled,
+                "sent_id": d.sent_id,
+                "index": d.index,
+                "score": d.ted.score,
+                "delta": d.ted.delta,
+                "norm": d.ted.norm,
+                "counted": [str(op) for op in d.ted.counted],
+                "discounted": [str(op) for op in d.ted.discounted],
+            }
+            for d in result.details
+        ]
+    return out

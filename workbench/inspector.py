@@ -1,0 +1,811 @@
+"""The sentence inspector (the workbench's home page, routed by ``app.py``).
+
+Every number shown is computed by ``evalcore``; each panel is one function
+taking a :class:`View` (dataset, sentence, display options), so a panel is
+added as one more function and one more call in :func:`sentence_view`.
+
+Speed (issue 14): the sidebar's settings rerun the page; choosing a
+sentence (◀ ▶, the list, the search, the order, the filters) reruns only
+:func:`sentence_view`, an ``st.fragment``.  A sentence's TedEval report is
+kept for every session (:func:`workbench.tedeval_view.sentence_report`), its
+Graphviz drawings are rendered by one run of ``dot`` (``prerender``), and
+only the chosen parse's edit script is drawn.
+
+Links (issue 14): every setting that changes what is shown is in the URL
+(``workbench.links``: ``protocol``, ``labeled``, ``target``, ``parse``,
+``order``, ``minwords``, the filters, ``find``, ``punct``, ``side``,
+``zoom``, ``funcsep``, with ``data`` and ``sent``), so a copied link reopens
+the same view; uploaded files cannot be in a link, and the page says so.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import pandas as pd
+import streamlit as st
+
+from evalcore.conversion import ConversionConfig
+from evalcore.errors import EvalcoreError
+from evalcore.inspection import OperationFilter, SentenceAttachment, label_matches, sentence_attachment
+from evalcore.metrics.attachment import AttachConfig, is_punct
+from evalcore.render.dot import dep_to_dot, tree_to_dot
+from evalcore.render.edits import marked_tree_dot
+from evalcore.render.layout import ArcVerdict, DepLayout, WordGrid, layout_dep, merge_grids, word_grid
+from evalcore.render.svg import dep_svg
+from evalcore.trees import DepTree, SpanTree
+from workbench.cache import corpus_attach
+from workbench.datasets import Analysis, LoadedDataset, SentenceInfo
+from workbench.handoff import offer_lattice_page
+from workbench.links import OP_KINDS, OP_STATUSES, followed, keep_widget, report_link_problem, seed_widget
+from workbench.tedeval import (
+    ParseTeds,
+    TedParse,
+    TedSentence,
+    general_name,
+    guess_function_separators,
+    parse_choices,
+    scheme_of,
+    tree_golds,
+)
+from workbench.tedeval_view import TREE_SCALE, corpus_scripts, edit_script_panel, sentence_report
+from workbench.uploads import UPLOAD_KEY
+from workbench.widgets import (
+    Figure,
+    Ordering,
+    choose_dataset,
+    download_table,
+    drawing_size_control,
+    graphviz_figure,
+    md_escape,
+    prerender,
+    sentence_picker,
+    stacked_figures,
+)
+
+TARGET_LABELS = {"general": "generalized gold", "single": "single gold"}
+KIND_LABELS = {"": "any kind", **dict(zip(OP_KINDS, ("insertion", "deletion", "relabeling"), strict=True))}
+STATUS_LABELS = {"": "counted or discounted", **{s: s for s in OP_STATUSES}}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The sidebar's choices: what changes the numbers and drawings of every sentence."""
+
+    count_punct: bool = True
+    side_by_side: bool = True
+    protocol: str = "2012"  # TedEval protocol (SPEC §4 / §5)
+    labeled: bool = True  # the edit script drawn: labeled (L-TED) or unlabeled (U-TED)
+    script_single: bool = False  # the edit script to the single gold instead of the generalization
+    function_sep: str = "-="  # separators of function tags in bracketed labels (SPEC §5.1)
+    parse: str = ""  # the parse whose edit script is drawn (a TedParse name; "" = none)
+
+    @property
+    def conversion(self) -> ConversionConfig:
+        return ConversionConfig(protocol=self.protocol, function_separators=self.function_sep)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class View:
+    """Everything a panel needs: the dataset, the sentence and the display options."""
+
+    loaded: LoadedDataset
+    sentence: SentenceInfo
+    settings: Settings
+    choices: tuple[TedParse, ...] = ()  # every parse (and gold read as a parse) of the dataset
+
+    @property
+    def count_punct(self) -> bool:
+        return self.settings.count_punct
+
+    @property
+    def side_by_side(self) -> bool:
+        return self.settings.side_by_side
+
+    @property
+    def protocol(self) -> str:
+        return self.settings.protocol
+
+    @property
+    def config(self) -> AttachConfig:
+        return AttachConfig(no_punct=not self.count_punct)
+
+    @property
+    def chosen(self) -> TedParse | None:
+        """The parse whose edit script is drawn."""
+        return next((c for c in self.choices if c.name == self.settings.parse), None)
+
+    @cached_property
+    def ted(self) -> TedSentence:
+        """This sentence's TedEval report (function trees, generalized gold, scripts of every parse
+        and of the chosen gold read as a parse), kept for every session."""
+        chosen = self.chosen
+        parses = [c for c in self.choices if not c.gold_as_parse]
+        if chosen is not None and chosen.gold_as_parse:
+            parses.append(chosen)
+        return sentence_report(self.loaded, self.sentence.index, self.settings.conversion, parses)
+
+    def dep_tree(self, analysis: Analysis) -> DepTree:
+        return analysis.dep_trees[self.sentence.index]
+
+    def attachment(self, gold: Analysis, parse: Analysis) -> SentenceAttachment:
+        """``parse`` against ``gold`` on this sentence (evalcore.inspection.sentence_attachment)."""
+        return sentence_attachment(self.dep_tree(gold), self.dep_tree(parse), self.config)
+
+
+def _groups(loaded: LoadedDataset) -> list[tuple[str, Analysis | None, list[Analysis]]]:
+    """Columns of the drawing: each gold with the parses scored against it; parses without a gold last."""
+    groups: list[tuple[str, Analysis | None, list[Analysis]]] = []
+    placed: set[str] = set()
+    for g in loaded.dep("gold"):
+        parses = [p for p in loaded.dep("parse") if p.spec.against == g.name]
+        placed.update(p.name for p in parses)
+        groups.append((g.spec.scheme or g.name, g, parses))
+    rest = [p for p in loaded.dep("parse") if p.name not in placed]
+    if rest:
+        groups.append(("parses without a gold", None, rest))
+    return groups
+
+
+def _punct_ids(tree: DepTree) -> list[int]:
+    return [t.id for t in tree.tokens if is_punct(t)]
+
+
+# ---------------------------------------------------------------------------
+# panels
+
+
+@dataclass(frozen=True)
+class DepDrawing:
+    """One dependency drawing of the sentence: what to draw and how to introduce it."""
+
+    group: str  # column: the gold scheme it belongs to
+    analysis: Analysis
+    tree: DepTree
+    gold: DepTree | None  # compared against this gold (same words)
+    verdicts: tuple[ArcVerdict, ...] | None  # the arcs' verdicts against ``gold``
+    title: str
+    note: str
+    warning: str = ""
+
+
+def dependency_drawings(view: View) -> list[DepDrawing]:
+    """Each gold tree, then the parses scored against it; parses without a gold last."""
+    out: list[DepDrawing] = []
+    for scheme, gold, parses in _groups(view.loaded):
+        gold_tree = view.dep_tree(gold) if gold is not None else None
+        if gold is not None and gold_tree is not None:
+            out.append(DepDrawing(scheme, gold, gold_tree, None, None, gold.name, "gold"))
+        for p in parses:
+            tree = view.dep_tree(p)
+            att = view.attachment(gold, p) if gold is not None else None
+            why = att.mismatch if att is not None else None
+            compared = att is not None and why is None
+            out.append(
+                DepDrawing(
+                    scheme,
+                    p,
+                    tree,
+                    gold_tree if compared else None,
+                    att.verdicts if att is not None and compared else None,
+                    p.name,
+                    f"compared with {gold.name}" if gold is not None and compared else "not compared",
+                    warning=f"{p.name}: not compared with {gold.name}: {why}" if why and gold else "",
+                )
+            )
+    return out
+
+
+def _layouts(view: View, drawings: list[DepDrawing]) -> list[DepLayout]:
+    """Lay out every drawing, then again on a shared grid so the same word has the same x in every
+    drawing of a box: all of them when stacked, each scheme's when side by side (one box per scheme,
+    so a scheme's long labels do not widen the other's drawings)."""
+
+    def lay(d: DepDrawing, grid: WordGrid | None) -> DepLayout:
+        dim_source = d.gold if d.gold is not None else d.tree
+        dim = [] if view.count_punct else _punct_ids(dim_source)
+        return layout_dep(d.tree, d.verdicts, dimmed=dim, grid=grid)
+
+    first = [lay(d, None) for d in drawings]
+    box = [d.group if view.side_by_side else "" for d in drawings]
+    grids = {
+        b: merge_grids([word_grid(x) for x, c in zip(first, box, strict=True) if c == b]) for b in set(box)
+    }
+    return [
+        lay(d, grids[b]) if grids[b] is not None else x for d, x, b in zip(drawings, first, box, strict=True)
+    ]
+
+
+def panel_dependency_trees(view: View) -> None:
+    """Each scheme's gold tree and each parse (compared against its own gold), displaCy style."""
+    drawings = dependency_drawings(view)
+    if not drawings:
+        return
+    st.subheader("Dependency trees")
+    st.caption(
+        "Arcs go from head to dependent (arrowhead); the same word sits at the same place in every drawing. "
+        "In a parse: red dashed arc = wrong head; orange dotted arc with an orange label `obl (gold obj)` = "
+        "right head, wrong label; grey = right. "
+        + ("" if view.count_punct else "Faded: punctuation, left out of the counts.")
+    )
+    for d in drawings:
+        if d.warning:
+            st.warning(d.warning)
+    if view.loaded.spec.key == UPLOAD_KEY and any(d.warning for d in drawings):
+        # a parse of raw text (other words than its gold): the Lattice page scores it
+        offer_lattice_page()
+    sid = view.sentence.sent_id
+    layouts = _layouts(view, drawings)
+    figures = [
+        Figure(
+            d.title,
+            dep_svg(lay, title=f"{d.title} — {sid}"),
+            dep_to_dot(lay, title=f"{d.title} — {sid}"),
+            stem=f"{sid}_{d.title}",
+            key=f"dep:{d.analysis.name}",
+            note=d.note,
+        )
+        for d, lay in zip(drawings, layouts, strict=True)
+    ]
+    groups = list(dict.fromkeys(d.group for d in drawings))
+    if not view.side_by_side or len(groups) == 1:
+        stacked_figures(figures)
+        return
+    for col, group in zip(st.columns(len(groups)), groups, strict=True):
+        with col:
+            st.markdown(f"#### {md_escape(group)}")
+            # one box per scheme: its gold and the parses against it on one scale (words aligned)
+            stacked_figures([fig for d, fig in zip(drawings, figures, strict=True) if d.group == group])
+            notes = [
+                f"{md_escape(d.title)}: {md_escape(d.analysis.spec.note)}"
+                for d in drawings
+                if d.group == group and d.analysis.spec.note and d.analysis.spec.role == "parse"
+            ]
+            if notes:
+                st.caption("  \n".join(notes))
+
+
+TED_COLUMNS = ("U-TED single", "L-TED single", "U-TED multiple", "L-TED multiple")
+
+
+def _ted_fields(view: View, name: str) -> dict[str, object]:
+    """This sentence's TedEval scores of the parse ``name``: SINGLE (against the gold it is scored
+    with, no discount) and MULTIPLE (against the generalized gold, discounted with its own gold)."""
+    pv = view.ted.view(name)
+    tp = view.ted.parse(name)
+    if pv is None or tp is None:
+        return {}
+    return {
+        "U-TED single": round(pv.single[0].score, 4),
+        "L-TED single": round(pv.single[1].score, 4),
+        "U-TED multiple": round(pv.multiple[0].score, 4),
+        "L-TED multiple": round(pv.multiple[1].score, 4),
+        "generalization": view.ted.general,
+        "own gold": tp.own.name,
+    }
+
+
+def _ted_strip(view: View, row: dict[str, object]) -> str:
+    if "L-TED single" not in row:
+        return ""
+    one = len(view.ted.schemes) == 1
+    single = f"U-TED **{row['U-TED single']:.4f}** · L-TED **{row['L-TED single']:.4f}**"
+    multiple = f"U-TED **{row['U-TED multiple']:.4f}** · L-TED **{row['L-TED multiple']:.4f}**"
+    if one:
+        return f"TedEval ({view.protocol}): {single}"
+    return (
+        f"TedEval ({view.protocol}) single: {single} — multiple, against "
+        f"*{md_escape(str(row['generalization']))}* (discounted with *{md_escape(str(row['own gold']))}*): "
+        f"{multiple}"
+    )
+
+
+def panel_scores(view: View) -> None:
+    """Score strip: this sentence's UAS, LAS, undirected and NED for every parse that has a gold,
+    and its TedEval scores (U-TED, L-TED; single gold and generalized gold)."""
+    rows: list[dict[str, object]] = []
+    for p in view.loaded.dep("parse"):
+        gold = view.loaded.gold_of(p)
+        if gold is None:
+            continue
+        att = view.attachment(gold, p)
+        if not att.scored or att.score is None:
+            continue
+        sc = att.score
+        rows.append(
+            {
+                "parse": p.name,
+                "gold": gold.name,
+                "UAS": round(sc.uas, 4),
+                "LAS": round(sc.las, 4),
+                "undirected": round(sc.undirected, 4),
+                "NED": round(sc.ned, 4),
+                "tokens": sc.tokens,
+                **_ted_fields(view, p.name),
+            }
+        )
+    for p in view.loaded.ptb("parse"):  # constituency parses: TedEval only
+        gold = view.loaded.gold_of(p)
+        fields = _ted_fields(view, p.name)
+        if gold is not None and fields:
+            rows.append({"parse": p.name, "gold": gold.name, **fields})
+    chosen = view.chosen
+    if chosen is not None and chosen.gold_as_parse:  # a gold read as a parse of another gold
+        row: dict[str, object] = {"parse": chosen.analysis.name, "gold": chosen.single.name}
+        if chosen.analysis.spec.fmt == "conllu" and chosen.single.spec.fmt == "conllu":
+            att = view.attachment(chosen.single, chosen.analysis)
+            if att.scored and att.score is not None:
+                row |= {
+                    "UAS": round(att.score.uas, 4),
+                    "LAS": round(att.score.las, 4),
+                    "undirected": round(att.score.undirected, 4),
+                    "NED": round(att.score.ned, 4),
+                    "tokens": att.score.tokens,
+                }
+        fields = _ted_fields(view, chosen.name)
+        if len(row) > 2 or fields:
+            rows.append(row | fields)
+    if not rows:
+        return
+    st.subheader("Scores for this sentence")
+    for row in rows:
+        strip = " · ".join(
+            f"{name} **{row[name]:.4f}**"
+            for name in ("UAS", "LAS", "undirected", "NED")
+            if isinstance(row.get(name), float)
+        )
+        tokens = f" · {row['tokens']} tokens" if "tokens" in row else ""
+        ted = _ted_strip(view, row)
+        who = f"*{md_escape(str(row['parse']))}* against *{md_escape(str(row['gold']))}*"
+        head = f"{strip}{tokens} — {who}" if strip else who
+        st.markdown(head + (f"  \n{ted}" if ted else ""))
+    st.caption(
+        "Punctuation "
+        + ("counted" if view.count_punct else "left out (decided on the gold token)")
+        + " in UAS, LAS, undirected and NED; TedEval counts every node. TedEval *single*: against the "
+        "gold the parse is scored with, nothing discounted; *multiple*: against the generalized gold of "
+        "all the schemes, with what the parse shares with its own gold's script discounted (SPEC §4.3)."
+    )
+    download_table(pd.DataFrame(rows), stem=f"{view.sentence.sent_id}_scores", key="sentence-scores")
+
+
+def panel_constituency(view: View) -> None:
+    """Constituency datasets: the gold tree and each parse of the sentence (Graphviz)."""
+    analyses = view.loaded.ptb()
+    if not analyses:
+        return
+    st.subheader("Constituency trees")
+    st.caption("Bracket scores (PARSEVAL, FREVAL) for these trees appear with the FREVAL page.")
+    holders = (
+        st.columns(len(analyses))
+        if view.side_by_side and len(analyses) > 1
+        else [st.container() for _ in analyses]
+    )
+    for holder, a in zip(holders, analyses, strict=True):
+        with holder:
+            st.markdown(f"**{md_escape(a.name)}** ({a.spec.role})")
+            if a.spec.note:
+                st.caption(md_escape(a.spec.note))
+            tree = a.ptb_trees[view.sentence.index]
+            if tree is None:
+                st.info("No tree on this line (evalb counts it as a skipped sentence).")
+                continue
+            graphviz_figure(tree_to_dot(tree), stem=f"{view.sentence.sent_id}_{a.name}", key=f"ptb:{a.name}")
+
+
+def panel_tedeval(view: View) -> None:
+    """Each scheme's gold function tree, the generalized gold, and the chosen parse's (or gold's)
+    function tree and edit script to the generalized gold (or its single gold), every operation
+    marked counted or discounted on the drawings and listed in a table under them (SPEC §4.3, §5.3)."""
+    st.subheader("Function trees and edit script (TedEval)")
+    ted = view.ted
+    for note in ted.notes:
+        st.warning(note)
+    report = ted.report
+    if report is None:
+        if ted.notes:
+            st.info("No TedEval for this sentence: it needs at least one usable gold tree (see above).")
+        else:
+            st.info("This dataset has no gold tree: TedEval compares parses with a gold.")
+        return
+    sid = view.sentence.sent_id
+    protocol = (
+        "2012 (EACL 2012): multi-function trees, heads labeled `hd`, label sets"
+        if view.protocol == "2012"
+        else "2011 (EMNLP 2011): function trees, heads labeled `*` (equal to any label)"
+    )
+    st.caption(
+        f"Protocol {protocol}. Each word with dependents becomes a node labeled with its relation; nodes "
+        "are identified by the words they span (positions in grey). The generalized gold keeps what all "
+        "the schemes' golds agree on."
+    )
+    schemes = [s for s, _ in ted.schemes]
+    figures: list[tuple[str, SpanTree]] = [(f"gold {s} ({a.name})", report.gold(s)) for s, a in ted.schemes]
+    if len(schemes) > 1:
+        figures.append((f"generalized gold {ted.general}", report.general))
+    dots = [marked_tree_dot(tree, (), side="parse", title=title) for title, tree in figures]
+    prerender(dots)  # one run of dot for the golds and the generalization
+    for (title, _), dot in zip(figures, dots, strict=True):
+        graphviz_figure(dot, stem=f"{sid}_{title}", key=f"ftree:{title}", scale=TREE_SCALE)
+    if len(schemes) == 1:
+        st.caption(
+            "One scheme only: the generalized gold is that gold itself, and nothing is discounted "
+            "(add the gold of another scheme to see discounting)."
+        )
+    chosen = view.chosen
+    if chosen is None:
+        st.info("No parse with a gold in this dataset: there is no edit script to show.")
+        return
+    pv = ted.view(chosen.name)
+    if pv is None:
+        st.info(f"No edit script of {md_escape(chosen.name)} for this sentence (see above).")
+        return
+    target = (
+        f"its single gold {chosen.single.name} (SINGLE, no discount)"
+        if view.settings.script_single
+        else f"the generalized gold {ted.general}"
+    )
+    kind = "labeled" if view.settings.labeled else "unlabeled"
+    st.markdown(
+        f"**Edit script** ({kind}) turning *{md_escape(chosen.name)}* into {md_escape(target)} "
+        "(choose the parse in the sidebar):"
+    )
+    if chosen.gold_as_parse:
+        st.caption(
+            f"A gold read as a parse: against {md_escape(chosen.single.name)} (single gold), the script is "
+            "every disagreement of the two golds; against the generalized gold it is discounted with "
+            f"{md_escape(chosen.analysis.name)} itself, so TedEval forgives all of it (SPEC §4.3)."
+        )
+    edit_script_panel(
+        report,
+        pv,
+        labeled=view.settings.labeled,
+        single=view.settings.script_single,
+        general_name=ted.general,
+        stem=sid,
+        key=f"ted:{pv.name}",
+    )
+
+
+def panel_lattice(view: View) -> None:
+    """Lattice datasets: the lattice, its paths, SEGEVAL and TedEval live on the Lattice page."""
+    if not any(a.spec.role in ("lattice", "path") for a in view.loaded.extras):
+        return
+    st.subheader("Lattice (joint segmentation and parsing)")
+    st.page_link(
+        "pages/3_Lattice.py",
+        label="This dataset has a morphological lattice: open the Lattice page to see it drawn right to left "
+        "with the gold and predicted paths, the trees over it, SEGEVAL and TedEval.",
+        icon="➡️",
+    )
+
+
+# ---------------------------------------------------------------------------
+# sidebar: the settings of every sentence (each in the URL)
+
+
+def _flag(value: bool) -> str:
+    return "yes" if value else "no"
+
+
+def _toggle(label: str, name: str, widget: str, default: bool, help: str) -> bool:
+    seed_widget(name, widget, default, lambda v: v if isinstance(v, bool) else None)
+    value = bool(st.toggle(label, key=widget, help=help))
+    keep_widget(name, widget, None if value == default else _flag(value))
+    return value
+
+
+def _choice(
+    name: str,
+    widget: str,
+    options: Sequence[str],
+    default: str,
+    draw: Callable[[], object],
+    *,
+    to_url: Callable[[str], str] = str,
+    from_url: Callable[[str], str | None] = str,
+) -> str:
+    """A radio or selectbox over ``options`` bound to the link key ``name`` (``to_url`` /
+    ``from_url``: an option as written in the URL, and back); a value of the link that is not an
+    option here is said."""
+
+    def accept(value: object) -> str | None:
+        option = from_url(value) if isinstance(value, str) else None
+        return option if option in options else None
+
+    refused = seed_widget(name, widget, default, accept)
+    if refused is not None:
+        named = [to_url(o) for o in options if o]
+        more = f", … ({len(named):,} in all)" if len(named) > 12 else ""
+        shown = ", ".join(named[:12]) + more if named else "nothing"
+        report_link_problem(f"{name}: no '{refused}' here (one of: {shown})")
+    if st.session_state.get(widget) not in options:
+        st.session_state[widget] = default
+    draw()
+    value = str(st.session_state[widget])
+    keep_widget(name, widget, None if value == default else to_url(value))
+    return value
+
+
+def sidebar_settings(loaded: LoadedDataset, choices: Sequence[TedParse]) -> Settings:
+    """The sidebar: punctuation, arrangement, drawing size and TedEval's settings."""
+    with st.sidebar:
+        count_punct = True
+        if loaded.dep():
+            count_punct = _toggle(
+                "Count punctuation", "punct", "wb_punct", True, "Punctuation is decided on the gold token."
+            )
+        side_by_side = _toggle(
+            "Schemes side by side",
+            "side",
+            "wb_side",
+            True,
+            "Off: all drawings stacked in one box, on one scale (the same word at the same place).",
+        )
+        drawing_size_control()
+        st.markdown("**TedEval**")
+        protocol = _choice(
+            "protocol",
+            "wb_protocol",
+            ["2012", "2011"],
+            "2012",
+            lambda: st.radio(
+                "Protocol",
+                ["2012", "2011"],
+                key="wb_protocol",
+                horizontal=True,
+                help="2012 (EACL 2012, default): multi-function trees, any trees. 2011 (EMNLP 2011): "
+                "function trees with * heads, dependency trees only.",
+            ),
+        )
+        names = [c.name for c in choices]
+        parse = ""
+        if names:
+            # keyed on the choices too: new uploads start again at their first parse
+            parse_key = f"wb_parse:{loaded.spec.key}:{zlib.crc32(chr(10).join(names).encode()):08x}"
+            parse = _choice(
+                "parse",
+                parse_key,
+                names,
+                names[0],
+                lambda: st.selectbox(
+                    "Parse (edit script)",
+                    names,
+                    key=parse_key,
+                    help="The parse whose edit script is drawn; a gold can be read as a parse against "
+                    "another scheme's gold (every disagreement of the two) and against the "
+                    "generalization.",
+                ),
+            )
+        labeled = _toggle(
+            "Labeled edit script", "labeled", "wb_labeled", True, "Off: the unlabeled script (U-TED)."
+        )
+        target = _choice(
+            "target",
+            "wb_script",
+            list(TARGET_LABELS.values()),
+            TARGET_LABELS["general"],
+            lambda: st.radio(
+                "Edit script to",
+                list(TARGET_LABELS.values()),
+                key="wb_script",
+                help="The generalized gold (TEDEVAL MULTIPLE, with discounting) or the gold the parse is "
+                "scored with (SINGLE, nothing discounted).",
+            ),
+            to_url=lambda label: next(k for k, v in TARGET_LABELS.items() if v == label),
+            from_url=TARGET_LABELS.get,
+        )
+        function_sep = "-="
+        if loaded.ptb():
+            guess = guess_function_separators(loaded)
+            sep_key = f"wb_funcsep:{loaded.spec.key}"
+            seed_widget("funcsep", sep_key, guess, lambda v: v if isinstance(v, str) and v else None)
+            function_sep = (
+                st.text_input(
+                    "Function-tag separators",
+                    key=sep_key,
+                    help="Bracketed trees: the function tags follow the category after one of these "
+                    "characters (PTB: NP-SBJ, '-='; FarPaHC: NP*SBJ, '-=*'), as --function-sep.",
+                )
+                or guess
+            )
+            keep_widget("funcsep", sep_key, None if function_sep == guess else function_sep)
+    return Settings(
+        count_punct,
+        side_by_side,
+        protocol,
+        labeled,
+        target == TARGET_LABELS["single"],
+        function_sep,
+        parse,
+    )
+
+
+# ---------------------------------------------------------------------------
+# the sentence view: filters, orders, picker and panels (rerun alone when a sentence is chosen)
+
+
+@st.cache_resource(show_spinner=False, max_entries=16)
+def _labels(files: tuple[tuple[str, ...], ...], _loaded: LoadedDataset) -> tuple[frozenset[str], ...]:
+    return _loaded.sentence_labels()
+
+
+def _files(loaded: LoadedDataset) -> tuple[tuple[str, ...], ...]:
+    return tuple((a.name, a.digest, a.spec.role) for a in loaded.analyses)
+
+
+def _ted_scores(
+    loaded: LoadedDataset, choice: TedParse, settings: Settings, *, single: bool
+) -> dict[int, float]:
+    """Per sentence, ``choice``'s L-TED (SINGLE or MULTIPLE) under the settings' protocol."""
+    try:
+        scripts = corpus_scripts(loaded, choice, settings.conversion)
+    except EvalcoreError as exc:
+        st.error(str(exc))
+        return {}
+    return {i: t.script(single=single, labeled=True).score for i, t in enumerate(scripts) if t is not None}
+
+
+def orderings(loaded: LoadedDataset, settings: Settings, choices: Sequence[TedParse]) -> list[Ordering]:
+    """The inspector's orders: worst LAS first, worst L-TED first (the chosen parse against the
+    generalized gold), largest gold-vs-gold discrepancy first (L-TED of one gold read as a parse
+    against another: the chosen pair, else the first two golds)."""
+    out: list[Ordering] = []
+    pair = loaded.default_pair()
+    if pair is not None:
+        gold, system = pair
+        config = AttachConfig(no_punct=not settings.count_punct)
+
+        def worst_las() -> dict[int, float]:
+            result = corpus_attach(gold, system, config)
+            return {i: (c.las / c.tokens if c.tokens else 1.0) for i, c in result.by_index().items()}
+
+        out.append(Ordering("worst", f"worst LAS first ({system.name})", worst_las))
+    chosen = next((c for c in choices if c.name == settings.parse), None)
+    golds = [scheme_of(g) for g in tree_golds(loaded)]
+    if chosen is not None and golds:
+        against = general_name(golds) if len(golds) > 1 else scheme_of(chosen.own)
+        out.append(
+            Ordering(
+                "worst-lted",
+                f"worst L-TED first ({chosen.name}, against {against})",
+                lambda: _ted_scores(loaded, chosen, settings, single=len(golds) == 1),
+            )
+        )
+    pairs = [c for c in choices if c.gold_as_parse]
+    if pairs:
+        gap = chosen if chosen is not None and chosen.gold_as_parse else pairs[0]
+        out.append(
+            Ordering(
+                "gold-gap",
+                f"largest gold-vs-gold discrepancy first ({gap.analysis.name} vs {gap.single.name}, L-TED)",
+                lambda: _ted_scores(loaded, gap, settings, single=True),
+            )
+        )
+    return out
+
+
+@dataclass(frozen=True)
+class Filters:
+    """The filters of the sentence list besides length and search (each in the URL)."""
+
+    label: str = ""  # a relation label the sentence's trees use
+    ops: OperationFilter = field(
+        default_factory=OperationFilter
+    )  # an operation the chosen parse's edit script has
+
+    @property
+    def active(self) -> int:
+        return bool(self.label) + bool(self.ops.status) + bool(self.ops.kind) + bool(self.ops.label)
+
+
+def _name_filter(name: str, widget: str, options: Sequence[str], label: str, holder: object) -> str:
+    def draw() -> object:
+        return holder.selectbox(label, ["", *options], key=widget, format_func=lambda x: x or "any")  # type: ignore[attr-defined]
+
+    return _choice(name, widget, ["", *options], "", draw)
+
+
+def _op_select(
+    name: str, widget: str, labels: dict[str, str], label: str, holder: object, disabled: bool
+) -> str:
+    options = list(labels)
+
+    def draw() -> object:
+        return holder.selectbox(  # type: ignore[attr-defined]
+            label, options, key=widget, format_func=lambda x: labels.get(x, x), disabled=disabled
+        )
+
+    return _choice(name, widget, options, "", draw)
+
+
+def filters_ui(loaded: LoadedDataset, choice: TedParse | None) -> Filters:
+    """The filter boxes: relation label, and the kind of operation in the chosen parse's script."""
+    labels = sorted(set().union(*_labels(_files(loaded), loaded))) if loaded.sentences else []
+    names = ("label", "opstatus", "opkind", "oplabel")
+    keys = [f"wb_filter_{k}:{loaded.spec.key}" for k in names]
+    # counted before the boxes are drawn: a filter set by the session, or by a link just followed
+    active = sum(bool(st.session_state.get(k) or followed(n)) for k, n in zip(keys, names, strict=True))
+    with st.expander(f"Filters ({active} active)" if active else "Filters", expanded=bool(active)):
+        cols = st.columns(4)
+        label = _name_filter("label", keys[0], labels, "Relation label in the trees", cols[0])
+        script = f" of {choice.name}" if choice is not None else ""
+        status = _op_select("opstatus", keys[1], STATUS_LABELS, f"Operation{script}", cols[1], choice is None)
+        kind = _op_select("opkind", keys[2], KIND_LABELS, "Kind of operation", cols[2], choice is None)
+        op_label = _name_filter("oplabel", keys[3], labels, "Label of the operation", cols[3])
+        st.caption(
+            "Operations: in the edit script of the parse chosen in the sidebar, to the target chosen there "
+            "(labeled or not). A label matches itself and its subtypes (`obl` matches `obl:mod`)."
+        )
+    return Filters(label, OperationFilter(status, kind, op_label))
+
+
+def _keep(
+    loaded: LoadedDataset, filters: Filters, choice: TedParse | None, settings: Settings
+) -> Callable[[int], bool] | None:
+    if not filters.active:
+        return None
+    labels = _labels(_files(loaded), loaded) if filters.label else ()
+    scripts: tuple[ParseTeds | None, ...] = ()
+    if filters.ops.active and choice is not None:
+        scripts = corpus_scripts(loaded, choice, settings.conversion)
+
+    def keep(i: int) -> bool:
+        if filters.label and not any(label_matches(filters.label, x) for x in labels[i]):
+            return False
+        if filters.ops.active:
+            teds = scripts[i] if i < len(scripts) else None
+            if teds is None:
+                return False
+            ted = teds.script(single=settings.script_single, labeled=settings.labeled)
+            return filters.ops.matches(ted)
+        return True
+
+    return keep
+
+
+@st.fragment
+def sentence_view(loaded: LoadedDataset, settings: Settings, choices: tuple[TedParse, ...]) -> None:
+    """Filters, the picker and every panel of the chosen sentence: an ``st.fragment``, so choosing
+    another sentence reruns this and nothing else."""
+    chosen = next((c for c in choices if c.name == settings.parse), None)
+    filters = filters_ui(loaded, chosen)
+    try:
+        sentence = sentence_picker(
+            loaded,
+            orders=orderings(loaded, settings, choices),
+            keep=_keep(loaded, filters, chosen, settings),
+            short=4,
+        )
+    except EvalcoreError as exc:
+        st.error(str(exc))
+        return
+    st.markdown(f"**{md_escape(sentence.sent_id)}** — {md_escape(sentence.text)}")
+    view = View(loaded, sentence, settings, choices)
+    panel_scores(view)
+    panel_dependency_trees(view)
+    panel_constituency(view)
+    panel_lattice(view)
+    panel_tedeval(view)
+
+
+def inspector_page() -> None:
+    """The home page: the sentence inspector (routed by ``app.py``)."""
+    st.set_page_config(page_title="evalcore — sentence inspector", layout="wide")
+    st.title("Sentence inspector")
+    loaded = choose_dataset()
+    if loaded is None:
+        return
+    if loaded.spec.key == UPLOAD_KEY:
+        st.info(
+            "This view shows files you uploaded. A link to it keeps the sentence and every setting, but "
+            "not the files (they stay in this session's memory only): whoever opens it must upload the "
+            "same files.",
+            icon="🔗",
+        )
+    choices = parse_choices(loaded)
+    settings = sidebar_settings(loaded, choices)
+    sentence_view(loaded, settings, choices)
