@@ -414,11 +414,18 @@ class AtlasConfig:
         return "atlas|" + base[: base.rindex("|v")] + extra
 
 
-def score(counts: AtlasCounts, config: AtlasConfig = AtlasConfig(), **meta: int) -> Atlas:
+def score(
+    counts: AtlasCounts,
+    config: AtlasConfig = AtlasConfig(),
+    *,
+    sentences: int = 0,
+    skipped_mismatched: int = 0,
+    skipped_invalid: int = 0,
+) -> Atlas:
     """Shares of δ per group; groups of each grouping ordered by counted, then discounted, then name."""
     cells = []
     for c in counts.cells:
-        rows = []
+        rows: list[GroupRow] = []
         for grouping in GROUPINGS:
             mine = [(n, g) for gg, n, g in c.groups if gg == grouping]
             mine.sort(key=lambda t: (-t[1].counted, -t[1].discounted, t[0]))
@@ -436,7 +443,7 @@ def score(counts: AtlasCounts, config: AtlasConfig = AtlasConfig(), **meta: int)
         cells.append(
             AtlasCell(c.parse, c.scheme, c.target, c.labeled, c.delta, c.norm, c.sentences, tuple(rows))
         )
-    return Atlas(tuple(cells), config.signature(), **meta)
+    return Atlas(tuple(cells), config.signature(), sentences, skipped_mismatched, skipped_invalid)
 
 
 # ---------------------------------------------------------------------------
@@ -574,10 +581,10 @@ def atlas_counts(
                 ops_out.append(
                     ClassifiedOp(d.parse, d.against, d.labeled, d.sent_id, pos, op, disc, side, where)
                 )
-        for tkey, (c, dc) in local.items():
-            tally = cell.get(tkey)
+        for lkey, (c, dc) in local.items():
+            tally = cell.get(lkey)
             if tally is None:
-                tally = cell[tkey] = _Tally()
+                tally = cell[lkey] = _Tally()
             tally.counted += c
             tally.discounted += dc
             tally.sentences.add(d.sent_id)
@@ -593,9 +600,9 @@ def atlas_counts(
                 ("construction", construction),
                 ("length", bucket),
             ):
-                m = merged.get(name)  # type: ignore[call-overload]
+                m = merged.get(name)
                 if m is None:
-                    m = merged[name] = _Tally()  # type: ignore[index]
+                    m = merged[name] = _Tally()
                 m.counted += t.counted
                 m.discounted += t.discounted
                 m.sentences |= t.sentences

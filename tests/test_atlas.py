@@ -34,13 +34,13 @@ from evalcore.atlas import (
     score,
     with_golds_as_parses,
 )
-from evalcore.atlas_report import split_misc
 from evalcore.conversion import ConversionConfig
 from evalcore.examples import dep_tree
 from evalcore.experiment import ExperimentConfig, NamedTrees, Scheme, run_experiment
 from evalcore.formats.conllu import read_conllu, write_conllu
 from evalcore.metrics.tedeval import TedConfig
 from evalcore.ranking import OWN_GOLD, RankingConfig, rank_parses
+from evalcore.report.atlas import split_misc
 from evalcore.trees import DepTree, EditOp
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,7 +12,14 @@ from dataclasses import replace
 from pathlib import Path
 
 from evalcore.atlas import GROUPINGS, Atlas, AtlasConfig, ClassifiedOp, build_atlas, gold_parse_name, ops_of
-from evalcore.atlas_report import (
+from evalcore.commands import tedeval
+from evalcore.commands._common import named_path
+from evalcore.errors import InputFormatError
+from evalcore.experiment import NamedTrees, Scheme
+from evalcore.formats.detect import read_trees
+from evalcore.limits import Limits
+from evalcore.ranking import RankingConfig, rank_parses
+from evalcore.report.atlas import (
     atlas_json,
     atlas_text,
     group_csv,
@@ -21,31 +28,15 @@ from evalcore.atlas_report import (
     op_csv,
     ranking_text,
 )
-from evalcore.commands import tedeval
-from evalcore.commands._common import named_path
-from evalcore.errors import InputFormatError
-from evalcore.experiment import NamedTrees, Scheme
-from evalcore.formats.detect import read_trees
-from evalcore.limits import Limits
-from evalcore.ranking import RankingConfig, rank_parses
 from evalcore.report.tables import json_text
 from evalcore.trees import DepTree
 
 __all__ = ["register", "run"]
 
 
-def _tedeval_parser() -> argparse.ArgumentParser:
-    """``evalcore tedeval``'s parser, whose arguments ``atlas`` takes over (one definition)."""
-    sub = argparse.ArgumentParser(add_help=False).add_subparsers()
-    tedeval.register(sub)
-    return sub.choices["tedeval"]  # type: ignore[no-any-return]
-
-
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
         "atlas",
-        parents=[_tedeval_parser()],
-        conflict_handler="resolve",
         help="the discrepancy atlas: every TedEval operation grouped by construction, label, head, length; "
         "ranking flips",
         description=(
@@ -55,6 +46,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
             "(docs/atlas.md). Takes the arguments of `evalcore tedeval`."
         ),
     )
+    tedeval.add_experiment_arguments(p)
     p.add_argument("--format", choices=("text", "json", "csv"), default="text")
     p.add_argument(
         "--per-sentence",
