@@ -21,5 +21,6 @@ st.navigation(
         st.Page("pages/3_Lattice.py", title="Lattice", url_path="Lattice"),
         st.Page("pages/4_NED.py", title="NED", url_path="NED"),
         st.Page("pages/5_Tour.py", title="Tour", url_path="Tour"),
+        st.Page("pages/6_Atlas.py", title="Atlas", url_path="Atlas"),
     ]
 ).run()

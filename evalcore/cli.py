@@ -21,7 +21,7 @@ from evalcore.limits import add_limit_arguments, from_args
 __all__ = ["build_parser", "main"]
 
 # Subcommand modules under evalcore.commands, in help order.
-COMMANDS: tuple[str, ...] = ("attach", "tedeval", "parseval", "freval", "lattice")
+COMMANDS: tuple[str, ...] = ("attach", "tedeval", "atlas", "parseval", "freval", "lattice")
 
 
 def build_parser() -> argparse.ArgumentParser:

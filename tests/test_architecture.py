@@ -4,7 +4,8 @@
   A module imports only from its own layer or lower ones::
 
       errors, limits, version < trees < formats < conversion, generalization, fragments, ted/,
-      lattice/ < metrics/, significance < experiment, inspection, examples < report/, render/
+      lattice/ < metrics/, significance < experiment, inspection, examples, atlas, ranking
+      < report/, render/
       < commands/, cli, the package's public API (``evalcore/__init__.py``)
 
   Every module of ``evalcore/`` must be placed in a layer here (a new module fails until it is).
@@ -36,7 +37,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "evalcore.lattice",
     ),
     ("evalcore.metrics", "evalcore.significance"),
-    ("evalcore.experiment", "evalcore.inspection", "evalcore.examples"),
+    ("evalcore.experiment", "evalcore.inspection", "evalcore.examples", "evalcore.atlas", "evalcore.ranking"),
     ("evalcore.report", "evalcore.render"),
     ("evalcore.commands", "evalcore.cli", "evalcore.__main__", "evalcore"),
 )

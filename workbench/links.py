@@ -253,6 +253,7 @@ PAGE_KEYS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "pages/3_Lattice.py": ("data", "sent", "tag", "protocol", "deprelbase", "prediction"),
         "pages/4_NED.py": ("data", "sent"),
         "pages/5_Tour.py": ("step",),
+        "pages/6_Atlas.py": ("data",),
     }
 )
 """The keys each page reads (the hostile-link test walks them all)."""

@@ -18,7 +18,7 @@ from evalcore.report.tables import json_text
 from evalcore.report.tedeval import latex_table, result_csv, result_json, result_text
 from evalcore.trees import DepTree, Tree
 
-__all__ = ["register", "run"]
+__all__ = ["add_experiment_arguments", "register", "run", "schemes_from_args", "ted_config_from_args"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -31,6 +31,18 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
             "more parse files (CoNLL-U/X or bracketed .mrg/.ptb/.psd); name a parse with NAME=PATH."
         ),
     )
+    add_experiment_arguments(p)
+    p.add_argument(
+        "--per-sentence",
+        action="store_true",
+        help="JSON: add every sentence's scores and edit scripts (counted / discounted)",
+    )
+    p.add_argument("--format", choices=("text", "json", "csv", "latex"), default="text")
+    p.set_defaults(run=run)
+
+
+def add_experiment_arguments(p: argparse.ArgumentParser) -> None:
+    """The experiment's arguments (schemes, conversion, significance), shared with ``evalcore atlas``."""
     p.add_argument(
         "--scheme",
         action="append",
@@ -75,13 +87,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         default="ar",
         help="approximate randomization (default) or paired bootstrap",
     )
-    p.add_argument(
-        "--per-sentence",
-        action="store_true",
-        help="JSON: add every sentence's scores and edit scripts (counted / discounted)",
-    )
-    p.add_argument("--format", choices=("text", "json", "csv", "latex"), default="text")
-    p.set_defaults(run=run)
 
 
 def _load(path: str, limits: Limits) -> NamedTrees:
@@ -101,7 +106,12 @@ def _reader(limits: Limits) -> Callable[[NamedTrees], Iterator[DepTree | Tree]]:
     return read
 
 
-def run(args: argparse.Namespace) -> int:
+def schemes_from_args(
+    args: argparse.Namespace, load: Callable[[str, Limits], NamedTrees] | None = None
+) -> list[Scheme]:
+    """The ``--scheme`` and ``--label-from`` arguments, each file loaded with ``load`` (default:
+    named for streaming, see :func:`_load`; ``evalcore atlas`` loads the trees)."""
+    load = load or _load
     donors: dict[str, str] = {}
     for item in args.label_from:
         parse_name, sep, path = item.partition("=")
@@ -115,17 +125,27 @@ def run(args: argparse.Namespace) -> int:
         name, gold, *parses = spec
         loaded = []
         for p in parses:
-            parse = _load(p, args.limits)
+            parse = load(p, args.limits)
             if parse.name in donors:
-                parse = replace(parse, label_from=_load(donors.pop(parse.name), args.limits))
+                parse = replace(parse, label_from=load(donors.pop(parse.name), args.limits))
             loaded.append(parse)
-        schemes.append(Scheme(name, _load(gold, args.limits), tuple(loaded)))
+        schemes.append(Scheme(name, load(gold, args.limits), tuple(loaded)))
     if donors:
         raise InputFormatError(f"--label-from names no parse: {', '.join(sorted(donors))}")
+    return schemes
+
+
+def ted_config_from_args(args: argparse.Namespace) -> TedConfig:
+    """The TedEval settings of the command line (protocol, labels map, separators, case, lifting)."""
     label_map = read_label_map(args.labels_map, limits=args.limits) if args.labels_map else LabelMap()
     conv = ConversionConfig(args.protocol, label_map, args.function_sep, args.fold_case, args.projectivize)
+    return TedConfig(conv, args.average)
+
+
+def run(args: argparse.Namespace) -> int:
+    schemes = schemes_from_args(args)
     config = ExperimentConfig(
-        TedConfig(conv, args.average), args.shuffles, args.seed, args.test, args.skip_mismatched
+        ted_config_from_args(args), args.shuffles, args.seed, args.test, args.skip_mismatched
     )
     # streams: the files are read in step, one sentence at a time (see run_experiment)
     result = run_experiment(schemes, config, details=args.per_sentence, reader=_reader(args.limits))

@@ -1,0 +1,663 @@
+"""The discrepancy atlas: every TedEval edit operation of a cross-scheme experiment, grouped.
+
+For the experiment of SPEC §5.4 (the inputs of ``evalcore tedeval``), every parse -- and every
+gold taken as a parse of its own scheme -- is compared with every target: each single gold
+(TEDEVAL SINGLE, nothing discounted) and each generalization that contains its own gold
+(TEDEVAL MULTIPLE, SPEC §4.3/§5.3: an operation that the parse shares with its own gold on the
+way to G is *discounted*).  Each operation of each script, labeled and unlabeled, falls in
+exactly one group of each of four groupings:
+
+``operation``
+    kind and label: ``del cop``, ``ins hd``, ``rel obl→nmod`` (2011 protocol only: the 2012
+    protocol compares sorted function trees, where a relabeling is a deletion plus an insertion,
+    SPEC §5.3); unlabeled scripts give ``del (span)`` / ``ins (span)``.
+``head``
+    UPOS and relation of the span's head word, ``NOUN obl:arg``: the word of the span whose head
+    lies outside it (the leftmost if several, which covers non-contiguous spans), in the tree
+    the operation belongs to -- the parse for deletions and relabelings, the target's gold for
+    insertions (for a generalization: the parse's own gold, which has every span of it).
+``length``
+    the number of words of the span, in buckets (:data:`LENGTH_BUCKETS`).
+``construction``
+    the named pattern of :func:`construction_of` (copula, auxiliary chain, ...), matched on the
+    head word in UD and in SUD trees, or ``other``.
+
+A group reports its counted and discounted operations, its share of the counted cost
+(Σ counted in the group / Σ counted overall, i.e. its share of Σδ) and its sentence ids.  The
+totals reconcile with the δ of the scores ``evalcore tedeval`` prints, because the scripts
+*are* the experiment's (:func:`evalcore.experiment.run_experiment` with ``details``).
+Counts add with ``+`` (:class:`AtlasCounts`); :func:`score` turns them into shares.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from evalcore.conversion import projectivize
+from evalcore.experiment import ExperimentConfig, ExperimentResult, NamedTrees, Scheme, run_experiment
+from evalcore.metrics.base import make_signature
+from evalcore.metrics.tedeval import TedConfig
+from evalcore.trees import DepTree, EditOp, Span
+
+__all__ = [
+    "CONSTRUCTIONS",
+    "GROUPINGS",
+    "LENGTH_BUCKETS",
+    "Atlas",
+    "AtlasCell",
+    "AtlasConfig",
+    "AtlasCounts",
+    "CellCounts",
+    "ClassifiedOp",
+    "GroupCounts",
+    "GroupRow",
+    "Grouping",
+    "WordInfo",
+    "atlas_counts",
+    "build_atlas",
+    "construction_of",
+    "gold_parse_name",
+    "head_word",
+    "length_bucket",
+    "operation_group",
+    "ops_of",
+    "run_atlas_experiment",
+    "score",
+    "with_golds_as_parses",
+    "word_infos",
+    "word_verdicts",
+]
+
+Grouping = Literal["operation", "head", "construction", "length"]
+GROUPINGS: tuple[Grouping, ...] = ("operation", "head", "construction", "length")
+
+CONSTRUCTIONS: tuple[tuple[str, str], ...] = (
+    ("punctuation", "punctuation (UPOS PUNCT or relation punct)"),
+    ("multiword", "multiword expression: fixed / flat, or a head with ExtPos"),
+    ("copula", "copula: UD cop, SUD comp:pred"),
+    ("auxiliary", "auxiliary chain: UD aux, SUD comp:aux"),
+    ("subordination", "subordinate clause with marker: UD mark, SUD a SCONJ heading its clause"),
+    ("adposition", "adposition + noun: UD case, SUD an ADP heading its complement"),
+    ("coordination", "coordination: conj, conj:coord, cc"),
+    ("determiner", "determiner + noun: det"),
+    ("other", "none of the above"),
+)
+"""The construction patterns in priority order (see :func:`construction_of`), with descriptions."""
+
+LENGTH_BUCKETS: tuple[tuple[int, int, str], ...] = (
+    (1, 1, "1"),
+    (2, 2, "2"),
+    (3, 3, "3"),
+    (4, 4, "4"),
+    (5, 9, "5-9"),
+    (10, 19, "10-19"),
+    (20, 1 << 62, "20+"),
+)
+
+
+def length_bucket(n: int) -> str:
+    """The ``length`` group of a span of ``n`` words."""
+    for lo, hi, name in LENGTH_BUCKETS:
+        if lo <= n <= hi:
+            return name
+    return "0"
+
+
+def operation_group(op: EditOp) -> str:
+    """The ``operation`` group: ``del cop``, ``ins hd``, ``rel obl→nmod``, ``del (span)``."""
+    if op.kind == "rel":
+        return f"rel {op.label}→{op.new_label}"
+    return f"{op.kind} {op.label}" if op.label else f"{op.kind} (span)"
+
+
+# ---------------------------------------------------------------------------
+# construction patterns over one dependency tree
+
+
+def _core(deprel: str) -> str:
+    """The relation without SUD's ``@`` extension: ``comp:aux@tense`` → ``comp:aux``."""
+    return deprel.partition("@")[0]
+
+
+def _base(deprel: str) -> str:
+    """The universal part: ``obl:arg`` → ``obl``, ``comp:aux@tense`` → ``comp``."""
+    return deprel.partition("@")[0].partition(":")[0]
+
+
+def _own_role(tok_upos: str, deprel: str, feats: str, parent_upos: str, *, tier1: bool) -> str | None:
+    """The first pattern (priority order) that the word's own relation, UPOS or features match.
+
+    ``tier1=False`` asks on behalf of the word's head (is this dependent a marker of a pattern?):
+    then punctuation and the parent-based SUD rules do not apply (a phrase is not punctuation
+    because it contains a comma)."""
+    core, base = _core(deprel), _base(deprel)
+    if tier1 and (tok_upos == "PUNCT" or base == "punct"):
+        return "punctuation"
+    if base in ("fixed", "flat") or (tier1 and "ExtPos=" in feats):
+        return "multiword"
+    if core in ("cop", "comp:pred"):
+        return "copula"
+    if base == "aux" or core == "comp:aux":
+        return "auxiliary"
+    if (
+        core == "mark"
+        or (tier1 and tok_upos == "SCONJ")
+        or (tier1 and parent_upos == "SCONJ" and base == "comp")
+    ):
+        return "subordination"
+    if core == "case" or (tier1 and tok_upos == "ADP") or (tier1 and parent_upos == "ADP" and base == "comp"):
+        return "adposition"
+    if base == "cc" or core in ("conj", "conj:coord"):
+        return "coordination"
+    if base == "det":
+        return "determiner"
+    return None
+
+
+_PRIORITY = {name: k for k, (name, _) in enumerate(CONSTRUCTIONS)}
+
+
+def construction_of(tree: DepTree, word: int) -> str:
+    """The construction of the phrase headed by ``word`` (1-based), one of :data:`CONSTRUCTIONS`.
+
+    Two tiers: first what the word itself is (its relation, UPOS, features, and in SUD the
+    word it complements: a ``comp`` dependent of an ADP or SCONJ); then, if nothing matched,
+    what it governs (a dependent whose relation marks a pattern: a ``cop``, ``aux``, ``mark``,
+    ``case``, ``conj``/``cc``, ``det``, ``fixed``/``flat`` child).  Within a tier the first
+    pattern of :data:`CONSTRUCTIONS` wins (punctuation, multiword, copula, auxiliary,
+    subordination, adposition, coordination, determiner); else ``other``.
+    """
+    if not 1 <= word <= len(tree.tokens):
+        return "other"
+    tok = tree.tokens[word - 1]
+    parent_upos = tree.tokens[tok.head - 1].upos if 1 <= tok.head <= len(tree.tokens) else ""
+    own = _own_role(tok.upos, tok.deprel, tok.feats, parent_upos, tier1=True)
+    if own is not None:
+        return own
+    best: str | None = None
+    for c in tree.children[word]:
+        ct = tree.tokens[c - 1]
+        role = _own_role(ct.upos, ct.deprel, ct.feats, tok.upos, tier1=False)
+        if role is not None and (best is None or _PRIORITY[role] < _PRIORITY[best]):
+            best = role
+    return best or "other"
+
+
+def head_word(tree: DepTree, span: Span) -> int:
+    """The 1-based word of ``span`` (0-based positions) whose head lies outside it; the leftmost
+    if several (a non-contiguous span, a span of several root words); 0 for an empty span."""
+    tokens = tree.tokens
+    n = len(tokens)
+    best = -1
+    for pos in span:
+        if (best < 0 or pos < best) and 0 <= pos < n and tokens[pos].head - 1 not in span:
+            best = pos
+    if best < 0:
+        return min(span) + 1 if span else 0
+    return best + 1
+
+
+@dataclass(frozen=True, slots=True)
+class WordInfo:
+    """What the ``head`` and ``construction`` groupings need about one word."""
+
+    word: int  # 1-based, 0 = none
+    upos: str
+    deprel: str
+    construction: str
+    head_group: str = ""  # "UPOS relation", filled in by __post_init__
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "head_group", f"{self.upos} {self.deprel}")
+
+
+NO_WORD = WordInfo(0, "_", "_", "other")
+
+
+class _TreeIndex:
+    """One tree, and a cache of the head word of each span asked about (a private helper of
+    :func:`atlas_counts`: many scripts ask about the same spans)."""
+
+    __slots__ = ("_infos", "_spans", "tree")
+
+    def __init__(self, tree: DepTree) -> None:
+        self.tree = tree
+        self._infos: dict[int, WordInfo] = {}
+        self._spans: dict[Span, WordInfo] = {}
+
+    def word(self, w: int) -> WordInfo:
+        info = self._infos.get(w)
+        if info is None:
+            if 1 <= w <= len(self.tree.tokens):
+                t = self.tree.tokens[w - 1]
+                info = WordInfo(w, t.upos, t.deprel, construction_of(self.tree, w))
+            else:
+                info = NO_WORD
+            self._infos[w] = info
+        return info
+
+    def info(self, span: Span) -> WordInfo:
+        info = self._spans.get(span)
+        if info is None:
+            info = self._spans[span] = self.word(head_word(self.tree, span))
+        return info
+
+
+def word_infos(tree: DepTree) -> tuple[WordInfo, ...]:
+    """UPOS, relation and construction of every word (what the groupings see)."""
+    index = _TreeIndex(tree)
+    return tuple(index.word(w) for w in range(1, len(tree.tokens) + 1))
+
+
+def _index(tree: DepTree, lift: bool) -> _TreeIndex:
+    if lift:
+        tree, _ = projectivize(tree)
+    return _TreeIndex(tree)
+
+
+# ---------------------------------------------------------------------------
+# values
+
+
+@dataclass(frozen=True, slots=True)
+class ClassifiedOp:
+    """One operation of one script, with its group in each grouping."""
+
+    parse: str
+    target: str
+    labeled: bool
+    sent_id: str
+    index: int  # 0-based position of the sentence in the files
+    op: EditOp
+    discounted: bool
+    side: Literal["parse", "target"]  # the tree it belongs to: deletions/relabelings on the parse
+    where: WordInfo
+
+    def group(self, grouping: Grouping) -> str:
+        if grouping == "operation":
+            return operation_group(self.op)
+        if grouping == "head":
+            return self.where.head_group
+        if grouping == "construction":
+            return self.where.construction
+        return length_bucket(len(self.op.span))
+
+
+@dataclass(frozen=True, slots=True)
+class GroupCounts:
+    """Counted and discounted operations of one group, and the sentences they are in; adds with ``+``."""
+
+    counted: int = 0
+    discounted: int = 0
+    sentences: frozenset[str] = frozenset()
+
+    def __add__(self, other: GroupCounts) -> GroupCounts:
+        return GroupCounts(
+            self.counted + other.counted, self.discounted + other.discounted, self.sentences | other.sentences
+        )
+
+
+CellKey = tuple[str, str, str, bool]  # parse, its scheme, target, labeled
+
+
+@dataclass(frozen=True)
+class CellCounts:
+    """The counts of one (parse, target, labeled) script family: Σδ, Σnorm and every group."""
+
+    parse: str
+    scheme: str
+    target: str
+    labeled: bool
+    delta: int = 0
+    norm: int = 0
+    sentences: int = 0
+    groups: tuple[tuple[Grouping, str, GroupCounts], ...] = ()
+
+    @property
+    def key(self) -> CellKey:
+        return (self.parse, self.scheme, self.target, self.labeled)
+
+    def __add__(self, other: CellCounts) -> CellCounts:
+        if other.key != self.key:
+            raise ValueError(f"cannot add counts of {other.key} to {self.key}")
+        merged: dict[tuple[Grouping, str], GroupCounts] = {(g, n): c for g, n, c in self.groups}
+        for g, n, c in other.groups:
+            merged[(g, n)] = merged.get((g, n), GroupCounts()) + c
+        return replace(
+            self,
+            delta=self.delta + other.delta,
+            norm=self.norm + other.norm,
+            sentences=self.sentences + other.sentences,
+            groups=tuple((g, n, c) for (g, n), c in sorted(merged.items())),
+        )
+
+
+@dataclass(frozen=True)
+class AtlasCounts:
+    """All cells; adds with ``+`` (cells with the same key are added, others kept)."""
+
+    cells: tuple[CellCounts, ...] = ()
+
+    def __add__(self, other: AtlasCounts) -> AtlasCounts:
+        out: dict[CellKey, CellCounts] = {c.key: c for c in self.cells}
+        for c in other.cells:
+            out[c.key] = out[c.key] + c if c.key in out else c
+        return AtlasCounts(tuple(out.values()))
+
+
+@dataclass(frozen=True, slots=True)
+class GroupRow:
+    """One group of one cell, scored: ``share`` = counted / Σδ of the cell."""
+
+    grouping: Grouping
+    group: str
+    counted: int
+    discounted: int
+    share: float
+    sentences: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class AtlasCell:
+    parse: str
+    scheme: str
+    target: str
+    labeled: bool
+    delta: int
+    norm: int
+    sentences: int
+    groups: tuple[GroupRow, ...]  # per grouping, most counted first
+
+    @property
+    def score(self) -> float:
+        """The TedEval score this cell's δ gives (global average, SPEC §4.3)."""
+        return 1.0 - self.delta / self.norm if self.norm else 1.0
+
+    def grouped(self, grouping: Grouping) -> tuple[GroupRow, ...]:
+        return tuple(g for g in self.groups if g.grouping == grouping)
+
+    def top(self, grouping: Grouping, n: int) -> tuple[GroupRow, ...]:
+        return self.grouped(grouping)[:n]
+
+
+@dataclass(frozen=True)
+class Atlas:
+    cells: tuple[AtlasCell, ...]
+    signature: str
+    sentences: int = 0
+    skipped_mismatched: int = 0
+    skipped_invalid: int = 0
+    ops: tuple[ClassifiedOp, ...] = field(default=(), repr=False)  # with keep_ops only
+
+    def cell(self, parse: str, target: str, labeled: bool) -> AtlasCell | None:
+        return next(
+            (c for c in self.cells if c.parse == parse and c.target == target and c.labeled == labeled), None
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class AtlasConfig:
+    """The experiment's settings (SPEC §5.4) and whether golds are also taken as parses."""
+
+    ted: TedConfig = field(default_factory=TedConfig)
+    skip_mismatched: bool = False
+    golds_as_parses: bool = True
+
+    def signature(self) -> str:
+        base = self.ted.signature()
+        extra = make_signature(
+            "", [("goldsasparses", self.golds_as_parses), ("skipmismatch", self.skip_mismatched)]
+        )
+        return "atlas|" + base[: base.rindex("|v")] + extra
+
+
+def score(
+    counts: AtlasCounts,
+    config: AtlasConfig = AtlasConfig(),
+    *,
+    sentences: int = 0,
+    skipped_mismatched: int = 0,
+    skipped_invalid: int = 0,
+) -> Atlas:
+    """Shares of δ per group; groups of each grouping ordered by counted, then discounted, then name."""
+    cells = []
+    for c in counts.cells:
+        rows: list[GroupRow] = []
+        for grouping in GROUPINGS:
+            mine = [(n, g) for gg, n, g in c.groups if gg == grouping]
+            mine.sort(key=lambda t: (-t[1].counted, -t[1].discounted, t[0]))
+            rows.extend(
+                GroupRow(
+                    grouping,
+                    n,
+                    g.counted,
+                    g.discounted,
+                    g.counted / c.delta if c.delta else 0.0,
+                    tuple(sorted(g.sentences)),
+                )
+                for n, g in mine
+            )
+        cells.append(
+            AtlasCell(c.parse, c.scheme, c.target, c.labeled, c.delta, c.norm, c.sentences, tuple(rows))
+        )
+    return Atlas(tuple(cells), config.signature(), sentences, skipped_mismatched, skipped_invalid)
+
+
+# ---------------------------------------------------------------------------
+# from an experiment
+
+
+def gold_parse_name(scheme: str) -> str:
+    """The name a gold takes when it is read as a parse of its own scheme."""
+    return f"gold:{scheme}"
+
+
+def with_golds_as_parses(schemes: Sequence[Scheme]) -> tuple[Scheme, ...]:
+    """Each scheme with its gold appended to its parses, named :func:`gold_parse_name`."""
+    return tuple(
+        replace(s, parses=(*s.parses, replace(s.gold, name=gold_parse_name(s.name), label_from=None)))
+        for s in schemes
+    )
+
+
+def run_atlas_experiment(
+    schemes: Sequence[Scheme], config: AtlasConfig = AtlasConfig()
+) -> tuple[tuple[Scheme, ...], ExperimentResult]:
+    """The experiment whose scripts the atlas groups: no significance trials, every script kept.
+
+    Returns the schemes actually run (golds added as parses if ``config.golds_as_parses``)."""
+    run = with_golds_as_parses(schemes) if config.golds_as_parses else tuple(schemes)
+    exp = ExperimentConfig(config.ted, shuffles=0, skip_mismatched=config.skip_mismatched)
+    return run, run_experiment(run, exp, details=True)
+
+
+class _Tally:
+    """A mutable counter while the scripts are read (private to :func:`atlas_counts`)."""
+
+    __slots__ = ("counted", "discounted", "sentences")
+
+    def __init__(self) -> None:
+        self.counted = 0
+        self.discounted = 0
+        self.sentences: set[str] = set()
+
+
+def _marked(script: Sequence[EditOp], discounted: Sequence[EditOp]) -> Iterator[tuple[EditOp, bool]]:
+    """Each operation of ``script`` with whether it is discounted: the first occurrences, as
+    :func:`evalcore.ted.spans.intersect` picks them.  The discounted operations come in the
+    script's order, so one pointer walks them; a multiset is the fallback otherwise."""
+    if not discounted:
+        return ((op, False) for op in script)
+    out: list[tuple[EditOp, bool]] = []
+    j = 0
+    for op in script:
+        hit = j < len(discounted) and op == discounted[j]
+        j += hit
+        out.append((op, hit))
+    if j == len(discounted):
+        return iter(out)
+    budget = Counter(discounted)
+    marked = []
+    for op in script:
+        hit = budget[op] > 0
+        budget[op] -= hit
+        marked.append((op, hit))
+    return iter(marked)
+
+
+_BUCKETS = tuple(length_bucket(n) for n in range(0, 21))
+
+
+def _bucket(n: int) -> str:
+    return _BUCKETS[n] if n < len(_BUCKETS) else length_bucket(n)
+
+
+def atlas_counts(
+    schemes: Sequence[Scheme],
+    result: ExperimentResult,
+    config: AtlasConfig = AtlasConfig(),
+    *,
+    keep_ops: bool = False,
+) -> tuple[AtlasCounts, tuple[ClassifiedOp, ...]]:
+    """Group every operation of ``result.details`` (an experiment over ``schemes``, run with
+    ``details``; the trees must be in ``NamedTrees.trees``).  Returns the counts and, with
+    ``keep_ops``, every classified operation."""
+    conv = config.ted.conversion
+    lift = conv.protocol == "2011" or conv.projectivize
+    parse_file: dict[str, tuple[str, NamedTrees]] = {}
+    for s in schemes:
+        for p in s.parses:
+            parse_file[p.name] = (s.name, p)
+    gold_file = {s.name: s.gold for s in schemes}
+    cache: dict[tuple[int, int], _TreeIndex | None] = {}
+
+    def index_of(named: NamedTrees, pos: int) -> _TreeIndex | None:
+        key = (id(named.trees), pos)
+        if key not in cache:
+            t = named.trees[pos]
+            cache[key] = _index(t, lift) if isinstance(t, DepTree) else None
+        return cache[key]
+
+    # per cell: (op kind, label, new label, word, length bucket) -> [counted, discounted, sentence ids]
+    acc: dict[CellKey, dict[tuple[str, str, str, str, str, str], _Tally]] = {}
+    totals: dict[CellKey, list[int]] = {}
+    ops_out: list[ClassifiedOp] = []
+    for d in result.details:
+        scheme, pfile = parse_file[d.parse]
+        key: CellKey = (d.parse, scheme, d.against, d.labeled)
+        pos = result.indices[d.index]
+        tot = totals.setdefault(key, [0, 0, 0])
+        tot[0] += d.ted.delta
+        tot[1] += d.ted.norm
+        tot[2] += 1
+        if not d.ted.script:
+            acc.setdefault(key, {})
+            continue
+        cell = acc.setdefault(key, {})
+        local: dict[tuple[str, str, str, str, str, str], list[int]] = {}
+        p_idx = index_of(pfile, pos)
+        t_idx = index_of(gold_file.get(d.against, gold_file[scheme]), pos)
+        for op, disc in _marked(d.ted.script, d.ted.discounted):
+            idx = t_idx if op.kind == "ins" else p_idx
+            where = idx.info(op.span) if idx is not None else NO_WORD
+            tkey = (
+                op.kind,
+                op.label,
+                op.new_label,
+                where.head_group,
+                where.construction,
+                _bucket(len(op.span)),
+            )
+            n = local.get(tkey)
+            if n is None:
+                local[tkey] = [0, 1] if disc else [1, 0]
+            else:
+                n[disc] += 1
+            if keep_ops:
+                side: Literal["parse", "target"] = "target" if op.kind == "ins" else "parse"
+                ops_out.append(
+                    ClassifiedOp(d.parse, d.against, d.labeled, d.sent_id, pos, op, disc, side, where)
+                )
+        for lkey, (c, dc) in local.items():
+            tally = cell.get(lkey)
+            if tally is None:
+                tally = cell[lkey] = _Tally()
+            tally.counted += c
+            tally.discounted += dc
+            tally.sentences.add(d.sent_id)
+        local.clear()
+    cells = []
+    for key, tallies in acc.items():
+        merged: dict[tuple[Grouping, str], _Tally] = {}
+        for (kind, label, new, head, construction, bucket), t in tallies.items():
+            op_name = operation_group(EditOp(kind, label, frozenset(), new))  # type: ignore[arg-type]
+            for name in (
+                ("operation", op_name),
+                ("head", head),
+                ("construction", construction),
+                ("length", bucket),
+            ):
+                m = merged.get(name)
+                if m is None:
+                    m = merged[name] = _Tally()
+                m.counted += t.counted
+                m.discounted += t.discounted
+                m.sentences |= t.sentences
+        cells.append(
+            CellCounts(
+                *key,
+                totals[key][0],
+                totals[key][1],
+                totals[key][2],
+                tuple(
+                    (g, n, GroupCounts(t.counted, t.discounted, frozenset(t.sentences)))
+                    for (g, n), t in sorted(merged.items())
+                ),
+            )
+        )
+    return AtlasCounts(tuple(cells)), tuple(ops_out)
+
+
+def build_atlas(
+    schemes: Sequence[Scheme], config: AtlasConfig = AtlasConfig(), *, keep_ops: bool = False
+) -> tuple[Atlas, ExperimentResult]:
+    """Run the experiment and group its operations (trees in memory: ``NamedTrees.trees``).
+
+    Returns the atlas and the experiment it was made from (its rows carry the scores whose δ
+    the atlas divides up)."""
+    run, result = run_atlas_experiment(schemes, config)
+    counts, ops = atlas_counts(run, result, config, keep_ops=keep_ops)
+    atlas = score(
+        counts,
+        config,
+        sentences=result.sentences,
+        skipped_mismatched=result.skipped_mismatched,
+        skipped_invalid=result.skipped_invalid,
+    )
+    return replace(atlas, ops=ops), result
+
+
+# ---------------------------------------------------------------------------
+# per-word verdicts (for --export-misc)
+
+
+def word_verdicts(ops: Iterable[ClassifiedOp], n_words: int) -> tuple[tuple[str, ...], ...]:
+    """For each word (0-based), the operations whose span it heads: ``counted:del:cop``,
+    ``discounted:ins:hd``, ``counted:rel:obl→nmod`` (unlabeled: ``counted:del``)."""
+    out: list[list[str]] = [[] for _ in range(n_words)]
+    for o in ops:
+        w = o.where.word if o.where.word else (min(o.op.span) + 1 if o.op.span else 0)
+        if not 1 <= w <= n_words:
+            continue
+        status = "discounted" if o.discounted else "counted"
+        label = f"{o.op.label}→{o.op.new_label}" if o.op.kind == "rel" else o.op.label
+        out[w - 1].append(f"{status}:{o.op.kind}:{label}" if label else f"{status}:{o.op.kind}")
+    return tuple(tuple(v) for v in out)
+
+
+def ops_of(atlas: Atlas, parse: str, target: str, labeled: bool) -> Iterator[ClassifiedOp]:
+    """The kept operations of one cell, in experiment order."""
+    return (o for o in atlas.ops if o.parse == parse and o.target == target and o.labeled == labeled)

@@ -1,0 +1,169 @@
+"""``evalcore atlas``: the discrepancy atlas and the ranking flips of a cross-scheme experiment.
+
+Takes the arguments of ``evalcore tedeval`` (the same ``--scheme NAME GOLD [PARSE ...]``);
+see docs/atlas.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from evalcore.atlas import GROUPINGS, Atlas, AtlasConfig, ClassifiedOp, build_atlas, gold_parse_name, ops_of
+from evalcore.commands import tedeval
+from evalcore.commands._common import named_path
+from evalcore.errors import InputFormatError
+from evalcore.experiment import NamedTrees, Scheme
+from evalcore.formats.detect import read_trees
+from evalcore.limits import Limits
+from evalcore.ranking import RankingConfig, rank_parses
+from evalcore.report.atlas import (
+    atlas_json,
+    atlas_text,
+    group_csv,
+    misc_conllu,
+    misc_tree,
+    op_csv,
+    ranking_text,
+)
+from evalcore.report.tables import json_text
+from evalcore.trees import DepTree
+
+__all__ = ["register", "run"]
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "atlas",
+        help="the discrepancy atlas: every TedEval operation grouped by construction, label, head, length; "
+        "ranking flips",
+        description=(
+            "Group every edit operation of every parse (and of every gold taken as a parse) against every "
+            "single gold and every generalization, labeled and unlabeled, by operation, head word, "
+            "construction and span length; rank the parses under every metric and test every pair "
+            "(docs/atlas.md). Takes the arguments of `evalcore tedeval`."
+        ),
+    )
+    tedeval.add_experiment_arguments(p)
+    p.add_argument("--format", choices=("text", "json", "csv"), default="text")
+    p.add_argument(
+        "--per-sentence",
+        action="store_true",
+        help="JSON: add every operation with its groups; CSV: write the operations instead of the groups",
+    )
+    p.add_argument("--top", type=int, default=5, help="text: groups shown per parse/target (default 5)")
+    p.add_argument(
+        "--grouping",
+        action="append",
+        choices=GROUPINGS,
+        help="text: the groupings shown (repeatable; default: construction)",
+    )
+    p.add_argument("--no-golds", action="store_true", help="do not take the golds as parses of their scheme")
+    p.add_argument("--no-ranking", action="store_true", help="skip the ranking and its significance tests")
+    p.add_argument("--export-misc", metavar="OUT.conllu", help="write a CoNLL-U file with verdicts in MISC")
+    p.add_argument(
+        "--export-parse", metavar="NAME", help="the parse whose verdicts are exported (default: the first)"
+    )
+    p.add_argument(
+        "--export-target",
+        metavar="TARGET",
+        help="a gold's scheme or a generalization ('ud+sud'); default: the generalization of all schemes",
+    )
+    p.add_argument(
+        "--export-side",
+        choices=("gold", "parse"),
+        default="gold",
+        help="write the gold (the target's, or the parse's own for a generalization) or the parse",
+    )
+    p.add_argument("--export-unlabeled", action="store_true", help="export the unlabeled scripts' verdicts")
+    p.set_defaults(run=run)
+
+
+def _load(path: str, limits: Limits) -> NamedTrees:
+    name, real = named_path(path)
+    return NamedTrees(name, tuple(read_trees(real, limits=limits)), real)
+
+
+def _export(args: argparse.Namespace, schemes: list[Scheme], atlas: Atlas) -> None:
+    parses = [(p, s) for s in schemes for p in s.parses]
+    if args.export_parse:
+        found = [(p, s) for p, s in parses if p.name == args.export_parse]
+        if not found and args.export_parse in {gold_parse_name(s.name) for s in schemes}:
+            s = next(s for s in schemes if gold_parse_name(s.name) == args.export_parse)
+            found = [(replace(s.gold, name=args.export_parse), s)]
+        if not found:
+            names = ", ".join(p.name for p, _ in parses)
+            raise InputFormatError(f"--export-parse: no parse named '{args.export_parse}' (parses: {names})")
+        parse, scheme = found[0]
+    elif parses:
+        parse, scheme = parses[0]
+    else:
+        raise InputFormatError("--export-misc needs a parse (or --export-parse gold:SCHEME)")
+    target = args.export_target or "+".join(s.name for s in schemes)
+    if len(schemes) == 1 and not args.export_target:
+        target = scheme.name
+    labeled = not args.export_unlabeled
+    if atlas.cell(parse.name, target, labeled) is None:
+        raise InputFormatError(f"--export-target: '{parse.name}' has no scripts against '{target}'")
+    golds = {s.name: s.gold for s in schemes}
+    gold = golds.get(target, scheme.gold)
+    ops = list(ops_of(atlas, parse.name, target, labeled))
+    by_index: dict[int, list[ClassifiedOp]] = {}
+    for o in ops:
+        by_index.setdefault(o.index, []).append(o)
+    out = []
+    for pos, (g, p) in enumerate(zip(gold.trees, parse.trees, strict=False)):
+        tree = g if args.export_side == "gold" else p
+        if not isinstance(tree, DepTree):
+            raise InputFormatError(
+                "--export-misc writes CoNLL-U: the exported file must be a dependency file"
+            )
+        ned_ok = isinstance(g, DepTree) and isinstance(p, DepTree) and len(g.tokens) == len(p.tokens)
+        out.append(
+            misc_tree(
+                tree,
+                by_index.get(pos, ()),
+                ned_gold=g if ned_ok and isinstance(g, DepTree) else None,
+                ned_parse=p if ned_ok and isinstance(p, DepTree) else None,
+            )
+        )
+    Path(args.export_misc).write_text(misc_conllu(out), encoding="utf-8")
+    scripts = "labeled" if labeled else "unlabeled"
+    print(
+        f"wrote {args.export_misc}: {args.export_side} with the verdicts of '{parse.name}' "
+        f"against '{target}' ({scripts})",
+        file=sys.stderr,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    schemes = tedeval.schemes_from_args(args, _load)
+    config = AtlasConfig(tedeval.ted_config_from_args(args), args.skip_mismatched, not args.no_golds)
+    keep = bool(args.per_sentence or args.export_misc)
+    atlas, result = build_atlas(schemes, config, keep_ops=keep)
+    ranking = None
+    if not args.no_ranking and args.format != "csv":
+        real = [p.name for s in schemes for p in s.parses]
+        if len(real) >= 2:
+            rcfg = RankingConfig(args.shuffles, args.seed, args.test)
+            ranking = rank_parses(result, schemes, rcfg, parses=real)
+    if atlas.skipped_mismatched:
+        print(
+            f"warning: skipped {atlas.skipped_mismatched} sentence(s) whose words differ between files",
+            file=sys.stderr,
+        )
+    if atlas.skipped_invalid:
+        print(f"warning: skipped {atlas.skipped_invalid} sentence(s) that are not trees", file=sys.stderr)
+    if args.export_misc:
+        _export(args, schemes, atlas)
+    if args.format == "json":
+        sys.stdout.write(json_text(atlas_json(atlas, ranking, per_sentence=args.per_sentence)))
+    elif args.format == "csv":
+        sys.stdout.write(op_csv(atlas.ops) if args.per_sentence else group_csv(atlas))
+    else:
+        sys.stdout.write(atlas_text(atlas, top=args.top, groupings=tuple(args.grouping or ("construction",))))
+        if ranking is not None:
+            sys.stdout.write("\n" + ranking_text(ranking))
+    return 0

@@ -1,0 +1,255 @@
+"""Ranking flips: does the order of the parsers depend on the metric and the gold? (EMNLP 2011 §5)
+
+For a cross-scheme experiment (SPEC §5.4), the parsers are ranked under every metric row:
+
+* ``own gold`` -- each parse against the gold of its own scheme (the usual, "native" scores:
+  UAS, LAS, NED, U-TED, L-TED), the row a parser paper would print;
+* each single gold (UAS, LAS, NED, U-TED, L-TED: TEDEVAL SINGLE);
+* each generalization (U-TED, L-TED: TEDEVAL MULTIPLE, discounted).
+
+Every pair of parses is tested on every row *directly* (a paired approximate-randomization
+test between the two, SPEC §5.4, :mod:`evalcore.significance`; the seed is a parameter), not
+only against the best of the row.  A *flip* is a pair that one row puts one way and another
+row the other way; it is *significant* if both orders are significant somewhere.  Flips are
+looked for among the rows that can rank parsers of different schemes fairly: ``own gold`` and
+the generalizations.  A single gold of one scheme ranks its own scheme's parsers first whatever
+they are worth (the scheme effect the papers start from), so its rows are ranked and tested but
+not used for flips.
+
+NED (Schwartz et al. 2011, SPEC §3) is computed from the trees when every file of the
+experiment is a dependency file held in memory; otherwise its rows are left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from evalcore.experiment import ExperimentResult, Scheme
+from evalcore.metrics.attachment import AttachConfig, sentence_counts
+from evalcore.metrics.base import make_signature
+from evalcore.significance import Method, significance
+from evalcore.trees import DepTree
+
+__all__ = [
+    "OWN_GOLD",
+    "Flip",
+    "PairVerdict",
+    "RankCell",
+    "RankRow",
+    "Ranking",
+    "RankingConfig",
+    "rank_parses",
+]
+
+OWN_GOLD = "own gold"
+_EPS = 1e-12
+
+
+@dataclass(frozen=True, slots=True)
+class RankingConfig:
+    shuffles: int = 10_000
+    seed: int = 12345
+    method: Method = "ar"
+    alpha: float = 0.05
+
+    def signature(self) -> str:
+        return make_signature(
+            "ranking",
+            [("test", self.method), ("trials", self.shuffles), ("seed", self.seed), ("alpha", self.alpha)],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RankCell:
+    parse: str
+    scheme: str
+    score: float
+    rank: int  # 1 = best; equal scores share a rank
+    pairs: tuple[tuple[float, float], ...]  # per-sentence (x, n), for the tests
+
+
+@dataclass(frozen=True)
+class RankRow:
+    against: str  # a gold, a generalization ("ud+sud") or OWN_GOLD
+    metric: str  # UAS, LAS, NED, U-TED, L-TED
+
+    cells: tuple[RankCell, ...]
+
+    @property
+    def name(self) -> str:
+        return f"{self.metric} vs {self.against}"
+
+    def cell(self, parse: str) -> RankCell | None:
+        return next((c for c in self.cells if c.parse == parse), None)
+
+    def order(self) -> tuple[str, ...]:
+        """Parses from best to worst."""
+        return tuple(c.parse for c in sorted(self.cells, key=lambda c: (c.rank, c.parse)))
+
+
+@dataclass(frozen=True, slots=True)
+class PairVerdict:
+    """The paired test of parses ``a`` and ``b`` on one row; ``difference`` = score(a) − score(b)."""
+
+    a: str
+    b: str
+    against: str
+    metric: str
+    difference: float
+    p_value: float
+    significant: bool
+
+    @property
+    def ahead(self) -> str:
+        """The parse ahead on this row ('' for a tie)."""
+        if abs(self.difference) < _EPS:
+            return ""
+        return self.a if self.difference > 0 else self.b
+
+
+@dataclass(frozen=True, slots=True)
+class Flip:
+    """A pair of parses whose order differs between rows."""
+
+    a: str
+    b: str
+    a_ahead: tuple[PairVerdict, ...]  # rows where a is ahead
+    b_ahead: tuple[PairVerdict, ...]  # rows where b is ahead
+
+    @property
+    def significant(self) -> bool:
+        """Both orders are significant on some row."""
+        return any(v.significant for v in self.a_ahead) and any(v.significant for v in self.b_ahead)
+
+
+@dataclass(frozen=True)
+class Ranking:
+    parses: tuple[tuple[str, str], ...]  # (parse, scheme)
+    rows: tuple[RankRow, ...]
+    tests: tuple[PairVerdict, ...]
+    flips: tuple[Flip, ...]
+    sentences: int
+    signature: str
+
+    def row(self, against: str, metric: str) -> RankRow | None:
+        return next((r for r in self.rows if r.against == against and r.metric == metric), None)
+
+    def test(self, a: str, b: str, against: str, metric: str) -> PairVerdict | None:
+        """The test of the pair on a row, oriented as asked (``difference`` = a − b)."""
+        for t in self.tests:
+            if t.against == against and t.metric == metric and {t.a, t.b} == {a, b}:
+                if t.a == a:
+                    return t
+                return PairVerdict(a, b, against, metric, -t.difference, t.p_value, t.significant)
+        return None
+
+
+def _ned_pairs(
+    result: ExperimentResult, schemes: Sequence[Scheme], parses: Sequence[tuple[str, str]]
+) -> dict[tuple[str, str], tuple[tuple[float, float], ...]]:
+    """Per (parse, gold scheme): per-sentence (NED-correct tokens, tokens); empty if not all
+    files are dependency trees in memory."""
+    files = {p.name: p for s in schemes for p in s.parses}
+    golds = {s.name: s.gold for s in schemes}
+    out: dict[tuple[str, str], tuple[tuple[float, float], ...]] = {}
+    cfg = AttachConfig()
+    for pname, _ in parses:
+        ptrees = files[pname].trees
+        for gname, gold in golds.items():
+            pairs = []
+            for pos in result.indices:
+                if pos >= len(ptrees) or pos >= len(gold.trees):
+                    return {}
+                g, p = gold.trees[pos], ptrees[pos]
+                if not isinstance(g, DepTree) or not isinstance(p, DepTree):
+                    return {}
+                c = sentence_counts(g, p, cfg)
+                pairs.append((float(c.ned), float(c.tokens)))
+            out[(pname, gname)] = tuple(pairs)
+    return out
+
+
+def _ratio_score(pairs: Sequence[tuple[float, float]]) -> float:
+    n = sum(y for _, y in pairs)
+    return sum(x for x, _ in pairs) / n if n else 0.0
+
+
+def _ranked(
+    against: str, metric: str, cells: Sequence[tuple[str, str, float, tuple[tuple[float, float], ...]]]
+) -> RankRow:
+    scores = sorted({round(c[2], 12) for c in cells}, reverse=True)
+    rank_of = {s: 1 + sum(1 for c in cells if round(c[2], 12) > s) for s in scores}
+    return RankRow(
+        against, metric, tuple(RankCell(p, s, v, rank_of[round(v, 12)], pr) for p, s, v, pr in cells)
+    )
+
+
+def rank_parses(
+    result: ExperimentResult,
+    schemes: Sequence[Scheme],
+    config: RankingConfig = RankingConfig(),
+    *,
+    parses: Sequence[str] | None = None,
+) -> Ranking:
+    """Rank ``parses`` (default: every parse of ``result``) on every row; test every pair on every
+    row; list the flips.  ``schemes`` are the experiment's (their trees give NED)."""
+    cols = tuple((p, s) for p, s in result.parses if parses is None or p in parses)
+    names = [p for p, _ in cols]
+    ned = _ned_pairs(result, schemes, cols)
+
+    rows: list[RankRow] = []
+
+    def from_experiment(against: str, metric: str, own: bool) -> RankRow | None:
+        cells = []
+        for p, s in cols:
+            row = result.row(s if own else against, metric)
+            cell = row.cell(p) if row is not None else None
+            if cell is None:
+                return None
+            cells.append((p, s, cell.score, cell.pairs))
+        return _ranked(OWN_GOLD if own else against, metric, cells) if cells else None
+
+    def ned_row(against: str, own: bool) -> RankRow | None:
+        if not ned:
+            return None
+        cells = []
+        for p, s in cols:
+            pairs = ned[(p, s if own else against)]
+            cells.append((p, s, _ratio_score(pairs), pairs))
+        return _ranked(OWN_GOLD if own else against, "NED", cells)
+
+    singles = [s.name for s in schemes]
+    generals = list(dict.fromkeys(r.against for r in result.rows if r.against not in singles))
+    plan: list[tuple[str, str, bool]] = [(OWN_GOLD, m, True) for m in ("UAS", "LAS", "NED", "U-TED", "L-TED")]
+    plan += [(g, m, False) for g in singles for m in ("UAS", "LAS", "NED", "U-TED", "L-TED")]
+    plan += [(g, m, False) for g in generals for m in ("U-TED", "L-TED")]
+    for against, metric, own in plan:
+        row = ned_row(against, own) if metric == "NED" else from_experiment(against, metric, own)
+        if row is not None:
+            rows.append(row)
+
+    tests: list[PairVerdict] = []
+    for row in rows:
+        for a, b in combinations(names, 2):
+            ca, cb = row.cell(a), row.cell(b)
+            if ca is None or cb is None:
+                continue
+            r = significance(
+                ca.pairs, cb.pairs, method=config.method, trials=config.shuffles, seed=config.seed
+            )
+            tests.append(
+                PairVerdict(
+                    a, b, row.against, row.metric, ca.score - cb.score, r.p_value, r.p_value < config.alpha
+                )
+            )
+    flips = []
+    fair = {OWN_GOLD, *generals}
+    for a, b in combinations(names, 2):
+        mine = [t for t in tests if (t.a, t.b) == (a, b) and t.against in fair]
+        a_ahead = tuple(t for t in mine if t.ahead == a)
+        b_ahead = tuple(t for t in mine if t.ahead == b)
+        if a_ahead and b_ahead:
+            flips.append(Flip(a, b, a_ahead, b_ahead))
+    return Ranking(cols, tuple(rows), tuple(tests), tuple(flips), result.sentences, config.signature())

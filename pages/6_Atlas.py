@@ -1,0 +1,108 @@
+"""The discrepancy atlas: which constructions make schemes and parsers disagree, and what TedEval forgives.
+
+Every edit operation of every parse (and of every gold read as a parse) against a target (a gold or
+the generalization), grouped by construction, operation, head word or span length; counted vs
+discounted per group and per parse; the sentences of a group, each a link to the inspector.  All
+numbers come from ``evalcore.atlas`` (the same as ``evalcore atlas``, docs/atlas.md).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from evalcore.atlas import CONSTRUCTIONS, GROUPINGS
+from evalcore.errors import EvalcoreError
+from workbench.atlas_view import bar_chart, dataset_atlas, group_frame, sentence_frame, targets
+from workbench.widgets import choose_dataset, download_table, md_escape
+
+
+def main() -> None:
+    st.set_page_config(page_title="evalcore — discrepancy atlas", layout="wide")
+    st.title("Discrepancy atlas")
+    st.caption(
+        "Every TedEval edit operation of every parse — and of every gold read as a parse (`gold:…`) — "
+        "against a target, grouped: which conventions separate the schemes, which of them TedEval "
+        "discounts (grey) and which it still counts (purple). The same numbers as `evalcore atlas`."
+    )
+    loaded = choose_dataset(kinds=("dependency",))
+    if loaded is None:
+        return
+    side = st.sidebar
+    side.markdown("**Atlas**")
+    protocol = side.radio("Protocol", ["2012", "2011"], key="atlas_protocol", horizontal=True)
+    skip = side.toggle(
+        "Skip sentences whose words differ",
+        value=True,
+        key="atlas_skip",
+        help="--skip-mismatched: such sentences are left out and counted (else an error).",
+    )
+    try:
+        atlas = dataset_atlas(loaded, str(protocol), bool(skip))
+    except EvalcoreError as exc:
+        st.error(str(exc))
+        return
+    if not atlas.cells:
+        st.info("This dataset has no gold and parse over the same words to compare.")
+        return
+    names = targets(atlas)
+    c1, c2, c3 = st.columns(3)
+    target = c1.selectbox(
+        "Target",
+        names,
+        key=f"atlas_target:{loaded.spec.key}",
+        help="a gold, or the generalization of the golds",
+    )
+    scripts = c2.radio("Scripts", ["unlabeled", "labeled"], key="atlas_scripts", horizontal=True)
+    grouping = c3.selectbox(
+        "Grouping", list(GROUPINGS), index=GROUPINGS.index("construction"), key="atlas_grouping"
+    )
+    labeled = scripts == "labeled"
+    table = group_frame(atlas, str(target), labeled, grouping)
+    st.caption(
+        f"{atlas.sentences} sentences; skipped {atlas.skipped_mismatched} (words differ), "
+        f"{atlas.skipped_invalid} (not a tree). Signature: `{atlas.signature}`"
+    )
+    if table.empty:
+        st.info("No operation against this target: every analysis equals it.")
+        return
+    st.plotly_chart(bar_chart(table, grouping), key="atlas_chart")
+    if grouping == "construction":
+        with st.expander("The construction patterns, in priority order"):
+            st.markdown(
+                "\n".join(f"{k}. **{n}** — {md_escape(d)}" for k, (n, d) in enumerate(CONSTRUCTIONS, 1))
+            )
+    st.dataframe(table, hide_index=True, width="stretch", height=320)
+    download_table(table, stem=f"atlas_{loaded.spec.key}_{target}_{scripts}_{grouping}", key="atlas-groups")
+
+    st.subheader("The sentences of a group")
+    parses = list(dict.fromkeys(table["parse"]))
+    d1, d2 = st.columns(2)
+    parse = d1.selectbox("Parse", parses, key=f"atlas_parse:{loaded.spec.key}")
+    mine = table[table["parse"] == parse]
+    groups = list(mine["group"])
+    group = d2.selectbox("Group", groups, key=f"atlas_group:{loaded.spec.key}:{grouping}")
+    sentences = sentence_frame(loaded, atlas, str(parse), str(target), labeled, grouping, str(group))
+    st.caption(
+        f"{len(sentences)} sentences where *{md_escape(str(parse))}* has {scripts} operations in "
+        f"*{md_escape(str(group))}* against {md_escape(str(target))}. Open one in the inspector to see "
+        "its trees and edit script."
+    )
+    st.dataframe(
+        sentences,
+        hide_index=True,
+        width="stretch",
+        height=300,
+        column_config={
+            "inspect": st.column_config.LinkColumn(
+                "inspect", help="Open the sentence inspector at this sentence", display_text="open ↗"
+            )
+        },
+    )
+    first = sentences.head(5)
+    if len(first):
+        cols = st.columns(len(first))
+        for col, sid in zip(cols, first["sentence"], strict=True):
+            col.page_link("app.py", label=str(sid), query_params={"data": loaded.spec.key, "sent": str(sid)})
+
+
+main()

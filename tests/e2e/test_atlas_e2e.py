@@ -1,0 +1,57 @@
+"""End to end: the Atlas page in headless Chromium — choose a group, click one of its sentences,
+land in the inspector at that sentence (issue 17)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from appserver import CHROMIUM, ROOT
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} is missing (apt-get install chromium)"),
+]
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="python playwright is not installed")
+
+ARTIFACTS = ROOT / "tests" / "artifacts"
+TIMEOUT_MS = 120_000  # the French atlas is built on the first visit
+
+
+@pytest.mark.timeout(600)  # the atlas of 416 sentences is built on the first visit
+def test_group_then_sentence_lands_in_the_inspector(app_url: str, browser: object) -> None:
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})  # type: ignore[attr-defined]
+    try:
+        _group_then_sentence(app_url, ctx.new_page())
+    finally:
+        ctx.close()
+
+
+def _group_then_sentence(app_url: str, page: object) -> None:
+    page.set_default_timeout(TIMEOUT_MS)  # type: ignore[attr-defined]
+    page.goto(f"{app_url}/Atlas?data=fr_gsd")  # type: ignore[attr-defined]
+    page.get_by_role("heading", name="Discrepancy atlas").wait_for(timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
+    page.wait_for_selector(".js-plotly-plot svg.main-svg g.trace", timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "e2e_atlas_first_view.png"))  # type: ignore[attr-defined]
+    # choose the group "copula" in the group selector
+    group = page.get_by_role("combobox", name="Group", exact=True)  # type: ignore[attr-defined]
+    group.click()
+    group.fill("copula")  # the selectbox filters its options as one types
+    page.get_by_role("option", name="copula", exact=True).click()  # type: ignore[attr-defined]
+    sync_api.expect(page.get_by_text("operations in copula")).to_be_visible(timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
+    # the rerun is over: no element left from the previous group
+    sync_api.expect(page.locator("[data-stale=true]")).to_have_count(0, timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
+    page.screenshot(path=str(ARTIFACTS / "e2e_atlas_fr_gsd.png"), full_page=True)  # type: ignore[attr-defined]
+    # click the first sentence of the group: the inspector opens at it
+    link = page.locator("[data-testid=stPageLink] a").first  # type: ignore[attr-defined]
+    link.wait_for(timeout=TIMEOUT_MS)
+    sid = link.inner_text().strip()
+    assert sid
+    link.click()
+    page.wait_for_url(re.compile(r"sent="), timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
+    assert "sent=" + sid in page.url  # type: ignore[attr-defined]
+    page.wait_for_selector("svg.dep-tree", timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
+    assert sid in page.locator("body").inner_text()  # type: ignore[attr-defined]
+    assert page.locator("[data-testid=stException]").count() == 0  # type: ignore[attr-defined]

@@ -1,0 +1,150 @@
+"""The discrepancy atlas over a loaded dataset, for the Atlas page (docs/atlas.md).
+
+Every number comes from :func:`evalcore.atlas.build_atlas` (the same as ``evalcore atlas``);
+this module only picks the dataset's schemes, caches the result and shapes tables and the
+chart.  Only :func:`dataset_atlas` touches streamlit (its cache).
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import pandas as pd
+import plotly.express as px
+import plotly.graph_objects as go
+import streamlit as st
+
+from evalcore.atlas import Atlas, AtlasConfig, Grouping, build_atlas
+from evalcore.conversion import ConversionConfig
+from evalcore.experiment import Scheme
+from evalcore.metrics.tedeval import TedConfig
+from workbench.datasets import LoadedDataset
+from workbench.tedeval import experiment_schemes
+
+__all__ = [
+    "atlas_schemes",
+    "bar_chart",
+    "chart_frame",
+    "dataset_atlas",
+    "default_target",
+    "group_frame",
+    "sentence_frame",
+    "targets",
+]
+
+STATUS_COLOURS = {"counted": "#6a3d9a", "discounted": "#bdbdbd"}
+
+
+def atlas_schemes(loaded: LoadedDataset) -> list[Scheme]:
+    """The dataset's schemes, without its stand-in parses (a gold read as a parse of another
+    scheme: the atlas takes every gold as a parse itself, named ``gold:SCHEME``)."""
+    stand_ins = {a.name for a in loaded.analyses if a.spec.fallback}
+    out = []
+    for s in experiment_schemes(loaded):
+        out.append(Scheme(s.name, s.gold, tuple(p for p in s.parses if p.name not in stand_ins)))
+    return out
+
+
+@st.cache_data(show_spinner="Grouping every edit operation…", max_entries=8)
+def _atlas(files: tuple[tuple[str, str], ...], protocol: str, skip: bool, _loaded: LoadedDataset) -> Atlas:
+    config = AtlasConfig(TedConfig(ConversionConfig(protocol=protocol)), skip_mismatched=skip)  # type: ignore[arg-type]
+    atlas, _ = build_atlas(atlas_schemes(_loaded), config)
+    return atlas
+
+
+def dataset_atlas(loaded: LoadedDataset, protocol: str = "2012", skip: bool = True) -> Atlas:
+    """The atlas of the dataset (cached on the files' digests and the settings)."""
+    files = tuple((a.name, a.digest) for a in loaded.analyses)
+    return _atlas(files, protocol, skip, loaded)
+
+
+def targets(atlas: Atlas) -> list[str]:
+    """Every target, generalizations (more schemes first) before single golds."""
+    names = list(dict.fromkeys(c.target for c in atlas.cells))
+    return sorted(names, key=lambda t: (-t.count("+"), names.index(t)))
+
+
+def default_target(atlas: Atlas) -> str:
+    return targets(atlas)[0]
+
+
+def group_frame(atlas: Atlas, target: str, labeled: bool, grouping: Grouping) -> pd.DataFrame:
+    """One row per (parse, group) against ``target``: counted, discounted, share of δ, sentences."""
+    rows = []
+    for c in atlas.cells:
+        if c.target != target or c.labeled != labeled or (c.parse.startswith("gold:") and c.scheme == target):
+            continue
+        for g in c.grouped(grouping):
+            rows.append(
+                {
+                    "parse": c.parse,
+                    "group": g.group,
+                    "counted": g.counted,
+                    "discounted": g.discounted,
+                    "share of δ": round(100 * g.share, 1),
+                    "sentences": len(g.sentences),
+                }
+            )
+    return pd.DataFrame(rows, columns=["parse", "group", "counted", "discounted", "share of δ", "sentences"])
+
+
+def chart_frame(table: pd.DataFrame) -> pd.DataFrame:
+    """``group_frame`` in long form for the chart: parse, group, status, operations."""
+    if table.empty:
+        return pd.DataFrame(columns=["parse", "group", "status", "operations"])
+    long = table.melt(
+        id_vars=["parse", "group"],
+        value_vars=["counted", "discounted"],
+        var_name="status",
+        value_name="operations",
+    )
+    return long[long["operations"] > 0]
+
+
+def bar_chart(table: pd.DataFrame, grouping: str) -> go.Figure:
+    """Counted and discounted operations per group, one panel per parse."""
+    frame = chart_frame(table)
+    order = (
+        list(table.groupby("group")["counted"].sum().sort_values(ascending=False).index) if len(table) else []
+    )
+    fig = px.bar(
+        frame,
+        x="group",
+        y="operations",
+        color="status",
+        facet_col="parse",
+        facet_col_wrap=3,
+        barmode="stack",
+        category_orders={"group": order, "status": ["counted", "discounted"]},
+        color_discrete_map=STATUS_COLOURS,
+        labels={"group": grouping},
+    )
+    fig.for_each_annotation(lambda a: a.update(text=a.text.split("=", 1)[-1]))
+    fig.update_layout(height=380 + 240 * max(0, (table["parse"].nunique() - 1) // 3), legend_title_text="")
+    return fig
+
+
+def sentence_frame(
+    loaded: LoadedDataset,
+    atlas: Atlas,
+    parse: str,
+    target: str,
+    labeled: bool,
+    grouping: Grouping,
+    group: str,
+) -> pd.DataFrame:
+    """The sentences where the group's operations occur, with a link to the inspector."""
+    cell = atlas.cell(parse, target, labeled)
+    ids: tuple[str, ...] = ()
+    if cell is not None:
+        ids = next((g.sentences for g in cell.grouped(grouping) if g.group == group), ())
+    text = {s.sent_id: s.text for s in loaded.sentences}
+    rows = [
+        {
+            "sentence": sid,
+            "words": (text.get(sid, "")[:89] + "…") if len(text.get(sid, "")) > 90 else text.get(sid, ""),
+            "inspect": "./?" + urlencode({"data": loaded.spec.key, "sent": sid}),
+        }
+        for sid in ids
+    ]
+    return pd.DataFrame(rows, columns=["sentence", "words", "inspect"])
