@@ -160,12 +160,12 @@ CASES: dict[str, Case] = {
         "first render of the cross-scheme page (French-GSD) in a new context",
     ),
     "first-freval": Case(
-        first_render("/FREVAL?data=farpahc", ".js-plotly-plot g.trace"),
+        first_render("/FREVAL?data=farpahc", "svg.wb-chart g.line path"),
         2.0,
         "first render of the FREVAL page (FarPaHC) in a new context",
     ),
     "freval-evalb": Case(
-        first_render("/FREVAL?data=evalb", ".js-plotly-plot g.trace", "87.76"),
+        first_render("/FREVAL?data=evalb", "svg.wb-chart g.line path", "87.76"),
         2.0,
         "FREVAL page for evalb's 24-sentence sample in a new context (recall 87.76 shown)",
     ),
