@@ -32,8 +32,9 @@ from evalcore.render.layout import layout_dep, merge_grids, word_grid
 from evalcore.render.svg import dep_svg
 from evalcore.render.text import xml_escape
 from evalcore.trees import DepTree, bracketed
+from workbench.bound import Bound, keep_link, seed_link
 from workbench.fit import GRAPHVIZ_LATTICE_PT
-from workbench.links import current_link, show_link_problems
+from workbench.links import current_link, show_link_problems, write_link
 from workbench.tedeval_view import edit_script_panel, function_tree_figure
 from workbench.widgets import Figure, drawing_size_control, graphviz_figure, md_escape, stacked_figures
 
@@ -137,9 +138,18 @@ def dependency_step(example: DepExample) -> None:
     st.caption(f"Source: {example.source}.")
     st.markdown(TEXT[example.key])
     parse_key, own_key, proto_key = (f"tour_{example.key}_{x}" for x in ("parse", "own", "proto"))
-    st.session_state.setdefault(parse_key, example.default or example.choices[0].key)
-    st.session_state.setdefault(own_key, example.choice(st.session_state[parse_key]).own)
     schemes = {name: desc for name, desc, _ in example.schemes}
+    # the step's choices are in the link (parse, own, protocol); the parse first: its own gold follows it
+    offered = tuple(c.key for c in example.choices)
+    parse_bound = Bound("parse", parse_key, example.default or offered[0], offered)
+    seed_link([parse_bound])
+    own_default = example.choice(str(st.session_state[parse_key])).own
+    bounds = [
+        parse_bound,
+        Bound("own", own_key, own_default, tuple(schemes)),
+        Bound("protocol", proto_key, example.protocol, ("2012", "2011")),
+    ]
+    seed_link(bounds[1:])
     c1, c2, c3 = st.columns([3, 2, 1.3])
     with c1:
         choice_key = st.radio(
@@ -159,6 +169,7 @@ def dependency_step(example: DepExample) -> None:
         )
     with c3:
         protocol = protocol_radio(proto_key, example.protocol)
+    keep_link(bounds)
     choice = example.choice(str(choice_key))
     if choice.note:
         st.caption(choice.note)
@@ -253,8 +264,10 @@ def ptb_sd_step() -> None:
         "tl": "the bare PTB parse, TL-unified with the SD conversion of the same parse (Figure 4)",
         "sd": "an SD parse equal to the SD gold",
     }
-    st.session_state.setdefault(key, "bare")
+    bound = Bound("parse", key, "bare", tuple(options))
+    seed_link([bound])
     choice = st.radio("The parse", list(options), key=key, format_func=options.get, horizontal=False)
+    keep_link([bound])
     golds: list[tuple[str, object]] = [("PTB", ex.ptb(True)), ("SD", ex.sd_tree())]
     if choice == "sd":
         parses = [("parse", "SD", ex.sd_tree())]
@@ -326,13 +339,15 @@ def lattice_step() -> None:
         "normalized by |parse| + |gold| − 2 (the roots are never edited)."
     )
     key = "tour_bclm_parse"
-    st.session_state.setdefault(key, ex.parses[0].key)
+    bound = Bound("parse", key, ex.parses[0].key, tuple(p.key for p in ex.parses))
+    seed_link([bound])
     choice = st.radio(
         "The parser's analysis",
         [p.key for p in ex.parses],
         key=key,
         format_func=lambda k: ex.parse(k).label,
     )
+    keep_link([bound])
     analysis = ex.parse(str(choice))
     gold_tree, parse_tree = ex.gold.lattice_tree(), analysis.lattice_tree()
     result = lattice_ted(parse_tree, gold_tree)
@@ -402,6 +417,7 @@ def lattice_step() -> None:
 
 # ---------------------------------------------------------------------------
 
+DEPENDENCY_STEPS = ("on_sunday", "coordination", "verb_group")  # parse, own gold, protocol
 STEPS: list[tuple[str, str, Callable[[], None]]] = [
     ("on_sunday", "1 · arrive on Sunday", lambda: dependency_step(ON_SUNDAY)),
     ("coordination", "2 · earth wind and fire", lambda: dependency_step(COORDINATION)),
@@ -410,6 +426,8 @@ STEPS: list[tuple[str, str, Callable[[], None]]] = [
     ("bclm_hneim", "5 · BCLM HNEIM", lattice_step),
 ]
 KEYS = [k for k, _, _ in STEPS]
+STEP_KEYS = ("parse", "own", "protocol")  # the link keys of a step's own choices ...
+STEP_LINKS = {k: STEP_KEYS if k in DEPENDENCY_STEPS else STEP_KEYS[:1] for k in KEYS}  # ... per step
 
 
 def _go(step: int) -> None:
@@ -434,6 +452,8 @@ def main() -> None:
     st.query_params["step"] = str(step)
     index = KEYS.index(str(step))
     STEPS[index][2]()
+    for name in STEP_KEYS[len(STEP_LINKS[str(step)]) :]:  # no choice of another step stays in the link
+        write_link(name, None)
     st.divider()
     c1, c2, _ = st.columns([1, 1, 6])
     c1.button("◀ previous step", key="tour_prev", disabled=index == 0, on_click=_go, args=(index - 1,))

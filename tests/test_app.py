@@ -10,6 +10,7 @@ import gzip
 from pathlib import Path
 
 import pytest
+from app_view import page_text
 from streamlit.testing.v1 import AppTest
 
 from evalcore.formats.conllu import read_conllu
@@ -48,7 +49,8 @@ def no_exception(at: AppTest) -> None:
 
 
 def markdown_text(at: AppTest) -> str:
-    return "\n".join(m.value for m in at.markdown)
+    """Markdown and drawings (app_view.page_text)."""
+    return page_text(at)
 
 
 def metrics(at: AppTest) -> dict[str, str]:

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from app_view import drawings, page_text
 from streamlit import config as st_config
 from streamlit.testing.v1 import AppTest
 
@@ -108,7 +109,7 @@ def test_freval_evalb_sample_matches_evalb() -> None:
     assert m["F1₁"] == "89.12" == _evalb_summary("sample.sample_prm", "Bracketing FMeasure")
     table = at.dataframe[0].value  # Table 1
     assert round(table.loc["evalb sample test", ("1", "F1")], 2) == 89.12
-    charts = [m.value for m in at.markdown if "<svg" in m.value and 'class="wb-chart"' in m.value]
+    charts = [d for d in drawings(at) if "<svg" in d and 'class="wb-chart"' in d]
     assert len(charts) == 2  # F1_s and F1_s minus the baseline's (SVG, workbench/charts.py)
     assert all('data-name="evalb sample test"' in c for c in charts)
     assert at.query_params["data"] == "evalb"
@@ -152,9 +153,9 @@ def test_freval_one_sentence_shows_missed_and_extra_brackets_on_the_trees() -> N
         ("B", 6),
         ("A", 4),
     ]
-    drawings = [m.value for m in at.markdown if "<svg" in m.value and "wb-dot" in m.value]
-    assert len(drawings) == 2
-    assert drawings[0].count('class="node deleted"') == 4 and 'class="node inserted"' not in drawings[1]
+    dots = [d for d in drawings(at) if "<svg" in d and "wb-dot" in d]
+    assert len(dots) == 2
+    assert dots[0].count('class="node deleted"') == 4 and 'class="node inserted"' not in dots[1]
     picker.set_value(6).run()
     no_exception(at)
     missed = next(df.value for df in at.dataframe if "fragments spoiled" in df.value.columns)
@@ -165,8 +166,8 @@ def test_freval_one_sentence_shows_missed_and_extra_brackets_on_the_trees() -> N
     assert [tuple(r) for r in extra.itertuples(index=False)] == [("A", 1, 2)]
     sizes = next(df.value for df in at.dataframe if list(df.value.columns)[-1] == "missed")
     assert int(sizes["matched"].sum()) == 2 and int(sizes["missed"].sum()) == 8
-    drawings = [m.value for m in at.markdown if "<svg" in m.value and "wb-dot" in m.value]
-    assert drawings[0].count('class="node deleted"') == 2 and drawings[1].count('class="node inserted"') == 1
+    dots = [d for d in drawings(at) if "<svg" in d and "wb-dot" in d]
+    assert dots[0].count('class="node deleted"') == 2 and dots[1].count('class="node inserted"') == 1
 
 
 def test_freval_link_reopens_the_same_view() -> None:
@@ -271,7 +272,7 @@ def test_inspector_upload_over_the_size_limit(upload_limit_1mb: None) -> None:
     at.file_uploader(key="wb_upload_parse").upload("huge.conllu", gold * 30_000).run()
     no_exception(at)
     assert any(e.startswith("huge.conllu: the file has") and "1 MB" in e for e in errors(at)), errors(at)
-    assert 'class="dep-tree"' in "\n".join(m.value for m in at.markdown)  # the gold is still drawn
+    assert 'class="dep-tree"' in page_text(at)  # the gold is still drawn
 
 
 def test_gzip_that_expands_past_the_limit_is_refused() -> None:
@@ -305,7 +306,7 @@ def test_lattice_page_yap_without_gold() -> None:
     at = page(LATTICE, data="hebrew_yap")
     assert not at.error
     assert any("No gold analysis ships with this dataset" in i.value for i in at.info)
-    text = "\n".join(m.value for m in at.markdown)
+    text = page_text(at)
     assert 'data-rtl="yes"' in text and 'class="edge pred"' in text and 'class="edge gold' not in text
     assert "גידל" in text
     assert not at.metric  # nothing to score against
@@ -324,7 +325,7 @@ def test_lattice_page_yap_against_an_uploaded_analysis() -> None:
     assert m["TEDEVAL L (sentence)"] == f"{100 * ted_l:.2f}" == "80.00"
     table = at.dataframe[0].value
     assert table["scenario"].iloc[0] == "raw" and round(table["SEGEVAL U"].iloc[0], 2) == 92.31
-    text = "\n".join(m.value for m in at.markdown)
+    text = page_text(at)
     assert 'class="edge gold"' in text and 'class="edge pred"' in text  # ב+גן (gold) vs ב+ה+גן (yap)
     assert 'class="node deleted"' in text and 'class="node inserted"' in text  # the trees' edit script
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from app_view import page_text
 from streamlit.testing.v1 import AppTest
 
 from evalcore.conversion import ConversionConfig, to_span_tree
@@ -43,7 +44,8 @@ def no_exception(at: AppTest) -> None:
 
 
 def markdown_text(at: AppTest) -> str:
-    return "\n".join(m.value for m in at.markdown)
+    """Markdown and drawings (app_view.page_text)."""
+    return page_text(at)
 
 
 def metrics(at: AppTest) -> dict[str, str]:
@@ -277,6 +279,48 @@ def test_tour_first_step_shows_a_discounted_operation_by_default() -> None:
     no_exception(at)
     line = next(m.value for m in at.markdown if m.value.startswith("L-TED of *parse*"))
     assert "0 operations: 0 counted, 0 discounted" in line
+
+
+def test_tour_link_reopens_the_same_step_and_choices() -> None:
+    """Issue 14: the tour's own choices are in its link (step, parse, own gold, protocol); opened in
+    a fresh session it shows the same numbers; a choice of another step does not stay in the link;
+    a parse the step does not offer is named, and the step keeps its own."""
+    at = tour()
+    at.radio(key="tour_on_sunday_parse").set_value("on").run()
+    at.radio(key="tour_on_sunday_own").set_value("A").run()
+    at.radio(key="tour_on_sunday_proto").set_value("2011").run()
+    no_exception(at)
+    link = {k: at.query_params[k] for k in at.query_params}
+    assert link["step"] == "on_sunday" and link["parse"] == "on" and link["own"] == "A"
+    assert link["protocol"] == "2011"
+    shown = metrics(at)
+    summary = next(m.value for m in at.markdown if m.value.startswith("L-TED of *parse*"))
+
+    fresh = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    fresh.run()
+    for k, v in link.items():
+        fresh.query_params[k] = v
+    fresh.switch_page(TOUR).run()
+    no_exception(fresh)
+    assert fresh.radio(key="tour_on_sunday_parse").value == "on"
+    assert fresh.radio(key="tour_on_sunday_own").value == "A"  # not the one the parse would bring
+    assert fresh.radio(key="tour_on_sunday_proto").value == "2011"
+    assert metrics(fresh) == shown
+    assert next(m.value for m in fresh.markdown if m.value.startswith("L-TED of *parse*")) == summary
+
+    fresh.radio(key="tour_step").set_value("bclm_hneim").run()  # the lattice step: only its parse
+    no_exception(fresh)
+    assert {"own", "protocol"}.isdisjoint(fresh.query_params)
+    assert "parse" not in fresh.query_params  # its default parse
+
+    odd = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    odd.run()
+    odd.query_params["step"] = "coordination"
+    odd.query_params["parse"] = "no-such-parse"
+    odd.switch_page(TOUR).run()
+    no_exception(odd)
+    warnings = [w.value.replace("\\", "") for w in odd.sidebar.warning]  # Markdown escapes
+    assert any("parse: 'no-such-parse' is not offered here" in w for w in warnings), warnings
 
 
 def test_cross_scheme_link_reopens_the_same_view() -> None:

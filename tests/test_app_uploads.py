@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from app_view import page_text
 from streamlit.testing.v1 import AppTest
 
 from workbench.widgets import csv_bytes
@@ -50,7 +51,8 @@ def upload_app() -> AppTest:
 
 
 def text(at: AppTest) -> str:
-    return "\n".join(m.value for m in at.markdown)
+    """Markdown and drawings (app_view.page_text)."""
+    return page_text(at)
 
 
 def test_a_parse_named_like_the_gold_is_kept_beside_it_and_the_clash_shown() -> None:

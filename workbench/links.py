@@ -180,6 +180,7 @@ LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
             LinkKey("step", "choice", "the step of the tour", choices=TOUR_STEPS, max_length=40),
             # the inspector's settings (other pages may read those that mean the same for them)
             LinkKey("protocol", "choice", "TedEval protocol", choices=("2012", "2011"), max_length=10),
+            LinkKey("own", "name", "the tour's parser's own gold (its scheme)", max_length=100),
             LinkKey("labeled", "flag", "the labeled edit script (no: unlabeled)", max_length=10),
             LinkKey(
                 "target",

@@ -40,6 +40,7 @@ from workbench.links import (
     widget_value,
     write_link,
 )
+from workbench.svghost import DownloadFile, show_html
 from workbench.text import md_code, md_escape, safe_stem
 from workbench.uploads import UPLOAD_KEY, choose_dataset, current_dataset_key
 
@@ -301,15 +302,28 @@ def current_zoom() -> float | None:
     return zoom_factor(str(widget_value(ZOOM_KEY, "fit")))
 
 
-def _show_box(drawings: Sequence[Drawing], *, key: str, css_class: str, rtl: bool, titles: bool) -> None:
-    """Put SVGs we wrote (every data string escaped) inline in the page, sized by workbench/fit.py.
-
-    ``st.html`` cannot be used: its sanitizer keeps HTML only and drops SVG.
-    Markdown with raw HTML keeps the SVG as it is (blank lines are removed in
-    :func:`~workbench.fit.box_html`: they would end the HTML block).
-    """
+def _show_box(
+    drawings: Sequence[Drawing],
+    *,
+    key: str,
+    css_class: str,
+    rtl: bool,
+    titles: bool,
+    files: Sequence[DownloadFile] = (),
+) -> None:
+    """Put SVGs we wrote (every data string escaped) in the page, sized by workbench/fit.py, with
+    download links for ``files`` under them (:mod:`workbench.svghost`: no Markdown, no widget)."""
     html = box_html(drawings, key=key, zoom=current_zoom(), rtl=rtl, css_class=css_class, titles=titles)
-    st.markdown(html, unsafe_allow_html=True)
+    show_html(html, key=key, files=files)
+
+
+def svg_file(drawing: int, stem: str, label: str = "SVG") -> DownloadFile:
+    """The ``drawing``-th SVG of a box, as shown at 100 % (:class:`~workbench.svghost.DownloadFile`)."""
+    return DownloadFile(label, f"{safe_stem(stem)}.svg", "image/svg+xml", drawing=drawing)
+
+
+def dot_file(dot: str, stem: str, label: str = "DOT") -> DownloadFile:
+    return DownloadFile(label, f"{safe_stem(stem)}.dot", "text/vnd.graphviz", dot)
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,33 +347,18 @@ def _word_size(svg: str) -> float:
 def stacked_figures(figures: Sequence[Figure]) -> None:
     """Several dependency drawings in one box, one scale for all (aligned words stay aligned).
 
-    Titles are inside the box, above each drawing; downloads are listed below.
+    Titles are inside the box, above each drawing; download links (SVG, DOT) are below it.
     """
     rtl = all('data-rtl="yes"' in fig.svg for fig in figures)
     drawings = [dep_drawing(f.svg, _word_size(f.svg), title=f.title, note=f.note) for f in figures]
     key = "stack:" + "|".join(f.key for f in figures)
-    _show_box(drawings, key=key, css_class="wb-stack", rtl=rtl, titles=True)
-    with st.expander("Download these drawings (SVG, DOT)"):
-        for fig in figures:
-            cols = st.columns([4, 1, 1])
-            cols[0].markdown(md_escape(fig.title))
-            cols[1].download_button(
-                "SVG",
-                fig.svg,
-                file_name=f"{safe_stem(fig.stem)}.svg",
-                mime="image/svg+xml",
-                key=f"svg:{fig.key}",
-                on_click="ignore",
-            )
-            if fig.dot is not None:
-                cols[2].download_button(
-                    "DOT",
-                    fig.dot,
-                    file_name=f"{safe_stem(fig.stem)}.dot",
-                    mime="text/vnd.graphviz",
-                    key=f"dot:{fig.key}",
-                    on_click="ignore",
-                )
+    files: list[DownloadFile] = []
+    for i, fig in enumerate(figures):
+        name = f"{fig.title} " if len(figures) > 1 else ""
+        files.append(svg_file(i, fig.stem, f"{name}SVG"))
+        if fig.dot is not None:
+            files.append(dot_file(fig.dot, fig.stem, f"{name}DOT"))
+    _show_box(drawings, key=key, css_class="wb-stack", rtl=rtl, titles=True, files=files)
 
 
 def svg_figure(svg: str, *, width: float, label_px: float, key: str, css_class: str = "wb-svg") -> None:
@@ -465,40 +464,24 @@ def graphviz_figure(
     """Show a DOT figure (rendered by Graphviz on the server when installed, else in the browser).
 
     Downloads: DOT always, SVG when Graphviz is installed.  ``scale``: the size in the page at 100 %
-    (the downloaded SVG keeps Graphviz's size); the drawing is fitted to its column by the rule of
+    (also the downloaded SVG's size); the drawing is fitted to its column by the rule of
     workbench/fit.py, its word labels being ``label_pt`` points.  ``rtl``: the box starts scrolled
     to its right end (a lattice drawn right to left).
     """
     svg = dot_to_svg(dot)
-    if svg is not None:
-        drawing = graphviz_drawing(svg, scale=scale, label_pt=label_pt)
-        marked = drawing.svg.replace("<svg ", '<svg data-rtl="yes" ', 1) if rtl else drawing.svg
-        _show_box(
-            [Drawing(marked, drawing.width, drawing.label_px, drawing.label_font)],
-            key=f"gv:{key}",
-            css_class="wb-dot",
-            rtl=rtl,
-            titles=False,
-        )
-    else:
+    if svg is None:
         st.graphviz_chart(dot)
-    row = st.container(horizontal=True, gap="small")
-    if svg is not None:
-        row.download_button(
-            "SVG",
-            svg,
-            file_name=f"{safe_stem(stem)}.svg",
-            mime="image/svg+xml",
-            key=f"svg:{key}",
-            on_click="ignore",
-        )
-    row.download_button(
-        "DOT",
-        dot,
-        file_name=f"{safe_stem(stem)}.dot",
-        mime="text/vnd.graphviz",
-        key=f"dot:{key}",
-        on_click="ignore",
+        show_html("", key=f"gv:{key}", files=[dot_file(dot, stem)])
+        return
+    drawing = graphviz_drawing(svg, scale=scale, label_pt=label_pt)
+    marked = drawing.svg.replace("<svg ", '<svg data-rtl="yes" ', 1) if rtl else drawing.svg
+    _show_box(
+        [Drawing(marked, drawing.width, drawing.label_px, drawing.label_font)],
+        key=f"gv:{key}",
+        css_class="wb-dot",
+        rtl=rtl,
+        titles=False,
+        files=[svg_file(0, stem), dot_file(dot, stem)],
     )
 
 

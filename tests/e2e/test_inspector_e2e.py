@@ -217,3 +217,33 @@ def test_filters_combined_report_their_count(app_url: str, context: tuple[object
     q = query(page)
     assert q["label"] == ["iobj"] and q["find"] == ["test_001"]
     assert page.locator("[data-testid=stException]").count() == 0
+
+
+def test_drawings_download_as_svg_and_dot(app_url: str, browser: object) -> None:
+    """The links under a drawing (made in the browser, workbench/svghost.py) give the drawing as a
+    standalone SVG and its DOT text; the words are those of the gold file read here."""
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)  # type: ignore[attr-defined]
+    try:
+        page = ctx.new_page()
+        page.goto(f"{app_url}/?data=fr_gsd&sent=fr-ud-test_00005")
+        settled(page, "fr-ud-test_00005 —")
+        forms = list(list(read_conllu(FR_UD))[4].forms)
+        links = page.locator("div.wb-downloads a.wb-download")
+        svg_link = links.filter(has_text=re.compile(r"^UD gold SVG$")).first
+        with page.expect_download(timeout=TIMEOUT_MS) as got:
+            svg_link.click()
+        download = got.value
+        assert download.suggested_filename == "fr-ud-test_00005_UD_gold.svg"
+        svg = open(download.path(), encoding="utf-8").read()  # noqa: SIM115 - Playwright's temp file
+        assert svg.startswith("<svg") and 'xmlns="http://www.w3.org/2000/svg"' in svg
+        assert 'class="dep-tree"' in svg and "style=" not in svg.split(">", 1)[0]
+        for form in forms:
+            assert f">{form.replace('&', '&amp;')}<" in svg, form
+        dot_link = page.locator("div.wb-downloads a.wb-download").filter(has_text=re.compile(r"^DOT$")).first
+        with page.expect_download(timeout=TIMEOUT_MS) as got:
+            dot_link.click()
+        assert got.value.suggested_filename.endswith(".dot")
+        dot = open(got.value.path(), encoding="utf-8").read()  # noqa: SIM115
+        assert dot.lstrip().startswith(("digraph", "graph"))
+    finally:
+        ctx.close()

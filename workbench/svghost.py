@@ -1,0 +1,134 @@
+"""Drawings into the page without Markdown: one ``st.components.v2`` component, no iframe.
+
+Every drawing of the workbench is an SVG we wrote (each data string escaped by
+:mod:`evalcore.render`) or one Graphviz wrote from DOT we wrote.  Sent through
+``st.markdown(..., unsafe_allow_html=True)``, each was parsed twice in the browser
+(Markdown, then rehype-raw) and turned into one React element per SVG node: most of a
+sentence switch's time in the browser (issue 14: 0.9 s of script per switch under load).
+The host component below sets the box's HTML with the browser's own parser instead
+(``innerHTML``, only when it changed), inside the page's DOM (``isolate_styles=False``:
+the page's CSS and the tests' selectors reach it as before).
+
+Downloads of a drawing (SVG, DOT) are links under its box, made in the browser from the
+text sent with it (a ``Blob``): no Streamlit widget and no media file per drawing (a
+sentence of the inspector had 22 download buttons, a third of the browser's time).
+Link labels and file names are set as text, never as HTML.
+
+``st.html`` is no alternative: its sanitizer keeps HTML only and drops SVG.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+__all__ = ["COMPONENT_NAME", "DownloadFile", "show_html"]
+
+COMPONENT_NAME = "evalcore_svg_host"
+
+
+@dataclass(frozen=True, slots=True)
+class DownloadFile:
+    """A file offered under a drawing: the link's text, the file's name, type and content.
+
+    ``drawing``: instead of ``text``, the ``drawing``-th SVG of the box as the page shows it (its
+    size at 100 %, without the box's styling), so that an SVG is not sent twice."""
+
+    label: str
+    file_name: str
+    mime: str
+    text: str = ""
+    drawing: int | None = None
+
+
+_HOST_JS = """
+export default function(component) {
+  const { data, parentElement } = component;
+  let host = parentElement.querySelector(':scope > div.wb-host');
+  if (!host) {
+    host = document.createElement('div');
+    host.className = 'wb-host';
+    parentElement.appendChild(host);
+  }
+  if (host.__wbHtml !== data.html) {
+    host.innerHTML = data.html;
+    host.__wbHtml = data.html;
+  }
+  let bar = parentElement.querySelector(':scope > div.wb-downloads');
+  const files = data.files || [];
+  if (!files.length) {
+    if (bar) bar.remove();
+    return;
+  }
+  if (!bar) {
+    bar = document.createElement('div');
+    bar.className = 'wb-downloads';
+    bar.style.cssText = 'font-size:0.85rem;color:#555;margin:2px 0 8px 0;'
+      + 'display:flex;flex-wrap:wrap;gap:4px 12px';
+    parentElement.appendChild(bar);
+  }
+  bar.replaceChildren();
+  const head = document.createElement('span');
+  head.textContent = 'Download:';
+  bar.appendChild(head);
+  for (const f of files) {
+    const a = document.createElement('a');
+    a.className = 'wb-download';
+    a.textContent = f.label;
+    a.download = f.name;
+    a.href = '#';
+    a.dataset.file = f.name;
+    a.style.cursor = 'pointer';
+    a.onclick = (e) => {
+      e.preventDefault();
+      let text = f.text;
+      if (f.drawing !== undefined) {
+        const svg = host.querySelectorAll('.wb-fit-inner > svg')[f.drawing].cloneNode(true);
+        svg.removeAttribute('style');
+        svg.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
+        text = new XMLSerializer().serializeToString(svg);
+      }
+      const url = URL.createObjectURL(new Blob([text], { type: f.mime }));
+      const tmp = document.createElement('a');
+      tmp.href = url;
+      tmp.download = f.name;
+      document.body.appendChild(tmp);
+      tmp.click();
+      tmp.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10000);
+    };
+    bar.appendChild(a);
+  }
+}
+"""
+
+
+@functools.cache
+def _host() -> Callable[..., Any]:
+    """The component, registered once per process (a constant, like a module's function)."""
+    return st.components.v2.component(COMPONENT_NAME, js=_HOST_JS, isolate_styles=False)  # type: ignore[no-any-return]
+
+
+def host_data(html: str, files: Sequence[DownloadFile] = ()) -> dict[str, object]:
+    """What the component receives (JSON): the box's HTML and the files offered under it."""
+    return {"html": html, "files": [_file(f) for f in files]}
+
+
+def _file(f: DownloadFile) -> dict[str, object]:
+    out: dict[str, object] = {"label": f.label, "name": f.file_name, "mime": f.mime}
+    if f.drawing is None:
+        out["text"] = f.text
+    else:
+        out["drawing"] = f.drawing
+    return out
+
+
+def show_html(html: str, *, key: str, files: Sequence[DownloadFile] = ()) -> None:
+    """Put ``html`` (ours: every data string escaped) in the page, with download links for ``files``.
+
+    ``key`` keeps the element across reruns (a new sentence updates it in place)."""
+    _host()(data=host_data(html, files), key=f"wbhost:{key}", width="stretch", height="content")
