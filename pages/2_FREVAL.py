@@ -35,7 +35,7 @@ from workbench.freval_view import (
     validate_trees,
 )
 from workbench.uploads import choose_source, forget_button, show_name_clashes, upload_slot
-from workbench.widgets import download_table, graphviz_figure, md_code, md_escape, svg_figure
+from workbench.widgets import download_table, graphviz_figure, lazy_expander, md_code, md_escape, svg_figure
 
 SLOTS = ("freval_gold", "freval_tests", "freval_prm")
 
@@ -278,9 +278,12 @@ def one_sentence(
         width="stretch",
     )
     t3.dataframe(view.sizes, hide_index=True, width="stretch")
-    with st.expander(f"All sentences of {s.name}, worst first"):
-        st.dataframe(frame, hide_index=True, width="stretch")
-        download_table(frame, stem=f"freval_{key}_sentences", key="freval-sentences", label="CSV (sentences)")
+    with lazy_expander(f"All sentences of {s.name}, worst first", key="freval_x_sentences") as shown:
+        if shown:
+            st.dataframe(frame, hide_index=True, width="stretch")
+            download_table(
+                frame, stem=f"freval_{key}_sentences", key="freval-sentences", label="CSV (sentences)"
+            )
 
 
 def main() -> None:
@@ -323,20 +326,23 @@ def main() -> None:
         width="stretch",
     )
     download_table(summary, stem=f"freval_{key}_summary", key="freval-summary", label="CSV (runs)")
-    with st.expander("Counts per size (matched, gold and test fragments)"):
-        counts = counts_frame(series, config.max_size)
-        st.dataframe(counts, hide_index=True, width="stretch")
-        download_table(counts, stem=f"freval_{key}_counts", key="freval-counts", label="CSV (counts)")
+    with lazy_expander("Counts per size (matched, gold and test fragments)", key="freval_x_counts") as shown:
+        if shown:
+            counts = counts_frame(series, config.max_size)
+            st.dataframe(counts, hide_index=True, width="stretch")
+            download_table(counts, stem=f"freval_{key}_counts", key="freval-counts", label="CSV (counts)")
     for s in series:
         if s.result is None:
             continue
         problems = problems_frame(s)
         if len(problems):
-            with st.expander(f"{s.name}: {len(problems)} error and skip sentences (excluded, as evalb does)"):
-                st.dataframe(problems, hide_index=True, width="stretch")
-                download_table(
-                    problems, stem=f"freval_{key}_{s.name}_problems", key=f"freval-problems:{s.name}"
-                )
+            label = f"{s.name}: {len(problems)} error and skip sentences (excluded, as evalb does)"
+            with lazy_expander(label, key=f"freval_x_problems:{s.name}") as shown:
+                if shown:
+                    st.dataframe(problems, hide_index=True, width="stretch")
+                    download_table(
+                        problems, stem=f"freval_{key}_{s.name}_problems", key=f"freval-problems:{s.name}"
+                    )
     one_sentence(gold, picked, series, config.max_size, key)
 
 

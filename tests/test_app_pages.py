@@ -100,6 +100,23 @@ def _evalb_summary(fixture: str, key: str) -> str:
     return next(line.split("=")[1].strip() for line in block.splitlines() if line.startswith(key))
 
 
+def test_freval_closed_expanders_make_no_tables_until_opened() -> None:
+    """Issue 14 (speed): a closed expander's tables are not made (the browser rendered them all the
+    same); opened, "Counts per size" is there, and its size-1 row gives evalb's recall and precision
+    (committed evalb report of the sample: matched / gold, matched / test)."""
+    columns = ["parser", "size", "matched", "gold", "test"]
+    at = page(FREVAL, data="evalb")
+    assert not any(list(df.value.columns)[:5] == columns for df in at.dataframe)
+    at.session_state["freval_x_counts"] = True  # the user opens "Counts per size"
+    at.run()
+    no_exception(at)
+    counts = next(df.value for df in at.dataframe if list(df.value.columns)[:5] == columns)
+    one = counts[counts["size"] == 1].iloc[0]
+    matched, gold, test = int(one["matched"]), int(one["gold"]), int(one["test"])
+    assert f"{100 * matched / gold:.2f}" == _evalb_summary("sample.sample_prm", "Bracketing Recall")
+    assert f"{100 * matched / test:.2f}" == _evalb_summary("sample.sample_prm", "Bracketing Precision")
+
+
 def test_freval_evalb_sample_matches_evalb() -> None:
     at = page(FREVAL, data="evalb")
     assert not at.error

@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import pandas as pd
@@ -55,6 +56,7 @@ __all__ = [
     "download_table",
     "drawing_size_control",
     "graphviz_figure",
+    "lazy_expander",
     "md_code",
     "md_escape",
     "prerender",
@@ -483,6 +485,16 @@ def graphviz_figure(
         titles=False,
         files=[svg_file(0, stem), dot_file(dot, stem)],
     )
+
+
+@contextmanager
+def lazy_expander(label: str, *, key: str) -> Iterator[bool]:
+    """An expander whose content is made only when it is open (``with ... as shown: if shown:``):
+    a closed expander's tables are otherwise rendered by the browser all the same (issue 14: the
+    FREVAL page drew nine tables, four of them in closed expanders).  Opening it reruns the page."""
+    box = st.expander(label, key=key, on_change="rerun")
+    with box:
+        yield bool(box.open)
 
 
 def csv_bytes(df: pd.DataFrame) -> bytes:
