@@ -12,7 +12,16 @@ import streamlit as st
 
 from evalcore.atlas import CONSTRUCTIONS, GROUPINGS
 from evalcore.errors import EvalcoreError
-from workbench.atlas_view import bar_chart, dataset_atlas, group_frame, sentence_frame, targets
+from workbench.atlas_links import GroupRef
+from workbench.atlas_view import (
+    bar_chart,
+    dataset_atlas,
+    group_frame,
+    inspector_where,
+    sentence_frame,
+    sentence_queries,
+    targets,
+)
 from workbench.widgets import choose_dataset, download_table, md_escape
 
 
@@ -81,11 +90,20 @@ def main() -> None:
     mine = table[table["parse"] == parse]
     groups = list(mine["group"])
     group = d2.selectbox("Group", groups, key=f"atlas_group:{loaded.spec.key}:{grouping}")
-    sentences = sentence_frame(loaded, atlas, str(parse), str(target), labeled, grouping, str(group))
+    sentences = sentence_frame(
+        loaded, atlas, str(parse), str(target), labeled, grouping, str(group), protocol=str(protocol)
+    )
+    where = inspector_where(loaded, atlas, str(parse), str(target))
     st.caption(
         f"{len(sentences)} sentences where *{md_escape(str(parse))}* has {scripts} operations in "
-        f"*{md_escape(str(group))}* against {md_escape(str(target))}. Open one in the inspector to see "
-        "its trees and edit script."
+        f"*{md_escape(str(group))}* against {md_escape(str(target))}. "
+        + (
+            "Open one in the inspector: its trees and this edit script, the group's operations "
+            "highlighted (◆, yellow)."
+            if where.parse
+            else "The links open the sentence in the inspector without highlighting: "
+            f"{md_escape(where.reason)}."
+        )
     )
     st.dataframe(
         sentences,
@@ -98,11 +116,18 @@ def main() -> None:
             )
         },
     )
-    first = sentences.head(5)
-    if len(first):
-        cols = st.columns(len(first))
-        for col, sid in zip(cols, first["sentence"], strict=True):
-            col.page_link("app.py", label=str(sid), query_params={"data": loaded.spec.key, "sent": str(sid)})
+    first = [str(sid) for sid in sentences["sentence"].head(5)]
+    if first:
+        queries = sentence_queries(
+            loaded,
+            first,
+            where,
+            labeled=labeled,
+            protocol=str(protocol),
+            group=GroupRef(grouping, str(group)),
+        )
+        for col, sid, query in zip(st.columns(len(first)), first, queries, strict=True):
+            col.page_link("app.py", label=sid, query_params={**query})
 
 
 main()

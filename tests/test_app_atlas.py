@@ -55,7 +55,11 @@ def test_a_group_lists_its_sentences_with_links_to_the_inspector() -> None:
     assert sentences.iloc[0]["inspect"].startswith("./?data=fr_gsd&sent=")
     sid = str(sentences.iloc[0]["sentence"])
     links = at.get("page_link")
-    assert links and links[0].proto.query_string == f"data=fr_gsd&sent={sid}"
+    # the link carries the cell's view and the group (tests/test_atlas_links.py follows it)
+    assert links and links[0].proto.query_string == (
+        f"data=fr_gsd&sent={sid}&parse=spaCy+SUD+parser&target=general&labeled=no&protocol=2012"
+        "&group=construction%3Acopula"
+    )
     # following the link lands in the inspector at that sentence
     inspector = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
     inspector.query_params["data"] = "fr_gsd"

@@ -94,6 +94,7 @@ INSPECTOR_KEYS: tuple[str, ...] = (
     "side",
     "zoom",
     "funcsep",
+    "group",
 )
 """The keys of the sentence inspector: every setting that changes what it shows."""
 
@@ -214,6 +215,12 @@ LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
             LinkKey("side", "flag", "schemes side by side (no: stacked)", max_length=10),
             LinkKey("zoom", "choice", "drawing size", choices=ZOOMS, max_length=10),
             LinkKey("funcsep", "text", "function-tag separators of bracketed labels", max_length=10),
+            LinkKey(
+                "group",
+                "name",
+                "highlight the operations of this atlas group, GROUPING:NAME (construction:copula)",
+                max_length=200,
+            ),
             # the cross-scheme page's own choices (pages/1_Cross_scheme.py)
             LinkKey("shuffles", "number", "shuffles of the significance test", maximum=100_000, max_length=6),
             LinkKey("seed", "number", "seed of the significance test", maximum=2**31 - 1, max_length=10),
