@@ -255,6 +255,12 @@ def test_inspector_highlights_the_group_of_the_link() -> None:
     table = next(t.value for t in at.table if "status" in t.value.columns)
     assert table.columns[0] == "group"
     assert (table["group"] == "◆").sum() == count and len(table) == total
+    # the highlight is cleared with a button: out of the URL, no group column
+    at.button(key="wb_group_clear").click().run()
+    no_exception(at)
+    assert "group" not in at.query_params
+    table = next(t.value for t in at.table if "status" in t.value.columns)
+    assert "group" not in table.columns and len(table) == total
 
 
 def test_inspector_says_an_unknown_group_is_not_used() -> None:

@@ -55,6 +55,7 @@ from workbench.links import (
     keep_widget,
     report_link_problem,
     seed_widget,
+    write_link,
 )
 from workbench.tedeval import (
     ParseTeds,
@@ -509,6 +510,7 @@ def group_highlight(view: View, chosen: TedParse, pv: ParseView) -> tuple[bool, 
         + ("" if any(flags) else " None here: another parse, target or protocol may have some."),
         icon="🗺️",
     )
+    st.button("Clear the highlight", key="wb_group_clear", on_click=write_link, args=("group", None))
     return flags
 
 

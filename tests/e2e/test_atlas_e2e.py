@@ -65,5 +65,6 @@ def _group_then_sentence(app_url: str, page: object) -> None:
     assert lit.count() >= 1
     rows = page.locator("[data-testid=stTable] td", has_text="◆")  # type: ignore[attr-defined]
     rows.first.wait_for(timeout=TIMEOUT_MS)
-    page.screenshot(path=str(ARTIFACTS / "e2e_atlas_inspector_highlight.png"), full_page=True)  # type: ignore[attr-defined]
+    lit.first.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "e2e_atlas_inspector_highlight.png"))  # type: ignore[attr-defined]
     assert page.locator("[data-testid=stException]").count() == 0  # type: ignore[attr-defined]
