@@ -12,7 +12,7 @@ import streamlit as st
 
 from evalcore.atlas import CONSTRUCTIONS, GROUPINGS
 from evalcore.errors import EvalcoreError
-from workbench.atlas_links import GroupRef
+from workbench.atlas_links import GroupRef, parse_group
 from workbench.atlas_view import (
     bar_chart,
     dataset_atlas,
@@ -22,7 +22,21 @@ from workbench.atlas_view import (
     sentence_queries,
     targets,
 )
+from workbench.bound import Bound, keep_link, seed_link
+from workbench.links import followed, keep_widget, report_link_problem
 from workbench.widgets import choose_dataset, download_table, md_escape
+
+
+def linked_group() -> GroupRef | None:
+    """The group of a link followed (``group=GROUPING:NAME``), or ``None`` (a bad value is said)."""
+    value = followed("group")
+    if not isinstance(value, str):
+        return None
+    ref = parse_group(value)
+    if isinstance(ref, str):
+        report_link_problem(ref)
+        return None
+    return ref
 
 
 def main() -> None:
@@ -36,12 +50,17 @@ def main() -> None:
     loaded = choose_dataset(kinds=("dependency",))
     if loaded is None:
         return
+    key = loaded.spec.key
+    settings = [
+        Bound("protocol", "atlas_protocol", "2012", ("2012", "2011")),
+        Bound("skip", "atlas_skip", True),
+    ]
+    seed_link(settings)
     side = st.sidebar
     side.markdown("**Atlas**")
     protocol = side.radio("Protocol", ["2012", "2011"], key="atlas_protocol", horizontal=True)
     skip = side.toggle(
         "Skip sentences whose words differ",
-        value=True,
         key="atlas_skip",
         help="--skip-mismatched: such sentences are left out and counted (else an error).",
     )
@@ -54,17 +73,21 @@ def main() -> None:
         st.info("This dataset has no gold and parse over the same words to compare.")
         return
     names = targets(atlas)
+    view = [
+        Bound("against", f"atlas_target:{key}", names[0], tuple(names)),
+        Bound("scripts", "atlas_scripts", "unlabeled", ("unlabeled", "labeled")),
+        Bound("grouping", "atlas_grouping", "construction", GROUPINGS),
+    ]
+    seed_link(view)
+    linked = linked_group()  # group=GROUPING:NAME: its grouping is chosen
+    if linked is not None:
+        st.session_state["atlas_grouping"] = linked.grouping
     c1, c2, c3 = st.columns(3)
     target = c1.selectbox(
-        "Target",
-        names,
-        key=f"atlas_target:{loaded.spec.key}",
-        help="a gold, or the generalization of the golds",
+        "Target", names, key=f"atlas_target:{key}", help="a gold, or the generalization of the golds"
     )
     scripts = c2.radio("Scripts", ["unlabeled", "labeled"], key="atlas_scripts", horizontal=True)
-    grouping = c3.selectbox(
-        "Grouping", list(GROUPINGS), index=GROUPINGS.index("construction"), key="atlas_grouping"
-    )
+    grouping = c3.selectbox("Grouping", list(GROUPINGS), key="atlas_grouping")
     labeled = scripts == "labeled"
     table = group_frame(atlas, str(target), labeled, grouping)
     st.caption(
@@ -85,11 +108,23 @@ def main() -> None:
 
     st.subheader("The sentences of a group")
     parses = list(dict.fromkeys(table["parse"]))
+    parse_bound = Bound("parse", f"atlas_parse:{key}", parses[0], tuple(parses))
+    seed_link([parse_bound])
     d1, d2 = st.columns(2)
-    parse = d1.selectbox("Parse", parses, key=f"atlas_parse:{loaded.spec.key}")
+    parse = d1.selectbox("Parse", parses, key=f"atlas_parse:{key}")
     mine = table[table["parse"] == parse]
     groups = list(mine["group"])
-    group = d2.selectbox("Group", groups, key=f"atlas_group:{loaded.spec.key}:{grouping}")
+    group_key = f"atlas_group:{key}:{grouping}"
+    if linked is not None and linked.grouping == grouping:
+        if linked.name in groups:
+            st.session_state[group_key] = linked.name
+        else:
+            report_link_problem(f"group: {parse} has no {scripts} operation in '{linked.name}' here")
+    if st.session_state.get(group_key) not in groups:
+        st.session_state[group_key] = groups[0]
+    group = d2.selectbox("Group", groups, key=group_key)
+    keep_link([*settings, *view, parse_bound])
+    keep_widget("group", group_key, None if group == groups[0] else GroupRef(grouping, str(group)).text())
     sentences = sentence_frame(
         loaded, atlas, str(parse), str(target), labeled, grouping, str(group), protocol=str(protocol)
     )
