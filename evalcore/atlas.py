@@ -36,11 +36,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from evalcore.conversion import projectivize
+from evalcore.conversion import ConversionConfig, projectivize
 from evalcore.experiment import ExperimentConfig, ExperimentResult, NamedTrees, Scheme, run_experiment
 from evalcore.metrics.base import make_signature
 from evalcore.metrics.tedeval import TedConfig
-from evalcore.trees import DepTree, EditOp, Span
+from evalcore.trees import DepTree, EditOp, Span, Tree
 
 __all__ = [
     "CONSTRUCTIONS",
@@ -57,15 +57,19 @@ __all__ = [
     "Grouping",
     "WordInfo",
     "atlas_counts",
+    "atlas_tree",
     "build_atlas",
     "construction_of",
     "gold_parse_name",
     "head_word",
     "length_bucket",
+    "op_group",
+    "op_side",
     "operation_group",
     "ops_of",
     "run_atlas_experiment",
     "score",
+    "script_groups",
     "with_golds_as_parses",
     "word_infos",
     "word_verdicts",
@@ -106,11 +110,16 @@ def length_bucket(n: int) -> str:
     return "0"
 
 
+_BUCKETS = tuple(length_bucket(n) for n in range(0, 21))
+
+
+def _bucket(n: int) -> str:
+    return _BUCKETS[n] if n < len(_BUCKETS) else length_bucket(n)
+
+
 def operation_group(op: EditOp) -> str:
     """The ``operation`` group: ``del cop``, ``ins hd``, ``rel obl→nmod``, ``del (span)``."""
-    if op.kind == "rel":
-        return f"rel {op.label}→{op.new_label}"
-    return f"{op.kind} {op.label}" if op.label else f"{op.kind} (span)"
+    return _groups(op, NO_WORD)[0]
 
 
 # ---------------------------------------------------------------------------
@@ -258,6 +267,86 @@ def _index(tree: DepTree, lift: bool) -> _TreeIndex:
     return _TreeIndex(tree)
 
 
+def _lifts(conversion: ConversionConfig) -> bool:
+    """Whether the conversion reads the projectivized tree (the 2011 protocol, ``--projectivize``):
+    then the spans of the scripts are spans of the lifted tree, and so are the groupings'."""
+    return conversion.protocol == "2011" or conversion.projectivize
+
+
+_OpKey = tuple[str, str, str, str, str, int]  # kind, label, new label, head group, construction, length
+
+
+def _op_key(op: EditOp, where: WordInfo) -> _OpKey:
+    """What the groupings read of one operation whose span's head word is ``where``."""
+    return (op.kind, op.label, op.new_label, where.head_group, where.construction, len(op.span))
+
+
+def _group_names(key: _OpKey) -> tuple[str, str, str, str]:
+    """The group in each grouping of :data:`GROUPINGS` (that order) of an operation read by
+    :func:`_op_key`: the one place that names groups (the atlas's counts, :class:`ClassifiedOp`,
+    :func:`op_group`, :func:`script_groups`)."""
+    kind, label, new, head, construction, length = key
+    op = f"rel {label}→{new}" if kind == "rel" else (f"{kind} {label}" if label else f"{kind} (span)")
+    return (op, head, construction, _bucket(length))
+
+
+def _groups(op: EditOp, where: WordInfo) -> tuple[str, str, str, str]:
+    return _group_names(_op_key(op, where))
+
+
+_SLOT = {g: k for k, g in enumerate(GROUPINGS)}
+
+
+def _group(grouping: Grouping, op: EditOp, where: WordInfo) -> str:
+    return _groups(op, where)[_SLOT[grouping]]
+
+
+def op_side(op: EditOp) -> Literal["parse", "target"]:
+    """The tree an operation belongs to: the target's for an insertion, else the parse's."""
+    return "target" if op.kind == "ins" else "parse"
+
+
+def atlas_tree(tree: DepTree, conversion: ConversionConfig | None = None) -> DepTree:
+    """The dependency tree the groupings read under ``conversion``: the tree itself, or its
+    projectivized form when the conversion lifts (the spans of the scripts are then its spans;
+    ``None``: the default conversion, which does not)."""
+    return projectivize(tree)[0] if conversion is not None and _lifts(conversion) else tree
+
+
+def op_group(op: EditOp, grouping: Grouping, tree: DepTree | Tree | None) -> str:
+    """The group of one operation in ``grouping``, as the atlas counts it.
+
+    ``tree`` is the dependency tree the operation belongs to (:func:`op_side`: the parse for a
+    deletion or relabeling; for an insertion the target's gold, or for a generalization the
+    parse's own gold), as :func:`atlas_tree` gives it.  A constituency tree (or ``None``) has no
+    head word: ``head`` is ``_ _`` and ``construction`` is ``other``, as in the atlas."""
+    where = _TreeIndex(tree).info(op.span) if isinstance(tree, DepTree) else NO_WORD
+    return _group(grouping, op, where)
+
+
+def script_groups(
+    script: Sequence[EditOp],
+    grouping: Grouping,
+    parse: DepTree | Tree | None,
+    target: DepTree | Tree | None,
+    conversion: ConversionConfig | None = None,
+) -> tuple[str, ...]:
+    """The group of every operation of one script (same order): each operation is looked up in
+    ``parse`` or ``target`` (:func:`op_side`; the trees as read, lifted here when ``conversion``
+    lifts; ``None``: the default conversion, which does not), with the code the atlas counts
+    with -- so the inspector highlights what it counts."""
+    lift = conversion is not None and _lifts(conversion)
+    idx = {
+        side: _index(t, lift) if isinstance(t, DepTree) else None
+        for side, t in (("parse", parse), ("target", target))
+    }
+    out = []
+    for op in script:
+        index = idx[op_side(op)]
+        out.append(_group(grouping, op, index.info(op.span) if index is not None else NO_WORD))
+    return tuple(out)
+
+
 # ---------------------------------------------------------------------------
 # values
 
@@ -277,13 +366,7 @@ class ClassifiedOp:
     where: WordInfo
 
     def group(self, grouping: Grouping) -> str:
-        if grouping == "operation":
-            return operation_group(self.op)
-        if grouping == "head":
-            return self.where.head_group
-        if grouping == "construction":
-            return self.where.construction
-        return length_bucket(len(self.op.span))
+        return _group(grouping, self.op, self.where)
 
 
 @dataclass(frozen=True, slots=True)
@@ -508,13 +591,6 @@ def _marked(script: Sequence[EditOp], discounted: Sequence[EditOp]) -> Iterator[
     return iter(marked)
 
 
-_BUCKETS = tuple(length_bucket(n) for n in range(0, 21))
-
-
-def _bucket(n: int) -> str:
-    return _BUCKETS[n] if n < len(_BUCKETS) else length_bucket(n)
-
-
 def atlas_counts(
     schemes: Sequence[Scheme],
     result: ExperimentResult,
@@ -525,8 +601,7 @@ def atlas_counts(
     """Group every operation of ``result.details`` (an experiment over ``schemes``, run with
     ``details``; the trees must be in ``NamedTrees.trees``).  Returns the counts and, with
     ``keep_ops``, every classified operation."""
-    conv = config.ted.conversion
-    lift = conv.protocol == "2011" or conv.projectivize
+    lift = _lifts(config.ted.conversion)
     parse_file: dict[str, tuple[str, NamedTrees]] = {}
     for s in schemes:
         for p in s.parses:
@@ -541,8 +616,8 @@ def atlas_counts(
             cache[key] = _index(t, lift) if isinstance(t, DepTree) else None
         return cache[key]
 
-    # per cell: (op kind, label, new label, word, length bucket) -> [counted, discounted, sentence ids]
-    acc: dict[CellKey, dict[tuple[str, str, str, str, str, str], _Tally]] = {}
+    # per cell: what the groupings read of an operation (_op_key) -> [counted, discounted, sentence ids]
+    acc: dict[CellKey, dict[_OpKey, _Tally]] = {}
     totals: dict[CellKey, list[int]] = {}
     ops_out: list[ClassifiedOp] = []
     for d in result.details:
@@ -557,29 +632,21 @@ def atlas_counts(
             acc.setdefault(key, {})
             continue
         cell = acc.setdefault(key, {})
-        local: dict[tuple[str, str, str, str, str, str], list[int]] = {}
+        local: dict[_OpKey, list[int]] = {}
         p_idx = index_of(pfile, pos)
         t_idx = index_of(gold_file.get(d.against, gold_file[scheme]), pos)
         for op, disc in _marked(d.ted.script, d.ted.discounted):
-            idx = t_idx if op.kind == "ins" else p_idx
+            idx = t_idx if op.kind == "ins" else p_idx  # op_side, inline: the hot loop
             where = idx.info(op.span) if idx is not None else NO_WORD
-            tkey = (
-                op.kind,
-                op.label,
-                op.new_label,
-                where.head_group,
-                where.construction,
-                _bucket(len(op.span)),
-            )
+            tkey = _op_key(op, where)
             n = local.get(tkey)
             if n is None:
                 local[tkey] = [0, 1] if disc else [1, 0]
             else:
                 n[disc] += 1
             if keep_ops:
-                side: Literal["parse", "target"] = "target" if op.kind == "ins" else "parse"
                 ops_out.append(
-                    ClassifiedOp(d.parse, d.against, d.labeled, d.sent_id, pos, op, disc, side, where)
+                    ClassifiedOp(d.parse, d.against, d.labeled, d.sent_id, pos, op, disc, op_side(op), where)
                 )
         for lkey, (c, dc) in local.items():
             tally = cell.get(lkey)
@@ -592,14 +659,8 @@ def atlas_counts(
     cells = []
     for key, tallies in acc.items():
         merged: dict[tuple[Grouping, str], _Tally] = {}
-        for (kind, label, new, head, construction, bucket), t in tallies.items():
-            op_name = operation_group(EditOp(kind, label, frozenset(), new))  # type: ignore[arg-type]
-            for name in (
-                ("operation", op_name),
-                ("head", head),
-                ("construction", construction),
-                ("length", bucket),
-            ):
+        for op_key, t in tallies.items():
+            for name in zip(GROUPINGS, _group_names(op_key), strict=True):
                 m = merged.get(name)
                 if m is None:
                     m = merged[name] = _Tally()

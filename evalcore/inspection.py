@@ -187,15 +187,20 @@ def span_words(span: frozenset[int], words: Sequence[str], limit: int = 60) -> s
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def operation_rows(marks: Sequence[OpMark], words: Sequence[str]) -> list[dict[str, str]]:
+def operation_rows(
+    marks: Sequence[OpMark], words: Sequence[str], highlighted: Sequence[bool] = ()
+) -> list[dict[str, str]]:
     """One row per operation for the inspector's table: counted ones first, then by position.
 
     Columns: operation (as in ``evalcore tedeval --per-sentence``), kind, label, words
-    (1-based positions and the words of the span), status (counted / discounted), drawn on.
+    (1-based positions and the words of the span), status (counted / discounted), drawn on;
+    with ``highlighted`` (one flag per mark, same order) also ``group``: ``◆`` for a flagged
+    operation (one of the atlas group followed to the inspector), else empty.
     """
     rows = []
-    ordered = sorted(marks, key=lambda m: (m.discounted, m.op.sort_key()))
-    for m in ordered:
+    flags = list(highlighted) + [False] * (len(marks) - len(highlighted))
+    ordered = sorted(zip(marks, flags, strict=False), key=lambda mf: (mf[0].discounted, mf[0].op.sort_key()))
+    for m, lit in ordered:
         op = m.op
         label = f"{op.label} → {op.new_label}" if op.kind == "rel" else op.label or "(bracket, unlabeled)"
         positions = ",".join(str(i + 1) for i in sorted(op.span))
@@ -209,6 +214,8 @@ def operation_rows(marks: Sequence[OpMark], words: Sequence[str]) -> list[dict[s
                 "drawn on": "parse" if m.on == "parse" else "generalized gold",
             }
         )
+        if highlighted:
+            rows[-1]["group"] = "◆" if lit else ""
     return rows
 
 

@@ -18,6 +18,13 @@ not used for flips.
 
 NED (Schwartz et al. 2011, SPEC §3) is computed from the trees when every file of the
 experiment is a dependency file held in memory; otherwise its rows are left out.
+
+FREVAL F1 by fragment size (Bastings & Sima'an, SPEC §7: ``F1_s`` for s = 1..``freval_sizes``,
+brackets extracted as evalb does with COLLINS.prm semantics) ranks the parses that are
+constituency trees against a gold that is one too (``own gold`` and each such single gold); a
+row is kept when at least two parses have it.  Per sentence the test sees ``(2·matched_s,
+gold_s + test_s)``, whose ratio of sums is ``F1_s`` (2M/(G+T), the harmonic mean of LR_s and
+LP_s).
 """
 
 from __future__ import annotations
@@ -27,10 +34,13 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from evalcore.experiment import ExperimentResult, Scheme
+from evalcore.formats.ptb import PtbLine
+from evalcore.metrics import freval
 from evalcore.metrics.attachment import AttachConfig, sentence_counts
 from evalcore.metrics.base import make_signature
+from evalcore.metrics.parseval import ParsevalConfig, compare_sentence
 from evalcore.significance import Method, significance
-from evalcore.trees import DepTree
+from evalcore.trees import DepTree, Tree
 
 __all__ = [
     "OWN_GOLD",
@@ -40,6 +50,7 @@ __all__ = [
     "RankRow",
     "Ranking",
     "RankingConfig",
+    "freval_metric",
     "rank_parses",
 ]
 
@@ -53,11 +64,18 @@ class RankingConfig:
     seed: int = 12345
     method: Method = "ar"
     alpha: float = 0.05
+    freval_sizes: int = 3  # FREVAL F1 rows for fragment sizes 1..this (constituency input only)
 
     def signature(self) -> str:
         return make_signature(
             "ranking",
-            [("test", self.method), ("trials", self.shuffles), ("seed", self.seed), ("alpha", self.alpha)],
+            [
+                ("test", self.method),
+                ("trials", self.shuffles),
+                ("seed", self.seed),
+                ("alpha", self.alpha),
+                ("frevalsizes", self.freval_sizes),
+            ],
         )
 
 
@@ -171,6 +189,42 @@ def _ned_pairs(
     return out
 
 
+def freval_metric(size: int) -> str:
+    """The metric name of the FREVAL F1 row of fragment size ``size``: ``FREVAL F1 s=2``."""
+    return f"FREVAL F1 s={size}"
+
+
+def _freval_pairs(
+    result: ExperimentResult, schemes: Sequence[Scheme], parses: Sequence[tuple[str, str]], sizes: int
+) -> dict[tuple[str, str], tuple[tuple[tuple[float, float], ...], ...]]:
+    """Per (parse, gold scheme) whose trees are all constituency trees in memory: per size
+    1..``sizes``, per sentence ``(2·matched_s, gold_s + test_s)`` (SPEC §7; an evalb error
+    sentence counts nothing, as FREVAL excludes it)."""
+    files = {p.name: p for s in schemes for p in s.parses}
+    golds = {s.name: s.gold for s in schemes}
+    config = freval.FrevalConfig(max_size=sizes)
+    extraction = ParsevalConfig()
+    out: dict[tuple[str, str], tuple[tuple[tuple[float, float], ...], ...]] = {}
+    for pname, _ in parses:
+        ptrees = files[pname].trees
+        for gname, gold in golds.items():
+            per_size: list[list[tuple[float, float]]] = [[] for _ in range(sizes)]
+            for pos in result.indices:
+                g = gold.trees[pos] if pos < len(gold.trees) else None
+                p = ptrees[pos] if pos < len(ptrees) else None
+                if not isinstance(g, Tree) or not isinstance(p, Tree):
+                    break
+                comp = compare_sentence(PtbLine(pos + 1, (g,)), PtbLine(pos + 1, (p,)), extraction, pos)
+                c = freval.sentence_counts(comp, config)
+                for k in range(sizes):
+                    m, gs, ts = (v[k] if k < len(v) else 0 for v in (c.matched, c.gold, c.test))
+                    per_size[k].append((float(2 * m), float(gs + ts)))
+            else:
+                if result.indices:
+                    out[(pname, gname)] = tuple(tuple(x) for x in per_size)
+    return out
+
+
 def _ratio_score(pairs: Sequence[tuple[float, float]]) -> float:
     n = sum(y for _, y in pairs)
     return sum(x for x, _ in pairs) / n if n else 0.0
@@ -211,6 +265,16 @@ def rank_parses(
             cells.append((p, s, cell.score, cell.pairs))
         return _ranked(OWN_GOLD if own else against, metric, cells) if cells else None
 
+    fre = _freval_pairs(result, schemes, cols, config.freval_sizes)
+
+    def freval_row(against: str, own: bool, size: int) -> RankRow | None:
+        cells = []
+        for p, s in cols:
+            sizes = fre.get((p, s if own else against))
+            if sizes is not None:
+                cells.append((p, s, _ratio_score(sizes[size - 1]), sizes[size - 1]))
+        return _ranked(OWN_GOLD if own else against, freval_metric(size), cells) if len(cells) >= 2 else None
+
     def ned_row(against: str, own: bool) -> RankRow | None:
         if not ned:
             return None
@@ -229,6 +293,12 @@ def rank_parses(
         row = ned_row(against, own) if metric == "NED" else from_experiment(against, metric, own)
         if row is not None:
             rows.append(row)
+    if fre:
+        for against, own in [(OWN_GOLD, True), *((g, False) for g in singles)]:
+            for size in range(1, config.freval_sizes + 1):
+                row = freval_row(against, own, size)
+                if row is not None:
+                    rows.append(row)
 
     tests: list[PairVerdict] = []
     for row in rows:

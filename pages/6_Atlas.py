@@ -12,8 +12,31 @@ import streamlit as st
 
 from evalcore.atlas import CONSTRUCTIONS, GROUPINGS
 from evalcore.errors import EvalcoreError
-from workbench.atlas_view import bar_chart, dataset_atlas, group_frame, sentence_frame, targets
+from workbench.atlas_links import GroupRef, parse_group
+from workbench.atlas_view import (
+    bar_chart,
+    dataset_atlas,
+    group_frame,
+    inspector_where,
+    sentence_frame,
+    sentence_queries,
+    targets,
+)
+from workbench.bound import Bound, keep_link, seed_link
+from workbench.links import followed, keep_widget, report_link_problem
 from workbench.widgets import choose_dataset, download_table, md_escape
+
+
+def linked_group() -> GroupRef | None:
+    """The group of a link followed (``group=GROUPING:NAME``), or ``None`` (a bad value is said)."""
+    value = followed("group")
+    if not isinstance(value, str):
+        return None
+    ref = parse_group(value)
+    if isinstance(ref, str):
+        report_link_problem(ref)
+        return None
+    return ref
 
 
 def main() -> None:
@@ -27,12 +50,17 @@ def main() -> None:
     loaded = choose_dataset(kinds=("dependency",))
     if loaded is None:
         return
+    key = loaded.spec.key
+    settings = [
+        Bound("protocol", "atlas_protocol", "2012", ("2012", "2011")),
+        Bound("skip", "atlas_skip", True),
+    ]
+    seed_link(settings)
     side = st.sidebar
     side.markdown("**Atlas**")
     protocol = side.radio("Protocol", ["2012", "2011"], key="atlas_protocol", horizontal=True)
     skip = side.toggle(
         "Skip sentences whose words differ",
-        value=True,
         key="atlas_skip",
         help="--skip-mismatched: such sentences are left out and counted (else an error).",
     )
@@ -45,17 +73,21 @@ def main() -> None:
         st.info("This dataset has no gold and parse over the same words to compare.")
         return
     names = targets(atlas)
+    view = [
+        Bound("against", f"atlas_target:{key}", names[0], tuple(names)),
+        Bound("scripts", "atlas_scripts", "unlabeled", ("unlabeled", "labeled")),
+        Bound("grouping", "atlas_grouping", "construction", GROUPINGS),
+    ]
+    seed_link(view)
+    linked = linked_group()  # group=GROUPING:NAME: its grouping is chosen
+    if linked is not None:
+        st.session_state["atlas_grouping"] = linked.grouping
     c1, c2, c3 = st.columns(3)
     target = c1.selectbox(
-        "Target",
-        names,
-        key=f"atlas_target:{loaded.spec.key}",
-        help="a gold, or the generalization of the golds",
+        "Target", names, key=f"atlas_target:{key}", help="a gold, or the generalization of the golds"
     )
     scripts = c2.radio("Scripts", ["unlabeled", "labeled"], key="atlas_scripts", horizontal=True)
-    grouping = c3.selectbox(
-        "Grouping", list(GROUPINGS), index=GROUPINGS.index("construction"), key="atlas_grouping"
-    )
+    grouping = c3.selectbox("Grouping", list(GROUPINGS), key="atlas_grouping")
     labeled = scripts == "labeled"
     table = group_frame(atlas, str(target), labeled, grouping)
     st.caption(
@@ -76,16 +108,37 @@ def main() -> None:
 
     st.subheader("The sentences of a group")
     parses = list(dict.fromkeys(table["parse"]))
+    parse_bound = Bound("parse", f"atlas_parse:{key}", parses[0], tuple(parses))
+    seed_link([parse_bound])
     d1, d2 = st.columns(2)
-    parse = d1.selectbox("Parse", parses, key=f"atlas_parse:{loaded.spec.key}")
+    parse = d1.selectbox("Parse", parses, key=f"atlas_parse:{key}")
     mine = table[table["parse"] == parse]
     groups = list(mine["group"])
-    group = d2.selectbox("Group", groups, key=f"atlas_group:{loaded.spec.key}:{grouping}")
-    sentences = sentence_frame(loaded, atlas, str(parse), str(target), labeled, grouping, str(group))
+    group_key = f"atlas_group:{key}:{grouping}"
+    if linked is not None and linked.grouping == grouping:
+        if linked.name in groups:
+            st.session_state[group_key] = linked.name
+        else:
+            report_link_problem(f"group: {parse} has no {scripts} operation in '{linked.name}' here")
+    if st.session_state.get(group_key) not in groups:
+        st.session_state[group_key] = groups[0]
+    group = d2.selectbox("Group", groups, key=group_key)
+    keep_link([*settings, *view, parse_bound])
+    keep_widget("group", group_key, None if group == groups[0] else GroupRef(grouping, str(group)).text())
+    sentences = sentence_frame(
+        loaded, atlas, str(parse), str(target), labeled, grouping, str(group), protocol=str(protocol)
+    )
+    where = inspector_where(loaded, atlas, str(parse), str(target))
     st.caption(
         f"{len(sentences)} sentences where *{md_escape(str(parse))}* has {scripts} operations in "
-        f"*{md_escape(str(group))}* against {md_escape(str(target))}. Open one in the inspector to see "
-        "its trees and edit script."
+        f"*{md_escape(str(group))}* against {md_escape(str(target))}. "
+        + (
+            "Open one in the inspector: its trees and this edit script, the group's operations "
+            "highlighted (◆, yellow)."
+            if where.parse
+            else "The links open the sentence in the inspector without highlighting: "
+            f"{md_escape(where.reason)}."
+        )
     )
     st.dataframe(
         sentences,
@@ -98,11 +151,18 @@ def main() -> None:
             )
         },
     )
-    first = sentences.head(5)
-    if len(first):
-        cols = st.columns(len(first))
-        for col, sid in zip(cols, first["sentence"], strict=True):
-            col.page_link("app.py", label=str(sid), query_params={"data": loaded.spec.key, "sent": str(sid)})
+    first = [str(sid) for sid in sentences["sentence"].head(5)]
+    if first:
+        queries = sentence_queries(
+            loaded,
+            first,
+            where,
+            labeled=labeled,
+            protocol=str(protocol),
+            group=GroupRef(grouping, str(group)),
+        )
+        for col, sid, query in zip(st.columns(len(first)), first, queries, strict=True):
+            col.page_link("app.py", label=sid, query_params={**query})
 
 
 main()

@@ -55,7 +55,11 @@ def test_a_group_lists_its_sentences_with_links_to_the_inspector() -> None:
     assert sentences.iloc[0]["inspect"].startswith("./?data=fr_gsd&sent=")
     sid = str(sentences.iloc[0]["sentence"])
     links = at.get("page_link")
-    assert links and links[0].proto.query_string == f"data=fr_gsd&sent={sid}"
+    # the link carries the cell's view and the group (tests/test_atlas_links.py follows it)
+    assert links and links[0].proto.query_string == (
+        f"data=fr_gsd&sent={sid}&parse=spaCy+SUD+parser&target=general&labeled=no&protocol=2012"
+        "&group=construction%3Acopula"
+    )
     # following the link lands in the inspector at that sentence
     inspector = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
     inspector.query_params["data"] = "fr_gsd"
@@ -83,3 +87,56 @@ def test_view_functions_on_a_small_dataset() -> None:
     group = table.iloc[0]["group"]
     sentences = sentence_frame(loaded, atlas, "gold:SUD", "UD", False, "construction", str(group))
     assert len(sentences) == table.iloc[0]["sentences"]
+
+
+def _opened(**query: str) -> AppTest:
+    """The Atlas page opened by a link (set after the switch: the inspector, which AppTest runs
+    first, would take the keys it shares with the page, ``parse``, ``protocol``, ``group``)."""
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.run()
+    at.switch_page("pages/6_Atlas.py")
+    for k, v in query.items():
+        at.query_params[k] = v
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+@pytest.mark.slow
+def test_the_atlas_view_is_in_its_link_and_a_link_reopens_it() -> None:
+    """Every choice of the page is in the URL (defaults left out); a link with them reopens the same
+    view; ``group=GROUPING:NAME`` chooses the grouping too; a value the page does not offer is said."""
+    at = _page(data="fr_gsd")
+    at.selectbox(key="atlas_target:fr_gsd").set_value("UD").run()
+    at.radio(key="atlas_scripts").set_value("labeled").run()
+    at.selectbox(key="atlas_parse:fr_gsd").set_value("spaCy SUD parser").run()
+    at.selectbox(key="atlas_group:fr_gsd:construction").set_value("copula").run()
+    assert not at.exception
+    # (``sent`` is the inspector's: AppTest ran it first and keeps the URL across switch_page)
+    link = {k: at.query_params[k] for k in at.query_params if k != "sent"}
+    assert link == {
+        "data": "fr_gsd",
+        "against": "UD",
+        "scripts": "labeled",
+        "parse": "spaCy SUD parser",
+        "group": "construction:copula",
+    }
+    again = _opened(**link)
+    assert again.selectbox(key="atlas_target:fr_gsd").value == "UD"
+    assert again.radio(key="atlas_scripts").value == "labeled"
+    assert again.selectbox(key="atlas_parse:fr_gsd").value == "spaCy SUD parser"
+    assert again.selectbox(key="atlas_group:fr_gsd:construction").value == "copula"
+    assert again.dataframe[1].value.equals(at.dataframe[1].value)  # the same sentences
+    # the group's grouping wins over the default one
+    other = _opened(data="fr_gsd", scripts="labeled", group="operation:del case")
+    assert other.selectbox(key="atlas_grouping").value == "operation"
+    assert other.selectbox(key="atlas_group:fr_gsd:operation").value == "del case"
+    # unlabeled scripts have no label: the page says the parse has no such group
+    unlabeled = _opened(data="fr_gsd", group="operation:del case")
+    said = " ".join(w.value for w in unlabeled.warning).replace("\\", "")
+    assert "has no unlabeled operation in 'del case'" in said
+    # values the page does not offer are said in the sidebar
+    bad = _opened(data="fr_gsd", against="XX", group="construction:copulas")
+    said = " ".join(w.value for w in bad.warning).replace("\\", "")
+    assert "against: 'XX' is not offered here" in said and "no construction group 'copulas'" in said
+    assert bad.selectbox(key="atlas_target:fr_gsd").value == "UD+SUD"

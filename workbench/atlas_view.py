@@ -7,6 +7,7 @@ chart.  Only :func:`dataset_atlas` touches streamlit (its cache).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from urllib.parse import urlencode
 
 import pandas as pd
@@ -18,6 +19,7 @@ from evalcore.atlas import Atlas, AtlasConfig, Grouping, build_atlas
 from evalcore.conversion import ConversionConfig
 from evalcore.experiment import Scheme
 from evalcore.metrics.tedeval import TedConfig
+from workbench.atlas_links import GroupRef, InspectorTarget, inspector_query, inspector_target
 from workbench.datasets import LoadedDataset
 from workbench.tedeval import experiment_schemes
 
@@ -28,7 +30,9 @@ __all__ = [
     "dataset_atlas",
     "default_target",
     "group_frame",
+    "inspector_where",
     "sentence_frame",
+    "sentence_queries",
     "targets",
 ]
 
@@ -124,6 +128,30 @@ def bar_chart(table: pd.DataFrame, grouping: str) -> go.Figure:
     return fig
 
 
+def inspector_where(loaded: LoadedDataset, atlas: Atlas, parse: str, target: str) -> InspectorTarget:
+    """Where the inspector shows the script of ``parse`` against ``target`` (or why it cannot)."""
+    cell = next((c for c in atlas.cells if c.parse == parse and c.target == target), None)
+    if cell is None:
+        return InspectorTarget(reason=f"the atlas has no script of {parse} against {target}")
+    return inspector_target(loaded, parse, cell.scheme, target)
+
+
+def sentence_queries(
+    loaded: LoadedDataset,
+    ids: Sequence[str],
+    where: InspectorTarget,
+    *,
+    labeled: bool,
+    protocol: str,
+    group: GroupRef,
+) -> list[dict[str, str]]:
+    """The inspector's query string of each sentence: at the sentence, with the cell's script and
+    the group's operations highlighted (:func:`workbench.atlas_links.inspector_query`)."""
+    return [
+        inspector_query(loaded, sid, where, labeled=labeled, protocol=protocol, group=group) for sid in ids
+    ]
+
+
 def sentence_frame(
     loaded: LoadedDataset,
     atlas: Atlas,
@@ -132,19 +160,26 @@ def sentence_frame(
     labeled: bool,
     grouping: Grouping,
     group: str,
+    *,
+    protocol: str = "2012",
 ) -> pd.DataFrame:
-    """The sentences where the group's operations occur, with a link to the inspector."""
+    """The sentences where the group's operations occur, each with a link to the inspector that
+    shows its script with the group's operations highlighted (when the inspector can draw it)."""
     cell = atlas.cell(parse, target, labeled)
     ids: tuple[str, ...] = ()
     if cell is not None:
         ids = next((g.sentences for g in cell.grouped(grouping) if g.group == group), ())
     text = {s.sent_id: s.text for s in loaded.sentences}
+    where = inspector_where(loaded, atlas, parse, target)
+    queries = sentence_queries(
+        loaded, ids, where, labeled=labeled, protocol=protocol, group=GroupRef(grouping, group)
+    )
     rows = [
         {
             "sentence": sid,
             "words": (text.get(sid, "")[:89] + "…") if len(text.get(sid, "")) > 90 else text.get(sid, ""),
-            "inspect": "./?" + urlencode({"data": loaded.spec.key, "sent": sid}),
+            "inspect": "./?" + urlencode(query),
         }
-        for sid in ids
+        for sid, query in zip(ids, queries, strict=True)
     ]
     return pd.DataFrame(rows, columns=["sentence", "words", "inspect"])

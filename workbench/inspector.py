@@ -30,17 +30,33 @@ import streamlit as st
 
 from evalcore.conversion import ConversionConfig
 from evalcore.errors import EvalcoreError
-from evalcore.inspection import OperationFilter, SentenceAttachment, label_matches, sentence_attachment
+from evalcore.inspection import (
+    OperationFilter,
+    ParseView,
+    SentenceAttachment,
+    label_matches,
+    sentence_attachment,
+)
 from evalcore.metrics.attachment import AttachConfig, is_punct
 from evalcore.render.dot import dep_to_dot, tree_to_dot
 from evalcore.render.edits import marked_tree_dot
 from evalcore.render.layout import ArcVerdict, DepLayout, WordGrid, layout_dep, merge_grids, word_grid
 from evalcore.render.svg import dep_svg
 from evalcore.trees import DepTree, SpanTree
+from workbench.atlas_links import highlight_flags, parse_group
 from workbench.cache import corpus_attach
 from workbench.datasets import Analysis, LoadedDataset, SentenceInfo
 from workbench.handoff import offer_lattice_page
-from workbench.links import OP_KINDS, OP_STATUSES, followed, keep_widget, report_link_problem, seed_widget
+from workbench.links import (
+    OP_KINDS,
+    OP_STATUSES,
+    current_link,
+    followed,
+    keep_widget,
+    report_link_problem,
+    seed_widget,
+    write_link,
+)
 from workbench.tedeval import (
     ParseTeds,
     TedParse,
@@ -123,8 +139,8 @@ class View:
         """This sentence's TedEval report (function trees, generalized gold, scripts of every parse
         and of the chosen gold read as a parse), kept for every session."""
         chosen = self.chosen
-        parses = [c for c in self.choices if not c.gold_as_parse]
-        if chosen is not None and chosen.gold_as_parse:
+        parses = [c for c in self.choices if not c.on_demand]
+        if chosen is not None and chosen.on_demand:
             parses.append(chosen)
         return sentence_report(self.loaded, self.sentence.index, self.settings.conversion, parses)
 
@@ -467,7 +483,35 @@ def panel_tedeval(view: View) -> None:
         general_name=ted.general,
         stem=sid,
         key=f"ted:{pv.name}",
+        highlighted=group_highlight(view, chosen, pv),
     )
+
+
+def group_highlight(view: View, chosen: TedParse, pv: ParseView) -> tuple[bool, ...]:
+    """The operations of the drawn script in the atlas group of the link (``group=``), one flag
+    per operation (workbench.atlas_links); says what it highlights, or why the value is not used."""
+    text = current_link().text("group")
+    if text is None:
+        return ()
+    group = parse_group(text)
+    if isinstance(group, str):
+        st.warning(f"Some parts of the link were not used: {md_escape(group)} (ignored)", icon="🔗")
+        return ()
+    single, labeled = view.settings.script_single, view.settings.labeled
+    ted = (pv.single if single else pv.multiple)[1 if labeled else 0]
+    index = view.sentence.index
+    target = chosen.single if single else chosen.own
+    flags = highlight_flags(
+        group, ted.script, chosen.analysis.trees[index], target.trees[index], view.settings.conversion
+    )
+    st.info(
+        f"◆ {sum(flags)} of the {len(flags)} operations of this script are in the atlas group "
+        f"**{md_escape(group.grouping)}: {md_escape(group.name)}** (highlighted in yellow)."
+        + ("" if any(flags) else " None here: another parse, target or protocol may have some."),
+        icon="🗺️",
+    )
+    st.button("Clear the highlight", key="wb_group_clear", on_click=write_link, args=("group", None))
+    return flags
 
 
 def panel_lattice(view: View) -> None:

@@ -34,10 +34,12 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal, TypeVar
 
+from evalcore.atlas import GROUPINGS
 from workbench.datasets import BUILTINS
 from workbench.fit import ZOOMS
 
 __all__ = [
+    "ATLAS_KEYS",
     "CROSS_SCHEME_KEYS",
     "FREVAL_KEYS",
     "LINK_KEYS",
@@ -94,6 +96,7 @@ INSPECTOR_KEYS: tuple[str, ...] = (
     "side",
     "zoom",
     "funcsep",
+    "group",
 )
 """The keys of the sentence inspector: every setting that changes what it shows."""
 
@@ -127,6 +130,9 @@ FREVAL_KEYS: tuple[str, ...] = (
     "sentno",
 )
 """The keys of the FREVAL page (``sentno``: the sentence of the one-sentence view, evalb's number)."""
+
+ATLAS_KEYS: tuple[str, ...] = ("data", "protocol", "skip", "against", "scripts", "grouping", "parse", "group")
+"""The keys of the Atlas page (``group``: GROUPING:NAME, the group whose sentences are listed)."""
 
 Kind = Literal["choice", "sentence", "number", "flag", "text", "name"]
 
@@ -215,6 +221,13 @@ LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
             LinkKey("side", "flag", "schemes side by side (no: stacked)", max_length=10),
             LinkKey("zoom", "choice", "drawing size", choices=ZOOMS, max_length=10),
             LinkKey("funcsep", "text", "function-tag separators of bracketed labels", max_length=10),
+            LinkKey(
+                "group",
+                "name",
+                "an atlas group, GROUPING:NAME (construction:copula): its sentences (Atlas), its "
+                "operations highlighted (inspector)",
+                max_length=200,
+            ),
             # the cross-scheme page's own choices (pages/1_Cross_scheme.py)
             LinkKey("shuffles", "number", "shuffles of the significance test", maximum=100_000, max_length=6),
             LinkKey("seed", "number", "seed of the significance test", maximum=2**31 - 1, max_length=10),
@@ -235,6 +248,12 @@ LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
             LinkKey("baseline", "name", "the curve the others are compared with", max_length=400),
             LinkKey("run", "name", "the run of the one-sentence view", max_length=400),
             LinkKey("sentno", "number", "the sentence of the one-sentence view", minimum=1, max_length=9),
+            # the Atlas page's own choices (pages/6_Atlas.py)
+            LinkKey(
+                "against", "name", "the atlas's target: a gold's scheme or a generalization", max_length=200
+            ),
+            LinkKey("scripts", "choice", "unlabeled or labeled scripts", choices=("unlabeled", "labeled")),
+            LinkKey("grouping", "choice", "the grouping of the operations", choices=GROUPINGS, max_length=20),
             # the Lattice page's own choices (pages/3_Lattice.py)
             LinkKey(
                 "tag", "choice", "the tag column (--tag-column)", choices=("cpos", "fpos"), max_length=10
@@ -254,7 +273,7 @@ PAGE_KEYS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "pages/3_Lattice.py": ("data", "sent", "tag", "protocol", "deprelbase", "prediction"),
         "pages/4_NED.py": ("data", "sent"),
         "pages/5_Tour.py": ("step",),
-        "pages/6_Atlas.py": ("data",),
+        "pages/6_Atlas.py": ATLAS_KEYS,
     }
 )
 """The keys each page reads (the hostile-link test walks them all)."""

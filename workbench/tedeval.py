@@ -53,6 +53,7 @@ __all__ = [
     "guess_function_separators",
     "join_parses",
     "own_gold",
+    "parse_against_name",
     "parse_choices",
     "ranked",
     "scheme_of",
@@ -126,25 +127,41 @@ class TedParse:
     def gold_as_parse(self) -> bool:
         return self.analysis.spec.role == "gold"
 
+    @property
+    def on_demand(self) -> bool:
+        """A gold read as a parse, or a parse against another gold than its own: scored for a
+        sentence only when chosen (its label names it)."""
+        return bool(self.label)
+
 
 def gold_as_parse_name(gold: Analysis, against: Analysis) -> str:
     """``UD gold as a parse, against SUD gold``."""
     return f"{gold.name} as a parse, against {against.name}"
 
 
+def parse_against_name(parse: Analysis, against: Analysis) -> str:
+    """``spaCy UD parser, against SUD gold``."""
+    return f"{parse.name}, against {against.name}"
+
+
 def parse_choices(loaded: LoadedDataset, *, golds: bool = True) -> tuple[TedParse, ...]:
     """What the inspector can take as "the parse": every parse that has a gold, then (``golds``)
     every gold read as a parse of its own scheme against each other gold (SINGLE: the script from
     one gold to the other, every disagreement counted; MULTIPLE: against the generalization,
-    discounted with itself, so the generalization forgives all of it, SPEC §4.3)."""
+    discounted with itself, so the generalization forgives all of it, SPEC §4.3), then every
+    parse against each other gold than the one it is scored with (SINGLE against that gold: the
+    cross-scheme experiment's row of that gold, and the atlas's cell; MULTIPLE as the parse's)."""
     out: list[TedParse] = []
+    crossed: list[TedParse] = []
+    gs = tree_golds(loaded)
     for p in tree_parses(loaded):
         own, single = own_gold(loaded, p), loaded.gold_of(p)
         if own is not None and single is not None:
             out.append(TedParse(p, own, single))
+            crossed.extend(TedParse(p, own, h, parse_against_name(p, h)) for h in gs if h.name != single.name)
     if golds:
-        gs = tree_golds(loaded)
         out.extend(TedParse(g, g, h, gold_as_parse_name(g, h)) for g in gs for h in gs if g.name != h.name)
+        out.extend(crossed)
     return tuple(out)
 
 

@@ -26,6 +26,7 @@ from evalcore.conversion import ConversionConfig
 from evalcore.experiment import ExperimentConfig, ExperimentResult, run_experiment
 from evalcore.inspection import OpMark, ParseView, SentenceReport, operation_rows
 from evalcore.metrics.tedeval import SentenceTed, TedConfig
+from evalcore.render.dot import HIGHLIGHT_FILL
 from evalcore.render.edits import EDIT_LEGEND, marked_tree_dot
 from evalcore.trees import SpanTree
 from workbench.cache import run_with_progress
@@ -269,6 +270,12 @@ def ted_summary(ted: SentenceTed) -> str:
     )
 
 
+def _highlight_rows(row: pd.Series) -> list[str]:
+    """A yellow background for a highlighted operation's row (◆ in its ``group`` column)."""
+    lit = row.get("group") == "◆"
+    return [f"background-color: {HIGHLIGHT_FILL}" if lit else "" for _ in row]
+
+
 def edit_script_panel(
     report: SentenceReport,
     view: ParseView,
@@ -279,12 +286,15 @@ def edit_script_panel(
     stem: str,
     key: str,
     scale: float = TREE_SCALE,
+    highlighted: Sequence[bool] = (),
 ) -> None:
     """The parse's function tree with deletions (and relabelings), the target tree with
     insertions, each marked counted or discounted, and the operations in a table beside them.
 
     ``single``: the script to the parse's single gold (nothing is discounted); otherwise to the
-    generalized gold, discounted with the parse's own gold (SPEC §4.3).
+    generalized gold, discounted with the parse's own gold (SPEC §4.3).  ``highlighted``: one
+    flag per operation of the script (its order), e.g. those of an atlas group: marked ◆ on the
+    trees and in the table (a ``group`` column, the row in yellow).
     """
     ted = (view.single if single else view.multiple)[1 if labeled else 0]
     if single:
@@ -306,18 +316,25 @@ def edit_script_panel(
     # the two trees one under the other, each fitted to the page's width; the table under them, where
     # it has the whole width (beside the trees it was cut on the right); both drawn by one run of dot
     deletions = "deletions" + (" and relabelings" if report.config.protocol == "2011" else "")
-    parse_dot = marked_tree_dot(view.span_tree, marks, side="parse", title=f"{view.name}: {deletions}")
-    target_dot = marked_tree_dot(target, marks, side="general", title=f"{target_name}: insertions")
+    parse_dot = marked_tree_dot(
+        view.span_tree, marks, side="parse", title=f"{view.name}: {deletions}", highlighted=highlighted
+    )
+    target_dot = marked_tree_dot(
+        target, marks, side="general", title=f"{target_name}: insertions", highlighted=highlighted
+    )
     prerender([parse_dot, target_dot])
     graphviz_figure(parse_dot, stem=f"{stem}_{view.name}_parse", key=f"{key}:parse", scale=scale)
     graphviz_figure(target_dot, stem=f"{stem}_{view.name}_target", key=f"{key}:target", scale=scale)
-    rows = operation_rows(marks, words)
+    rows = operation_rows(marks, words, highlighted)
     for r in rows:
         if r["drawn on"] != "parse":
             r["drawn on"] = target_name
     if rows:
-        table = pd.DataFrame(rows)[["operation", "status", "words", "kind", "label", "drawn on"]]
+        columns = ["operation", "status", "words", "kind", "label", "drawn on"]
+        table = pd.DataFrame(rows)[["group", *columns] if highlighted else columns]
         styled = table.style.map(lambda v: STATUS_COLOURS.get(v, ""), subset=["status"]).hide(axis="index")
+        if highlighted:
+            styled = styled.apply(_highlight_rows, axis=1)
         # a plain table wraps long cells (spans like {5,6,...,29} anywhere) instead of scrolling sideways
         st.markdown(TABLE_WRAP, unsafe_allow_html=True)
         st.table(styled)

@@ -62,6 +62,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     p.add_argument("--no-golds", action="store_true", help="do not take the golds as parses of their scheme")
     p.add_argument("--no-ranking", action="store_true", help="skip the ranking and its significance tests")
+    p.add_argument(
+        "--freval-sizes",
+        type=int,
+        default=3,
+        metavar="N",
+        help="ranking: FREVAL F1 rows for fragment sizes 1..N where a parse and its gold are constituency "
+        "trees (default 3)",
+    )
     p.add_argument("--export-misc", metavar="OUT.conllu", help="write a CoNLL-U file with verdicts in MISC")
     p.add_argument(
         "--export-parse", metavar="NAME", help="the parse whose verdicts are exported (default: the first)"
@@ -139,6 +147,8 @@ def _export(args: argparse.Namespace, schemes: list[Scheme], atlas: Atlas) -> No
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.freval_sizes < 1:
+        raise InputFormatError(f"--freval-sizes: must be at least 1 (got {args.freval_sizes})")
     schemes = tedeval.schemes_from_args(args, _load)
     config = AtlasConfig(tedeval.ted_config_from_args(args), args.skip_mismatched, not args.no_golds)
     keep = bool(args.per_sentence or args.export_misc)
@@ -147,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.no_ranking and args.format != "csv":
         real = [p.name for s in schemes for p in s.parses]
         if len(real) >= 2:
-            rcfg = RankingConfig(args.shuffles, args.seed, args.test)
+            rcfg = RankingConfig(args.shuffles, args.seed, args.test, freval_sizes=args.freval_sizes)
             ranking = rank_parses(result, schemes, rcfg, parses=real)
     if atlas.skipped_mismatched:
         print(

@@ -25,7 +25,7 @@ Writers:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -35,6 +35,7 @@ from evalcore.render.text import dot_html, dot_quoted
 from evalcore.trees import Arc, Lattice, MFTree, Tree
 
 __all__ = [
+    "HIGHLIGHT_FILL",
     "LATTICE_STYLES",
     "NODE_STYLES",
     "NodeStyle",
@@ -71,6 +72,9 @@ NODE_STYLES: dict[str, NodeStyle] = {
     ),
     "counted": NodeStyle("#6a3d9a", "rounded,bold", "", 1.6, 2, False, "counted (double border, charged)"),
 }
+
+HIGHLIGHT_FILL = "#ffe066"
+"""The fill of a highlighted node (an operation of the atlas group followed to the inspector)."""
 
 LATTICE_STYLES: dict[str, tuple[str, str, float]] = {
     # which path(s) an arc is on -> (colour, style, penwidth)
@@ -114,13 +118,16 @@ def tree_to_dot(
     title: str | None = None,
     show_positions: bool = True,
     name: str = "tree",
+    highlighted: Collection[int] = (),
 ) -> str:
     """DOT for an ordered tree; terminals on the bottom rank in word order.
 
     ``styles`` maps node indices (into ``tree.nodes``) to a style name of
     :data:`NODE_STYLES`; ``labels`` overrides the text of some nodes (e.g.
     ``vg → *`` for a relabeling).  Terminals show their 1-based position in
-    small grey type when ``show_positions``.
+    small grey type when ``show_positions``.  ``highlighted`` nodes (styled
+    ones only: the operations of an atlas group) get a ◆ before their text,
+    a yellow fill and the class ``highlighted``.
     """
     styles = styles or {}
     labels = labels or {}
@@ -153,18 +160,21 @@ def tree_to_dot(
             st = NODE_STYLES[style_name]
             if st.strike:
                 body = f"<S>{body}</S>"
+            lit = i in highlighted
+            if lit:
+                body = f"◆ {body}"
             attrs += [
                 "shape=box",
-                f'style="{st.style}"',
+                f'style="{st.style}{",filled" if lit and not st.fill else ""}"',
                 f'color="{st.colour}"',
                 f'fontcolor="{st.colour}"',
-                f"penwidth={st.penwidth}",
+                f"penwidth={st.penwidth + (1.0 if lit else 0.0)}",
                 f"peripheries={st.peripheries}",
                 'margin="0.06,0.03"',
-                f'class="{style_name}"',
+                f'class="{style_name}{" highlighted" if lit else ""}"',
             ]
-            if st.fill:
-                attrs.append(f'fillcolor="{st.fill}"')
+            if st.fill or lit:
+                attrs.append(f'fillcolor="{HIGHLIGHT_FILL if lit else st.fill}"')
         out.append(f"  n{i} [label=<{body}>{', ' if attrs else ''}{', '.join(attrs)}];")
     children: list[tuple[int, ...]] = [node.children for node in tree.nodes]
     for i, kids in enumerate(children):

@@ -121,10 +121,17 @@ def marked_tree_dot(
     side: Side = "parse",
     title: str | None = None,
     name: str = "tree",
+    highlighted: Sequence[bool] = (),
 ) -> str:
-    """DOT for a function tree with the operations drawn on it (none: the plain tree)."""
+    """DOT for a function tree with the operations drawn on it (none: the plain tree).
+
+    ``highlighted``: one flag per mark (same order); the nodes of flagged marks drawn on
+    ``side`` are highlighted (:func:`evalcore.render.dot.tree_to_dot`)."""
     mf, styles, texts = marked_tree(tree, marks, side)
-    return tree_to_dot(mf, styles=styles, labels=texts, title=title, name=name)
+    lit = {
+        m.node for m, on in zip(marks, highlighted, strict=False) if on and m.on == side and m.node in styles
+    }
+    return tree_to_dot(mf, styles=styles, labels=texts, title=title, name=name, highlighted=lit)
 
 
 # ---------------------------------------------------------------------------

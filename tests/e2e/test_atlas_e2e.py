@@ -1,5 +1,5 @@
 """End to end: the Atlas page in headless Chromium — choose a group, click one of its sentences,
-land in the inspector at that sentence (issue 17)."""
+land in the inspector at that sentence with the group's operations highlighted (issue 17)."""
 
 from __future__ import annotations
 
@@ -52,6 +52,19 @@ def _group_then_sentence(app_url: str, page: object) -> None:
     link.click()
     page.wait_for_url(re.compile(r"sent="), timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
     assert "sent=" + sid in page.url  # type: ignore[attr-defined]
+    assert "group=construction%3Acopula" in page.url  # type: ignore[attr-defined]
     page.wait_for_selector("svg.dep-tree", timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
     assert sid in page.locator("body").inner_text()  # type: ignore[attr-defined]
+    # the group's operations are highlighted: said, drawn (◆, yellow) on the function trees, marked
+    # in the edit-script table -- at least one, since the sentence is listed under the group
+    said = page.get_by_text(re.compile(r"operations of this script are in the atlas group"))  # type: ignore[attr-defined]
+    sync_api.expect(said).to_be_visible(timeout=TIMEOUT_MS)
+    assert not re.search(r"◆ 0 of", said.inner_text())
+    lit = page.locator("svg g.node.highlighted")  # type: ignore[attr-defined]
+    lit.first.wait_for(timeout=TIMEOUT_MS)
+    assert lit.count() >= 1
+    rows = page.locator("[data-testid=stTable] td", has_text="◆")  # type: ignore[attr-defined]
+    rows.first.wait_for(timeout=TIMEOUT_MS)
+    lit.first.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "e2e_atlas_inspector_highlight.png"))  # type: ignore[attr-defined]
     assert page.locator("[data-testid=stException]").count() == 0  # type: ignore[attr-defined]
