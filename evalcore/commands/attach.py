@@ -40,7 +40,7 @@ __all__ = ["add_attach_arguments", "add_breakdown_arguments", "register", "run"]
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
         "attach",
-        help="attachment scores: UAS, LAS, label accuracy, undirected, NED; CoNLL 2018 alignment",
+        help="attachment scores: UAS, LAS, label accuracy, undirected, NED",
         description=(
             "Attachment scores of SYSTEM against GOLD (CoNLL-U or CoNLL-X). Over the same tokens: "
             "UAS, LAS, label accuracy, undirected, NED (and --by / --confusion breakdowns). A SYSTEM "
