@@ -13,7 +13,8 @@ may differ between the files.
 * **UPOS, XPOS, UFeats, AllTags, Lemmas, UAS, LAS** over aligned words:
   precision = correct / system words, recall = correct / gold words,
   F1 = 2·correct / (gold + system), aligned accuracy = correct / aligned.
-  DEPREL subtypes are ignored (``nmod:poss`` = ``nmod``), FEATS keep only the
+  DEPREL subtypes are ignored (``nmod:poss`` = ``nmod``; ``deprel_base=False``
+  compares them as written, as ``evalcore attach`` does by default), FEATS keep only the
   universal features, a head is right when the system head is aligned to the
   gold head (or both are the root), a lemma is right when the gold lemma is
   ``_`` or equal.  Punctuation and the root word count like any word.
