@@ -238,16 +238,18 @@ def test_strict_is_accepted_and_a_cycle_is_an_error(run_cli: RunCli, write_file:
     assert result.err_lines[0].endswith("cycle.conllu:8: There is a cycle in a sentence (sentence s1)")
 
 
-def test_other_text_is_the_scorers_error(run_cli: RunCli, write_file: WriteFile) -> None:
+def test_other_text_is_an_error_naming_both_differences(run_cli: RunCli, write_file: WriteFile) -> None:
+    """Not another tokenization of the same text: exit 2, one line, FILE:LINE of the first token
+    difference (sys.conllu:2, 'New York'), then the line where the characters differ (6, 'No')."""
     gold = write_file("gold.conllu", GOLD)
     system = write_file("sys.conllu", SYSTEM.replace("Yes", "No"))
     result = run_cli("attach", gold, system)
     assert result.code == 2
+    assert result.out == ""
     assert len(result.err_lines) == 1
-    assert (
-        "sys.conllu:6: The concatenation of tokens in gold file and in system file differ!"
-        in (result.err_lines[0])
-    )
+    line = result.err_lines[0]
+    assert "sys.conllu:2: sentence 'g1': token 1 is 'New York' in the system file" in line
+    assert line.endswith("; the text differs too (system file line 6): no character alignment either")
 
 
 # --------------------------------------------------------------------------- same tokens

@@ -158,7 +158,18 @@ def _run_aligned(args: argparse.Namespace, difference: MismatchError) -> int:
             line=difference.line,
             sentence=difference.sentence,
         )
-    result = evaluate_conll18(args.gold, args.system, limits=args.limits, deprel_base=args.deprel_base)
+    try:
+        result = evaluate_conll18(args.gold, args.system, limits=args.limits, deprel_base=args.deprel_base)
+    except MismatchError as text:
+        # not another tokenization of the same text: today's error, where the tokens first differ,
+        # and where the characters do
+        raise MismatchError(
+            f"{difference.message}; the text differs too (system file line {text.line}): "
+            "no character alignment either",
+            file=difference.file,
+            line=difference.line,
+            sentence=difference.sentence,
+        ) from None
     why = f"the tokens differ from the gold's at {difference}"
     if args.format == "json":
         sys.stdout.write(json_text(aligned_json(result, str(difference))))
