@@ -1,11 +1,17 @@
 """Time and peak memory of ``evalcore.metrics.conll18`` against the CoNLL 2018 scorer, same files.
 
-    python benchmarks/bench_conll18.py --scorer PATH/conll18_ud_eval.py [--scale 1 10] [--repeat N]
+    python benchmarks/bench_conll18.py --scorer PATH/conll18_ud_eval.py [--scale 1 10] [--repeat N] \
+        [--pair spacy] [--no-scorer-above N]
 
 Pairs (from ../shared/data): English-EWT test against UDPipe-Future's CoNLL 2018 output (parsed
 from raw text: tokens, words and sentences differ), and against spaCy's parse of the raw text.
 Each file is decompressed into a scratch folder and repeated ``--scale`` times (the alignment
 then runs over a document ``scale`` times as long).
+
+Three programs read the same two files: the library (``evaluate_conll18`` and the scorer's
+table), the command ``evalcore attach GOLD SYSTEM`` (default text output: it tries the
+same-token path, meets the first differing sentence and falls back to the character alignment,
+with full DEPRELs), and the scorer ``conll18_ud_eval.py -v``.
 
 Each run is a fresh subprocess (interpreter start-up included, as a shell user sees it); the
 figures are the best wall-clock time of ``--repeat`` runs and the peak resident memory
@@ -33,6 +39,11 @@ OURS = (
     "from evalcore.report.conll18 import format_conll18_table\n"
     "print(format_conll18_table(evaluate_conll18(sys.argv[1], sys.argv[2]).scores))\n"
 )
+
+
+def attach_command(gold: Path, system: Path) -> list[str]:
+    """``evalcore attach GOLD SYSTEM``, the default text output (the aligned path for these pairs)."""
+    return [sys.executable, "-m", "evalcore", "attach", str(gold), str(system)]
 
 
 def pairs() -> list[tuple[str, Path, Path]]:
@@ -85,6 +96,7 @@ def main() -> int:
     ap.add_argument("--scale", type=int, nargs="+", default=[1, 10], help="repeat each file this many times")
     ap.add_argument("--repeat", type=int, default=3, help="runs per measurement; the best time is kept")
     ap.add_argument("--no-scorer-above", type=int, default=10**9, help="skip the scorer above this scale")
+    ap.add_argument("--pair", default="", help="only the pairs whose name contains this (e.g. spaCy)")
     args = ap.parse_args()
     if not SHARED.is_dir():
         print(f"skipped: {SHARED} not found (the benchmark reads ../shared/data)")
@@ -98,16 +110,22 @@ def main() -> int:
         f"{os.cpu_count()} cores, best of {args.repeat}"
     )
     print(
-        f"{'pair':34} {'scale':>5}  {'evalcore':>9} {'MiB':>6}  {'scorer':>9} {'MiB':>6}  ratio  same table"
+        f"{'pair':34} {'scale':>5}  {'evalcore':>9} {'MiB':>6}  {'attach':>9} {'MiB':>6}  "
+        f"{'scorer':>9} {'MiB':>6}  ratio  same table"
     )
     with tempfile.TemporaryDirectory(prefix="bench-conll18-") as tmp:
         for name, gold_src, system_src in pairs():
+            if args.pair.lower() not in name.lower():
+                continue
             for scale in args.scale:
                 gold = repeated(gold_src, Path(tmp) / f"gold.{scale}.conllu", scale)
                 system = repeated(system_src, Path(tmp) / f"system.{scale}.conllu", scale)
                 t_ours, m_ours, out_ours = best(
                     args.repeat, [sys.executable, "-c", OURS, str(gold), str(system)]
                 )
+                t_cli, m_cli, out_cli = best(args.repeat, attach_command(gold, system))
+                if not out_cli.startswith("aligned by characters"):
+                    raise SystemExit(f"evalcore attach did not take the aligned path:\n{out_cli[:500]}")
                 if scorer is not None and scale <= args.no_scorer_above:
                     t_ref, m_ref, out_ref = best(
                         args.repeat, [sys.executable, str(scorer), "-v", str(gold), str(system)]
@@ -116,7 +134,10 @@ def main() -> int:
                     ref = f"{t_ref:8.2f}s {m_ref:6.0f}  {t_ref / t_ours:4.1f}x  {same}"
                 else:
                     ref = f"{'-':>9} {'-':>6}  {'-':>5}  -"
-                print(f"{name:34} {scale:>5}  {t_ours:8.2f}s {m_ours:6.0f}  {ref}", flush=True)
+                print(
+                    f"{name:34} {scale:>5}  {t_ours:8.2f}s {m_ours:6.0f}  {t_cli:8.2f}s {m_cli:6.0f}  {ref}",
+                    flush=True,
+                )
                 gold.unlink()
                 system.unlink()
     return 0

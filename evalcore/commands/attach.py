@@ -1,8 +1,14 @@
 """``evalcore attach GOLD SYSTEM``: UAS, LAS, label accuracy, undirected, NED (SPEC §3).
 
-``--format conll18`` is the CoNLL 2018 shared task's evaluation instead (docs/attachment.md):
-system files of another tokenization are aligned by characters and the scorer's ``-v`` table is
-printed, byte for byte.
+* Same tokens in both files: the streaming path of :func:`evalcore.metrics.attachment.attach_corpus`
+  (one sentence pair in memory), with ``--by`` / ``--confusion`` breakdowns summed in the same pass.
+* A SYSTEM of another tokenization, word segmentation or sentence split (a parse of the raw text):
+  found when the same-token path meets its first differing sentence; the files are then scored
+  by the CoNLL 2018 shared task's character alignment (:mod:`evalcore.metrics.conll18`), Tokens …
+  BLEX with precision, recall, F1 and aligned accuracy.  Options it cannot honour are refused.
+* ``--format conll18``: the CoNLL 2018 scorer's ``-v`` table, byte for byte, under its rules.
+
+docs/attachment.md documents all three.
 """
 
 from __future__ import annotations
@@ -11,14 +17,24 @@ import argparse
 import sys
 
 from evalcore.commands._common import warn
+from evalcore.errors import EvalcoreError, MismatchError
 from evalcore.formats.conllu import read_conllu
 from evalcore.metrics.attachment import AttachConfig, attach_corpus
+from evalcore.metrics.breakdown import GROUPINGS, BreakdownAccumulator, GroupBy, confusion_signature
 from evalcore.metrics.conll18 import evaluate_conll18
 from evalcore.report.attach import attach_csv, attach_json, attach_text
-from evalcore.report.conll18 import format_conll18_table
+from evalcore.report.breakdown import (
+    breakdown_csv,
+    breakdown_json,
+    breakdown_text,
+    confusion_csv,
+    confusion_json,
+    confusion_text,
+)
+from evalcore.report.conll18 import aligned_csv, aligned_json, aligned_text, format_conll18_table
 from evalcore.report.tables import json_text
 
-__all__ = ["register", "run"]
+__all__ = ["add_attach_arguments", "add_breakdown_arguments", "register", "run"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -26,13 +42,24 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "attach",
         help="attachment scores: UAS, LAS, label accuracy, undirected, NED",
         description=(
-            "Attachment scores of SYSTEM against GOLD (CoNLL-U or CoNLL-X, same tokens). "
-            "--format conll18 prints the CoNLL 2018 scorer's table (conll18_ud_eval.py -v) "
-            "and accepts a SYSTEM of another tokenization (a parse of the raw text)."
+            "Attachment scores of SYSTEM against GOLD (CoNLL-U or CoNLL-X). Over the same tokens: "
+            "UAS, LAS, label accuracy, undirected, NED (and --by / --confusion breakdowns). A SYSTEM "
+            "of another tokenization (a parse of the raw text) is aligned by characters as in the "
+            "CoNLL 2018 shared task: Tokens ... BLEX with precision, recall, F1. --format conll18 "
+            "prints the CoNLL 2018 scorer's table (conll18_ud_eval.py -v)."
         ),
     )
+    add_attach_arguments(p)
+    add_breakdown_arguments(p)
+    p.set_defaults(run=run)
+
+
+def add_attach_arguments(p: argparse.ArgumentParser) -> None:
+    """GOLD, SYSTEM and the options of the corpus scores."""
     p.add_argument("gold", help="gold CoNLL-U / CoNLL-X file (.gz accepted)")
-    p.add_argument("system", help="system CoNLL-U / CoNLL-X file over the same tokens")
+    p.add_argument(
+        "system", help="system CoNLL-U / CoNLL-X file (same tokens, or another tokenization of the same text)"
+    )
     p.add_argument("--no-punct", action="store_true", help="leave gold punctuation tokens out of the counts")
     p.add_argument("--max-len", type=int, metavar="N", help="only sentences of at most N (counted) tokens")
     p.add_argument("--deprel-base", action="store_true", help="compare only the deprel part before ':'")
@@ -48,7 +75,34 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         default="text",
         help="conll18: the CoNLL 2018 scorer's -v table, under the scorer's own rules",
     )
-    p.set_defaults(run=run)
+
+
+def _groupings(text: str) -> list[GroupBy]:
+    out: list[GroupBy] = []
+    for part in text.split(","):
+        key = part.strip()
+        if key not in GROUPINGS:
+            raise argparse.ArgumentTypeError(f"invalid grouping {key!r} (choose from {', '.join(GROUPINGS)})")
+        out.append(key)  # a GroupBy: checked against GROUPINGS just above
+    return out
+
+
+def add_breakdown_arguments(p: argparse.ArgumentParser) -> None:
+    """``--by`` (repeatable, or comma-separated) and ``--confusion``."""
+    p.add_argument(
+        "--by",
+        type=_groupings,
+        action="extend",
+        default=[],
+        metavar="|".join(GROUPINGS),
+        help="per-group counts, UAS, LAS, label accuracy and LAS precision/recall/F1, as MaltEval "
+        "(repeat, or separate with commas); same tokens only",
+    )
+    p.add_argument(
+        "--confusion",
+        action="store_true",
+        help="the gold x system relation table and the head/label error classes; same tokens only",
+    )
 
 
 # options of evalcore's own definitions: the scorer's rules (conll18) take none of them
@@ -58,12 +112,28 @@ _NOT_CONLL18 = (
     ("deprel_base", "--deprel-base"),
     ("strict", "--strict"),
     ("per_sentence", "--per-sentence"),
+    ("by", "--by"),
+    ("confusion", "--confusion"),
 )
+
+# options the character alignment cannot honour: they need a sentence-by-sentence, token-by-token
+# pairing of the two files (--deprel-base is honoured; the alignment is always --strict)
+_NOT_ALIGNED = (
+    ("no_punct", "--no-punct"),
+    ("max_len", "--max-len"),
+    ("per_sentence", "--per-sentence"),
+    ("by", "--by"),
+    ("confusion", "--confusion"),
+)
+
+
+def _given(args: argparse.Namespace, options: tuple[tuple[str, str], ...]) -> list[str]:
+    return [flag for attr, flag in options if getattr(args, attr) not in (None, False, [])]
 
 
 def _run_conll18(args: argparse.Namespace) -> int:
     """The shared task's evaluation (characters aligned over the whole document), ``-v`` table."""
-    given = [flag for attr, flag in _NOT_CONLL18 if getattr(args, attr) not in (None, False)]
+    given = _given(args, _NOT_CONLL18)
     if given:
         print(
             f"evalcore attach: --format conll18 follows the CoNLL 2018 scorer's rules; "
@@ -76,11 +146,53 @@ def _run_conll18(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_aligned(args: argparse.Namespace, difference: MismatchError) -> int:
+    """SYSTEM's tokens differ from GOLD's: the CoNLL 2018 character alignment, in evalcore's formats."""
+    given = _given(args, _NOT_ALIGNED)
+    if given:
+        raise EvalcoreError(
+            f"{', '.join(given)} need the same tokens in both files, but the system's tokens "
+            "differ from the gold's here (such a system is scored by character alignment, "
+            f"CoNLL 2018, which cannot honour them); first difference: {difference.message}",
+            file=difference.file,
+            line=difference.line,
+            sentence=difference.sentence,
+        )
+    try:
+        result = evaluate_conll18(args.gold, args.system, limits=args.limits, deprel_base=args.deprel_base)
+    except MismatchError as text:
+        # not another tokenization of the same text: today's error, where the tokens first differ,
+        # and where the characters do
+        raise MismatchError(
+            f"{difference.message}; the text differs too (system file line {text.line}): "
+            "no character alignment either",
+            file=difference.file,
+            line=difference.line,
+            sentence=difference.sentence,
+        ) from None
+    why = f"the tokens differ from the gold's at {difference}"
+    if args.format == "json":
+        sys.stdout.write(json_text(aligned_json(result, str(difference))))
+    elif args.format == "csv":
+        sys.stdout.write(aligned_csv(result))
+    else:
+        sys.stdout.write(aligned_text(result, why))
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     if args.format == "conll18":
         return _run_conll18(args)
     if args.max_len is not None and args.max_len < 0:
         print("evalcore attach: --max-len must be >= 0", file=sys.stderr)
+        return 2
+    by: list[GroupBy] = list(dict.fromkeys(args.by))
+    if args.format == "csv" and ((by and args.confusion) or ((by or args.confusion) and args.per_sentence)):
+        print(
+            "evalcore attach: --format csv writes one table: give --by, --confusion or "
+            "--per-sentence alone (or use --format json)",
+            file=sys.stderr,
+        )
         return 2
     config = AttachConfig(
         no_punct=args.no_punct,
@@ -88,19 +200,41 @@ def run(args: argparse.Namespace) -> int:
         deprel_base=args.deprel_base,
         skip_invalid=not args.strict,
     )
+    groups = BreakdownAccumulator(by, config) if by or args.confusion else None
     # streams: one sentence pair in memory at a time, per-sentence counts only if asked for
-    result = attach_corpus(
-        read_conllu(args.gold, on_invalid="keep", limits=args.limits),
-        read_conllu(args.system, on_invalid="keep", limits=args.limits),
-        config,
-        per_sentence=args.per_sentence,
-    )
+    try:
+        result = attach_corpus(
+            read_conllu(args.gold, on_invalid="keep", limits=args.limits),
+            read_conllu(args.system, on_invalid="keep", limits=args.limits),
+            config,
+            per_sentence=args.per_sentence,
+            on_pair=None if groups is None else groups.add,
+        )
+    except MismatchError as difference:
+        return _run_aligned(args, difference)
     for w in result.warnings:
         warn(w)
+    parts = None if groups is None else groups.result()
+    conf_sig = confusion_signature(config)
     if args.format == "json":
-        sys.stdout.write(json_text(attach_json(result, args.per_sentence)))
+        doc = attach_json(result, args.per_sentence)
+        if parts is not None and by:
+            doc["breakdowns"] = breakdown_json(parts)
+        if parts is not None and args.confusion:
+            doc["confusion"] = confusion_json(parts.confusion, conf_sig)
+        sys.stdout.write(json_text(doc))
     elif args.format == "csv":
-        sys.stdout.write(attach_csv(result))
+        if parts is not None and by:
+            sys.stdout.write(breakdown_csv(parts.breakdowns, parts.signatures))
+        elif parts is not None:
+            sys.stdout.write(confusion_csv(parts.confusion, conf_sig))
+        else:
+            sys.stdout.write(attach_csv(result))
     else:
-        sys.stdout.write(attach_text(result, args.per_sentence))
+        out = attach_text(result, args.per_sentence)
+        if parts is not None and by:
+            out += "\n" + breakdown_text(parts)
+        if parts is not None and args.confusion:
+            out += "\n" + confusion_text(parts.confusion, conf_sig)
+        sys.stdout.write(out)
     return 0

@@ -11,7 +11,7 @@ tokens out of the counts, heads are never changed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
@@ -293,6 +293,7 @@ def attach_corpus(
     config: AttachConfig = AttachConfig(),
     *,
     per_sentence: bool = True,
+    on_pair: Callable[[DepTree, DepTree], object] | None = None,
 ) -> AttachResult:
     """Score a corpus; streams, one sentence pair at a time.
 
@@ -302,6 +303,8 @@ def attach_corpus(
     ``per_sentence=False`` keeps no per-sentence counts (``result.per_sentence``
     is empty), so memory does not grow with the corpus: warnings are kept for the
     first :data:`MAX_WARNINGS` skipped sentences, then one line says how many more.
+    ``on_pair(gold, system)`` sees every pair that is scored (checked, not skipped), in the same
+    pass (``evalcore attach --by`` sums its breakdowns there).
     """
     counts = AttachCounts()
     per: list[tuple[str, AttachCounts]] = []
@@ -317,6 +320,8 @@ def attach_corpus(
             c = AttachCounts(skipped=1)
         else:
             c = sentence_counts(g, s, config)
+            if on_pair is not None:
+                on_pair(g, s)
         if per_sentence:
             per.append((g.sent_id or str(index), c))
         counts = counts + c

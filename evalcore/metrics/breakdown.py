@@ -35,6 +35,7 @@ from evalcore.trees import DepTree
 __all__ = [
     "GROUPINGS",
     "Breakdown",
+    "BreakdownAccumulator",
     "BreakdownResult",
     "Confusion",
     "GroupBy",
@@ -42,6 +43,7 @@ __all__ = [
     "GroupScore",
     "HeadErrors",
     "breakdown_corpus",
+    "confusion_signature",
     "group_keys",
     "score_breakdown",
     "sentence_breakdown",
@@ -341,6 +343,18 @@ def signature(by: str, config: AttachConfig) -> str:
     )
 
 
+def confusion_signature(config: AttachConfig) -> str:
+    """The confusion table's settings (which tokens count; relations full or base)."""
+    return make_signature(
+        "confusion",
+        [
+            ("punct", not config.no_punct),
+            ("maxlen", config.max_len),
+            ("deprel", "base" if config.deprel_base else "full"),
+        ],
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class BreakdownResult:
     """Corpus breakdowns (one per grouping asked), the confusion table and their signatures."""
@@ -351,6 +365,37 @@ class BreakdownResult:
 
     def get(self, by: str) -> Breakdown:
         return next(b for b in self.breakdowns if b.by == by)
+
+
+class BreakdownAccumulator:
+    """Running sums of :func:`breakdown_corpus`, fed one checked sentence pair at a time (so that
+    ``evalcore attach --by`` adds them up in the same streaming pass as the corpus counts)."""
+
+    def __init__(self, by: Sequence[GroupBy], config: AttachConfig = DEFAULT_CONFIG) -> None:
+        self.by = tuple(by)
+        self.config = config
+        self._totals: list[dict[str, GroupCounts]] = [{} for _ in self.by]
+        self._cells: dict[tuple[str, str], int] = {}
+        self._errors = HeadErrors()
+
+    def add(self, gold: DepTree, system: DepTree) -> tuple[Breakdown, ...]:
+        """Add one pair (same tokens, valid trees); returns its own breakdowns."""
+        parts = tuple(sentence_breakdown(gold, system, b, self.config) for b in self.by)
+        for acc, part in zip(self._totals, parts, strict=True):
+            for key, c in part.groups:
+                acc[key] = acc[key] + c if key in acc else c
+        conf = sentence_confusion(gold, system, self.config)
+        for cell, n in conf.cells:
+            self._cells[cell] = self._cells.get(cell, 0) + n
+        self._errors = self._errors + conf.errors
+        return parts
+
+    def result(self) -> BreakdownResult:
+        return BreakdownResult(
+            tuple(Breakdown(b, _sorted(acc, b)) for b, acc in zip(self.by, self._totals, strict=True)),
+            Confusion(tuple(sorted(self._cells.items())), self._errors),
+            tuple(signature(b, self.config) for b in self.by),
+        )
 
 
 def breakdown_corpus(
@@ -365,22 +410,9 @@ def breakdown_corpus(
     Pairs must already be checked (same tokens, valid trees: see ``attach_corpus``).
     ``on_sentence(index, breakdowns)`` sees each sentence's counts (e.g. for the inspector).
     """
-    totals: list[dict[str, GroupCounts]] = [{} for _ in by]
-    cells: dict[tuple[str, str], int] = {}
-    errors = HeadErrors()
+    acc = BreakdownAccumulator(by, config)
     for i, (g, s) in enumerate(pairs):
-        parts = tuple(sentence_breakdown(g, s, b, config) for b in by)
+        parts = acc.add(g, s)
         if on_sentence is not None:
             on_sentence(i, parts)
-        for acc, part in zip(totals, parts, strict=True):
-            for key, c in part.groups:
-                acc[key] = acc[key] + c if key in acc else c
-        conf = sentence_confusion(g, s, config)
-        for cell, n in conf.cells:
-            cells[cell] = cells.get(cell, 0) + n
-        errors = errors + conf.errors
-    return BreakdownResult(
-        tuple(Breakdown(b, _sorted(acc, b)) for b, acc in zip(by, totals, strict=True)),
-        Confusion(tuple(sorted(cells.items())), errors),
-        tuple(signature(b, config) for b in by),
-    )
+    return acc.result()

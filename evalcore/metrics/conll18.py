@@ -13,7 +13,8 @@ may differ between the files.
 * **UPOS, XPOS, UFeats, AllTags, Lemmas, UAS, LAS** over aligned words:
   precision = correct / system words, recall = correct / gold words,
   F1 = 2·correct / (gold + system), aligned accuracy = correct / aligned.
-  DEPREL subtypes are ignored (``nmod:poss`` = ``nmod``), FEATS keep only the
+  DEPREL subtypes are ignored (``nmod:poss`` = ``nmod``; ``deprel_base=False``
+  compares them as written, as ``evalcore attach`` does by default), FEATS keep only the
   universal features, a head is right when the system head is aligned to the
   gold head (or both are the root), a lemma is right when the gold lemma is
   ``_`` or equal.  Punctuation and the root word count like any word.
@@ -89,11 +90,18 @@ METRICS = (
 """The scorer's rows, in its order."""
 
 
-def signature() -> str:
-    """The settings are the shared task's and fixed: one signature."""
+def signature(deprel_base: bool = True) -> str:
+    """The shared task's settings; ``deprel:full`` when DEPRELs are compared as written
+    (``evalcore attach``'s default text/JSON/CSV output of an aligned system)."""
     return make_signature(
         "conll18",
-        [("align", "chars"), ("deprel", "base"), ("feats", "universal"), ("punct", True), ("avg", "micro")],
+        [
+            ("align", "chars"),
+            ("deprel", "base" if deprel_base else "full"),
+            ("feats", "universal"),
+            ("punct", True),
+            ("avg", "micro"),
+        ],
     )
 
 
@@ -280,7 +288,7 @@ class _Word:
         "xpos",
     )
 
-    def __init__(self, start: int, end: int, cols: list[str], multi: bool, line: int) -> None:
+    def __init__(self, start: int, end: int, cols: list[str], multi: bool, line: int, base: bool) -> None:
         self.start = start
         self.end = end
         self.multi = multi
@@ -297,8 +305,8 @@ class _Word:
                 sorted(f for f in feats.split("|") if f.split("=", 1)[0] in UNIVERSAL_FEATURES)
             )
         self.head = cols[6]
-        deprel = cols[7].split(":")[0]
-        self.deprel = deprel
+        deprel = cols[7].split(":")[0]  # content / functional: always on the universal relation
+        self.deprel = deprel if base else cols[7]  # what LAS (and MLAS's children) compare
         self.content = deprel in CONTENT_DEPRELS
         self.functional = deprel in FUNCTIONAL_DEPRELS
         self.parent: _Word | None = None
@@ -385,8 +393,8 @@ def _link(words: list[_Word], fname: str, lineno: int, sent_id: str | None) -> N
         )
 
 
-def _sentences(source: InputSource, fname: str, limits: Limits) -> Iterator[_Sentence]:
-    """The scorer's ``load_conllu``, one sentence at a time."""
+def _sentences(source: InputSource, fname: str, limits: Limits, base: bool) -> Iterator[_Sentence]:
+    """The scorer's ``load_conllu``, one sentence at a time (``base``: DEPREL subtypes dropped)."""
     lines = iter_lines(source, fname, limits)
     index = 0
     words: list[_Word] = []
@@ -453,7 +461,7 @@ def _sentences(source: InputSource, fname: str, limits: Limits) -> Iterator[_Sen
                 nxt = next(lines, None)
                 wline, wtext = (lineno + 1, "") if nxt is None else nxt
                 last = wline
-                words.append(_Word(index, end, _ten(wtext, fname, wline, sent_id), True, wline))
+                words.append(_Word(index, end, _ten(wtext, fname, wline, sent_id), True, wline, base))
         else:
             try:
                 word_id = int(wid)
@@ -476,7 +484,7 @@ def _sentences(source: InputSource, fname: str, limits: Limits) -> Iterator[_Sen
                 ) from None
             if head < 0:
                 raise InputFormatError("HEAD cannot be negative", file=fname, line=lineno, sentence=sent_id)
-            words.append(_Word(index, end, cols, False, lineno))
+            words.append(_Word(index, end, cols, False, lineno, base))
         index = end
     if start is not None:
         raise InputFormatError(
@@ -490,9 +498,9 @@ def _sentences(source: InputSource, fname: str, limits: Limits) -> Iterator[_Sen
 class _Side:
     """One file: a window of its words (absolute indices), its tokens and characters not yet compared."""
 
-    def __init__(self, source: InputSource, fname: str, limits: Limits) -> None:
+    def __init__(self, source: InputSource, fname: str, limits: Limits, base: bool) -> None:
         self.fname = fname
-        self.it = _sentences(source, fname, limits)
+        self.it = _sentences(source, fname, limits, base)
         self.words: list[_Word] = []
         self.base = 0  # absolute index of words[0]
         self.eof = False
@@ -516,9 +524,11 @@ class _Aligner:
         system_name: str | None,
         limits: Limits,
         per_sentence: bool,
+        deprel_base: bool = True,
     ) -> None:
-        self.g = _Side(gold, source_name(gold, gold_name), limits)
-        self.s = _Side(system, source_name(system, system_name), limits)
+        self.g = _Side(gold, source_name(gold, gold_name), limits, deprel_base)
+        self.s = _Side(system, source_name(system, system_name), limits, deprel_base)
+        self.deprel_base = deprel_base
         self.per_sentence = per_sentence
         self.limits = limits
         self.units: list[list[int]] = [[0] * len(_FIELDS)]
@@ -720,7 +730,7 @@ class _Aligner:
         for u in units[1:]:
             counts = counts + u
         return Conll18Result(
-            counts, score(counts), signature(), tuple(units[1:]) if self.per_sentence else ()
+            counts, score(counts), signature(self.deprel_base), tuple(units[1:]) if self.per_sentence else ()
         )
 
     def _beyond_end(self, w: _Word | None, end: int) -> bool:
@@ -850,11 +860,14 @@ def evaluate_conll18(
     system_name: str | None = None,
     limits: Limits = DEFAULT_LIMITS,
     per_sentence: bool = False,
+    deprel_base: bool = True,
 ) -> Conll18Result:
     """The CoNLL 2018 evaluation of ``system`` against ``gold`` (paths or bytes; gzip is read).
 
     ``per_sentence`` also returns the counts of each gold sentence (for significance tests and
-    bootstrap intervals).  Raises :class:`InputFormatError`, :class:`TreeStructureError` or
+    bootstrap intervals).  ``deprel_base=False`` compares DEPRELs as written in LAS, CLAS, MLAS and
+    BLEX (``evalcore attach``'s own definition; content and functional relations are still told by
+    the universal part).  Raises :class:`InputFormatError`, :class:`TreeStructureError` or
     :class:`MismatchError` where the scorer raises ``UDError``.
     """
-    return _Aligner(gold, system, gold_name, system_name, limits, per_sentence).run()
+    return _Aligner(gold, system, gold_name, system_name, limits, per_sentence, deprel_base).run()

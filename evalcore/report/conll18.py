@@ -1,18 +1,22 @@
-"""The CoNLL 2018 scorer's own tables, as ``conll18_ud_eval.py -v`` and ``-c`` print them.
+"""The CoNLL 2018 evaluation's writers (docs/attachment.md).
 
-Pure functions of :class:`evalcore.metrics.conll18.MetricScore` rows, so that a user can diff
-evalcore's output with the scorer's.  The layout (column widths, the ``AligndAcc`` header, blank
-aligned accuracy for Tokens/Sentences/Words, ``0.00`` when nothing is aligned) is the scorer's
-``build_evaluation_table``.
+* The scorer's own tables, as ``conll18_ud_eval.py -v`` and ``-c`` print them
+  (``--format conll18``): pure functions of :class:`evalcore.metrics.conll18.MetricScore` rows,
+  so that a user can diff evalcore's output with the scorer's.  The layout (column widths, the
+  ``AligndAcc`` header, blank aligned accuracy for Tokens/Sentences/Words, ``0.00`` when nothing
+  is aligned) is the scorer's ``build_evaluation_table``.
+* evalcore's text, JSON and CSV of the same rows (:func:`aligned_text`, :func:`aligned_json`,
+  :func:`aligned_csv`): what ``evalcore attach`` prints for a system of another tokenization.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from evalcore.metrics.conll18 import MetricScore
+from evalcore.metrics.conll18 import Conll18Result, MetricScore
+from evalcore.report.tables import Cell, csv_text
 
-__all__ = ["format_conll18_counts", "format_conll18_table"]
+__all__ = ["aligned_csv", "aligned_json", "aligned_text", "format_conll18_counts", "format_conll18_table"]
 
 _RULE = "-----------+-----------+-----------+-----------+-----------"
 
@@ -36,3 +40,97 @@ def format_conll18_counts(rows: Sequence[MetricScore]) -> str:
         aligned: int | str = r.aligned or (r.correct if r.metric == "Words" else "")
         out.append(f"{r.metric:11}|{r.correct:10} |{r.gold:10} |{r.system:10} |{aligned:10}")
     return "\n".join(out)
+
+
+def _pct(value: float | None) -> str:
+    return "" if value is None else f"{100 * value:.2f}"
+
+
+def aligned_text(result: Conll18Result, why: str) -> str:
+    """The 13 rows with precision, recall, F1 and aligned accuracy in percent and their counts;
+    the reason the files were aligned by characters (``why``: where the tokens first differ) and
+    the signature."""
+    headers = ["metric", "precision", "recall", "F1", "aligned acc", "correct", "gold", "system", "aligned"]
+    rows = [
+        [
+            r.metric,
+            _pct(r.precision),
+            _pct(r.recall),
+            _pct(r.f1),
+            _pct(r.aligned_accuracy),
+            str(r.correct),
+            str(r.gold),
+            str(r.system),
+            "" if r.aligned is None else str(r.aligned),
+        ]
+        for r in result.scores
+    ]
+    widths = [max(len(row[i]) for row in [headers, *rows]) for i in range(len(headers))]
+
+    def line(cells: list[str]) -> str:
+        first = cells[0].ljust(widths[0])
+        return "  ".join([first, *(c.rjust(w) for c, w in zip(cells[1:], widths[1:], strict=True))]).rstrip()
+
+    return "\n".join(
+        [
+            f"aligned by characters (CoNLL 2018): {why}",
+            "",
+            line(headers),
+            "  ".join("-" * w for w in widths),
+            *(line(r) for r in rows),
+            "",
+            "scores in %: precision = correct/system, recall = correct/gold, F1, "
+            "aligned acc = correct/aligned words",
+            f"signature: {result.signature}",
+            "",
+        ]
+    )
+
+
+def aligned_json(result: Conll18Result, why: str) -> dict[str, object]:
+    """The JSON document: ``alignment``, ``first_difference``, one object per metric (fractions
+    in [0, 1], counts; ``aligned``/``aligned_accuracy`` are ``null`` for Tokens, Sentences, Words),
+    ``signature``."""
+    return {
+        "alignment": "characters",
+        "first_difference": why,
+        "metrics": [
+            {
+                "metric": r.metric,
+                "precision": r.precision,
+                "recall": r.recall,
+                "f1": r.f1,
+                "aligned_accuracy": r.aligned_accuracy,
+                "correct": r.correct,
+                "gold": r.gold,
+                "system": r.system,
+                "aligned": r.aligned,
+            }
+            for r in result.scores
+        ],
+        "signature": result.signature,
+    }
+
+
+def aligned_csv(result: Conll18Result) -> str:
+    """One row per metric: scores (fractions), counts, and the signature on every row."""
+    rows: list[list[Cell]] = [
+        [
+            r.metric,
+            r.precision,
+            r.recall,
+            r.f1,
+            r.aligned_accuracy,
+            r.correct,
+            r.gold,
+            r.system,
+            r.aligned,
+            result.signature,
+        ]
+        for r in result.scores
+    ]
+    headers = [
+        "metric", "precision", "recall", "f1", "aligned_accuracy",
+        "correct", "gold", "system", "aligned", "signature",
+    ]  # fmt: skip
+    return csv_text(headers, rows)
