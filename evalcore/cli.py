@@ -5,6 +5,12 @@ Every error evalcore raises on purpose is printed as one line
 subcommand takes the resource-limit flags of :mod:`evalcore.limits`
 (``--max-depth``, ``--max-tokens``...); the command sees the result as
 ``args.limits`` (flags over ``EVALCORE_MAX_*`` variables over the defaults).
+
+Start-up (issue 18, part 4): only the chosen command's module is imported.  The top-level help
+and the ``invalid choice`` message need nothing but each command's name and one-line help, kept
+in :data:`COMMANDS` (``tests/test_startup.py`` checks it against what the modules register); the
+other commands get an empty placeholder parser, so ``evalcore attach`` never imports numpy,
+edist or the TedEval machinery.
 """
 
 from __future__ import annotations
@@ -18,29 +24,60 @@ from evalcore import __version__
 from evalcore.errors import EvalcoreError, one_line
 from evalcore.limits import add_limit_arguments, from_args
 
-__all__ = ["build_parser", "main"]
+__all__ = ["COMMANDS", "build_parser", "main"]
 
-# Subcommand modules under evalcore.commands, in help order.
-COMMANDS: tuple[str, ...] = ("attach", "tedeval", "atlas", "parseval", "freval", "lattice")
+# Subcommand modules under evalcore.commands, in help order, with the one-line help each module's
+# ``register`` gives its parser (the top-level help prints these without importing the module).
+COMMANDS: tuple[tuple[str, str], ...] = (
+    ("attach", "attachment scores: UAS, LAS, label accuracy, undirected, NED"),
+    ("tedeval", "cross-scheme TedEval: function trees, generalized gold, discounted TED, significance"),
+    (
+        "atlas",
+        "the discrepancy atlas: every TedEval operation grouped by construction, label, head, length; "
+        "ranking flips",
+    ),
+    ("parseval", "PARSEVAL bracket scores exactly as evalb computes them, in evalb's layout"),
+    ("freval", "FREVAL: bracket precision/recall per fragment size (Bastings & Sima'an)"),
+    ("lattice", "joint segmentation + parsing: SEGEVAL, TedEval over lattices, gold/predicted/raw scenarios"),
+)
+COMMAND_NAMES: tuple[str, ...] = tuple(name for name, _ in COMMANDS)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser; with ``only``, the other commands are placeholders (name and help only).
+
+    ``only=""`` imports no command module: enough for ``--help``, ``--version`` and usage errors.
+    """
     parser = argparse.ArgumentParser(
         prog="evalcore",
         description="Cross-annotation parser evaluation: TedEval, FREVAL, PARSEVAL, NED, attachment scores.",
     )
     parser.add_argument("--version", action="version", version=f"evalcore {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name in COMMANDS:
-        importlib.import_module(f"evalcore.commands.{name}").register(sub)
+    for name, help_text in COMMANDS:
+        if only is None or name == only:
+            importlib.import_module(f"evalcore.commands.{name}").register(sub)
+        else:
+            sub.add_parser(name, help=help_text)
     for command in sub.choices.values():
         add_limit_arguments(command)
     return parser
 
 
+def chosen_command(argv: Sequence[str]) -> str:
+    """The command ``argv`` names (its first argument not starting with ``-``), or ``""``."""
+    for arg in argv:
+        if not arg.startswith("-"):
+            return arg if arg in COMMAND_NAMES else ""
+    return ""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    given = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(only=chosen_command(given))
+    args = parser.parse_args(given)
+    if not hasattr(args, "run"):  # a placeholder was chosen after all: build the whole parser
+        args = build_parser().parse_args(given)
     try:
         args.limits = from_args(args)
         return int(args.run(args))

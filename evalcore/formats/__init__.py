@@ -1,8 +1,19 @@
-"""Readers and writers (SPEC §2).  Every reader streams and raises typed errors with FILE:LINE."""
+"""Readers and writers (SPEC §2).  Every reader streams and raises typed errors with FILE:LINE.
 
-from evalcore.formats.conllu import parse_conllu, read_conllu, write_conllu
-from evalcore.formats.lattice import read_lattices, read_tokens, write_lattices, write_tokens
-from evalcore.formats.ptb import parse_ptb, read_ptb, write_ptb
+The names below are loaded on first use (PEP 562), so that importing one reader
+(``evalcore.formats.ptb``) does not import the others: the command line's start-up
+(issue 18).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from evalcore.formats.conllu import parse_conllu, read_conllu, write_conllu
+    from evalcore.formats.lattice import read_lattices, read_tokens, write_lattices, write_tokens
+    from evalcore.formats.ptb import parse_ptb, read_ptb, write_ptb
 
 __all__ = [
     "parse_conllu",
@@ -16,3 +27,22 @@ __all__ = [
     "write_ptb",
     "write_tokens",
 ]
+
+_MODULE_OF = {
+    "parse_conllu": "conllu",
+    "read_conllu": "conllu",
+    "write_conllu": "conllu",
+    "read_lattices": "lattice",
+    "read_tokens": "lattice",
+    "write_lattices": "lattice",
+    "write_tokens": "lattice",
+    "parse_ptb": "ptb",
+    "read_ptb": "ptb",
+    "write_ptb": "ptb",
+}
+
+
+def __getattr__(name: str) -> object:
+    if name not in _MODULE_OF:
+        raise AttributeError(f"module 'evalcore.formats' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"evalcore.formats.{_MODULE_OF[name]}"), name)

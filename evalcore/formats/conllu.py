@@ -1,9 +1,11 @@
 """CoNLL-U and CoNLL-X reader and CoNLL-U writer (SPEC §2).
 
-Sentence blocks are split here (so every error can name its line); the ID,
-HEAD and comment fields are parsed with the ``conllu`` library's own field
-parsers, and all other fields are kept as raw strings so that
-``write_conllu(read_conllu(x))`` reproduces ``x``.
+Sentence blocks are split here (so every error can name its line).  An ID that
+is a plain integer is read directly (most lines); ranges, decimals and malformed
+IDs go through the ``conllu`` library's own ID parser, imported only then.
+Comments are split into ``key = value`` as that library's ``parse_comment_line``
+does (only ``sent_id`` and ``text`` are used).  All other fields are kept as raw
+strings so that ``write_conllu(read_conllu(x))`` reproduces ``x``.
 
 Accepted: 10 columns (CoNLL-U, CoNLL-X / CoNLL-06/07) and 8 columns (the
 MaltParser / yap output without PHEAD and PDEPREL).  Multiword-token ranges
@@ -20,9 +22,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from typing import Literal
-
-from conllu.exceptions import ParseException
-from conllu.parser import parse_comment_line, parse_id_value
 
 from evalcore.errors import InputFormatError, TreeStructureError
 from evalcore.formats._io import InputSource, blocks, iter_lines, shown, source_name
@@ -41,8 +40,12 @@ _TOO_LARGE: int = 10**_MAX_DIGITS
 
 def _id_kind(raw: str, fname: str, lineno: int) -> int | None:
     """Integer ID for a regular token, ``None`` for a range or empty node."""
-    if raw.isascii() and raw.isdigit() and len(raw) > _MAX_DIGITS and raw[0] != "0":
-        return _TOO_LARGE  # an integer, but no sentence is that long: the caller reports it out of sequence
+    if raw.isascii() and raw.isdigit() and (raw[0] != "0" or raw == "0"):  # conllu's ID_SINGLE
+        # an integer; past _MAX_DIGITS no sentence is that long: the caller reports it out of sequence
+        return int(raw) if len(raw) <= _MAX_DIGITS else _TOO_LARGE
+    from conllu.exceptions import ParseException  # rare lines: ranges, decimals, errors
+    from conllu.parser import parse_id_value
+
     try:
         value = parse_id_value(raw)
     except ParseException:
@@ -54,6 +57,16 @@ def _id_kind(raw: str, fname: str, lineno: int) -> int | None:
     if isinstance(value, tuple):
         return None
     raise InputFormatError(f"ID '{shown(raw)}' is not an integer, range or decimal", file=fname, line=lineno)
+
+
+def _comment_pair(line: str) -> tuple[str, str | None]:
+    """``# key = value`` -> (key, value) as ``conllu.parser.parse_comment_line`` splits it:
+    both stripped, no ``=`` -> value ``None``, an empty key or value -> ``("", None)``."""
+    key, eq, value = line.strip()[1:].partition("=")
+    key, value = key.strip(), value.strip()
+    if eq and key and value:
+        return key, value
+    return "", None
 
 
 def _depth(heads: list[int]) -> tuple[int, int]:
@@ -93,8 +106,7 @@ def _finish(
     for lineno, line in lines:
         if line.startswith("#"):
             comments.append(line)
-            pairs = parse_comment_line(line)
-            key, value = pairs[0] if pairs else ("", None)
+            key, value = _comment_pair(line)
             body = line[1:].strip()
             if key == "sent_id" and value:
                 sent_id = value
@@ -114,7 +126,11 @@ def _finish(
                 line=lineno,
                 sentence=sent_id or None,
             )
-        tid = _id_kind(cols[0], fname, lineno)
+        raw_id = cols[0]
+        if raw_id.isdigit() and raw_id.isascii() and raw_id[0] != "0" and len(raw_id) <= _MAX_DIGITS:
+            tid: int | None = int(raw_id)  # most lines: _id_kind's first case, without the call
+        else:
+            tid = _id_kind(raw_id, fname, lineno)
         if tid is None:
             extras.append(ExtraLine(cols[0], tuple(cols[1:]), len(tokens)))
             continue

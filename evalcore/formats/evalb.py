@@ -76,10 +76,10 @@ def read_evalb(trees: Sequence[Tree], params: EvalbParams, error: str = "") -> E
     for tree in trees:
         nodes = tree.nodes
         open_brackets: list[int] = []
-        work: list[tuple[int, bool]] = [(0, False)]
+        work: list[int] = [0]  # node i to read, or ~i (negative) to close bracket node i
         while work:
-            i, closing = work.pop()
-            if closing:
+            i = work.pop()
+            if i < 0:
                 ends[open_brackets.pop()] = len(words)
                 continue
             node = nodes[i]
@@ -88,9 +88,9 @@ def read_evalb(trees: Sequence[Tree], params: EvalbParams, error: str = "") -> E
                 error = error or f"more than two elements in a bracket (word '{node.label}')"
                 continue
             children = node.children
-            if len(children) == 1 and nodes[children[0]].terminal is not None:
+            if len(children) == 1 and (child := nodes[children[0]]).terminal is not None:
                 tag = node.label
-                word = nodes[children[0]].label
+                word = child.label
                 if tag not in delete_len:
                     length += 1
                 if tag in quote_labels and word in QUOTE_WORDS:
@@ -105,8 +105,8 @@ def read_evalb(trees: Sequence[Tree], params: EvalbParams, error: str = "") -> E
             ends.append(-1)
             labels.append(node.label)
             open_brackets.append(len(starts) - 1)
-            work.append((i, True))
-            work.extend((c, False) for c in reversed(children))
+            work.append(~i)
+            work.extend(reversed(children))
     brackets = tuple(
         RawBracket(s, e, lab, p) for s, e, lab, p in zip(starts, ends, labels, parents, strict=True)
     )

@@ -48,7 +48,7 @@ def _build(
 
 
 class _Builder:
-    """The bracket-to-tree state machine shared by :func:`read_ptb` and :func:`parse_ptb_line`.
+    """The bracket-to-tree state machine of :func:`read_ptb` (:func:`parse_ptb_line` inlines its loop).
 
     An explicit stack, so any depth works; the callers decide what is an error, except the
     depth and word limits, checked here (``where`` names the file and the line being read).
@@ -234,32 +234,63 @@ def parse_ptb_line(
     brackets and unbalanced brackets, and :class:`~evalcore.errors.LimitError`
     for a line past the depth or word limit (words of all its trees).
     """
+    # One tokenizing pass and a loop over plain lists (the reader of evalb's files: 80% of
+    # ``evalcore parseval`` was spent here with a method call per token; issue 18).
     trees: list[Tree] = []
-    b = _Builder(limits, name)
-    b.line = line
-    words = 0
-    for m in _TOKEN.finditer(text):
-        tok = m.group()
+    labels: list[str] = []
+    kids: list[list[int]] = []
+    terms: list[int | None] = []
+    words: list[str] = []
+    stack: list[int] = []
+    expect_label = False
+    total_words = 0
+    max_depth, max_words = limits.depth, limits.tokens
+    for tok in _TOKEN.findall(text):
         if tok == "(":
-            b.open()
+            if not stack:
+                labels, kids, terms, words = [], [], [], []
+            elif len(stack) >= max_depth:
+                what = f"tree is more than {max_depth} brackets deep"
+                raise limits.error("depth", what, file=name, line=line)
+            idx = len(labels)
+            labels.append("")
+            kids.append([])
+            terms.append(None)
+            if stack:
+                kids[stack[-1]].append(idx)
+            stack.append(idx)
+            expect_label = True
         elif tok == ")":
-            if b.outside:
+            if not stack:
                 raise InputFormatError("unbalanced brackets (too many ')')", file=name, line=line)
-            b.close()  # evalb accepts "(X)" and "()" as empty constituents
-            if b.outside:
-                words += len(b.words)
-                if words > limits.tokens:
-                    what = f"line has more than {limits.tokens} words"
+            stack.pop()  # evalb accepts "(X)" and "()" as empty constituents
+            expect_label = False
+            if not stack:
+                total_words += len(words)
+                if total_words > max_words:
+                    what = f"line has more than {max_words} words"
                     raise limits.error("tokens", what, file=name, line=line)
-                trees.append(b.tree(name, line, len(trees) + 1))
-        elif b.outside:
+                nodes = tuple(map(Node, labels, map(tuple, kids), terms))
+                where = Source(name, line)
+                trees.append(Tree(nodes, tuple(words), sent_id=str(len(trees) + 1), source=where))
+        elif not stack:
             raise InputFormatError(
                 f"text '{shown(tok)}' outside any bracket (expected '(')", file=name, line=line
             )
+        elif expect_label:
+            labels[stack[-1]] = tok
+            expect_label = False
         else:
-            b.atom(tok)
-    if not b.outside:
-        raise InputFormatError(f"unbalanced brackets ({len(b.stack)} '(' not closed)", file=name, line=line)
+            if len(words) >= max_words:
+                what = f"tree has more than {max_words} words"
+                raise limits.error("tokens", what, file=name, line=line)
+            kids[stack[-1]].append(len(labels))
+            labels.append(tok)
+            kids.append([])
+            terms.append(len(words))
+            words.append(tok)
+    if stack:
+        raise InputFormatError(f"unbalanced brackets ({len(stack)} '(' not closed)", file=name, line=line)
     return tuple(trees)
 
 

@@ -1,0 +1,82 @@
+"""Start-up of the command line (issue 18, part 4): only the chosen command's module is imported.
+
+Structural checks, not timings (the figures are printed by ``benchmarks/bench_startup.py``): a fresh
+interpreter that imports :mod:`evalcore.cli`, or builds the parser for ``--help`` or for one
+command, has not imported numpy, pandas, edist or another command's module; and the one-line helps
+that ``evalcore --help`` prints without importing the modules are the ones the modules register.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+
+import pytest
+
+from evalcore.cli import COMMANDS, build_parser, chosen_command
+
+HEAVY = ("numpy", "pandas", "edist", "scipy")
+USES = {"freval": {"parseval"}}  # freval takes parseval's bracket-extraction arguments
+
+
+def _loaded_after(code: str) -> list[str]:
+    """Top-level names of the modules loaded by ``code`` in a fresh interpreter, plus command modules."""
+    probe = (
+        "import sys\n"
+        f"{code}\n"
+        "import json\n"
+        "print(json.dumps(sorted({m.split('.')[0] for m in sys.modules} "
+        "| {m for m in sys.modules if m.startswith('evalcore.commands.')})))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    loaded: list[str] = json.loads(out.stdout)
+    return loaded
+
+
+def test_importing_the_cli_loads_no_heavy_library_and_no_command() -> None:
+    loaded = _loaded_after("import evalcore.cli")
+    assert "evalcore" in loaded  # the probe does see the package
+    assert [m for m in HEAVY if m in loaded] == []
+    assert [m for m in loaded if m.startswith("evalcore.commands.")] == []
+
+
+@pytest.mark.parametrize("command", ["", "attach", "parseval", "freval"])
+def test_building_one_commands_parser_imports_only_that_command(command: str) -> None:
+    loaded = _loaded_after(f"from evalcore.cli import build_parser; build_parser(only={command!r})")
+    assert [m for m in HEAVY if m in loaded] == []
+    commands = {m.removeprefix("evalcore.commands.") for m in loaded if m.startswith("evalcore.commands.")}
+    assert commands - {command, "_common"} <= USES.get(command, set())
+    if command:
+        assert command in commands
+
+
+def test_the_help_table_is_what_the_modules_register() -> None:
+    parser = build_parser()  # every module imported, each registering its own help
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    registered = [(action.dest, action.help) for action in sub._choices_actions]
+    assert registered == list(COMMANDS)
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["--help"], ""),
+        ([], ""),
+        (["attach", "g.conllu", "s.conllu"], "attach"),
+        (["--version", "freval"], "freval"),
+        (["nosuch", "attach"], ""),  # the first positional is not a command: argparse reports it
+        (["-h", "parseval"], "parseval"),
+    ],
+)
+def test_chosen_command(argv: list[str], expected: str) -> None:
+    assert chosen_command(argv) == expected
+
+
+def test_a_placeholder_parser_is_never_run() -> None:
+    """Each real command sets ``run``; a placeholder does not, and ``main`` then builds the whole parser."""
+    args = build_parser(only="attach").parse_args(["parseval"])
+    assert not hasattr(args, "run")
+    args = build_parser(only="parseval").parse_args(["parseval", "g", "t"])
+    assert callable(args.run)
