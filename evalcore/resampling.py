@@ -42,8 +42,10 @@ __all__ = [
     "Intervals",
     "PairedComparison",
     "PairedTestSettings",
+    "RatioKind",
     "attach_pair_tables",
     "attach_table",
+    "cells_table",
     "compare",
     "conll18_names",
     "conll18_table",
@@ -299,6 +301,29 @@ def ratio_table(name: str, pairs: Sequence[tuple[float, float]], kind: RatioKind
     """One score of per-sentence ``(x, n)`` pairs: ``Σx / Σn`` (attachment, a sentence average's
     ``(score, 1)``, SEGEVAL's) or, ``ted``, ``1 − Σδ / Σnorm`` (TedEval, SPEC §4.3; 1 if empty)."""
     return CountTable((name,), _rows(pairs, 2), _ted_scorer if kind == "ted" else _ratio_scorer)
+
+
+def cells_table(
+    names: Sequence[str], cells: Sequence[Sequence[tuple[float, float]]], kinds: Sequence[RatioKind]
+) -> CountTable:
+    """Several ratio scores over the same sentences in one table (each cell's ``(x, n)`` pairs two
+    columns), so that one stream of resamples gives all their intervals: the cells of the TedEval
+    experiment (UAS/LAS ``Σx/Σn``; TedEval ``1 − Σδ/Σnorm``; a sentence average ``(score, 1)``)."""
+    import numpy as np
+
+    m = len(cells[0]) if cells else 0
+    if any(len(c) != m for c in cells):
+        raise ValueError("every cell needs the same sentences")
+    rows = np.zeros((m, 2 * len(cells)))
+    for j, pairs in enumerate(cells):
+        rows[:, 2 * j : 2 * j + 2] = _rows(pairs, 2)
+    ted = np.array([k == "ted" for k in kinds])
+
+    def scorer(sums: np.ndarray) -> np.ndarray:
+        x, n = sums[:, 0::2], sums[:, 1::2]
+        return np.where(ted[None, :], 1.0 - _ratio(x, n), _ratio(x, n))
+
+    return CountTable(tuple(names), rows, scorer)
 
 
 # ---------------------------------------------------------------------------- running

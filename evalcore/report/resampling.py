@@ -52,10 +52,16 @@ def intervals_json(ivs: Intervals) -> dict[str, object]:
 
 
 def paired_text(
-    cmp: PairedComparison, name_a: str, name_b: str, labels: Sequence[str], signature: str
+    cmp: PairedComparison,
+    name_a: str,
+    name_b: str,
+    labels: Sequence[str],
+    signature: str,
+    only: Sequence[int] | None = None,
 ) -> str:
-    """One row per metric (``labels`` are the displayed names of ``cmp.names``): A, B in percent,
-    B − A in points, the p-value; with intervals, each system's."""
+    """One row per metric (``labels`` are the displayed names of ``cmp.names``; ``only`` the indices
+    of the metrics shown, default all): A, B in percent, B − A in points, the p-value; with
+    intervals, each system's."""
     ia, ib = cmp.intervals_a, cmp.intervals_b
     headers = [
         "metric",
@@ -68,8 +74,8 @@ def paired_text(
         "",
     ]
     rows: list[list[Cell]] = []
-    for i, label in enumerate(labels):
-        t = cmp.tests[i]
+    for i in range(len(cmp.names)) if only is None else only:
+        label, t = labels[i], cmp.tests[i]
         rows.append(
             [
                 label,
