@@ -24,6 +24,8 @@ from evalcore.metrics.base import make_signature
 from evalcore.metrics.conll18 import METRICS as CONLL18_METRICS
 from evalcore.metrics.conll18 import Conll18Counts
 from evalcore.metrics.freval import FrevalConfig, FrevalCounts
+from evalcore.metrics.joint import SentenceJoint
+from evalcore.metrics.lattice_tedeval import SentenceLatticeTed
 from evalcore.significance import (
     Interval,
     Scorer,
@@ -37,6 +39,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ATTACH_METRICS",
+    "LATTICE_METRICS",
     "BootstrapSettings",
     "CountTable",
     "Intervals",
@@ -53,6 +56,8 @@ __all__ = [
     "freval_names",
     "freval_table",
     "intervals",
+    "lattice_row",
+    "lattice_table",
     "paired_tests",
     "ratio_table",
     "with_settings",
@@ -324,6 +329,55 @@ def cells_table(
         return np.where(ted[None, :], 1.0 - _ratio(x, n), _ratio(x, n))
 
     return CountTable(tuple(names), rows, scorer)
+
+
+LATTICE_METRICS = (
+    "SEGEVAL U",
+    "SEGEVAL L",
+    "TEDEVAL U",
+    "TEDEVAL L",
+    "tok.acc U",
+    "tok.acc L",
+    "classic U",
+    "classic L",
+)
+"""The scenario table's columns that get intervals (``classic``: attachment over the gold segmentation)."""
+
+
+def lattice_row(sentence: SentenceJoint, average: bool) -> tuple[tuple[float, float], ...]:
+    """One sentence of ``evalcore lattice`` as the ``(x, n)`` pairs of :data:`LATTICE_METRICS`:
+    SEGEVAL ``(d, Σ|p|+|g|)``, TedEval ``(distance, norm)`` (``(score, 1)`` averaged by sentence;
+    ``(0, 0)`` for a sentence without trees, as the sums leave it out), token accuracy
+    ``(exact, tokens)``, attachment ``(correct, tokens)`` (SPEC §6)."""
+    seg, tu, tl, att = sentence.seg, sentence.ted_unlabeled, sentence.ted_labeled, sentence.attach
+
+    def ted(t: SentenceLatticeTed | None) -> tuple[float, float]:
+        if t is None or tu is None or tl is None:
+            return (0.0, 0.0)
+        return (t.score, 1.0) if average else (float(t.distance), float(t.norm))
+
+    return (
+        (seg.d_unlabeled, seg.norm),
+        (seg.d_labeled, seg.norm),
+        ted(tu),
+        ted(tl),
+        (seg.exact_unlabeled, seg.gold_tokens),
+        (seg.exact_labeled, seg.gold_tokens),
+        (att.uas, att.tokens) if att is not None else (0, 0),
+        (att.las, att.tokens) if att is not None else (0, 0),
+    )
+
+
+def lattice_table(rows: Sequence[tuple[tuple[float, float], ...]], average: bool) -> CountTable:
+    """The sentences' :func:`lattice_row` pairs as one table of eight ratio scores."""
+    kinds: tuple[RatioKind, ...] = (
+        "ted",
+        "ted",
+        "ratio" if average else "ted",
+        "ratio" if average else "ted",
+    )
+    columns = [[r[j] for r in rows] for j in range(len(LATTICE_METRICS))]
+    return cells_table(LATTICE_METRICS, columns, (*kinds, "ratio", "ratio", "ratio", "ratio"))
 
 
 # ---------------------------------------------------------------------------- running

@@ -329,3 +329,60 @@ def test_paired_tests_need_the_same_metrics() -> None:
 
     with pytest.raises(ValueError, match="same metrics"):
         paired_tests(ratio_table("x", [(1, 2)]), ratio_table("y", [(1, 2)]), PairedTestSettings(10))
+
+
+# ---------------------------------------------------------------- lattice (SEGEVAL, TedEval, token accuracy)
+
+HE = DATA / "parser_outputs/conll2018/he_htb"
+
+
+@pytest.mark.skipif(not HE.exists(), reason="../shared/data absent")
+@pytest.mark.slow
+@pytest.mark.parametrize("average", [False, True])
+def test_lattice_intervals_are_around_the_scenario_tables_scores(average: bool) -> None:
+    """Hebrew HTB, ONLP-lab's raw-text output: the scorer of all sentences' pairs is the table's
+    SEGEVAL, TEDEVAL and token accuracy (global or sentence average), and each interval holds it."""
+    from evalcore.lattice.reading import PairStream
+    from evalcore.metrics.joint import JointConfig, SentenceJoint, evaluate_stream
+    from evalcore.resampling import lattice_row, lattice_table
+
+    config = JointConfig(average="sentence" if average else "global")
+    rows: list[tuple[tuple[float, float], ...]] = []
+
+    def keep(s: SentenceJoint) -> None:
+        rows.append(lattice_row(s, average))
+
+    stream = PairStream(
+        str(HE / "gold.he_htb.conllu.gz"), str(HE / "ONLP-lab.he_htb.conllu.gz"), options=config.read_options
+    )
+    result = evaluate_stream(stream, config, on_sentence=keep)
+    assert result.ted_unlabeled is not None and result.ted_labeled is not None
+    ivs = intervals(lattice_table(rows, average), BootstrapSettings(300, 0.95, 1))
+    expected = {
+        "SEGEVAL U": result.segeval.unlabeled,
+        "SEGEVAL L": result.segeval.labeled,
+        "TEDEVAL U": result.ted_unlabeled.score,
+        "TEDEVAL L": result.ted_labeled.score,
+        "tok.acc U": result.segeval.token_accuracy_unlabeled,
+        "tok.acc L": result.segeval.token_accuracy_labeled,
+    }
+    for name, value in expected.items():
+        iv = ivs.get(name)
+        assert iv.point == pytest.approx(value), name
+        assert iv.low <= iv.point <= iv.high
+        assert iv.high - iv.low > 0
+
+
+@pytest.mark.skipif(not HE.exists(), reason="../shared/data absent")
+@pytest.mark.slow
+def test_cli_lattice_bootstrap_json_and_classic(capsys: pytest.CaptureFixture[str]) -> None:
+    gold = str(HE / "gold.he_htb.conllu.gz")
+    code, out, _ = _run(capsys, "lattice", gold, f"self={gold}", "--bootstrap", "50", "--format", "json")
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["bootstrap"]["samples"] == 50
+    # the gold against itself: every score and its interval are 1 (classic: attachment, gold scenario)
+    assert doc["classic"]["metric"] == "attachment"
+    for name, iv in doc["intervals"].items():
+        assert (iv["low"], iv["high"]) == (1.0, 1.0), name
+    assert set(doc["intervals"]) >= {"SEGEVAL U", "TEDEVAL L", "classic U", "classic L"}
