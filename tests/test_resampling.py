@@ -386,3 +386,18 @@ def test_cli_lattice_bootstrap_json_and_classic(capsys: pytest.CaptureFixture[st
     for name, iv in doc["intervals"].items():
         assert (iv["low"], iv["high"]) == (1.0, 1.0), name
     assert set(doc["intervals"]) >= {"SEGEVAL U", "TEDEVAL L", "classic U", "classic L"}
+
+
+def test_ratio_and_ted_tables_score_their_sums_by_hand() -> None:
+    """TedEval ``1 − Σδ/Σnorm`` = 1 − (2 + 6)/(10 + 30) = 0.8; a ratio Σx/Σn = (2 + 6)/40 = 0.2; in
+    one table, both from the same resamples."""
+    from evalcore.resampling import cells_table, ratio_table
+
+    pairs = [(2.0, 10.0), (6.0, 30.0)]
+    settings = BootstrapSettings(100, 0.95, 1)
+    assert intervals(ratio_table("t", pairs, "ted"), settings).get("t").point == pytest.approx(0.8)
+    assert intervals(ratio_table("r", pairs), settings).get("r").point == pytest.approx(0.2)
+    both = intervals(cells_table(("t", "r"), (pairs, pairs), ("ted", "ratio")), settings)
+    t, r = both.get("t"), both.get("r")
+    assert (t.point, r.point) == pytest.approx((0.8, 0.2))
+    assert (t.low, t.high) == pytest.approx((1 - r.high, 1 - r.low))  # the same draws, mirrored
