@@ -328,9 +328,10 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
     # ---- issue 16: intervals and paired tests on per-sentence count vectors ---------------
     (SI, 'bootstrap_intervals', 'scorer(rows.sum(axis=0)[None, :])[0]', 'scorer(rows[:1])[0]', DROP,
      RESAMPLING),
-    (RS, '_freval_scorer', 'limit - np.argmax(present[:, ::-1], axis=1)', 'limit - np.argmax(present, axis=1)',
-     SWAP, RESAMPLING),
-    (RS, '_freval_scorer', 'weights[0, :n] = alpha[:n]', 'weights[0, :n] = 1.0 / limit', CONSTANT, RESAMPLING),
+    (RS, '_freval_scorer', 'limit - np.argmax(present[:, ::-1], axis=1)',
+     'limit - np.argmax(present, axis=1)', SWAP, RESAMPLING),
+    (RS, '_freval_scorer', 'weights[0, :n] = alpha[:n]', 'weights[0, :n] = 1.0 / limit', CONSTANT,
+     RESAMPLING),
     (RS, '_ted_scorer', '1.0 - _ratio(sums[:, 0:1], sums[:, 1:2])', '_ratio(sums[:, 0:1], sums[:, 1:2])',
      DROP, RESAMPLING),
 ]
