@@ -22,7 +22,7 @@ from evalcore.metrics.attachment import AttachConfig, AttachResult, attach_corpu
 from evalcore.metrics.conll18 import evaluate_conll18
 from evalcore.report.attach import attach_csv, attach_json, attach_text
 from evalcore.report.conll18 import format_conll18_intervals, format_conll18_table
-from evalcore.report.resampling import paired_csv, paired_json, paired_text
+from evalcore.report.resampling import paired_output
 from evalcore.report.tables import json_text
 from evalcore.resampling import (
     BootstrapSettings,
@@ -162,12 +162,7 @@ def _run_two_systems(args: argparse.Namespace, boot: BootstrapSettings | None) -
         cmp = compare(ta, tb, paired_settings(args), boot)
         labels = _ATTACH_LABELS
         signature = cmp.sign(a.score.signature)
-    if args.format == "json":
-        sys.stdout.write(json_text(paired_json(cmp, name_a, name_b, signature)))
-    elif args.format == "csv":
-        sys.stdout.write(paired_csv(cmp))
-    else:
-        sys.stdout.write(paired_text(cmp, name_a, name_b, labels, signature))
+    sys.stdout.write(paired_output(args.format, cmp, name_a, name_b, labels, signature))
     return 0
 
 

@@ -14,7 +14,7 @@ from evalcore.commands.parseval import add_extraction_args, extraction_config, r
 from evalcore.formats.ptb import read_ptb_sentences
 from evalcore.metrics.freval import FrevalConfig, FrevalResult, freval_corpus
 from evalcore.report.freval import freval_csv, freval_json, freval_text
-from evalcore.report.resampling import paired_csv, paired_json, paired_text
+from evalcore.report.resampling import paired_output
 from evalcore.report.tables import json_text
 from evalcore.resampling import (
     BootstrapSettings,
@@ -136,19 +136,12 @@ def _run_two(
         boot,
     )
     signature = cmp.sign(ra.score.signature)
-    if args.format == "json":
-        sys.stdout.write(json_text(paired_json(cmp, name_a, name_b, signature)))
-    elif args.format == "csv":
-        sys.stdout.write(paired_csv(cmp))
-    else:
-        labels = [
-            n.replace("recall_", "LR_").replace("precision_", "LP_").replace("f1_", "F1_") for n in cmp.names
-        ]
-        labels[-3:] = ["FLR", "FLP", "F1"]
-        shown = [i for i, n in enumerate(cmp.names) if n.startswith("f1_")] + [
-            len(labels) - 3,
-            len(labels) - 2,
-            len(labels) - 1,
-        ]
-        sys.stdout.write(paired_text(cmp, name_a, name_b, labels, signature, shown))
+    labels = [
+        n.replace("recall_", "LR_").replace("precision_", "LP_").replace("f1_", "F1_") for n in cmp.names
+    ]
+    labels[-3:] = ["FLR", "FLP", "F1"]  # text: F1 per size, then the mixed scores
+    shown = [i for i, n in enumerate(cmp.names) if n.startswith("f1_")] + list(
+        range(len(labels) - 3, len(labels))
+    )
+    sys.stdout.write(paired_output(args.format, cmp, name_a, name_b, labels, signature, shown))
     return 0

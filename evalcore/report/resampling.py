@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from evalcore.report.tables import Cell, csv_text, text_table
+from evalcore.report.tables import Cell, csv_text, json_text, text_table
 from evalcore.resampling import BootstrapSettings, Intervals, PairedComparison
 from evalcore.significance import Interval
 
@@ -21,6 +21,7 @@ __all__ = [
     "level_header",
     "paired_csv",
     "paired_json",
+    "paired_output",
     "paired_text",
 ]
 
@@ -137,3 +138,20 @@ def paired_csv(cmp: PairedComparison) -> str:
             row += [ia.values[i].low, ia.values[i].high, ib.values[i].low, ib.values[i].high]
         rows.append(row)
     return csv_text(headers, rows)
+
+
+def paired_output(
+    fmt: str,
+    cmp: PairedComparison,
+    name_a: str,
+    name_b: str,
+    labels: Sequence[str],
+    signature: str,
+    only: Sequence[int] | None = None,
+) -> str:
+    """The two-system report in ``fmt`` (``json``, ``csv``, else text; see :func:`paired_text`)."""
+    if fmt == "json":
+        return json_text(paired_json(cmp, name_a, name_b, signature))
+    if fmt == "csv":
+        return paired_csv(cmp)
+    return paired_text(cmp, name_a, name_b, labels, signature, only)
