@@ -6,7 +6,7 @@ from __future__ import annotations
 from evalcore.experiment import ExperimentConfig, ExperimentResult, Row
 from evalcore.report.resampling import bootstrap_json, interval_text, level_header
 from evalcore.report.tables import Cell, csv_text, latex_escape, text_table
-from evalcore.resampling import Intervals
+from evalcore.resampling import Intervals, with_settings
 
 __all__ = [
     "cell_name",
@@ -26,8 +26,6 @@ def cell_name(against: str, metric: str, parse: str) -> str:
 def _signature(result: ExperimentResult, intervals: Intervals | None) -> str:
     if intervals is None:
         return result.signature
-    from evalcore.resampling import with_settings
-
     return with_settings(result.signature, intervals.settings.items()[:2])  # the seed is the test's
 
 
