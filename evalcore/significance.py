@@ -17,6 +17,13 @@ the two systems' corpus values.
   Tibshirani 1993, ch. 13): resample sentences with replacement, take the
   ``(1 − level)/2`` and ``(1 + level)/2`` quantiles of ``Σx/Σn``.
 
+* Both generalized to any metric that is a function of summed counts
+  (:func:`bootstrap_intervals`, :func:`randomization_tests`): every sentence is
+  a row of count fields, a *scorer* maps summed rows to the metric values, so an
+  F1 ``2·matched / (gold + system)``, FREVAL's per-size mix or a score with
+  several denominators is resampled from its counts, never from per-sentence
+  scores.
+
 The random seed is a parameter; shuffles run in vectorized chunks of bounded size
 (memory does not grow with the number of sentences).  Every test with a given seed
 draws the same random numbers, so :func:`pairwise_significance` runs many pairs
@@ -26,24 +33,32 @@ cost of one test (the cross-scheme experiment's 100 pairs took 30 s one by one).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, TypeAlias
 
 if TYPE_CHECKING:  # numpy is imported when a test runs, not when the CLI starts
     import numpy as np
 
 __all__ = [
+    "CountRows",
     "Interval",
+    "Scorer",
     "SignificanceResult",
     "approximate_randomization",
     "bootstrap_interval",
+    "bootstrap_intervals",
     "paired_bootstrap",
     "pairwise_significance",
+    "randomization_tests",
     "significance",
 ]
 
 Method = Literal["ar", "bootstrap"]
+CountRows: TypeAlias = "np.ndarray | Sequence[Sequence[float]]"
+"""Per-sentence counts: one row per sentence, one column per count field."""
+Scorer: TypeAlias = "Callable[[np.ndarray], np.ndarray]"
+"""Summed counts, one row per trial (k × fields) → metric values (k × metrics); vectorized."""
 _CHUNK = 2000  # trials per vectorized chunk ...
 _CELLS = 2_000_000  # ... and at most this many trial x sentence cells (about 16 MB a matrix)
 
@@ -101,6 +116,17 @@ def _resample_counts(rng: np.random.Generator, k: int, m: int) -> np.ndarray:
     return counts
 
 
+def _ratio_scorer(sums: np.ndarray) -> np.ndarray:
+    """Columns ``(x, n)`` → ``x / n`` (0 where ``n`` is 0): the ratio metrics' scorer."""
+    return _ratio(sums[:, 0:1], sums[:, 1:2])
+
+
+def _pair_rows(pairs: Sequence[tuple[float, float]]) -> np.ndarray:
+    import numpy as np
+
+    return np.array(pairs, dtype=np.float64).reshape(len(pairs), 2)
+
+
 def approximate_randomization(
     a: Sequence[tuple[float, float]],
     b: Sequence[tuple[float, float]],
@@ -109,31 +135,53 @@ def approximate_randomization(
     seed: int = 12345,
 ) -> SignificanceResult:
     """Two-sided approximate-randomization test of ``|Σxa/Σna − Σxb/Σnb|``."""
+    if len(a) != len(b):
+        raise ValueError(f"paired test needs equal sentence counts ({len(a)} vs {len(b)})")
+    (result,) = randomization_tests(_pair_rows(a), _pair_rows(b), _ratio_scorer, shuffles=shuffles, seed=seed)
+    return result
+
+
+def randomization_tests(
+    a: CountRows,
+    b: CountRows,
+    scorer: Scorer,
+    *,
+    shuffles: int = 10_000,
+    seed: int = 12345,
+) -> tuple[SignificanceResult, ...]:
+    """Approximate randomization for every metric ``scorer`` computes from summed counts.
+
+    ``a`` and ``b`` hold the two systems' per-sentence counts (same sentences, same fields).  In
+    each shuffle every sentence's two rows are swapped with probability ½ (the same swaps for
+    all metrics); the statistic of a metric is the absolute difference of the two systems'
+    values; ``p = (r + 1) / (N + 1)`` (SPEC §5.4), one result per metric column.
+    """
     import numpy as np
 
-    xa, na, xb, nb = _arrays(a, b)
-    observed = float(
-        abs(
-            _ratio(np.array([xa.sum()]), np.array([na.sum()]))[0]
-            - _ratio(np.array([xb.sum()]), np.array([nb.sum()]))[0]
-        )
-    )
+    ma, mb = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if ma.shape[0] != mb.shape[0]:
+        raise ValueError(f"paired test needs equal sentence counts ({ma.shape[0]} vs {mb.shape[0]})")
+    if ma.shape != mb.shape:
+        raise ValueError(f"paired test needs the same count fields ({ma.shape[1:]} vs {mb.shape[1:]})")
+    m = ma.shape[0]
+    sum_a, sum_b = ma.sum(axis=0), mb.sum(axis=0)
+    observed = np.abs(scorer(sum_a[None, :]) - scorer(sum_b[None, :]))[0]
     rng = np.random.default_rng(seed)
-    dx, dn = xb - xa, nb - na
-    base = np.array([xa.sum(), na.sum(), xb.sum(), nb.sum()])
-    hits = 0
+    delta = mb - ma
+    hits = np.zeros(observed.shape[0], dtype=np.int64)
     done = 0
     eps = 1e-12
     while done < shuffles:
-        k = _chunk(shuffles - done, len(xa))
-        swap = rng.random((k, len(xa))) < 0.5
-        sw = swap.astype(np.float64)
-        gx, gn = sw @ dx, sw @ dn
-        s_a = _ratio(base[0] + gx, base[1] + gn)
-        s_b = _ratio(base[2] - gx, base[3] - gn)
-        hits += int(np.count_nonzero(np.abs(s_a - s_b) >= observed - eps))
+        k = _chunk(shuffles - done, m)
+        swap = (rng.random((k, m)) < 0.5).astype(np.float64)
+        moved = swap @ delta
+        diff = np.abs(scorer(sum_a + moved) - scorer(sum_b - moved))
+        hits += np.count_nonzero(diff >= observed - eps, axis=0)
         done += k
-    return SignificanceResult((hits + 1) / (shuffles + 1), observed, shuffles, "ar", seed)
+    return tuple(
+        SignificanceResult((int(h) + 1) / (shuffles + 1), float(o), shuffles, "ar", seed)
+        for h, o in zip(hits, observed, strict=True)
+    )
 
 
 def paired_bootstrap(
@@ -271,23 +319,46 @@ def bootstrap_interval(
     seed: int = 12345,
 ) -> Interval:
     """Percentile interval of ``Σx/Σn`` from ``samples`` resamples of the sentences (seeded)."""
+    (interval,) = bootstrap_intervals(
+        _pair_rows(pairs), _ratio_scorer, samples=samples, level=level, seed=seed
+    )
+    return interval
+
+
+def bootstrap_intervals(
+    counts: CountRows,
+    scorer: Scorer,
+    *,
+    samples: int = 1000,
+    level: float = 0.95,
+    seed: int = 12345,
+) -> tuple[Interval, ...]:
+    """Percentile intervals of every metric ``scorer`` computes from summed per-sentence counts.
+
+    Each of ``samples`` resamples draws the sentences (rows of ``counts``) with replacement, sums
+    their counts and scores the sums (Efron & Tibshirani 1993, ch. 13); the interval of a metric
+    is the ``(1 − level)/2`` and ``(1 + level)/2`` quantiles of its values.  The point estimate is
+    the score of all sentences' sums.  One seeded stream of draws serves every metric, in chunks
+    of bounded size.
+    """
     import numpy as np
 
     if not 0 < level < 1:
         raise ValueError(f"level must be in (0, 1), got {level}")
-    x = np.array([a for a, _ in pairs], dtype=np.float64)
-    n = np.array([b for _, b in pairs], dtype=np.float64)
-    point = float(x.sum() / n.sum()) if n.sum() else 0.0
-    m = len(x)
+    rows = np.asarray(counts, dtype=np.float64)
+    m = rows.shape[0]
+    point = scorer(rows.sum(axis=0)[None, :])[0]
     if not m or samples < 1:
-        return Interval(point, point, point, level, samples, seed)
+        return tuple(Interval(float(p), float(p), float(p), level, samples, seed) for p in point)
     rng = np.random.default_rng(seed)
-    values = np.empty(samples)
+    values = np.empty((samples, point.shape[0]))
     done = 0
     while done < samples:
         k = _chunk(samples - done, m)
-        counts = _resample_counts(rng, k, m)
-        values[done : done + k] = _ratio(counts @ x, counts @ n)
+        values[done : done + k] = scorer(_resample_counts(rng, k, m) @ rows)
         done += k
-    low, high = np.quantile(values, [(1 - level) / 2, (1 + level) / 2])
-    return Interval(point, float(low), float(high), level, samples, seed)
+    low, high = np.quantile(values, [(1 - level) / 2, (1 + level) / 2], axis=0)
+    return tuple(
+        Interval(float(p), float(lo), float(hi), level, samples, seed)
+        for p, lo, hi in zip(point, low, high, strict=True)
+    )

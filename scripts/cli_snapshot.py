@@ -219,6 +219,22 @@ INVOCATIONS: tuple[Invocation, ...] = (
     _i("lattice_conll18_fr_csv", "lattice", f"{CONLL18}/fr_gsd/gold.fr_gsd.conllu.gz",
        f"{CONLL18}/fr_gsd/UDPipe-Future.fr_gsd.conllu.gz",
        f"{CONLL18}/fr_gsd/conll18-baseline.fr_gsd.conllu.gz", "--format", "csv"),
+    # intervals and paired tests (--bootstrap, GOLD A B)
+    _i("bootstrap_attach_fr_text", "attach", FR_UD, FR_SPACY_UD, "--bootstrap", "300", small=True),
+    _i("bootstrap_attach_fr_two_systems_json", "attach", FR_UD, FR_SPACY_UD, FR_SPACY_UD1, "--shuffles",
+       "1000", "--bootstrap", "200", "--format", "json", small=True),
+    _i("bootstrap_attach_bad_level", "attach", FR_UD, FR_SPACY_UD, "--bootstrap", "10", "--level", "95",
+       small=True),
+    _i("bootstrap_conll18_en_two_systems", "attach", "--format", "conll18",
+       f"{CONLL18}/en_ewt/gold.en_ewt.conllu.gz", f"{CONLL18}/en_ewt/UDPipe-Future.en_ewt.conllu.gz",
+       f"{CONLL18}/en_ewt/conll18-baseline.en_ewt.conllu.gz", "--shuffles", "2000", "--bootstrap", "500"),
+    _i("bootstrap_freval_sample_csv", "freval", f"{SAMPLE}/sample.gld", f"{SAMPLE}/sample.tst",
+       "--max-size", "4", "--bootstrap", "300", "--format", "csv"),
+    _i("bootstrap_freval_sample_two_systems", "freval", f"{SAMPLE}/sample.gld", f"{SAMPLE}/sample.tst",
+       f"{SAMPLE}/sample.gld", "--max-size", "4", "--shuffles", "1000"),
+    _i("bootstrap_tedeval_fr_text", "tedeval", *FR_PARSES, "--shuffles", "1000", "--bootstrap", "300"),
+    _i("bootstrap_lattice_he_raw_json", "lattice", f"{CONLL18}/he_htb/gold.he_htb.conllu.gz",
+       HE_SYSTEMS[1], "--bootstrap", "300", "--format", "json"),
 )
 # fmt: on
 

@@ -55,6 +55,7 @@ LATTICE = (
     "tests/test_lattice_draw.py",
 )
 SIGNIFICANCE = ("tests/test_boundaries_core.py", "tests/test_significance.py")
+RESAMPLING = ("tests/test_resampling.py", "tests/test_significance.py")
 # token boundaries of files that do not state them (issue 12), read as a stream (issue 13)
 BOUNDARIES = ("tests/test_lattice_identity.py", *LATTICE)
 # the linear algorithms of issue 13, tested against their definitions
@@ -83,6 +84,7 @@ J = "evalcore/metrics/joint.py"
 TA = "evalcore/lattice/textalign.py"
 WO = "evalcore/metrics/words.py"
 SI = "evalcore/significance.py"
+RS = "evalcore/resampling.py"
 
 # fmt: off
 _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
@@ -275,12 +277,13 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
      'elif table[g][s] == table[g][s + 1]:', SWAP, LATTICE),
     # ---- significance ------------------------------------------------------------------
     (SI, 'paired_bootstrap', '(hits + 1) / (samples + 1)', 'hits / samples', OFF_BY_ONE, SIGNIFICANCE),
-    (SI, 'approximate_randomization', '(hits + 1) / (shuffles + 1)',
-     'hits / shuffles', OFF_BY_ONE, SIGNIFICANCE),
-    (SI, 'approximate_randomization', 'np.abs(s_a - s_b) >= observed - eps',
-     'np.abs(s_a - s_b) > observed + eps', COMPARISON, SIGNIFICANCE),
-    (SI, 'approximate_randomization', 'rng.random((k, len(xa))) < 0.5',
-     'rng.random((k, len(xa))) < 0.25', CONSTANT, SIGNIFICANCE),
+    # approximate_randomization runs on randomization_tests (count vectors and a scorer; issue 16)
+    (SI, 'randomization_tests', '(int(h) + 1) / (shuffles + 1)',
+     'int(h) / shuffles', OFF_BY_ONE, SIGNIFICANCE),
+    (SI, 'randomization_tests', 'diff >= observed - eps',
+     'diff > observed + eps', COMPARISON, SIGNIFICANCE),
+    (SI, 'randomization_tests', 'rng.random((k, m)) < 0.5',
+     'rng.random((k, m)) < 0.25', CONSTANT, SIGNIFICANCE),
     (SI, 'paired_bootstrap', 'sign * diff >= 2 * abs(observed)',
      'sign * diff >= abs(observed)', CONSTANT, SIGNIFICANCE),
     (SI, 'SignificanceResult.significant', 'self.p_value < 0.05',
@@ -322,6 +325,15 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
      'out = [max(k - u - 1, 0) for u in range(length)]', OFF_BY_ONE, LINEAR_FRAGMENTS),
     (GT, 'ted_same_yield', 'if cost > _count_bound(kx, ky, pin_roots):', 'if False:', DROP, LINEAR_TED),
     (FR, 'fragment_counts', ' and (edge_ok is None or edge_ok[i])', '', DROP, LINEAR_FRAGMENTS),
+    # ---- issue 16: intervals and paired tests on per-sentence count vectors ---------------
+    (SI, 'bootstrap_intervals', 'scorer(rows.sum(axis=0)[None, :])[0]', 'scorer(rows[:1])[0]', DROP,
+     RESAMPLING),
+    (RS, '_freval_scorer', 'limit - np.argmax(present[:, ::-1], axis=1)',
+     'limit - np.argmax(present, axis=1)', SWAP, RESAMPLING),
+    (RS, '_freval_scorer', 'weights[0, :n] = alpha[:n]', 'weights[0, :n] = 1.0 / limit', CONSTANT,
+     RESAMPLING),
+    (RS, '_ted_scorer', '1.0 - _ratio(sums[:, 0:1], sums[:, 1:2])', '_ratio(sums[:, 0:1], sums[:, 1:2])',
+     DROP, RESAMPLING),
 ]
 # fmt: on
 

@@ -4,7 +4,7 @@
   A module imports only from its own layer or lower ones::
 
       errors, limits, version < trees < formats < conversion, generalization, fragments, ted/,
-      lattice/ < metrics/, significance < experiment, inspection, examples, atlas, ranking
+      lattice/ < metrics/, significance < experiment, inspection, examples, atlas, ranking, resampling
       < report/, render/
       < commands/, cli, the package's public API (``evalcore/__init__.py``)
 
@@ -37,7 +37,14 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "evalcore.lattice",
     ),
     ("evalcore.metrics", "evalcore.significance"),
-    ("evalcore.experiment", "evalcore.inspection", "evalcore.examples", "evalcore.atlas", "evalcore.ranking"),
+    (
+        "evalcore.experiment",
+        "evalcore.inspection",
+        "evalcore.examples",
+        "evalcore.atlas",
+        "evalcore.ranking",
+        "evalcore.resampling",
+    ),
     ("evalcore.report", "evalcore.render"),
     ("evalcore.commands", "evalcore.cli", "evalcore.__main__", "evalcore"),
 )

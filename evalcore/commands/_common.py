@@ -3,12 +3,21 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path, PurePath
 
 from evalcore.errors import one_line
+from evalcore.resampling import BootstrapSettings, PairedTestSettings
 
-__all__ = ["NAME_SUFFIXES", "named_path", "warn"]
+__all__ = [
+    "NAME_SUFFIXES",
+    "add_bootstrap_arguments",
+    "bootstrap_settings",
+    "named_path",
+    "paired_settings",
+    "warn",
+]
 
 
 def warn(text: str) -> None:
@@ -44,3 +53,42 @@ def named_path(arg: str) -> tuple[str, str]:
     for suffix in NAME_SUFFIXES:
         base = base.removesuffix(suffix)
     return base, arg
+
+
+def add_bootstrap_arguments(p: argparse.ArgumentParser, *, seed_and_shuffles: bool = True) -> None:
+    """``--bootstrap N`` and ``--level``; with ``seed_and_shuffles`` also ``--shuffles`` (the paired
+    test of two systems) and ``--seed`` (``evalcore tedeval`` has its own, shared with its test)."""
+    p.add_argument(
+        "--bootstrap",
+        type=int,
+        metavar="N",
+        help="a percentile interval for every score from N resamples of the sentences (seeded; e.g. 1000)",
+    )
+    p.add_argument(
+        "--level",
+        type=float,
+        default=0.95,
+        help="confidence level of the --bootstrap intervals (default 0.95)",
+    )
+    if seed_and_shuffles:
+        p.add_argument(
+            "--shuffles",
+            type=int,
+            default=10_000,
+            help="two systems: approximate-randomization trials of the paired test (default 10000)",
+        )
+        p.add_argument(
+            "--seed", type=int, default=12345, help="random seed of --bootstrap and of the paired test"
+        )
+
+
+def bootstrap_settings(args: argparse.Namespace) -> BootstrapSettings | None:
+    """The ``--bootstrap`` settings, or ``None`` without ``--bootstrap`` (raises ``ValueError``)."""
+    if args.bootstrap is None:
+        return None
+    return BootstrapSettings(args.bootstrap, args.level, args.seed)
+
+
+def paired_settings(args: argparse.Namespace) -> PairedTestSettings:
+    """The paired test's settings (``--shuffles``, ``--seed``; raises ``ValueError``)."""
+    return PairedTestSettings(args.shuffles, args.seed)

@@ -7,6 +7,8 @@
   by the CoNLL 2018 shared task's character alignment (:mod:`evalcore.metrics.conll18`), Tokens …
   BLEX with precision, recall, F1 and aligned accuracy.  Options it cannot honour are refused.
 * ``--format conll18``: the CoNLL 2018 scorer's ``-v`` table, byte for byte, under its rules.
+* ``--bootstrap N``: percentile intervals of every score (sentences resampled, seeded);
+  ``GOLD A B``: both systems and each metric's paired approximate-randomization test (SPEC §5.4).
 
 docs/attachment.md documents all three.
 """
@@ -16,10 +18,16 @@ from __future__ import annotations
 import argparse
 import sys
 
-from evalcore.commands._common import warn
+from evalcore.commands._common import (
+    add_bootstrap_arguments,
+    bootstrap_settings,
+    named_path,
+    paired_settings,
+    warn,
+)
 from evalcore.errors import EvalcoreError, MismatchError
 from evalcore.formats.conllu import read_conllu
-from evalcore.metrics.attachment import AttachConfig, attach_corpus
+from evalcore.metrics.attachment import AttachConfig, AttachResult, attach_corpus
 from evalcore.metrics.breakdown import GROUPINGS, BreakdownAccumulator, GroupBy, confusion_signature
 from evalcore.metrics.conll18 import evaluate_conll18
 from evalcore.report.attach import attach_csv, attach_json, attach_text
@@ -31,8 +39,24 @@ from evalcore.report.breakdown import (
     confusion_json,
     confusion_text,
 )
-from evalcore.report.conll18 import aligned_csv, aligned_json, aligned_text, format_conll18_table
+from evalcore.report.conll18 import (
+    aligned_csv,
+    aligned_json,
+    aligned_text,
+    format_conll18_intervals,
+    format_conll18_table,
+)
+from evalcore.report.resampling import intervals_json, paired_output
 from evalcore.report.tables import json_text
+from evalcore.resampling import (
+    BootstrapSettings,
+    Intervals,
+    attach_pair_tables,
+    attach_table,
+    compare,
+    conll18_table,
+    intervals,
+)
 
 __all__ = ["add_attach_arguments", "add_breakdown_arguments", "register", "run"]
 
@@ -46,11 +70,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
             "UAS, LAS, label accuracy, undirected, NED (and --by / --confusion breakdowns). A SYSTEM "
             "of another tokenization (a parse of the raw text) is aligned by characters as in the "
             "CoNLL 2018 shared task: Tokens ... BLEX with precision, recall, F1. --format conll18 "
-            "prints the CoNLL 2018 scorer's table (conll18_ud_eval.py -v)."
+            "prints the CoNLL 2018 scorer's table (conll18_ud_eval.py -v). --bootstrap N adds "
+            "confidence intervals; GOLD A B compares two systems (paired test of each metric)."
         ),
     )
     add_attach_arguments(p)
     add_breakdown_arguments(p)
+    add_bootstrap_arguments(p)
     p.set_defaults(run=run)
 
 
@@ -59,6 +85,13 @@ def add_attach_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("gold", help="gold CoNLL-U / CoNLL-X file (.gz accepted)")
     p.add_argument(
         "system", help="system CoNLL-U / CoNLL-X file (same tokens, or another tokenization of the same text)"
+    )
+    p.add_argument(
+        "system_b",
+        nargs="?",
+        metavar="SYSTEM_B",
+        help="a second system over the same gold: both scored, and the paired test (approximate "
+        "randomization) of each difference",
     )
     p.add_argument("--no-punct", action="store_true", help="leave gold punctuation tokens out of the counts")
     p.add_argument("--max-len", type=int, metavar="N", help="only sentences of at most N (counted) tokens")
@@ -131,8 +164,7 @@ def _given(args: argparse.Namespace, options: tuple[tuple[str, str], ...]) -> li
     return [flag for attr, flag in options if getattr(args, attr) not in (None, False, [])]
 
 
-def _run_conll18(args: argparse.Namespace) -> int:
-    """The shared task's evaluation (characters aligned over the whole document), ``-v`` table."""
+def _conll18_refused(args: argparse.Namespace) -> bool:
     given = _given(args, _NOT_CONLL18)
     if given:
         print(
@@ -140,13 +172,24 @@ def _run_conll18(args: argparse.Namespace) -> int:
             f"{', '.join(given)} cannot be combined with it",
             file=sys.stderr,
         )
+    return bool(given)
+
+
+def _run_conll18(args: argparse.Namespace, boot: BootstrapSettings | None = None) -> int:
+    """The shared task's evaluation (characters aligned over the whole document), ``-v`` table;
+    with ``--bootstrap``, the intervals of its F1 and aligned accuracies after it."""
+    if _conll18_refused(args):
         return 2
-    result = evaluate_conll18(args.gold, args.system, limits=args.limits)
+    result = evaluate_conll18(args.gold, args.system, limits=args.limits, per_sentence=boot is not None)
     sys.stdout.write(format_conll18_table(result.scores) + "\n")
+    if boot is not None:
+        sys.stdout.write(
+            "\n" + format_conll18_intervals(result.scores, intervals(conll18_table(result.sentences), boot))
+        )
     return 0
 
 
-def _run_aligned(args: argparse.Namespace, difference: MismatchError) -> int:
+def _run_aligned(args: argparse.Namespace, difference: MismatchError, boot: BootstrapSettings | None) -> int:
     """SYSTEM's tokens differ from GOLD's: the CoNLL 2018 character alignment, in evalcore's formats."""
     given = _given(args, _NOT_ALIGNED)
     if given:
@@ -159,7 +202,13 @@ def _run_aligned(args: argparse.Namespace, difference: MismatchError) -> int:
             sentence=difference.sentence,
         )
     try:
-        result = evaluate_conll18(args.gold, args.system, limits=args.limits, deprel_base=args.deprel_base)
+        result = evaluate_conll18(
+            args.gold,
+            args.system,
+            limits=args.limits,
+            deprel_base=args.deprel_base,
+            per_sentence=boot is not None,
+        )
     except MismatchError as text:
         # not another tokenization of the same text: today's error, where the tokens first differ,
         # and where the characters do
@@ -171,21 +220,91 @@ def _run_aligned(args: argparse.Namespace, difference: MismatchError) -> int:
             sentence=difference.sentence,
         ) from None
     why = f"the tokens differ from the gold's at {difference}"
+    ivs = None if boot is None else intervals(conll18_table(result.sentences), boot)
     if args.format == "json":
-        sys.stdout.write(json_text(aligned_json(result, str(difference))))
+        doc = aligned_json(result, str(difference))
+        if ivs is not None:
+            doc.update(intervals_json(ivs))
+        sys.stdout.write(json_text(doc))
     elif args.format == "csv":
         sys.stdout.write(aligned_csv(result))
     else:
-        sys.stdout.write(aligned_text(result, why))
+        out = aligned_text(result, why)
+        if ivs is not None:
+            out += "\n" + format_conll18_intervals(result.scores, ivs, deprel_base=args.deprel_base)
+        sys.stdout.write(out)
+    return 0
+
+
+def _attach_config(args: argparse.Namespace) -> AttachConfig | None:
+    if args.max_len is not None and args.max_len < 0:
+        print("evalcore attach: --max-len must be >= 0", file=sys.stderr)
+        return None
+    return AttachConfig(
+        no_punct=args.no_punct,
+        max_len=args.max_len,
+        deprel_base=args.deprel_base,
+        skip_invalid=not args.strict,
+    )
+
+
+def _score(args: argparse.Namespace, system: str, config: AttachConfig, keep: bool) -> AttachResult:
+    result = attach_corpus(
+        read_conllu(args.gold, on_invalid="keep", limits=args.limits),
+        read_conllu(system, on_invalid="keep", limits=args.limits),
+        config,
+        per_sentence=keep,
+    )
+    for w in result.warnings:
+        warn(w)
+    return result
+
+
+_ATTACH_LABELS = ("UAS", "LAS", "label acc", "undirected", "NED")
+
+
+def _run_two_systems(args: argparse.Namespace, boot: BootstrapSettings | None) -> int:
+    """``GOLD A B``: both systems scored on the same gold sentences, and each metric's paired
+    approximate-randomization test (SPEC §5.4); rows of per-gold-sentence counts.  Same tokens
+    (or ``--format conll18``, the character alignment); no breakdowns."""
+    refused = _given(args, (("per_sentence", "--per-sentence"), ("by", "--by"), ("confusion", "--confusion")))
+    if refused:
+        print(f"evalcore attach: {', '.join(refused)} take one system", file=sys.stderr)
+        return 2
+    name_a, path_a = named_path(args.system)
+    name_b, path_b = named_path(args.system_b)
+    if args.format == "conll18":
+        if _conll18_refused(args):
+            return 2
+        ra = evaluate_conll18(args.gold, path_a, limits=args.limits, per_sentence=True)
+        rb = evaluate_conll18(args.gold, path_b, limits=args.limits, per_sentence=True)
+        cmp = compare(conll18_table(ra.sentences), conll18_table(rb.sentences), paired_settings(args), boot)
+        labels: tuple[str, ...] = cmp.names
+        signature = cmp.sign(ra.signature)
+    else:
+        config = _attach_config(args)
+        if config is None:
+            return 2
+        a, b = (_score(args, path, config, True) for path in (path_a, path_b))
+        ta, tb = attach_pair_tables([c for _, c in a.per_sentence], [c for _, c in b.per_sentence])
+        cmp = compare(ta, tb, paired_settings(args), boot)
+        labels = _ATTACH_LABELS
+        signature = cmp.sign(a.score.signature)
+    sys.stdout.write(paired_output(args.format, cmp, name_a, name_b, labels, signature))
     return 0
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.format == "conll18":
-        return _run_conll18(args)
-    if args.max_len is not None and args.max_len < 0:
-        print("evalcore attach: --max-len must be >= 0", file=sys.stderr)
+    try:
+        boot = bootstrap_settings(args)
+        paired_settings(args)
+    except ValueError as exc:
+        print(f"evalcore attach: {exc}", file=sys.stderr)
         return 2
+    if args.system_b is not None:
+        return _run_two_systems(args, boot)
+    if args.format == "conll18":
+        return _run_conll18(args, boot)
     by: list[GroupBy] = list(dict.fromkeys(args.by))
     if args.format == "csv" and ((by and args.confusion) or ((by or args.confusion) and args.per_sentence)):
         print(
@@ -194,30 +313,31 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    config = AttachConfig(
-        no_punct=args.no_punct,
-        max_len=args.max_len,
-        deprel_base=args.deprel_base,
-        skip_invalid=not args.strict,
-    )
+    config = _attach_config(args)
+    if config is None:
+        return 2
     groups = BreakdownAccumulator(by, config) if by or args.confusion else None
     # streams: one sentence pair in memory at a time, per-sentence counts only if asked for
+    # (or for --bootstrap, which resamples them)
     try:
         result = attach_corpus(
             read_conllu(args.gold, on_invalid="keep", limits=args.limits),
             read_conllu(args.system, on_invalid="keep", limits=args.limits),
             config,
-            per_sentence=args.per_sentence,
+            per_sentence=args.per_sentence or boot is not None,
             on_pair=None if groups is None else groups.add,
         )
     except MismatchError as difference:
-        return _run_aligned(args, difference)
+        return _run_aligned(args, difference, boot)
     for w in result.warnings:
         warn(w)
+    ivs: Intervals | None = None
+    if boot is not None:
+        ivs = intervals(attach_table([c for _, c in result.per_sentence]), boot)
     parts = None if groups is None else groups.result()
     conf_sig = confusion_signature(config)
     if args.format == "json":
-        doc = attach_json(result, args.per_sentence)
+        doc = attach_json(result, args.per_sentence, ivs)
         if parts is not None and by:
             doc["breakdowns"] = breakdown_json(parts)
         if parts is not None and args.confusion:
@@ -229,9 +349,9 @@ def run(args: argparse.Namespace) -> int:
         elif parts is not None:
             sys.stdout.write(confusion_csv(parts.confusion, conf_sig))
         else:
-            sys.stdout.write(attach_csv(result))
+            sys.stdout.write(attach_csv(result, ivs))
     else:
-        out = attach_text(result, args.per_sentence)
+        out = attach_text(result, args.per_sentence, ivs)
         if parts is not None and by:
             out += "\n" + breakdown_text(parts)
         if parts is not None and args.confusion:

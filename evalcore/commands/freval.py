@@ -9,10 +9,22 @@ from __future__ import annotations
 import argparse
 import sys
 
+from evalcore.commands._common import add_bootstrap_arguments, bootstrap_settings, named_path, paired_settings
 from evalcore.commands.parseval import add_extraction_args, extraction_config, report_problems, stream_pair
-from evalcore.metrics.freval import FrevalConfig, freval_corpus
+from evalcore.formats.ptb import read_ptb_sentences
+from evalcore.metrics.freval import FrevalConfig, FrevalResult, freval_corpus
 from evalcore.report.freval import freval_csv, freval_json, freval_text
+from evalcore.report.resampling import paired_output
 from evalcore.report.tables import json_text
+from evalcore.resampling import (
+    BootstrapSettings,
+    Intervals,
+    PairedTestSettings,
+    compare,
+    freval_limit,
+    freval_table,
+    intervals,
+)
 
 __all__ = ["register", "run"]
 
@@ -44,7 +56,15 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         action="store_true",
         help="merge a bracket into its parent when both have the same label and words (NP -> NP)",
     )
+    p.add_argument(
+        "test_b",
+        nargs="?",
+        metavar="TEST_B",
+        help="a second parse of the same gold: both scored, and the paired test (approximate "
+        "randomization) of every size's scores and of FLR / FLP / F1",
+    )
     p.add_argument("--format", choices=("text", "json", "csv"), default="text")
+    add_bootstrap_arguments(p)
     p.set_defaults(run=run)
 
 
@@ -68,16 +88,60 @@ def run(args: argparse.Namespace) -> int:
             strict=args.strict,
             cutoff_len=args.cutoff_len,
         )
+        boot = bootstrap_settings(args)
+        paired = paired_settings(args)
     except ValueError as exc:
         print(f"evalcore freval: {exc}", file=sys.stderr)
         return 2
+    if args.test_b is not None:
+        return _run_two(args, config, boot, paired)
     gold, test = stream_pair(args)
-    result = freval_corpus(gold, test, config, keep_sentences=False)  # streams
+    # streams; --bootstrap keeps each sentence's counts (not its trees) to resample them
+    result = freval_corpus(gold, test, config, keep_sentences=False, keep_counts=boot is not None)
     report_problems(result.comparisons, args.gold, result.counts.errors + result.counts.skipped)
+    ivs: Intervals | None = None
+    if boot is not None:
+        scored = [c for c in result.per_sentence if c.sentences and not (c.errors or c.skipped)]
+        ivs = intervals(freval_table(scored, config, result.score.limit), boot)
     if args.format == "json":
-        sys.stdout.write(json_text(freval_json(result)))
+        sys.stdout.write(json_text(freval_json(result, ivs)))
     elif args.format == "csv":
-        sys.stdout.write(freval_csv(result))
+        sys.stdout.write(freval_csv(result, ivs))
     else:
-        sys.stdout.write(freval_text(result))
+        sys.stdout.write(freval_text(result, ivs))
+    return 0
+
+
+def _score(args: argparse.Namespace, path: str, config: FrevalConfig) -> FrevalResult:
+    gold = read_ptb_sentences(args.gold, layout=args.input, limits=args.limits)
+    test = read_ptb_sentences(path, layout=args.input, limits=args.limits)
+    result = freval_corpus(gold, test, config, keep_sentences=False, keep_counts=True)
+    report_problems(result.comparisons, args.gold, result.counts.errors + result.counts.skipped)
+    return result
+
+
+def _run_two(
+    args: argparse.Namespace, config: FrevalConfig, boot: BootstrapSettings | None, paired: PairedTestSettings
+) -> int:
+    """``GOLD A B``: both parses' FREVAL, and each score's paired approximate-randomization test
+    over the gold sentences (a sentence that is an error or skipped for one parse counts zero there)."""
+    name_a, path_a = named_path(args.test)
+    name_b, path_b = named_path(args.test_b)
+    ra, rb = _score(args, path_a, config), _score(args, path_b, config)
+    limit = max(freval_limit(ra.per_sentence, config), freval_limit(rb.per_sentence, config))
+    cmp = compare(
+        freval_table(ra.per_sentence, config, limit),
+        freval_table(rb.per_sentence, config, limit),
+        paired,
+        boot,
+    )
+    signature = cmp.sign(ra.score.signature)
+    labels = [
+        n.replace("recall_", "LR_").replace("precision_", "LP_").replace("f1_", "F1_") for n in cmp.names
+    ]
+    labels[-3:] = ["FLR", "FLP", "F1"]  # text: F1 per size, then the mixed scores
+    shown = [i for i, n in enumerate(cmp.names) if n.startswith("f1_")] + list(
+        range(len(labels) - 3, len(labels))
+    )
+    sys.stdout.write(paired_output(args.format, cmp, name_a, name_b, labels, signature, shown))
     return 0

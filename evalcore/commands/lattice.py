@@ -14,13 +14,21 @@ from __future__ import annotations
 import argparse
 import sys
 
-from evalcore.commands._common import named_path, warn
+from evalcore.commands._common import add_bootstrap_arguments, bootstrap_settings, named_path, warn
 from evalcore.errors import InputFormatError
 from evalcore.formats.lattice import read_lattices
 from evalcore.lattice.reading import PairStream
 from evalcore.metrics.joint import JointConfig, JointResult, SentenceJoint, evaluate_stream
-from evalcore.report.lattice import results_csv, results_json, results_text
+from evalcore.report.lattice import (
+    add_intervals_json,
+    intervals_text,
+    results_csv,
+    results_csv_intervals,
+    results_json,
+    results_text,
+)
 from evalcore.report.tables import json_text
+from evalcore.resampling import intervals, lattice_row, lattice_table
 
 __all__ = ["register", "run"]
 
@@ -76,10 +84,17 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="also list every sentence (text), or add them as per_sentence (JSON); keeps them in memory",
     )
     p.add_argument("--format", choices=("text", "json", "csv"), default="text")
+    add_bootstrap_arguments(p, seed_and_shuffles=False)
+    p.add_argument("--seed", type=int, default=12345, help="random seed of --bootstrap")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    try:
+        boot = bootstrap_settings(args)
+    except ValueError as exc:
+        print(f"evalcore lattice: {exc}", file=sys.stderr)
+        return 2
     preds = [named_path(p) for p in args.pred]
     lattices: list[str | None] = list(args.pred_lattice)
     if not lattices:
@@ -92,13 +107,19 @@ def run(args: argparse.Namespace) -> int:
     config = JointConfig(args.tag_column, args.protocol, args.average, args.deprel_base, args.limits)
     scenario = None if args.scenario == "auto" else args.scenario
     results: list[JointResult] = []
+    # --bootstrap: each sentence's (x, n) pairs of the table's scores, for resampling
+    resample: list[list[tuple[tuple[float, float], ...]]] = []
+    average = args.average == "sentence"
 
     def skipped(s: SentenceJoint) -> None:
+        if boot is not None:
+            resample[-1].append(lattice_row(s, average))
         if s.invalid:
             label = f"sentence {s.index}" + (f" ({s.sent_id})" if s.sent_id else "")
             warn(f"{s.where}: {label} skipped: {s.skipped}")
 
     for name, path in preds:
+        resample.append([])
         lat = lattices[len(results)]
         # the ambiguity lattices are read in step with the gold, once per prediction
         ambiguity = (
@@ -129,10 +150,16 @@ def run(args: argparse.Namespace) -> int:
             on_sentence=skipped,
         )
         results.append(result)
+    ivs = None if boot is None else [intervals(lattice_table(rows, average), boot) for rows in resample]
     if args.format == "json":
-        sys.stdout.write(json_text(results_json(results)))
+        doc = results_json(results)
+        if ivs is not None:
+            add_intervals_json(doc, results, ivs)
+        sys.stdout.write(json_text(doc))
     elif args.format == "csv":
-        sys.stdout.write(results_csv(results))
+        sys.stdout.write(results_csv(results) if ivs is None else results_csv_intervals(results, ivs))
     else:
         sys.stdout.write(results_text(results, args.per_sentence))
+        if ivs is not None:
+            sys.stdout.write(intervals_text(results, ivs))
     return 0

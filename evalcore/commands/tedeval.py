@@ -7,15 +7,16 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-from evalcore.commands._common import named_path
+from evalcore.commands._common import add_bootstrap_arguments, named_path
 from evalcore.conversion import ConversionConfig, LabelMap, read_label_map
 from evalcore.errors import InputFormatError
-from evalcore.experiment import ExperimentConfig, NamedTrees, Scheme, run_experiment
+from evalcore.experiment import ExperimentConfig, ExperimentResult, NamedTrees, Scheme, run_experiment
 from evalcore.formats.detect import read_trees
 from evalcore.limits import Limits
 from evalcore.metrics.tedeval import TedConfig
 from evalcore.report.tables import json_text
-from evalcore.report.tedeval import latex_table, result_csv, result_json, result_text
+from evalcore.report.tedeval import cell_name, latex_table, result_csv, result_json, result_text
+from evalcore.resampling import BootstrapSettings, Intervals, RatioKind, cells_table, intervals
 from evalcore.trees import DepTree, Tree
 
 __all__ = ["add_experiment_arguments", "register", "run", "schemes_from_args", "ted_config_from_args"]
@@ -38,6 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="JSON: add every sentence's scores and edit scripts (counted / discounted)",
     )
     p.add_argument("--format", choices=("text", "json", "csv", "latex"), default="text")
+    add_bootstrap_arguments(p, seed_and_shuffles=False)  # --seed is the experiment's
     p.set_defaults(run=run)
 
 
@@ -142,7 +144,25 @@ def ted_config_from_args(args: argparse.Namespace) -> TedConfig:
     return TedConfig(conv, args.average)
 
 
+def experiment_intervals(result: ExperimentResult, settings: BootstrapSettings, average: bool) -> Intervals:
+    """Every cell's bootstrap interval, all from one stream of resamples of the kept sentences."""
+    names: list[str] = []
+    cells: list[tuple[tuple[float, float], ...]] = []
+    kinds: list[RatioKind] = []
+    for row in result.rows:
+        for cell in row.cells:
+            names.append(cell_name(row.against, row.metric, cell.parse))
+            cells.append(cell.pairs)
+            kinds.append("ratio" if average or row.metric in ("UAS", "LAS") else "ted")
+    return intervals(cells_table(names, cells, kinds), settings)
+
+
 def run(args: argparse.Namespace) -> int:
+    try:
+        boot = None if args.bootstrap is None else BootstrapSettings(args.bootstrap, args.level, args.seed)
+    except ValueError as exc:
+        print(f"evalcore tedeval: {exc}", file=sys.stderr)
+        return 2
     schemes = schemes_from_args(args)
     config = ExperimentConfig(
         ted_config_from_args(args), args.shuffles, args.seed, args.test, args.skip_mismatched
@@ -156,12 +176,13 @@ def run(args: argparse.Namespace) -> int:
         )
     if result.skipped_invalid:
         print(f"warning: skipped {result.skipped_invalid} sentence(s) that are not trees", file=sys.stderr)
+    ivs = None if boot is None else experiment_intervals(result, boot, args.average == "sentence")
     if args.format == "json":
-        sys.stdout.write(json_text(result_json(result, args.per_sentence)))
+        sys.stdout.write(json_text(result_json(result, args.per_sentence, ivs)))
     elif args.format == "latex":
         sys.stdout.write(latex_table(result))
     elif args.format == "csv":
-        sys.stdout.write(result_csv(result))
+        sys.stdout.write(result_csv(result, ivs))
     else:
-        sys.stdout.write(result_text(result, config))
+        sys.stdout.write(result_text(result, config, ivs))
     return 0

@@ -274,13 +274,16 @@ def freval_corpus(
     config: FrevalConfig = FrevalConfig(),
     *,
     keep_sentences: bool = True,
+    keep_counts: bool = False,
 ) -> FrevalResult:
     """FREVAL of two files' sentences (from :func:`evalcore.formats.ptb.read_ptb_sentences`).
 
     Streams; ``keep_sentences=False`` keeps only the first error and skip sentences
     (:data:`~evalcore.metrics.parseval.MAX_KEPT_PROBLEMS`; the others are counted), so memory
-    does not grow with the corpus.
+    does not grow with the corpus.  ``keep_counts`` keeps ``per_sentence`` (the counts, not the
+    comparisons) even so: what bootstrap intervals and paired tests resample.
     """
+    keep_counts = keep_counts or keep_sentences
     comparisons: list[SentenceComparison] = []
     per_sentence: list[FrevalCounts] = []
     total = FrevalCounts()
@@ -288,11 +291,11 @@ def freval_corpus(
         if keep_sentences or (comp.status != "ok" and len(comparisons) < MAX_KEPT_PROBLEMS):
             comparisons.append(comp)
         if config.cutoff_len is not None and comp.length > config.cutoff_len:
-            if keep_sentences:
+            if keep_counts:
                 per_sentence.append(FrevalCounts())
             continue
         c = sentence_counts(comp, config)
-        if keep_sentences:
+        if keep_counts:
             per_sentence.append(c)
         total = total + c
     sc = score(total, config.max_size, config.alpha, config.signature())

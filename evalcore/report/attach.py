@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from evalcore.metrics.attachment import AttachResult
+from evalcore.report.resampling import interval_text, intervals_json, level_header
 from evalcore.report.tables import Cell, csv_text, text_table
+from evalcore.resampling import Intervals
 
 __all__ = ["attach_csv", "attach_json", "attach_text"]
 
@@ -21,16 +23,25 @@ def _values(result: AttachResult) -> list[tuple[str, str, float | None]]:
     return [(name, key, None if s.tokens == 0 else value) for name, key, value in pairs]
 
 
-def attach_json(result: AttachResult, per_sentence: bool = False) -> dict[str, object]:
-    """The JSON document: scores, counts, signature, and every sentence's counts if asked."""
+def _signature(result: AttachResult, intervals: Intervals | None) -> str:
+    return result.score.signature if intervals is None else intervals.settings.sign(result.score.signature)
+
+
+def attach_json(
+    result: AttachResult, per_sentence: bool = False, intervals: Intervals | None = None
+) -> dict[str, object]:
+    """The JSON document: scores, counts, signature, and every sentence's counts if asked; with
+    ``intervals``, the bootstrap settings and each score's ``low``/``high``."""
     s = result.score
     out: dict[str, object] = {key: value for _, key, value in _values(result)}
+    if intervals is not None:
+        out |= intervals_json(intervals)
     out |= {
         "tokens": s.tokens,
         "sentences": s.sentences,
         "skipped": s.skipped,
         "excluded_by_length": s.excluded,
-        "signature": s.signature,
+        "signature": _signature(result, intervals),
     }
     if per_sentence:
         out["per_sentence"] = [
@@ -50,40 +61,57 @@ def attach_json(result: AttachResult, per_sentence: bool = False) -> dict[str, o
     return out
 
 
-def attach_csv(result: AttachResult) -> str:
-    """``metric,value`` rows: the scores, the counts and the signature."""
+def attach_csv(result: AttachResult, intervals: Intervals | None = None) -> str:
+    """``metric,value`` rows: the scores, the counts and the signature; with ``intervals``, two more
+    columns ``low,high`` (empty on the count rows)."""
     s = result.score
     rows: list[list[Cell]] = [[name, value] for name, _, value in _values(result)]
+    if intervals is not None:
+        rows = [
+            [*row, intervals.get(key).low, intervals.get(key).high] if row[1] is not None else row
+            for row, (_, key, _v) in zip(rows, _values(result), strict=True)
+        ]
     rows += [
         ["tokens", s.tokens],
         ["sentences", s.sentences],
         ["skipped", s.skipped],
         ["excluded_by_length", s.excluded],
-        ["signature", s.signature],
+        ["signature", _signature(result, intervals)],
     ]
-    return csv_text(["metric", "value"], rows)
+    headers = ["metric", "value"] if intervals is None else ["metric", "value", "low", "high"]
+    return csv_text(headers, [row + [None] * (len(headers) - len(row)) for row in rows])
 
 
-def attach_text(result: AttachResult, per_sentence: bool = False) -> str:
-    """The table of scores (fraction and percent), the counts, the signature; then every sentence's
-    counts if asked."""
+def attach_text(result: AttachResult, per_sentence: bool = False, intervals: Intervals | None = None) -> str:
+    """The table of scores (fraction and percent; with ``intervals``, each score's bootstrap interval
+    in percent), the counts, the signature; then every sentence's counts if asked."""
     s = result.score
     values = _values(result)
     pct = ["N/A" if v is None else f"{100 * v:.2f}" for _, _, v in values]
     width = max(len(p) for p in [*pct, "%"])
-    out = text_table(
-        ["metric", "score", "%".rjust(width)],
-        [[name, v, p.rjust(width)] for (name, _, v), p in zip(values, pct, strict=True)],
-    )
+    headers = ["metric", "score", "%".rjust(width)]
+    rows: list[list[Cell]] = [[name, v, p.rjust(width)] for (name, _, v), p in zip(values, pct, strict=True)]
+    if intervals is not None:
+        headers.append(level_header(intervals.settings))
+        for row, (_, key, v) in zip(rows, values, strict=True):
+            row.append("" if v is None else interval_text(intervals.get(key)))
+    out = text_table(headers, rows)
     out += (
         f"\n{s.tokens} tokens in {s.sentences} sentences; skipped {s.skipped} (not a tree); "
-        f"excluded {s.excluded} (longer than --max-len)\nsignature: {s.signature}\n"
+        f"excluded {s.excluded} (longer than --max-len)\n"
     )
+    if intervals is not None:
+        st = intervals.settings
+        out += (
+            f"intervals: bootstrap percentile, {st.samples} resamples of the {s.sentences} scored "
+            f"sentences, seed {st.seed}\n"
+        )
+    out += f"signature: {_signature(result, intervals)}\n"
     if per_sentence:
-        rows: list[list[Cell]] = [
+        sentence_rows: list[list[Cell]] = [
             [sid, c.tokens, c.uas, c.las, c.label, c.undirected, c.ned, "skipped" if c.skipped else ""]
             for sid, c in result.per_sentence
         ]
-        headers = ["sent_id", "tokens", "uas", "las", "label", "undir", "ned", "note"]
-        out += "\n" + text_table(headers, rows)
+        sentence_headers = ["sent_id", "tokens", "uas", "las", "label", "undir", "ned", "note"]
+        out += "\n" + text_table(sentence_headers, sentence_rows)
     return out

@@ -13,10 +13,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from evalcore.metrics.conll18 import Conll18Result, MetricScore
-from evalcore.report.tables import Cell, csv_text
+from evalcore.metrics.conll18 import Conll18Result, MetricScore, signature
+from evalcore.report.resampling import interval_text, level_header
+from evalcore.report.tables import Cell, csv_text, text_table
+from evalcore.resampling import Intervals
 
-__all__ = ["aligned_csv", "aligned_json", "aligned_text", "format_conll18_counts", "format_conll18_table"]
+__all__ = [
+    "aligned_csv",
+    "aligned_json",
+    "aligned_text",
+    "format_conll18_counts",
+    "format_conll18_intervals",
+    "format_conll18_table",
+]
 
 _RULE = "-----------+-----------+-----------+-----------+-----------"
 
@@ -134,3 +143,29 @@ def aligned_csv(result: Conll18Result) -> str:
         "correct", "gold", "system", "aligned", "signature",
     ]  # fmt: skip
     return csv_text(headers, rows)
+
+
+def format_conll18_intervals(
+    rows: Sequence[MetricScore], intervals: Intervals, *, deprel_base: bool = True
+) -> str:
+    """``--bootstrap`` after the ``-v`` table: each row's F1 and aligned accuracy with their
+    percentile intervals (from the per-gold-sentence counts), in percent, and the signature."""
+    level = level_header(intervals.settings)
+    table: list[list[Cell]] = []
+    for r in rows:
+        acc = r.aligned_accuracy
+        table.append(
+            [
+                r.metric,
+                f"{100 * r.f1:.2f}",
+                interval_text(intervals.get(f"{r.metric} f1")),
+                "" if acc is None else f"{100 * acc:.2f}",
+                "" if acc is None else interval_text(intervals.get(f"{r.metric} aligned_accuracy")),
+            ]
+        )
+    st = intervals.settings
+    return (
+        text_table(["Metric", "F1 Score", f"F1 {level}", "AligndAcc", f"AligndAcc {level}"], table)
+        + f"\nintervals: bootstrap percentile, {st.samples} resamples of the gold sentences (each with the "
+        f"system words that start in it), seed {st.seed}\nsignature: {st.sign(signature(deprel_base))}\n"
+    )

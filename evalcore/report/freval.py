@@ -4,16 +4,31 @@ Table 1 size limits), JSON and CSV."""
 from __future__ import annotations
 
 from evalcore.metrics.freval import TABLE1_LIMITS, FrevalResult, limit_name
+from evalcore.report.resampling import interval_text, intervals_json, level_header
 from evalcore.report.tables import Cell, csv_text, text_table
+from evalcore.resampling import Intervals
 
 __all__ = ["freval_csv", "freval_json", "freval_text"]
 
 
-def freval_json(result: FrevalResult) -> dict[str, object]:
-    """The JSON document: counts and scores per fragment size, FLR / FLP / F1, signature."""
+def _signature(result: FrevalResult, intervals: Intervals | None) -> str:
+    s = result.score.signature
+    return s if intervals is None else intervals.settings.sign(s)
+
+
+def _bounds(intervals: Intervals | None, name: str) -> dict[str, float]:
+    if intervals is None:
+        return {}
+    iv = intervals.get(name)
+    return {f"{name.rsplit('_', 1)[0]}_low": iv.low, f"{name.rsplit('_', 1)[0]}_high": iv.high}
+
+
+def freval_json(result: FrevalResult, intervals: Intervals | None = None) -> dict[str, object]:
+    """The JSON document: counts and scores per fragment size, FLR / FLP / F1, signature; with
+    ``intervals``, ``recall_low``, ``recall_high``, ... per size and ``flr_low``, ... overall."""
     s = result.score
-    return {
-        "signature": s.signature,
+    out: dict[str, object] = {
+        "signature": _signature(result, intervals),
         "sentences": s.sentences,
         "valid": s.valid,
         "errors": s.errors,
@@ -27,6 +42,9 @@ def freval_json(result: FrevalResult) -> dict[str, object]:
                 "recall": r.recall,
                 "precision": r.precision,
                 "f1": r.f1,
+                **_bounds(intervals, f"recall_{r.size}"),
+                **_bounds(intervals, f"precision_{r.size}"),
+                **_bounds(intervals, f"f1_{r.size}"),
             }
             for r in s.per_size
         ],
@@ -34,26 +52,49 @@ def freval_json(result: FrevalResult) -> dict[str, object]:
         "flp": s.flp,
         "f1": s.f1,
     }
+    if intervals is not None:
+        out["bootstrap"] = intervals_json(intervals)["bootstrap"]
+        for name in ("flr", "flp", "f1"):
+            iv = intervals.get(name)
+            out[f"{name}_low"], out[f"{name}_high"] = iv.low, iv.high
+    return out
 
 
 def _pct(x: float) -> str:
     return f"{100 * x:.2f}"
 
 
-def freval_text(result: FrevalResult) -> str:
+def _ci(intervals: Intervals | None, name: str) -> str:
+    return "" if intervals is None else f" {interval_text(intervals.get(name))}"
+
+
+def freval_text(result: FrevalResult, intervals: Intervals | None = None) -> str:
     """Per-size table in percent, the mixed scores, the sentence counts, and (all sizes scored)
-    the scores at the size limits of the paper's Table 1; then the signature."""
+    the scores at the size limits of the paper's Table 1; then the signature.  With ``intervals``,
+    F1_s's interval per size and FLR / FLP / F1's."""
     s = result.score
     rows: list[list[Cell]] = [
         [r.size, r.matched, r.gold, r.test, _pct(r.recall), _pct(r.precision), _pct(r.f1)] for r in s.per_size
     ]
-    out = [text_table(["size", "matched", "gold", "test", "LR_s %", "LP_s %", "F1_s %"], rows)]
+    headers = ["size", "matched", "gold", "test", "LR_s %", "LP_s %", "F1_s %"]
+    if intervals is not None:
+        headers.append(f"F1_s {level_header(intervals.settings)}")
+        for row, r in zip(rows, s.per_size, strict=True):
+            row.append(interval_text(intervals.get(f"f1_{r.size}")))
+    out = [text_table(headers, rows)]
     weights = "uniform" if result.config.alpha is None else "given"
     out.append(
-        f"\nFLR {_pct(s.flr)}  FLP {_pct(s.flp)}  F1 {_pct(s.f1)}  ({weights} alpha over sizes 1-{s.limit})\n"
+        f"\nFLR {_pct(s.flr)}{_ci(intervals, 'flr')}  FLP {_pct(s.flp)}{_ci(intervals, 'flp')}  "
+        f"F1 {_pct(s.f1)}{_ci(intervals, 'f1')}  ({weights} alpha over sizes 1-{s.limit})\n"
         f"{s.sentences} sentences: {s.valid} valid, {s.errors} errors, {s.skipped} skipped "
         "(error and skip sentences are excluded, as evalb does)\n"
     )
+    if intervals is not None:
+        st = intervals.settings
+        out.append(
+            f"intervals: bootstrap percentile, {st.samples} resamples of the {s.valid} valid sentences, "
+            f"seed {st.seed}\n"
+        )
     if result.config.max_size is None:
         t1 = []
         for limit in TABLE1_LIMITS:
@@ -61,15 +102,24 @@ def freval_text(result: FrevalResult) -> str:
             t1.append([limit_name(limit), _pct(sc.flr), _pct(sc.flp), _pct(sc.f1)])
         out.append("\nsize limits as in the paper's Table 1 (uniform alpha):\n")
         out.append(text_table(["sizes", "FLR %", "FLP %", "F1 %"], t1))
-    out.append(f"signature: {s.signature}\n")
+    out.append(f"signature: {_signature(result, intervals)}\n")
     return "".join(out)
 
 
-def freval_csv(result: FrevalResult) -> str:
-    """One line per fragment size (fractions), then ``all`` with FLR / FLP / F1."""
+def freval_csv(result: FrevalResult, intervals: Intervals | None = None) -> str:
+    """One line per fragment size (fractions), then ``all`` with FLR / FLP / F1; with
+    ``intervals``, ``low``/``high`` columns of recall, precision and F1."""
     s = result.score
     rows: list[list[Cell]] = [
         [r.size, r.matched, r.gold, r.test, r.recall, r.precision, r.f1] for r in s.per_size
     ]
     rows.append(["all", None, None, None, s.flr, s.flp, s.f1])
-    return csv_text(["size", "matched", "gold", "test", "recall", "precision", "f1"], rows)
+    headers = ["size", "matched", "gold", "test", "recall", "precision", "f1"]
+    if intervals is not None:
+        headers += [f"{m}_{b}" for m in ("recall", "precision", "f1") for b in ("low", "high")]
+        names = [(f"recall_{r.size}", f"precision_{r.size}", f"f1_{r.size}") for r in s.per_size]
+        names.append(("flr", "flp", "f1"))
+        for row, triple in zip(rows, names, strict=True):
+            for name in triple:
+                row += [intervals.get(name).low, intervals.get(name).high]
+    return csv_text(headers, rows)

@@ -7,9 +7,21 @@ from collections.abc import Sequence
 
 from evalcore.metrics.joint import JointResult, SentenceJoint
 from evalcore.metrics.segeval import score as seg_score
+from evalcore.report.resampling import bootstrap_json, interval_text, level_header
 from evalcore.report.tables import Cell, csv_text, text_table
+from evalcore.resampling import Intervals
 
-__all__ = ["HEADERS", "result_json", "results_csv", "results_json", "results_text", "table_rows"]
+__all__ = [
+    "HEADERS",
+    "add_intervals_json",
+    "intervals_text",
+    "result_json",
+    "results_csv",
+    "results_csv_intervals",
+    "results_json",
+    "results_text",
+    "table_rows",
+]
 
 HEADERS = (
     "system",
@@ -182,3 +194,77 @@ def results_text(results: Sequence[JointResult], per_sentence: bool = False) -> 
         for r in results:
             out += f"\n{r.name}\n" + _per_sentence_text(r)
     return out
+
+
+# --------------------------------------------------------------------------- --bootstrap
+
+
+def _shown(results: Sequence[JointResult]) -> list[list[bool]]:
+    """Which of :data:`~evalcore.resampling.LATTICE_METRICS` each prediction prints (not N/A)."""
+    rows = table_rows(results, percent=False)
+    # LATTICE_METRICS order: SEGEVAL U, L, TEDEVAL U, L, tok.acc U, L, classic U, L
+    # classic: attachment counted over the gold segmentation; not PARSEVAL, nor an aligned raw score
+    columns = (2, 3, 7, 8, 9, 10, 5, 6)
+    out = []
+    for r, row in zip(results, rows, strict=True):
+        attach = r.classic is not None and r.classic.metric == "attachment" and r.detected != "raw"
+        out.append([row[c] is not None and (i < 6 or attach) for i, c in enumerate(columns)])
+    return out
+
+
+def intervals_text(results: Sequence[JointResult], ivs: Sequence[Intervals]) -> str:
+    """``--bootstrap``: each prediction's intervals of the scenario table's scores (percent), the
+    resampling settings and the signature with them."""
+    st = ivs[0].settings
+    rows: list[list[Cell]] = [
+        [r.name, *(interval_text(iv) if show else "-" for iv, show in zip(i.values, shown, strict=True))]
+        for r, i, shown in zip(results, ivs, _shown(results), strict=True)
+    ]
+    return (
+        f"\n{level_header(st)} (bootstrap percentile, {st.samples} resamples of the sentence pairs, "
+        f"seed {st.seed}; percent; -: no interval; classic: attachment only):\n"
+        + text_table(["system", *ivs[0].names], rows)
+        + f"signature: {st.sign(results[0].signature)}\n"
+    )
+
+
+def add_intervals_json(
+    doc: dict[str, object], results: Sequence[JointResult], ivs: Sequence[Intervals]
+) -> None:
+    """Add ``bootstrap`` and each prediction's ``intervals`` (``{metric: {low, high}}``, N/A scores
+    left out) to the :func:`results_json` document."""
+    systems = doc["systems"] if len(results) > 1 else [doc]
+    assert isinstance(systems, list)
+    for system, i, shown in zip(systems, ivs, _shown(results), strict=True):
+        system["intervals"] = {
+            n: {"low": iv.low, "high": iv.high}
+            for n, iv, show in zip(i.names, i.values, shown, strict=True)
+            if show
+        }
+    doc["bootstrap"] = bootstrap_json(ivs[0].settings)
+
+
+def results_csv_intervals(results: Sequence[JointResult], ivs: Sequence[Intervals]) -> str:
+    """:func:`results_csv` with ``low``/``high`` columns for each score that has an interval."""
+    plain = table_rows(results, percent=False)
+    names = ivs[0].names
+    rows = [
+        [
+            *row,
+            *(
+                v
+                for iv, show in zip(i.values, shown, strict=True)
+                for v in ((iv.low, iv.high) if show else (None, None))
+            ),
+            st,
+        ]
+        for row, i, shown, st in zip(
+            plain,
+            ivs,
+            _shown(results),
+            (i.settings.sign(r.signature) for r, i in zip(results, ivs, strict=True)),
+            strict=True,
+        )
+    ]
+    extra = [f"{n} {b}" for n in names for b in ("low", "high")]
+    return csv_text([*HEADERS, *extra, "signature"], rows)

@@ -4,9 +4,29 @@ table as text and LaTeX, the JSON document, and the long CSV."""
 from __future__ import annotations
 
 from evalcore.experiment import ExperimentConfig, ExperimentResult, Row
+from evalcore.report.resampling import bootstrap_json, interval_text, level_header
 from evalcore.report.tables import Cell, csv_text, latex_escape, text_table
+from evalcore.resampling import Intervals, with_settings
 
-__all__ = ["latex_table", "result_csv", "result_json", "result_text", "table_rows"]
+__all__ = [
+    "cell_name",
+    "latex_table",
+    "result_csv",
+    "result_json",
+    "result_text",
+    "table_rows",
+]
+
+
+def cell_name(against: str, metric: str, parse: str) -> str:
+    """The name of a cell's interval in :class:`~evalcore.resampling.Intervals`."""
+    return f"{against}\t{metric}\t{parse}"
+
+
+def _signature(result: ExperimentResult, intervals: Intervals | None) -> str:
+    if intervals is None:
+        return result.signature
+    return with_settings(result.signature, intervals.settings.items()[:2])  # the seed is the test's
 
 
 def _fmt_cell(row: Row, parse: str, digits: int = 4) -> str:
@@ -33,15 +53,42 @@ def table_rows(result: ExperimentResult) -> tuple[list[str], list[list[str]]]:
     return headers, rows
 
 
-def result_text(result: ExperimentResult, config: ExperimentConfig) -> str:
-    """The table, what its marks mean (with the test's settings), the counts and the signature."""
+def result_text(
+    result: ExperimentResult, config: ExperimentConfig, intervals: Intervals | None = None
+) -> str:
+    """The table, what its marks mean (with the test's settings), the counts and the signature;
+    with ``intervals``, the same table of each cell's bootstrap interval (percent) after it."""
     headers, rows = table_rows(result)
-    return text_table(headers, rows) + (
+    out = text_table(headers, rows) + (
         f"\n* best in row; ? not significantly different from the best (p >= {config.alpha}, "
         f"{config.method}, {config.shuffles} trials)\n"
         f"{result.sentences} sentences; skipped {result.skipped_mismatched} (words differ), "
-        f"{result.skipped_invalid} (not a tree)\nsignature: {result.signature}\n"
+        f"{result.skipped_invalid} (not a tree)\n"
     )
+    if intervals is not None:
+        st = intervals.settings
+        ci_rows: list[list[str]] = []
+        last = None
+        for row in result.rows:
+            label = row.against if row.against != last else ""
+            last = row.against
+            ci_rows.append(
+                [
+                    label,
+                    row.metric,
+                    *(
+                        interval_text(intervals.get(cell_name(row.against, row.metric, p)))
+                        if row.cell(p) is not None
+                        else ""
+                        for p, _ in result.parses
+                    ),
+                ]
+            )
+        out += (
+            f"\n{level_header(st)} (bootstrap percentile, {st.samples} resamples of the {result.sentences} "
+            f"sentences, seed {st.seed}; percent):\n" + text_table(headers, ci_rows)
+        )
+    return out + f"signature: {_signature(result, intervals)}\n"
 
 
 def latex_table(result: ExperimentResult) -> str:
@@ -77,19 +124,33 @@ def latex_table(result: ExperimentResult) -> str:
 CSV_HEADERS = ("parse", "scheme", "against", "metric", "score", "best")
 
 
-def result_csv(result: ExperimentResult) -> str:
-    """One line per (parse, against, metric), in the order of the rows and their cells."""
-    rows: list[list[Cell]] = [
-        [cell.parse, cell.scheme, row.against, row.metric, cell.score, cell.parse in row.best]
-        for row in result.rows
-        for cell in row.cells
-    ]
-    return csv_text(CSV_HEADERS, rows)
+def result_csv(result: ExperimentResult, intervals: Intervals | None = None) -> str:
+    """One line per (parse, against, metric), in the order of the rows and their cells; with
+    ``intervals``, two more columns ``low,high``."""
+    rows: list[list[Cell]] = []
+    for row in result.rows:
+        for cell in row.cells:
+            line: list[Cell] = [
+                cell.parse,
+                cell.scheme,
+                row.against,
+                row.metric,
+                cell.score,
+                cell.parse in row.best,
+            ]
+            if intervals is not None:
+                iv = intervals.get(cell_name(row.against, row.metric, cell.parse))
+                line += [iv.low, iv.high]
+            rows.append(line)
+    return csv_text((*CSV_HEADERS, *(("low", "high") if intervals is not None else ())), rows)
 
 
-def result_json(result: ExperimentResult, per_sentence: bool = False) -> dict[str, object]:
-    """The JSON document: every cell with its significance against the row's other parses, and
-    (``per_sentence``) every sentence's scores and edit scripts."""
+def result_json(
+    result: ExperimentResult, per_sentence: bool = False, intervals: Intervals | None = None
+) -> dict[str, object]:
+    """The JSON document: every cell with its significance against the row's other parses (and,
+    with ``intervals``, its ``low``/``high``), and (``per_sentence``) every sentence's scores and
+    edit scripts."""
     rows = []
     for row in result.rows:
         for cell in row.cells:
@@ -98,25 +159,27 @@ def result_json(result: ExperimentResult, per_sentence: bool = False) -> dict[st
                 if cell.parse in (t.a, t.b):
                     other = t.b if t.a == cell.parse else t.a
                     vs[other] = {"p_value": t.p_value, "significant": t.significant}
-            rows.append(
-                {
-                    "parse": cell.parse,
-                    "scheme": cell.scheme,
-                    "against": row.against,
-                    "metric": row.metric,
-                    "score": cell.score,
-                    "best": cell.parse in row.best,
-                    "significant_vs": vs,
-                }
-            )
+            entry: dict[str, object] = {
+                "parse": cell.parse,
+                "scheme": cell.scheme,
+                "against": row.against,
+                "metric": row.metric,
+                "score": cell.score,
+            }
+            if intervals is not None:
+                iv = intervals.get(cell_name(row.against, row.metric, cell.parse))
+                entry |= {"low": iv.low, "high": iv.high}
+            rows.append(entry | {"best": cell.parse in row.best, "significant_vs": vs})
     out: dict[str, object] = {
-        "signature": result.signature,
+        "signature": _signature(result, intervals),
         "sentences": result.sentences,
         "skipped_mismatched": result.skipped_mismatched,
         "skipped_invalid": result.skipped_invalid,
         "parses": [{"parse": p, "scheme": s} for p, s in result.parses],
         "rows": rows,
     }
+    if intervals is not None:
+        out["bootstrap"] = bootstrap_json(intervals.settings)
     if per_sentence:
         out["per_sentence"] = [
             {
