@@ -24,8 +24,6 @@ from evalcore.metrics.base import make_signature
 from evalcore.metrics.conll18 import METRICS as CONLL18_METRICS
 from evalcore.metrics.conll18 import Conll18Counts
 from evalcore.metrics.freval import FrevalConfig, FrevalCounts
-from evalcore.metrics.joint import SentenceJoint
-from evalcore.metrics.lattice_tedeval import SentenceLatticeTed
 from evalcore.significance import (
     Interval,
     Scorer,
@@ -34,8 +32,11 @@ from evalcore.significance import (
     randomization_tests,
 )
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # numpy when a table is built; the lattice modules (edist) only as types
     import numpy as np
+
+    from evalcore.metrics.joint import SentenceJoint
+    from evalcore.metrics.lattice_tedeval import SentenceLatticeTed
 
 __all__ = [
     "ATTACH_METRICS",
