@@ -272,7 +272,7 @@ PAGE_KEYS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "pages/2_FREVAL.py": FREVAL_KEYS,
         "pages/3_Lattice.py": ("data", "sent", "tag", "protocol", "deprelbase", "prediction"),
         "pages/4_NED.py": ("data", "sent"),
-        "pages/5_Tour.py": ("step",),
+        "pages/5_Tour.py": ("step", "parse", "own", "protocol", "zoom"),
         "pages/6_Atlas.py": ATLAS_KEYS,
     }
 )
