@@ -81,39 +81,43 @@ def result_json(r: JointResult) -> dict[str, object]:
     lc = r.lattice_check
     ted = _ul(r.ted_unlabeled.score, r.ted_labeled.score) if r.ted_unlabeled and r.ted_labeled else None
     classic = {"metric": c.metric, "U": c.unlabeled, "L": c.labeled, "signature": c.signature} if c else None
-    return {
-        "signature": r.signature,
-        "system": r.name,
-        "scenario": r.scenario,
-        "detected_scenario": r.detected,
-        "sentences": r.pairs,
-        "gold_sentences": r.gold_sentences,
-        "pred_sentences": r.pred_sentences,
-        "unaligned": {"gold": list(r.unaligned_gold), "pred": list(r.unaligned_pred)},
-        "skipped": r.skipped,
-        "segeval": _ul(r.segeval.unlabeled, r.segeval.labeled),
-        "tedeval": ted,
-        "token_seg_accuracy": _ul(r.segeval.token_accuracy_unlabeled, r.segeval.token_accuracy_labeled),
-        "classic": classic,
-        "lattice_check": (
-            {
-                "sentences": lc.sentences,
-                "gold_outside": lc.gold_outside,
-                "gold_outside_segments": lc.gold_outside_segments,
-                "pred_outside": lc.pred_outside,
-                "pred_outside_segments": lc.pred_outside_segments,
-                "gold_tokens_outside": lc.gold_tokens_outside,
-                "gold_tokens_outside_segments": lc.gold_tokens_outside_segments,
-                "tokens": lc.tokens,
-            }
-            if lc
-            else None
-        ),
-        "signatures": {
-            "segeval": r.segeval.signature,
-            "tedeval": r.ted_labeled.signature if r.ted_labeled else None,
-        },
-    } | ({"per_sentence": [_sentence_json(s) for s in r.sentences]} if r.sentences else {})
+    return (
+        {
+            "signature": r.signature,
+            "system": r.name,
+            "scenario": r.scenario,
+            "detected_scenario": r.detected,
+            "sentences": r.pairs,
+            "gold_sentences": r.gold_sentences,
+            "pred_sentences": r.pred_sentences,
+            "unaligned": {"gold": list(r.unaligned_gold), "pred": list(r.unaligned_pred)},
+            "skipped": r.skipped,
+            "segeval": _ul(r.segeval.unlabeled, r.segeval.labeled),
+            "tedeval": ted,
+            "token_seg_accuracy": _ul(r.segeval.token_accuracy_unlabeled, r.segeval.token_accuracy_labeled),
+            "classic": classic,
+            "lattice_check": (
+                {
+                    "sentences": lc.sentences,
+                    "gold_outside": lc.gold_outside,
+                    "gold_outside_segments": lc.gold_outside_segments,
+                    "pred_outside": lc.pred_outside,
+                    "pred_outside_segments": lc.pred_outside_segments,
+                    "gold_tokens_outside": lc.gold_tokens_outside,
+                    "gold_tokens_outside_segments": lc.gold_tokens_outside_segments,
+                    "tokens": lc.tokens,
+                }
+                if lc
+                else None
+            ),
+            "signatures": {
+                "segeval": r.segeval.signature,
+                "tedeval": r.ted_labeled.signature if r.ted_labeled else None,
+            },
+        }
+        | ({"classic_note": r.classic_note} if r.classic_note else {})
+        | ({"per_sentence": [_sentence_json(s) for s in r.sentences]} if r.sentences else {})
+    )
 
 
 def _notes(r: JointResult) -> str:
@@ -122,6 +126,8 @@ def _notes(r: JointResult) -> str:
         f"{r.pred_sentences}); unaligned: {len(r.unaligned_gold)} gold, {len(r.unaligned_pred)} predicted; "
         f"skipped {r.skipped} (not a tree); detected scenario: {r.detected}"
     ]
+    if r.classic_note:
+        lines.append(f"  {r.classic_note}")
     lc = r.lattice_check
     if lc is not None:
         lines.append(
@@ -172,8 +178,9 @@ def results_text(results: Sequence[JointResult], per_sentence: bool = False) -> 
     every sentence of every prediction if asked."""
     out = text_table(HEADERS, table_rows(results), digits=2)
     out += (
-        "(percent; N/A: the classic metric needs the gold segmentation; PARSEVAL is labeled only; "
-        "TEDEVAL needs trees)\n\n"
+        "(percent; classic on raw dependency input: the CoNLL 2018 scorer's aligned UAS/LAS F1, DEPREL "
+        "subtypes ignored; N/A: the classic metric needs the gold segmentation (PARSEVAL) or CoNLL-U "
+        "text to align by characters; PARSEVAL is labeled only; TEDEVAL needs trees)\n\n"
     )
     for r in results:
         out += _notes(r) + "\n"
