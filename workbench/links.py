@@ -34,13 +34,16 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal, TypeVar
 
+from evalcore.metrics.breakdown import GROUPINGS
 from workbench.datasets import BUILTINS
 from workbench.fit import ZOOMS
 
 __all__ = [
+    "BREAKDOWN_SORTS",
     "CROSS_SCHEME_KEYS",
     "FREVAL_KEYS",
     "LINK_KEYS",
+    "NED_KEYS",
     "PAGE_KEYS",
     "STREAMLIT_KEYS",
     "TOUR_STEPS",
@@ -51,6 +54,7 @@ __all__ = [
     "SentenceRef",
     "current_link",
     "followed",
+    "inspector_url",
     "keep_widget",
     "parse_link",
     "report_link_problem",
@@ -127,6 +131,25 @@ FREVAL_KEYS: tuple[str, ...] = (
     "sentno",
 )
 """The keys of the FREVAL page (``sentno``: the sentence of the one-sentence view, evalb's number)."""
+
+BREAKDOWN_SORTS: tuple[str, ...] = ("group", "LAS", "UAS", "tokens")
+"""``sort=`` on the Attachment & NED page: the grouping's order, worst LAS / UAS first, most tokens."""
+
+NED_KEYS: tuple[str, ...] = (
+    "data",
+    "sent",
+    "find",
+    "order",
+    "gold",
+    "system",
+    "nopunct",
+    "maxlen",
+    "deprelbase",
+    "by",
+    "sort",
+    "group",
+)
+"""The keys of the Attachment & NED page (``pages/4_NED.py``)."""
 
 Kind = Literal["choice", "sentence", "number", "flag", "text", "name"]
 
@@ -240,6 +263,22 @@ LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
             ),
             LinkKey("deprelbase", "flag", "compare labels before ':' only", max_length=10),
             LinkKey("prediction", "name", "the prediction of the one-sentence view", max_length=200),
+            # the Attachment & NED page's own choices (pages/4_NED.py)
+            LinkKey("gold", "name", "the gold analysis", max_length=200),
+            LinkKey("system", "name", "the analysis scored against the gold", max_length=200),
+            LinkKey("nopunct", "flag", "leave punctuation out (--no-punct)", max_length=10),
+            LinkKey(
+                "maxlen", "number", "longest sentence scored (--max-len; 0: all)", maximum=1000, max_length=4
+            ),
+            LinkKey("by", "choice", "the grouping of the breakdown (--by)", choices=GROUPINGS, max_length=12),
+            LinkKey(
+                "sort",
+                "choice",
+                "the order of the breakdown's groups",
+                choices=BREAKDOWN_SORTS,
+                max_length=10,
+            ),
+            LinkKey("group", "name", "the group whose sentences are listed", max_length=200),
         )
     }
 )
@@ -251,7 +290,7 @@ PAGE_KEYS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "pages/1_Cross_scheme.py": CROSS_SCHEME_KEYS,
         "pages/2_FREVAL.py": FREVAL_KEYS,
         "pages/3_Lattice.py": ("data", "sent", "tag", "protocol", "deprelbase", "prediction"),
-        "pages/4_NED.py": ("data", "sent"),
+        "pages/4_NED.py": NED_KEYS,
         "pages/5_Tour.py": ("step",),
         "pages/6_Atlas.py": ("data",),
     }
@@ -372,6 +411,13 @@ def parse_link(query: Mapping[str, str | Iterable[str]], keys: Mapping[str, Link
         elif value is not None:
             values[name] = value
     return DeepLink(MappingProxyType(values), tuple(problems))
+
+
+def inspector_url(dataset: str, sent: str) -> str:
+    """A relative link to the sentence inspector at one sentence (its ``data=`` and ``sent=``)."""
+    from urllib.parse import urlencode
+
+    return "./?" + urlencode({"data": dataset, "sent": sent})
 
 
 def current_link() -> DeepLink:
