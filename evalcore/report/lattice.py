@@ -81,43 +81,40 @@ def result_json(r: JointResult) -> dict[str, object]:
     lc = r.lattice_check
     ted = _ul(r.ted_unlabeled.score, r.ted_labeled.score) if r.ted_unlabeled and r.ted_labeled else None
     classic = {"metric": c.metric, "U": c.unlabeled, "L": c.labeled, "signature": c.signature} if c else None
-    return (
-        {
-            "signature": r.signature,
-            "system": r.name,
-            "scenario": r.scenario,
-            "detected_scenario": r.detected,
-            "sentences": r.pairs,
-            "gold_sentences": r.gold_sentences,
-            "pred_sentences": r.pred_sentences,
-            "unaligned": {"gold": list(r.unaligned_gold), "pred": list(r.unaligned_pred)},
-            "skipped": r.skipped,
-            "segeval": _ul(r.segeval.unlabeled, r.segeval.labeled),
-            "tedeval": ted,
-            "token_seg_accuracy": _ul(r.segeval.token_accuracy_unlabeled, r.segeval.token_accuracy_labeled),
-            "classic": classic,
-            "lattice_check": (
-                {
-                    "sentences": lc.sentences,
-                    "gold_outside": lc.gold_outside,
-                    "gold_outside_segments": lc.gold_outside_segments,
-                    "pred_outside": lc.pred_outside,
-                    "pred_outside_segments": lc.pred_outside_segments,
-                    "gold_tokens_outside": lc.gold_tokens_outside,
-                    "gold_tokens_outside_segments": lc.gold_tokens_outside_segments,
-                    "tokens": lc.tokens,
-                }
-                if lc
-                else None
-            ),
-            "signatures": {
-                "segeval": r.segeval.signature,
-                "tedeval": r.ted_labeled.signature if r.ted_labeled else None,
-            },
-        }
-        | ({"classic_note": r.classic_note} if r.classic_note else {})
-        | ({"per_sentence": [_sentence_json(s) for s in r.sentences]} if r.sentences else {})
-    )
+    return {
+        "signature": r.signature,
+        "system": r.name,
+        "scenario": r.scenario,
+        "detected_scenario": r.detected,
+        "sentences": r.pairs,
+        "gold_sentences": r.gold_sentences,
+        "pred_sentences": r.pred_sentences,
+        "unaligned": {"gold": list(r.unaligned_gold), "pred": list(r.unaligned_pred)},
+        "skipped": r.skipped,
+        "segeval": _ul(r.segeval.unlabeled, r.segeval.labeled),
+        "tedeval": ted,
+        "token_seg_accuracy": _ul(r.segeval.token_accuracy_unlabeled, r.segeval.token_accuracy_labeled),
+        "classic": classic,
+        "classic_note": r.classic_note,  # why the classic metric is N/A where it could apply
+        "lattice_check": (
+            {
+                "sentences": lc.sentences,
+                "gold_outside": lc.gold_outside,
+                "gold_outside_segments": lc.gold_outside_segments,
+                "pred_outside": lc.pred_outside,
+                "pred_outside_segments": lc.pred_outside_segments,
+                "gold_tokens_outside": lc.gold_tokens_outside,
+                "gold_tokens_outside_segments": lc.gold_tokens_outside_segments,
+                "tokens": lc.tokens,
+            }
+            if lc
+            else None
+        ),
+        "signatures": {
+            "segeval": r.segeval.signature,
+            "tedeval": r.ted_labeled.signature if r.ted_labeled else None,
+        },
+    } | ({"per_sentence": [_sentence_json(s) for s in r.sentences]} if r.sentences else {})
 
 
 def _notes(r: JointResult) -> str:
