@@ -19,7 +19,7 @@ st.navigation(
         st.Page("pages/1_Cross_scheme.py", title="Cross scheme", url_path="Cross_scheme"),
         st.Page("pages/2_FREVAL.py", title="FREVAL", url_path="FREVAL"),
         st.Page("pages/3_Lattice.py", title="Lattice", url_path="Lattice"),
-        st.Page("pages/4_NED.py", title="NED", url_path="NED"),
+        st.Page("pages/4_NED.py", title="Attachment & NED", url_path="NED"),
         st.Page("pages/5_Tour.py", title="Tour", url_path="Tour"),
         st.Page("pages/6_Atlas.py", title="Atlas", url_path="Atlas"),
     ]

@@ -128,8 +128,9 @@ def corpus_panel(data: LatticeData, key: str) -> None:
     st.subheader("Scenario table (corpus)")
     st.caption(
         "Percent. Scenarios: gold (gold segmentation and tags), predicted (gold segmentation, predicted "
-        "tags), raw (predicted segmentation). The classic metric (attachment or PARSEVAL) needs the gold "
-        "segmentation: N/A for raw."
+        "tags), raw (predicted segmentation). The classic metric: attachment or PARSEVAL on the gold "
+        "segmentation; on raw dependency input (CoNLL-U), the CoNLL 2018 scorer's aligned UAS/LAS F1 "
+        "(character alignment of the whole document, relation subtypes ignored); PARSEVAL is N/A for raw."
     )
     frame = scenario_frame(data)
     st.dataframe(frame, hide_index=True, width="stretch")
@@ -146,7 +147,7 @@ def corpus_panel(data: LatticeData, key: str) -> None:
             f"{md_escape(r.name)}: {len(r.sentences)} sentence pairs scored (gold {r.gold_sentences}, "
             f"predicted {r.pred_sentences}); unaligned {len(r.unaligned_gold)} gold, "
             f"{len(r.unaligned_pred)} predicted; skipped {r.skipped} (not a tree); detected scenario "
-            f"{r.detected}{md_escape(extra)}."
+            f"{r.detected}{md_escape(extra)}." + (f" {md_escape(r.classic_note)}" if r.classic_note else "")
         )
 
 

@@ -1,9 +1,14 @@
-"""NED and the attachment family: which tokens count as correct under UAS, undirected and NED, and why.
+"""Attachment & NED (the URL stays ``/NED``): the attachment family, NED, and what the CoNLL 2018
+scorer and MaltEval report (issue 16 part 5).
 
 Corpus numbers (micro-averaged, with ``--no-punct``, ``--max-len`` and
 ``--deprel-base`` as on the command line) come from
-``evalcore.metrics.attachment.attach_corpus``; the per-token verdicts from
-``judge_tokens`` (SPEC §3, Schwartz et al. 2011 §5).
+``evalcore.metrics.attachment.attach_corpus``, with bootstrap intervals drawn
+as error bars; the CoNLL 2018 parity table (``evalcore attach --format
+conll18``), the breakdowns (``--by``) and the confusion table
+(``--confusion``) from :mod:`workbench.attachment_view`; the per-token
+verdicts from ``judge_tokens`` (SPEC §3, Schwartz et al. 2011 §5).  Every
+choice of the page is in its link (:mod:`workbench.bound`).
 """
 
 from __future__ import annotations
@@ -18,6 +23,23 @@ from evalcore.render.dot import dep_to_dot
 from evalcore.render.layout import DepLayout, WordGrid, layout_dep, merge_grids, word_grid
 from evalcore.render.svg import dep_svg
 from evalcore.trees import DepTree
+from workbench.attachment_view import (
+    GROUPINGS,
+    SORT_LABELS,
+    SORTS,
+    breakdown_figure,
+    breakdown_frame,
+    breakdown_view,
+    clicked_group,
+    confusion_figure,
+    confusion_frame,
+    corpus_intervals,
+    group_sentences_frame,
+    head_errors_frame,
+    interval_figure,
+    parity_table,
+)
+from workbench.bound import Bound, keep_link, seed_link
 from workbench.cache import CorpusAttach, corpus_attach
 from workbench.datasets import Analysis, LoadedDataset
 from workbench.widgets import (
@@ -35,29 +57,45 @@ SHORT = {"parent": "head", "child": "child", "grandparent": "grandp."}
 
 
 def choose_pair(loaded: LoadedDataset) -> tuple[Analysis, Analysis] | None:
-    """Gold and system selectors over every dependency file of the dataset."""
+    """Gold and system selectors over every dependency file of the dataset (``gold=``, ``system=``)."""
     deps = loaded.dep()
     if len(deps) < 2:
         st.info("This dataset has only one dependency analysis: there is nothing to score it against.")
         return None
     names = [a.name for a in deps]
     default = loaded.showcase_pair()
-    g_default = names.index(default[0].name) if default else 0
+    g_default = default[0].name if default else names[0]
+    gold_bound = Bound("gold", f"ned_gold:{loaded.spec.key}", g_default, tuple(names))
+    seed_link([gold_bound])
     c1, c2 = st.columns(2)
-    gold_name = c1.selectbox("Gold", names, index=g_default, key=f"ned_gold:{loaded.spec.key}")
+    gold_name = c1.selectbox("Gold", names, key=gold_bound.widget)
     others = [n for n in names if n != gold_name]
-    s_default = others.index(default[1].name) if default and default[1].name in others else 0
-    system_name = c2.selectbox("System", others, index=s_default, key=f"ned_system:{loaded.spec.key}")
-    return loaded.analysis(gold_name), loaded.analysis(system_name)
+    s_default = default[1].name if default and default[1].name in others else others[0]
+    system_bound = Bound("system", f"ned_system:{loaded.spec.key}", s_default, tuple(others))
+    seed_link([system_bound])
+    if st.session_state.get(system_bound.widget) not in others:
+        st.session_state[system_bound.widget] = s_default  # it is the gold chosen now
+    system_name = c2.selectbox("System", others, key=system_bound.widget)
+    keep_link([gold_bound, system_bound])
+    return loaded.analysis(gold_name), loaded.analysis(str(system_name))
+
+
+SETTINGS = (
+    Bound("nopunct", "ned_no_punct", False),
+    Bound("maxlen", "ned_max_len", 0),
+    Bound("deprelbase", "ned_base", False),
+)
 
 
 def settings() -> AttachConfig:
+    seed_link(SETTINGS)
     c1, c2, c3 = st.columns(3)
-    no_punct = c1.toggle("Leave punctuation out (--no-punct)", value=False, key="ned_no_punct")
+    no_punct = c1.toggle("Leave punctuation out (--no-punct)", key="ned_no_punct")
     max_len = c2.number_input(
-        "--max-len (0 = all sentences)", min_value=0, max_value=1000, value=0, step=1, key="ned_max_len"
+        "--max-len (0 = all sentences)", min_value=0, max_value=1000, step=1, key="ned_max_len"
     )
-    deprel_base = c3.toggle("Compare labels before ':' only (--deprel-base)", value=False, key="ned_base")
+    deprel_base = c3.toggle("Compare labels before ':' only (--deprel-base)", key="ned_base")
+    keep_link(SETTINGS)
     return AttachConfig(no_punct=no_punct, max_len=int(max_len) or None, deprel_base=deprel_base)
 
 
@@ -81,6 +119,13 @@ def corpus_panel(gold: Analysis, system: Analysis, result: CorpusAttach, loaded:
         f"{s.tokens} tokens in {s.sentences} sentences; skipped {s.skipped} (not a tree); "
         f"excluded {s.excluded} (longer than --max-len). Signature: `{s.signature}`"
     )
+    per = [c for _, c in result.result.per_sentence]
+    with st.expander("Intervals (bootstrap over sentences)", expanded=False):
+        st.plotly_chart(interval_figure(corpus_intervals(per)), key="ned_intervals")
+        st.caption(
+            "95 % percentile intervals, 1000 resamples of the scored sentences, seed 12345 "
+            "(evalcore.significance.bootstrap_interval)."
+        )
     if result.left_out:
         with st.expander(f"{len(result.left_out)} sentences not compared (their words differ)"):
             st.text("\n".join(result.left_out))
@@ -108,6 +153,96 @@ def corpus_panel(gold: Analysis, system: Analysis, result: CorpusAttach, loaded:
     with st.expander("Per-sentence scores"):
         st.dataframe(table, hide_index=True, width="stretch")
     download_table(table, stem=f"ned_{loaded.spec.key}_{system.name}_vs_{gold.name}", key="ned-corpus")
+
+
+def parity_panel(gold: Analysis, system: Analysis) -> None:
+    st.subheader("CoNLL 2018 shared task (the official scorer's table)")
+    parity = parity_table(gold, system)
+    if parity.frame is None:
+        st.warning(f"The CoNLL 2018 scorer refuses these files: {md_escape(str(parity.error))}")
+        return
+    st.dataframe(parity.frame, hide_index=True, width="stretch")
+    st.caption(
+        "`evalcore attach --format conll18`: gold and system aligned by characters over the whole "
+        "document, as `conll18_ud_eval.py` does (relation subtypes ignored, universal features only, "
+        "punctuation counted); equal to the official scorer's table on the shared task's outputs. "
+        f"Signature: `{parity.signature}`"
+    )
+    download_table(parity.frame, stem=f"conll18_{system.name}_vs_{gold.name}", key="ned-parity")
+
+
+BREAKDOWN = (
+    Bound("by", "ned_by", "deprel", GROUPINGS),
+    Bound("sort", "ned_sort", "group", SORTS),
+)
+
+
+def breakdown_panel(
+    loaded: LoadedDataset, gold: Analysis, system: Analysis, result: CorpusAttach, config: AttachConfig
+) -> None:
+    st.subheader("Breakdown (MaltEval's --by)")
+    seed_link(BREAKDOWN)
+    c1, c2 = st.columns(2)
+    by = c1.selectbox("Break down by", list(GROUPINGS), key="ned_by")
+    sort = c2.selectbox("Order", list(SORTS), key="ned_sort", format_func=lambda k: SORT_LABELS[k])
+    keep_link(BREAKDOWN)
+    view = breakdown_view(gold, system, result, config, by)
+    if not view.rows:
+        st.info("No token is counted under these settings.")
+        return
+    frame = breakdown_frame(view, sort)
+    groups = [str(g) for g in frame["group"]]
+    group_bound = Bound("group", f"ned_group:{loaded.spec.key}:{by}", groups[0], tuple(groups))
+    event = st.plotly_chart(
+        breakdown_figure(frame, by), key=f"ned_breakdown:{by}", on_select="rerun", selection_mode="points"
+    )
+    clicked = clicked_group(event)
+    last = f"_ned_clicked:{by}"
+    if clicked is not None and clicked in groups and clicked != st.session_state.get(last):
+        st.session_state[group_bound.widget] = clicked  # a click on a bar chooses its group
+    st.session_state[last] = clicked
+    st.caption(
+        "UAS and LAS of the tokens whose gold property is the group (recall side), with 95 % bootstrap "
+        "intervals as error bars; click a bar to list its sentences below. The table also has the "
+        f"system side (LAS precision, F1), as MaltEval prints it. Signature: `{view.signature}`"
+    )
+    st.dataframe(frame, hide_index=True, width="stretch", height=280)
+    download_table(frame, stem=f"breakdown_{by}_{system.name}_vs_{gold.name}", key="ned-breakdown")
+
+    seed_link([group_bound])
+    group = st.selectbox(f"Sentences of the group ({by})", groups, key=group_bound.widget)
+    keep_link([group_bound])
+    row = view.row(str(group))
+    if row is not None:
+        sentences = group_sentences_frame(loaded, row)
+        st.caption(
+            f"{len(sentences)} sentences with a counted token whose gold or system {by} is "
+            f"*{md_escape(str(group))}*. Open one in the sentence inspector."
+        )
+        st.dataframe(
+            sentences,
+            hide_index=True,
+            width="stretch",
+            height=240,
+            column_config={
+                "inspect": st.column_config.LinkColumn(
+                    "inspect", help="Open the sentence inspector at this sentence", display_text="open ↗"
+                )
+            },
+        )
+
+    st.subheader("Confusion (--confusion)")
+    table = confusion_frame(view.confusion)
+    st.plotly_chart(confusion_figure(table), key="ned_confusion")
+    st.caption(
+        "Counted tokens by gold relation (rows) and system relation (columns); the 30 most frequent "
+        "relations of each side, the others summed as (other). Colour: log scale."
+    )
+    c1, c2 = st.columns([1, 2])
+    c1.dataframe(head_errors_frame(view.confusion), hide_index=True, width="stretch")
+    with c2.expander("The confusion table"):
+        st.dataframe(table, width="stretch")
+    download_table(table.reset_index(), stem=f"confusion_{system.name}_vs_{gold.name}", key="ned-confusion")
 
 
 def _mark(ok: bool) -> str:
@@ -210,8 +345,8 @@ def sentence_panel(gold_tree: DepTree, sys_tree: DepTree, config: AttachConfig, 
 
 
 def main() -> None:
-    st.set_page_config(page_title="evalcore — NED and attachment", layout="wide")
-    st.title("NED and attachment scores")
+    st.set_page_config(page_title="evalcore — Attachment & NED", layout="wide")
+    st.title("Attachment & NED")
     st.caption(
         "UAS: the system head is the gold head. Undirected: or the system head is a gold child of the token "
         "(an edge flip). NED: or the system head is the token's gold grandparent (ROOT is the grandparent of "
@@ -232,6 +367,8 @@ def main() -> None:
         st.error(str(exc))
         return
     corpus_panel(gold, system, result, loaded)
+    parity_panel(gold, system)
+    breakdown_panel(loaded, gold, system, result, config)
 
     st.subheader("One sentence")
     by_index = result.by_index()

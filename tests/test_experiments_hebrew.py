@@ -42,6 +42,17 @@ def _committed() -> dict[tuple[str, str, str, str], list[str]]:
     return {(r[0], r[1], r[2], r[4]): r for r in rows[1:]}
 
 
+def _scorer_uas_las(system: str) -> tuple[float, float]:
+    """UAS and LAS F1 of the official scorer's ``-v`` table (tests/fixtures/reference/conll18)."""
+    table = ROOT / "tests" / "fixtures" / "reference" / "conll18" / f"he_htb.{system}.verbose.txt"
+    f1 = {}
+    for line in table.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.split("|")]
+        if cells[0] in ("UAS", "LAS"):
+            f1[cells[0]] = float(cells[3])
+    return f1["UAS"], f1["LAS"]
+
+
 def _check(rows: list[hs.Row]) -> None:
     committed = _committed()
     assert rows
@@ -56,7 +67,12 @@ def test_raw_rows_of_the_conll2018_systems_reproduce_the_committed_table() -> No
     rows = hs.ud_raw_rows(DATA)
     _check(rows)
     assert {r.scenario for r in rows} == {"raw"}
-    assert all(r.result.classic is None for r in rows)  # the classic metric is N/A for raw input
+    # raw dependency input: the CoNLL 2018 scorer's aligned UAS/LAS F1 (SPEC §6, issue 16 part 2),
+    # equal to the official scorer's committed tables to two decimals
+    for r in rows:
+        c = r.result.classic
+        assert c is not None and c.metric == "aligned attachment"
+        assert (round(100 * c.unlabeled, 2), round(100 * c.labeled, 2)) == _scorer_uas_las(r.parser)
 
 
 @pytest.mark.slow  # the whole experiment's evaluation step

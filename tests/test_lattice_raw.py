@@ -59,7 +59,9 @@ def test_raw_scenario_cli(write_file: Callable[[str, str], str], run_cli: Callab
     res = run_cli("lattice", gold, pred, "--format", "json", "--per-sentence")  # records on request
     assert res.code == 0, res.err
     out = json.loads(res.out)
-    assert out["scenario"] == "raw" and out["classic"] is None
+    # SPEC §6 (issue 16 part 2): raw CoNLL-U input gets the CoNLL 2018 aligned UAS/LAS (its figures
+    # are checked against the official scorer in tests/test_lattice_aligned_attachment.py)
+    assert out["scenario"] == "raw" and out["classic"]["metric"] == "aligned attachment"
     assert (out["sentences"], out["unaligned"]) == (1, {"gold": [2], "pred": [2, 3]})
     # token abc: gold a b c vs ab c -> LCS 1, d = 3; token de: d = 0; over 4 + 3 segments
     assert out["segeval"]["U"] == pytest.approx(1 - 3 / 7)

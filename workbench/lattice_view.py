@@ -22,7 +22,7 @@ from evalcore.errors import EvalcoreError
 from evalcore.formats.lattice import read_lattices, read_tokens
 from evalcore.lattice.model import Analysis, Lexeme, Pairing, ReadOptions
 from evalcore.lattice.reading import InMemoryFile, input_kind, load_pairing, read_gold, read_side
-from evalcore.metrics.joint import JointConfig, JointResult, SentenceJoint, evaluate
+from evalcore.metrics.joint import JointConfig, JointResult, SentenceJoint, evaluate, with_aligned_attachment
 from evalcore.metrics.lattice_tedeval import LatticeEditOp
 from evalcore.metrics.segeval import SegScore
 from evalcore.metrics.segeval import score as seg_score
@@ -224,7 +224,14 @@ def _evaluate(key: str, signature: str, _inputs: LatticeInputs, _config: JointCo
                 continue
             pairing = load_pairing(gold_input, p.file, pred_lattice=p.lattice, ambiguity=ambiguity)
             amb = ambiguity if pairing.mode == "index" else None
-            results[p.name] = evaluate(pairing, config, name=p.name, ambiguity=amb)
+            result = evaluate(pairing, config, name=p.name, ambiguity=amb)
+            if inputs.gold is not None:  # raw dependency input: aligned UAS/LAS (SPEC §6)
+                g = inputs.gold
+                result = with_aligned_attachment(
+                    result, pairing.mode, g.data, p.file.data, gold_name=g.name, pred_name=p.file.name,
+                    limits=config.limits,
+                )  # fmt: skip
+            results[p.name] = result
             pairings[p.name] = pairing
         except EvalcoreError as exc:  # the command line's message; the file it names is the prediction's
             errors.append(str(exc) if p.file.name in str(exc) else f"{p.name}: {exc}")

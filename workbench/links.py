@@ -34,15 +34,18 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal, TypeVar
 
-from evalcore.atlas import GROUPINGS
+from evalcore.atlas import GROUPINGS as ATLAS_GROUPINGS
+from evalcore.metrics.breakdown import GROUPINGS as BREAKDOWN_GROUPINGS
 from workbench.datasets import BUILTINS
 from workbench.fit import ZOOMS
 
 __all__ = [
     "ATLAS_KEYS",
+    "BREAKDOWN_SORTS",
     "CROSS_SCHEME_KEYS",
     "FREVAL_KEYS",
     "LINK_KEYS",
+    "NED_KEYS",
     "PAGE_KEYS",
     "STREAMLIT_KEYS",
     "TOUR_STEPS",
@@ -53,6 +56,7 @@ __all__ = [
     "SentenceRef",
     "current_link",
     "followed",
+    "inspector_url",
     "keep_widget",
     "parse_link",
     "report_link_problem",
@@ -133,6 +137,25 @@ FREVAL_KEYS: tuple[str, ...] = (
 
 ATLAS_KEYS: tuple[str, ...] = ("data", "protocol", "skip", "against", "scripts", "grouping", "parse", "group")
 """The keys of the Atlas page (``group``: GROUPING:NAME, the group whose sentences are listed)."""
+
+BREAKDOWN_SORTS: tuple[str, ...] = ("group", "LAS", "UAS", "tokens")
+"""``sort=`` on the Attachment & NED page: the grouping's order, worst LAS / UAS first, most tokens."""
+
+NED_KEYS: tuple[str, ...] = (
+    "data",
+    "sent",
+    "find",
+    "order",
+    "gold",
+    "system",
+    "nopunct",
+    "maxlen",
+    "deprelbase",
+    "by",
+    "sort",
+    "group",
+)
+"""The keys of the Attachment & NED page (``pages/4_NED.py``)."""
 
 Kind = Literal["choice", "sentence", "number", "flag", "text", "name"]
 
@@ -225,7 +248,8 @@ LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
                 "group",
                 "name",
                 "an atlas group, GROUPING:NAME (construction:copula): its sentences (Atlas), its "
-                "operations highlighted (inspector)",
+                "operations highlighted (inspector); on the Attachment & NED page, the breakdown "
+                "group whose sentences are listed",
                 max_length=200,
             ),
             # the cross-scheme page's own choices (pages/1_Cross_scheme.py)
@@ -253,13 +277,36 @@ LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
                 "against", "name", "the atlas's target: a gold's scheme or a generalization", max_length=200
             ),
             LinkKey("scripts", "choice", "unlabeled or labeled scripts", choices=("unlabeled", "labeled")),
-            LinkKey("grouping", "choice", "the grouping of the operations", choices=GROUPINGS, max_length=20),
+            LinkKey(
+                "grouping", "choice", "the grouping of the operations", choices=ATLAS_GROUPINGS, max_length=20
+            ),
             # the Lattice page's own choices (pages/3_Lattice.py)
             LinkKey(
                 "tag", "choice", "the tag column (--tag-column)", choices=("cpos", "fpos"), max_length=10
             ),
             LinkKey("deprelbase", "flag", "compare labels before ':' only", max_length=10),
             LinkKey("prediction", "name", "the prediction of the one-sentence view", max_length=200),
+            # the Attachment & NED page's own choices (pages/4_NED.py)
+            LinkKey("gold", "name", "the gold analysis", max_length=200),
+            LinkKey("system", "name", "the analysis scored against the gold", max_length=200),
+            LinkKey("nopunct", "flag", "leave punctuation out (--no-punct)", max_length=10),
+            LinkKey(
+                "maxlen", "number", "longest sentence scored (--max-len; 0: all)", maximum=1000, max_length=4
+            ),
+            LinkKey(
+                "by",
+                "choice",
+                "the grouping of the breakdown (--by)",
+                choices=BREAKDOWN_GROUPINGS,
+                max_length=12,
+            ),
+            LinkKey(
+                "sort",
+                "choice",
+                "the order of the breakdown's groups",
+                choices=BREAKDOWN_SORTS,
+                max_length=10,
+            ),
         )
     }
 )
@@ -271,7 +318,7 @@ PAGE_KEYS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "pages/1_Cross_scheme.py": CROSS_SCHEME_KEYS,
         "pages/2_FREVAL.py": FREVAL_KEYS,
         "pages/3_Lattice.py": ("data", "sent", "tag", "protocol", "deprelbase", "prediction"),
-        "pages/4_NED.py": ("data", "sent"),
+        "pages/4_NED.py": NED_KEYS,
         "pages/5_Tour.py": ("step", "parse", "own", "protocol", "zoom"),
         "pages/6_Atlas.py": ATLAS_KEYS,
     }
@@ -392,6 +439,13 @@ def parse_link(query: Mapping[str, str | Iterable[str]], keys: Mapping[str, Link
         elif value is not None:
             values[name] = value
     return DeepLink(MappingProxyType(values), tuple(problems))
+
+
+def inspector_url(dataset: str, sent: str) -> str:
+    """A relative link to the sentence inspector at one sentence (its ``data=`` and ``sent=``)."""
+    from urllib.parse import urlencode
+
+    return "./?" + urlencode({"data": dataset, "sent": sent})
 
 
 def current_link() -> DeepLink:

@@ -1,8 +1,9 @@
 """``evalcore lattice GOLD PRED...``: joint segmentation + parsing evaluation (SPEC §6; ACL 2012).
 
 SEGEVAL, token segmentation accuracy, TedEval over lattices (U/L) and the
-classic metric where it applies, one row per predicted file: the scenario
-table of the paper (Tables 1–2).
+classic metric where it applies (on raw dependency input, CoNLL-U aligned
+by characters: the CoNLL 2018 scorer's aligned UAS/LAS F1), one row per
+predicted file: the scenario table of the paper (Tables 1–2).
 
 Streams: each prediction is read in step with the gold (and the lattice
 files), one sentence pair at a time; only the sums are kept, and every
@@ -18,7 +19,13 @@ from evalcore.commands._common import add_bootstrap_arguments, bootstrap_setting
 from evalcore.errors import InputFormatError
 from evalcore.formats.lattice import read_lattices
 from evalcore.lattice.reading import PairStream
-from evalcore.metrics.joint import JointConfig, JointResult, SentenceJoint, evaluate_stream
+from evalcore.metrics.joint import (
+    JointConfig,
+    JointResult,
+    SentenceJoint,
+    evaluate_stream,
+    with_aligned_attachment,
+)
 from evalcore.report.lattice import (
     add_intervals_json,
     intervals_text,
@@ -149,7 +156,8 @@ def run(args: argparse.Namespace) -> int:
             keep_sentences=args.per_sentence,
             on_sentence=skipped,
         )
-        results.append(result)
+        # raw dependency input: the CoNLL 2018 scorer's aligned UAS/LAS (SPEC §6)
+        results.append(with_aligned_attachment(result, stream.mode, args.gold, path, limits=args.limits))
     ivs = None if boot is None else [intervals(lattice_table(rows, average), boot) for rows in resample]
     if args.format == "json":
         doc = results_json(results)

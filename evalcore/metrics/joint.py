@@ -2,9 +2,11 @@
 
 For one predicted file against gold: SEGEVAL (U/L) and token segmentation
 accuracy, lattice TedEval (U/L), and the classic metric where it applies --
-attachment scores (dependency) or PARSEVAL (constituency), only when the
-segmentation is the gold one (scenarios *gold* and *predicted*); "N/A" for
-*raw*.  Scenarios: *gold* = gold segmentation and tags, *predicted* = gold
+attachment scores (dependency) or PARSEVAL (constituency), when the
+segmentation is the gold one (scenarios *gold* and *predicted*); for *raw*
+dependency input aligned by characters (CoNLL-U), the CoNLL 2018 scorer's
+aligned UAS/LAS F1 (:func:`with_aligned_attachment`), else "N/A".
+Scenarios: *gold* = gold segmentation and tags, *predicted* = gold
 segmentation with predicted tags, *raw* = predicted segmentation and tags.
 The scenario is detected from the data (and may be stated by the user).
 
@@ -25,9 +27,11 @@ pair.  :func:`evaluate` scores a collected
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from evalcore.errors import EvalcoreError
+from evalcore.formats._io import InputSource
 from evalcore.formats.prm import COLLINS
 from evalcore.formats.ptb import PtbLine
 from evalcore.lattice.model import Lexeme, Pairing, PairSource, ReadOptions, SentencePair, TagColumn
@@ -35,6 +39,7 @@ from evalcore.lattice.paths import check_path
 from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.metrics import attachment, parseval
 from evalcore.metrics.base import make_signature
+from evalcore.metrics.conll18 import evaluate_conll18
 from evalcore.metrics.lattice_tedeval import (
     LatticeTedConfig,
     LatticeTedCounts,
@@ -58,6 +63,7 @@ __all__ = [
     "detect_scenario",
     "evaluate",
     "evaluate_stream",
+    "with_aligned_attachment",
 ]
 
 Scenario = Literal["gold", "predicted", "raw"]
@@ -131,9 +137,10 @@ class SentenceJoint:
 
 @dataclass(frozen=True, slots=True)
 class ClassicScore:
-    """The classic metric of the scenario table: attachment (UAS, LAS) or PARSEVAL (labeled F1)."""
+    """The classic metric of the scenario table: attachment (UAS, LAS), PARSEVAL (labeled F1), or on
+    raw dependency input the CoNLL 2018 scorer's aligned attachment (UAS, LAS F1; SPEC §6)."""
 
-    metric: Literal["attachment", "parseval"]
+    metric: Literal["attachment", "parseval", "aligned attachment"]
     unlabeled: float | None
     labeled: float
     signature: str
@@ -173,6 +180,7 @@ class JointResult:
     lattice_check: LatticeCheckSummary | None
     signature: str
     pairs: int = 0  # sentence pairs scored (``sentences`` holds them all, or none when streamed)
+    classic_note: str | None = None  # why the classic metric is N/A where it could have applied
 
 
 def _same_segmentation(pair: SentencePair) -> bool:
@@ -412,3 +420,32 @@ class _Tally:
             config.signature(mode),
             self.pairs,
         )
+
+
+def with_aligned_attachment(
+    result: JointResult,
+    mode: Literal["index", "characters"],
+    gold: InputSource,
+    pred: InputSource,
+    *,
+    gold_name: str | None = None,
+    pred_name: str | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+) -> JointResult:
+    """The *raw* row of dependency input with its classic metric (SPEC §6): the CoNLL 2018
+    scorer's UAS and LAS F1 over a character alignment of the whole document
+    (:func:`evalcore.metrics.conll18.evaluate_conll18`; DEPREL subtypes ignored, as the scorer
+    does).  Only for two CoNLL files paired by characters (``mode``), whose text is the same;
+    other rows are returned unchanged.  Where the scorer refuses the files (e.g. a sentence that is
+    not a tree, which the scenario table only skips), the column stays N/A and ``classic_note``
+    says why.  Reads both files once more, streaming."""
+    if result.detected != "raw" or mode != "characters" or result.classic is not None:
+        return result
+    try:
+        r = evaluate_conll18(gold, pred, gold_name=gold_name, system_name=pred_name, limits=limits)
+    except EvalcoreError as exc:
+        return replace(
+            result, classic_note=f"aligned attachment N/A: the CoNLL 2018 alignment refuses: {exc}"
+        )
+    classic = ClassicScore("aligned attachment", r.get("UAS").f1, r.get("LAS").f1, r.signature)
+    return replace(result, classic=classic)

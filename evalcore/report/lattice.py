@@ -107,6 +107,7 @@ def result_json(r: JointResult) -> dict[str, object]:
         "tedeval": ted,
         "token_seg_accuracy": _ul(r.segeval.token_accuracy_unlabeled, r.segeval.token_accuracy_labeled),
         "classic": classic,
+        "classic_note": r.classic_note,  # why the classic metric is N/A where it could apply
         "lattice_check": (
             {
                 "sentences": lc.sentences,
@@ -134,6 +135,8 @@ def _notes(r: JointResult) -> str:
         f"{r.pred_sentences}); unaligned: {len(r.unaligned_gold)} gold, {len(r.unaligned_pred)} predicted; "
         f"skipped {r.skipped} (not a tree); detected scenario: {r.detected}"
     ]
+    if r.classic_note:
+        lines.append(f"  {r.classic_note}")
     lc = r.lattice_check
     if lc is not None:
         lines.append(
@@ -184,8 +187,9 @@ def results_text(results: Sequence[JointResult], per_sentence: bool = False) -> 
     every sentence of every prediction if asked."""
     out = text_table(HEADERS, table_rows(results), digits=2)
     out += (
-        "(percent; N/A: the classic metric needs the gold segmentation; PARSEVAL is labeled only; "
-        "TEDEVAL needs trees)\n\n"
+        "(percent; classic on raw dependency input: the CoNLL 2018 scorer's aligned UAS/LAS F1, DEPREL "
+        "subtypes ignored; N/A: the classic metric needs the gold segmentation (PARSEVAL) or CoNLL-U "
+        "text to align by characters; PARSEVAL is labeled only; TEDEVAL needs trees)\n\n"
     )
     for r in results:
         out += _notes(r) + "\n"

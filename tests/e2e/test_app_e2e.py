@@ -83,8 +83,35 @@ def test_ned_page(app_url: str, page: object) -> None:
     page.wait_for_selector("svg.dep-tree text.note", timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
     notes = page.locator("svg.dep-tree text.note").all_text_contents()  # type: ignore[attr-defined]
     assert any(n.startswith("NED ✓ grandp") for n in notes)
+    # issue 16 part 5: the attachment page's breakdown chart (plotly) and the scorer's table
+    page.get_by_role("heading", name="Attachment & NED").wait_for(timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
+    page.locator("[data-testid=stPlotlyChart] g.trace.bars").first.wait_for(
+        state="attached", timeout=TIMEOUT_MS
+    )  # type: ignore[attr-defined]
+    page.get_by_text("CoNLL 2018 shared task").first.wait_for(timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
     assert_no_exception(page)
-    page.screenshot(path=str(ARTIFACTS / "e2e_ned_fr_gsd.png"))  # type: ignore[attr-defined]
+    page.screenshot(path=str(ARTIFACTS / "e2e_ned_fr_gsd.png"), full_page=True)  # type: ignore[attr-defined]
+
+
+def test_attachment_page_link(app_url: str, page: object) -> None:
+    """A link with the breakdown's choices (issue 14: the page's own settings in its URL) reopens
+    them: grouped by direction, the sentences of the group "right" listed, the chart drawn; a click
+    on a bar lists that group's sentences (root: the default, so ``group=`` leaves the URL)."""
+    page.goto(f"{app_url}/NED?data=fr_gsd&by=direction&group=right")  # type: ignore[attr-defined]
+    page.get_by_text("whose gold or system direction is right").wait_for(timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
+    charts = page.locator("[data-testid=stPlotlyChart]")  # type: ignore[attr-defined]
+    breakdown = charts.filter(has=page.locator("g.legend"))  # type: ignore[attr-defined]
+    bars = breakdown.locator("g.trace.bars g.point path")
+    bars.first.wait_for(state="attached", timeout=TIMEOUT_MS)
+    assert bars.count() == 6  # UAS and LAS for root, left, right
+    # a click on a bar chooses its group: the first bar is UAS of "root"
+    bars.first.scroll_into_view_if_needed()
+    box = bars.first.bounding_box()
+    assert box is not None
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)  # type: ignore[attr-defined]
+    page.get_by_text("whose gold or system direction is root").wait_for(timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
+    page.wait_for_function("() => !new URL(location.href).searchParams.has('group')", timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
+    assert_no_exception(page)
 
 
 # ---------------------------------------------------------------------------
