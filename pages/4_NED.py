@@ -42,6 +42,7 @@ from workbench.attachment_view import (
 from workbench.bound import Bound, keep_link, seed_link
 from workbench.cache import CorpusAttach, corpus_attach
 from workbench.datasets import Analysis, LoadedDataset
+from workbench.links import followed, write_link
 from workbench.widgets import (
     Figure,
     choose_dataset,
@@ -99,7 +100,8 @@ def settings() -> AttachConfig:
     return AttachConfig(no_punct=no_punct, max_len=int(max_len) or None, deprel_base=deprel_base)
 
 
-def corpus_panel(gold: Analysis, system: Analysis, result: CorpusAttach, loaded: LoadedDataset) -> None:
+def corpus_metrics(result: CorpusAttach) -> None:
+    """The corpus scores, above every section."""
     s = result.result.score
     st.subheader("Corpus")
     cols = st.columns(5)
@@ -119,18 +121,21 @@ def corpus_panel(gold: Analysis, system: Analysis, result: CorpusAttach, loaded:
         f"{s.tokens} tokens in {s.sentences} sentences; skipped {s.skipped} (not a tree); "
         f"excluded {s.excluded} (longer than --max-len). Signature: `{s.signature}`"
     )
-    per = [c for _, c in result.result.per_sentence]
-    with st.expander("Intervals (bootstrap over sentences)", expanded=False):
-        st.plotly_chart(interval_figure(corpus_intervals(per)), key="ned_intervals")
-        st.caption(
-            "95 % percentile intervals, 1000 resamples of the scored sentences, seed 12345 "
-            "(evalcore.significance.bootstrap_interval)."
-        )
     if result.left_out:
         with st.expander(f"{len(result.left_out)} sentences not compared (their words differ)"):
             st.text("\n".join(result.left_out))
     for w in result.result.warnings:
         st.warning(w)
+
+
+def corpus_panel(gold: Analysis, system: Analysis, result: CorpusAttach, loaded: LoadedDataset) -> None:
+    per = [c for _, c in result.result.per_sentence]
+    with st.expander("Intervals (bootstrap over sentences)", expanded=True):
+        st.plotly_chart(interval_figure(corpus_intervals(per)), key="ned_intervals")
+        st.caption(
+            "95 % percentile intervals, 1000 resamples of the scored sentences, seed 12345 "
+            "(evalcore.significance.bootstrap_interval)."
+        )
     rows = []
     for i, (_, c) in zip(result.indices, result.result.per_sentence, strict=True):
         sc = score(c)
@@ -150,8 +155,8 @@ def corpus_panel(gold: Analysis, system: Analysis, result: CorpusAttach, loaded:
             }
         )
     table = pd.DataFrame(rows)
-    with st.expander("Per-sentence scores"):
-        st.dataframe(table, hide_index=True, width="stretch")
+    st.markdown("**Per-sentence scores**")
+    st.dataframe(table, hide_index=True, width="stretch")
     download_table(table, stem=f"ned_{loaded.spec.key}_{system.name}_vs_{gold.name}", key="ned-corpus")
 
 
@@ -344,6 +349,26 @@ def sentence_panel(gold_tree: DepTree, sys_tree: DepTree, config: AttachConfig, 
     download_table(table, stem=f"{stem}_tokens", key="ned-tokens")
 
 
+SECTIONS = {  # the keys are workbench.links.NED_SECTIONS
+    "sentence": "One sentence",
+    "corpus": "Per sentence and intervals",
+    "conll18": "CoNLL 2018 table",
+    "breakdown": "Breakdown and confusion",
+}
+
+
+def section_tab() -> None:
+    """Before the tabs: the section a followed link names (``section=``; a link with a breakdown
+    setting, ``by``, ``sort`` or ``group``, opens the breakdown), else the one shown before."""
+    value = followed("section")
+    if value is None and any(followed(k) is not None for k in ("by", "sort", "group")):
+        value = "breakdown"
+    if isinstance(value, str) and value in SECTIONS:
+        st.session_state["ned_section_tab"] = SECTIONS[value]
+    elif "ned_section_tab" not in st.session_state:
+        st.session_state["ned_section_tab"] = SECTIONS["sentence"]
+
+
 def main() -> None:
     st.set_page_config(page_title="evalcore — Attachment & NED", layout="wide")
     st.title("Attachment & NED")
@@ -366,11 +391,27 @@ def main() -> None:
     except EvalcoreError as exc:
         st.error(str(exc))
         return
-    corpus_panel(gold, system, result, loaded)
-    parity_panel(gold, system)
-    breakdown_panel(loaded, gold, system, result, config)
+    corpus_metrics(result)
+    section_tab()
+    # only the open tab's content is made: the page opens fast (issue 14: every section's charts
+    # and tables made its first render 5 s)
+    tabs = st.tabs(list(SECTIONS.values()), key="ned_section_tab", on_change="rerun")
+    chosen = next(k for k, t in zip(SECTIONS, tabs, strict=True) if t.open)
+    write_link("section", None if chosen == "sentence" else chosen)
+    with tabs[list(SECTIONS).index(chosen)]:
+        if chosen == "sentence":
+            sentence_section(loaded, gold, system, result, config)
+        elif chosen == "corpus":
+            corpus_panel(gold, system, result, loaded)
+        elif chosen == "conll18":
+            parity_panel(gold, system)
+        else:
+            breakdown_panel(loaded, gold, system, result, config)
 
-    st.subheader("One sentence")
+
+def sentence_section(
+    loaded: LoadedDataset, gold: Analysis, system: Analysis, result: CorpusAttach, config: AttachConfig
+) -> None:
     by_index = result.by_index()
 
     def worst() -> dict[int, float]:

@@ -52,13 +52,28 @@ def _pct(value: object) -> str:
 
 
 @pytest.mark.slow
-def test_page_shows_the_scorers_table_breakdown_and_confusion() -> None:
+def test_page_opens_on_one_section_and_makes_only_its_content() -> None:
+    """Issue 14 (first render): the page opens on "One sentence"; the other sections' tables and
+    charts are made only when their tab is chosen (tabs with on_change="rerun")."""
     at = page_opened_on(data="fr_gsd")
+    assert at.session_state["ned_section_tab"] == "One sentence"
+    assert not any("AligndAcc" in df.value.columns for df in at.dataframe)
+    assert not at.get("plotly_chart")
+    at.session_state["ned_section_tab"] = "CoNLL 2018 table"  # the user chooses the tab
+    at.run()
+    pages.no_exception(at)
+    assert any("AligndAcc" in df.value.columns for df in at.dataframe)
+    assert link_of(at)["section"] == "conll18"
+
+
+def test_page_shows_the_scorers_table_breakdown_and_confusion() -> None:
+    at = page_opened_on(data="fr_gsd", section="conll18")
     assert "Attachment & NED" in [t.value for t in at.title]
     # the parity table: the official scorer's 13 rows, to two decimals
     parity = frame_with(at, "AligndAcc")
     shown = [[str(r.Metric), *(_pct(v) for v in r[2:])] for r in parity.itertuples()]
     assert shown == _scorer_table("fr_gsd.ud_vs_sud")
+    at = page_opened_on(data="fr_gsd", section="breakdown")
     # the breakdown by relation adds up to NED.pl's 10018 tokens and the scorer's UAS 51.64
     groups = frame_with(at, "gold tokens")
     total = int((REFERENCE / "ned" / "fr_gsd.ud_vs_sud.txt").read_text().split("/")[1].split()[0])
@@ -82,7 +97,7 @@ def test_page_shows_the_scorers_table_breakdown_and_confusion() -> None:
 def test_link_reopens_the_same_view() -> None:
     """Every new choice (gold, system, nopunct, maxlen, deprelbase, by, sort, group) goes into the
     link; a fresh session opened on it shows the same numbers and the same choices."""
-    at = page_opened_on(data="fr_gsd")
+    at = page_opened_on(data="fr_gsd", section="breakdown")
     at.selectbox(key="ned_gold:fr_gsd").select("SUD gold").run()
     at.selectbox(key="ned_system:fr_gsd").select("spaCy SUD parser").run()
     at.toggle(key="ned_no_punct").set_value(True).run()
@@ -118,7 +133,7 @@ def test_link_reopens_the_same_view() -> None:
     assert frame_with(fresh, "gold tokens").equals(frame_with(at, "gold tokens"))
     # defaults are left out of the link
     plain = link_of(page_opened_on(data="fr_gsd"))
-    assert not {"nopunct", "maxlen", "deprelbase", "by", "sort", "group"} & set(plain)
+    assert not {"nopunct", "maxlen", "deprelbase", "by", "sort", "group", "section"} & set(plain)
 
 
 @pytest.mark.slow

@@ -46,6 +46,7 @@ __all__ = [
     "FREVAL_KEYS",
     "LINK_KEYS",
     "NED_KEYS",
+    "NED_SECTIONS",
     "PAGE_KEYS",
     "STREAMLIT_KEYS",
     "TOUR_STEPS",
@@ -138,6 +139,9 @@ FREVAL_KEYS: tuple[str, ...] = (
 ATLAS_KEYS: tuple[str, ...] = ("data", "protocol", "skip", "against", "scripts", "grouping", "parse", "group")
 """The keys of the Atlas page (``group``: GROUPING:NAME, the group whose sentences are listed)."""
 
+NED_SECTIONS: tuple[str, ...] = ("sentence", "corpus", "conll18", "breakdown")
+"""``section=`` on the Attachment & NED page: the tab shown (only its content is made)."""
+
 BREAKDOWN_SORTS: tuple[str, ...] = ("group", "LAS", "UAS", "tokens")
 """``sort=`` on the Attachment & NED page: the grouping's order, worst LAS / UAS first, most tokens."""
 
@@ -154,6 +158,7 @@ NED_KEYS: tuple[str, ...] = (
     "by",
     "sort",
     "group",
+    "section",
 )
 """The keys of the Attachment & NED page (``pages/4_NED.py``)."""
 
@@ -292,6 +297,13 @@ LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
             LinkKey("nopunct", "flag", "leave punctuation out (--no-punct)", max_length=10),
             LinkKey(
                 "maxlen", "number", "longest sentence scored (--max-len; 0: all)", maximum=1000, max_length=4
+            ),
+            LinkKey(
+                "section",
+                "choice",
+                "the section of the Attachment & NED page",
+                choices=NED_SECTIONS,
+                max_length=12,
             ),
             LinkKey(
                 "by",
