@@ -83,12 +83,17 @@ def test_ned_page(app_url: str, page: object) -> None:
     page.wait_for_selector("svg.dep-tree text.note", timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
     notes = page.locator("svg.dep-tree text.note").all_text_contents()  # type: ignore[attr-defined]
     assert any(n.startswith("NED ✓ grandp") for n in notes)
-    # issue 16 part 5: the attachment page's breakdown chart (plotly) and the scorer's table
+    # issue 16 part 5: the attachment page's breakdown chart (plotly) and the scorer's table, each
+    # in its tab (made when chosen: issue 14's first render)
     page.get_by_role("heading", name="Attachment & NED").wait_for(timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
+    assert page.locator("[data-testid=stPlotlyChart]").count() == 0  # type: ignore[attr-defined]
+    page.get_by_role("tab", name="Breakdown and confusion").click()  # type: ignore[attr-defined]
     page.locator("[data-testid=stPlotlyChart] g.trace.bars").first.wait_for(
         state="attached", timeout=TIMEOUT_MS
     )  # type: ignore[attr-defined]
+    page.get_by_role("tab", name="CoNLL 2018 table").click()  # type: ignore[attr-defined]
     page.get_by_text("CoNLL 2018 shared task").first.wait_for(timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
+    assert "section=conll18" in page.url  # type: ignore[attr-defined]
     assert_no_exception(page)
     page.screenshot(path=str(ARTIFACTS / "e2e_ned_fr_gsd.png"), full_page=True)  # type: ignore[attr-defined]
 
