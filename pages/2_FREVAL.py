@@ -34,6 +34,7 @@ from workbench.freval_view import (
     validate_prm,
     validate_trees,
 )
+from workbench.tables import show_table
 from workbench.uploads import choose_source, forget_button, show_name_clashes, upload_slot
 from workbench.widgets import download_table, graphviz_figure, lazy_expander, md_code, md_escape, svg_figure
 
@@ -216,11 +217,15 @@ def table_one(series: list[Series], key: str) -> None:
         "(the largest valid gold tree); percent."
     )
     frame = table1(series)
-    st.dataframe(frame.style.format("{:.2f}"), width="stretch")
     flat = frame.copy()
     flat.columns = [f"{sizes} {metric}" for sizes, metric in frame.columns]
-    download_table(
-        flat.reset_index(), stem=f"freval_{key}_table1", key="freval-table1", label="CSV (Table 1)"
+    show_table(
+        flat,
+        key="freval-table1",
+        index=True,
+        formats=dict.fromkeys(flat.columns, "{:.2f}"),
+        stem=f"freval_{key}_table1",
+        label="CSV (Table 1)",
     )
 
 
@@ -267,17 +272,14 @@ def one_sentence(
     with right:
         graphviz_figure(view.test_dot, stem=f"freval_{key}_{comp.index}_test", key=f"freval:{key}:test")
     t1, t2, t3 = st.columns([2, 2, 3])
-    t1.dataframe(
-        pd.DataFrame(list(view.missed), columns=["missed", "from word", "to word", "fragments spoiled"]),
-        hide_index=True,
-        width="stretch",
-    )
-    t2.dataframe(
-        pd.DataFrame(list(view.extra), columns=["extra", "from word", "to word"]),
-        hide_index=True,
-        width="stretch",
-    )
-    t3.dataframe(view.sizes, hide_index=True, width="stretch")
+    with t1:
+        columns = ["missed", "from word", "to word", "fragments spoiled"]
+        show_table(pd.DataFrame(list(view.missed), columns=columns), key="freval-missed")
+    with t2:
+        extra = pd.DataFrame(list(view.extra), columns=["extra", "from word", "to word"])
+        show_table(extra, key="freval-extra")
+    with t3:
+        show_table(view.sizes, key="freval-sizes")
     with lazy_expander(f"All sentences of {s.name}, worst first", key="freval_x_sentences") as shown:
         if shown:
             st.dataframe(frame, hide_index=True, width="stretch")
@@ -320,12 +322,13 @@ def main() -> None:
     table_one(series, key)
     st.subheader("Runs")
     summary = summary_frame(series, config.max_size)
-    st.dataframe(
-        summary.style.format({"FLR %": "{:.2f}", "FLP %": "{:.2f}", "F1 %": "{:.2f}"}),
-        hide_index=True,
-        width="stretch",
+    show_table(
+        summary,
+        key="freval-summary",
+        formats=dict.fromkeys(("FLR %", "FLP %", "F1 %"), "{:.2f}"),
+        stem=f"freval_{key}_summary",
+        label="CSV (runs)",
     )
-    download_table(summary, stem=f"freval_{key}_summary", key="freval-summary", label="CSV (runs)")
     with lazy_expander("Counts per size (matched, gold and test fragments)", key="freval_x_counts") as shown:
         if shown:
             counts = counts_frame(series, config.max_size)

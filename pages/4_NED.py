@@ -43,6 +43,7 @@ from workbench.bound import Bound, keep_link, seed_link
 from workbench.cache import CorpusAttach, corpus_attach
 from workbench.datasets import Analysis, LoadedDataset
 from workbench.links import followed, write_link
+from workbench.tables import show_table
 from workbench.widgets import (
     Figure,
     choose_dataset,
@@ -345,8 +346,7 @@ def sentence_panel(gold_tree: DepTree, sys_tree: DepTree, config: AttachConfig, 
             name if name == "tokens" else f"{name} (sentence)",
             f"{value:.4f}" if isinstance(value, float) else value,
         )
-    st.dataframe(table, hide_index=True, width="stretch")
-    download_table(table, stem=f"{stem}_tokens", key="ned-tokens")
+    show_table(table, key="ned-tokens", stem=f"{stem}_tokens")
 
 
 SECTIONS = {  # the keys are workbench.links.NED_SECTIONS

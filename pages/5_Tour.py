@@ -35,6 +35,7 @@ from evalcore.trees import DepTree, bracketed
 from workbench.bound import Bound, keep_link, seed_link
 from workbench.fit import GRAPHVIZ_LATTICE_PT
 from workbench.links import current_link, show_link_problems, write_link
+from workbench.tables import show_table
 from workbench.tedeval_view import edit_script_panel, function_tree_figure
 from workbench.widgets import Figure, drawing_size_control, graphviz_figure, md_escape, stacked_figures
 
@@ -79,8 +80,8 @@ def function_trees(report: SentenceReport, general: str, key: str) -> None:
             )
 
 
-def numbers_table(rows: list[dict[str, object]]) -> None:
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+def numbers_table(rows: list[dict[str, object]], key: str) -> None:
+    show_table(pd.DataFrame(rows), key=key)
 
 
 def protocol_radio(key: str, default: str) -> str:
@@ -213,7 +214,7 @@ def dependency_step(example: DepExample) -> None:
             "L-TED": f"{pv.multiple[1].score:.4f}",
         }
     )
-    numbers_table(rows)
+    numbers_table(rows, key=f"tour-numbers:{example.key}")
     st.caption(
         "UAS/LAS: share of words with the right head (and label). U-TED/L-TED against one gold: "
         "1 − edits/(|parse| + |gold|), nothing discounted (TEDEVAL SINGLE). Against the generalized gold: "

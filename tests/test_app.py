@@ -10,7 +10,7 @@ import gzip
 from pathlib import Path
 
 import pytest
-from app_view import page_text
+from app_view import page_text, table_with
 from streamlit.testing.v1 import AppTest
 
 from evalcore.formats.conllu import read_conllu
@@ -239,7 +239,7 @@ def test_ned_page_corpus_numbers() -> None:
     assert m["LAS"] == "0.2621"  # full DEPRELs: "heads+labels on 26.2%" (../shared/data/README.md)
     assert m["NED"] == "0.8459"  # NED.pl: 8474/10018 (tests/fixtures/reference/ned)
     assert m["undirected"] == "0.6946"  # regression pin: evalcore's own number (no reference tool)
-    table = at.dataframe[-1].value
+    table = table_with(at, "why (NED)")
     assert list(table["why (NED)"])[:1] == ["gold parent"]
     assert set(table["why (NED)"]) <= {
         "gold parent",

@@ -18,6 +18,7 @@ from types import SimpleNamespace
 import pandas as pd
 import pytest
 import test_app_pages as pages
+from app_view import tables
 from streamlit.testing.v1 import AppTest
 
 from evalcore.metrics.breakdown import Confusion, HeadErrors
@@ -35,7 +36,8 @@ def page_opened_on(**query: str) -> AppTest:
 
 
 def frame_with(at: AppTest, column: str) -> pd.DataFrame:
-    return next(df.value for df in at.dataframe if column in df.value.columns)
+    shown = [df.value for df in at.dataframe] + tables(at)
+    return next(df for df in shown if column in df.columns)
 
 
 def link_of(at: AppTest) -> dict[str, str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from app_view import status_table
 from streamlit.testing.v1 import AppTest
 from test_app_tedeval import markdown_text, no_exception, run_app
 
@@ -32,7 +33,7 @@ def widget(at: AppTest, prefix: str) -> object:
 
 
 def op_table(at: AppTest) -> list[tuple[str, str]]:
-    table = next(t.value for t in at.table if "status" in t.value.columns)
+    table = status_table(at)
     return list(zip(table["operation"], table["status"], strict=True))
 
 

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from app_view import drawings, page_text
+from app_view import drawings, page_text, table_with, tables
 from streamlit import config as st_config
 from streamlit.testing.v1 import AppTest
 
@@ -63,6 +63,9 @@ def page_opened_on(name: str, **query: str) -> AppTest:
 
 def no_exception(at: AppTest) -> None:
     assert not at.exception, [e.value for e in at.exception]
+
+
+TABLE1_INDEX = "parser"  # Table 1's first column: its index (evalcore.metrics.freval.table1_frame)
 
 
 def metrics(at: AppTest) -> dict[str, str]:
@@ -124,8 +127,8 @@ def test_freval_evalb_sample_matches_evalb() -> None:
     assert m["LR₁ (evalb recall)"] == "87.76"  # evalb's sample.rsl
     assert m["LP₁ (evalb precision)"] == "90.53"
     assert m["F1₁"] == "89.12" == _evalb_summary("sample.sample_prm", "Bracketing FMeasure")
-    table = at.dataframe[0].value  # Table 1
-    assert round(table.loc["evalb sample test", ("1", "F1")], 2) == 89.12
+    table = table_with(at, "1 F1").set_index(TABLE1_INDEX)  # Table 1, shown with two decimals
+    assert round(table.loc["evalb sample test", "1 F1"], 2) == 89.12
     charts = [d for d in drawings(at) if "<svg" in d and 'class="wb-chart"' in d]
     assert len(charts) == 2  # F1_s and F1_s minus the baseline's (SVG, workbench/charts.py)
     assert all('data-name="evalb sample test"' in c for c in charts)
@@ -137,8 +140,8 @@ def test_regression_pin_freval_evalb_sample_all_sizes() -> None:
     finishes an unlimited run on sentence 22, and the FREVAL tool's divisor differs, docs/freval.md)."""
     at = page(FREVAL, data="evalb")
     assert metrics(at)["F1 (sizes 1-34)"] == "99.17"
-    table = at.dataframe[0].value
-    assert round(table.loc["evalb sample test", ("all", "F1")], 2) == 99.17
+    table = table_with(at, "all F1").set_index(TABLE1_INDEX)
+    assert round(table.loc["evalb sample test", "all F1"], 2) == 99.17
 
 
 def test_freval_one_sentence_shows_missed_and_extra_brackets_on_the_trees() -> None:
@@ -153,17 +156,9 @@ def test_freval_one_sentence_shows_missed_and_extra_brackets_on_the_trees() -> N
     assert "One sentence: missed and extra brackets" in [h.value for h in at.subheader]
     picker = at.selectbox(key="freval_sent:evalb:evalb sample test")
     assert picker.value == 8
-    sizes = next(
-        df.value
-        for df in at.dataframe
-        if list(df.value.columns) == ["size", "gold", "test", "matched", "missed"]
-    )
+    sizes = next(t for t in tables(at) if list(t.columns) == ["size", "gold", "test", "matched", "missed"])
     assert list(sizes["gold"]) == [4, 3, 2, 1] and list(sizes["missed"]) == [4, 3, 2, 1]
-    missed = next(
-        df.value
-        for df in at.dataframe
-        if "missed" in df.value.columns and "fragments spoiled" in df.value.columns
-    )
+    missed = table_with(at, "missed", "fragments spoiled")
     assert list(zip(missed["missed"], missed["fragments spoiled"], strict=True)) == [
         ("S", 6),
         ("A", 4),
@@ -175,13 +170,11 @@ def test_freval_one_sentence_shows_missed_and_extra_brackets_on_the_trees() -> N
     assert dots[0].count('class="node deleted"') == 4 and 'class="node inserted"' not in dots[1]
     picker.set_value(6).run()
     no_exception(at)
-    missed = next(df.value for df in at.dataframe if "fragments spoiled" in df.value.columns)
-    extra = next(
-        df.value for df in at.dataframe if list(df.value.columns) == ["extra", "from word", "to word"]
-    )
+    missed = table_with(at, "fragments spoiled")
+    extra = next(t for t in tables(at) if list(t.columns) == ["extra", "from word", "to word"])
     assert [tuple(r) for r in missed.itertuples(index=False)] == [("A", 1, 1, 4), ("B", 2, 4, 6)]
     assert [tuple(r) for r in extra.itertuples(index=False)] == [("A", 1, 2)]
-    sizes = next(df.value for df in at.dataframe if list(df.value.columns)[-1] == "missed")
+    sizes = next(t for t in tables(at) if list(t.columns)[-1] == "missed")
     assert int(sizes["matched"].sum()) == 2 and int(sizes["missed"].sum()) == 8
     dots = [d for d in drawings(at) if "<svg" in d and "wb-dot" in d]
     assert dots[0].count('class="node deleted"') == 2 and dots[1].count('class="node inserted"') == 1
@@ -224,9 +217,9 @@ def test_regression_pin_freval_farpahc_table1_outer_bracket_dropped() -> None:
     at = page(FREVAL, data="farpahc")
     at.toggle(key="freval_drop_root").set_value(True).run()
     no_exception(at)
-    table = at.dataframe[0].value
+    table = table_with(at, "1 F1").set_index(TABLE1_INDEX)  # Table 1
     row = table.loc["Berkeley parser"]
-    assert [round(row[(s, "F1")], 2) for s in ("1", "1-15", "1-25", "all")] == [74.77, 17.89, 10.74, 5.59]
+    assert [round(row[f"{s} F1"], 2) for s in ("1", "1-15", "1-25", "all")] == [74.77, 17.89, 10.74, 5.59]
     assert "20 errors" in "\n".join(c.value for c in at.caption)
 
 
@@ -241,7 +234,7 @@ def test_freval_settings_change_the_numbers() -> None:
     assert metrics(at)["FLR (sizes 1-1)"] == unlabeled  # with L = 1, FLR is evalb's recall
     at.selectbox(key="freval_prm:evalb:4").select("COLLINS.prm (built in)").run()
     no_exception(at)
-    assert "prm:COLLINS.prm" in at.dataframe[1].value["signature"].iloc[0]
+    assert "prm:COLLINS.prm" in table_with(at, "signature")["signature"].iloc[0]
 
 
 def test_freval_uploads_good_then_bad_keeps_data() -> None:
@@ -432,7 +425,7 @@ def test_lattice_page_refuses_like_the_command_line(
     (line,) = err.getvalue().splitlines()
     assert "give the token boundaries with --pred-lattice" in line
     assert errors(at) == [line]
-    assert not at.metric and not at.dataframe
+    assert not at.metric and not at.dataframe and not tables(at)
 
 
 # ---------------------------------------------------------------------------
@@ -483,7 +476,7 @@ def test_choosing_another_dataset_on_the_freval_page_sticks() -> None:
     assert at.query_params["data"] == "farpahc"
     at.run()
     assert at.selectbox(key="wb_dataset").value == "farpahc"
-    assert "Berkeley parser" in at.dataframe[0].value.index
+    assert "Berkeley parser" in list(table_with(at, "1 F1")[TABLE1_INDEX])
 
 
 def test_lattice_link_holds_the_settings() -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app_view import page_text
+from app_view import page_text, status_table
 from streamlit.testing.v1 import AppTest
 
 from evalcore.conversion import ConversionConfig, to_span_tree
@@ -78,7 +78,7 @@ def test_inspector_tedeval_panel_french() -> None:
     assert 'class="node counted"' in text and 'class="node discounted"' in text
     # the operations table under the trees: one row per operation, counted first
     ted = view.multiple[1]
-    table = next(t.value for t in at.table if "status" in t.value.columns)
+    table = status_table(at)
     assert len(table) == len(ted.script)
     assert list(table["status"]).count("counted") == len(ted.counted)
     assert list(table["status"]).count("discounted") == len(ted.discounted)
@@ -120,7 +120,7 @@ def test_inspector_section_53_example_uploaded() -> None:
     text = markdown_text(at)
     assert "U-TED **1.0000** · L-TED **0.8000**" in text  # multiple
     assert "3 operations: 1 counted, 2 discounted · δ = 1 · |p| + |G| = 5" in text
-    table = next(t.value for t in at.table if "status" in t.value.columns)
+    table = status_table(at)
     assert dict(zip(table["operation"], table["status"], strict=True)) == {
         "del obj {3}": "counted",
         "del hd {1}": "discounted",
@@ -129,7 +129,7 @@ def test_inspector_section_53_example_uploaded() -> None:
     # the same script against the single gold: nothing is discounted
     at.radio(key="wb_script").set_value("single gold").run()
     no_exception(at)
-    table = next(t.value for t in at.table if "status" in t.value.columns)
+    table = status_table(at)
     assert set(table["status"]) == {"counted"} and len(table) == 2
     # unlabeled: the parse has exactly gold a's brackets
     at.radio(key="wb_script").set_value("generalized gold").run()

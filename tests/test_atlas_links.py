@@ -16,6 +16,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from app_view import status_table
 from streamlit.testing.v1 import AppTest
 from test_app_tedeval import no_exception, run_app
 from test_atlas import _copula_pair
@@ -252,14 +253,14 @@ def test_inspector_highlights_the_group_of_the_link() -> None:
     assert at.query_params["sent"] == sid
     said = " ".join(i.value for i in at.info)
     assert f"◆ {count} of the {total} operations of this script are in the atlas group" in said
-    table = next(t.value for t in at.table if "status" in t.value.columns)
+    table = status_table(at)
     assert table.columns[0] == "group"
     assert (table["group"] == "◆").sum() == count and len(table) == total
     # the highlight is cleared with a button: out of the URL, no group column
     at.button(key="wb_group_clear").click().run()
     no_exception(at)
     assert "group" not in at.query_params
-    table = next(t.value for t in at.table if "status" in t.value.columns)
+    table = status_table(at)
     assert "group" not in table.columns and len(table) == total
 
 
@@ -269,7 +270,7 @@ def test_inspector_says_an_unknown_group_is_not_used() -> None:
     no_exception(at)
     warned = " ".join(w.value for w in at.warning).replace("\\", "")
     assert "unknown grouping 'shape'" in warned
-    table = next(t.value for t in at.table if "status" in t.value.columns)
+    table = status_table(at)
     assert "group" not in table.columns  # nothing highlighted
     at = run_app(data="fr_gsd", sent=sid, parse="spaCy UD parser", group="construction:copulas")
     assert "no construction group 'copulas'" in " ".join(w.value for w in at.warning).replace("\\", "")

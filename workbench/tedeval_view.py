@@ -31,6 +31,7 @@ from evalcore.render.edits import EDIT_LEGEND, marked_tree_dot
 from evalcore.trees import SpanTree
 from workbench.cache import run_with_progress
 from workbench.datasets import LoadedDataset
+from workbench.tables import show_table
 from workbench.tedeval import (
     ParseTeds,
     TedParse,
@@ -42,7 +43,7 @@ from workbench.tedeval import (
     ranked,
     sentence_tedeval,
 )
-from workbench.widgets import download_table, graphviz_figure, md_escape, prerender
+from workbench.widgets import graphviz_figure, md_escape, prerender
 
 __all__ = [
     "TREE_SCALE",
@@ -61,11 +62,6 @@ TREE_SCALE = 0.8  # function trees are drawn a little smaller than Graphviz's si
 # the operation and words columns (1st, 3rd) wrap anywhere -- a span {5,6,...,29} has no space -- so the
 # table never scrolls sideways; Streamlit's table keeps its own cell styles (only cells' colours), so
 # this is a style rule of the page
-TABLE_WRAP = (
-    '<style>div[data-testid="stTable"] td:nth-child(1) p, div[data-testid="stTable"] td:nth-child(3) p'
-    "{overflow-wrap:anywhere !important;white-space:normal !important}</style>"
-)
-
 STATUS_COLOURS = {"counted": "color: #6a3d9a; font-weight: 600", "discounted": "color: #7f7f7f"}
 
 
@@ -270,10 +266,14 @@ def ted_summary(ted: SentenceTed) -> str:
     )
 
 
-def _highlight_rows(row: pd.Series) -> list[str]:
+def _status_css(column: str, value: object) -> str:
+    """The colour of an operation's status (counted purple, discounted grey)."""
+    return STATUS_COLOURS.get(str(value), "") if column == "status" else ""
+
+
+def _highlight_row(row: pd.Series) -> str:
     """A yellow background for a highlighted operation's row (◆ in its ``group`` column)."""
-    lit = row.get("group") == "◆"
-    return [f"background-color: {HIGHLIGHT_FILL}" if lit else "" for _ in row]
+    return f"background-color: {HIGHLIGHT_FILL}" if row.get("group") == "◆" else ""
 
 
 def edit_script_panel(
@@ -332,13 +332,13 @@ def edit_script_panel(
     if rows:
         columns = ["operation", "status", "words", "kind", "label", "drawn on"]
         table = pd.DataFrame(rows)[["group", *columns] if highlighted else columns]
-        styled = table.style.map(lambda v: STATUS_COLOURS.get(v, ""), subset=["status"]).hide(axis="index")
-        if highlighted:
-            styled = styled.apply(_highlight_rows, axis=1)
-        # a plain table wraps long cells (spans like {5,6,...,29} anywhere) instead of scrolling sideways
-        st.markdown(TABLE_WRAP, unsafe_allow_html=True)
-        st.table(styled)
-        download_table(table, stem=f"{stem}_{view.name}_script", key=f"{key}:table")
+        show_table(
+            table,
+            key=f"{key}:ops",
+            stem=f"{stem}_{view.name}_script",
+            cell_css=_status_css,
+            row_css=_highlight_row if highlighted else None,
+        )
     else:
         st.success("No operation: the parse already is the target tree (for this measure).")
     st.caption(EDIT_LEGEND)

@@ -42,6 +42,7 @@ from workbench.links import (
     write_link,
 )
 from workbench.svghost import DownloadFile, show_html
+from workbench.tables import csv_bytes
 from workbench.text import md_code, md_escape, safe_stem
 from workbench.uploads import UPLOAD_KEY, choose_dataset, current_dataset_key
 
@@ -495,19 +496,6 @@ def lazy_expander(label: str, *, key: str) -> Iterator[bool]:
     box = st.expander(label, key=key, on_change="rerun")
     with box:
         yield bool(box.open)
-
-
-def csv_bytes(df: pd.DataFrame) -> bytes:
-    """The CSV of a table, text cells that a spreadsheet would run as formulas neutralized
-    (a leading ``'``, as the command line's CSV: ``evalcore.report.tables.csv_cell``)."""
-    from evalcore.report.tables import csv_cell
-
-    safe = df.copy()
-    safe.columns = [csv_cell(str(c)) for c in safe.columns]
-    for col in safe.columns:
-        if pd.api.types.is_object_dtype(safe[col]) or pd.api.types.is_string_dtype(safe[col]):
-            safe[col] = safe[col].map(csv_cell)
-    return safe.to_csv(index=False).encode("utf-8")
 
 
 def download_table(df: pd.DataFrame, *, stem: str, key: str, label: str = "CSV") -> None:

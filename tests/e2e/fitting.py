@@ -99,7 +99,7 @@ class BoxMeasure:
 
 
 TABLES_JS = """
-() => [...document.querySelectorAll('[data-testid=stTable]')].filter(t => t.offsetParent !== null)
+() => [...document.querySelectorAll('div.wb-table-box')].filter(t => t.offsetParent !== null)
   .flatMap(t => [t, ...t.querySelectorAll('*')])
   .filter(e => getComputedStyle(e).overflowX !== 'visible' && e.scrollWidth > e.clientWidth + 1)
   .map(e => `${e.tagName} ${e.clientWidth}/${e.scrollWidth}`)
@@ -107,7 +107,7 @@ TABLES_JS = """
 
 
 def scrolling_tables(page: object) -> list[str]:
-    """Parts of visible tables (``st.table``: the edit script's operations) that scroll sideways."""
+    """Parts of visible tables (workbench.tables: the edit script's operations) that scroll sideways."""
     return list(page.evaluate(TABLES_JS))  # type: ignore[attr-defined]
 
 

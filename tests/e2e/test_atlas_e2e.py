@@ -63,7 +63,7 @@ def _group_then_sentence(app_url: str, page: object) -> None:
     lit = page.locator("svg g.node.highlighted")  # type: ignore[attr-defined]
     lit.first.wait_for(timeout=TIMEOUT_MS)
     assert lit.count() >= 1
-    rows = page.locator("[data-testid=stTable] td", has_text="◆")  # type: ignore[attr-defined]
+    rows = page.locator("table.wb-table td", has_text="◆")  # type: ignore[attr-defined]
     rows.first.wait_for(timeout=TIMEOUT_MS)
     lit.first.scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "e2e_atlas_inspector_highlight.png"))  # type: ignore[attr-defined]

@@ -93,6 +93,8 @@ def test_every_drawing_fits_or_stands_alone(
     try:
         assert page.locator("[data-testid=stException]").count() == 0  # type: ignore[attr-defined]
         _check(measure(page), f"{size[0]}x{size[1]} {view}", report)
+        if view in ("inspector median", "inspector long"):  # a parse with operations: a table is shown
+            assert page.locator("table.wb-table").count() >= 1  # type: ignore[attr-defined]
         assert scrolling_tables(page) == [], "the edit script's table is cut on the right"
     finally:
         page.context.close()  # type: ignore[attr-defined]
