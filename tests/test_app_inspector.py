@@ -216,9 +216,30 @@ def test_gold_vs_gold_order_largest_discrepancy_first() -> None:
     assert at.query_params["minwords"] == "1"
 
 
+def open_filters(at: AppTest) -> None:
+    """The user opens the Filters box (closed, with no filter set, its boxes are not made)."""
+    (key,) = [k for k in at.session_state if str(k).startswith("wb_filters_open:")]
+    at.session_state[key] = True
+    at.run()
+
+
+def test_closed_filters_make_no_boxes_until_opened() -> None:
+    """Issue 14 (speed): with no filter set, the Filters box is closed and its four boxes are not
+    made; opened, they are there and a filter set keeps the box open with its count."""
+    at = uploaded()
+    assert not [w for w in [*at.selectbox] if str(w.key).startswith("wb_filter_")]
+    open_filters(at)
+    no_exception(at)
+    assert len([w for w in at.selectbox if str(w.key).startswith("wb_filter_")]) == 4
+    widget(at, "wb_filter_opstatus:").set_value("counted").run()
+    assert "Filters (1 active)" in [e.label for e in at.expander]
+    assert widget(at, "wb_filter_opstatus:").value == "counted"
+
+
 def _filtered(**filters: str) -> AppTest:
     at = uploaded()
     at.radio(key="wb_script").set_value("single gold").run()
+    open_filters(at)
     for name, value in filters.items():
         if name == "find":
             at.text_input(key="wb_find:main").set_value(value).run()
@@ -253,6 +274,7 @@ def test_filter_counted_against_the_generalization_finds_nothing() -> None:
     """A gold read as a parse against the generalization it takes part in: every operation is
     discounted (SPEC §4.3), so no sentence has a counted one; the picker says so."""
     at = uploaded()
+    open_filters(at)
     widget(at, "wb_filter_opstatus:").set_value("counted").run()
     no_exception(at)
     assert sentence_label(at) == "Sentence (0 of 4)"

@@ -76,6 +76,7 @@ from workbench.widgets import (
     download_table,
     drawing_size_control,
     graphviz_figure,
+    lazy_expander,
     md_escape,
     prerender,
     sentence_picker,
@@ -773,17 +774,25 @@ def filters_ui(loaded: LoadedDataset, choice: TedParse | None) -> Filters:
     keys = [f"wb_filter_{k}:{loaded.spec.key}" for k in names]
     # counted before the boxes are drawn: a filter set by the session, or by a link just followed
     active = sum(bool(st.session_state.get(k) or followed(n)) for k, n in zip(keys, names, strict=True))
-    with st.expander(f"Filters ({active} active)" if active else "Filters", expanded=bool(active)):
-        cols = st.columns(4)
-        label = _name_filter("label", keys[0], labels, "Relation label in the trees", cols[0])
-        script = f" of {choice.name}" if choice is not None else ""
-        status = _op_select("opstatus", keys[1], STATUS_LABELS, f"Operation{script}", cols[1], choice is None)
-        kind = _op_select("opkind", keys[2], KIND_LABELS, "Kind of operation", cols[2], choice is None)
-        op_label = _name_filter("oplabel", keys[3], labels, "Label of the operation", cols[3])
-        st.caption(
-            "Operations: in the edit script of the parse chosen in the sidebar, to the target chosen there "
-            "(labeled or not). A label matches itself and its subtypes (`obl` matches `obl:mod`)."
-        )
+    if active:  # open, its boxes shown: a filter is set
+        with st.expander(f"Filters ({active} active)", expanded=True):
+            return _filter_boxes(keys, labels, choice)
+    # none set: the boxes are made only when the user opens the box (issue 14, first render)
+    with lazy_expander("Filters", key=f"wb_filters_open:{loaded.spec.key}") as shown:
+        return _filter_boxes(keys, labels, choice) if shown else Filters("", OperationFilter())
+
+
+def _filter_boxes(keys: Sequence[str], labels: Sequence[str], choice: TedParse | None) -> Filters:
+    cols = st.columns(4)
+    label = _name_filter("label", keys[0], labels, "Relation label in the trees", cols[0])
+    script = f" of {choice.name}" if choice is not None else ""
+    status = _op_select("opstatus", keys[1], STATUS_LABELS, f"Operation{script}", cols[1], choice is None)
+    kind = _op_select("opkind", keys[2], KIND_LABELS, "Kind of operation", cols[2], choice is None)
+    op_label = _name_filter("oplabel", keys[3], labels, "Label of the operation", cols[3])
+    st.caption(
+        "Operations: in the edit script of the parse chosen in the sidebar, to the target chosen there "
+        "(labeled or not). A label matches itself and its subtypes (`obl` matches `obl:mod`)."
+    )
     return Filters(label, OperationFilter(status, kind, op_label))
 
 

@@ -6,7 +6,8 @@ of a 30-word sentence was 200 of them, most of the inspector's 6,400 DOM nodes),
 A table of a few dozen rows needs neither: :func:`table_html` writes one ``<table>`` (every cell
 escaped) and :func:`show_table` puts it in the page through the drawing host of
 :mod:`workbench.svghost`, with its CSV as a download link under it (built in the browser, as the
-drawings' files are).  Long cells wrap after commas and bars instead of widening the table (no sideways scrolling).
+drawings' files are).  Long cells wrap after commas and bars instead of widening the table
+(no sideways scrolling).
 """
 
 from __future__ import annotations
