@@ -26,9 +26,10 @@ __all__ = ["TABLE_CSS", "csv_bytes", "show_table", "table_html"]
 TABLE_CSS = (
     "<style>table.wb-table{border-collapse:collapse;width:100%;font-size:0.875rem;margin:0 0 0.5rem 0;"
     "table-layout:auto}"
-    "table.wb-table th,table.wb-table td{border-bottom:1px solid rgba(49,51,63,0.12);padding:4px 8px;"
+    "table.wb-table th,table.wb-table td{border-bottom:1px solid rgba(49,51,63,0.12);padding:4px 6px;"
     "text-align:left;vertical-align:top;overflow-wrap:break-word;white-space:normal}"
-    "table.wb-table th{font-weight:600;color:rgba(49,51,63,0.8);border-bottom-width:2px}"
+    "table.wb-table th{font-weight:600;color:rgba(49,51,63,0.8);border-bottom-width:2px;"
+    "overflow-wrap:anywhere}"
     "table.wb-table td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
     "div.wb-table-box{overflow-y:auto}</style>"
 )
