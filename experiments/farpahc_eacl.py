@@ -43,16 +43,16 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from tables import CSV_HEADERS, RESULTS, csv_rows
+from tables import CSV_HEADERS, RESULTS, csv_rows, markdown_table
 
-from evalcore.conversion import ConversionConfig, SchemeLabelMaps, read_label_map
+from evalcore.conversion import ConversionConfig, SchemeLabelMaps, read_label_map, to_span_tree
 from evalcore.experiment import ExperimentConfig, ExperimentResult, NamedTrees, Scheme, run_experiment
 from evalcore.formats.conllu import read_conllu, write_conllu
-from evalcore.formats.ptb import read_ptb
+from evalcore.formats.ptb import parse_ptb, read_ptb
 from evalcore.metrics.tedeval import TedConfig
 from evalcore.report.tables import csv_text
 from evalcore.report.tedeval import table_rows
-from evalcore.trees import DepTree, Tree
+from evalcore.trees import DepTree, Span, SpanTree, Tree, split_label
 
 ROOT = Path(__file__).resolve().parent.parent
 ASSETS = ROOT / "assets" / "farpahc"
@@ -424,6 +424,25 @@ def prepare(data: Path = DATA) -> str:
     return "\n".join(report)
 
 
+PROPOSED = EACL / "maps" / "psd-to-ud.proposed.map"
+
+
+def propose() -> str:
+    """``evalcore align-labels`` on the map set (psd labels onto UD's, the aligner's defaults),
+    written to ``maps/psd-to-ud.proposed.map``; the reviewed map beside it is edited by hand."""
+    from evalcore.labelalign import align_files
+    from evalcore.report.labels import alignment_map
+
+    conv = ConversionConfig(function_separators=SEPARATORS)
+    found = align_files(
+        str(maps_path("psd-gold")), str(maps_path("ud-gold")), conversion=conv, names=("psd", "ud")
+    )
+    text = alignment_map(found)
+    PROPOSED.parent.mkdir(parents=True, exist_ok=True)
+    PROPOSED.write_text(text, encoding="utf-8")
+    return text
+
+
 # ---------------------------------------------------------------------------
 # training (needs spaCy: bash scripts/setup.sh experiments)
 
@@ -448,10 +467,8 @@ def train(workdir: Path, max_epochs: int, seed: int, data: Path = DATA) -> dict[
     import time
 
     import spacy
-    from spacy.cli.init_config import init_config
     from spacy.cli.train import train as spacy_train
-    from spacy.tokens import Doc
-    from spacy_training import epochs_run, record_progress
+    from spacy_training import epochs_run, parse_gold_words, parser_config, record_progress
 
     trees = training_trees(data)
     held_out = trees[9::10]  # every 10th sentence chooses the checkpoint
@@ -460,13 +477,7 @@ def train(workdir: Path, max_epochs: int, seed: int, data: Path = DATA) -> dict[
     blank = spacy.blank("xx")
     _docbin(train_trees, blank).to_disk(workdir / "train.spacy")  # type: ignore[attr-defined]
     _docbin(held_out, blank).to_disk(workdir / "dev.spacy")  # type: ignore[attr-defined]
-    config = init_config(lang="xx", pipeline=["parser"], optimize="efficiency", gpu=False)
-    config["components"]["parser"]["min_action_freq"] = 1  # keep every label of a small treebank
-    config["system"]["seed"] = seed
-    config["training"]["max_epochs"] = max_epochs
-    config["training"]["max_steps"] = 0
-    config["training"]["patience"] = 1000
-    config["training"]["eval_frequency"] = 100
+    config = parser_config("xx", seed, max_epochs)
     record_progress(config, workdir)
     cfg_path = workdir / "config.cfg"
     config.to_disk(cfg_path)
@@ -478,19 +489,7 @@ def train(workdir: Path, max_epochs: int, seed: int, data: Path = DATA) -> dict[
     )
     seconds = time.perf_counter() - t0
     nlp = spacy.load(workdir / "model" / "model-best")
-    parsed: list[DepTree] = []
-    for t in read_conllu(eval_path("ud-gold")):
-        doc = nlp(Doc(nlp.vocab, words=list(t.forms)))
-        toks = tuple(
-            replace(
-                tok,
-                head=0 if d.head.i == d.i else d.head.i + 1,
-                deprel="root" if d.head.i == d.i else d.dep_,
-                deps="_",
-            )
-            for tok, d in zip(t.tokens, doc, strict=True)
-        )
-        parsed.append(replace(t, tokens=toks))
+    parsed = parse_gold_words(nlp, read_conllu(eval_path("ud-gold")))
     _write_gz(eval_path("spacy"), write_conllu(parsed))
     meta = json.loads((workdir / "model" / "model-best" / "meta.json").read_text())
     report: dict[str, object] = {
@@ -604,21 +603,106 @@ def remaining_edits(result: ExperimentResult, parse: str, against: str) -> Count
     return out
 
 
+@dataclass(frozen=True)
+class Bounds:
+    """What relabelling can and cannot do in one cell (labeled scores on the evaluation set).
+
+    ``rename``: the best L-TED any label map could give, every label of the parse paired with one of
+    the gold's on the same span (``2m / (|p| + |g|)`` with ``m`` such pairs: a map renames, it
+    never removes a label).  ``shared``: the L-TED if the labels outside the maps' common set (the
+    names the map rewrites onto) were removed from both trees — what a map that may also delete
+    labels would give."""
+
+    parse: str
+    against: str
+    parse_labels: int
+    gold_labels: int
+    rename: float
+    shared: float
+
+
+def bounds(parse: str, against: str) -> Bounds:
+    maps = SchemeLabelMaps.of({scheme: read_label_map(path) for scheme, path in MAPS.items()})
+    conv = ConversionConfig(function_separators=SEPARATORS, scheme_maps=maps)
+    by_name = {s.name: s for s in schemes()}
+    p_scheme = next(s for s in by_name.values() if any(p.name == parse for p in s.parses))
+    p_trees = next(p for p in p_scheme.parses if p.name == parse).trees
+    g_trees = by_name[against].gold.trees
+    common = {new for m in (maps.get(n) for n in by_name) for _, new in m.pairs}
+    n_p = n_g = matched = 0
+    delta = norm = 0
+    for pt, gt in zip(p_trees, g_trees, strict=True):
+        ps = to_span_tree(pt, conv.for_scheme(p_scheme.name))
+        gs = to_span_tree(gt, conv.for_scheme(against))
+        bp, bg = ps.by_span, gs.by_span
+        n_p += len(ps.pairs)
+        n_g += len(gs.pairs)
+        matched += sum(min(len(bp[x]), len(bg[x])) for x in bp.keys() & bg.keys())
+        kp = {(lab, x) for lab, x in ps.pairs if lab in common}
+        kg = {(lab, x) for lab, x in gs.pairs if lab in common}
+        delta += len(kp ^ kg)
+        norm += len(kp) + len(kg)
+    return Bounds(parse, against, n_p, n_g, 2 * matched / (n_p + n_g), 1 - delta / norm if norm else 1.0)
+
+
+def _categories_as_labels(b: Br | str) -> Br | str:
+    """A bracket without function tags gets its category as its one function (``PP`` → ``PP-PP``)."""
+    if isinstance(b, str):
+        return b
+    label = b.label
+    if label and not split_label(label, SEPARATORS).functions:
+        label = f"{label}-{label}"
+    return Br(label, tuple(_categories_as_labels(k) for k in b.kids))
+
+
+def _category_trees(path: Path) -> list[SpanTree]:
+    conv = ConversionConfig(function_separators=SEPARATORS)
+    out = []
+    for t in read_ptb(path):
+        n = _categories_as_labels(nested(t))
+        out.append(to_span_tree(next(iter(parse_ptb(bracketed(n)))), conv))
+    return out
+
+
+def categories_estimate() -> dict[tuple[str, str], float]:
+    """What-if (not a TedEval setting): every psd bracket without a function tag labeled with its
+    category (part-of-speech tags included), mapped onto UD by each label's most frequent UD label
+    on the same span in the map set (no review, no threshold); L-TED of the two cells of
+    :data:`CLOSING`.  Estimates what a conversion that kept categories would let a map close."""
+    conv = ConversionConfig(function_separators=SEPARATORS)
+    co: Counter[tuple[str, str]] = Counter()
+    ud_map = [to_span_tree(t, conv) for t in read_conllu(maps_path("ud-gold"))]
+    for x, y in zip(_category_trees(maps_path("psd-gold")), ud_map, strict=True):
+        by = y.by_span
+        for span, labels in x.by_span.items():
+            co.update((a, b) for a in labels for b in by.get(span, ()))
+    best: dict[str, tuple[int, str]] = {}
+    for (a, b), n in sorted(co.items()):
+        if a not in best or n > best[a][0]:
+            best[a] = (n, b)
+
+    def mapped(t: SpanTree) -> set[tuple[str, Span]]:
+        return {(best[lab][1] if lab in best else lab, x) for lab, x in t.pairs}
+
+    ud = [set(to_span_tree(t, conv).pairs) for t in read_conllu(eval_path("ud-gold"))]
+    spacy = [set(to_span_tree(t, conv).pairs) for t in read_conllu(eval_path("spacy"))]
+    berkeley = [mapped(t) for t in _category_trees(eval_path("berkeley"))]
+    psd = [mapped(t) for t in _category_trees(eval_path("psd-gold"))]
+
+    def l_ted(parse: list[set[tuple[str, Span]]], gold: list[set[tuple[str, Span]]]) -> float:
+        delta = sum(len(p ^ g) for p, g in zip(parse, gold, strict=True))
+        return 1 - delta / sum(len(p) + len(g) for p, g in zip(parse, gold, strict=True))
+
+    return {("berkeley", "ud"): l_ted(berkeley, ud), ("spacy", "psd"): l_ted(spacy, psd)}
+
+
 def _most_frequent(edits: Counter[tuple[str, str]], k: int) -> list[tuple[tuple[str, str], int]]:
     return sorted(edits.items(), key=lambda e: (-e[1], e[0]))[:k]
 
 
 def _table_md(result: ExperimentResult) -> str:
     headers, rows = table_rows(result)
-    return (
-        "| "
-        + " | ".join(headers)
-        + " |\n|"
-        + "---|" * len(headers)
-        + "\n"
-        + "".join("| " + " | ".join(r) + " |\n" for r in rows)
-        + f"\nSignature: `{result.signature}`\n"
-    )
+    return markdown_table(headers, rows) + f"\nSignature: `{result.signature}`\n"
 
 
 def write_results(without: ExperimentResult, with_maps: ExperimentResult, out: Path) -> str:
@@ -657,6 +741,37 @@ def write_results(without: ExperimentResult, with_maps: ExperimentResult, out: P
             f"| {c.parse} | {c.against} | {c.u_ted:.4f} | {c.l_without:.4f} | {c.l_with:.4f} | "
             f"{c.closed:.4f} | {'yes' if c.closed >= 0.5 else 'no'} |"
         )
+    lines += [
+        "",
+        "What relabelling can reach at most (see `Bounds` in the script): every word of a UD tree "
+        "carries a relation (and every head word `hd`), while the psd trees put function tags on "
+        "phrases only, so most labels of one scheme have nothing to be renamed into.",
+        "",
+        "| parse | against | labels in parse | labels in gold | best L-TED of any renaming map "
+        "| L-TED if labels outside the maps' common set were deleted |",
+        "|---|---|---|---|---|---|",
+    ]
+    for parse, against in CLOSING:
+        b = bounds(parse, against)
+        lines.append(
+            f"| {parse} | {against} | {b.parse_labels} | {b.gold_labels} | {b.rename:.4f} | {b.shared:.4f} |"
+        )
+    estimate = categories_estimate()
+    lines += [
+        "",
+        "What would close the gap: labels on the phrases and words the psd trees leave without a "
+        "function tag. Estimate (`categories_estimate` in the script; not a TedEval setting): every "
+        "psd bracket without a function tag labeled with its category (part-of-speech tags "
+        "included), each label mapped onto its most frequent UD label on the same span in the map "
+        "set, no review:",
+        "",
+        "| parse | against | L-TED (estimate) | share of the gap (without maps) it would close |",
+        "|---|---|---|---|",
+    ]
+    for c in closing(without, with_maps):
+        e = estimate[(c.parse, c.against)]
+        share = (e - c.l_without) / (c.u_ted - c.l_without) if c.u_ted != c.l_without else 1.0
+        lines.append(f"| {c.parse} | {c.against} | {e:.4f} | {share:.4f} |")
     lines += ["", "## Counted labeled edits that remain with the maps", ""]
     for parse, against in CLOSING:
         edits = remaining_edits(with_maps, parse, against)
@@ -699,6 +814,7 @@ def main() -> None:
     args = ap.parse_args()
     if args.step == "prepare":
         print(prepare())
+        print(propose())
         return
     if args.step == "train":
         from spacy_training import deterministic_process

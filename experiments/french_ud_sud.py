@@ -31,10 +31,9 @@ import gzip
 import json
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 
-from spacy_training import deterministic_process, epochs_run, record_progress
+from spacy_training import deterministic_process, epochs_run, parse_gold_words, parser_config, record_progress
 from tables import RESULTS, write_tables
 
 from evalcore.experiment import ExperimentConfig, ExperimentResult, NamedTrees, Scheme, run_experiment
@@ -85,7 +84,6 @@ def _docbin(trees: list[DepTree], nlp: object) -> object:
 def train(workdir: Path, max_epochs: int, only: tuple[str, ...] = ()) -> dict[str, object]:
     """Train the models (``only``: these of :data:`MODELS`; the report keeps the others' entries)."""
     import spacy
-    from spacy.cli.init_config import init_config
     from spacy.cli.train import train as spacy_train
 
     PARSES.mkdir(parents=True, exist_ok=True)
@@ -102,13 +100,7 @@ def train(workdir: Path, max_epochs: int, only: tuple[str, ...] = ()) -> dict[st
         wd.mkdir(parents=True, exist_ok=True)
         _docbin(trees[:cut], blank).to_disk(wd / "train.spacy")  # type: ignore[attr-defined]
         _docbin(trees[cut:], blank).to_disk(wd / "dev.spacy")  # type: ignore[attr-defined]
-        config = init_config(lang="fr", pipeline=["parser"], optimize="efficiency", gpu=False)
-        config["components"]["parser"]["min_action_freq"] = 1  # keep every label of a small treebank
-        config["system"]["seed"] = seed
-        config["training"]["max_epochs"] = max_epochs
-        config["training"]["max_steps"] = 0
-        config["training"]["patience"] = 1000
-        config["training"]["eval_frequency"] = 100
+        config = parser_config("fr", seed, max_epochs)
         record_progress(config, wd)
         cfg_path = wd / "config.cfg"
         config.to_disk(cfg_path)
@@ -120,22 +112,7 @@ def train(workdir: Path, max_epochs: int, only: tuple[str, ...] = ()) -> dict[st
         )
         seconds = time.perf_counter() - t0
         nlp = spacy.load(wd / "model" / "model-best")
-        test = list(read_conllu(gold_path(scheme, "test")))
-        parsed: list[DepTree] = []
-        for t in test:
-            from spacy.tokens import Doc
-
-            doc = nlp(Doc(nlp.vocab, words=[tok.form for tok in t.tokens]))
-            toks = tuple(
-                replace(
-                    tok,
-                    head=0 if d.head.i == d.i else d.head.i + 1,
-                    deprel="root" if d.head.i == d.i else d.dep_,
-                    deps="_",
-                )
-                for tok, d in zip(t.tokens, doc, strict=True)
-            )
-            parsed.append(replace(t, tokens=toks))
+        parsed = parse_gold_words(nlp, read_conllu(gold_path(scheme, "test")))
         with gzip.open(parse_path(name), "wt", encoding="utf-8") as fh:
             fh.write(write_conllu(parsed))
         meta = json.loads((wd / "model" / "model-best" / "meta.json").read_text())

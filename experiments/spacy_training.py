@@ -22,9 +22,12 @@ from __future__ import annotations
 import json
 import os
 import sys
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
+
+from evalcore.trees import DepTree
 
 __all__ = [
     "DETERMINISTIC_ENV",
@@ -32,6 +35,8 @@ __all__ = [
     "Epochs",
     "deterministic_process",
     "epochs_run",
+    "parse_gold_words",
+    "parser_config",
     "record_progress",
 ]
 
@@ -118,3 +123,40 @@ def epochs_run(workdir: Path) -> Epochs:
     evals = [json.loads(line) for line in (workdir / "train_log.jsonl").read_text().splitlines() if line]
     best = max(evals, key=lambda e: (e["score"], -e["step"]))  # spaCy keeps the earliest best
     return Epochs(last["epoch"] + 1, last["step"] + 1, best["epoch"] + 1, best["step"] + 1)
+
+
+def parser_config(lang: str, seed: int, max_epochs: int) -> Any:
+    """The dependency-parser-only training config of the French and FarPaHC experiments: spaCy's
+    "efficiency" preset on CPU, every label kept, ``max_epochs`` epochs (no step limit, no early
+    stop), an evaluation every 100 updates (the best is kept), seeded with ``seed``."""
+    from spacy.cli.init_config import init_config
+
+    config = init_config(lang=lang, pipeline=["parser"], optimize="efficiency", gpu=False)
+    config["components"]["parser"]["min_action_freq"] = 1  # keep every label of a small treebank
+    config["system"]["seed"] = seed
+    config["training"]["max_epochs"] = max_epochs
+    config["training"]["max_steps"] = 0
+    config["training"]["patience"] = 1000
+    config["training"]["eval_frequency"] = 100
+    return config
+
+
+def parse_gold_words(nlp: Any, trees: Iterable[DepTree]) -> list[DepTree]:
+    """Each sentence parsed by ``nlp`` on its own words: heads and relations replaced (a root's
+    relation is ``root``), ``DEPS`` emptied, everything else kept."""
+    from spacy.tokens import Doc
+
+    parsed: list[DepTree] = []
+    for t in trees:
+        doc = nlp(Doc(nlp.vocab, words=[tok.form for tok in t.tokens]))
+        toks = tuple(
+            replace(
+                tok,
+                head=0 if d.head.i == d.i else d.head.i + 1,
+                deprel="root" if d.head.i == d.i else d.dep_,
+                deps="_",
+            )
+            for tok, d in zip(t.tokens, doc, strict=True)
+        )
+        parsed.append(replace(t, tokens=toks))
+    return parsed
