@@ -109,3 +109,25 @@ def test_evaluation_reproduces_committed_table(tmp_path: Path) -> None:
     for ext in ("md", "csv"):
         name = f"{fe.NAME}.{ext}"
         assert (tmp_path / name).read_bytes() == (fe.RESULTS / name).read_bytes(), name
+
+
+def test_proposed_map_is_what_align_labels_proposes_on_the_map_set(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``maps/psd-to-ud.proposed.map`` is ``evalcore align-labels``' output on the committed map set."""
+    committed = fe.PROPOSED.read_text(encoding="utf-8")
+    monkeypatch.setattr(fe, "PROPOSED", tmp_path / "proposed.map")
+    assert fe.propose() == committed
+
+
+def test_reviewed_map_differs_from_the_proposal_only_by_the_documented_review() -> None:
+    """The reviewed map = the proposal without ``MAT=conj`` and with ``VOC=vocative`` for ``VOC=hd``
+    (the two changes its header explains)."""
+    from evalcore.conversion import read_label_map
+
+    proposed = dict(read_label_map(fe.PROPOSED).pairs)
+    reviewed = dict(read_label_map(fe.MAPS["psd"]).pairs)
+    assert proposed.pop("MAT") == "conj"
+    assert proposed["VOC"] == "hd"
+    proposed["VOC"] = "vocative"
+    assert reviewed == proposed
