@@ -45,7 +45,7 @@ from pathlib import Path
 
 from tables import CSV_HEADERS, RESULTS, csv_rows, markdown_table
 
-from evalcore.conversion import ConversionConfig, SchemeLabelMaps, read_label_map, to_span_tree
+from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps, read_label_map, to_span_tree
 from evalcore.experiment import ExperimentConfig, ExperimentResult, NamedTrees, Scheme, run_experiment
 from evalcore.formats.conllu import read_conllu, write_conllu
 from evalcore.formats.ptb import parse_ptb, read_ptb
@@ -568,9 +568,11 @@ class Closing:
         return (self.l_with - self.l_without) / gap if gap else 1.0
 
 
-def closing(without: ExperimentResult, with_maps: ExperimentResult) -> list[Closing]:
+def closing(
+    without: ExperimentResult, with_maps: ExperimentResult, cells: Sequence[tuple[str, str]] = CLOSING
+) -> list[Closing]:
     out = []
-    for parse, against in CLOSING:
+    for parse, against in cells:
         u, lo, hi = (
             r.cell(parse)
             for r in (
@@ -729,18 +731,8 @@ def write_results(without: ExperimentResult, with_maps: ExperimentResult, out: P
         + ", ".join(f"`{k}`: `{p.relative_to(ROOT)}`" for k, p in MAPS.items()),
         "",
         _table_md(with_maps),
-        "## The gap closed by the maps",
-        "",
-        "Issue 19's target: (L-TED with maps − L-TED without) ≥ 0.5 × (U-TED − L-TED without).",
-        "",
-        "| parse | against | U-TED | L-TED without | L-TED with | share of the gap closed | target met |",
-        "|---|---|---|---|---|---|---|",
+        *_closing_lines(closing(without, with_maps)),
     ]
-    for c in closing(without, with_maps):
-        lines.append(
-            f"| {c.parse} | {c.against} | {c.u_ted:.4f} | {c.l_without:.4f} | {c.l_with:.4f} | "
-            f"{c.closed:.4f} | {'yes' if c.closed >= 0.5 else 'no'} |"
-        )
     lines += [
         "",
         "What relabelling can reach at most (see `Bounds` in the script): every word of a UD tree "
@@ -772,34 +764,139 @@ def write_results(without: ExperimentResult, with_maps: ExperimentResult, out: P
         e = estimate[(c.parse, c.against)]
         share = (e - c.l_without) / (c.u_ted - c.l_without) if c.u_ted != c.l_without else 1.0
         lines.append(f"| {c.parse} | {c.against} | {e:.4f} | {share:.4f} |")
-    lines += ["", "## Counted labeled edits that remain with the maps", ""]
-    for parse, against in CLOSING:
+    lines += _edit_lines(with_maps, CLOSING)
+    return _write_md_csv(lines, without, with_maps, out, NAME)
+
+
+def _closing_lines(cs: Sequence[Closing]) -> list[str]:
+    return [
+        "## The gap closed by the maps",
+        "",
+        "Issue 19's target: (L-TED with maps − L-TED without) ≥ 0.5 × (U-TED − L-TED without).",
+        "",
+        "| parse | against | U-TED | L-TED without | L-TED with | share of the gap closed | target met |",
+        "|---|---|---|---|---|---|---|",
+        *(
+            f"| {c.parse} | {c.against} | {c.u_ted:.4f} | {c.l_without:.4f} | {c.l_with:.4f} | "
+            f"{c.closed:.4f} | {'yes' if c.closed >= 0.5 else 'no'} |"
+            for c in cs
+        ),
+    ]
+
+
+def _edit_lines(with_maps: ExperimentResult, cells: Sequence[tuple[str, str]]) -> list[str]:
+    lines = ["", "## Counted labeled edits that remain with the maps", ""]
+    for parse, against in cells:
         edits = remaining_edits(with_maps, parse, against)
-        total = sum(edits.values())
         lines += [
-            f"`{parse}` against `{against}`: {total} counted label edits "
+            f"`{parse}` against `{against}`: {sum(edits.values())} counted label edits "
             "(parse label → gold label on the same span; ∅ = no label there), the 25 most frequent:",
             "",
             "| parse label | gold label | count |",
             "|---|---|---|",
-            *(
-                f"| {a} | {b} | {n} |"
-                for (a, b), n in sorted(edits.items(), key=lambda e: (-e[1], e[0]))[:25]
-            ),
+            *(f"| {a} | {b} | {n} |" for (a, b), n in _most_frequent(edits, 25)),
             "",
         ]
+    return lines
+
+
+def _write_md_csv(
+    lines: list[str], without: ExperimentResult, with_maps: ExperimentResult, out: Path, name: str
+) -> str:
     text = "\n".join(lines)
     out.mkdir(parents=True, exist_ok=True)
-    (out / f"{NAME}.md").write_text(text, encoding="utf-8")
+    (out / f"{name}.md").write_text(text, encoding="utf-8")
     rows = [["none", *r] for r in csv_rows(without)] + [["aligned", *r] for r in csv_rows(with_maps)]
-    (out / f"{NAME}.csv").write_text(csv_text(["maps", *CSV_HEADERS], rows), encoding="utf-8")
+    (out / f"{name}.csv").write_text(csv_text(["maps", *CSV_HEADERS], rows), encoding="utf-8")
     return text
 
 
 def evaluate_and_write(out: Path | None = None) -> str:
+    """Both tables: FarPaHC (``farpahc_eacl.*``) and GUM (``gum_ptb_ud.*``)."""
     without = evaluate(with_maps=False)
     with_maps = evaluate(with_maps=True, details=True)
-    return write_results(without, with_maps, out or RESULTS)
+    text = write_results(without, with_maps, out or RESULTS)
+    return text + "\n" + write_gum(out or RESULTS)
+
+
+# ---------------------------------------------------------------------------
+# GUM: a second constituency parse (PTB trees, labels projected from the UD gold) against UD
+
+GUM_DATA = ROOT.parent / "shared" / "data" / "gum"
+GUM = ROOT / "assets" / "gum"
+GUM_NAME = "gum_ptb_ud"
+GUM_MAP_DOCS = ("GUM_academic_discrimination", "GUM_bio_dvorak", "GUM_court_insanity", "GUM_news_nasa")
+GUM_MAP = GUM / "maps" / "ptb-to-ud.map"
+GUM_PROPOSED = GUM / "maps" / "ptb-to-ud.proposed.map"
+
+
+def gum_path(part: str, kind: str) -> Path:
+    """``part``: ``eval`` or ``mapset``; ``kind``: ``ptb`` or ``ud``."""
+    return GUM / f"gum-{part}.{'conllu' if kind == 'ud' else 'ptb'}.gz"
+
+
+def prepare_gum(data: Path = GUM_DATA) -> str:
+    """The 8 GUM documents: 4 for the map set (:data:`GUM_MAP_DOCS`), 4 to evaluate, each as PTB
+    trees and UD gold; then the map ``align-labels`` proposes on the map set."""
+    from evalcore.labelalign import align_files
+    from evalcore.report.labels import alignment_map
+
+    docs = sorted(p.stem for p in (data / "const").glob("*.ptb"))
+    for part, names in (
+        ("mapset", [d for d in docs if d in GUM_MAP_DOCS]),
+        ("eval", [d for d in docs if d not in GUM_MAP_DOCS]),
+    ):
+        _write_gz(
+            gum_path(part, "ptb"), "".join((data / "const" / f"{d}.ptb").read_text("utf-8") for d in names)
+        )
+        _write_gz(
+            gum_path(part, "ud"), "".join((data / "dep" / f"{d}.conllu").read_text("utf-8") for d in names)
+        )
+    found = align_files(str(gum_path("mapset", "ptb")), str(gum_path("mapset", "ud")), names=("ptb", "ud"))
+    text = alignment_map(found)
+    GUM_PROPOSED.parent.mkdir(parents=True, exist_ok=True)
+    GUM_PROPOSED.write_text(text, encoding="utf-8")
+    return text
+
+
+def evaluate_gum(with_maps: bool, *, details: bool = False) -> ExperimentResult:
+    """One scheme (UD gold) and one parse (the PTB trees); the map renames PTB function tags and
+    leaves UD's lower-case relations alone, so it is given for every scheme."""
+    label_map = read_label_map(GUM_MAP) if with_maps else LabelMap()
+    config = ExperimentConfig(
+        ted=TedConfig(ConversionConfig(label_map=label_map)), shuffles=SHUFFLES, seed=SEED
+    )
+    gold = _named("ud-gold", gum_path("eval", "ud"))
+    parse = NamedTrees("gum-ptb", tuple(read_ptb(gum_path("eval", "ptb"))), str(gum_path("eval", "ptb")))
+    return run_experiment([Scheme("ud", gold, (parse,))], config, details=details)
+
+
+def write_gum(out: Path) -> str:
+    without = evaluate_gum(with_maps=False)
+    with_maps = evaluate_gum(with_maps=True, details=True)
+    cells = (("gum-ptb", "ud"),)
+    lines = [
+        "# GUM: PTB trees against the UD gold, with and without an aligned label map",
+        "",
+        "Made by `python experiments/farpahc_eacl.py evaluate` from `assets/gum/`. The PTB trees are "
+        "automatic parses whose function labels were projected from the UD gold (a constituency "
+        "parse, not a gold). Map set (the map is proposed there): "
+        + ", ".join(GUM_MAP_DOCS)
+        + f"; evaluated: the other 4 documents, {without.sentences} sentences; skipped "
+        f"{without.skipped_mismatched} (words differ), {without.skipped_invalid} (not a tree).",
+        "",
+        "## Without label maps",
+        "",
+        _table_md(without),
+        "## With the aligned label map",
+        "",
+        f"Map for every scheme: `{GUM_MAP.relative_to(ROOT)}`",
+        "",
+        _table_md(with_maps),
+        *_closing_lines(closing(without, with_maps, cells)),
+        *_edit_lines(with_maps, cells),
+    ]
+    return _write_md_csv(lines, without, with_maps, out, GUM_NAME)
 
 
 def main() -> None:
@@ -815,6 +912,7 @@ def main() -> None:
     if args.step == "prepare":
         print(prepare())
         print(propose())
+        print(prepare_gum())
         return
     if args.step == "train":
         from spacy_training import deterministic_process

@@ -103,12 +103,13 @@ def test_committed_parse_has_the_gold_words() -> None:
         assert fh.read().count("\troot\t") >= len(gold)
 
 
-@pytest.mark.slow  # about 10 s: both evaluations with 10,000 shuffles
+@pytest.mark.slow  # 10-20 s: four evaluations with 10,000 shuffles (FarPaHC and GUM)
 def test_evaluation_reproduces_committed_table(tmp_path: Path) -> None:
     fe.evaluate_and_write(tmp_path)
-    for ext in ("md", "csv"):
-        name = f"{fe.NAME}.{ext}"
-        assert (tmp_path / name).read_bytes() == (fe.RESULTS / name).read_bytes(), name
+    for stem in (fe.NAME, fe.GUM_NAME):
+        for ext in ("md", "csv"):
+            name = f"{stem}.{ext}"
+            assert (tmp_path / name).read_bytes() == (fe.RESULTS / name).read_bytes(), name
 
 
 def test_proposed_map_is_what_align_labels_proposes_on_the_map_set(
@@ -131,3 +132,16 @@ def test_reviewed_map_differs_from_the_proposal_only_by_the_documented_review() 
     assert proposed["VOC"] == "hd"
     proposed["VOC"] = "vocative"
     assert reviewed == proposed
+
+
+def test_prepare_gum_writes_the_committed_files(
+    data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """GUM's map-set and evaluation files and the proposed map are what ``prepare_gum`` makes from
+    ../shared/data/gum, byte for byte."""
+    committed = {p.name: p.read_bytes() for p in sorted(fe.GUM.glob("gum-*.gz"))}
+    proposed = fe.GUM_PROPOSED.read_text(encoding="utf-8")
+    monkeypatch.setattr(fe, "GUM", tmp_path)
+    monkeypatch.setattr(fe, "GUM_PROPOSED", tmp_path / "proposed.map")
+    assert fe.prepare_gum(data / "gum") == proposed
+    assert {p.name: p.read_bytes() for p in sorted(tmp_path.glob("gum-*.gz"))} == committed
