@@ -450,45 +450,17 @@ MAX_EPOCHS = 8  # the committed parse's setting (about 10 minutes on a shared 2-
 TRAIN_SEED = 0
 
 
-def _docbin(trees: Sequence[DepTree], nlp: object) -> object:
-    from spacy.tokens import Doc, DocBin
-
-    db = DocBin()
-    for t in trees:
-        heads = [tok.head - 1 if tok.head else i for i, tok in enumerate(t.tokens)]
-        deps = [tok.deprel for tok in t.tokens]
-        db.add(Doc(nlp.vocab, words=list(t.forms), heads=heads, deps=deps))  # type: ignore[attr-defined]
-    return db
-
-
 def train(workdir: Path, max_epochs: int, seed: int, data: Path = DATA) -> dict[str, object]:
     """Train the parser on the sentences outside the evaluation set, parse the evaluation set."""
     import json
-    import time
 
     import spacy
-    from spacy.cli.train import train as spacy_train
-    from spacy_training import epochs_run, parse_gold_words, parser_config, record_progress
+    from spacy_training import epochs_run, parse_gold_words, train_parser
 
     trees = training_trees(data)
     held_out = trees[9::10]  # every 10th sentence chooses the checkpoint
     train_trees = [t for k, t in enumerate(trees) if k % 10 != 9]
-    workdir.mkdir(parents=True, exist_ok=True)
-    blank = spacy.blank("xx")
-    _docbin(train_trees, blank).to_disk(workdir / "train.spacy")  # type: ignore[attr-defined]
-    _docbin(held_out, blank).to_disk(workdir / "dev.spacy")  # type: ignore[attr-defined]
-    config = parser_config("xx", seed, max_epochs)
-    record_progress(config, workdir)
-    cfg_path = workdir / "config.cfg"
-    config.to_disk(cfg_path)
-    t0 = time.perf_counter()
-    spacy_train(
-        cfg_path,
-        workdir / "model",
-        overrides={"paths.train": str(workdir / "train.spacy"), "paths.dev": str(workdir / "dev.spacy")},
-    )
-    seconds = time.perf_counter() - t0
-    nlp = spacy.load(workdir / "model" / "model-best")
+    nlp, seconds = train_parser("xx", train_trees, held_out, workdir, seed, max_epochs)
     parsed = parse_gold_words(nlp, read_conllu(eval_path("ud-gold")))
     _write_gz(eval_path("spacy"), write_conllu(parsed))
     meta = json.loads((workdir / "model" / "model-best" / "meta.json").read_text())

@@ -30,15 +30,13 @@ import argparse
 import gzip
 import json
 import sys
-import time
 from pathlib import Path
 
-from spacy_training import deterministic_process, epochs_run, parse_gold_words, parser_config, record_progress
+from spacy_training import deterministic_process, epochs_run, parse_gold_words, train_parser
 from tables import RESULTS, write_tables
 
 from evalcore.experiment import ExperimentConfig, ExperimentResult, NamedTrees, Scheme, run_experiment
 from evalcore.formats.conllu import read_conllu, write_conllu
-from evalcore.trees import DepTree
 
 ROOT = Path(__file__).resolve().parent.parent
 ASSETS = ROOT / "assets" / "fr_gsd"
@@ -69,49 +67,21 @@ def parse_path(name: str) -> Path:
 # training (needs spaCy: bash scripts/setup.sh experiments)
 
 
-def _docbin(trees: list[DepTree], nlp: object) -> object:
-    from spacy.tokens import Doc, DocBin
-
-    db = DocBin()
-    for t in trees:
-        words = [tok.form for tok in t.tokens]
-        heads = [tok.head - 1 if tok.head else i for i, tok in enumerate(t.tokens)]
-        deps = [tok.deprel for tok in t.tokens]
-        db.add(Doc(nlp.vocab, words=words, heads=heads, deps=deps))  # type: ignore[attr-defined]
-    return db
-
-
 def train(workdir: Path, max_epochs: int, only: tuple[str, ...] = ()) -> dict[str, object]:
     """Train the models (``only``: these of :data:`MODELS`; the report keeps the others' entries)."""
     import spacy
-    from spacy.cli.train import train as spacy_train
 
     PARSES.mkdir(parents=True, exist_ok=True)
     report_path = RESULTS / "french_ud_sud.training.json"
     previous = json.loads(report_path.read_text())["models"] if only and report_path.exists() else []
     entries = {m["parse"]: m for m in previous}
-    blank = spacy.blank("fr")
     for name, scheme, seed in MODELS:
         if only and name not in only:
             continue
         trees = list(read_conllu(gold_path(scheme, "dev")))
         cut = int(len(trees) * 0.9)
         wd = workdir / name
-        wd.mkdir(parents=True, exist_ok=True)
-        _docbin(trees[:cut], blank).to_disk(wd / "train.spacy")  # type: ignore[attr-defined]
-        _docbin(trees[cut:], blank).to_disk(wd / "dev.spacy")  # type: ignore[attr-defined]
-        config = parser_config("fr", seed, max_epochs)
-        record_progress(config, wd)
-        cfg_path = wd / "config.cfg"
-        config.to_disk(cfg_path)
-        t0 = time.perf_counter()
-        spacy_train(
-            cfg_path,
-            wd / "model",
-            overrides={"paths.train": str(wd / "train.spacy"), "paths.dev": str(wd / "dev.spacy")},
-        )
-        seconds = time.perf_counter() - t0
-        nlp = spacy.load(wd / "model" / "model-best")
+        nlp, seconds = train_parser("fr", trees[:cut], trees[cut:], wd, seed, max_epochs)
         parsed = parse_gold_words(nlp, read_conllu(gold_path(scheme, "test")))
         with gzip.open(parse_path(name), "wt", encoding="utf-8") as fh:
             fh.write(write_conllu(parsed))

@@ -38,6 +38,7 @@ __all__ = [
     "parse_gold_words",
     "parser_config",
     "record_progress",
+    "train_parser",
 ]
 
 TOLERANCE = 1.5
@@ -160,3 +161,44 @@ def parse_gold_words(nlp: Any, trees: Iterable[DepTree]) -> list[DepTree]:
         )
         parsed.append(replace(t, tokens=toks))
     return parsed
+
+
+def _docbin(trees: Iterable[DepTree], nlp: Any) -> Any:
+    from spacy.tokens import Doc, DocBin
+
+    db = DocBin()
+    for t in trees:
+        words = [tok.form for tok in t.tokens]
+        heads = [tok.head - 1 if tok.head else i for i, tok in enumerate(t.tokens)]
+        deps = [tok.deprel for tok in t.tokens]
+        db.add(Doc(nlp.vocab, words=words, heads=heads, deps=deps))
+    return db
+
+
+def train_parser(
+    lang: str, train: Iterable[DepTree], dev: Iterable[DepTree], workdir: Path, seed: int, max_epochs: int
+) -> tuple[Any, float]:
+    """Train a :func:`parser_config` parser on ``train`` (``dev`` chooses the checkpoint) in
+    ``workdir`` with progress recorded (:func:`record_progress`); the best model and the seconds
+    training took."""
+    import time
+
+    import spacy
+    from spacy.cli.train import train as spacy_train
+
+    workdir.mkdir(parents=True, exist_ok=True)
+    blank = spacy.blank(lang)
+    _docbin(train, blank).to_disk(workdir / "train.spacy")
+    _docbin(dev, blank).to_disk(workdir / "dev.spacy")
+    config = parser_config(lang, seed, max_epochs)
+    record_progress(config, workdir)
+    cfg_path = workdir / "config.cfg"
+    config.to_disk(cfg_path)
+    t0 = time.perf_counter()
+    spacy_train(
+        cfg_path,
+        workdir / "model",
+        overrides={"paths.train": str(workdir / "train.spacy"), "paths.dev": str(workdir / "dev.spacy")},
+    )
+    seconds = time.perf_counter() - t0
+    return spacy.load(workdir / "model" / "model-best"), seconds
