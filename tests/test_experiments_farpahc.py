@@ -145,3 +145,36 @@ def test_prepare_gum_writes_the_committed_files(
     monkeypatch.setattr(fe, "GUM_PROPOSED", tmp_path / "proposed.map")
     assert fe.prepare_gum(data / "gum") == proposed
     assert {p.name: p.read_bytes() for p in sorted(tmp_path.glob("gum-*.gz"))} == committed
+
+
+@pytest.mark.slow  # two evaluations with 10,000 shuffles
+def test_check_retrain_compares_every_spacy_cell(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``check-retrain`` without spaCy: a "retraining" that writes the committed parse gives
+    difference 0.00 (exit 0); one whose parse attaches every word to the first word
+    is beyond the tolerance (exit 1)."""
+    from evalcore.formats.conllu import read_conllu, write_conllu
+
+    def same(workdir: Path, max_epochs: int, seed: int, **kw: Path) -> dict[str, object]:
+        kw["parse_out"].write_bytes(fe.eval_path("spacy").read_bytes())
+        return {}
+
+    monkeypatch.setattr(fe, "train", same)
+    assert fe.check_retrain(tmp_path, 1, 0, 1.5) == 0
+    out = capsys.readouterr().out
+    assert "largest difference 0.00 points" in out
+    assert out.count("committed") == 16  # 8 spaCy cells (UAS, LAS, U-/L-TED x 3) without and with maps
+
+    def flat(workdir: Path, max_epochs: int, seed: int, **kw: Path) -> dict[str, object]:
+        from dataclasses import replace
+
+        trees = [
+            replace(t, tokens=tuple(replace(k, head=0 if k.id == 1 else 1) for k in t.tokens))
+            for t in read_conllu(fe.eval_path("spacy"))
+        ]
+        fe._write_gz(kw["parse_out"], write_conllu(trees))
+        return {}
+
+    monkeypatch.setattr(fe, "train", flat)
+    assert fe.check_retrain(tmp_path, 1, 0, 1.5) == 1
