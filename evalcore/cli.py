@@ -39,6 +39,10 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("parseval", "PARSEVAL bracket scores exactly as evalb computes them, in evalb's layout"),
     ("freval", "FREVAL: bracket precision/recall per fragment size (Bastings & Sima'an)"),
     ("lattice", "joint segmentation + parsing: SEGEVAL, TedEval over lattices, gold/predicted/raw scenarios"),
+    (
+        "align-labels",
+        "propose a label map between two annotations of the same sentences (OLD=NEW, for --labels-map)",
+    ),
 )
 COMMAND_NAMES: tuple[str, ...] = tuple(name for name, _ in COMMANDS)
 
@@ -56,7 +60,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, help_text in COMMANDS:
         if only is None or name == only:
-            importlib.import_module(f"evalcore.commands.{name}").register(sub)
+            importlib.import_module(f"evalcore.commands.{name.replace('-', '_')}").register(sub)
         else:
             sub.add_parser(name, help=help_text)
     for command in sub.choices.values():

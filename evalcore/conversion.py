@@ -18,7 +18,7 @@ word sequence a node *is* its span, which is all TedEval needs (§4.3, §5.3).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -32,6 +32,7 @@ __all__ = [
     "HEAD_2012",
     "ConversionConfig",
     "LabelMap",
+    "SchemeLabelMaps",
     "dep_to_span_tree",
     "is_projective",
     "projectivize",
@@ -58,6 +59,23 @@ class LabelMap:
             if label == old:
                 return new
         return label
+
+    def entry(self, label: str) -> tuple[str, str] | None:
+        """The ``(OLD, NEW)`` pair that rewrites ``label`` (the first one, as :meth:`apply`), or ``None``."""
+        return next(((old, new) for old, new in self.pairs if old == label), None)
+
+    def then(self, other: LabelMap) -> LabelMap:
+        """This map followed by ``other``: one map whose :meth:`apply` is ``other.apply(self.apply(x))``."""
+        if not other.pairs:
+            return self
+        if not self.pairs:
+            return other
+        first: dict[str, str] = {}
+        for old, new in self.pairs:
+            first.setdefault(old, new)
+        pairs = [(old, other.apply(new)) for old, new in first.items()]
+        pairs += [(old, new) for old, new in other.pairs if old not in first]
+        return LabelMap(tuple(pairs))
 
     def fingerprint(self) -> str:
         if not self.pairs:
@@ -93,14 +111,61 @@ def read_label_map(
 
 
 @dataclass(frozen=True, slots=True)
+class SchemeLabelMaps:
+    """Per-scheme label maps: scheme name → :class:`LabelMap`, applied to that scheme's gold and
+    parses only (``--labels-map SCHEME=FILE``, SPEC §5.1; docs/tedeval.md "Per-scheme label maps").
+
+    A frozen value: ``maps`` are ``(scheme, map)`` pairs, one per scheme, in the order given."""
+
+    maps: tuple[tuple[str, LabelMap], ...] = ()
+
+    def __post_init__(self) -> None:
+        names = [name for name, _ in self.maps]
+        if len(set(names)) != len(names):
+            raise ValueError(f"one label map per scheme, got {names}")
+
+    @classmethod
+    def of(cls, maps: Mapping[str, LabelMap]) -> SchemeLabelMaps:
+        return cls(tuple(maps.items()))
+
+    @property
+    def schemes(self) -> tuple[str, ...]:
+        return tuple(name for name, _ in self.maps)
+
+    def get(self, scheme: str) -> LabelMap:
+        """The scheme's map (an empty map for a scheme without one)."""
+        return next((m for name, m in self.maps if name == scheme), LabelMap())
+
+    def fingerprint(self) -> str:
+        """``SCHEME=<fingerprint>`` per scheme, comma-separated (empty without maps)."""
+        return ",".join(f"{name}={m.fingerprint()}" for name, m in self.maps)
+
+
+@dataclass(frozen=True, slots=True)
 class ConversionConfig:
-    """Settings of the conversions; all enter the TedEval signature."""
+    """Settings of the conversions; all enter the TedEval signature.
+
+    ``label_map`` applies to every scheme; ``scheme_maps`` to one scheme's gold and parses each,
+    before ``label_map`` (:meth:`for_scheme`)."""
 
     protocol: Protocol = "2012"
     label_map: LabelMap = LabelMap()
     function_separators: str = "-="
     fold_case: bool = False
     projectivize: bool = False  # 2012 only; the 2011 protocol always projectivizes (SPEC §4.1)
+    scheme_maps: SchemeLabelMaps = SchemeLabelMaps()
+
+    def for_scheme(self, scheme: str) -> ConversionConfig:
+        """The conversion of one scheme's trees: its own map (if any), then the map of every scheme."""
+        if not self.scheme_maps.maps:
+            return self
+        own = self.scheme_maps.get(scheme)
+        return replace(self, label_map=own.then(self.label_map), scheme_maps=SchemeLabelMaps())
+
+    def map_signature(self) -> str:
+        """The signature's ``map`` value: the map of every scheme's fingerprint, then each scheme's."""
+        per_scheme = self.scheme_maps.fingerprint()
+        return self.label_map.fingerprint() + ("," + per_scheme if per_scheme else "")
 
 
 # ---------------------------------------------------------------------------

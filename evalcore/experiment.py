@@ -12,11 +12,11 @@ significant (approximate randomization, SPEC §5.4) are listed.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from types import MappingProxyType
 
-from evalcore.conversion import to_span_tree, words_of
+from evalcore.conversion import SchemeLabelMaps, to_span_tree, words_of
 from evalcore.errors import EvalcoreError, MismatchError
 from evalcore.generalization import generalize_all, tl_unify
 from evalcore.metrics.attachment import AttachConfig, sentence_counts
@@ -42,6 +42,7 @@ __all__ = [
     "plan_files",
     "row_order",
     "run_experiment",
+    "with_label_maps",
 ]
 
 METRICS = ("UAS", "LAS", "U-TED", "L-TED")
@@ -307,7 +308,8 @@ class _Scan:
 
     def __init__(self, plan: ExperimentPlan, config: ExperimentConfig, details: bool) -> None:
         self.plan, self.config, self.details = plan, config, details
-        self.conv = config.ted.conversion
+        conv = config.ted.conversion
+        self.scheme_conv = {s.name: conv.for_scheme(s.name) for s in plan.schemes}  # SPEC §5.1
         self.sentence_average = config.ted.average == "sentence"
         self.acfg = AttachConfig()
         self.pairs: dict[PairKey, list[tuple[float, float]]] = {}
@@ -369,9 +371,12 @@ class _Scan:
     def _convert(self, sentence: list[AnyTree]) -> _Converted | None:
         """The sentence's function trees, or ``None`` (a conversion error is kept; after any error
         the sentences are only checked)."""
-        plan, conv = self.plan, self.conv
+        plan = self.plan
         try:
-            gold_st = {s.name: to_span_tree(sentence[plan.gold_file[s.name]], conv) for s in plan.schemes}
+            gold_st = {
+                s.name: to_span_tree(sentence[plan.gold_file[s.name]], self.scheme_conv[s.name])
+                for s in plan.schemes
+            }
             general = {combo: generalize_all(gold_st[n] for n in combo) for combo in plan.subsets}
         except EvalcoreError as exc:
             self.gold_error, self.scan_only = exc, True
@@ -381,6 +386,7 @@ class _Scan:
         try:
             parse_st = []
             for spec in plan.parses:
+                conv = self.scheme_conv[spec.scheme.name]
                 st = to_span_tree(sentence[spec.file], conv)
                 if spec.donor is not None:
                     st = tl_unify(st, to_span_tree(sentence[spec.donor], conv))
@@ -552,6 +558,12 @@ def build_rows(
     return tuple(rows)
 
 
+def with_label_maps(config: ExperimentConfig, label_maps: SchemeLabelMaps) -> ExperimentConfig:
+    """``config`` with its per-scheme label maps replaced by ``label_maps`` (SPEC §5.1)."""
+    conv = replace(config.ted.conversion, scheme_maps=label_maps)
+    return replace(config, ted=replace(config.ted, conversion=conv))
+
+
 def run_experiment(
     schemes: Sequence[Scheme],
     config: ExperimentConfig = ExperimentConfig(),
@@ -559,6 +571,7 @@ def run_experiment(
     details: bool = False,
     progress: object = None,
     reader: Reader | None = None,
+    label_maps: SchemeLabelMaps | None = None,
 ) -> ExperimentResult:
     """Run the SPEC §5.4 experiment in one pass over the sentences.
 
@@ -578,10 +591,20 @@ def run_experiment(
     ``skip_mismatched``); a gold that cannot be converted; parse names that are not distinct;
     a parse that cannot be converted.
 
+    ``label_maps`` (optional): per-scheme label maps (SPEC §5.1 ``--labels-map SCHEME=FILE``),
+    in place of ``config.ted.conversion.scheme_maps``; every name must be a scheme's.
+
     The steps: :func:`plan_files`, the per-sentence pass (:class:`_Scan` over the files read in
     step), the cells (sums of the pairs) and the rows with their significance tests.
     """
+    if label_maps is not None:
+        config = with_label_maps(config, label_maps)
     plan = plan_files(schemes)
+    unknown = [n for n in config.ted.conversion.scheme_maps.schemes if n not in plan.gold_file]
+    if unknown:
+        raise MismatchError(
+            f"label map for no scheme: {', '.join(unknown)} (schemes: {', '.join(plan.gold_file)})"
+        )
     streams = [iter(reader(f) if reader is not None else f.trees) for f in plan.files]
     total = 0 if reader is not None else len(plan.files[0].trees)
     scan = _Scan(plan, config, details)

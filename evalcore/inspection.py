@@ -151,14 +151,15 @@ def inspect_sentence(
     config = config or ConversionConfig()
     single_against = single_against or {}
     label_from = label_from or {}
-    gold_st = [(scheme, tree, to_span_tree(tree, config)) for scheme, tree in golds]
+    gold_st = [(scheme, tree, to_span_tree(tree, config.for_scheme(scheme))) for scheme, tree in golds]
     own = {scheme: st for scheme, _, st in gold_st}
     general = generalize_all(st for _, _, st in gold_st)
     views = []
     for name, scheme, tree in parses:
-        st = to_span_tree(tree, config)
+        conv = config.for_scheme(scheme)  # the parse's own scheme's label map (SPEC §5.1)
+        st = to_span_tree(tree, conv)
         if name in label_from:
-            st = tl_unify(st, to_span_tree(label_from[name], config))
+            st = tl_unify(st, to_span_tree(label_from[name], conv))
         g = own[scheme]
         s_scheme = single_against.get(name, scheme)
         s_gold = own[s_scheme]

@@ -30,16 +30,13 @@ import argparse
 import gzip
 import json
 import sys
-import time
-from dataclasses import replace
 from pathlib import Path
 
-from spacy_training import deterministic_process, epochs_run, record_progress
+from spacy_training import deterministic_process, epochs_run, parse_gold_words, train_parser
 from tables import RESULTS, write_tables
 
 from evalcore.experiment import ExperimentConfig, ExperimentResult, NamedTrees, Scheme, run_experiment
 from evalcore.formats.conllu import read_conllu, write_conllu
-from evalcore.trees import DepTree
 
 ROOT = Path(__file__).resolve().parent.parent
 ASSETS = ROOT / "assets" / "fr_gsd"
@@ -70,72 +67,22 @@ def parse_path(name: str) -> Path:
 # training (needs spaCy: bash scripts/setup.sh experiments)
 
 
-def _docbin(trees: list[DepTree], nlp: object) -> object:
-    from spacy.tokens import Doc, DocBin
-
-    db = DocBin()
-    for t in trees:
-        words = [tok.form for tok in t.tokens]
-        heads = [tok.head - 1 if tok.head else i for i, tok in enumerate(t.tokens)]
-        deps = [tok.deprel for tok in t.tokens]
-        db.add(Doc(nlp.vocab, words=words, heads=heads, deps=deps))  # type: ignore[attr-defined]
-    return db
-
-
 def train(workdir: Path, max_epochs: int, only: tuple[str, ...] = ()) -> dict[str, object]:
     """Train the models (``only``: these of :data:`MODELS`; the report keeps the others' entries)."""
     import spacy
-    from spacy.cli.init_config import init_config
-    from spacy.cli.train import train as spacy_train
 
     PARSES.mkdir(parents=True, exist_ok=True)
     report_path = RESULTS / "french_ud_sud.training.json"
     previous = json.loads(report_path.read_text())["models"] if only and report_path.exists() else []
     entries = {m["parse"]: m for m in previous}
-    blank = spacy.blank("fr")
     for name, scheme, seed in MODELS:
         if only and name not in only:
             continue
         trees = list(read_conllu(gold_path(scheme, "dev")))
         cut = int(len(trees) * 0.9)
         wd = workdir / name
-        wd.mkdir(parents=True, exist_ok=True)
-        _docbin(trees[:cut], blank).to_disk(wd / "train.spacy")  # type: ignore[attr-defined]
-        _docbin(trees[cut:], blank).to_disk(wd / "dev.spacy")  # type: ignore[attr-defined]
-        config = init_config(lang="fr", pipeline=["parser"], optimize="efficiency", gpu=False)
-        config["components"]["parser"]["min_action_freq"] = 1  # keep every label of a small treebank
-        config["system"]["seed"] = seed
-        config["training"]["max_epochs"] = max_epochs
-        config["training"]["max_steps"] = 0
-        config["training"]["patience"] = 1000
-        config["training"]["eval_frequency"] = 100
-        record_progress(config, wd)
-        cfg_path = wd / "config.cfg"
-        config.to_disk(cfg_path)
-        t0 = time.perf_counter()
-        spacy_train(
-            cfg_path,
-            wd / "model",
-            overrides={"paths.train": str(wd / "train.spacy"), "paths.dev": str(wd / "dev.spacy")},
-        )
-        seconds = time.perf_counter() - t0
-        nlp = spacy.load(wd / "model" / "model-best")
-        test = list(read_conllu(gold_path(scheme, "test")))
-        parsed: list[DepTree] = []
-        for t in test:
-            from spacy.tokens import Doc
-
-            doc = nlp(Doc(nlp.vocab, words=[tok.form for tok in t.tokens]))
-            toks = tuple(
-                replace(
-                    tok,
-                    head=0 if d.head.i == d.i else d.head.i + 1,
-                    deprel="root" if d.head.i == d.i else d.dep_,
-                    deps="_",
-                )
-                for tok, d in zip(t.tokens, doc, strict=True)
-            )
-            parsed.append(replace(t, tokens=toks))
+        nlp, seconds = train_parser("fr", trees[:cut], trees[cut:], wd, seed, max_epochs)
+        parsed = parse_gold_words(nlp, read_conllu(gold_path(scheme, "test")))
         with gzip.open(parse_path(name), "wt", encoding="utf-8") as fh:
             fh.write(write_conllu(parsed))
         meta = json.loads((wd / "model" / "model-best" / "meta.json").read_text())

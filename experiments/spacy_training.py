@@ -22,9 +22,12 @@ from __future__ import annotations
 import json
 import os
 import sys
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
+
+from evalcore.trees import DepTree
 
 __all__ = [
     "DETERMINISTIC_ENV",
@@ -32,7 +35,10 @@ __all__ = [
     "Epochs",
     "deterministic_process",
     "epochs_run",
+    "parse_gold_words",
+    "parser_config",
     "record_progress",
+    "train_parser",
 ]
 
 TOLERANCE = 1.5
@@ -118,3 +124,81 @@ def epochs_run(workdir: Path) -> Epochs:
     evals = [json.loads(line) for line in (workdir / "train_log.jsonl").read_text().splitlines() if line]
     best = max(evals, key=lambda e: (e["score"], -e["step"]))  # spaCy keeps the earliest best
     return Epochs(last["epoch"] + 1, last["step"] + 1, best["epoch"] + 1, best["step"] + 1)
+
+
+def parser_config(lang: str, seed: int, max_epochs: int) -> Any:
+    """The dependency-parser-only training config of the French and FarPaHC experiments: spaCy's
+    "efficiency" preset on CPU, every label kept, ``max_epochs`` epochs (no step limit, no early
+    stop), an evaluation every 100 updates (the best is kept), seeded with ``seed``."""
+    from spacy.cli.init_config import init_config
+
+    config = init_config(lang=lang, pipeline=["parser"], optimize="efficiency", gpu=False)
+    config["components"]["parser"]["min_action_freq"] = 1  # keep every label of a small treebank
+    config["system"]["seed"] = seed
+    config["training"]["max_epochs"] = max_epochs
+    config["training"]["max_steps"] = 0
+    config["training"]["patience"] = 1000
+    config["training"]["eval_frequency"] = 100
+    return config
+
+
+def parse_gold_words(nlp: Any, trees: Iterable[DepTree]) -> list[DepTree]:
+    """Each sentence parsed by ``nlp`` on its own words: heads and relations replaced (a root's
+    relation is ``root``), ``DEPS`` emptied, everything else kept."""
+    from spacy.tokens import Doc
+
+    parsed: list[DepTree] = []
+    for t in trees:
+        doc = nlp(Doc(nlp.vocab, words=[tok.form for tok in t.tokens]))
+        toks = tuple(
+            replace(
+                tok,
+                head=0 if d.head.i == d.i else d.head.i + 1,
+                deprel="root" if d.head.i == d.i else d.dep_,
+                deps="_",
+            )
+            for tok, d in zip(t.tokens, doc, strict=True)
+        )
+        parsed.append(replace(t, tokens=toks))
+    return parsed
+
+
+def _docbin(trees: Iterable[DepTree], nlp: Any) -> Any:
+    from spacy.tokens import Doc, DocBin
+
+    db = DocBin()
+    for t in trees:
+        words = [tok.form for tok in t.tokens]
+        heads = [tok.head - 1 if tok.head else i for i, tok in enumerate(t.tokens)]
+        deps = [tok.deprel for tok in t.tokens]
+        db.add(Doc(nlp.vocab, words=words, heads=heads, deps=deps))
+    return db
+
+
+def train_parser(
+    lang: str, train: Iterable[DepTree], dev: Iterable[DepTree], workdir: Path, seed: int, max_epochs: int
+) -> tuple[Any, float]:
+    """Train a :func:`parser_config` parser on ``train`` (``dev`` chooses the checkpoint) in
+    ``workdir`` with progress recorded (:func:`record_progress`); the best model and the seconds
+    training took."""
+    import time
+
+    import spacy
+    from spacy.cli.train import train as spacy_train
+
+    workdir.mkdir(parents=True, exist_ok=True)
+    blank = spacy.blank(lang)
+    _docbin(train, blank).to_disk(workdir / "train.spacy")
+    _docbin(dev, blank).to_disk(workdir / "dev.spacy")
+    config = parser_config(lang, seed, max_epochs)
+    record_progress(config, workdir)
+    cfg_path = workdir / "config.cfg"
+    config.to_disk(cfg_path)
+    t0 = time.perf_counter()
+    spacy_train(
+        cfg_path,
+        workdir / "model",
+        overrides={"paths.train": str(workdir / "train.spacy"), "paths.dev": str(workdir / "dev.spacy")},
+    )
+    seconds = time.perf_counter() - t0
+    return spacy.load(workdir / "model" / "model-best"), seconds

@@ -29,16 +29,23 @@ def csv_rows(result: ExperimentResult) -> list[list[str | int | float | None]]:
     ]
 
 
-def write_tables(result: ExperimentResult, name: str, out: Path = RESULTS) -> None:
-    out.mkdir(parents=True, exist_ok=True)
-    headers, rows = table_rows(result)
-    (out / f"{name}.md").write_text(
+def markdown_table(headers: list[str], rows: list[list[str]]) -> str:
+    """A Markdown table (the layout of :func:`~evalcore.report.tedeval.table_rows`)."""
+    return (
         "| "
         + " | ".join(headers)
         + " |\n|"
         + "---|" * len(headers)
         + "\n"
         + "".join("| " + " | ".join(r) + " |\n" for r in rows)
+    )
+
+
+def write_tables(result: ExperimentResult, name: str, out: Path = RESULTS) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    headers, rows = table_rows(result)
+    (out / f"{name}.md").write_text(
+        markdown_table(headers, rows)
         + "\n`*` best in row; `?` not significantly different from the best (p ≥ 0.05). "
         f"{result.sentences} sentences; skipped {result.skipped_mismatched} (words differ), "
         f"{result.skipped_invalid} (not a tree).\n\nSignature: `{result.signature}`\n",

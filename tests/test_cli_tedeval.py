@@ -7,6 +7,8 @@ from collections.abc import Callable
 
 from ec_support import conllu_sentence
 
+from evalcore.conversion import LabelMap
+
 WORDS = ["would", "have", "worked"]
 
 
@@ -116,3 +118,32 @@ def test_label_from_tl_unifies_a_bare_parse(run_cli, write_file) -> None:  # typ
     assert labeled["U-TED"] == unlabeled_plain["U-TED"] < 1.0  # the extra VP bracket still costs
     bad = run_cli("tedeval", "--scheme", "sd", gold, bare, "--label-from", f"nosuch={conv}")
     assert bad.code == 2 and "names no parse: nosuch" in bad.err
+
+
+def test_per_scheme_labels_map(run_cli, write_file) -> None:  # type: ignore[no-untyped-def]
+    """``--labels-map SCHEME=FILE`` maps that scheme's gold and parses only (SPEC §5.1)."""
+    g1, g2, p = _files(write_file)  # p differs from its gold g1 by one label: obj for vg on 'worked'
+    mapping = write_file("obj.map", "obj=vg\n")
+
+    def l_ted(*extra: str) -> tuple[float, str]:
+        res = run_cli("tedeval", "--scheme", "a", g1, p, "--scheme", "b", g2, *extra, "--format", "json")
+        assert res.code == 0, res.err
+        out = json.loads(res.out)
+        row = next(r for r in out["rows"] if r["against"] == "a" and r["metric"] == "L-TED")
+        return row["score"], out["signature"]
+
+    plain, sig_plain = l_ted()
+    own, sig_own = l_ted("--labels-map", f"a={mapping}")
+    other, sig_other = l_ted("--labels-map", f"b={mapping}")
+    assert plain < 1.0 and own == 1.0  # mapped, p's tree equals its gold's
+    assert other == plain  # b's map leaves scheme a alone
+    assert "|map:none|" in sig_plain
+    fp = LabelMap((("obj", "vg"),)).fingerprint()
+    assert f"|map:none,a={fp}|" in sig_own and f"|map:none,b={fp}|" in sig_other
+    # a path with '=' whose prefix names no scheme is a map of every scheme
+    odd = write_file("x=y.map", "obj=vg\n")
+    every, sig_every = l_ted("--labels-map", odd)
+    assert every == 1.0 and "|map:none" not in sig_every
+    # SCHEME=FILE for a name that is no scheme is read as a path: a missing file, exit 2
+    res = run_cli("tedeval", "--scheme", "a", g1, p, "--labels-map", f"c={mapping}")
+    assert res.code == 2 and len(res.err_lines) == 1 and f"c={mapping}" in res.err

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 
 from evalcore.commands._common import add_bootstrap_arguments, named_path
-from evalcore.conversion import ConversionConfig, LabelMap, read_label_map
+from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps, read_label_map
 from evalcore.errors import InputFormatError
 from evalcore.experiment import ExperimentConfig, ExperimentResult, NamedTrees, Scheme, run_experiment
 from evalcore.formats.detect import read_trees
@@ -19,7 +19,14 @@ from evalcore.report.tedeval import cell_name, latex_table, result_csv, result_j
 from evalcore.resampling import BootstrapSettings, Intervals, RatioKind, cells_table, intervals
 from evalcore.trees import DepTree, Tree
 
-__all__ = ["add_experiment_arguments", "register", "run", "schemes_from_args", "ted_config_from_args"]
+__all__ = [
+    "add_experiment_arguments",
+    "label_maps_from_args",
+    "register",
+    "run",
+    "schemes_from_args",
+    "ted_config_from_args",
+]
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -59,7 +66,15 @@ def add_experiment_arguments(p: argparse.ArgumentParser) -> None:
         default="2012",
         help="2012: multi-function trees (default); 2011: function trees with * heads",
     )
-    p.add_argument("--labels-map", metavar="FILE", help="OLD=NEW label pairs applied to every label first")
+    p.add_argument(
+        "--labels-map",
+        action="append",
+        default=[],
+        metavar="[SCHEME=]FILE",
+        help="OLD=NEW label pairs applied first: FILE to every scheme's labels, SCHEME=FILE to that "
+        "scheme's gold and parses only (SCHEME must be a --scheme name; else the whole text is a "
+        "path); repeatable",
+    )
     p.add_argument("--average", choices=("global", "sentence"), default="global")
     p.add_argument(
         "--function-sep",
@@ -139,9 +154,34 @@ def schemes_from_args(
 
 def ted_config_from_args(args: argparse.Namespace) -> TedConfig:
     """The TedEval settings of the command line (protocol, labels map, separators, case, lifting)."""
-    label_map = read_label_map(args.labels_map, limits=args.limits) if args.labels_map else LabelMap()
-    conv = ConversionConfig(args.protocol, label_map, args.function_sep, args.fold_case, args.projectivize)
+    label_map, scheme_maps = label_maps_from_args(
+        args.labels_map, [spec[0] for spec in args.scheme], args.limits
+    )
+    conv = ConversionConfig(
+        args.protocol, label_map, args.function_sep, args.fold_case, args.projectivize, scheme_maps
+    )
     return TedConfig(conv, args.average)
+
+
+def label_maps_from_args(
+    items: Sequence[str], schemes: Sequence[str], limits: Limits
+) -> tuple[LabelMap, SchemeLabelMaps]:
+    """The ``--labels-map`` arguments (SPEC §5.1): the map of every scheme and the per-scheme maps.
+
+    ``SCHEME=FILE`` when the text before the first ``=`` is one of the ``--scheme`` names, else
+    the whole text is a path (so ``maps/v1=v2.txt`` is a file); several maps of every scheme
+    are applied in the order given, as are several maps of one scheme."""
+    every = LabelMap()
+    own: dict[str, LabelMap] = {}
+    for item in items:
+        scheme, sep, path = item.partition("=")
+        if sep and scheme in schemes:
+            if not path:
+                raise InputFormatError(f"--labels-map {item}: no file after '{scheme}='")
+            own[scheme] = own.get(scheme, LabelMap()).then(read_label_map(path, limits=limits))
+        else:
+            every = every.then(read_label_map(item, limits=limits))
+    return every, SchemeLabelMaps.of(own)
 
 
 def experiment_intervals(result: ExperimentResult, settings: BootstrapSettings, average: bool) -> Intervals:

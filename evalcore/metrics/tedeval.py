@@ -53,7 +53,7 @@ class TedConfig:
             settings.append(("labeled", labeled))
         settings += [
             ("avg", self.average),
-            ("map", c.label_map.fingerprint()),
+            ("map", c.map_signature()),
             ("sep", c.function_separators),
             ("case", "fold" if c.fold_case else "keep"),
             ("proj", True if c.protocol == "2011" else c.projectivize),

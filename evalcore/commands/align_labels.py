@@ -1,0 +1,87 @@
+"""``evalcore align-labels``: propose a label map between two annotations of the same sentences
+(docs/labels.md; the map feeds ``evalcore tedeval --labels-map SCHEME=FILE``, SPEC §5.1)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from evalcore.commands._common import named_path, warn
+from evalcore.conversion import ConversionConfig
+from evalcore.labelalign import AlignSettings, align_files
+from evalcore.report.labels import alignment_csv, alignment_json, alignment_map, alignment_text
+
+__all__ = ["register", "run"]
+
+HELP = "propose a label map between two annotations of the same sentences (OLD=NEW, for --labels-map)"
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "align-labels",
+        help=HELP,
+        description=(
+            "Convert GOLD_A and GOLD_B (CoNLL-U/X or bracketed .mrg/.ptb/.psd, in any mix; the same "
+            "sentences in the same order, matched by their words) to multi-function trees, pair the "
+            "labels that sit on the same spans, and propose a many-to-one map from A's labels onto "
+            "B's, with counts, coverage and conflicts (docs/labels.md). Name a file with NAME=PATH."
+        ),
+    )
+    p.add_argument("gold_a", metavar="GOLD_A")
+    p.add_argument("gold_b", metavar="GOLD_B")
+    p.add_argument(
+        "--direction",
+        choices=("a-b", "b-a", "both"),
+        default="a-b",
+        help="map A's labels onto B's (default), B's onto A's, or both (two blocks)",
+    )
+    p.add_argument(
+        "--min-support", type=int, default=5, help="least co-occurrences of a kept pair (default 5)"
+    )
+    p.add_argument(
+        "--min-share", type=float, default=0.5, help="least share of a label's occurrences (default 0.5)"
+    )
+    p.add_argument(
+        "--function-sep",
+        default="-=",
+        help="separators of function tags in bracket labels (default '-='; FarPaHC: '-=*')",
+    )
+    p.add_argument("--fold-case", action="store_true", help="lower-case every label")
+    p.add_argument(
+        "--skip-mismatched",
+        action="store_true",
+        help="skip (and count) sentences whose words differ between the files instead of failing",
+    )
+    p.add_argument("--format", choices=("map", "json", "csv", "text"), default="map")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        settings = AlignSettings(args.min_support, args.min_share)
+    except ValueError as exc:
+        print(f"evalcore align-labels: {exc}", file=sys.stderr)
+        return 2
+    name_a, path_a = named_path(args.gold_a)
+    name_b, path_b = named_path(args.gold_b)
+    conv = ConversionConfig(function_separators=args.function_sep, fold_case=args.fold_case)
+    alignments = align_files(
+        path_a,
+        path_b,
+        settings,
+        conv,
+        direction=args.direction,
+        names=(name_a, name_b),
+        skip_mismatched=args.skip_mismatched,
+        limits=args.limits,
+    )
+    first = alignments[0]
+    if first.skipped_mismatched:
+        warn(f"skipped {first.skipped_mismatched} sentence(s) whose words differ between the files")
+    if first.skipped_invalid:
+        warn(f"skipped {first.skipped_invalid} sentence(s) that are not trees")
+    writer = {"json": alignment_json, "csv": alignment_csv, "text": alignment_text}.get(
+        args.format, alignment_map
+    )
+    sys.stdout.write(writer(alignments))
+    return 0
