@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "evalcore"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("evalcore.errors", "evalcore.limits", "evalcore.version"),
+    ("evalcore.errors", "evalcore.limits", "evalcore.version", "evalcore.display"),
     ("evalcore.trees",),
     ("evalcore.formats",),
     (
@@ -46,7 +46,14 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "evalcore.resampling",
     ),
     ("evalcore.report", "evalcore.render"),
-    ("evalcore.commands", "evalcore.cli", "evalcore.__main__", "evalcore"),
+    (
+        "evalcore.commands",
+        "evalcore.cli",
+        "evalcore.__main__",
+        "evalcore",
+        "evalcore.api",
+        "evalcore.notebook",
+    ),
 )
 LAYER_NAMES = (
     "errors/limits",
