@@ -39,6 +39,7 @@ from tables import RESULTS, write_tables
 
 from evalcore.experiment import ExperimentConfig, ExperimentResult, NamedTrees, Scheme, run_experiment
 from evalcore.formats.conllu import read_conllu, write_conllu
+from evalcore.formats.objects import spacy_head, spacy_label
 from evalcore.trees import DepTree
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -129,8 +130,8 @@ def train(workdir: Path, max_epochs: int, only: tuple[str, ...] = ()) -> dict[st
             toks = tuple(
                 replace(
                     tok,
-                    head=0 if d.head.i == d.i else d.head.i + 1,
-                    deprel="root" if d.head.i == d.i else d.dep_,
+                    head=spacy_head(d),
+                    deprel=spacy_label(d, "root"),
                     deps="_",
                 )
                 for tok, d in zip(t.tokens, doc, strict=True)
