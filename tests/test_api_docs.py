@@ -155,3 +155,28 @@ def test_lattice_is_the_command_lines(namespace: dict[str, object]) -> None:
         "assets/hebrew_yap/output.mapping",
     )
     assert _result(namespace, "joint") == cli
+
+
+def test_the_inspected_sentence_is_the_command_lines(namespace: dict[str, object]) -> None:
+    """The edit scripts of one sentence (``evalcore.inspect``) score what ``evalcore tedeval
+    --per-sentence`` reports for that sentence, against its own gold and the generalization."""
+    cli = _json(
+        "tedeval",
+        "--scheme",
+        "ud",
+        "assets/fr_gsd/fr_gsd-ud-test.r2.16.conllu.gz",
+        "parser=assets/fr_gsd/parses/fr_gsd-test.spacy-ud.conllu.gz",
+        "--scheme",
+        "sud",
+        "assets/fr_gsd/fr_gsd-sud-test.r2.16.conllu.gz",
+        "--shuffles",
+        "10",
+        "--per-sentence",
+    )
+    details = cli["per_sentence"]
+    assert isinstance(details, list)
+    scores = {d["against"]: d for d in details if d["parse"] == "parser" and d["index"] == 1 and d["labeled"]}
+    single, multiple = namespace["single"], namespace["multiple"]
+    assert scores["ud"]["score"] == single.score  # type: ignore[attr-defined]
+    assert scores["ud+sud"]["score"] == multiple.score  # type: ignore[attr-defined]
+    assert len(scores["ud+sud"]["discounted"]) == len(multiple.discounted)  # type: ignore[attr-defined]
