@@ -385,3 +385,18 @@ def test_edit_scripts_show_their_drawings_and_operations() -> None:
     rows = ET.fromstring(script).findall(".//tr")
     assert len(rows) == 1 + len(ted.script)  # the header, one row per operation
     assert str(ted.script[0]) in script.replace("&gt;", ">")
+
+
+def test_without_graphviz_a_dot_drawing_falls_back_to_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No ``dot`` on the PATH: ``_repr_svg_`` is ``None`` (Jupyter then shows the text); the
+    dependency drawing needs no Graphviz and an edit script's page shows its DOT, escaped."""
+    import evalcore.notebook
+
+    monkeypatch.setattr(evalcore.notebook.shutil, "which", lambda _name: None)
+    tree = evalcore.read(f"(S (NP {HOSTILE}) (VP sleeps))\n")[0]
+    assert tree._repr_svg_() is None
+    assert dep_tree([(HOSTILE, 0, "root")])._repr_svg_() is not None
+    ud, sud = evalcore.read(UD)[0], evalcore.read(SUD)[0]
+    page = evalcore.inspect(golds={"ud": ud, "sud": sud}, parses={"p": ("ud", sud)})._repr_html_()
+    assert "<svg" not in page and "digraph" in page
+    ET.fromstring(page)  # the DOT text is escaped
