@@ -1,9 +1,22 @@
 """evalcore: cross-annotation parser evaluation (TedEval, FREVAL, NED, PARSEVAL, attachment).
 
-A pure library with a command line (``evalcore --help``); it never imports
-streamlit.  See ``docs/`` for what every number means.
+The public API (docs/api.md)::
+
+    import evalcore
+    trees = evalcore.read("gold.conllu")
+    result = evalcore.attach("gold.conllu", "system.conllu")   # also parseval, freval,
+    result.score.las, result.signature, result.to_pandas()      # tedeval, lattice, inspect
+
+A library with a command line (``evalcore --help``); it never imports streamlit.  Importing
+it is light: each function imports its metric when called (the start-up of issue 18).  See
+``docs/`` for what every number means.
 """
 
+# The subpackage evalcore.lattice is loaded before the function evalcore.lattice is bound: Python
+# sets a package's attribute when it first loads a subpackage, and would otherwise replace the
+# function by the subpackage as soon as anything imported evalcore.lattice.reading.
+from evalcore import lattice as _lattice_package  # noqa: F401  (see above)
+from evalcore.api import Input, attach, freval, inspect, lattice, parseval, read, tedeval
 from evalcore.errors import (
     EvalcoreError,
     InputFormatError,
@@ -19,6 +32,7 @@ __all__ = [
     "DepTree",
     "EditOp",
     "EvalcoreError",
+    "Input",
     "InputFormatError",
     "Lattice",
     "MFNode",
@@ -31,4 +45,11 @@ __all__ = [
     "TreeStructureError",
     "UnificationError",
     "__version__",
+    "attach",
+    "freval",
+    "inspect",
+    "lattice",
+    "parseval",
+    "read",
+    "tedeval",
 ]

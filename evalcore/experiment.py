@@ -17,6 +17,7 @@ from itertools import combinations
 from types import MappingProxyType
 
 from evalcore.conversion import SchemeLabelMaps, to_span_tree, words_of
+from evalcore.display import Tabular
 from evalcore.errors import EvalcoreError, MismatchError
 from evalcore.generalization import generalize_all, tl_unify
 from evalcore.metrics.attachment import AttachConfig, sentence_counts
@@ -144,7 +145,7 @@ class SentenceDetail:
 
 
 @dataclass(frozen=True)
-class ExperimentResult:
+class ExperimentResult(Tabular):
     rows: tuple[Row, ...]
     parses: tuple[tuple[str, str], ...]  # (parse name, scheme name) in column order
     sentences: int

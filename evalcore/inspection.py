@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from evalcore.conversion import ConversionConfig, to_span_tree
+from evalcore.display import Reported
 from evalcore.errors import EvalcoreError
 from evalcore.generalization import generalize_all, tl_unify
 from evalcore.metrics.attachment import (
@@ -87,7 +88,7 @@ class ParseView:
 
 
 @dataclass(frozen=True)
-class SentenceReport:
+class SentenceReport(Reported):
     golds: tuple[tuple[str, AnyTree, SpanTree], ...]  # (scheme, gold tree, function tree)
     general: SpanTree
     parses: tuple[ParseView, ...]

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
 
+from evalcore.display import Drawable
+
 __all__ = [
     "Arc",
     "ArcVerdict",
@@ -106,7 +108,7 @@ class ExtraLine:
 
 
 @dataclass(frozen=True)
-class DepTree:
+class DepTree(Drawable):
     """A dependency-annotated sentence: tokens 1..n, ``head`` 0 = root."""
 
     tokens: tuple[Token, ...]
@@ -232,7 +234,7 @@ def _parents(nodes: Sequence[Node | MFNode]) -> tuple[int, ...]:
 
 
 @dataclass(frozen=True)
-class Tree:
+class Tree(Drawable):
     """An ordered labeled tree stored in preorder; ``nodes[0]`` is the root.
 
     ``words`` are the terminal labels by position.  Spans are frozensets of
@@ -443,7 +445,7 @@ class MFNode:
 
 
 @dataclass(frozen=True)
-class MFTree:
+class MFTree(Drawable):
     """A multi-function tree: no two internal nodes share a span (SPEC §1)."""
 
     nodes: tuple[MFNode, ...]
@@ -476,7 +478,7 @@ ROOT_LABEL = "<ROOT>"
 
 
 @dataclass(frozen=True)
-class SpanTree:
+class SpanTree(Drawable):
     """A function tree (2011) or multi-function tree (2012) keyed by span.
 
     Over a fixed word sequence a node is identified by its span (SPEC §4.3,
@@ -644,7 +646,7 @@ class Arc:
 
 
 @dataclass(frozen=True)
-class Lattice:
+class Lattice(Drawable):
     """A morphological lattice: states are ints, arcs go from ``start`` to ``end``."""
 
     arcs: tuple[Arc, ...]

@@ -84,6 +84,7 @@ from spmrl_segmentation_baseline import most_frequent_path, train_counts  # noqa
 
 from evalcore.formats.conllu import parse_conllu, read_conllu, write_conllu  # noqa: E402
 from evalcore.formats.lattice import read_lattices, read_tokens, write_lattices  # noqa: E402
+from evalcore.formats.objects import spacy_head, spacy_label  # noqa: E402
 from evalcore.lattice.paths import first_path  # noqa: E402
 from evalcore.lattice.reading import GoldInput, load_pairing, read_gold  # noqa: E402
 from evalcore.metrics import attachment  # noqa: E402
@@ -407,12 +408,7 @@ def parse(nlp: Any, sentences: Sequence[Sequence[str]], tags: Sequence[Sequence[
     pipe = nlp.get_pipe("parser").pipe(docs) if tags is not None else nlp.pipe(docs)
     out = []
     for doc in pipe:
-        out.append(
-            [
-                (d.tag_, 0 if d.head.i == d.i else d.head.i + 1, "ROOT" if d.head.i == d.i else d.dep_)
-                for d in doc
-            ]
-        )
+        out.append([(d.tag_, spacy_head(d), spacy_label(d, "ROOT")) for d in doc])
     return out
 
 

@@ -147,14 +147,16 @@ def parse_gold_words(nlp: Any, trees: Iterable[DepTree]) -> list[DepTree]:
     relation is ``root``), ``DEPS`` emptied, everything else kept."""
     from spacy.tokens import Doc
 
+    from evalcore.formats.objects import spacy_head, spacy_label
+
     parsed: list[DepTree] = []
     for t in trees:
         doc = nlp(Doc(nlp.vocab, words=[tok.form for tok in t.tokens]))
         toks = tuple(
             replace(
                 tok,
-                head=0 if d.head.i == d.i else d.head.i + 1,
-                deprel="root" if d.head.i == d.i else d.dep_,
+                head=spacy_head(d),
+                deprel=spacy_label(d, "root"),
                 deps="_",
             )
             for tok, d in zip(t.tokens, doc, strict=True)

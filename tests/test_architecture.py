@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "evalcore"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("evalcore.errors", "evalcore.limits", "evalcore.version"),
+    ("evalcore.errors", "evalcore.limits", "evalcore.version", "evalcore.display"),
     ("evalcore.trees",),
     ("evalcore.formats",),
     (
@@ -46,7 +46,14 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "evalcore.resampling",
     ),
     ("evalcore.report", "evalcore.render"),
-    ("evalcore.commands", "evalcore.cli", "evalcore.__main__", "evalcore"),
+    (
+        "evalcore.commands",
+        "evalcore.cli",
+        "evalcore.__main__",
+        "evalcore",
+        "evalcore.api",
+        "evalcore.notebook",
+    ),
 )
 LAYER_NAMES = (
     "errors/limits",
@@ -231,3 +238,49 @@ def test_the_length_check_counts_lines(tmp_path: Path, lines: int, expected: int
     body = "".join(f"    x{i} = {i}\n" for i in range(lines - 1))
     path.write_text(f"def f() -> None:\n{body}", encoding="utf-8")
     assert len(long_functions([path], root=tmp_path)) == expected
+
+
+def _late_imports(files: list[Path], root: Path = ROOT) -> list[str]:
+    """``importlib.import_module("evalcore...")`` of a module in a higher layer (the named part of
+    the name: ``f"evalcore.commands.{name}"`` names ``evalcore.commands``), except in
+    ``display.py``: the one hook of values to their writers (in :mod:`evalcore.notebook`)."""
+    found = []
+    for path in files:
+        module = module_name(path, root)
+        if module == "evalcore.display":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "import_module"
+                and node.args
+            ):
+                continue
+            arg = node.args[0]
+            first = arg.values[0] if isinstance(arg, ast.JoinedStr) and arg.values else arg
+            if not (isinstance(first, ast.Constant) and isinstance(first.value, str)):
+                continue
+            named = first.value.rstrip(".")
+            target, own = layer_of(named), layer_of(module)
+            if named.startswith("evalcore") and target is not None and own is not None and target > own:
+                found.append(f"{path.relative_to(root)}:{node.lineno}")
+    return found
+
+
+def test_only_the_display_hook_imports_a_higher_layer_by_name() -> None:
+    """Importing by module name would go around the layers; only :mod:`evalcore.display` (which
+    looks up the values' writers in :mod:`evalcore.notebook`) does it upwards."""
+    assert _late_imports(sources(PACKAGE)) == []
+
+
+def test_the_late_import_check_catches_one(tmp_path: Path) -> None:
+    bad = tmp_path / "evalcore" / "trees.py"
+    bad.parent.mkdir()
+    bad.write_text(
+        'import importlib\nimportlib.import_module("evalcore.report.attach")\n'
+        'importlib.import_module(f"evalcore.render.{1}")\nimportlib.import_module("evalcore.errors")\n',
+        encoding="utf-8",
+    )
+    assert _late_imports([bad], root=tmp_path) == ["evalcore/trees.py:2", "evalcore/trees.py:3"]
+    assert _late_imports([PACKAGE / "display.py"]) == []  # the hook itself

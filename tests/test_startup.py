@@ -80,3 +80,27 @@ def test_a_placeholder_parser_is_never_run() -> None:
     assert not hasattr(args, "run")
     args = build_parser(only="parseval").parse_args(["parseval", "g", "t"])
     assert callable(args.run)
+
+
+def test_importing_evalcore_stays_light() -> None:
+    """``import evalcore`` (the public API of docs/api.md) loads no heavy library, no metric, no
+    reader, writer or drawing: each API function imports what it runs when called."""
+    loaded = _loaded_after("import evalcore; evalcore.attach; evalcore.lattice; evalcore.tedeval")
+    assert [m for m in HEAVY if m in loaded] == []
+    probe = (
+        "import sys, evalcore\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('evalcore.metrics', 'evalcore.report', "
+        "'evalcore.render', 'evalcore.formats', 'evalcore.experiment', 'evalcore.notebook'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_the_light_import_check_sees_a_heavy_one() -> None:
+    """The probe itself: running an evaluation loads what it needs (TedEval's significance test: numpy)."""
+    loaded = _loaded_after(
+        "import evalcore\n"
+        "t = evalcore.read('1\\ta\\t_\\t_\\t_\\t_\\t0\\troot\\t_\\t_\\n\\n')\n"
+        "evalcore.tedeval({'g': (t, {'p': t})}, shuffles=10)"
+    )
+    assert "numpy" in loaded

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
+from evalcore.display import Tabular
 from evalcore.errors import EvalcoreError, MismatchError, TreeStructureError
 from evalcore.metrics.base import add_fields, make_signature, ratio
 from evalcore.trees import DepTree, Token
@@ -259,16 +260,21 @@ MAX_WARNINGS = 1000
 
 
 @dataclass(frozen=True, slots=True)
-class AttachResult:
+class AttachResult(Tabular):
     """Corpus score, per-sentence counts, and warnings about skipped sentences.
 
     ``per_sentence`` is empty when :func:`attach_corpus` was asked not to keep it.
+    ``to_dict()`` / ``to_pandas()`` / the notebook table: :class:`evalcore.display.Tabular`.
     """
 
     score: AttachScore
     counts: AttachCounts
     per_sentence: tuple[tuple[str, AttachCounts], ...]
     warnings: tuple[str, ...]
+
+    @property
+    def signature(self) -> str:
+        return self.score.signature
 
 
 def _problem(tree: DepTree) -> TreeStructureError | None:

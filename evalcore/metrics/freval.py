@@ -31,6 +31,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from evalcore.display import Tabular
 from evalcore.formats.ptb import PtbLine
 from evalcore.fragments import add_counts, fragment_counts
 from evalcore.metrics.base import make_signature, ratio
@@ -247,7 +248,7 @@ def score(
 
 
 @dataclass(frozen=True)
-class FrevalResult:
+class FrevalResult(Tabular):
     """Every sentence's comparison and counts (aligned), the summed counts and the score.
 
     With ``keep_sentences=False`` (:func:`freval_corpus`), ``comparisons`` holds only the error
@@ -259,6 +260,10 @@ class FrevalResult:
     counts: FrevalCounts
     score: FrevalScore
     config: FrevalConfig
+
+    @property
+    def signature(self) -> str:
+        return self.score.signature
 
     def rescore(self, max_size: int | None, alpha: Sequence[float] | None = None) -> FrevalScore:
         """The score under another size limit / α, from the same counts (no recounting)."""

@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from evalcore.display import Tabular
 from evalcore.errors import EvalcoreError
 from evalcore.formats._io import InputSource
 from evalcore.formats.prm import COLLINS
@@ -161,7 +162,7 @@ class LatticeCheckSummary:
 
 
 @dataclass(frozen=True)
-class JointResult:
+class JointResult(Tabular):
     """One row of the scenario table, with its sentences."""
 
     name: str

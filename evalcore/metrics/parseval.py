@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
+from evalcore.display import Tabular
 from evalcore.errors import MismatchError
 from evalcore.formats.evalb import EvalbReading, QuoteTerm, RawBracket, read_evalb
 from evalcore.formats.prm import COLLINS, EvalbParams
@@ -512,7 +513,7 @@ def score(counts: ParsevalCounts, signature: str = "") -> ParsevalScore:
 
 
 @dataclass(frozen=True)
-class ParsevalResult:
+class ParsevalResult(Tabular):
     """All sentences, the ``-- All --`` score and the ``-- len<=CUTOFF --`` score.
 
     ``sentences`` holds every sentence, or only the error and skip sentences when

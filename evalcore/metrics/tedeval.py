@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from evalcore.conversion import ConversionConfig
+from evalcore.display import Reported
 from evalcore.metrics.base import Signature, ratio
 from evalcore.ted.spans import edit_script, intersect, script_cost, size
 from evalcore.trees import EditOp, SpanTree
@@ -65,7 +66,7 @@ class TedConfig:
 
 
 @dataclass(frozen=True, slots=True)
-class SentenceTed:
+class SentenceTed(Reported):
     """One sentence: the script from the parse to G, and which of its operations are discounted."""
 
     delta: int

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from evalcore.display import Table, rows_of
 from evalcore.metrics.attachment import AttachResult
 from evalcore.report.resampling import interval_text, intervals_json, level_header
 from evalcore.report.tables import Cell, csv_text, text_table
 from evalcore.resampling import Intervals
 
-__all__ = ["attach_csv", "attach_json", "attach_text"]
+__all__ = ["attach_csv", "attach_json", "attach_result_table", "attach_text"]
 
 
 def _values(result: AttachResult) -> list[tuple[str, str, float | None]]:
@@ -61,23 +62,32 @@ def attach_json(
     return out
 
 
+def _count_rows(result: AttachResult) -> list[list[Cell]]:
+    s = result.score
+    return [
+        ["tokens", s.tokens],
+        ["sentences", s.sentences],
+        ["skipped", s.skipped],
+        ["excluded_by_length", s.excluded],
+    ]
+
+
+def attach_result_table(result: AttachResult) -> Table:
+    """``metric, value`` rows: the scores (``None`` when no token was scored), then the counts."""
+    rows: list[list[Cell]] = [[name, value] for name, _, value in _values(result)]
+    return Table(("metric", "value"), rows_of(rows + _count_rows(result)), result.score.signature)
+
+
 def attach_csv(result: AttachResult, intervals: Intervals | None = None) -> str:
     """``metric,value`` rows: the scores, the counts and the signature; with ``intervals``, two more
     columns ``low,high`` (empty on the count rows)."""
-    s = result.score
     rows: list[list[Cell]] = [[name, value] for name, _, value in _values(result)]
     if intervals is not None:
         rows = [
             [*row, intervals.get(key).low, intervals.get(key).high] if row[1] is not None else row
             for row, (_, key, _v) in zip(rows, _values(result), strict=True)
         ]
-    rows += [
-        ["tokens", s.tokens],
-        ["sentences", s.sentences],
-        ["skipped", s.skipped],
-        ["excluded_by_length", s.excluded],
-        ["signature", _signature(result, intervals)],
-    ]
+    rows += [*_count_rows(result), ["signature", _signature(result, intervals)]]
     headers = ["metric", "value"] if intervals is None else ["metric", "value", "low", "high"]
     return csv_text(headers, [row + [None] * (len(headers) - len(row)) for row in rows])
 

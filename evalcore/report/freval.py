@@ -3,12 +3,13 @@ Table 1 size limits), JSON and CSV."""
 
 from __future__ import annotations
 
+from evalcore.display import Table, rows_of
 from evalcore.metrics.freval import TABLE1_LIMITS, FrevalResult, limit_name
 from evalcore.report.resampling import interval_text, intervals_json, level_header
 from evalcore.report.tables import Cell, csv_text, text_table
 from evalcore.resampling import Intervals
 
-__all__ = ["freval_csv", "freval_json", "freval_text"]
+__all__ = ["freval_csv", "freval_json", "freval_table", "freval_text"]
 
 
 def _signature(result: FrevalResult, intervals: Intervals | None) -> str:
@@ -106,15 +107,29 @@ def freval_text(result: FrevalResult, intervals: Intervals | None = None) -> str
     return "".join(out)
 
 
-def freval_csv(result: FrevalResult, intervals: Intervals | None = None) -> str:
-    """One line per fragment size (fractions), then ``all`` with FLR / FLP / F1; with
-    ``intervals``, ``low``/``high`` columns of recall, precision and F1."""
+_HEADERS = ("size", "matched", "gold", "test", "recall", "precision", "f1")
+
+
+def _size_rows(result: FrevalResult) -> list[list[Cell]]:
     s = result.score
     rows: list[list[Cell]] = [
         [r.size, r.matched, r.gold, r.test, r.recall, r.precision, r.f1] for r in s.per_size
     ]
     rows.append(["all", None, None, None, s.flr, s.flp, s.f1])
-    headers = ["size", "matched", "gold", "test", "recall", "precision", "f1"]
+    return rows
+
+
+def freval_table(result: FrevalResult) -> Table:
+    """One row per fragment size (fractions), then ``all`` with FLR / FLP / F1 (as the CSV)."""
+    return Table(_HEADERS, rows_of(_size_rows(result)), result.score.signature)
+
+
+def freval_csv(result: FrevalResult, intervals: Intervals | None = None) -> str:
+    """One line per fragment size (fractions), then ``all`` with FLR / FLP / F1; with
+    ``intervals``, ``low``/``high`` columns of recall, precision and F1."""
+    s = result.score
+    rows = _size_rows(result)
+    headers = list(_HEADERS)
     if intervals is not None:
         headers += [f"{m}_{b}" for m in ("recall", "precision", "f1") for b in ("low", "high")]
         names = [(f"recall_{r.size}", f"precision_{r.size}", f"f1_{r.size}") for r in s.per_size]

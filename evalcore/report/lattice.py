@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from evalcore.display import Table, rows_of
 from evalcore.metrics.joint import JointResult, SentenceJoint
 from evalcore.metrics.segeval import score as seg_score
 from evalcore.report.resampling import bootstrap_json, interval_text, level_header
@@ -20,6 +21,7 @@ __all__ = [
     "results_csv_intervals",
     "results_json",
     "results_text",
+    "scenario_table",
     "table_rows",
 ]
 
@@ -64,6 +66,11 @@ def table_rows(results: Sequence[JointResult], percent: bool = True) -> list[lis
             ]
         )
     return rows
+
+
+def scenario_table(result: JointResult) -> Table:
+    """One prediction's row of the scenario table, as fractions (``None``: N/A)."""
+    return Table(HEADERS, rows_of(table_rows([result], percent=False)), result.signature)
 
 
 def _ul(u: float | None, lab: float | None) -> dict[str, float | None]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from evalcore.display import Cell, Table
 from evalcore.errors import one_line
 from evalcore.metrics.parseval import (
     STATUS_CODE,
@@ -21,6 +22,7 @@ __all__ = [
     "evalb_sentence_line",
     "format_evalb_report",
     "parseval_json",
+    "parseval_table",
     "problem_lines",
 ]
 
@@ -138,6 +140,17 @@ def _score_json(s: ParsevalScore) -> dict[str, object]:
         "words": c.words,
         "correct_tags": c.correct_tags,
     }
+
+
+def parseval_table(result: ParsevalResult) -> Table:
+    """Two rows, ``all`` and ``len<=CUTOFF`` (evalb's two summaries), with the JSON keys as columns
+    (scores as fractions)."""
+    rows: list[tuple[Cell, ...]] = []
+    for name, s in (("all", result.all), (f"len<={result.config.params.cutoff_len}", result.cutoff)):
+        doc = _score_json(s)
+        rows.append((name, *(v for v in doc.values() if isinstance(v, int | float))))
+    headers = ("subset", *_score_json(result.all).keys())
+    return Table(headers, tuple(rows), result.signature)
 
 
 def parseval_json(result: ParsevalResult) -> dict[str, object]:

@@ -3,6 +3,7 @@ table as text and LaTeX, the JSON document, and the long CSV."""
 
 from __future__ import annotations
 
+from evalcore.display import Table, rows_of
 from evalcore.experiment import ExperimentConfig, ExperimentResult, Row
 from evalcore.report.resampling import bootstrap_json, interval_text, level_header
 from evalcore.report.tables import Cell, csv_text, latex_escape, text_table
@@ -13,6 +14,7 @@ __all__ = [
     "latex_table",
     "result_csv",
     "result_json",
+    "result_table",
     "result_text",
     "table_rows",
 ]
@@ -124,9 +126,19 @@ def latex_table(result: ExperimentResult) -> str:
 CSV_HEADERS = ("parse", "scheme", "against", "metric", "score", "best")
 
 
+def result_table(result: ExperimentResult) -> Table:
+    """One row per (parse, against, metric), as the CSV (``best``: a best score of its row)."""
+    return Table(CSV_HEADERS, rows_of(_csv_rows(result, None)), result.signature)
+
+
 def result_csv(result: ExperimentResult, intervals: Intervals | None = None) -> str:
     """One line per (parse, against, metric), in the order of the rows and their cells; with
     ``intervals``, two more columns ``low,high``."""
+    rows = _csv_rows(result, intervals)
+    return csv_text((*CSV_HEADERS, *(("low", "high") if intervals is not None else ())), rows)
+
+
+def _csv_rows(result: ExperimentResult, intervals: Intervals | None) -> list[list[Cell]]:
     rows: list[list[Cell]] = []
     for row in result.rows:
         for cell in row.cells:
@@ -142,7 +154,7 @@ def result_csv(result: ExperimentResult, intervals: Intervals | None = None) -> 
                 iv = intervals.get(cell_name(row.against, row.metric, cell.parse))
                 line += [iv.low, iv.high]
             rows.append(line)
-    return csv_text((*CSV_HEADERS, *(("low", "high") if intervals is not None else ())), rows)
+    return rows
 
 
 def result_json(

@@ -1,0 +1,553 @@
+"""The public API (issue 18): one function per evaluation, the same numbers as the command line.
+
+``evalcore.read``, ``evalcore.attach``, ``evalcore.parseval``, ``evalcore.freval``,
+``evalcore.tedeval``, ``evalcore.lattice`` and ``evalcore.inspect`` wrap the metrics that the
+commands of :mod:`evalcore.cli` call (no metric is computed here), with keyword arguments named
+after the command-line options.  docs/api.md shows each on the shipped data.
+
+Every input (``gold``, ``system``, a scheme's files) may be
+
+* a path (``str`` or :class:`os.PathLike`; ``.gz`` is looked through), streamed as the command
+  line streams it;
+* a string holding the file's content (one with a line break, or starting with ``(`` or ``#``),
+  or its bytes;
+* an iterable of evalcore trees (:class:`~evalcore.trees.DepTree` or
+  :class:`~evalcore.trees.Tree`, e.g. from :func:`read`), of ``conllu`` TokenLists, or of
+  spaCy ``Doc``\\ s; or one TokenList or one ``Doc`` (:mod:`evalcore.formats.objects`: neither
+  library is imported by evalcore).
+
+In-memory input is written out as CoNLL-U or bracketed text and read by the same readers as a
+file (same checks, same limits); it is named ``gold.conllu``, ``system.mrg``... in messages.
+Errors are the typed errors of :mod:`evalcore.errors`, as on the command line; a wrong Python
+type is a :class:`TypeError`.
+
+Start-up: this module imports no metric; each function imports what it runs.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePath
+from typing import TYPE_CHECKING, Literal, overload
+
+from evalcore.limits import DEFAULT_LIMITS, Limits
+
+if TYPE_CHECKING:
+    from evalcore.experiment import ExperimentResult, NamedTrees
+    from evalcore.inspection import SentenceReport
+    from evalcore.lattice.reading import FileInput
+    from evalcore.metrics.attachment import AttachResult
+    from evalcore.metrics.freval import FrevalResult
+    from evalcore.metrics.joint import JointResult
+    from evalcore.metrics.parseval import ParsevalConfig, ParsevalResult
+    from evalcore.trees import DepTree, Lattice, Tree
+
+__all__ = [
+    "NAME_SUFFIXES",
+    "Input",
+    "attach",
+    "freval",
+    "inspect",
+    "lattice",
+    "named_path",
+    "parseval",
+    "read",
+    "tedeval",
+]
+
+Input = str | os.PathLike[str] | bytes | Iterable[object]
+"""A path, file content, or sentence objects (see the module's docstring)."""
+
+Kind = Literal["conll", "brackets", "unknown"]
+
+
+@dataclass(frozen=True, slots=True)
+class _Source:
+    """An input as the readers take it: a path, or bytes with the name used in messages."""
+
+    data: str | bytes
+    name: str | None  # None: a path, named by itself
+    kind: Kind = "unknown"
+
+    @property
+    def file(self) -> FileInput:
+        """For :mod:`evalcore.lattice.reading` (a path, or an in-memory file with its name)."""
+        from evalcore.lattice.reading import InMemoryFile
+
+        if isinstance(self.data, bytes):
+            return InMemoryFile(self.name or "<input>", self.data)
+        return self.data
+
+
+_SUFFIX = {"conll": ".conllu", "brackets": ".mrg", "unknown": ""}
+
+
+def _is_content(text: str) -> bool:
+    return "\n" in text or text.lstrip().startswith(("(", "#"))
+
+
+def _item_text(item: object) -> tuple[str, Kind]:
+    """One sentence object (or one ``Doc``) as file text."""
+    from evalcore.formats.conllu import write_conllu
+    from evalcore.formats.objects import from_spacy, is_spacy_doc, is_token_list
+    from evalcore.formats.ptb import write_ptb
+    from evalcore.trees import DepTree, Tree
+
+    if isinstance(item, DepTree):
+        return write_conllu([item]), "conll"
+    if isinstance(item, Tree):
+        return write_ptb([item]), "brackets"
+    if is_spacy_doc(item):
+        return write_conllu(from_spacy(item)), "conll"
+    if is_token_list(item):
+        text = str(getattr(item, "serialize")())  # noqa: B009 - duck-typed conllu.TokenList
+        return (text if text.endswith("\n\n") else text.rstrip("\n") + "\n\n"), "conll"
+    raise TypeError(
+        f"cannot read a {type(item).__name__}: expected a DepTree, Tree, conllu TokenList or spaCy Doc"
+    )
+
+
+def _source(value: Input, role: str) -> _Source:
+    """What a user passed as ``role`` (``gold``, ``system``...), as the readers take it."""
+    from evalcore.formats.objects import is_spacy_doc, is_token_list
+
+    if isinstance(value, os.PathLike):
+        return _Source(os.fspath(value), None)
+    if isinstance(value, bytes):
+        return _Source(value, role)
+    if isinstance(value, str):
+        if _is_content(value):
+            return _Source(value.encode("utf-8"), role)
+        return _Source(value, None)
+    if is_spacy_doc(value) or is_token_list(value):
+        text, kind = _item_text(value)
+        return _Source(text.encode("utf-8"), role + _SUFFIX[kind], kind)
+    if not isinstance(value, Iterable):
+        raise TypeError(f"{role}: cannot read a {type(value).__name__} (expected a path, text or sentences)")
+    parts: list[str] = []
+    kinds: set[Kind] = set()
+    for item in value:
+        text, kind = _item_text(item)
+        parts.append(text)
+        kinds.add(kind)
+    if len(kinds) > 1:
+        raise TypeError(f"{role}: dependency and constituency trees mixed in one input")
+    kind = kinds.pop() if kinds else "unknown"
+    return _Source("".join(parts).encode("utf-8"), role + _SUFFIX[kind], kind)
+
+
+# ---------------------------------------------------------------------------
+# names of inputs
+
+
+NAME_SUFFIXES = (
+    ".gz",
+    ".conllu",
+    ".conll",
+    ".conllx",
+    ".mrg",
+    ".ptb",
+    ".psd",
+    ".txt",
+    ".lattices",
+    ".lattice",
+    ".mapping",
+)
+
+
+def named_path(arg: str) -> tuple[str, str]:
+    """``NAME=PATH`` → (NAME, PATH); a plain path is named by its file name without known extensions.
+
+    An existing file whose name contains ``=`` is taken as a path.
+    """
+    if "=" in arg and not Path(arg).exists():
+        name, _, real = arg.partition("=")
+        if name and real:
+            return name, real
+    base = PurePath(arg).name
+    for suffix in NAME_SUFFIXES:
+        base = base.removesuffix(suffix)
+    return base, arg
+
+
+# ---------------------------------------------------------------------------
+# reading
+
+
+@overload
+def read(
+    source: Input, *, format: Literal["auto", "conllu", "ptb"] = "auto", limits: Limits = DEFAULT_LIMITS
+) -> list[DepTree | Tree]: ...
+
+
+@overload
+def read(source: Input, *, format: Literal["lattice"], limits: Limits = DEFAULT_LIMITS) -> list[Lattice]: ...
+
+
+def read(
+    source: Input,
+    *,
+    format: Literal["auto", "conllu", "ptb", "lattice"] = "auto",
+    limits: Limits = DEFAULT_LIMITS,
+) -> list[DepTree | Tree] | list[Lattice]:
+    """The sentences of a treebank (SPEC §2): CoNLL-U/X as :class:`~evalcore.trees.DepTree`,
+    bracketed files as :class:`~evalcore.trees.Tree` (``auto``: by extension, else by the first
+    character), or a lattice file as :class:`~evalcore.trees.Lattice`.  A dependency sentence
+    that is not a tree is kept (:meth:`DepTree.structure_problem` says why)."""
+    src = _source(source, "input")
+    if format == "lattice":
+        from evalcore.formats.lattice import read_lattices
+
+        return list(read_lattices(src.data, name=src.name, limits=limits))
+    if format == "conllu" or (format == "auto" and src.kind == "conll"):
+        from evalcore.formats.conllu import read_conllu
+
+        deps: list[DepTree | Tree] = [*read_conllu(src.data, name=src.name, on_invalid="keep", limits=limits)]
+        return deps
+    if format == "ptb" or (format == "auto" and src.kind == "brackets"):
+        from evalcore.formats.ptb import read_ptb
+
+        trees: list[DepTree | Tree] = [*read_ptb(src.data, name=src.name, limits=limits)]
+        return trees
+    if format != "auto":
+        raise ValueError(f"unknown format {format!r} (expected auto, conllu, ptb or lattice)")
+    from evalcore.formats.detect import read_trees
+
+    return list(read_trees(src.data, name=src.name, limits=limits))
+
+
+# ---------------------------------------------------------------------------
+# attachment scores
+
+
+def attach(
+    gold: Input,
+    system: Input,
+    *,
+    no_punct: bool = False,
+    max_len: int | None = None,
+    deprel_base: bool = False,
+    strict: bool = False,
+    per_sentence: bool = False,
+    limits: Limits = DEFAULT_LIMITS,
+) -> AttachResult:
+    """UAS, LAS, label accuracy, undirected, NED of ``system`` against ``gold`` over the same
+    tokens (SPEC §3; ``evalcore attach``).  Sentences that are not trees are skipped and counted
+    (``result.warnings`` names them), or raise with ``strict``; ``per_sentence`` keeps every
+    sentence's counts.  A system of another tokenization raises
+    :class:`~evalcore.errors.MismatchError` (``evalcore attach`` then aligns characters)."""
+    from evalcore.formats.conllu import read_conllu
+    from evalcore.metrics.attachment import AttachConfig, attach_corpus
+
+    if max_len is not None and max_len < 0:
+        raise ValueError("max_len must be >= 0")
+    config = AttachConfig(
+        no_punct=no_punct, max_len=max_len, deprel_base=deprel_base, skip_invalid=not strict
+    )
+    g, s = _source(gold, "gold"), _source(system, "system")
+    return attach_corpus(
+        read_conllu(g.data, name=g.name, on_invalid="keep", limits=limits),
+        read_conllu(s.data, name=s.name, on_invalid="keep", limits=limits),
+        config,
+        per_sentence=per_sentence,
+    )
+
+
+# ---------------------------------------------------------------------------
+# PARSEVAL and FREVAL
+
+
+def _evalb_config(
+    prm: str | os.PathLike[str] | None,
+    *,
+    unlabeled: bool,
+    cutoff_len: int | None,
+    max_error: int | None,
+    function_separators: str,
+    drop_unlabeled_root: bool,
+    collapse_unary: bool,
+    limits: Limits,
+) -> ParsevalConfig:
+    """The bracket extraction of ``evalcore parseval`` / ``freval``: the parameter file (default
+    COLLINS.prm's settings) with the overrides; its warnings become Python warnings."""
+    from evalcore.formats.prm import COLLINS, read_prm
+    from evalcore.metrics.parseval import ParsevalConfig
+
+    for what, value in (("cutoff_len", cutoff_len), ("max_error", max_error)):
+        if value is not None and value < 0:
+            raise ValueError(f"{what} must be >= 0")
+    params = read_prm(os.fspath(prm), limits=limits) if prm is not None else COLLINS
+    for w in params.warnings:
+        warnings.warn(w, stacklevel=3)
+    params = params.with_overrides(
+        labeled=False if unlabeled else None, cutoff_len=cutoff_len, max_error=max_error
+    )
+    return ParsevalConfig(
+        params=params,
+        function_separators=function_separators,
+        drop_unlabeled_root=drop_unlabeled_root,
+        collapse_unary=collapse_unary,
+    )
+
+
+Layout = Literal["auto", "line", "tree"]
+
+
+def parseval(
+    gold: Input,
+    system: Input,
+    *,
+    prm: str | os.PathLike[str] | None = None,
+    unlabeled: bool = False,
+    cutoff_len: int | None = None,
+    max_error: int | None = None,
+    layout: Layout = "auto",
+    drop_unlabeled_root: bool = False,
+    function_separators: str = "-=",
+    keep_sentences: bool = True,
+    limits: Limits = DEFAULT_LIMITS,
+) -> ParsevalResult:
+    """evalb's PARSEVAL (SPEC §7; ``evalcore parseval``), driven by an evalb parameter file.
+    ``layout``: ``line`` (evalb: one sentence a line), ``tree`` (any line breaks) or ``auto``.
+    ``keep_sentences=False`` keeps only the error and skip sentences (memory does not grow)."""
+    from evalcore.formats.ptb import read_ptb_sentences
+    from evalcore.metrics.parseval import parseval_corpus
+
+    config = _evalb_config(
+        prm,
+        unlabeled=unlabeled,
+        cutoff_len=cutoff_len,
+        max_error=max_error,
+        function_separators=function_separators,
+        drop_unlabeled_root=drop_unlabeled_root,
+        collapse_unary=False,
+        limits=limits,
+    )
+    g, s = _source(gold, "gold"), _source(system, "system")
+    return parseval_corpus(
+        read_ptb_sentences(g.data, name=g.name, layout=layout, limits=limits),
+        read_ptb_sentences(s.data, name=s.name, layout=layout, limits=limits),
+        config,
+        keep_sentences=keep_sentences,
+    )
+
+
+def freval(
+    gold: Input,
+    system: Input,
+    *,
+    max_size: int | None = None,
+    alpha: Sequence[float] | None = None,
+    strict: bool = False,
+    cutoff_len: int | None = None,
+    collapse_unary: bool = False,
+    prm: str | os.PathLike[str] | None = None,
+    unlabeled: bool = False,
+    max_error: int | None = None,
+    layout: Layout = "auto",
+    drop_unlabeled_root: bool = False,
+    function_separators: str = "-=",
+    keep_sentences: bool = True,
+    limits: Limits = DEFAULT_LIMITS,
+) -> FrevalResult:
+    """FREVAL (Bastings & Sima'an 2014; SPEC §7; ``evalcore freval``): recall, precision and F1 per
+    fragment size 1..``max_size`` and FLR / FLP / F1 mixed with ``alpha`` (default uniform);
+    brackets extracted as :func:`parseval` does."""
+    from evalcore.formats.ptb import read_ptb_sentences
+    from evalcore.metrics.freval import FrevalConfig, freval_corpus
+
+    extraction = _evalb_config(
+        prm,
+        unlabeled=unlabeled,
+        cutoff_len=None,
+        max_error=max_error,
+        function_separators=function_separators,
+        drop_unlabeled_root=drop_unlabeled_root,
+        collapse_unary=collapse_unary,
+        limits=limits,
+    )
+    config = FrevalConfig(
+        extraction=extraction,
+        max_size=max_size,
+        alpha=None if alpha is None else tuple(alpha),
+        strict=strict,
+        cutoff_len=cutoff_len,
+    )
+    g, s = _source(gold, "gold"), _source(system, "system")
+    return freval_corpus(
+        read_ptb_sentences(g.data, name=g.name, layout=layout, limits=limits),
+        read_ptb_sentences(s.data, name=s.name, layout=layout, limits=limits),
+        config,
+        keep_sentences=keep_sentences,
+    )
+
+
+# ---------------------------------------------------------------------------
+# cross-scheme TedEval
+
+
+Parses = Mapping[str, Input] | Sequence[str | os.PathLike[str]]
+
+
+def _named(value: Input, name: str, limits: Limits) -> NamedTrees:
+    """A file of the experiment: a path is streamed by the experiment, other input read here."""
+    from evalcore.experiment import NamedTrees
+    from evalcore.formats.detect import read_trees
+
+    src = _source(value, name)
+    if isinstance(src.data, str):
+        return NamedTrees(name, (), src.data)
+    return NamedTrees(name, tuple(read_trees(src.data, name=src.name, limits=limits)), "")
+
+
+def _parse_names(scheme: str, parses: Parses) -> list[tuple[str, Input]]:
+
+    if isinstance(parses, Mapping):
+        return list(parses.items())
+    if isinstance(parses, str | os.PathLike):
+        parses = [parses]
+    out: list[tuple[str, Input]] = []
+    for p in parses:
+        if not isinstance(p, str | os.PathLike):
+            raise TypeError(f"scheme {scheme!r}: give in-memory parses as a mapping {{name: parse}}")
+        out.append(named_path(os.fspath(p)))
+    return out
+
+
+def tedeval(
+    schemes: Mapping[str, tuple[Input, Parses]],
+    *,
+    protocol: Literal["2012", "2011"] = "2012",
+    average: Literal["global", "sentence"] = "global",
+    labels_map: str | os.PathLike[str] | None = None,
+    function_sep: str = "-=",
+    fold_case: bool = False,
+    projectivize: bool = False,
+    label_from: Mapping[str, Input] | None = None,
+    skip_mismatched: bool = False,
+    shuffles: int = 10_000,
+    seed: int = 12345,
+    test: Literal["ar", "bootstrap"] = "ar",
+    per_sentence: bool = False,
+    limits: Limits = DEFAULT_LIMITS,
+) -> ExperimentResult:
+    """The cross-scheme TedEval experiment (SPEC §4–5; ``evalcore tedeval``).
+
+    ``schemes`` maps each scheme's name to its gold and its parses: ``{"ud": (gold, {"parser":
+    parse, ...}), ...}`` (parses may also be a list of paths, named by their file names, or
+    ``NAME=PATH``).  Every parse is scored against its own gold and against every generalization
+    of the golds that contains it, with the significance tests of each row (``shuffles`` trials,
+    ``seed``).  ``label_from`` maps a parse name to a dependency conversion of the same parse
+    (``--label-from``).  ``per_sentence`` keeps every sentence's scores and edit scripts."""
+    from dataclasses import replace
+
+    from evalcore.conversion import ConversionConfig, LabelMap, read_label_map
+    from evalcore.experiment import ExperimentConfig, Scheme, run_experiment
+    from evalcore.formats.detect import read_trees
+    from evalcore.metrics.tedeval import TedConfig
+
+    donors = dict(label_from or {})
+    built: list[Scheme] = []
+    for scheme, (gold, parses) in schemes.items():
+        named = []
+        for parse_name, parse in _parse_names(scheme, parses):
+            nt = _named(parse, parse_name, limits)
+            if parse_name in donors:
+                nt = replace(nt, label_from=_named(donors.pop(parse_name), parse_name, limits))
+            named.append(nt)
+        built.append(Scheme(scheme, _named(gold, scheme, limits), tuple(named)))
+    if donors:
+        raise ValueError(f"label_from names no parse: {', '.join(sorted(donors))}")
+    label_map = read_label_map(os.fspath(labels_map), limits=limits) if labels_map is not None else LabelMap()
+    conv = ConversionConfig(protocol, label_map, function_sep, fold_case, projectivize)
+    config = ExperimentConfig(TedConfig(conv, average), shuffles, seed, test, skip_mismatched)
+
+    def reader(f: NamedTrees) -> Iterable[DepTree | Tree]:
+        return read_trees(f.path, limits=limits) if f.path else f.trees
+
+    return run_experiment(built, config, details=per_sentence, reader=reader)
+
+
+# ---------------------------------------------------------------------------
+# joint segmentation and parsing
+
+
+def lattice(
+    gold: Input,
+    pred: Input,
+    *,
+    gold_lattice: Input | None = None,
+    pred_lattice: Input | None = None,
+    ambiguity_lattice: Input | None = None,
+    tag_column: Literal["cpos", "fpos"] = "cpos",
+    protocol: Literal["2012", "2011"] = "2012",
+    average: Literal["global", "sentence"] = "global",
+    deprel_base: bool = False,
+    scenario: Literal["gold", "predicted", "raw"] | None = None,
+    name: str | None = None,
+    per_sentence: bool = False,
+    limits: Limits = DEFAULT_LIMITS,
+) -> JointResult:
+    """Joint segmentation + parsing (ACL 2012; SPEC §6; ``evalcore lattice``): SEGEVAL, token
+    accuracy, TedEval over lattices and the scenario's classic metric, of one prediction.
+    ``scenario=None`` detects it from the data; ``per_sentence`` keeps every sentence's record.
+    Give a CoNLL-U prediction of the raw text to have it aligned with gold by characters."""
+    from evalcore.errors import InputFormatError
+    from evalcore.formats.lattice import read_lattices
+    from evalcore.lattice.reading import PairStream
+    from evalcore.metrics.joint import JointConfig, evaluate_stream, with_aligned_attachment
+
+    config = JointConfig(tag_column, protocol, average, deprel_base, limits)
+    g, p = _source(gold, "gold"), _source(pred, "pred")
+    if name is None:
+        name = named_path(p.data)[0] if isinstance(p.data, str) else "pred"
+    ambiguity = None
+    if ambiguity_lattice is not None:
+        a = _source(ambiguity_lattice, "ambiguity.lattice")
+        ambiguity = read_lattices(a.data, name=a.name, limits=limits)
+    stream = PairStream(
+        g.file,
+        p.file,
+        gold_lattice=None if gold_lattice is None else _source(gold_lattice, "gold.lattice").file,
+        pred_lattice=None if pred_lattice is None else _source(pred_lattice, "pred.mapping").file,
+        options=config.read_options,
+        ambiguity=ambiguity,
+    )
+    if ambiguity is not None and stream.mode != "index":
+        raise InputFormatError(
+            "ambiguity_lattice needs token ids on both sides, and two CoNLL files without lattice "
+            "files are aligned by characters instead: give gold_lattice and pred_lattice"
+        )
+    result = evaluate_stream(stream, config, name=name, scenario=scenario, keep_sentences=per_sentence)
+    return with_aligned_attachment(
+        result, stream.mode, g.data, p.data, gold_name=g.name, pred_name=p.name, limits=limits
+    )
+
+
+# ---------------------------------------------------------------------------
+# one sentence, for the drawings
+
+
+def inspect(
+    golds: Mapping[str, DepTree | Tree],
+    parses: Mapping[str, tuple[str, DepTree | Tree]],
+    *,
+    protocol: Literal["2012", "2011"] = "2012",
+    function_sep: str = "-=",
+    fold_case: bool = False,
+    projectivize: bool = False,
+) -> SentenceReport:
+    """One sentence as the app's inspector shows it (SPEC §4–5): each scheme's function tree, the
+    generalized gold, and each parse's TedEval edit scripts (SINGLE against its own gold, MULTIPLE
+    against the generalization).  ``golds`` maps scheme → tree, ``parses`` maps parse name →
+    (its scheme, tree); all over the same words.  In Jupyter the report draws itself."""
+    from evalcore.conversion import ConversionConfig, LabelMap
+    from evalcore.inspection import inspect_sentence
+
+    config = ConversionConfig(protocol, LabelMap(), function_sep, fold_case, projectivize)
+    return inspect_sentence(
+        list(golds.items()), [(name, scheme, tree) for name, (scheme, tree) in parses.items()], config
+    )

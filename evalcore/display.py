@@ -1,0 +1,98 @@
+"""How values show themselves outside a terminal (issue 18, part 2): the hook, not the drawings.
+
+Trees, lattices and results sit in the lowest layers of the house (docs/architecture.md), and
+their writers (:mod:`evalcore.report`, :mod:`evalcore.render`) above them.  So that a value can
+still answer Jupyter's ``_repr_svg_`` / ``_repr_html_`` and a user's ``to_dict()`` /
+``to_pandas()``, the mixins here look the writers up at call time in :mod:`evalcore.notebook`
+(the API layer, which imports them): the one late-bound call upwards, made by
+:func:`_notebook` only (``tests/test_architecture.py`` checks that nothing else does it).
+
+* :class:`Tabular` -- the frozen result objects (attachment, PARSEVAL, FREVAL, TedEval,
+  lattice): ``table()`` (headers, rows, signature), ``to_dict()`` (the ``--format json``
+  document of the command line), ``to_pandas()`` (pandas imported only there) and
+  ``_repr_html_()`` (a small escaped HTML table).
+* :class:`Drawable` -- trees, function trees, lattices, one sentence's edit scripts:
+  ``_repr_svg_()`` (or ``_repr_html_()``), the drawings of the app.
+
+This module imports nothing of evalcore: ``import evalcore`` stays light.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from types import ModuleType
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["Cell", "Drawable", "Reported", "Table", "Tabular", "rows_of"]
+
+Cell = str | int | float | bool | None
+"""A table cell: text, a number, a flag, or ``None`` (N/A)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A result as one tidy table: column names, rows, and the signature of its settings."""
+
+    headers: tuple[str, ...]
+    rows: tuple[tuple[Cell, ...], ...]
+    signature: str
+
+
+def rows_of(rows: object) -> tuple[tuple[Cell, ...], ...]:
+    """Rows (a sequence of sequences of cells) as tuples: a :class:`Table` is frozen."""
+    return tuple(tuple(cast(tuple[Cell, ...], r)) for r in cast(tuple[object, ...], rows))
+
+
+def _notebook() -> ModuleType:
+    """:mod:`evalcore.notebook`, where the writers of every value are looked up."""
+    return importlib.import_module("evalcore.notebook")
+
+
+class Tabular:
+    """Mixin of the result objects: ``table``, ``to_dict``, ``to_pandas``, ``_repr_html_``."""
+
+    __slots__ = ()
+
+    def table(self) -> Table:
+        """The result as one tidy table (headers, rows, signature)."""
+        return cast(Table, _notebook().result_table(self))
+
+    def to_dict(self) -> dict[str, object]:
+        """The JSON document ``evalcore COMMAND --format json`` prints for this result."""
+        return cast(dict[str, object], _notebook().result_dict(self))
+
+    def to_pandas(self) -> pd.DataFrame:
+        """:meth:`table` as a pandas DataFrame; the signature is in ``df.attrs["signature"]``."""
+        import pandas as pd
+
+        t = self.table()
+        df = pd.DataFrame([list(r) for r in t.rows], columns=list(t.headers))
+        df.attrs["signature"] = t.signature
+        return df
+
+    def _repr_html_(self) -> str:
+        return cast(str, _notebook().html_table(self.table(), title=type(self).__name__))
+
+
+class Drawable:
+    """Mixin of the values the app draws: Jupyter shows :meth:`_repr_svg_` (``None``: Graphviz's
+    ``dot`` is missing for a DOT drawing, and Jupyter falls back to the text)."""
+
+    __slots__ = ()
+
+    def _repr_svg_(self) -> str | None:
+        return cast("str | None", _notebook().svg(self))
+
+
+class Reported:
+    """Mixin of the values shown as a small HTML page in Jupyter (one sentence's edit scripts:
+    the drawings and the operations)."""
+
+    __slots__ = ()
+
+    def _repr_html_(self) -> str:
+        return cast(str, _notebook().report_html(self))

@@ -1,0 +1,220 @@
+"""The writers behind :mod:`evalcore.display`: what a value shows in Jupyter, and its table.
+
+The same drawings as the app (:mod:`evalcore.render`): a dependency tree is the displaCy-style
+SVG of :func:`evalcore.render.svg.dep_svg`; a constituency tree, a function tree, a
+multi-function tree and a lattice are the app's Graphviz drawings (:mod:`evalcore.render.dot`,
+:mod:`evalcore.render.edits`) turned into SVG by Graphviz's ``dot`` (``None`` without it);
+one sentence's edit scripts (:class:`~evalcore.inspection.SentenceReport`) are the
+inspector's two marked trees per parse with the operations' table.  Result tables are the
+command line's (:mod:`evalcore.report`).  Every string from the data is escaped by
+:func:`evalcore.render.text.xml_escape` (SVG) or the DOT writers.
+
+Everything is imported inside the functions: looking a writer up costs nothing at start-up.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections.abc import Sequence
+
+from evalcore.display import Cell, Table
+
+__all__ = ["dot_svg", "html_table", "report_html", "result_dict", "result_table", "svg"]
+
+
+def result_table(result: object) -> Table:
+    """The tidy table of a result object (the rows of the command line's CSV)."""
+    from evalcore.experiment import ExperimentResult
+    from evalcore.metrics.attachment import AttachResult
+    from evalcore.metrics.freval import FrevalResult
+    from evalcore.metrics.joint import JointResult
+    from evalcore.metrics.parseval import ParsevalResult
+    from evalcore.report.attach import attach_result_table
+    from evalcore.report.freval import freval_table
+    from evalcore.report.lattice import scenario_table
+    from evalcore.report.parseval import parseval_table
+    from evalcore.report.tedeval import result_table as ted_table
+
+    if isinstance(result, AttachResult):
+        return attach_result_table(result)
+    if isinstance(result, ParsevalResult):
+        return parseval_table(result)
+    if isinstance(result, FrevalResult):
+        return freval_table(result)
+    if isinstance(result, ExperimentResult):
+        return ted_table(result)
+    if isinstance(result, JointResult):
+        return scenario_table(result)
+    raise TypeError(f"no table for a {type(result).__name__}")
+
+
+def result_dict(result: object) -> dict[str, object]:
+    """The ``--format json`` document of a result object (``per_sentence`` when it was kept)."""
+    from evalcore.experiment import ExperimentResult
+    from evalcore.metrics.attachment import AttachResult
+    from evalcore.metrics.freval import FrevalResult
+    from evalcore.metrics.joint import JointResult
+    from evalcore.metrics.parseval import ParsevalResult
+    from evalcore.report.attach import attach_json
+    from evalcore.report.freval import freval_json
+    from evalcore.report.lattice import result_json as lattice_json
+    from evalcore.report.parseval import parseval_json
+    from evalcore.report.tedeval import result_json as ted_json
+
+    if isinstance(result, AttachResult):
+        return attach_json(result, per_sentence=bool(result.per_sentence))
+    if isinstance(result, ParsevalResult):
+        return parseval_json(result)
+    if isinstance(result, FrevalResult):
+        return freval_json(result)
+    if isinstance(result, ExperimentResult):
+        return ted_json(result, per_sentence=bool(result.details))
+    if isinstance(result, JointResult):
+        return lattice_json(result)
+    raise TypeError(f"no JSON document for a {type(result).__name__}")
+
+
+def _cell_html(cell: Cell, digits: int) -> str:
+    from evalcore.render.text import xml_escape
+
+    if cell is None:
+        return "N/A"
+    if isinstance(cell, float):
+        return f"{cell:.{digits}f}"
+    return xml_escape(str(cell))
+
+
+def _html_rows(headers: Sequence[str], rows: Sequence[Sequence[Cell]], digits: int) -> list[str]:
+    from evalcore.render.text import xml_escape
+
+    out = ["<thead><tr>" + "".join(f"<th>{xml_escape(h)}</th>" for h in headers) + "</tr></thead>", "<tbody>"]
+    for row in rows:
+        cells = []
+        for c in row:
+            number = isinstance(c, int | float) and not isinstance(c, bool)
+            align = ' style="text-align:right"' if number else ""
+            cells.append(f"<td{align}>{_cell_html(c, digits)}</td>")
+        out.append("<tr>" + "".join(cells) + "</tr>")
+    out.append("</tbody>")
+    return out
+
+
+def html_table(table: Table, *, title: str = "", digits: int = 4) -> str:
+    """``table`` as a small HTML table (numbers right-aligned), the signature as its caption."""
+    from evalcore.render.text import xml_escape
+
+    caption = f"{xml_escape(title)}: " if title else ""
+    return "\n".join(
+        [
+            '<table class="evalcore-result">',
+            f"<caption>{caption}<code>{xml_escape(table.signature)}</code></caption>",
+            *_html_rows(table.headers, table.rows, digits),
+            "</table>",
+        ]
+    )
+
+
+def dot_svg(dot: str, *, timeout: float = 60.0) -> str | None:
+    """The SVG Graphviz's ``dot`` draws for ``dot`` (from ``<svg`` on, to sit inline in HTML), or
+    ``None`` without a ``dot`` program or when it fails."""
+    exe = shutil.which("dot")
+    if exe is None:
+        return None
+    try:
+        done = subprocess.run(
+            [exe, "-Tsvg"], input=dot.encode("utf-8"), capture_output=True, timeout=timeout, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    svg_text = done.stdout.decode("utf-8", errors="replace")
+    start = svg_text.find("<svg")
+    return svg_text[start:] if done.returncode == 0 and start >= 0 else None
+
+
+def svg(value: object) -> str | None:
+    """The app's drawing of a tree, function tree or lattice, as SVG."""
+    from evalcore.render.dot import lattice_to_dot, tree_to_dot
+    from evalcore.render.edits import marked_tree_dot
+    from evalcore.render.layout import layout_dep
+    from evalcore.render.svg import dep_svg
+    from evalcore.trees import DepTree, Lattice, MFTree, SpanTree, Tree
+
+    if isinstance(value, DepTree):
+        return dep_svg(layout_dep(value))
+    if isinstance(value, Tree | MFTree):
+        return dot_svg(tree_to_dot(value))
+    if isinstance(value, SpanTree):
+        return dot_svg(marked_tree_dot(value))
+    if isinstance(value, Lattice):
+        return dot_svg(lattice_to_dot(value))
+    raise TypeError(f"no drawing for a {type(value).__name__}")
+
+
+def _script_rows(ted: object) -> tuple[tuple[str, ...], list[list[Cell]]]:
+    from evalcore.metrics.tedeval import SentenceTed
+
+    assert isinstance(ted, SentenceTed)
+    discounted = list(ted.discounted)
+    rows: list[list[Cell]] = []
+    for op in ted.script:
+        disc = op in discounted
+        if disc:
+            discounted.remove(op)
+        rows.append([str(op), "discounted" if disc else "counted"])
+    return ("operation", "status"), rows
+
+
+def _ted_line(ted: object) -> str:
+    from evalcore.metrics.tedeval import SentenceTed
+
+    assert isinstance(ted, SentenceTed)
+    return (
+        f"{len(ted.script)} operations, {len(ted.discounted)} discounted; "
+        f"δ = {ted.delta}; |p| + |G| = {ted.norm}; score {ted.score:.4f}"
+    )
+
+
+def report_html(value: object) -> str:
+    """One sentence's edit scripts: for a :class:`~evalcore.metrics.tedeval.SentenceTed`, its
+    operations; for a :class:`~evalcore.inspection.SentenceReport`, each parse's labeled script
+    to the generalized gold drawn as the inspector draws it (deletions on the parse, insertions
+    on the generalized gold, counted or discounted) with its operations."""
+    from evalcore.inspection import SentenceReport, operation_rows
+    from evalcore.metrics.tedeval import SentenceTed
+    from evalcore.render.edits import marked_tree_dot
+    from evalcore.render.text import xml_escape
+
+    if isinstance(value, SentenceTed):
+        headers, rows = _script_rows(value)
+        body = "\n".join(_html_rows(headers, rows, 4))
+        return (
+            f'<div class="evalcore-script"><p>{xml_escape(_ted_line(value))}</p><table>{body}</table></div>'
+        )
+    if not isinstance(value, SentenceReport):
+        raise TypeError(f"no page for a {type(value).__name__}")
+    out = ['<div class="evalcore-sentence">']
+    words = value.general.words
+    for view in value.parses:
+        ted = view.multiple[1]
+        marks = view.marks(value.general, labeled=True)
+        out.append(
+            f"<h4>{xml_escape(view.name)} ({xml_escape(view.scheme)}) against the generalized gold: "
+            f"{xml_escape(_ted_line(ted))}</h4>"
+        )
+        dots = (
+            (f"{view.name}: deletions", marked_tree_dot(view.span_tree, marks, side="parse")),
+            ("generalized gold: insertions", marked_tree_dot(value.general, marks, side="general")),
+        )
+        for title, dot in dots:
+            drawing = dot_svg(dot)
+            out.append(
+                f"<div><p>{xml_escape(title)}</p>{drawing}</div>"
+                if drawing
+                else f"<pre>{xml_escape(dot)}</pre>"
+            )
+        headers = ("operation", "status", "words", "kind", "label", "drawn on")
+        cells: list[list[Cell]] = [[r[h] for h in headers] for r in operation_rows(marks, words)]
+        out.append("<table>" + "\n".join(_html_rows(headers, cells, 4)) + "</table>")
+    out.append("</div>")
+    return "\n".join(out)
