@@ -39,6 +39,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("parseval", "PARSEVAL bracket scores exactly as evalb computes them, in evalb's layout"),
     ("freval", "FREVAL: bracket precision/recall per fragment size (Bastings & Sima'an)"),
     ("lattice", "joint segmentation + parsing: SEGEVAL, TedEval over lattices, gold/predicted/raw scenarios"),
+    ("batch", "a shared task from a manifest: every gold × system × metric in parallel, one tidy table"),
     ("app", "the workbench (Streamlit) on the built-in data; needs the [app] extra"),
 )
 COMMAND_NAMES: tuple[str, ...] = tuple(name for name, _ in COMMANDS)
