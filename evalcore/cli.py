@@ -43,6 +43,8 @@ COMMANDS: tuple[tuple[str, str], ...] = (
         "align-labels",
         "propose a label map between two annotations of the same sentences (OLD=NEW, for --labels-map)",
     ),
+    ("batch", "a shared task from a manifest: every gold × system × metric in parallel, one tidy table"),
+    ("app", "the workbench (Streamlit) on the built-in data; needs the [app] extra"),
 )
 COMMAND_NAMES: tuple[str, ...] = tuple(name for name, _ in COMMANDS)
 

@@ -72,3 +72,24 @@ def run_module(*argv: str, cwd: Path | None = None) -> subprocess.CompletedProce
         timeout=120,
         check=False,
     )
+
+
+def fresh_copy(dest: Path, *, untracked: bool = False) -> None:
+    """Copy the tracked files of the checkout (what ``git clone`` gives) to ``dest``; with
+    ``untracked``, also the files not yet added that ``.gitignore`` does not exclude (work in progress)."""
+    import shutil
+
+    more = ["--others", "--exclude-standard"] if untracked else []
+    names = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", *more], cwd=ROOT, capture_output=True, check=True
+    ).stdout.split(b"\0")
+    for raw in names:
+        if not raw:
+            continue
+        rel = raw.decode()
+        src = ROOT / rel
+        if not src.is_file():  # deleted in the working tree
+            continue
+        target = dest / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(src, target)

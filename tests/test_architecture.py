@@ -3,8 +3,9 @@
 * **Layers**: data flows one way, files → trees → conversions → counts → scores → reports → API.
   A module imports only from its own layer or lower ones::
 
-      errors, limits, version < trees < formats < conversion, generalization, fragments, ted/,
-      lattice/ < metrics/, significance < experiment, inspection, examples, atlas, ranking, resampling
+      errors, limits, version, appdir < trees < formats < conversion, generalization, fragments, ted/,
+      lattice/ < metrics/, significance < experiment, inspection, examples, atlas, ranking, resampling,
+      batch
       < report/, render/
       < commands/, cli, the package's public API (``evalcore/__init__.py``)
 
@@ -26,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "evalcore"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("evalcore.errors", "evalcore.limits", "evalcore.version", "evalcore.display"),
+    ("evalcore.errors", "evalcore.limits", "evalcore.version", "evalcore.display", "evalcore.appdir"),
     ("evalcore.trees",),
     ("evalcore.formats",),
     (
@@ -44,6 +45,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "evalcore.atlas",
         "evalcore.ranking",
         "evalcore.resampling",
+        "evalcore.batch",
     ),
     ("evalcore.report", "evalcore.render"),
     (

@@ -17,33 +17,15 @@ The package downloads come from uv's cache, warm after the outer set-up.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
-from ec_support import ROOT
+from ec_support import ROOT, fresh_copy
 
 SYSTEM_PY = Path("/usr/bin/python3")
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]  # a fresh set-up: minutes, not a hang
-
-
-def _fresh_copy(dest: Path) -> None:
-    """Copy the tracked files of the checkout (what ``git clone`` gives) to ``dest``."""
-    names = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout.split(
-        b"\0"
-    )
-    for raw in names:
-        if not raw:
-            continue
-        rel = raw.decode()
-        src = ROOT / rel
-        if not src.is_file():  # deleted in the working tree
-            continue
-        target = dest / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(src, target)
 
 
 def _site_dirs(env: dict[str, str]) -> list[Path]:
@@ -86,7 +68,7 @@ def test_make_app_setup_on_the_system_python(tmp_path: Path) -> None:
     if not (ROOT / ".git").exists():
         pytest.skip("not a git checkout: cannot tell which files a clone holds")
     clone = tmp_path / "clone"
-    _fresh_copy(clone)
+    fresh_copy(clone)
     assert (clone / "uv.lock").is_file(), "the lock file must be committed"
     assert not (clone / ".venv").exists()
 

@@ -42,7 +42,7 @@ def test_importing_the_cli_loads_no_heavy_library_and_no_command() -> None:
     assert [m for m in loaded if m.startswith("evalcore.commands.")] == []
 
 
-@pytest.mark.parametrize("command", ["", "attach", "parseval", "freval"])
+@pytest.mark.parametrize("command", ["", "attach", "parseval", "freval", "app", "batch"])
 def test_building_one_commands_parser_imports_only_that_command(command: str) -> None:
     loaded = _loaded_after(f"from evalcore.cli import build_parser; build_parser(only={command!r})")
     assert [m for m in HEAVY if m in loaded] == []

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from evalcore.appdir import app_root
 from evalcore.errors import InputFormatError, MismatchError
 from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.metrics.attachment import check_same_tokens
@@ -53,7 +54,8 @@ __all__ = [
     "sentence_infos",
 ]
 
-ASSETS = Path(__file__).resolve().parent.parent / "assets"
+ASSETS = app_root() / "assets"
+"""The built-in data: ``assets/`` of the checkout or of the wheel's ``evalcore_app`` (evalcore.appdir)."""
 
 FileFormat = Literal["conllu", "ptb", "lattice", "tokens", "prm"]
 Role = Literal["gold", "parse", "lattice", "path", "tokens", "params"]

@@ -9,13 +9,14 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+from evalcore.commands.app import streamlit_command
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -54,23 +55,7 @@ def _wait_healthy(url: str, proc: subprocess.Popen[bytes], timeout: float) -> No
 def running_app(timeout: float = 60.0) -> Iterator[str]:
     """Yield the base URL of a fresh app server; stop it afterwards."""
     port = free_port()
-    cmd = [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        "app.py",
-        "--server.address",
-        "127.0.0.1",
-        "--server.port",
-        str(port),
-        "--server.headless",
-        "true",
-        "--browser.gatherUsageStats",
-        "false",
-        "--server.fileWatcherType",
-        "none",
-    ]
+    cmd = streamlit_command("app.py", port, ["--server.fileWatcherType", "none"])  # what `evalcore app` runs
     artifacts = ROOT / "tests" / "artifacts"
     artifacts.mkdir(parents=True, exist_ok=True)
     log = open(artifacts / "streamlit.log", "wb")  # noqa: SIM115 - closed below

@@ -1,0 +1,543 @@
+"""A shared task from a manifest: every gold × system × metric, and the paired tests (issue 18, part 5).
+
+A manifest (TOML, docs/batch.md) lists golds, each with its systems and metrics
+(``attach``, ``parseval``, ``freval``, ``tedeval``).  :func:`plan` turns it into independent
+*score jobs* (one per gold × system × metric; one per gold for ``tedeval``, whose experiment
+scores every system at once and tests every pair itself, SPEC §5.4) and :func:`run_batch` runs
+them through a ``map`` function: in this process, on a :class:`~concurrent.futures.ProcessPoolExecutor`
+or on a Dask cluster (``evalcore batch --jobs`` / ``--dask``; the scheduling is theirs).  A second
+round of *pair jobs* runs the paired approximate-randomization test of every two systems of one
+gold where the metric has one (``attach``, ``freval``: :func:`evalcore.resampling.compare`, the
+test of ``evalcore attach GOLD A B``), from the per-sentence counts the score jobs returned.
+
+Every number is the one the single command prints on the same file with its default options
+(``evalcore parseval --prm`` for the gold's ``prm``); the table has one :class:`BatchRow` per
+gold × system × metric × score, and one per pair × score with its p-value, in manifest order
+whatever ran first.  Writers: :mod:`evalcore.report.batch`.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from pathlib import Path
+from typing import Literal, TypeVar
+
+from evalcore.errors import EvalcoreError, InputFormatError, LimitError
+from evalcore.experiment import ExperimentConfig, NamedTrees, Scheme, run_experiment
+from evalcore.formats.conllu import read_conllu
+from evalcore.formats.detect import read_trees
+from evalcore.formats.prm import COLLINS, read_prm
+from evalcore.formats.ptb import read_ptb_sentences
+from evalcore.limits import DEFAULT_LIMITS, Limits
+from evalcore.metrics.attachment import AttachConfig, AttachCounts, attach_corpus
+from evalcore.metrics.freval import FrevalConfig, FrevalCounts, freval_corpus
+from evalcore.metrics.parseval import ParsevalConfig, parseval_corpus
+from evalcore.resampling import (
+    PairedTestSettings,
+    attach_pair_tables,
+    compare,
+    freval_limit,
+    freval_table,
+)
+from evalcore.trees import DepTree, Tree
+
+__all__ = [
+    "METRICS",
+    "PAIRED_METRICS",
+    "BatchRow",
+    "GoldEntry",
+    "Manifest",
+    "PairJob",
+    "ScoreJob",
+    "SystemEntry",
+    "plan",
+    "read_manifest",
+    "run_batch",
+    "run_pair_job",
+    "run_score_job",
+]
+
+Metric = Literal["attach", "parseval", "freval", "tedeval"]
+METRICS: tuple[Metric, ...] = ("attach", "parseval", "freval", "tedeval")
+PAIRED_METRICS: tuple[Metric, ...] = ("attach", "freval", "tedeval")
+"""The metrics with a paired test between two systems (tedeval's is inside its experiment)."""
+
+MAX_SYSTEMS = 200
+"""Systems of one gold: the pairs grow as its square (200 systems: 19,900 paired tests)."""
+
+_GOLD_KEYS = frozenset({"name", "file", "metrics", "systems", "prm"})
+_SETTINGS_KEYS = frozenset({"shuffles", "seed"})
+
+
+@dataclass(frozen=True, slots=True)
+class SystemEntry:
+    name: str
+    path: str
+    line: int  # of the manifest
+
+
+@dataclass(frozen=True, slots=True)
+class GoldEntry:
+    name: str
+    path: str
+    line: int
+    systems: tuple[SystemEntry, ...]
+    metrics: tuple[Metric, ...]
+    prm: str | None = None  # an evalb parameter file for parseval and freval (default: COLLINS.prm)
+
+
+@dataclass(frozen=True, slots=True)
+class Manifest:
+    path: str
+    golds: tuple[GoldEntry, ...]
+    paired: PairedTestSettings = field(default_factory=PairedTestSettings)
+
+
+@dataclass(frozen=True, slots=True)
+class BatchRow:
+    """One number of the table: a score of ``system`` (``other`` empty), or the p-value of the
+    paired test of ``score`` between ``system`` and ``other`` (``kind`` ``"p"``)."""
+
+    gold: str
+    system: str
+    other: str
+    metric: Metric
+    score: str
+    kind: Literal["score", "p"]
+    value: float
+    signature: str
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreJob:
+    """One gold × system × metric (``tedeval``: one gold, every system)."""
+
+    gold: GoldEntry
+    metric: Metric
+    systems: tuple[SystemEntry, ...]
+    limits: Limits
+    paired: PairedTestSettings
+
+
+Counts = tuple[AttachCounts, ...] | tuple[FrevalCounts, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreOutput:
+    """A score job's rows, and its per-sentence counts for the pair jobs (empty when not paired)."""
+
+    rows: tuple[BatchRow, ...]
+    counts: Counts = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PairJob:
+    gold: GoldEntry
+    metric: Metric
+    a: str
+    b: str
+    counts_a: Counts
+    counts_b: Counts
+    signature: str
+    paired: PairedTestSettings
+    scores: tuple[str, ...]  # the scores the table shows (FREVAL's per-size ones are left out)
+
+
+# --- the manifest ------------------------------------------------------------------------------
+
+
+def _fail(path: str, line: int | None, message: str) -> InputFormatError:
+    return InputFormatError(message, file=path, line=line)
+
+
+class _Lines:
+    """Where things are in the manifest's text (tomllib gives values, not their lines)."""
+
+    _GOLD = re.compile(r"^\s*\[\[\s*gold\s*\]\]")
+
+    def __init__(self, text: str) -> None:
+        self.lines = text.splitlines()
+        self.golds = [i + 1 for i, s in enumerate(self.lines) if self._GOLD.match(s)]
+
+    def block(self, index: int) -> tuple[int, int]:
+        """First and last line of the ``index``-th ``[[gold]]`` (1-based, inclusive)."""
+        if index >= len(self.golds):
+            return 1, len(self.lines)
+        end = self.golds[index + 1] - 1 if index + 1 < len(self.golds) else len(self.lines)
+        return self.golds[index], end
+
+    def key(self, name: str, index: int | None = None) -> int | None:
+        """The line of the key ``name`` (bare or quoted) of the ``index``-th gold, or anywhere."""
+        pattern = re.compile(rf"""^\s*(["']?){re.escape(name)}\1\s*=""")
+        first, last = (1, len(self.lines)) if index is None else self.block(index)
+        for n in range(first, last + 1):
+            if pattern.match(self.lines[n - 1]):
+                return n
+        return None if index is None else first
+
+    def find(self, needle: str, index: int | None = None) -> int | None:
+        """The first line (of the ``index``-th gold, or anywhere) holding ``needle``."""
+        first, last = (1, len(self.lines)) if index is None else self.block(index)
+        for n in range(first, last + 1):
+            if needle in self.lines[n - 1]:
+                return n
+        return first if index is not None else None
+
+
+def _read_text(path: str, limits: Limits) -> str:
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(limits.input_bytes + 1)
+    except OSError as exc:
+        raise _fail(path, None, f"cannot read the manifest: {exc.strerror or exc}") from None
+    if len(raw) > limits.input_bytes:
+        raise LimitError(
+            f"manifest has more than {limits.input_bytes} bytes (limit {limits.input_bytes}; "
+            "raise with --max-input-bytes or EVALCORE_MAX_INPUT_BYTES)",
+            limit="input_bytes",
+            file=path,
+            line=None,
+        )
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise _fail(path, line, "the manifest is not UTF-8") from None
+
+
+def _toml(path: str, text: str) -> dict[str, object]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        found = re.search(r"\(at line (\d+), column \d+\)", str(exc))
+        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc)) or "not valid TOML"
+        at_end = re.search(r"\(at end of document\)", str(exc))
+        line = int(found.group(1)) if found else (len(text.splitlines()) if at_end else None)
+        raise _fail(
+            path, line, f"not a TOML manifest: {message.replace('(at end of document)', '')}"
+        ) from None
+
+
+def _string(value: object, path: str, line: int | None, what: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise _fail(path, line, f"{what} must be a non-empty string")
+    return value
+
+
+def _file(value: object, base: Path, path: str, line: int | None, what: str) -> str:
+    name = _string(value, path, line, what)
+    real = Path(name) if Path(name).is_absolute() else base / name
+    if not real.is_file():
+        raise _fail(path, line, f"{what} {name!r}: no such file")
+    return str(real)
+
+
+def _settings(raw: object, lines: _Lines, path: str) -> PairedTestSettings:
+    if raw is None:
+        return PairedTestSettings()
+    where = lines.find("[settings]")
+    if not isinstance(raw, dict):
+        raise _fail(path, where, "settings must be a table")
+    for key in raw:
+        if key not in _SETTINGS_KEYS:
+            raise _fail(path, lines.key(key) or where, f"unknown setting {key!r} (shuffles, seed)")
+    values: dict[str, int] = {}
+    for key in ("shuffles", "seed"):
+        value = raw.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, int) or isinstance(value, bool) or (key == "shuffles" and value < 1):
+            raise _fail(path, lines.key(key) or where, f"{key} must be a positive integer")
+        values[key] = value
+    return PairedTestSettings(**values)
+
+
+def _metrics(raw: object, path: str, line: int | None) -> tuple[Metric, ...]:
+    if not isinstance(raw, list) or not raw:
+        raise _fail(path, line, f"metrics must be a non-empty list of {', '.join(METRICS)}")
+    out: list[Metric] = []
+    for item in raw:
+        metric = next((m for m in METRICS if m == item), None)
+        if metric is None:
+            raise _fail(path, line, f"unknown metric {item!r} (choose from {', '.join(METRICS)})")
+        if metric in out:
+            raise _fail(path, line, f"metric {metric!r} listed twice")
+        out.append(metric)
+    return tuple(out)
+
+
+def _gold(raw: object, index: int, lines: _Lines, base: Path, path: str) -> GoldEntry:
+    first, _ = lines.block(index)
+    if not isinstance(raw, dict):
+        raise _fail(path, first, "each [[gold]] must be a table")
+    for key in raw:
+        if key not in _GOLD_KEYS:
+            raise _fail(
+                path,
+                lines.key(key, index),
+                f"unknown key {key!r} in [[gold]] ({', '.join(sorted(_GOLD_KEYS))})",
+            )
+    for key in ("name", "file", "metrics", "systems"):
+        if key not in raw:
+            raise _fail(path, first, f"[[gold]] needs {key!r}")
+    name = _string(raw["name"], path, lines.key("name", index), "name")
+    gold_path = _file(raw["file"], base, path, lines.key("file", index), "gold file")
+    metrics = _metrics(raw["metrics"], path, lines.key("metrics", index))
+    prm = None
+    if "prm" in raw:
+        prm = _file(raw["prm"], base, path, lines.key("prm", index), "prm file")
+    systems_raw = raw["systems"]
+    where = lines.key("systems", index) or lines.find("systems", index)
+    if not isinstance(systems_raw, dict) or not systems_raw:
+        raise _fail(path, where, 'systems must be a table of NAME = "FILE" (at least one)')
+    if len(systems_raw) > MAX_SYSTEMS:
+        raise _fail(path, where, f"more than {MAX_SYSTEMS} systems for one gold")
+    systems = []
+    for sys_name, sys_file in systems_raw.items():
+        line = lines.key(sys_name, index)
+        systems.append(
+            SystemEntry(sys_name, _file(sys_file, base, path, line, f"system {sys_name!r}"), line or first)
+        )
+    return GoldEntry(name, gold_path, first, tuple(systems), metrics, prm)
+
+
+def read_manifest(path: str, limits: Limits = DEFAULT_LIMITS) -> Manifest:
+    """The manifest at ``path`` checked whole before anything runs: every error is an
+    :class:`~evalcore.errors.InputFormatError` naming the manifest's line.  Files are relative
+    to the manifest's folder."""
+    text = _read_text(path, limits)
+    data = _toml(path, text)
+    lines = _Lines(text)
+    for key in data:
+        if key not in ("settings", "gold"):
+            raise _fail(
+                path, lines.key(key) or lines.find(f"[{key}"), f"unknown table {key!r} (settings, gold)"
+            )
+    golds_raw = data.get("gold")
+    if not isinstance(golds_raw, list) or not golds_raw:
+        raise _fail(path, 1, "the manifest lists no [[gold]]")
+    base = Path(path).resolve().parent
+    golds = tuple(_gold(raw, i, lines, base, path) for i, raw in enumerate(golds_raw))
+    seen: set[str] = set()
+    for g in golds:
+        if g.name in seen:
+            raise _fail(path, g.line, f"two golds are named {g.name!r}")
+        seen.add(g.name)
+    return Manifest(path, golds, _settings(data.get("settings"), lines, path))
+
+
+# --- the jobs ----------------------------------------------------------------------------------
+
+
+def plan(manifest: Manifest, limits: Limits = DEFAULT_LIMITS) -> list[ScoreJob]:
+    """Every score job, in manifest order (gold, metric, system)."""
+    jobs: list[ScoreJob] = []
+    for gold in manifest.golds:
+        for metric in gold.metrics:
+            if metric == "tedeval":
+                jobs.append(ScoreJob(gold, metric, gold.systems, limits, manifest.paired))
+            else:
+                jobs.extend(ScoreJob(gold, metric, (s,), limits, manifest.paired) for s in gold.systems)
+    return jobs
+
+
+def _portable(exc: EvalcoreError) -> EvalcoreError:
+    """The same one-line error as a class that pickles (to come back from another process)."""
+    kind = InputFormatError if isinstance(exc, LimitError) else type(exc)
+    return kind(exc.message, file=exc.file, line=exc.line, sentence=exc.sentence)
+
+
+def _rows(
+    job: ScoreJob, system: str, values: Sequence[tuple[str, float]], signature: str
+) -> tuple[BatchRow, ...]:
+    return tuple(
+        BatchRow(job.gold.name, system, "", job.metric, name, "score", float(v), signature)
+        for name, v in values
+    )
+
+
+def _parseval_config(gold: GoldEntry, limits: Limits) -> ParsevalConfig:
+    return ParsevalConfig(params=read_prm(gold.prm, limits=limits) if gold.prm else COLLINS)
+
+
+def _score_attach(job: ScoreJob) -> ScoreOutput:
+    system = job.systems[0]
+    result = attach_corpus(
+        read_conllu(job.gold.path, on_invalid="keep", limits=job.limits),
+        read_conllu(system.path, on_invalid="keep", limits=job.limits),
+        AttachConfig(),
+        per_sentence=len(job.gold.systems) > 1,
+    )
+    s = result.score
+    values = [
+        ("uas", s.uas),
+        ("las", s.las),
+        ("label", s.label),
+        ("undirected", s.undirected),
+        ("ned", s.ned),
+    ]
+    return ScoreOutput(_rows(job, system.name, values, s.signature), tuple(c for _, c in result.per_sentence))
+
+
+def _score_parseval(job: ScoreJob) -> ScoreOutput:
+    system = job.systems[0]
+    result = parseval_corpus(
+        read_ptb_sentences(job.gold.path, limits=job.limits),
+        read_ptb_sentences(system.path, limits=job.limits),
+        _parseval_config(job.gold, job.limits),
+        keep_sentences=False,
+    )
+    a = result.all
+    values = [
+        ("recall", a.recall),
+        ("precision", a.precision),
+        ("f1", a.f1),
+        ("complete_match", a.complete_match),
+        ("average_crossing", a.average_crossing),
+        ("tagging_accuracy", a.tagging_accuracy),
+    ]
+    return ScoreOutput(_rows(job, system.name, values, result.signature))
+
+
+def _freval_config(gold: GoldEntry, limits: Limits) -> FrevalConfig:
+    return FrevalConfig(extraction=_parseval_config(gold, limits))
+
+
+def _score_freval(job: ScoreJob) -> ScoreOutput:
+    system = job.systems[0]
+    result = freval_corpus(
+        read_ptb_sentences(job.gold.path, limits=job.limits),
+        read_ptb_sentences(system.path, limits=job.limits),
+        _freval_config(job.gold, job.limits),
+        keep_sentences=False,
+        keep_counts=len(job.gold.systems) > 1,
+    )
+    s = result.score
+    values = [("flr", s.flr), ("flp", s.flp), ("f1", s.f1)]
+    return ScoreOutput(_rows(job, system.name, values, s.signature), result.per_sentence)
+
+
+def _score_tedeval(job: ScoreJob) -> ScoreOutput:
+    """The one-scheme experiment of ``evalcore tedeval --scheme GOLD SYSTEM...``: every system's
+    UAS, LAS, U-TED, L-TED and the test of every pair (its own, SPEC §5.4)."""
+    scheme = Scheme(
+        job.gold.name,
+        NamedTrees(job.gold.name, (), job.gold.path),
+        tuple(NamedTrees(s.name, (), s.path) for s in job.systems),
+    )
+    limits = job.limits
+
+    def reader(named: NamedTrees) -> Sequence[DepTree | Tree]:
+        return list(read_trees(named.path, limits=limits))
+
+    config = ExperimentConfig(shuffles=job.paired.shuffles, seed=job.paired.seed)
+    result = run_experiment([scheme], config, reader=reader)
+    rows: list[BatchRow] = []
+    tests: list[BatchRow] = []
+    for row in result.rows:
+        score = row.metric if row.against == job.gold.name else f"{row.metric}@{row.against}"
+        for cell in row.cells:
+            rows.append(
+                BatchRow(
+                    job.gold.name, cell.parse, "", job.metric, score, "score", cell.score, result.signature
+                )
+            )
+        for t in row.tests:
+            tests.append(
+                BatchRow(job.gold.name, t.a, t.b, job.metric, score, "p", t.p_value, result.signature)
+            )
+    return ScoreOutput(tuple(rows) + tuple(tests))
+
+
+_SCORERS: dict[Metric, Callable[[ScoreJob], ScoreOutput]] = {
+    "attach": _score_attach,
+    "parseval": _score_parseval,
+    "freval": _score_freval,
+    "tedeval": _score_tedeval,
+}
+
+
+def run_score_job(job: ScoreJob) -> ScoreOutput:
+    """One score job (a top-level function: it is sent to worker processes by name)."""
+    try:
+        return _SCORERS[job.metric](job)
+    except EvalcoreError as exc:
+        raise _portable(exc) from None
+
+
+def run_pair_job(job: PairJob) -> tuple[BatchRow, ...]:
+    """The paired approximate-randomization test of every score between two systems of one gold."""
+    if job.metric == "attach":
+        a_attach = tuple(c for c in job.counts_a if isinstance(c, AttachCounts))
+        b_attach = tuple(c for c in job.counts_b if isinstance(c, AttachCounts))
+        ta, tb = attach_pair_tables(a_attach, b_attach)
+    else:
+        config = _freval_config(job.gold, DEFAULT_LIMITS)
+        a_fr = tuple(c for c in job.counts_a if isinstance(c, FrevalCounts))
+        b_fr = tuple(c for c in job.counts_b if isinstance(c, FrevalCounts))
+        limit = max(freval_limit(a_fr, config), freval_limit(b_fr, config))
+        ta, tb = freval_table(a_fr, config, limit), freval_table(b_fr, config, limit)
+    cmp = compare(ta, tb, job.paired)
+    signature = cmp.sign(job.signature)
+    return tuple(
+        BatchRow(job.gold.name, job.a, job.b, job.metric, name, "p", t.p_value, signature)
+        for name, t in zip(cmp.names, cmp.tests, strict=True)
+        if name in job.scores
+    )
+
+
+def _pair_jobs(jobs: Sequence[ScoreJob], outputs: Sequence[ScoreOutput]) -> list[PairJob]:
+    pairs: list[PairJob] = []
+    for gold_name in dict.fromkeys(j.gold.name for j in jobs):
+        for metric in ("attach", "freval"):
+            done = [
+                (j, o)
+                for j, o in zip(jobs, outputs, strict=True)
+                if j.gold.name == gold_name and j.metric == metric
+            ]
+            for (ja, oa), (jb, ob) in combinations(done, 2):
+                pairs.append(
+                    PairJob(
+                        ja.gold,
+                        ja.metric,
+                        ja.systems[0].name,
+                        jb.systems[0].name,
+                        oa.counts,
+                        ob.counts,
+                        oa.rows[0].signature,
+                        ja.paired,
+                        tuple(r.score for r in oa.rows),
+                    )
+                )
+    return pairs
+
+
+J = TypeVar("J")
+R = TypeVar("R")
+Mapper = Callable[[Callable[[J], R], Sequence[J]], list[R]]
+
+
+def serial_map(fn: Callable[[J], R], items: Sequence[J]) -> list[R]:
+    """``map`` in this process (``--jobs 1``)."""
+    return [fn(x) for x in items]
+
+
+def run_batch(
+    manifest: Manifest, limits: Limits, mapper: Callable[..., list[object]] = serial_map
+) -> list[BatchRow]:
+    """Every score job, then every pair job, each round through ``mapper(fn, items)`` (which
+    returns the results in the order of ``items``): the table is the same whoever ran what."""
+    jobs = plan(manifest, limits)
+    outputs = [o for o in mapper(run_score_job, jobs) if isinstance(o, ScoreOutput)]
+    pair_jobs = _pair_jobs(jobs, outputs)
+    tested = mapper(run_pair_job, pair_jobs) if pair_jobs else []
+    rows = [r for o in outputs for r in o.rows]
+    rows += [r for t in tested if isinstance(t, tuple) for r in t if isinstance(r, BatchRow)]
+    order = {g.name: i for i, g in enumerate(manifest.golds)}
+    metric_order = {m: i for i, m in enumerate(METRICS)}
+    # manifest order: gold, metric, scores before p-values; a stable sort keeps the jobs' own order
+    return sorted(rows, key=lambda r: (order[r.gold], metric_order[r.metric], r.kind == "p"))
