@@ -15,9 +15,10 @@ import tempfile
 from collections.abc import Iterable, Iterator
 
 from evalcore.commands._common import warn
+from evalcore.formats.evalb import read_evalb_sentences
 from evalcore.formats.prm import COLLINS, EvalbParams, read_prm
 from evalcore.formats.ptb import PtbLine, read_ptb_sentences
-from evalcore.metrics.parseval import ParsevalConfig, SentenceComparison, parseval_corpus
+from evalcore.metrics.parseval import ParsevalConfig, SentenceComparison, parseval_lines
 from evalcore.report.parseval import (
     EVALB_HEADER,
     evalb_report_tail,
@@ -140,7 +141,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"evalcore parseval: {opt} must be >= 0", file=sys.stderr)
             return 2
     config = extraction_config(args, cutoff_len=args.cutoff_len)
-    gold, test = stream_pair(args)
+    params = config.params
+    gold = read_evalb_sentences(args.gold, params, layout=args.input, limits=args.limits)
+    test = read_evalb_sentences(args.test, params, layout=args.input, limits=args.limits)
     # streams: only the first error/skip sentences are kept; evalb's per-sentence lines wait in a
     # spooled file (memory up to 8 MiB, then disk) until the report is printed whole
     with tempfile.SpooledTemporaryFile(max_size=8 << 20, mode="w+", encoding="utf-8") as lines:
@@ -149,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
             lines.write(evalb_sentence_line(s, args.evalb_version) + "\n")
 
         on_sentence = write_line if args.format != "json" else None
-        result = parseval_corpus(gold, test, config, keep_sentences=False, on_sentence=on_sentence)
+        result = parseval_lines(gold, test, config, keep_sentences=False, on_sentence=on_sentence)
         c = result.all.counts
         report_problems(result.sentences, args.gold, c.errors + c.skipped)
         if args.format == "json":
