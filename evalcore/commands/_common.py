@@ -6,9 +6,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path, PurePath
+from typing import TYPE_CHECKING
 
 from evalcore.errors import one_line
-from evalcore.resampling import BootstrapSettings, PairedTestSettings
+
+if TYPE_CHECKING:  # imported when a command asks for them (start-up, issue 18)
+    from evalcore.resampling import BootstrapSettings, PairedTestSettings
 
 __all__ = [
     "NAME_SUFFIXES",
@@ -86,9 +89,13 @@ def bootstrap_settings(args: argparse.Namespace) -> BootstrapSettings | None:
     """The ``--bootstrap`` settings, or ``None`` without ``--bootstrap`` (raises ``ValueError``)."""
     if args.bootstrap is None:
         return None
+    from evalcore.resampling import BootstrapSettings
+
     return BootstrapSettings(args.bootstrap, args.level, args.seed)
 
 
 def paired_settings(args: argparse.Namespace) -> PairedTestSettings:
     """The paired test's settings (``--shuffles``, ``--seed``; raises ``ValueError``)."""
+    from evalcore.resampling import PairedTestSettings
+
     return PairedTestSettings(args.shuffles, args.seed)

@@ -11,8 +11,8 @@ from __future__ import annotations
 import argparse
 import shutil
 import sys
-import tempfile
 from collections.abc import Iterable, Iterator
+from typing import IO
 
 from evalcore.commands._common import warn
 from evalcore.formats.evalb import read_evalb_sentences
@@ -135,6 +135,44 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(run=run)
 
 
+class _Spool:
+    """Text kept in memory up to ``limit`` characters, then in a temporary file (``tempfile`` is
+    imported then: start-up, issue 18)."""
+
+    def __init__(self, limit: int) -> None:
+        self.parts: list[str] = []
+        self.size = 0
+        self.limit = limit
+        self.file: IO[str] | None = None
+
+    def __enter__(self) -> _Spool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.file is not None:
+            self.file.close()
+
+    def write(self, text: str) -> None:
+        if self.file is not None:
+            self.file.write(text)
+            return
+        self.parts.append(text)
+        self.size += len(text)
+        if self.size > self.limit:
+            import tempfile
+
+            self.file = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115 - closed by __exit__
+            self.file.write("".join(self.parts))
+            self.parts = []
+
+    def copy_to(self, out: IO[str]) -> None:
+        if self.file is None:
+            out.write("".join(self.parts))
+            return
+        self.file.seek(0)
+        shutil.copyfileobj(self.file, out)
+
+
 def run(args: argparse.Namespace) -> int:
     for opt, value in (("--cutoff-len", args.cutoff_len), ("--max-error", args.max_error)):
         if value is not None and value < 0:
@@ -145,8 +183,8 @@ def run(args: argparse.Namespace) -> int:
     gold = read_evalb_sentences(args.gold, params, layout=args.input, limits=args.limits)
     test = read_evalb_sentences(args.test, params, layout=args.input, limits=args.limits)
     # streams: only the first error/skip sentences are kept; evalb's per-sentence lines wait in a
-    # spooled file (memory up to 8 MiB, then disk) until the report is printed whole
-    with tempfile.SpooledTemporaryFile(max_size=8 << 20, mode="w+", encoding="utf-8") as lines:
+    # spool (memory up to 8 MiB, then a temporary file) until the report is printed whole
+    with _Spool(8 << 20) as lines:
 
         def write_line(s: SentenceComparison) -> None:
             lines.write(evalb_sentence_line(s, args.evalb_version) + "\n")
@@ -159,7 +197,6 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(json_text(parseval_json(result)))
         else:
             sys.stdout.write("\n".join(EVALB_HEADER) + "\n")
-            lines.seek(0)
-            shutil.copyfileobj(lines, sys.stdout)
+            lines.copy_to(sys.stdout)
             sys.stdout.write("\n".join(evalb_report_tail(result, args.evalb_version)) + "\n")
     return 0

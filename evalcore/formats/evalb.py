@@ -130,9 +130,10 @@ def read_evalb(trees: Sequence[Tree], params: EvalbParams, error: str = "") -> E
     return EvalbReading(tuple(words), tuple(tags), brackets, tuple(quotes), length, error)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)
 class EvalbLine:
-    """One sentence of an evalb file after the reading step: where it is and what evalb sees."""
+    """One sentence of an evalb file after the reading step: where it is and what evalb sees
+    (weak references: the streaming tests count those alive)."""
 
     line: int
     reading: EvalbReading
