@@ -19,11 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from evalcore.metrics.attachment import AttachCounts
 from evalcore.metrics.base import make_signature
-from evalcore.metrics.conll18 import METRICS as CONLL18_METRICS
-from evalcore.metrics.conll18 import Conll18Counts
-from evalcore.metrics.freval import FrevalConfig, FrevalCounts
 from evalcore.significance import (
     Interval,
     Scorer,
@@ -32,9 +28,12 @@ from evalcore.significance import (
     randomization_tests,
 )
 
-if TYPE_CHECKING:  # numpy when a table is built; the lattice modules (edist) only as types
+if TYPE_CHECKING:  # numpy when a table is built; the metric modules only as types (start-up, issue 18)
     import numpy as np
 
+    from evalcore.metrics.attachment import AttachCounts
+    from evalcore.metrics.conll18 import Conll18Counts
+    from evalcore.metrics.freval import FrevalConfig, FrevalCounts
     from evalcore.metrics.joint import SentenceJoint
     from evalcore.metrics.lattice_tedeval import SentenceLatticeTed
 
@@ -174,13 +173,19 @@ def attach_pair_tables(a: Sequence[AttachCounts], b: Sequence[AttachCounts]) -> 
 
 # ---------------------------------------------------------------------------- CoNLL 2018
 
-_C18_FIELDS = tuple(Conll18Counts.__dataclass_fields__)
+
+def _c18_fields() -> tuple[str, ...]:
+    from evalcore.metrics.conll18 import Conll18Counts
+
+    return tuple(Conll18Counts.__dataclass_fields__)
 
 
 def _c18_columns() -> tuple[tuple[str, int, int, int, int | None], ...]:
     """(metric, correct, gold, system, aligned) field indices per row of the scorer's table
     (:func:`evalcore.metrics.conll18.score`)."""
-    at = {name: i for i, name in enumerate(_C18_FIELDS)}
+    from evalcore.metrics.conll18 import METRICS as CONLL18_METRICS
+
+    at = {name: i for i, name in enumerate(_c18_fields())}
     totals: dict[str, tuple[str, str, str, str | None]] = {
         "Tokens": ("tokens_correct", "tokens_gold", "tokens_system", None),
         "Sentences": ("sentences_correct", "sentences_gold", "sentences_system", None),
@@ -221,8 +226,9 @@ def _conll18_scorer(sums: np.ndarray) -> np.ndarray:
 def conll18_table(units: Sequence[Conll18Counts]) -> CountTable:
     """The aligned path's counts per gold sentence (``evaluate_conll18(..., per_sentence=True)``;
     they add up to the document's counts); the scorer gives each row's F1 and aligned accuracy."""
-    rows = [tuple(getattr(u, f) for f in _C18_FIELDS) for u in units]
-    return CountTable(conll18_names(), _rows(rows, len(_C18_FIELDS)), _conll18_scorer)
+    fields = _c18_fields()
+    rows = [tuple(getattr(u, f) for f in fields) for u in units]
+    return CountTable(conll18_names(), _rows(rows, len(fields)), _conll18_scorer)
 
 
 # ---------------------------------------------------------------------------- FREVAL

@@ -36,7 +36,7 @@ from evalcore.lattice.paths import path_arcs
 from evalcore.lattice.reading import _ud_lexemes
 from evalcore.limits import LIMIT_SPECS, Limits, parse_size
 from evalcore.metrics.lattice_tedeval import sentence_ted, ted_memory_estimate
-from evalcore.metrics.parseval import Bracket, _crossing, _crossing_pairs, _match
+from evalcore.metrics.parseval import _SLICED_CROSSING, Bracket, _crossing, _crossing_pairs, _match
 from evalcore.render.dot import dep_to_dot, tree_to_dot
 from evalcore.render.layout import layout_dep
 from evalcore.render.text import dot_html
@@ -238,9 +238,15 @@ def test_matching_and_crossing_agree_with_their_definitions(seed: int, labeled: 
     test = _brackets(rng, n, rng.randint(0, 12), "ABP")
     params = replace(COLLINS, labeled=labeled, eq_labels=(("A", "P"),))
     assert _match(gold, test, params) == _match_by_definition(gold, test, params)
-    big = gold * 30  # past the pair-by-pair threshold: the range tables
+    big = gold * 30  # many brackets over few positions: min and max over slices
     assert _crossing(big, test * 30) == 30 * _crossing_pairs(gold, test)
     assert _crossing(gold, test) == _crossing_pairs(gold, test)
+    # past the sliced threshold (positions): the range tables
+    far = [Bracket(b.start + _SLICED_CROSSING, b.end + _SLICED_CROSSING, b.label, b.parent) for b in gold]
+    far_test = [
+        Bracket(b.start + _SLICED_CROSSING, b.end + _SLICED_CROSSING, b.label, b.parent) for b in test
+    ]
+    assert _crossing(far, far_test) == _crossing_pairs(gold, test)
 
 
 def test_a_unary_chain_of_100000_brackets_is_matched_in_one_pass() -> None:

@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from conllu.exceptions import ParseException
 from conllu.parser import parse_comment_line, parse_id_value
@@ -18,6 +20,8 @@ from test_properties_formats import numbered, ptb_tree
 
 from evalcore.errors import InputFormatError, LimitError
 from evalcore.formats.conllu import _comment_pair, _id_kind
+from evalcore.formats.evalb import EvalbReading, evalb_line_reader, read_evalb
+from evalcore.formats.prm import COLLINS, EvalbParams
 from evalcore.formats.ptb import parse_ptb, parse_ptb_line, write_ptb
 from evalcore.limits import Limits
 from evalcore.trees import Tree
@@ -119,3 +123,82 @@ def test_line_reader_limits(line: str, limits: Limits, what: str) -> None:
     with pytest.raises(LimitError) as exc:
         parse_ptb_line(line, limits=limits)
     assert what in exc.value.message
+
+
+# ---------------------------------------------------------------------------
+# evalb's reading step in one pass (evalb_line_reader) against the tree reader + read_evalb
+
+QUOTED = replace(COLLINS, quote_labels=("''", "POS", "X"))
+LINE_ATOMS = st.sampled_from(
+    ["(", "(", "(", ")", ")", ")", "X", "NP-SBJ", "-NONE-", "''", ",", "'", '"', "/", "a"]
+)
+SPACES = st.sampled_from(["", " ", "  ", "\t"])
+
+
+def _by_trees(text: str, params: EvalbParams, limits: Limits) -> EvalbReading | str:
+    """What the line reader of trees and :func:`read_evalb` make of ``text`` (or the limit's message)."""
+    try:
+        trees = parse_ptb_line(text, name="f.tst", line=3, limits=limits)
+    except LimitError as exc:
+        return str(exc)
+    except InputFormatError as exc:
+        return read_evalb((), params, exc.message)
+    return read_evalb(trees, params)
+
+
+def _in_one_pass(text: str, params: EvalbParams, limits: Limits) -> EvalbReading | str:
+    try:
+        return evalb_line_reader(params, limits)(text, "f.tst", 3)
+    except LimitError as exc:
+        return str(exc)
+
+
+@given(
+    st.lists(st.tuples(LINE_ATOMS, SPACES), max_size=30),
+    st.sampled_from([COLLINS, QUOTED]),
+    st.sampled_from([Limits(), Limits(depth=3), Limits(tokens=3), Limits(depth=1)]),
+)
+def test_evalb_line_reader_reads_any_line_as_the_tree_reader_does(
+    tokens: list[tuple[str, str]], params: EvalbParams, limits: Limits
+) -> None:
+    text = "".join(atom + (space or " " if atom not in "()" else space) for atom, space in tokens)
+    assert _in_one_pass(text, params, limits) == _by_trees(text, params, limits)
+
+
+@given(st.lists(ptb_tree(), min_size=1, max_size=3), st.sampled_from([COLLINS, QUOTED]))
+def test_evalb_line_reader_reads_generated_trees_as_read_evalb(
+    trees: list[Tree], params: EvalbParams
+) -> None:
+    line = write_ptb(numbered(trees)).replace("\n", " ")
+    assert _in_one_pass(line, params, Limits()) == _by_trees(line, params, Limits())
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "(S (NP (DT the) (NN dog)) (VP (VBD ran)))",
+        "( (S (NP-SBJ (NNP Pierre) (NNP Vinken) ) (, ,) (VP (VBZ is) (NP (-NONE- *T*-1))) (. .)) )",
+        "(S (NP (NNS investors) (POS ')) (VP (VBD said) (`` ``) (S (NP x) ('' ''))))",
+        "(P this) (Q is)",
+        "(NN alone)",
+        "(S (X) () (NN a))",
+        "(S (NP a b) (VP c))",  # evalb cannot read it: a word beside another child
+        "(S (NP a)",
+        "word (S a)",
+        "",
+    ],
+)
+@pytest.mark.parametrize("params", [COLLINS, QUOTED])
+def test_evalb_line_reader_on_known_lines(line: str, params: EvalbParams) -> None:
+    assert _in_one_pass(line, params, Limits()) == _by_trees(line, params, Limits())
+
+
+def test_evalb_line_reader_keeps_the_limits_and_their_messages() -> None:
+    deep = "(A (B (C (D x))))"
+    assert _in_one_pass(deep, COLLINS, Limits(depth=2)).endswith(  # type: ignore[union-attr]
+        "tree is more than 2 brackets deep (limit 2; raise with --max-depth or EVALCORE_MAX_DEPTH)"
+    )
+    assert _in_one_pass("(S (A x) (B y) (C z))", COLLINS, Limits(tokens=2)) == _by_trees(
+        "(S (A x) (B y) (C z))", COLLINS, Limits(tokens=2)
+    )
+    assert "f.tst:3:" in str(_in_one_pass(deep, COLLINS, Limits(depth=2)))

@@ -12,6 +12,7 @@ import argparse
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -104,3 +105,63 @@ def test_the_light_import_check_sees_a_heavy_one() -> None:
         "evalcore.tedeval({'g': (t, {'p': t})}, shuffles=10)"
     )
     assert "numpy" in loaded
+
+
+# Running a command on one sentence: what it does not import (lazy imports, issue 18 part 4).
+LAZY = {
+    "attach": (
+        "evalcore.metrics.conll18",
+        "evalcore.report.conll18",
+        "evalcore.report.breakdown",
+        "evalcore.report.resampling",
+        "json",
+        "csv",
+        "gzip",
+        "tempfile",
+    ),
+    "parseval": (
+        "evalcore.resampling",
+        "evalcore.report.resampling",
+        "json",
+        "csv",
+        "gzip",
+        "tempfile",
+    ),
+    "freval": ("evalcore.report.resampling", "numpy", "json", "csv", "gzip", "tempfile"),
+}
+CONLLU_SENTENCE = "1\tHello\thello\tINTJ\tUH\t_\t0\troot\t_\t_\n2\t!\t!\tPUNCT\t.\t_\t1\tpunct\t_\t_\n\n"
+PTB_SENTENCE = "(S (NP (DT the) (NN dog)) (VP (VBD ran)))\n"
+
+
+def _modules_after_running(argv: list[str]) -> set[str]:
+    probe = (
+        "import sys, io, contextlib\n"
+        "from evalcore.cli import main\n"
+        "out = io.StringIO()\n"
+        "with contextlib.redirect_stdout(out):\n"
+        f"    code = main({argv!r})\n"
+        "loaded = sorted(sys.modules)\n"
+        "import json\n"
+        "sys.stdout.write(json.dumps([code, out.getvalue(), loaded]))\n"
+    )
+    # the probe imports json itself only after the command ran and its modules were listed
+    # (the settings of --bootstrap and of the paired test, evalcore.resampling, are checked by
+    # every run of attach and freval: that module is loaded, the resampling itself is not)
+    res = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    code, output, loaded = json.loads(res.stdout)
+    assert code == 0 and output  # the command did run
+    return set(loaded)
+
+
+@pytest.mark.parametrize("command", ["attach", "parseval", "freval"])
+def test_a_command_on_one_sentence_imports_only_what_it_uses(command: str, tmp_path: Path) -> None:
+    if command == "attach":
+        gold = tmp_path / "g.conllu"
+        gold.write_text(CONLLU_SENTENCE, encoding="utf-8")
+    else:
+        gold = tmp_path / "g.gld"
+        gold.write_text(PTB_SENTENCE, encoding="utf-8")
+    loaded = _modules_after_running([command, str(gold), str(gold)])
+    assert f"evalcore.commands.{command}" in loaded
+    assert sorted(m for m in LAZY[command] if m in loaded) == []
+    assert [m for m in HEAVY if m in loaded] == []

@@ -28,6 +28,7 @@ import evalcore.significance as sig
 from evalcore.experiment import ExperimentConfig, NamedTrees, Scheme, run_experiment
 from evalcore.formats.conllu import read_conllu
 from evalcore.formats.detect import read_trees
+from evalcore.formats.evalb import EvalbLine
 from evalcore.formats.ptb import PtbLine, read_ptb_sentences
 from evalcore.metrics.attachment import attach_corpus
 from evalcore.metrics.freval import FrevalConfig, freval_corpus
@@ -83,6 +84,12 @@ class Tracker:
         for tree in stream:
             self.track(tree)
             yield tree
+
+    def readings(self, stream: Iterable[EvalbLine]) -> Iterator[EvalbLine]:
+        """``evalcore parseval`` reads no trees: each sentence's reading is tracked instead."""
+        for line in stream:
+            self.track(line)
+            yield line
 
     def lines(self, stream: Iterable[PtbLine]) -> Iterator[PtbLine]:
         for line in stream:
@@ -176,8 +183,8 @@ def test_parseval_and_freval_keep_only_problem_sentences(corpus: dict[str, str])
 @pytest.mark.parametrize(
     ("command", "module", "function", "fmt"),
     [
-        ("parseval", parseval_cmd, "parseval_corpus", "evalb"),
-        ("parseval", parseval_cmd, "parseval_corpus", "json"),
+        ("parseval", parseval_cmd, "parseval_lines", "evalb"),
+        ("parseval", parseval_cmd, "parseval_lines", "json"),
         ("freval", freval_cmd, "freval_corpus", "text"),
         ("freval", freval_cmd, "freval_corpus", "json"),
     ],
@@ -194,6 +201,8 @@ def test_bracket_commands_stream(
     tracker = Tracker()
     real = parseval_cmd.read_ptb_sentences
     monkeypatch.setattr(parseval_cmd, "read_ptb_sentences", lambda *a, **k: tracker.lines(real(*a, **k)))
+    read = parseval_cmd.read_evalb_sentences  # evalcore parseval: evalb's reading, no trees
+    monkeypatch.setattr(parseval_cmd, "read_evalb_sentences", lambda *a, **k: tracker.readings(read(*a, **k)))
     results = capture(monkeypatch, module, function)
     r = run_cli(command, corpus["gold.ptb"], corpus["sys.ptb"], "--format", fmt)
     assert r.code == 0, r.err

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from evalcore.api import NAME_SUFFIXES, named_path
 from evalcore.errors import one_line
-from evalcore.resampling import BootstrapSettings, PairedTestSettings
+
+if TYPE_CHECKING:  # imported when a command asks for them (start-up, issue 18)
+    from evalcore.resampling import BootstrapSettings, PairedTestSettings
 
 __all__ = [
     "NAME_SUFFIXES",
@@ -56,9 +59,13 @@ def bootstrap_settings(args: argparse.Namespace) -> BootstrapSettings | None:
     """The ``--bootstrap`` settings, or ``None`` without ``--bootstrap`` (raises ``ValueError``)."""
     if args.bootstrap is None:
         return None
+    from evalcore.resampling import BootstrapSettings
+
     return BootstrapSettings(args.bootstrap, args.level, args.seed)
 
 
 def paired_settings(args: argparse.Namespace) -> PairedTestSettings:
     """The paired test's settings (``--shuffles``, ``--seed``; raises ``ValueError``)."""
+    from evalcore.resampling import PairedTestSettings
+
     return PairedTestSettings(args.shuffles, args.seed)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from evalcore.commands._common import (
     add_bootstrap_arguments,
@@ -28,35 +29,16 @@ from evalcore.commands._common import (
 from evalcore.errors import EvalcoreError, MismatchError
 from evalcore.formats.conllu import read_conllu
 from evalcore.metrics.attachment import AttachConfig, AttachResult, attach_corpus
-from evalcore.metrics.breakdown import GROUPINGS, BreakdownAccumulator, GroupBy, confusion_signature
-from evalcore.metrics.conll18 import evaluate_conll18
+from evalcore.metrics.breakdown import GROUPINGS, GroupBy
 from evalcore.report.attach import attach_csv, attach_json, attach_text
-from evalcore.report.breakdown import (
-    breakdown_csv,
-    breakdown_json,
-    breakdown_text,
-    confusion_csv,
-    confusion_json,
-    confusion_text,
-)
-from evalcore.report.conll18 import (
-    aligned_csv,
-    aligned_json,
-    aligned_text,
-    format_conll18_intervals,
-    format_conll18_table,
-)
-from evalcore.report.resampling import intervals_json, paired_output
 from evalcore.report.tables import json_text
-from evalcore.resampling import (
-    BootstrapSettings,
-    Intervals,
-    attach_pair_tables,
-    attach_table,
-    compare,
-    conll18_table,
-    intervals,
-)
+
+if TYPE_CHECKING:
+    from evalcore.metrics.breakdown import BreakdownResult
+    from evalcore.resampling import BootstrapSettings, Intervals
+
+# The CoNLL 2018 alignment, the breakdowns and the resampling are imported by the paths that use
+# them, so that scoring the same tokens does not pay for them at start-up (issue 18).
 
 __all__ = ["add_attach_arguments", "add_breakdown_arguments", "register", "run"]
 
@@ -180,6 +162,10 @@ def _run_conll18(args: argparse.Namespace, boot: BootstrapSettings | None = None
     with ``--bootstrap``, the intervals of its F1 and aligned accuracies after it."""
     if _conll18_refused(args):
         return 2
+    from evalcore.metrics.conll18 import evaluate_conll18
+    from evalcore.report.conll18 import format_conll18_intervals, format_conll18_table
+    from evalcore.resampling import conll18_table, intervals
+
     result = evaluate_conll18(args.gold, args.system, limits=args.limits, per_sentence=boot is not None)
     sys.stdout.write(format_conll18_table(result.scores) + "\n")
     if boot is not None:
@@ -201,6 +187,11 @@ def _run_aligned(args: argparse.Namespace, difference: MismatchError, boot: Boot
             line=difference.line,
             sentence=difference.sentence,
         )
+    from evalcore.metrics.conll18 import evaluate_conll18
+    from evalcore.report.conll18 import aligned_csv, aligned_json, aligned_text, format_conll18_intervals
+    from evalcore.report.resampling import intervals_json
+    from evalcore.resampling import conll18_table, intervals
+
     try:
         result = evaluate_conll18(
             args.gold,
@@ -271,6 +262,10 @@ def _run_two_systems(args: argparse.Namespace, boot: BootstrapSettings | None) -
     if refused:
         print(f"evalcore attach: {', '.join(refused)} take one system", file=sys.stderr)
         return 2
+    from evalcore.metrics.conll18 import evaluate_conll18
+    from evalcore.report.resampling import paired_output
+    from evalcore.resampling import attach_pair_tables, compare, conll18_table
+
     name_a, path_a = named_path(args.system)
     name_b, path_b = named_path(args.system_b)
     if args.format == "conll18":
@@ -316,7 +311,11 @@ def run(args: argparse.Namespace) -> int:
     config = _attach_config(args)
     if config is None:
         return 2
-    groups = BreakdownAccumulator(by, config) if by or args.confusion else None
+    groups = None
+    if by or args.confusion:
+        from evalcore.metrics.breakdown import BreakdownAccumulator
+
+        groups = BreakdownAccumulator(by, config)
     # streams: one sentence pair in memory at a time, per-sentence counts only if asked for
     # (or for --bootstrap, which resamples them)
     try:
@@ -333,28 +332,57 @@ def run(args: argparse.Namespace) -> int:
         warn(w)
     ivs: Intervals | None = None
     if boot is not None:
+        from evalcore.resampling import attach_table, intervals
+
         ivs = intervals(attach_table([c for _, c in result.per_sentence]), boot)
-    parts = None if groups is None else groups.result()
+    if groups is not None:
+        return _write_with_groups(args, result, ivs, groups.result(), by, config)
+    if args.format == "json":
+        sys.stdout.write(json_text(attach_json(result, args.per_sentence, ivs)))
+    elif args.format == "csv":
+        sys.stdout.write(attach_csv(result, ivs))
+    else:
+        sys.stdout.write(attach_text(result, args.per_sentence, ivs))
+    return 0
+
+
+def _write_with_groups(
+    args: argparse.Namespace,
+    result: AttachResult,
+    ivs: Intervals | None,
+    parts: BreakdownResult,
+    by: list[GroupBy],
+    config: AttachConfig,
+) -> int:
+    """The scores with ``--by`` breakdowns and/or the ``--confusion`` table."""
+    from evalcore.metrics.breakdown import confusion_signature
+    from evalcore.report.breakdown import (
+        breakdown_csv,
+        breakdown_json,
+        breakdown_text,
+        confusion_csv,
+        confusion_json,
+        confusion_text,
+    )
+
     conf_sig = confusion_signature(config)
     if args.format == "json":
         doc = attach_json(result, args.per_sentence, ivs)
-        if parts is not None and by:
+        if by:
             doc["breakdowns"] = breakdown_json(parts)
-        if parts is not None and args.confusion:
+        if args.confusion:
             doc["confusion"] = confusion_json(parts.confusion, conf_sig)
         sys.stdout.write(json_text(doc))
     elif args.format == "csv":
-        if parts is not None and by:
+        if by:
             sys.stdout.write(breakdown_csv(parts.breakdowns, parts.signatures))
-        elif parts is not None:
-            sys.stdout.write(confusion_csv(parts.confusion, conf_sig))
         else:
-            sys.stdout.write(attach_csv(result, ivs))
+            sys.stdout.write(confusion_csv(parts.confusion, conf_sig))
     else:
         out = attach_text(result, args.per_sentence, ivs)
-        if parts is not None and by:
+        if by:
             out += "\n" + breakdown_text(parts)
-        if parts is not None and args.confusion:
+        if args.confusion:
             out += "\n" + confusion_text(parts.confusion, conf_sig)
         sys.stdout.write(out)
     return 0

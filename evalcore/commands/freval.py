@@ -8,23 +8,17 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from evalcore.commands._common import add_bootstrap_arguments, bootstrap_settings, named_path, paired_settings
 from evalcore.commands.parseval import add_extraction_args, extraction_config, report_problems, stream_pair
 from evalcore.formats.ptb import read_ptb_sentences
 from evalcore.metrics.freval import FrevalConfig, FrevalResult, freval_corpus
 from evalcore.report.freval import freval_csv, freval_json, freval_text
-from evalcore.report.resampling import paired_output
 from evalcore.report.tables import json_text
-from evalcore.resampling import (
-    BootstrapSettings,
-    Intervals,
-    PairedTestSettings,
-    compare,
-    freval_limit,
-    freval_table,
-    intervals,
-)
+
+if TYPE_CHECKING:  # the resampling is imported with --bootstrap or two systems (start-up, issue 18)
+    from evalcore.resampling import BootstrapSettings, Intervals, PairedTestSettings
 
 __all__ = ["register", "run"]
 
@@ -101,6 +95,8 @@ def run(args: argparse.Namespace) -> int:
     report_problems(result.comparisons, args.gold, result.counts.errors + result.counts.skipped)
     ivs: Intervals | None = None
     if boot is not None:
+        from evalcore.resampling import freval_table, intervals
+
         scored = [c for c in result.per_sentence if c.sentences and not (c.errors or c.skipped)]
         ivs = intervals(freval_table(scored, config, result.score.limit), boot)
     if args.format == "json":
@@ -123,6 +119,9 @@ def _score(args: argparse.Namespace, path: str, config: FrevalConfig) -> FrevalR
 def _run_two(
     args: argparse.Namespace, config: FrevalConfig, boot: BootstrapSettings | None, paired: PairedTestSettings
 ) -> int:
+    from evalcore.report.resampling import paired_output
+    from evalcore.resampling import compare, freval_limit, freval_table
+
     """``GOLD A B``: both parses' FREVAL, and each score's paired approximate-randomization test
     over the gold sentences (a sentence that is an error or skipped for one parse counts zero there)."""
     name_a, path_a = named_path(args.test)

@@ -11,13 +11,14 @@ from __future__ import annotations
 import argparse
 import shutil
 import sys
-import tempfile
 from collections.abc import Iterable, Iterator
+from typing import IO
 
 from evalcore.commands._common import warn
+from evalcore.formats.evalb import read_evalb_sentences
 from evalcore.formats.prm import COLLINS, EvalbParams, read_prm
 from evalcore.formats.ptb import PtbLine, read_ptb_sentences
-from evalcore.metrics.parseval import ParsevalConfig, SentenceComparison, parseval_corpus
+from evalcore.metrics.parseval import ParsevalConfig, SentenceComparison, parseval_lines
 from evalcore.report.parseval import (
     EVALB_HEADER,
     evalb_report_tail,
@@ -134,29 +135,68 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(run=run)
 
 
+class _Spool:
+    """Text kept in memory up to ``limit`` characters, then in a temporary file (``tempfile`` is
+    imported then: start-up, issue 18)."""
+
+    def __init__(self, limit: int) -> None:
+        self.parts: list[str] = []
+        self.size = 0
+        self.limit = limit
+        self.file: IO[str] | None = None
+
+    def __enter__(self) -> _Spool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.file is not None:
+            self.file.close()
+
+    def write(self, text: str) -> None:
+        if self.file is not None:
+            self.file.write(text)
+            return
+        self.parts.append(text)
+        self.size += len(text)
+        if self.size > self.limit:
+            import tempfile
+
+            self.file = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115 - closed by __exit__
+            self.file.write("".join(self.parts))
+            self.parts = []
+
+    def copy_to(self, out: IO[str]) -> None:
+        if self.file is None:
+            out.write("".join(self.parts))
+            return
+        self.file.seek(0)
+        shutil.copyfileobj(self.file, out)
+
+
 def run(args: argparse.Namespace) -> int:
     for opt, value in (("--cutoff-len", args.cutoff_len), ("--max-error", args.max_error)):
         if value is not None and value < 0:
             print(f"evalcore parseval: {opt} must be >= 0", file=sys.stderr)
             return 2
     config = extraction_config(args, cutoff_len=args.cutoff_len)
-    gold, test = stream_pair(args)
+    params = config.params
+    gold = read_evalb_sentences(args.gold, params, layout=args.input, limits=args.limits)
+    test = read_evalb_sentences(args.test, params, layout=args.input, limits=args.limits)
     # streams: only the first error/skip sentences are kept; evalb's per-sentence lines wait in a
-    # spooled file (memory up to 8 MiB, then disk) until the report is printed whole
-    with tempfile.SpooledTemporaryFile(max_size=8 << 20, mode="w+", encoding="utf-8") as lines:
+    # spool (memory up to 8 MiB, then a temporary file) until the report is printed whole
+    with _Spool(8 << 20) as lines:
 
         def write_line(s: SentenceComparison) -> None:
             lines.write(evalb_sentence_line(s, args.evalb_version) + "\n")
 
         on_sentence = write_line if args.format != "json" else None
-        result = parseval_corpus(gold, test, config, keep_sentences=False, on_sentence=on_sentence)
+        result = parseval_lines(gold, test, config, keep_sentences=False, on_sentence=on_sentence)
         c = result.all.counts
         report_problems(result.sentences, args.gold, c.errors + c.skipped)
         if args.format == "json":
             sys.stdout.write(json_text(parseval_json(result)))
         else:
             sys.stdout.write("\n".join(EVALB_HEADER) + "\n")
-            lines.seek(0)
-            shutil.copyfileobj(lines, sys.stdout)
+            lines.copy_to(sys.stdout)
             sys.stdout.write("\n".join(evalb_report_tail(result, args.evalb_version)) + "\n")
     return 0

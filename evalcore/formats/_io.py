@@ -21,7 +21,6 @@ hostile file cannot make a message of megabytes.
 
 from __future__ import annotations
 
-import gzip
 import io
 import os
 import zlib
@@ -62,11 +61,17 @@ def source_name(source: InputSource, name: str | None = None) -> str:
     return str(source)
 
 
+def _gunzip(fileobj: io.BufferedIOBase) -> io.BufferedIOBase:
+    import gzip  # only for compressed input (start-up, issue 18)
+
+    return gzip.GzipFile(fileobj=fileobj)
+
+
 def _open_binary(source: InputSource, name: str) -> io.BufferedIOBase:
     if isinstance(source, bytes):
         raw = io.BytesIO(source)
         if source[:2] == b"\x1f\x8b":
-            return gzip.GzipFile(fileobj=raw)
+            return _gunzip(raw)
         return raw
     path = Path(source)
     try:
@@ -76,7 +81,7 @@ def _open_binary(source: InputSource, name: str) -> io.BufferedIOBase:
     head = fh.read(2)
     fh.seek(0)
     if head == b"\x1f\x8b":
-        return gzip.GzipFile(fileobj=fh)
+        return _gunzip(fh)
     return fh
 
 

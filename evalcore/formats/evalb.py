@@ -12,13 +12,30 @@ remembered for evalb 2006's quote repair.  The scoring steps that follow
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import operator
+import re
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import accumulate, compress
 
+from evalcore.errors import InputFormatError, LimitError
+from evalcore.formats._io import InputSource, iter_lines, source_name
 from evalcore.formats.prm import EvalbParams
+from evalcore.formats.ptb import detect_layout, parse_ptb_line, read_ptb_sentences
+from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.trees import Tree
 
-__all__ = ["QUOTE_WORDS", "EvalbReading", "QuoteTerm", "RawBracket", "read_evalb"]
+__all__ = [
+    "QUOTE_WORDS",
+    "EvalbLine",
+    "EvalbReading",
+    "QuoteTerm",
+    "RawBracket",
+    "evalb_line_reader",
+    "read_evalb",
+    "read_evalb_lines",
+    "read_evalb_sentences",
+]
 
 QUOTE_WORDS = frozenset({"'", '"', "/"})
 """Words that make a ``QUOTE_LABEL`` terminal a possible mislabeled quote (evalb's ``is_quote_term``)."""
@@ -111,3 +128,165 @@ def read_evalb(trees: Sequence[Tree], params: EvalbParams, error: str = "") -> E
         RawBracket(s, e, lab, p) for s, e, lab, p in zip(starts, ends, labels, parents, strict=True)
     )
     return EvalbReading(tuple(words), tuple(tags), brackets, tuple(quotes), length, error)
+
+
+@dataclass(frozen=True, slots=True, weakref_slot=True)
+class EvalbLine:
+    """One sentence of an evalb file after the reading step: where it is and what evalb sees
+    (weak references: the streaming tests count those alive)."""
+
+    line: int
+    reading: EvalbReading
+    file: str = ""
+
+
+# One token per preterminal "(TAG word)" (groups 1-2), per "(" with its label if any (group 3),
+# per ")" (group 4), and per word that is not a preterminal's (group 5: evalb cannot read it).
+_LINE_TOKEN = re.compile(r"\(\s*([^\s()]+)\s+([^\s()]+)\s*\)|\(\s*([^\s()]*)|(\))|([^\s()]+)")
+
+
+_PRETERMINAL = re.compile(r"\(\s*([^\s()]+)\s+([^\s()]+)\s*\)")
+_BRACKET = re.compile(r"\(\s*([^\s()]*)|(\))|([^\s()]+)")  # the groups 3-5 of _LINE_TOKEN
+
+
+def evalb_line_reader(
+    params: EvalbParams, limits: Limits = DEFAULT_LIMITS
+) -> Callable[[str, str, int], EvalbReading]:
+    """``read(text, file, line)``: :func:`read_evalb` of :func:`~evalcore.formats.ptb.parse_ptb_line`,
+    in one pass over the line's text without building trees (issue 18: the reading was 80% of
+    ``evalcore parseval``).
+
+    The single pass reads the lines evalb reads without trouble: balanced brackets, every word
+    the only child of its preterminal, within the depth and word limits.  Any other line (a
+    word beside other children, text outside the brackets, unbalanced brackets, a limit
+    reached) is read again by the tree reader, so its error sentence, or the
+    :class:`~evalcore.errors.LimitError` it raises, is the tree reader's, word for word.
+    """
+    delete = frozenset(params.delete_labels)
+    delete_len = frozenset(params.delete_labels_for_length)
+    quote_labels = frozenset(params.quote_labels)
+    max_depth, max_words = limits.depth, limits.tokens
+    tokens = _LINE_TOKEN.findall
+    split = _PRETERMINAL.split
+    brackets_in = _BRACKET.findall
+
+    def by_trees(text: str, name: str, line: int) -> EvalbReading:
+        try:
+            trees = parse_ptb_line(text, name=name, line=line, limits=limits)
+        except LimitError:
+            raise  # a limit stops the reading
+        except InputFormatError as exc:
+            return read_evalb((), params, exc.message)
+        return read_evalb(trees, params)
+
+    def read(text: str, name: str, line: int) -> EvalbReading:
+        words: list[str] = []
+        tags: list[str] = []
+        starts: list[int] = []
+        ends: list[int] = []
+        labels: list[str] = []
+        parents: list[int] = []
+        quotes: list[QuoteTerm] = []
+        stack: list[int] = []  # the brackets open, innermost last
+        length = 0
+        seen = 0  # words read, deleted ones included (the word limit)
+        for tag, word, label, close, stray in tokens(text):
+            if word:
+                seen += 1
+                if tag not in delete_len:
+                    length += 1
+                if tag in quote_labels and word in QUOTE_WORDS:
+                    quotes.append(QuoteTerm(word, tag, len(words), len(starts), stack[-1] if stack else -1))
+                if tag not in delete:
+                    words.append(word)
+                    tags.append(tag)
+            elif close:
+                if not stack:
+                    return by_trees(text, name, line)
+                ends[stack.pop()] = len(words)
+            elif stray or len(stack) >= max_depth - 1:
+                return by_trees(text, name, line)  # evalb's error, or near the depth limit
+            else:
+                parents.append(stack[-1] if stack else -1)
+                stack.append(len(starts))
+                starts.append(len(words))
+                ends.append(-1)
+                labels.append(label)
+        if stack or seen > max_words:
+            return by_trees(text, name, line)
+        brackets = tuple(map(RawBracket, starts, ends, labels, parents))
+        return EvalbReading(tuple(words), tuple(tags), brackets, tuple(quotes), length)
+
+    def read_split(text: str, name: str, line: int) -> EvalbReading:
+        parts = split(text)  # text between preterminals, tag, word, text, tag, word, ..., text
+        tags = parts[1::3]
+        words = parts[2::3]
+        n = len(tags)
+        if n > max_words or (quote_labels and not QUOTE_WORDS.isdisjoint(words)):
+            return read(text, name, line)  # a quote terminal remembers where it is: token by token
+        length = n - sum(map(delete_len.__contains__, tags))
+        kept = list(map(delete.__contains__, tags))
+        before: Sequence[int] = range(n + 1)  # per gap: the kept words before it
+        if True in kept:
+            kept = list(map(operator.not_, kept))
+            words = list(compress(words, kept))
+            tags = list(compress(tags, kept))
+            before = list(accumulate(kept, initial=0))
+        starts: list[int] = []
+        ends: list[int] = []
+        labels: list[str] = []
+        parents: list[int] = []
+        stack: list[int] = []  # the brackets open, innermost last
+        for pos, gap in zip(before, parts[0::3], strict=True):
+            if not gap or gap.isspace():
+                continue
+            for label, close, stray in brackets_in(gap):
+                if close:
+                    if not stack:
+                        return by_trees(text, name, line)
+                    ends[stack.pop()] = pos
+                elif stray or len(stack) >= max_depth - 1:
+                    return by_trees(text, name, line)  # evalb's error, or near the depth limit
+                else:
+                    parents.append(stack[-1] if stack else -1)
+                    stack.append(len(starts))
+                    starts.append(pos)
+                    ends.append(-1)
+                    labels.append(label)
+        if stack:
+            return by_trees(text, name, line)
+        brackets = tuple(map(RawBracket, starts, ends, labels, parents))
+        return EvalbReading(tuple(words), tuple(tags), brackets, (), length)
+
+    return read_split
+
+
+def read_evalb_lines(
+    source: InputSource, params: EvalbParams, *, name: str | None = None, limits: Limits = DEFAULT_LIMITS
+) -> Iterator[EvalbLine]:
+    """Every line of the file is one sentence, read as evalb reads it (the *line* layout of
+    :func:`~evalcore.formats.ptb.read_ptb_lines`, then :func:`read_evalb`; the same readings)."""
+    fname = source_name(source, name)
+    read = evalb_line_reader(params, limits)
+    for lineno, text in iter_lines(source, fname, limits):
+        yield EvalbLine(lineno, read(text, fname, lineno), fname)
+
+
+def read_evalb_sentences(
+    source: InputSource,
+    params: EvalbParams,
+    *,
+    name: str | None = None,
+    layout: str = "auto",
+    limits: Limits = DEFAULT_LIMITS,
+) -> Iterator[EvalbLine]:
+    """:func:`~evalcore.formats.ptb.read_ptb_sentences` then :func:`read_evalb`, each sentence
+    (the *line* layout in one pass, :func:`read_evalb_lines`)."""
+    fname = source_name(source, name)
+    if layout == "auto":
+        layout = detect_layout(source, name=fname, limits=limits)
+    if layout == "line":
+        yield from read_evalb_lines(source, params, name=fname, limits=limits)
+        return
+    for x in read_ptb_sentences(source, name=fname, layout=layout, limits=limits):
+        yield EvalbLine(x.line, read_evalb(x.trees, params, x.error), x.file)

@@ -45,14 +45,14 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Literal
+from typing import Literal, TypeVar
 
 from evalcore.display import Tabular
 from evalcore.errors import MismatchError
-from evalcore.formats.evalb import EvalbReading, QuoteTerm, RawBracket, read_evalb
+from evalcore.formats.evalb import EvalbLine, EvalbReading, QuoteTerm, RawBracket, read_evalb
 from evalcore.formats.prm import COLLINS, EvalbParams
 from evalcore.formats.ptb import PtbLine
-from evalcore.metrics.base import add_fields, make_signature, ratio
+from evalcore.metrics.base import make_signature, ratio
 
 __all__ = [
     "ALWAYS_DELETED",
@@ -66,11 +66,14 @@ __all__ = [
     "SentenceComparison",
     "Status",
     "compare_corpus",
+    "compare_lines",
+    "compare_readings",
     "compare_sentence",
     "fix_quote",
     "massage",
     "paired_lines",
     "parseval_corpus",
+    "parseval_lines",
     "score",
     "strip_functions",
 ]
@@ -216,10 +219,18 @@ def _deleted_labels(params: EvalbParams) -> frozenset[str]:
     return frozenset(out)
 
 
-def massage(reading: EvalbReading, config: ParsevalConfig) -> tuple[Bracket, ...]:
-    """The brackets that are scored (step 4), parents re-linked to the nearest kept ancestor."""
-    deleted = _deleted_labels(config.params)
-    seps = config.function_separators
+def massage(
+    reading: EvalbReading, config: ParsevalConfig, labels: dict[str, tuple[str, bool]] | None = None
+) -> tuple[Bracket, ...]:
+    """The brackets that are scored (step 4), parents re-linked to the nearest kept ancestor.
+
+    ``labels``: what each raw label becomes (its scored label, and whether it is deleted),
+    filled as labels are met; a caller comparing many sentences under one ``config`` passes
+    the same dictionary to each call.
+    """
+    if labels is None:
+        labels = {}
+    deleted: frozenset[str] | None = None
     nearest: list[int] = []  # per raw bracket: itself (kept index) or its nearest kept ancestor
     out: list[Bracket] = []
     for b in reading.brackets:
@@ -227,8 +238,15 @@ def massage(reading: EvalbReading, config: ParsevalConfig) -> tuple[Bracket, ...
         keep = b.start != b.end
         label = b.label
         if keep:
-            label = strip_functions(b.label, seps)
-            if (b.label == "" and config.drop_unlabeled_root) or label in deleted:
+            known = labels.get(b.label)
+            if known is None:
+                if deleted is None:
+                    deleted = _deleted_labels(config.params)
+                label = strip_functions(b.label, config.function_separators)
+                gone = (b.label == "" and config.drop_unlabeled_root) or label in deleted
+                known = labels[b.label] = (label, gone)
+            label = known[0]
+            if known[1]:
                 keep = False
         if keep and config.collapse_unary and anc >= 0:
             up = out[anc]
@@ -268,7 +286,20 @@ class ParsevalCounts:
         return self.sentences - self.errors - self.skipped
 
     def __add__(self, other: ParsevalCounts) -> ParsevalCounts:
-        return ParsevalCounts(**add_fields(self, other))
+        return ParsevalCounts(
+            self.sentences + other.sentences,
+            self.errors + other.errors,
+            self.skipped + other.skipped,
+            self.gold + other.gold,
+            self.test + other.test,
+            self.matched + other.matched,
+            self.complete + other.complete,
+            self.crossing + other.crossing,
+            self.no_crossing + other.no_crossing,
+            self.two_or_less + other.two_or_less,
+            self.words + other.words,
+            self.correct_tags + other.correct_tags,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,29 +380,38 @@ def _match(
     return gp, tp
 
 
-_NAIVE_CROSSING = 4096
-"""Below this many gold × test bracket pairs, crossing brackets are counted pair by pair."""
+_SLICED_CROSSING = 256
+"""Up to this many word positions, crossing brackets are found with ``min``/``max`` over slices."""
 
 
 def _crossing(gold: Sequence[Bracket], test: Sequence[Bracket]) -> int:
     """Number of test brackets crossing at least one gold bracket (evalb counts on the test side).
 
-    Test ``[s, e)`` crosses gold ``[gs, ge)`` when ``gs < s < ge < e`` or ``s < gs < e < ge``.  Small
-    sentences compare every pair; larger ones ask, with range-minimum and range-maximum tables
-    over word positions, whether some gold bracket ending strictly inside ``(s, e)`` starts before
-    ``s``, or some gold bracket starting strictly inside ends after ``e``: O((g + t) log n).
+    Test ``[s, e)`` crosses gold ``[gs, ge)`` when ``gs < s < ge < e`` or ``s < gs < e < ge``
+    (:func:`_crossing_pairs`, the definition): when some gold bracket ending strictly inside
+    ``(s, e)`` starts before ``s``, or some gold bracket starting strictly inside ends after
+    ``e``.  With the smallest start of the gold brackets ending at each position and the largest
+    end of those starting there, that is a ``min`` and a ``max`` over the positions inside: over
+    a slice for sentences of up to :data:`_SLICED_CROSSING` positions, else with range-minimum
+    and range-maximum tables, O((g + t) log n).
     """
-    if len(gold) * len(test) <= _NAIVE_CROSSING:
-        return _crossing_pairs(gold, test)
     n = max([b.end for b in gold] + [b.end for b in test] + [0]) + 1
     big = n + 1
     min_start = [big] * n  # by end position: the smallest start of a gold bracket ending there
     max_end = [-1] * n  # by start position: the largest end of a gold bracket starting there
     for g in gold:
-        min_start[g.end] = min(min_start[g.end], g.start)
-        max_end[g.start] = max(max_end[g.start], g.end)
-    lows, highs = _sparse(min_start, min), _sparse(max_end, max)
+        if g.start < min_start[g.end]:
+            min_start[g.end] = g.start
+        if g.end > max_end[g.start]:
+            max_end[g.start] = g.end
     count = 0
+    if n <= _SLICED_CROSSING:
+        for t in test:
+            s, e = t.start, t.end
+            if e - s > 1 and (min(min_start[s + 1 : e]) < s or max(max_end[s + 1 : e]) > e):
+                count += 1
+        return count
+    lows, highs = _sparse(min_start, min), _sparse(max_end, max)
     for t in test:
         lo, hi = t.start + 1, t.end - 1  # positions strictly inside
         if lo > hi:
@@ -413,8 +453,22 @@ def _query(table: list[list[int]], lo: int, hi: int, pick: Callable[[int, int], 
 def compare_sentence(gold: PtbLine, test: PtbLine, config: ParsevalConfig, index: int) -> SentenceComparison:
     """Steps 1–5 for one sentence pair."""
     params = config.params
-    g = read_evalb(gold.trees, params, gold.error)
-    t = read_evalb(test.trees, params, test.error)
+    g = EvalbLine(gold.line, read_evalb(gold.trees, params, gold.error), gold.file)
+    t = EvalbLine(test.line, read_evalb(test.trees, params, test.error), test.file)
+    return compare_readings(g, t, config, index)
+
+
+def compare_readings(
+    gold: EvalbLine,
+    test: EvalbLine,
+    config: ParsevalConfig,
+    index: int,
+    labels: dict[str, tuple[str, bool]] | None = None,
+) -> SentenceComparison:
+    """Steps 2–5 for one sentence pair read by evalb's step 1 (:mod:`evalcore.formats.evalb`);
+    ``labels`` as in :func:`massage`."""
+    params = config.params
+    g, t = gold.reading, test.reading
 
     def bad(status: Status, message: str, words: int) -> SentenceComparison:
         return SentenceComparison(index, gold.line, test.line, status, message, g.length, words)
@@ -428,11 +482,12 @@ def compare_sentence(gold: PtbLine, test: PtbLine, config: ParsevalConfig, index
         g, t = fix_quote(g, t, params)
         if len(g.words) != len(t.words):
             return bad("error", f"Length unmatch ({len(g.words)}|{len(t.words)})", len(g.words))
-    for a, b in zip(g.words, t.words, strict=True):
-        if a != b and not params.word_eq(a, b):
-            return bad("error", f"Words unmatch ({a}|{b})", len(g.words))
-    gb = massage(g, config)
-    tb = massage(t, config)
+    if g.words != t.words:
+        for a, b in zip(g.words, t.words, strict=True):
+            if a != b and not params.word_eq(a, b):
+                return bad("error", f"Words unmatch ({a}|{b})", len(g.words))
+    gb = massage(g, config, labels)
+    tb = massage(t, config, labels)
     gp, tp = _match(gb, tb, params)
     correct = sum(1 for a, b in zip(g.tags, t.tags, strict=True) if a == b or params.label_eq(a, b))
     return SentenceComparison(
@@ -452,7 +507,10 @@ def compare_sentence(gold: PtbLine, test: PtbLine, config: ParsevalConfig, index
     )
 
 
-def paired_lines(gold: Iterable[PtbLine], test: Iterable[PtbLine]) -> Iterator[tuple[PtbLine, PtbLine]]:
+_Line = TypeVar("_Line", PtbLine, EvalbLine)
+
+
+def paired_lines(gold: Iterable[_Line], test: Iterable[_Line]) -> Iterator[tuple[_Line, _Line]]:
     """Zip gold and test sentences; differing counts are a :class:`MismatchError` (SPEC §2)."""
     gi, ti = iter(gold), iter(test)
     n = 0
@@ -533,7 +591,20 @@ class ParsevalResult(Tabular):
 def compare_corpus(
     gold: Iterable[PtbLine], test: Iterable[PtbLine], config: ParsevalConfig = ParsevalConfig()
 ) -> Iterator[SentenceComparison]:
-    """Compare sentence pairs in order, stopping as evalb does after too many errors.
+    """Compare sentence pairs in order, stopping as evalb does after too many errors
+    (:func:`compare_lines` of the sentences read by :func:`~evalcore.formats.evalb.read_evalb`)."""
+    return compare_lines(_readings(gold, config.params), _readings(test, config.params), config)
+
+
+def _readings(lines: Iterable[PtbLine], params: EvalbParams) -> Iterator[EvalbLine]:
+    for x in lines:
+        yield EvalbLine(x.line, read_evalb(x.trees, params, x.error), x.file)
+
+
+def compare_lines(
+    gold: Iterable[EvalbLine], test: Iterable[EvalbLine], config: ParsevalConfig = ParsevalConfig()
+) -> Iterator[SentenceComparison]:
+    """Compare read sentence pairs in order, stopping as evalb does after too many errors.
 
     evalb exits when its error counter, tested as ``count++ > MAX_ERROR``,
     trips: at the (MAX_ERROR + 2)-th error.  We raise :class:`MismatchError`
@@ -541,8 +612,9 @@ def compare_corpus(
     """
     errors = 0
     limit = config.params.max_error
+    labels: dict[str, tuple[str, bool]] = {}
     for index, (g, t) in enumerate(paired_lines(gold, test), start=1):
-        comp = compare_sentence(g, t, config, index)
+        comp = compare_readings(g, t, config, index, labels)
         if comp.status == "error":
             errors += 1
             if errors > limit + 1:
@@ -570,11 +642,31 @@ def parseval_corpus(
     not grow with the corpus; ``on_sentence`` sees every sentence as it is compared (the
     command line formats evalb's per-sentence lines with it).
     """
+    params = config.params
+    return parseval_lines(
+        _readings(gold, params),
+        _readings(test, params),
+        config,
+        keep_sentences=keep_sentences,
+        on_sentence=on_sentence,
+    )
+
+
+def parseval_lines(
+    gold: Iterable[EvalbLine],
+    test: Iterable[EvalbLine],
+    config: ParsevalConfig = ParsevalConfig(),
+    *,
+    keep_sentences: bool = True,
+    on_sentence: Callable[[SentenceComparison], None] | None = None,
+) -> ParsevalResult:
+    """:func:`parseval_corpus` of sentences already read (e.g. by
+    :func:`evalcore.formats.evalb.read_evalb_lines`, the command line's reader)."""
     sig = config.signature()
     all_counts = ParsevalCounts()
     cut_counts = ParsevalCounts()
     kept: list[SentenceComparison] = []
-    for s in compare_corpus(gold, test, config):
+    for s in compare_lines(gold, test, config):
         c = s.counts()
         all_counts = all_counts + c
         if s.length <= config.params.cutoff_len:

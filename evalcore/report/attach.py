@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from evalcore.display import Table, rows_of
-from evalcore.metrics.attachment import AttachResult
-from evalcore.report.resampling import interval_text, intervals_json, level_header
 from evalcore.report.tables import Cell, csv_text, text_table
-from evalcore.resampling import Intervals
+
+if TYPE_CHECKING:  # the intervals' writers are imported with --bootstrap only (start-up, issue 18)
+    from evalcore.metrics.attachment import AttachResult
+    from evalcore.resampling import Intervals
 
 __all__ = ["attach_csv", "attach_json", "attach_result_table", "attach_text"]
 
@@ -36,6 +39,8 @@ def attach_json(
     s = result.score
     out: dict[str, object] = {key: value for _, key, value in _values(result)}
     if intervals is not None:
+        from evalcore.report.resampling import intervals_json
+
         out |= intervals_json(intervals)
     out |= {
         "tokens": s.tokens,
@@ -102,6 +107,8 @@ def attach_text(result: AttachResult, per_sentence: bool = False, intervals: Int
     headers = ["metric", "score", "%".rjust(width)]
     rows: list[list[Cell]] = [[name, v, p.rjust(width)] for (name, _, v), p in zip(values, pct, strict=True)]
     if intervals is not None:
+        from evalcore.report.resampling import interval_text, level_header
+
         headers.append(level_header(intervals.settings))
         for row, (_, key, v) in zip(rows, values, strict=True):
             row.append("" if v is None else interval_text(intervals.get(key)))

@@ -3,11 +3,14 @@ Table 1 size limits), JSON and CSV."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from evalcore.display import Table, rows_of
 from evalcore.metrics.freval import TABLE1_LIMITS, FrevalResult, limit_name
-from evalcore.report.resampling import interval_text, intervals_json, level_header
 from evalcore.report.tables import Cell, csv_text, text_table
-from evalcore.resampling import Intervals
+
+if TYPE_CHECKING:  # with --bootstrap only (start-up, issue 18)
+    from evalcore.resampling import Intervals
 
 __all__ = ["freval_csv", "freval_json", "freval_table", "freval_text"]
 
@@ -54,6 +57,8 @@ def freval_json(result: FrevalResult, intervals: Intervals | None = None) -> dic
         "f1": s.f1,
     }
     if intervals is not None:
+        from evalcore.report.resampling import intervals_json
+
         out["bootstrap"] = intervals_json(intervals)["bootstrap"]
         for name in ("flr", "flp", "f1"):
             iv = intervals.get(name)
@@ -66,7 +71,11 @@ def _pct(x: float) -> str:
 
 
 def _ci(intervals: Intervals | None, name: str) -> str:
-    return "" if intervals is None else f" {interval_text(intervals.get(name))}"
+    if intervals is None:
+        return ""
+    from evalcore.report.resampling import interval_text
+
+    return f" {interval_text(intervals.get(name))}"
 
 
 def freval_text(result: FrevalResult, intervals: Intervals | None = None) -> str:
@@ -79,6 +88,8 @@ def freval_text(result: FrevalResult, intervals: Intervals | None = None) -> str
     ]
     headers = ["size", "matched", "gold", "test", "LR_s %", "LP_s %", "F1_s %"]
     if intervals is not None:
+        from evalcore.report.resampling import interval_text, level_header
+
         headers.append(f"F1_s {level_header(intervals.settings)}")
         for row, r in zip(rows, s.per_size, strict=True):
             row.append(interval_text(intervals.get(f"f1_{r.size}")))

@@ -8,9 +8,6 @@ app's downloads use it too).  Numbers are written as numbers.
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 from collections.abc import Sequence
 
 __all__ = [
@@ -68,6 +65,9 @@ def text_table(headers: Sequence[str], rows: Sequence[Sequence[Cell]], digits: i
 
 def csv_text(headers: Sequence[str], rows: Sequence[Sequence[Cell]]) -> str:
     """CSV with formula cells neutralized (:func:`csv_cell`); ``None`` is an empty cell."""
+    import csv
+    import io
+
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow([csv_cell(h) for h in headers])
@@ -78,6 +78,8 @@ def csv_text(headers: Sequence[str], rows: Sequence[Sequence[Cell]]) -> str:
 
 def json_text(obj: object) -> str:
     """Indented JSON, non-ASCII kept as it is, with a final newline."""
+    import json  # the JSON writers only (start-up, issue 18)
+
     return json.dumps(obj, ensure_ascii=False, indent=2) + "\n"
 
 
