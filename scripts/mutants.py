@@ -37,6 +37,7 @@ DELETE = "statement deleted"
 
 # test files per area (most specific first)
 EVALB = ("tests/test_boundaries_evalb.py", "tests/test_parseval.py", "tests/test_freval.py")
+EVALB_READER = ("tests/test_reader_fast_paths.py",)
 FREVAL = ("tests/test_boundaries_evalb.py", "tests/test_freval.py", "tests/test_fragments.py")
 FRAGMENTS = ("tests/test_fragments.py", "tests/test_freval.py")
 TEDEVAL = (
@@ -104,8 +105,8 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
      'self.sentences - self.errors', DROP, EVALB),
     (P, '_match', 'j = best.popleft()', 'j = best[0]', DROP, EVALB),
     (P, '_match', 'equal.get(g.label, (g.label,)) if labeled', '(g.label,) if labeled', DROP, EVALB),
-    (P, '_crossing_pairs', ' or (s < gs < e < ge)', '', DROP, EVALB),
-    (P, '_crossing_pairs', '(gs < s < ge < e)', '(gs <= s < ge < e)', COMPARISON, EVALB),
+    (P, '_crossing', ' or max(max_end[s + 1 : e]) > e', '', DROP, EVALB),
+    (P, '_crossing', 'min(min_start[s + 1 : e]) < s', 'min(min_start[s + 1 : e]) <= s', COMPARISON, EVALB),
     (P, 'compare_readings', 'if not t.words:', 'if not g.words:', SIDE, EVALB),
     (P, 'compare_readings', 'g, t = fix_quote(g, t, params)', 'pass', DELETE, EVALB),
     (P, 'compare_readings', 'if a == b or params.label_eq(a, b)', 'if a == b', DROP, EVALB),
@@ -334,6 +335,15 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
      RESAMPLING),
     (RS, '_ted_scorer', '1.0 - _ratio(sums[:, 0:1], sums[:, 1:2])', '_ratio(sums[:, 0:1], sums[:, 1:2])',
      DROP, RESAMPLING),
+    # ---- issue 18: evalb's reading step without trees (evalcore parseval) ------------------
+    (EV, 'evalb_line_reader', 'length = n - sum(map(delete_len.__contains__, tags))', 'length = n', DROP,
+     EVALB_READER),
+    (EV, 'evalb_line_reader', 'before = list(accumulate(kept, initial=0))', 'before = list(range(n + 1))',
+     DROP, EVALB_READER),
+    (EV, 'evalb_line_reader', 'ends[stack.pop()] = pos', 'ends[stack.pop()] = pos + 1', OFF_BY_ONE,
+     EVALB_READER),
+    (EV, 'evalb_line_reader', ' or (quote_labels and not QUOTE_WORDS.isdisjoint(words))', '', DROP,
+     EVALB_READER),
 ]
 # fmt: on
 
