@@ -10,8 +10,6 @@ bold, ``?`` where a parse is not significantly different from the best
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
-
 import pandas as pd
 import streamlit as st
 
@@ -22,6 +20,7 @@ from evalcore.report.tedeval import latex_table, result_json
 from workbench.bound import Bound, keep_link, seed_link
 from workbench.datasets import LoadedDataset
 from workbench.labelmaps import choice_text, maps_key, scheme_maps, shipped_maps, upload_map_name
+from workbench.links import inspector_url
 from workbench.tedeval import experiment_schemes, guess_function_separators
 from workbench.tedeval_view import ExperimentSettings, corpus_experiment, merged_label_table
 from workbench.uploads import upload_slot
@@ -226,11 +225,6 @@ def significance_table(result: ExperimentResult) -> pd.DataFrame:
         for t in r.tests
     ]
     return pd.DataFrame(rows)
-
-
-def inspector_url(dataset: str, sent_id: str) -> str:
-    """A link to the sentence inspector at one sentence (the query parameters app.py reads)."""
-    return "./?" + urlencode({"data": dataset, "sent": sent_id})
 
 
 def sentences_of_row(

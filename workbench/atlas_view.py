@@ -8,7 +8,6 @@ chart.  Only :func:`dataset_atlas` touches streamlit (its cache).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from urllib.parse import urlencode
 
 import pandas as pd
 import plotly.express as px
@@ -21,6 +20,7 @@ from evalcore.experiment import Scheme
 from evalcore.metrics.tedeval import TedConfig
 from workbench.atlas_links import GroupRef, InspectorTarget, inspector_query, inspector_target
 from workbench.datasets import LoadedDataset
+from workbench.links import inspector_link
 from workbench.tedeval import experiment_schemes
 
 __all__ = [
@@ -178,7 +178,7 @@ def sentence_frame(
         {
             "sentence": sid,
             "words": (text.get(sid, "")[:89] + "…") if len(text.get(sid, "")) > 90 else text.get(sid, ""),
-            "inspect": "./?" + urlencode(query),
+            "inspect": inspector_link(query),
         }
         for sid, query in zip(ids, queries, strict=True)
     ]

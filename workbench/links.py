@@ -462,9 +462,15 @@ def parse_link(query: Mapping[str, str | Iterable[str]], keys: Mapping[str, Link
 
 def inspector_url(dataset: str, sent: str) -> str:
     """A relative link to the sentence inspector at one sentence (its ``data=`` and ``sent=``)."""
+    return inspector_link({"data": dataset, "sent": sent})
+
+
+def inspector_link(query: Mapping[str, str]) -> str:
+    """A relative link to the sentence inspector with this query string (e.g. one of
+    :func:`workbench.atlas_links.inspector_query`)."""
     from urllib.parse import urlencode
 
-    return "./?" + urlencode({"data": dataset, "sent": sent})
+    return "./?" + urlencode(dict(query))
 
 
 def current_link() -> DeepLink:
