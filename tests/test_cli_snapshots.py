@@ -12,14 +12,12 @@ these only pin that a refactoring changes no byte.  Run in-process here; the scr
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import io
 import os
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from ec_support import load_script
 
 from evalcore.cli import main
 
@@ -27,16 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SNAPSHOTS = Path(__file__).parent / "golden" / "cli_snapshots"
 
 
-def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("cli_snapshot", ROOT / "scripts" / "cli_snapshot.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["cli_snapshot"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-SCRIPT = _script()
+SCRIPT = load_script("cli_snapshot")
 SMALL = SCRIPT.selected(small=True)
 
 

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from ec_support import ROOT, CliResult, run_module
+from ec_support import ROOT, CliResult, load_script, run_module
 from hypothesis import given
 from hypothesis import strategies as st
 from scorer_cases import SCORER_CASES, scorer_conllu
@@ -29,17 +29,10 @@ from evalcore.report.conll18 import format_conll18_counts, format_conll18_table
 
 FIXTURES = ROOT / "tests" / "fixtures" / "reference" / "conll18"
 
-SHARED_TASK = [
-    ("en_ewt", "UDPipe-Future"),
-    ("en_ewt", "conll18-baseline"),
-    ("fr_gsd", "UDPipe-Future"),
-    ("fr_gsd", "conll18-baseline"),
-    ("he_htb", "UDPipe-Future"),
-    ("he_htb", "conll18-baseline"),
-    ("he_htb", "HIT-SCIR-18"),
-    ("he_htb", "ONLP-lab"),
-    ("he_htb", "Stanford-18"),
-]
+
+# the systems scripts/make_reference_fixtures.py made the fixtures of (one list)
+SHARED_TASK: tuple[tuple[str, str], ...] = load_script("make_reference_fixtures").CONLL18_SYSTEMS
+assert len(SHARED_TASK) == 9  # the 2 x 2 English and French systems and he_htb's five
 PAIRS = [f"{lang}.{system}" for lang, system in SHARED_TASK] + ["en_ewt.spacy_gold_tok", "en_ewt.spacy_raw"]
 
 
