@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from evalcore.conversion import ConversionConfig, to_span_tree
+from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps, to_span_tree
 from evalcore.errors import EvalcoreError
 from evalcore.generalization import generalize_all, tl_unify
 from evalcore.metrics.attachment import (
@@ -39,6 +39,7 @@ from evalcore.trees import ArcVerdict, DepTree, EditOp, MFTree, SpanTree, Tree
 
 __all__ = [
     "ArcVerdict",
+    "Neutralized",
     "OpMark",
     "OperationFilter",
     "ParseView",
@@ -48,6 +49,7 @@ __all__ = [
     "inspect_sentence",
     "label_matches",
     "mark_operations",
+    "neutralized_relabels",
     "operation_rows",
     "sentence_attachment",
     "span_words",
@@ -170,6 +172,41 @@ def inspect_sentence(
         multiple = (sentence_ted(st, g, general, labeled=False), sentence_ted(st, g, general, labeled=True))
         views.append(ParseView(name, scheme, tree, st, single, multiple, s_scheme))
     return SentenceReport(tuple(gold_st), general, tuple(views), config)
+
+
+@dataclass(frozen=True, slots=True)
+class Neutralized:
+    """A relabel that per-scheme label maps neutralized (SPEC §5.1): on ``span`` the parse's label
+    ``parse_label`` and the gold's ``gold_label`` differ as written, and both read ``label`` once
+    mapped; ``entries`` are the map entries that did it, ``(scheme, OLD, NEW)``."""
+
+    span: frozenset[int]
+    parse_label: str
+    gold_label: str
+    label: str
+    entries: tuple[tuple[str, str, str], ...]
+
+
+def neutralized_relabels(
+    parse: AnyTree, parse_scheme: str, gold: AnyTree, gold_scheme: str, config: ConversionConfig
+) -> tuple[Neutralized, ...]:
+    """The labels of ``parse`` and ``gold`` (its own or single gold) on the same span that differ
+    before the maps of ``config`` (``scheme_maps`` and ``label_map``) and agree after them, each
+    with the map entries that rewrote it, in span order."""
+    raw = replace(config, label_map=LabelMap(), scheme_maps=SchemeLabelMaps(), fold_case=False)
+    p_spans, g_spans = to_span_tree(parse, raw), to_span_tree(gold, raw).by_span
+    p_map, g_map = config.for_scheme(parse_scheme).label_map, config.for_scheme(gold_scheme).label_map
+    out: list[Neutralized] = []
+    for span, labels in p_spans.items:
+        other = g_spans.get(span, frozenset())
+        for pl in sorted(labels - other):
+            for gl in sorted(other - labels):
+                if p_map.apply(pl) != g_map.apply(gl):
+                    continue
+                entries = [(parse_scheme, *e) for e in (p_map.entry(pl),) if e is not None]
+                entries += [(gold_scheme, *e) for e in (g_map.entry(gl),) if e is not None]
+                out.append(Neutralized(span, pl, gl, p_map.apply(pl), tuple(entries)))
+    return tuple(out)
 
 
 KIND_NAMES = {"del": "deletion", "ins": "insertion", "rel": "relabeling"}

@@ -15,13 +15,16 @@ from urllib.parse import urlencode
 import pandas as pd
 import streamlit as st
 
+from evalcore.conversion import LabelMap, SchemeLabelMaps, read_label_map
 from evalcore.errors import EvalcoreError
 from evalcore.experiment import ExperimentResult, Row
 from evalcore.report.tedeval import latex_table, result_json
 from workbench.bound import Bound, keep_link, seed_link
 from workbench.datasets import LoadedDataset
+from workbench.labelmaps import choice_text, maps_key, scheme_maps, shipped_maps, upload_map_name
 from workbench.tedeval import experiment_schemes, guess_function_separators
-from workbench.tedeval_view import ExperimentSettings, corpus_experiment
+from workbench.tedeval_view import ExperimentSettings, corpus_experiment, merged_label_table
+from workbench.uploads import upload_slot
 from workbench.widgets import choose_dataset, download_table, md_escape, safe_stem
 
 DEFAULTS: dict[str, object] = {
@@ -45,20 +48,65 @@ LINKED = (
 )
 
 
-def setting_bounds(loaded: LoadedDataset, funcsep: str | None) -> list[Bound]:
-    """The sidebar settings bound to the link (defaults as ``evalcore tedeval``)."""
+def setting_bounds(
+    loaded: LoadedDataset, funcsep: str | None, map_choices: tuple[str, ...] = ()
+) -> list[Bound]:
+    """The sidebar settings bound to the link (defaults as ``evalcore tedeval``); ``map_choices``:
+    the ``SCHEME:MAP`` label maps offered (``labelmaps=``)."""
     skip = loaded.spec.kind == "constituency" or any(a.spec.align == "skip-mismatch" for a in loaded.analyses)
     bounds = [Bound(name, widget, DEFAULTS[widget], offered) for name, widget, offered in LINKED]
     bounds.append(Bound("skip", "xs_skip", skip))
     if funcsep is not None:
         bounds.append(Bound("funcsep", f"xs_funcsep:{loaded.spec.key}", funcsep))
+    bounds.append(Bound("labelmaps", "xs_labelmaps", [], map_choices, many=True))
     return bounds
+
+
+def _check_map(name: str, data: bytes) -> str | None:
+    try:
+        read_label_map(data, name=name)
+    except EvalcoreError as exc:
+        return str(exc)
+    return None
+
+
+def available_maps() -> dict[str, LabelMap]:
+    """The shipped maps and the ones uploaded in this session, by name."""
+    uploads = upload_slot(
+        "Upload a label map (OLD=NEW lines)",
+        key="xs_labelmap",
+        validate=_check_map,
+        multiple=True,
+        help="A --labels-map file, e.g. one made by `evalcore align-labels` (docs/labels.md).",
+    )
+    maps = dict(shipped_maps())
+    for up in uploads:
+        maps[upload_map_name(up.name)] = read_label_map(up.data, name=up.name)
+    return maps
+
+
+def label_map_choice(schemes: list[str], maps: dict[str, LabelMap]) -> SchemeLabelMaps:
+    """The per-scheme label maps chosen in the sidebar (seeded from the link with the other settings)."""
+    options = [choice_text(s, name) for s in schemes for name in maps]
+    chosen = [c for c in st.session_state.get("xs_labelmaps", []) if c in options]
+    st.session_state["xs_labelmaps"] = chosen  # a map of another dataset or an upload forgotten
+    picked = st.sidebar.multiselect(
+        "Label maps (per scheme)",
+        options,
+        key="xs_labelmaps",
+        help="SCHEME:MAP applies the map to that scheme's gold and parses before conversion, as "
+        "`evalcore tedeval --labels-map SCHEME=FILE` (SPEC §5.1); the shipped maps are in "
+        "assets/labelmaps/, made by `evalcore align-labels` (docs/labels.md).",
+    )
+    return scheme_maps(picked, maps)
 
 
 def settings(loaded: LoadedDataset) -> ExperimentSettings:
     """The command line's settings, in the sidebar (defaults as ``evalcore tedeval``), in the link."""
     guess = guess_function_separators(loaded) if loaded.ptb() else None
-    bounds = setting_bounds(loaded, guess)
+    maps = available_maps()
+    scheme_names = [s.name for s in experiment_schemes(loaded)]
+    bounds = setting_bounds(loaded, guess, tuple(choice_text(s, m) for s in scheme_names for m in maps))
     seed_link(bounds)
     side = st.sidebar
     side.markdown("**Experiment**")
@@ -102,6 +150,7 @@ def settings(loaded: LoadedDataset) -> ExperimentSettings:
             )
             or guess
         )
+    chosen_maps = label_map_choice(scheme_names, maps)
     keep_link(bounds)
     return ExperimentSettings(
         str(protocol),
@@ -112,7 +161,18 @@ def settings(loaded: LoadedDataset) -> ExperimentSettings:
         bool(skip),
         bool(golds),
         function_sep,
+        maps_key(chosen_maps),
     )
+
+
+def merged_panel(loaded: LoadedDataset, chosen: ExperimentSettings) -> None:
+    """Which labels the chosen maps merged: scheme, OLD → NEW, label occurrences rewritten."""
+    merged = merged_label_table(loaded, chosen)
+    st.markdown("**Labels the maps merged** (before conversion, in each scheme's gold and parses)")
+    if merged.empty:
+        st.caption("No label of these schemes is in the chosen maps: they change nothing here.")
+        return
+    st.dataframe(merged, hide_index=True, width="content")
 
 
 def _is_general(row: Row) -> bool:
@@ -287,6 +347,8 @@ def main() -> None:
         f"{result.sentences} sentences, skipped {result.skipped_mismatched} (words differ) and "
         f"{result.skipped_invalid} (not a tree). Signature: `{result.signature}`"
     )
+    if chosen.label_maps:
+        merged_panel(loaded, chosen)
     if chosen.shuffles == 0:
         st.caption("Shuffles = 0: no significance test was run, so every pair is marked ?.")
     data = result_json(result)

@@ -4,8 +4,8 @@
   A module imports only from its own layer or lower ones::
 
       errors, limits, version < trees < formats < conversion, generalization, fragments, ted/,
-      lattice/ < metrics/, significance < experiment, inspection, examples, atlas, ranking, resampling
-      < report/, render/
+      lattice/ < metrics/, significance < experiment, inspection, examples, atlas, ranking, resampling,
+      labelalign < report/, render/
       < commands/, cli, the package's public API (``evalcore/__init__.py``)
 
   Every module of ``evalcore/`` must be placed in a layer here (a new module fails until it is).
@@ -44,6 +44,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "evalcore.atlas",
         "evalcore.ranking",
         "evalcore.resampling",
+        "evalcore.labelalign",
     ),
     ("evalcore.report", "evalcore.render"),
     ("evalcore.commands", "evalcore.cli", "evalcore.__main__", "evalcore"),

@@ -72,3 +72,20 @@ def test_inspector_converts_each_scheme_with_its_map() -> None:
     assert report.parses[0].single[1].delta == 0
     mapped_gold = to_span_tree(_tree(["root", "vg", "vg"]))
     assert report.parses[0].span_tree == mapped_gold  # obj read as vg: the parse's tree is its gold's
+
+
+def test_neutralized_relabels_name_the_map_entry() -> None:
+    """'worked' is vg in the gold and obj in the parse: the map obj=vg of the parse's scheme makes
+    them agree (one neutralized relabel on span {3rd word}); a map of another scheme does not."""
+    from evalcore.inspection import neutralized_relabels
+
+    gold, parse = _tree(["root", "vg", "vg"]), _tree(["root", "vg", "obj"])
+    conv = ConversionConfig(scheme_maps=SchemeLabelMaps.of({"a": LabelMap((("obj", "vg"),))}))
+    (n,) = neutralized_relabels(parse, "a", gold, "a", conv)
+    assert (n.span, n.parse_label, n.gold_label, n.label) == (frozenset({2}), "obj", "vg", "vg")
+    assert n.entries == (("a", "obj", "vg"),)
+    assert neutralized_relabels(parse, "b", gold, "b", conv) == ()
+    # a map on the gold's side: vg=obj on the gold's scheme only
+    gold_side = ConversionConfig(scheme_maps=SchemeLabelMaps.of({"g": LabelMap((("vg", "obj"),))}))
+    (m,) = neutralized_relabels(parse, "p", gold, "g", gold_side)
+    assert m.entries == (("g", "vg", "obj"),) and m.label == "obj"

@@ -28,14 +28,16 @@ from functools import cached_property
 import pandas as pd
 import streamlit as st
 
-from evalcore.conversion import ConversionConfig
+from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps, read_label_map
 from evalcore.errors import EvalcoreError
 from evalcore.inspection import (
     OperationFilter,
     ParseView,
     SentenceAttachment,
     label_matches,
+    neutralized_relabels,
     sentence_attachment,
+    span_words,
 )
 from evalcore.metrics.attachment import AttachConfig, is_punct
 from evalcore.render.dot import dep_to_dot, tree_to_dot
@@ -47,6 +49,7 @@ from workbench.atlas_links import highlight_flags, parse_group
 from workbench.cache import corpus_attach
 from workbench.datasets import Analysis, LoadedDataset, SentenceInfo
 from workbench.handoff import offer_lattice_page
+from workbench.labelmaps import maps_key, parse_choice, scheme_maps, shipped_maps, upload_map_name
 from workbench.links import (
     OP_KINDS,
     OP_STATUSES,
@@ -55,6 +58,7 @@ from workbench.links import (
     keep_widget,
     report_link_problem,
     seed_widget,
+    widget_value,
     write_link,
 )
 from workbench.tedeval import (
@@ -98,10 +102,14 @@ class Settings:
     script_single: bool = False  # the edit script to the single gold instead of the generalization
     function_sep: str = "-="  # separators of function tags in bracketed labels (SPEC §5.1)
     parse: str = ""  # the parse whose edit script is drawn (a TedParse name; "" = none)
+    label_maps: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()  # chosen on the cross-scheme page
 
     @property
     def conversion(self) -> ConversionConfig:
-        return ConversionConfig(protocol=self.protocol, function_separators=self.function_sep)  # type: ignore[arg-type]
+        maps = SchemeLabelMaps(tuple((scheme, LabelMap(pairs)) for scheme, pairs in self.label_maps))
+        return ConversionConfig(
+            protocol=self.protocol, function_separators=self.function_sep, scheme_maps=maps
+        )  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -485,6 +493,38 @@ def panel_tedeval(view: View) -> None:
         key=f"ted:{pv.name}",
         highlighted=group_highlight(view, chosen, pv),
     )
+    if view.settings.label_maps:
+        neutralized_panel(view, chosen, pv)
+
+
+def neutralized_panel(view: View, chosen: TedParse, pv: ParseView) -> None:
+    """The relabels against the parse's single gold that the per-scheme label maps neutralized, each
+    with the map entry that did it (SPEC §5.1)."""
+    index = view.sentence.index
+    parse_tree, gold_tree = chosen.analysis.trees[index], chosen.single.trees[index]
+    if parse_tree is None or gold_tree is None:
+        return
+    found = neutralized_relabels(
+        parse_tree, pv.scheme, gold_tree, pv.single_scheme or pv.scheme, view.settings.conversion
+    )
+    words = view.ted.words
+    st.markdown(
+        f"**Relabels the label maps neutralized** (*{md_escape(chosen.name)}* against its single gold "
+        f"*{md_escape(chosen.single.name)}*):"
+    )
+    if not found:
+        st.caption("None on this sentence.")
+        return
+    rows = [
+        {
+            "words": f"{{{','.join(str(i + 1) for i in sorted(n.span))}}} {span_words(n.span, words)}",
+            "parse label": n.parse_label,
+            "gold label": n.gold_label,
+            "map entry": "; ".join(f"{scheme}: {old}={new}" for scheme, old, new in n.entries),
+        }
+        for n in found
+    ]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 
 
 def group_highlight(view: View, chosen: TedParse, pv: ParseView) -> tuple[bool, ...]:
@@ -657,6 +697,7 @@ def sidebar_settings(loaded: LoadedDataset, choices: Sequence[TedParse]) -> Sett
                 or guess
             )
             keep_widget("funcsep", sep_key, None if function_sep == guess else function_sep)
+        label_maps = chosen_label_maps()
     return Settings(
         count_punct,
         side_by_side,
@@ -665,7 +706,27 @@ def sidebar_settings(loaded: LoadedDataset, choices: Sequence[TedParse]) -> Sett
         target == TARGET_LABELS["single"],
         function_sep,
         parse,
+        maps_key(label_maps),
     )
+
+
+def chosen_label_maps() -> SchemeLabelMaps:
+    """The per-scheme label maps chosen on the cross-scheme page (kept across pages; SPEC §5.1),
+    said in the sidebar: the inspector's scores and scripts use them too."""
+    choices = widget_value("xs_labelmaps", [])
+    if not isinstance(choices, list) or not choices:
+        return SchemeLabelMaps()
+    maps = dict(shipped_maps())
+    store = st.session_state.get("_wb_slot:xs_labelmap", {})
+    for up in store.values() if isinstance(store, dict) else ():
+        maps[upload_map_name(up.name)] = read_label_map(up.data, name=up.name)
+    chosen = scheme_maps([str(c) for c in choices], maps)
+    if chosen.maps:
+        st.caption(
+            "Label maps (chosen on the cross-scheme page): "
+            + md_escape(", ".join(str(c) for c in choices if parse_choice(str(c))[1] in maps))
+        )
+    return chosen
 
 
 # ---------------------------------------------------------------------------

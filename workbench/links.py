@@ -115,6 +115,7 @@ CROSS_SCHEME_KEYS: tuple[str, ...] = (
     "skip",
     "golds",
     "funcsep",
+    "labelmaps",
     "row",
     "worst",
 )
@@ -264,6 +265,12 @@ LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
             LinkKey("average", "choice", "corpus score", choices=("global", "sentence"), max_length=10),
             LinkKey("skip", "flag", "skip sentences whose words differ", max_length=10),
             LinkKey("golds", "flag", "also score each gold as a parse", max_length=10),
+            LinkKey(
+                "labelmaps",
+                "name",
+                "per-scheme label maps, SCHEME:MAP comma-separated (a shipped map or an uploaded one)",
+                max_length=400,
+            ),
             LinkKey("row", "name", "the row whose sentences are listed (against · metric)", max_length=200),
             LinkKey("worst", "name", "the parse the sentences are ordered by, worst first", max_length=200),
             # the FREVAL page's own choices (pages/2_FREVAL.py)

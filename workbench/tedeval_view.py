@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
-from evalcore.conversion import ConversionConfig
+from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps
 from evalcore.experiment import ExperimentConfig, ExperimentResult, run_experiment
 from evalcore.inspection import OpMark, ParseView, SentenceReport, operation_rows
 from evalcore.metrics.tedeval import SentenceTed, TedConfig
@@ -31,6 +31,7 @@ from evalcore.render.edits import EDIT_LEGEND, marked_tree_dot
 from evalcore.trees import SpanTree
 from workbench.cache import run_with_progress
 from workbench.datasets import LoadedDataset
+from workbench.labelmaps import maps_key, merged_labels
 from workbench.tedeval import (
     ParseTeds,
     TedParse,
@@ -51,6 +52,7 @@ __all__ = [
     "corpus_scripts",
     "edit_script_panel",
     "function_tree_figure",
+    "merged_label_table",
     "sentence_report",
     "ted_summary",
 ]
@@ -81,9 +83,17 @@ class ExperimentSettings:
     skip_mismatched: bool = True
     include_golds: bool = False
     function_sep: str = "-="
+    label_maps: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()  # (scheme, OLD=NEW pairs), SPEC §5.1
+
+    def scheme_maps(self) -> SchemeLabelMaps:
+        return SchemeLabelMaps(tuple((scheme, LabelMap(pairs)) for scheme, pairs in self.label_maps))
 
     def config(self) -> ExperimentConfig:
-        conv = ConversionConfig(protocol=self.protocol, function_separators=self.function_sep)  # type: ignore[arg-type]
+        conv = ConversionConfig(
+            protocol=self.protocol,  # type: ignore[arg-type]
+            function_separators=self.function_sep,
+            scheme_maps=self.scheme_maps(),
+        )
         return ExperimentConfig(
             TedConfig(conv, self.average),  # type: ignore[arg-type]
             self.shuffles,
@@ -102,6 +112,7 @@ class ExperimentSettings:
             self.skip_mismatched,
             self.include_golds,
             self.function_sep,
+            self.label_maps,
         )
 
     def counting(self) -> ExperimentSettings:
@@ -114,6 +125,7 @@ class ExperimentSettings:
             skip_mismatched=self.skip_mismatched,
             include_golds=False,
             function_sep=self.function_sep,
+            label_maps=self.label_maps,
         )
 
 
@@ -175,17 +187,46 @@ def corpus_experiment(
     return _experiment(_files_key(loaded), settings.key(), label, loaded)
 
 
+@st.cache_data(show_spinner=False, max_entries=24)
+def _merged(
+    files: tuple[tuple[str, ...], ...], settings: tuple[object, ...], _loaded: LoadedDataset
+) -> pd.DataFrame:
+    s = ExperimentSettings(*settings)  # type: ignore[arg-type]
+    rows = merged_labels(experiment_schemes(_loaded), s.scheme_maps(), s.config().ted.conversion)
+    return pd.DataFrame(
+        [{"scheme": m.scheme, "OLD → NEW": f"{m.old} → {m.new}", "occurrences": m.occurrences} for m in rows],
+        columns=["scheme", "OLD → NEW", "occurrences"],
+    )
+
+
+def merged_label_table(loaded: LoadedDataset, settings: ExperimentSettings) -> pd.DataFrame:
+    """The labels the settings' per-scheme maps merge on the dataset (``workbench.labelmaps``), cached."""
+    return _merged(_files_key(loaded), settings.counting().key(), loaded)
+
+
+ConvKey = tuple[str, str, tuple[tuple[str, tuple[tuple[str, str], ...]], ...]]
+"""A conversion as a cache key: protocol, function-tag separators, per-scheme label maps."""
+
+
+def _conv_key(config: ConversionConfig) -> ConvKey:
+    return (config.protocol, config.function_separators, maps_key(config.scheme_maps))
+
+
+def _conversion(conv: ConvKey) -> ConversionConfig:
+    maps = SchemeLabelMaps(tuple((scheme, LabelMap(pairs)) for scheme, pairs in conv[2]))
+    return ConversionConfig(protocol=conv[0], function_separators=conv[1], scheme_maps=maps)  # type: ignore[arg-type]
+
+
 @st.cache_resource(show_spinner=False, max_entries=512)
 def _sentence(
     files: tuple[tuple[str, ...], ...],
     index: int,
-    conv: tuple[str, str],
+    conv: ConvKey,
     names: tuple[str, ...],
     _loaded: LoadedDataset,
     _choices: tuple[TedParse, ...],
 ) -> TedSentence:
-    config = ConversionConfig(protocol=conv[0], function_separators=conv[1])  # type: ignore[arg-type]
-    return sentence_tedeval(_loaded, index, config, _choices)
+    return sentence_tedeval(_loaded, index, _conversion(conv), _choices)
 
 
 def sentence_report(
@@ -195,7 +236,7 @@ def sentence_report(
     kept for every session (``st.cache_resource``: frozen values, never copied), keyed on the
     files' digests, the sentence, the settings and the parses."""
     names = tuple(c.name for c in choices)
-    conv = (config.protocol, config.function_separators)
+    conv = _conv_key(config)
     return _sentence(_files_key(loaded), index, conv, names, loaded, tuple(choices))
 
 
@@ -206,14 +247,13 @@ CHUNK = 200  # sentences per cached chunk of corpus_scripts
 def _scripts_chunk(
     files: tuple[tuple[str, ...], ...],
     name: str,
-    conv: tuple[str, str],
+    conv: ConvKey,
     start: int,
     stop: int,
     _loaded: LoadedDataset,
     _choice: TedParse,
 ) -> tuple[ParseTeds | None, ...]:
-    config = ConversionConfig(protocol=conv[0], function_separators=conv[1])  # type: ignore[arg-type]
-    return corpus_parse_teds(_loaded, _choice, config, start, stop)
+    return corpus_parse_teds(_loaded, _choice, _conversion(conv), start, stop)
 
 
 def corpus_scripts(
@@ -222,7 +262,7 @@ def corpus_scripts(
     """Every sentence's TedEval scripts of ``choice`` (for filters and orders), computed in chunks
     behind a progress bar the first time this session asks, kept for every session."""
     files = _files_key(loaded)
-    conv = (config.protocol, config.function_separators)
+    conv = _conv_key(config)
     n = len(loaded.sentences)
     bounds = [(a, min(a + CHUNK, n)) for a in range(0, n, CHUNK)]
     seen = st.session_state.setdefault("_wb_seen", set())
