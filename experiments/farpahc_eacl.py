@@ -841,15 +841,7 @@ def _category_lines(without: ExperimentResult, with_maps: ExperimentResult) -> l
         _table_md(with_maps),
         *_closing_lines(cs),
         "",
-        "The inequality, cell by cell (L-TED without: the category conversion without maps):",
-        "",
-        "| parse | against | L-TED with − L-TED without | 0.5 × (U-TED − L-TED without) | holds |",
-        "|---|---|---|---|---|",
-        *(
-            f"| {c.parse} | {c.against} | {c.l_with - c.l_without:.4f} | "
-            f"{0.5 * (c.u_ted - c.l_without):.4f} | {'yes' if c.closed >= 0.5 else 'no'} |"
-            for c in cs
-        ),
+        *_inequality_lines(cs),
         *_edit_lines(with_maps, CLOSING, "Counted labeled edits that remain with category labels and maps"),
     ]
 
@@ -865,6 +857,20 @@ def _closing_lines(cs: Sequence[Closing]) -> list[str]:
         *(
             f"| {c.parse} | {c.against} | {c.u_ted:.4f} | {c.l_without:.4f} | {c.l_with:.4f} | "
             f"{c.closed:.4f} | {'yes' if c.closed >= 0.5 else 'no'} |"
+            for c in cs
+        ),
+    ]
+
+
+def _inequality_lines(cs: Sequence[Closing]) -> list[str]:
+    return [
+        "The inequality, cell by cell (L-TED without: the category conversion without maps):",
+        "",
+        "| parse | against | L-TED with − L-TED without | 0.5 × (U-TED − L-TED without) | holds |",
+        "|---|---|---|---|---|",
+        *(
+            f"| {c.parse} | {c.against} | {c.l_with - c.l_without:.4f} | "
+            f"{0.5 * (c.u_ted - c.l_without):.4f} | {'yes' if c.closed >= 0.5 else 'no'} |"
             for c in cs
         ),
     ]
@@ -923,6 +929,8 @@ GUM_NAME = "gum_ptb_ud"
 GUM_MAP_DOCS = ("GUM_academic_discrimination", "GUM_bio_dvorak", "GUM_court_insanity", "GUM_news_nasa")
 GUM_MAP = GUM / "maps" / "ptb-to-ud.map"
 GUM_PROPOSED = GUM / "maps" / "ptb-to-ud.proposed.map"
+GUM_CAT_MAP = GUM / "maps" / "ptb-cat-to-ud.map"  # with --category-labels (SPEC §5.1 extension)
+GUM_CAT_PROPOSED = GUM / "maps" / "ptb-cat-to-ud.proposed.map"
 
 
 def gum_path(part: str, kind: str) -> Path:
@@ -954,13 +962,27 @@ def prepare_gum(data: Path = GUM_DATA) -> str:
     return text
 
 
-def evaluate_gum(with_maps: bool, *, details: bool = False) -> ExperimentResult:
-    """One scheme (UD gold) and one parse (the PTB trees); the map renames PTB function tags and
-    leaves UD's lower-case relations alone, so it is given for every scheme."""
-    label_map = read_label_map(GUM_MAP) if with_maps else LabelMap()
-    config = ExperimentConfig(
-        ted=TedConfig(ConversionConfig(label_map=label_map)), shuffles=SHUFFLES, seed=SEED
+def propose_gum_categories() -> str:
+    """``align-labels --category-labels`` on GUM's map set, into ``maps/ptb-cat-to-ud.proposed.map``."""
+    from evalcore.labelalign import align_files
+    from evalcore.report.labels import alignment_map
+
+    conv = ConversionConfig(category_labels=True)
+    found = align_files(
+        str(gum_path("mapset", "ptb")), str(gum_path("mapset", "ud")), conversion=conv, names=("ptb", "ud")
     )
+    text = alignment_map(found)
+    GUM_CAT_PROPOSED.write_text(text, encoding="utf-8")
+    return text
+
+
+def evaluate_gum(with_maps: bool, *, details: bool = False, categories: bool = False) -> ExperimentResult:
+    """One scheme (UD gold) and one parse (the PTB trees); the map renames PTB function tags (with
+    ``categories``: and categories) and leaves UD's lower-case relations alone, so it is given for
+    every scheme."""
+    label_map = read_label_map(GUM_CAT_MAP if categories else GUM_MAP) if with_maps else LabelMap()
+    conv = ConversionConfig(label_map=label_map, category_labels=categories)
+    config = ExperimentConfig(ted=TedConfig(conv), shuffles=SHUFFLES, seed=SEED)
     gold = _named("ud-gold", gum_path("eval", "ud"))
     parse = NamedTrees("gum-ptb", tuple(read_ptb(gum_path("eval", "ptb"))), str(gum_path("eval", "ptb")))
     return run_experiment([Scheme("ud", gold, (parse,))], config, details=details)
@@ -991,7 +1013,31 @@ def write_gum(out: Path) -> str:
         *_closing_lines(closing(without, with_maps, cells)),
         *_edit_lines(with_maps, cells),
     ]
-    return _write_md_csv(lines, [("none", without), ("aligned", with_maps)], out, GUM_NAME)
+    cat_without = evaluate_gum(with_maps=False, categories=True)
+    cat_with = evaluate_gum(with_maps=True, details=True, categories=True)
+    cs = closing(cat_without, cat_with, cells)
+    lines += [
+        "",
+        "# With category labels (`--category-labels`: our extension of SPEC §5.1)",
+        "",
+        "Every PTB bracket without a function tag labeled with its category, part-of-speech nodes "
+        'included (docs/tedeval.md "Category labels"). Map: `align-labels --category-labels` on the '
+        f"map set, kept as proposed: `{GUM_CAT_MAP.relative_to(ROOT)}`.",
+        "",
+        "## Category labels, without label maps",
+        "",
+        _table_md(cat_without),
+        "## Category labels, with the aligned category map",
+        "",
+        _table_md(cat_with),
+        *_closing_lines(cs),
+        "",
+        *_inequality_lines(cs),
+        *_edit_lines(cat_with, cells, "Counted labeled edits that remain with category labels and the map"),
+    ]
+    results = [("none", without), ("aligned", with_maps)]
+    results += [("categories", cat_without), ("categories-aligned", cat_with)]
+    return _write_md_csv(lines, results, out, GUM_NAME)
 
 
 def main() -> None:
@@ -1022,6 +1068,7 @@ def main() -> None:
         print(propose())
         print(propose(categories=True))
         print(prepare_gum())
+        print(propose_gum_categories())
         return
     if args.step == "train":
         from spacy_training import deterministic_process

@@ -103,7 +103,7 @@ def test_committed_parse_has_the_gold_words() -> None:
         assert fh.read().count("\troot\t") >= len(gold)
 
 
-@pytest.mark.slow  # 10-20 s: six evaluations with 10,000 shuffles (FarPaHC, with category labels, GUM)
+@pytest.mark.slow  # 10-20 s: eight evaluations, 10,000 shuffles (FarPaHC, GUM; with and without categories)
 def test_evaluation_reproduces_committed_table(tmp_path: Path) -> None:
     fe.evaluate_and_write(tmp_path)
     for stem in (fe.NAME, fe.GUM_NAME):
@@ -158,6 +158,20 @@ def test_category_map_differs_from_the_proposal_only_by_the_documented_review() 
     assert "PP" not in proposed
     proposed["PP"] = "obl"
     assert reviewed == proposed
+
+
+def test_gum_category_map_is_what_align_labels_proposes_kept_as_proposed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``assets/gum/maps/ptb-cat-to-ud.proposed.map`` is ``align-labels --category-labels``' output
+    on GUM's committed map set (regression pin); the reviewed map has the same pairs (its header:
+    kept as proposed)."""
+    from evalcore.conversion import read_label_map
+
+    committed = fe.GUM_CAT_PROPOSED.read_text(encoding="utf-8")
+    monkeypatch.setattr(fe, "GUM_CAT_PROPOSED", tmp_path / "proposed.map")
+    assert fe.propose_gum_categories() == committed
+    assert read_label_map(fe.GUM_CAT_MAP).pairs == read_label_map(tmp_path / "proposed.map").pairs
 
 
 def test_prepare_gum_writes_the_committed_files(
