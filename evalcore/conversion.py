@@ -154,6 +154,7 @@ class ConversionConfig:
     fold_case: bool = False
     projectivize: bool = False  # 2012 only; the 2011 protocol always projectivizes (SPEC §4.1)
     scheme_maps: SchemeLabelMaps = SchemeLabelMaps()
+    category_labels: bool = False  # our extension of SPEC §5.1 (docs/tedeval.md "Category labels")
 
     def for_scheme(self, scheme: str) -> ConversionConfig:
         """The conversion of one scheme's trees: its own map (if any), then the map of every scheme."""
@@ -329,6 +330,10 @@ def ptb_to_span_tree(tree: Tree, config: ConversionConfig = ConversionConfig()) 
     ``-NONE-`` and emptied ancestors are removed, outer ``""``/ROOT/TOP brackets
     and FarPaHC ``ID`` nodes are dropped; each node's labels = its function
     tags (category dropped); nodes over the same span merge (unary chains).
+
+    With ``config.category_labels`` (our extension of §5.1, off by default), a node without
+    function tags gets its category as its one label, part-of-speech nodes included
+    (``(NP (D the) (N dog))`` → ``NP``, ``D``, ``N``); a node with function tags keeps only them.
     """
     if config.protocol != "2012":
         raise InputFormatError(
@@ -343,7 +348,10 @@ def ptb_to_span_tree(tree: Tree, config: ConversionConfig = ConversionConfig()) 
     for i in clean.internal():
         raw = clean.nodes[i].label
         parts = split_label(raw, config.function_separators)
-        funcs = {config.label_map.apply(f) for f in parts.functions}
+        names = parts.functions
+        if config.category_labels and not names and parts.category:
+            names = (parts.category,)
+        funcs = {config.label_map.apply(f) for f in names}
         if config.fold_case:
             funcs = {f.lower() for f in funcs}
         span = spans[i]

@@ -266,6 +266,7 @@ def align(
             ("share", f"{settings.min_share:g}"),
             ("sep", conversion.function_separators),
             ("case", "fold" if conversion.fold_case else "keep"),
+            *((("cat", True),) if conversion.category_labels else ()),
         ],
     )
     return LabelAlignment(

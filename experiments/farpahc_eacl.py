@@ -36,8 +36,12 @@ table by up to :data:`spacy_training.TOLERANCE` points on another machine.
 the cleaned psd trees; parse: Berkeley) and ``ud`` (gold: UD; parse: spaCy), U-TED and L-TED
 against each gold and their generalization, with significance (SPEC §5.4), once without label maps
 and once with the reviewed per-scheme map; the share of the labeled/unlabeled gap the map closes,
-what relabelling could reach at most, and the counted edits that remain.  Then GUM: its PTB trees
-against its UD gold, with and without its map.
+what relabelling could reach at most, and the counted edits that remain.  Then the same twice with
+``--category-labels`` (our extension of SPEC §5.1: psd brackets without a function tag labeled with
+their category, part-of-speech nodes included; docs/tedeval.md), without maps and with the reviewed
+category map (``maps/psd-cat-to-ud.map``, from ``maps/psd-cat-to-ud.proposed.map`` that
+``align-labels --category-labels`` proposes on the map set), with the done-when inequality cell by
+cell.  Then GUM: its PTB trees against its UD gold, with and without its map.
 """
 
 from __future__ import annotations
@@ -433,21 +437,24 @@ def prepare(data: Path = DATA) -> str:
 
 
 PROPOSED = EACL / "maps" / "psd-to-ud.proposed.map"
+CAT_PROPOSED = EACL / "maps" / "psd-cat-to-ud.proposed.map"
 
 
-def propose() -> str:
+def propose(*, categories: bool = False) -> str:
     """``evalcore align-labels`` on the map set (psd labels onto UD's, the aligner's defaults),
-    written to ``maps/psd-to-ud.proposed.map``; the reviewed map beside it is edited by hand."""
+    written to ``maps/psd-to-ud.proposed.map`` (with ``categories``: ``--category-labels``, into
+    ``maps/psd-cat-to-ud.proposed.map``); the reviewed map beside it is edited by hand."""
     from evalcore.labelalign import align_files
     from evalcore.report.labels import alignment_map
 
-    conv = ConversionConfig(function_separators=SEPARATORS)
+    conv = ConversionConfig(function_separators=SEPARATORS, category_labels=categories)
     found = align_files(
         str(maps_path("psd-gold")), str(maps_path("ud-gold")), conversion=conv, names=("psd", "ud")
     )
     text = alignment_map(found)
-    PROPOSED.parent.mkdir(parents=True, exist_ok=True)
-    PROPOSED.write_text(text, encoding="utf-8")
+    out = CAT_PROPOSED if categories else PROPOSED
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text, encoding="utf-8")
     return text
 
 
@@ -509,6 +516,8 @@ def train(
 
 SEPARATORS = "-=*"  # FarPaHC writes NP-SBJ (psd) and NP*SBJ (the Berkeley fold)
 MAPS = {"psd": EACL / "maps" / "psd-to-ud.map"}  # the reviewed per-scheme maps (SPEC §5.1)
+# with --category-labels (our extension of SPEC §5.1: docs/tedeval.md "Category labels")
+CAT_MAPS = {"psd": EACL / "maps" / "psd-cat-to-ud.map"}
 
 
 def _named(name: str, path: Path) -> NamedTrees:
@@ -540,12 +549,16 @@ def evaluate(
     *,
     details: bool = False,
     spacy_parse: Path | None = None,
+    categories: bool = False,
 ) -> ExperimentResult:
-    conversion = ConversionConfig(function_separators=SEPARATORS)
+    """The table without or with the reviewed maps; with ``categories``, brackets without a
+    function tag labeled with their category (``--category-labels``) and the category maps."""
+    conversion = ConversionConfig(function_separators=SEPARATORS, category_labels=categories)
     config = ExperimentConfig(ted=TedConfig(conversion), shuffles=shuffles, seed=seed)
     if not with_maps:
         return run_experiment(schemes(spacy_parse), config, details=details)
-    maps = SchemeLabelMaps.of({scheme: read_label_map(path) for scheme, path in MAPS.items()})
+    paths = CAT_MAPS if categories else MAPS
+    maps = SchemeLabelMaps.of({scheme: read_label_map(path) for scheme, path in paths.items()})
     return run_experiment(schemes(spacy_parse), config, label_maps=maps, details=details)
 
 
@@ -735,8 +748,14 @@ def _table_md(result: ExperimentResult) -> str:
     return markdown_table(headers, rows) + f"\nSignature: `{result.signature}`\n"
 
 
-def write_results(without: ExperimentResult, with_maps: ExperimentResult, out: Path) -> str:
-    """``farpahc_eacl.md`` (both tables, the gap closed, the edits that remain) and ``.csv``."""
+def write_results(
+    without: ExperimentResult,
+    with_maps: ExperimentResult,
+    out: Path,
+    categories: tuple[ExperimentResult, ExperimentResult] | None = None,
+) -> str:
+    """``farpahc_eacl.md`` (both tables, the gap closed, the edits that remain; with
+    ``categories``, the two tables of the category-label conversion after them) and ``.csv``."""
     lines = [
         "# FarPaHC: a constituency and a dependency parser on one scale (EACL 2012 protocol)",
         "",
@@ -793,7 +812,38 @@ def write_results(without: ExperimentResult, with_maps: ExperimentResult, out: P
         share = (e - c.l_without) / (c.u_ted - c.l_without) if c.u_ted != c.l_without else 1.0
         lines.append(f"| {c.parse} | {c.against} | {e:.4f} | {share:.4f} |")
     lines += _edit_lines(with_maps, CLOSING)
-    return _write_md_csv(lines, without, with_maps, out, NAME)
+    results = [("none", without), ("aligned", with_maps)]
+    if categories is not None:
+        lines += _category_lines(*categories)
+        results += [("categories", categories[0]), ("categories-aligned", categories[1])]
+    return _write_md_csv(lines, results, out, NAME)
+
+
+def _category_lines(without: ExperimentResult, with_maps: ExperimentResult) -> list[str]:
+    """The tables with ``--category-labels``, the done-when inequality and the edits that remain."""
+    cs = closing(without, with_maps)
+    return [
+        "",
+        "# With category labels (`--category-labels`: our extension of SPEC §5.1)",
+        "",
+        "Every psd bracket without a function tag labeled with its category, part-of-speech nodes "
+        'included (docs/tedeval.md "Category labels"); brackets with function tags keep only them. '
+        "The UD side does not change. Maps: `align-labels --category-labels` on the map set, "
+        "reviewed (the file's header lists the edits).",
+        "",
+        "## Category labels, without label maps",
+        "",
+        _table_md(without),
+        "## Category labels, with the aligned category maps",
+        "",
+        "Per-scheme maps: " + ", ".join(f"`{k}`: `{p.relative_to(ROOT)}`" for k, p in CAT_MAPS.items()),
+        "",
+        _table_md(with_maps),
+        *_closing_lines(cs),
+        "",
+        *_inequality_lines(cs),
+        *_edit_lines(with_maps, CLOSING, "Counted labeled edits that remain with category labels and maps"),
+    ]
 
 
 def _closing_lines(cs: Sequence[Closing]) -> list[str]:
@@ -812,8 +862,26 @@ def _closing_lines(cs: Sequence[Closing]) -> list[str]:
     ]
 
 
-def _edit_lines(with_maps: ExperimentResult, cells: Sequence[tuple[str, str]]) -> list[str]:
-    lines = ["", "## Counted labeled edits that remain with the maps", ""]
+def _inequality_lines(cs: Sequence[Closing]) -> list[str]:
+    return [
+        "The inequality, cell by cell (L-TED without: the category conversion without maps):",
+        "",
+        "| parse | against | L-TED with − L-TED without | 0.5 × (U-TED − L-TED without) | holds |",
+        "|---|---|---|---|---|",
+        *(
+            f"| {c.parse} | {c.against} | {c.l_with - c.l_without:.4f} | "
+            f"{0.5 * (c.u_ted - c.l_without):.4f} | {'yes' if c.closed >= 0.5 else 'no'} |"
+            for c in cs
+        ),
+    ]
+
+
+def _edit_lines(
+    with_maps: ExperimentResult,
+    cells: Sequence[tuple[str, str]],
+    title: str = "Counted labeled edits that remain with the maps",
+) -> list[str]:
+    lines = ["", f"## {title}", ""]
     for parse, against in cells:
         edits = remaining_edits(with_maps, parse, against)
         lines += [
@@ -829,12 +897,13 @@ def _edit_lines(with_maps: ExperimentResult, cells: Sequence[tuple[str, str]]) -
 
 
 def _write_md_csv(
-    lines: list[str], without: ExperimentResult, with_maps: ExperimentResult, out: Path, name: str
+    lines: list[str], results: Sequence[tuple[str, ExperimentResult]], out: Path, name: str
 ) -> str:
+    """``results``: (the ``maps`` column's value, the table) in the order of the csv."""
     text = "\n".join(lines)
     out.mkdir(parents=True, exist_ok=True)
     (out / f"{name}.md").write_text(text, encoding="utf-8")
-    rows = [["none", *r] for r in csv_rows(without)] + [["aligned", *r] for r in csv_rows(with_maps)]
+    rows = [[maps, *r] for maps, result in results for r in csv_rows(result)]
     (out / f"{name}.csv").write_text(csv_text(["maps", *CSV_HEADERS], rows), encoding="utf-8")
     return text
 
@@ -843,7 +912,11 @@ def evaluate_and_write(out: Path | None = None) -> str:
     """Both tables: FarPaHC (``farpahc_eacl.*``) and GUM (``gum_ptb_ud.*``)."""
     without = evaluate(with_maps=False)
     with_maps = evaluate(with_maps=True, details=True)
-    text = write_results(without, with_maps, out or RESULTS)
+    categories = (
+        evaluate(with_maps=False, categories=True),
+        evaluate(with_maps=True, details=True, categories=True),
+    )
+    text = write_results(without, with_maps, out or RESULTS, categories)
     return text + "\n" + write_gum(out or RESULTS)
 
 
@@ -856,6 +929,8 @@ GUM_NAME = "gum_ptb_ud"
 GUM_MAP_DOCS = ("GUM_academic_discrimination", "GUM_bio_dvorak", "GUM_court_insanity", "GUM_news_nasa")
 GUM_MAP = GUM / "maps" / "ptb-to-ud.map"
 GUM_PROPOSED = GUM / "maps" / "ptb-to-ud.proposed.map"
+GUM_CAT_MAP = GUM / "maps" / "ptb-cat-to-ud.map"  # with --category-labels (SPEC §5.1 extension)
+GUM_CAT_PROPOSED = GUM / "maps" / "ptb-cat-to-ud.proposed.map"
 
 
 def gum_path(part: str, kind: str) -> Path:
@@ -887,13 +962,27 @@ def prepare_gum(data: Path = GUM_DATA) -> str:
     return text
 
 
-def evaluate_gum(with_maps: bool, *, details: bool = False) -> ExperimentResult:
-    """One scheme (UD gold) and one parse (the PTB trees); the map renames PTB function tags and
-    leaves UD's lower-case relations alone, so it is given for every scheme."""
-    label_map = read_label_map(GUM_MAP) if with_maps else LabelMap()
-    config = ExperimentConfig(
-        ted=TedConfig(ConversionConfig(label_map=label_map)), shuffles=SHUFFLES, seed=SEED
+def propose_gum_categories() -> str:
+    """``align-labels --category-labels`` on GUM's map set, into ``maps/ptb-cat-to-ud.proposed.map``."""
+    from evalcore.labelalign import align_files
+    from evalcore.report.labels import alignment_map
+
+    conv = ConversionConfig(category_labels=True)
+    found = align_files(
+        str(gum_path("mapset", "ptb")), str(gum_path("mapset", "ud")), conversion=conv, names=("ptb", "ud")
     )
+    text = alignment_map(found)
+    GUM_CAT_PROPOSED.write_text(text, encoding="utf-8")
+    return text
+
+
+def evaluate_gum(with_maps: bool, *, details: bool = False, categories: bool = False) -> ExperimentResult:
+    """One scheme (UD gold) and one parse (the PTB trees); the map renames PTB function tags (with
+    ``categories``: and categories) and leaves UD's lower-case relations alone, so it is given for
+    every scheme."""
+    label_map = read_label_map(GUM_CAT_MAP if categories else GUM_MAP) if with_maps else LabelMap()
+    conv = ConversionConfig(label_map=label_map, category_labels=categories)
+    config = ExperimentConfig(ted=TedConfig(conv), shuffles=SHUFFLES, seed=SEED)
     gold = _named("ud-gold", gum_path("eval", "ud"))
     parse = NamedTrees("gum-ptb", tuple(read_ptb(gum_path("eval", "ptb"))), str(gum_path("eval", "ptb")))
     return run_experiment([Scheme("ud", gold, (parse,))], config, details=details)
@@ -924,7 +1013,31 @@ def write_gum(out: Path) -> str:
         *_closing_lines(closing(without, with_maps, cells)),
         *_edit_lines(with_maps, cells),
     ]
-    return _write_md_csv(lines, without, with_maps, out, GUM_NAME)
+    cat_without = evaluate_gum(with_maps=False, categories=True)
+    cat_with = evaluate_gum(with_maps=True, details=True, categories=True)
+    cs = closing(cat_without, cat_with, cells)
+    lines += [
+        "",
+        "# With category labels (`--category-labels`: our extension of SPEC §5.1)",
+        "",
+        "Every PTB bracket without a function tag labeled with its category, part-of-speech nodes "
+        'included (docs/tedeval.md "Category labels"). Map: `align-labels --category-labels` on the '
+        f"map set, kept as proposed: `{GUM_CAT_MAP.relative_to(ROOT)}`.",
+        "",
+        "## Category labels, without label maps",
+        "",
+        _table_md(cat_without),
+        "## Category labels, with the aligned category map",
+        "",
+        _table_md(cat_with),
+        *_closing_lines(cs),
+        "",
+        *_inequality_lines(cs),
+        *_edit_lines(cat_with, cells, "Counted labeled edits that remain with category labels and the map"),
+    ]
+    results = [("none", without), ("aligned", with_maps)]
+    results += [("categories", cat_without), ("categories-aligned", cat_with)]
+    return _write_md_csv(lines, results, out, GUM_NAME)
 
 
 def main() -> None:
@@ -953,7 +1066,9 @@ def main() -> None:
     if args.step == "prepare":
         print(prepare())
         print(propose())
+        print(propose(categories=True))
         print(prepare_gum())
+        print(propose_gum_categories())
         return
     if args.step == "train":
         from spacy_training import deterministic_process

@@ -7,8 +7,10 @@ provenance header.  Run from the repository root:
     .venv/bin/python scripts/make_labelmaps.py [--check]
 
 ``--check`` compares the files with what this script makes and exits 1 on a difference.
-FarPaHC's pairs of golds (``assets/farpahc/eacl/farpahc-mapset.*``) are made by
-``experiments/farpahc_eacl.py prepare``; without them that map is left as it is.
+``assets/labelmaps/farpahc-ud.map`` is not made here: it is a link to the FarPaHC experiment's
+reviewed map (``assets/farpahc/eacl/maps/psd-to-ud.map``; ``experiments/farpahc_eacl.py prepare``
+proposes it on the map set, its header lists the review), so the map the app offers is the one
+the experiment scores with.
 """
 
 from __future__ import annotations
@@ -83,16 +85,6 @@ SPECS = (
         "SUD relation names onto UD (French, GSD test r2.16: SUD vs UD gold)",
         ("sud", "assets/fr_gsd/fr_gsd-sud-test.r2.16.conllu.gz"),
         ("ud", "assets/fr_gsd/fr_gsd-ud-test.r2.16.conllu.gz"),
-    ),
-    MapSpec(
-        "farpahc-ud.map",
-        "FarPaHC function tags onto UD relations (Faroese, the 421 map-set sentences of "
-        "experiments/farpahc_eacl.py: psd gold vs its UD conversion, paired by X_ID)",
-        ("psd", "assets/farpahc/eacl/farpahc-mapset.psd-gold.psd.gz"),
-        ("ud", "assets/farpahc/eacl/farpahc-mapset.ud-gold.conllu.gz"),
-        function_sep="-=*",
-        drop=(("VOC", "hd", "the vocative NP's span is its head word's in UD; UD's relation is vocative"),),
-        add=(("VOC", "vocative", "UD's relation for a vocative (7 of 31 spans carry it)"),),
     ),
 )
 

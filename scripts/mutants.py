@@ -46,6 +46,7 @@ TEDEVAL = (
     "tests/test_tedeval_properties.py",
     "tests/test_cli_tedeval.py",
 )
+CATEGORY = ("tests/test_category_labels.py", *TEDEVAL)
 ATTACH = ("tests/test_boundaries_core.py", "tests/test_attachment.py", "tests/test_cli_attach.py")
 BASE = ("tests/test_boundaries_evalb.py", "tests/test_attachment.py", "tests/test_parseval.py")
 GENERAL_TED = ("tests/test_general_ted.py", "tests/test_lattice.py", "tests/test_boundaries_lattice.py")
@@ -170,8 +171,8 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
     (C, 'dep_to_span_tree', 'if config.protocol == "2011" or config.projectivize:',
      'if config.projectivize:', DROP, TEDEVAL),
     (C, '_label', 'return label.lower() if config.fold_case else label', 'return label', DROP, TEDEVAL),
-    (C, 'ptb_to_span_tree', '{config.label_map.apply(f) for f in parts.functions}',
-     'set(parts.functions)', DROP, TEDEVAL),
+    (C, 'ptb_to_span_tree', '{config.label_map.apply(f) for f in names}',
+     'set(names)', DROP, TEDEVAL),
     (C, 'ptb_to_span_tree', 'if config.fold_case:', 'if False:', DROP, TEDEVAL),
     (C, 'LabelMap.apply', 'for old, new in self.pairs:', 'for new, old in self.pairs:', SWAP, TEDEVAL),
     (C, '_is_lifted_arc', ' or max(between) > last', '', DROP, TEDEVAL),
@@ -344,6 +345,11 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
      EVALB_READER),
     (EV, 'evalb_line_reader', ' or (quote_labels and not QUOTE_WORDS.isdisjoint(words))', '', DROP,
      EVALB_READER),
+    # ---- category labels (--category-labels, our extension of SPEC §5.1) ----------------------
+    (C, 'ptb_to_span_tree', 'if config.category_labels and not names and parts.category:',
+     'if config.category_labels and parts.category:', DROP, CATEGORY),
+    (C, 'ptb_to_span_tree', 'names = (parts.category,)', 'names = (raw,)', OPERATOR, CATEGORY),
+    (T, 'TedConfig.signature_value', 'if c.category_labels:', 'if False:', DROP, CATEGORY),
 ]
 # fmt: on
 

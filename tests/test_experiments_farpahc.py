@@ -103,7 +103,7 @@ def test_committed_parse_has_the_gold_words() -> None:
         assert fh.read().count("\troot\t") >= len(gold)
 
 
-@pytest.mark.slow  # 10-20 s: four evaluations with 10,000 shuffles (FarPaHC and GUM)
+@pytest.mark.slow  # 10-20 s: eight evaluations, 10,000 shuffles (FarPaHC, GUM; with and without categories)
 def test_evaluation_reproduces_committed_table(tmp_path: Path) -> None:
     fe.evaluate_and_write(tmp_path)
     for stem in (fe.NAME, fe.GUM_NAME):
@@ -132,6 +132,46 @@ def test_reviewed_map_differs_from_the_proposal_only_by_the_documented_review() 
     assert proposed["VOC"] == "hd"
     proposed["VOC"] = "vocative"
     assert reviewed == proposed
+
+
+def test_category_proposal_is_what_align_labels_proposes_with_category_labels(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``maps/psd-cat-to-ud.proposed.map`` is ``evalcore align-labels --category-labels``' output on
+    the committed map set (regression pin of the aligner's counts)."""
+    committed = fe.CAT_PROPOSED.read_text(encoding="utf-8")
+    monkeypatch.setattr(fe, "CAT_PROPOSED", tmp_path / "proposed.map")
+    assert fe.propose(categories=True) == committed
+    assert "|cat:yes|" in committed
+
+
+def test_category_map_differs_from_the_proposal_only_by_the_documented_review() -> None:
+    """The reviewed category map = the proposal without ``MAT=conj``, with ``VOC=vocative`` for
+    ``VOC=hd`` and with ``PP=obl`` added (the three changes its header explains)."""
+    from evalcore.conversion import read_label_map
+
+    proposed = dict(read_label_map(fe.CAT_PROPOSED).pairs)
+    reviewed = dict(read_label_map(fe.CAT_MAPS["psd"]).pairs)
+    assert proposed.pop("MAT") == "conj"
+    assert proposed["VOC"] == "hd"
+    proposed["VOC"] = "vocative"
+    assert "PP" not in proposed
+    proposed["PP"] = "obl"
+    assert reviewed == proposed
+
+
+def test_gum_category_map_is_what_align_labels_proposes_kept_as_proposed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``assets/gum/maps/ptb-cat-to-ud.proposed.map`` is ``align-labels --category-labels``' output
+    on GUM's committed map set (regression pin); the reviewed map has the same pairs (its header:
+    kept as proposed)."""
+    from evalcore.conversion import read_label_map
+
+    committed = fe.GUM_CAT_PROPOSED.read_text(encoding="utf-8")
+    monkeypatch.setattr(fe, "GUM_CAT_PROPOSED", tmp_path / "proposed.map")
+    assert fe.propose_gum_categories() == committed
+    assert read_label_map(fe.GUM_CAT_MAP).pairs == read_label_map(tmp_path / "proposed.map").pairs
 
 
 def test_prepare_gum_writes_the_committed_files(

@@ -19,8 +19,8 @@ NAMES = (
     "clearnlp-ud2.en_ewt.map",
     "ud-sud.fr_gsd.map",
     "sud-ud.fr_gsd.map",
-    "farpahc-ud.map",
 )
+EXPERIMENT_MAPS = {"farpahc-ud.map": ASSETS / "farpahc" / "eacl" / "maps" / "psd-to-ud.map"}
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -33,6 +33,20 @@ def test_each_map_reads_and_says_where_it_comes_from(name: str) -> None:
     assert any(line.startswith("#   evalcore align-labels ") for line in head)
     assert any("reviewed by hand" in line for line in head)
     assert all(new != "hd" for _, new in mapping.pairs)  # the review drops head switches (README)
+
+
+@pytest.mark.parametrize("name", sorted(EXPERIMENT_MAPS))
+def test_experiment_map_is_shipped_once_as_a_link_to_the_experiments_reviewed_map(name: str) -> None:
+    """The FarPaHC map the app offers is the file the experiment scores with (one copy: a link),
+    reviewed after ``align-labels`` proposed it on the map set (its header says so)."""
+    path = MAPS / name
+    assert path.is_symlink()
+    assert path.resolve() == EXPERIMENT_MAPS[name].resolve()
+    mapping = read_label_map(path)
+    assert mapping.pairs
+    head = path.read_text(encoding="utf-8").splitlines()[:12]
+    assert any("align-labels" in line and "proposed on the map set" in line for line in head)
+    assert all(new != "hd" for _, new in mapping.pairs)
 
 
 def test_ud_v1_to_v2_map_has_the_change_log_renamings() -> None:

@@ -16,6 +16,7 @@ if TYPE_CHECKING:  # imported when a command asks for them (start-up, issue 18)
 __all__ = [
     "NAME_SUFFIXES",
     "add_bootstrap_arguments",
+    "add_label_arguments",
     "bootstrap_settings",
     "named_path",
     "paired_settings",
@@ -26,6 +27,23 @@ __all__ = [
 def warn(text: str) -> None:
     """One ``warning: ...`` line on stderr, of bounded length whatever the input held."""
     print(one_line(f"warning: {text}"), file=sys.stderr)
+
+
+def add_label_arguments(p: argparse.ArgumentParser) -> None:
+    """How bracket labels become label sets (SPEC §5.1), shared by ``tedeval``/``atlas`` and
+    ``align-labels``: ``--function-sep``, ``--fold-case``, ``--category-labels``."""
+    p.add_argument(
+        "--function-sep",
+        default="-=",
+        help="separators of function tags in bracket labels (default '-='; FarPaHC: '-=*')",
+    )
+    p.add_argument("--fold-case", action="store_true", help="lower-case every label")
+    p.add_argument(
+        "--category-labels",
+        action="store_true",
+        help="bracketed input: a node without function tags is labeled with its category, "
+        "part-of-speech nodes included (our extension of SPEC §5.1; docs/tedeval.md)",
+    )
 
 
 def add_bootstrap_arguments(p: argparse.ArgumentParser, *, seed_and_shuffles: bool = True) -> None:

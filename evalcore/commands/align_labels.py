@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from evalcore.commands._common import named_path, warn
+from evalcore.commands._common import add_label_arguments, named_path, warn
 from evalcore.conversion import ConversionConfig
 from evalcore.labelalign import AlignSettings, align_files
 from evalcore.report.labels import alignment_csv, alignment_json, alignment_map, alignment_text
@@ -41,12 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument(
         "--min-share", type=float, default=0.5, help="least share of a label's occurrences (default 0.5)"
     )
-    p.add_argument(
-        "--function-sep",
-        default="-=",
-        help="separators of function tags in bracket labels (default '-='; FarPaHC: '-=*')",
-    )
-    p.add_argument("--fold-case", action="store_true", help="lower-case every label")
+    add_label_arguments(p)
     p.add_argument(
         "--skip-mismatched",
         action="store_true",
@@ -64,7 +59,11 @@ def run(args: argparse.Namespace) -> int:
         return 2
     name_a, path_a = named_path(args.gold_a)
     name_b, path_b = named_path(args.gold_b)
-    conv = ConversionConfig(function_separators=args.function_sep, fold_case=args.fold_case)
+    conv = ConversionConfig(
+        function_separators=args.function_sep,
+        fold_case=args.fold_case,
+        category_labels=args.category_labels,
+    )
     alignments = align_files(
         path_a,
         path_b,

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 
-from evalcore.commands._common import add_bootstrap_arguments, named_path
+from evalcore.commands._common import add_bootstrap_arguments, add_label_arguments, named_path
 from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps, read_label_map
 from evalcore.errors import InputFormatError
 from evalcore.experiment import ExperimentConfig, ExperimentResult, NamedTrees, Scheme, run_experiment
@@ -76,12 +76,7 @@ def add_experiment_arguments(p: argparse.ArgumentParser) -> None:
         "path); repeatable",
     )
     p.add_argument("--average", choices=("global", "sentence"), default="global")
-    p.add_argument(
-        "--function-sep",
-        default="-=",
-        help="separators of function tags in bracket labels (default '-='; FarPaHC: '-=*')",
-    )
-    p.add_argument("--fold-case", action="store_true", help="lower-case every label")
+    add_label_arguments(p)
     p.add_argument("--projectivize", action="store_true", help="2012: lift non-projective arcs first")
     p.add_argument(
         "--label-from",
@@ -153,12 +148,19 @@ def schemes_from_args(
 
 
 def ted_config_from_args(args: argparse.Namespace) -> TedConfig:
-    """The TedEval settings of the command line (protocol, labels map, separators, case, lifting)."""
+    """The TedEval settings of the command line (protocol, labels map, separators, case, lifting,
+    category labels)."""
     label_map, scheme_maps = label_maps_from_args(
         args.labels_map, [spec[0] for spec in args.scheme], args.limits
     )
     conv = ConversionConfig(
-        args.protocol, label_map, args.function_sep, args.fold_case, args.projectivize, scheme_maps
+        args.protocol,
+        label_map,
+        args.function_sep,
+        args.fold_case,
+        args.projectivize,
+        scheme_maps,
+        category_labels=args.category_labels,
     )
     return TedConfig(conv, args.average)
 

@@ -59,6 +59,8 @@ class TedConfig:
             ("case", "fold" if c.fold_case else "keep"),
             ("proj", True if c.protocol == "2011" else c.projectivize),
         ]
+        if c.category_labels:  # only when on: the signatures of §5.1's conversion stay as they were
+            settings.append(("cat", True))
         return Signature.of("tedeval", settings)
 
     def signature(self, labeled: bool | None = None) -> str:
