@@ -36,7 +36,10 @@ from typing import TYPE_CHECKING, Literal, overload
 from evalcore.limits import DEFAULT_LIMITS, Limits
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from evalcore.experiment import ExperimentResult, NamedTrees
+    from evalcore.formats.ptb import PtbLine
     from evalcore.inspection import SentenceReport
     from evalcore.lattice.reading import FileInput
     from evalcore.metrics.attachment import AttachResult
@@ -313,7 +316,6 @@ def parseval(
     """evalb's PARSEVAL (SPEC §7; ``evalcore parseval``), driven by an evalb parameter file.
     ``layout``: ``line`` (evalb: one sentence a line), ``tree`` (any line breaks) or ``auto``.
     ``keep_sentences=False`` keeps only the error and skip sentences (memory does not grow)."""
-    from evalcore.formats.ptb import read_ptb_sentences
     from evalcore.metrics.parseval import parseval_corpus
 
     config = _evalb_config(
@@ -326,12 +328,20 @@ def parseval(
         collapse_unary=False,
         limits=limits,
     )
+    g, s = _bracket_pair(gold, system, layout, limits)
+    return parseval_corpus(g, s, config, keep_sentences=keep_sentences)
+
+
+def _bracket_pair(
+    gold: Input, system: Input, layout: Layout, limits: Limits
+) -> tuple[Iterator[PtbLine], Iterator[PtbLine]]:
+    """The gold's and the system's sentences, read as ``evalcore parseval`` and ``freval`` read them."""
+    from evalcore.formats.ptb import read_ptb_sentences
+
     g, s = _source(gold, "gold"), _source(system, "system")
-    return parseval_corpus(
+    return (
         read_ptb_sentences(g.data, name=g.name, layout=layout, limits=limits),
         read_ptb_sentences(s.data, name=s.name, layout=layout, limits=limits),
-        config,
-        keep_sentences=keep_sentences,
     )
 
 
@@ -356,7 +366,6 @@ def freval(
     """FREVAL (Bastings & Sima'an 2014; SPEC §7; ``evalcore freval``): recall, precision and F1 per
     fragment size 1..``max_size`` and FLR / FLP / F1 mixed with ``alpha`` (default uniform);
     brackets extracted as :func:`parseval` does."""
-    from evalcore.formats.ptb import read_ptb_sentences
     from evalcore.metrics.freval import FrevalConfig, freval_corpus
 
     extraction = _evalb_config(
@@ -376,13 +385,8 @@ def freval(
         strict=strict,
         cutoff_len=cutoff_len,
     )
-    g, s = _source(gold, "gold"), _source(system, "system")
-    return freval_corpus(
-        read_ptb_sentences(g.data, name=g.name, layout=layout, limits=limits),
-        read_ptb_sentences(s.data, name=s.name, layout=layout, limits=limits),
-        config,
-        keep_sentences=keep_sentences,
-    )
+    g, s = _bracket_pair(gold, system, layout, limits)
+    return freval_corpus(g, s, config, keep_sentences=keep_sentences)
 
 
 # ---------------------------------------------------------------------------
