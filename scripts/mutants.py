@@ -359,6 +359,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
     (P, '_label_classes', 'if any(equal[x] != same for x in same):', 'if False:', DROP, EVALB_READER),
     (RP, 'evalb_row_line', 'if code and version != "1997":', 'if code:', DROP,
      ("tests/test_parseval.py", "tests/test_reference_tools.py")),
+    (EV, 'evalb_count_reader', 'if "(" in tok[1:]:', 'if False:', DROP, EVALB_READER),
 ]
 # fmt: on
 

@@ -306,6 +306,13 @@ def test_count_reader_reads_a_wsj_line_and_declines_what_it_cannot_read() -> Non
     assert sorted(keys) == [(0, 2, "NP"), (0, 3, ""), (0, 3, "S"), (2, 3, "VP")]
     for bad in ["(S (NP a b) (VP c))", "(S (NP a)", "(S (NP a)))", "word (S a)", "( NP (NN a))"]:
         assert _count_reading(bad, config, Limits()) is None
+    # written otherwise than "(TAG word)" and "(LABEL ": read by evalb_line_reader (the same reading)
+    for odd in ["((S (NN a)))", "(S(NP (NN a)))", "(S (NN  a))", "(S (NN a ))", "(S (NN\ta))", "(S ( NN a))"]:
+        assert _count_reading(odd, config, Limits()) is None
+        assert not evalb_line_reader(COLLINS)(odd, "f", 1).error
+    # "((S" is two brackets: here one "(" too many, which only the bracket count shows
+    assert _count_reading("((S (NN a))", config, Limits()) is None
+    assert evalb_line_reader(COLLINS)("((S (NN a))", "f", 1).error
     assert _count_reading("(A (B (C (D x))))", config, Limits(depth=4)) is None  # near the limit
     assert _count_reading("(S (A x) (B y) (C z))", config, Limits(tokens=2)) is None
     quoted = "(S (NP (NNS investors) (POS ')) (VP (VBD said)))"

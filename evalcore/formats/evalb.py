@@ -151,6 +151,10 @@ _PRETERMINAL = re.compile(r"\(\s*([^\s()]+)\s+([^\s()]+)\s*\)")
 _BRACKET = re.compile(r"\(\s*([^\s()]*)|(\))|([^\s()]+)")  # the groups 3-5 of _LINE_TOKEN
 
 
+_SPACED_PRETERMINAL = re.compile(r"\(([^\s()]+) ([^\s()]+) \) ")
+"""A preterminal written ``(TAG word)`` once a space is put around each ``)``."""
+
+
 def evalb_line_reader(
     params: EvalbParams, limits: Limits = DEFAULT_LIMITS
 ) -> Callable[[str, str, int], EvalbReading]:
@@ -286,7 +290,7 @@ def evalb_count_reader(
     delete_len = frozenset(params.delete_labels_for_length)
     quote_labels = frozenset(params.quote_labels)
     max_depth, max_words = limits.depth, limits.tokens
-    split = _PRETERMINAL.split
+    split = _SPACED_PRETERMINAL.split
     labels: dict[str, str | None] = {}  # per "(LABEL" token: its scored label
     get = labels.get
     is_deleted = delete.__contains__
@@ -295,8 +299,10 @@ def evalb_count_reader(
     def read(text: str) -> CountReading | None:
         if text.count("(") >= max_depth - 1:
             return None
-        # a space around every bracket: the text between preterminals splits into "(LABEL" and ")"
-        parts = split(text.replace("(", " (").replace(")", " ) "))
+        # a space around every ")": a preterminal is "(TAG word ) " (a line written otherwise is read
+        # by evalb_line_reader: what is left of it between preterminals holds a word), and the text
+        # between preterminals splits on spaces into "(LABEL" and ")"
+        parts = split(text.replace(")", " ) "))
         tags = parts[1::3]
         words = parts[2::3]
         n = len(tags)
@@ -310,20 +316,25 @@ def evalb_count_reader(
             words = list(compress(words, kept))
             tags = list(compress(tags, kept))
             before = list(accumulate(kept, initial=0))
+        gaps = parts[0::3]
         keys: list[tuple[int, int, str]] = []
+        add = keys.append
         stack: list[tuple[int, str | None]] = []  # the brackets open: start and scored label
         push = stack.append
-        for pos, gap in zip(before, parts[0::3], strict=True):
+        pop = stack.pop
+        for pos, gap in compress(zip(before, gaps, strict=True), map(str.strip, gaps)):
             for tok in gap.split():
                 if tok == ")":
                     if not stack:
                         return None
-                    start, label = stack.pop()
+                    start, label = pop()
                     if start != pos and label is not None:
-                        keys.append((start, pos, label))
+                        add((start, pos, label))
                 elif tok[0] == "(":
                     label = get(tok, "(")  # "(": not met yet (no label holds a bracket)
                     if label == "(":
+                        if "(" in tok[1:]:
+                            return None  # "((S": read by evalb_line_reader
                         label = labels[tok] = scored(tok[1:])
                     push((pos, label))
                 else:

@@ -739,6 +739,14 @@ def rows_supported(config: ParsevalConfig) -> bool:
     return not config.collapse_unary and _label_classes(config) is not None
 
 
+def _summed(totals: list[int], rows: list[tuple[int, ...]]) -> list[int]:
+    """``totals`` plus the column sums of ``rows``, which is emptied."""
+    if rows:
+        totals = list(map(operator.add, totals, map(sum, zip(*rows, strict=True))))
+        rows.clear()
+    return totals
+
+
 def parseval_rows(
     gold: Iterable[tuple[int, str]],
     test: Iterable[tuple[int, str]],
@@ -787,6 +795,9 @@ def parseval_rows(
     # the totals, all sentences and those within the cutoff, in ParsevalCounts' field order
     totals = [0] * 12
     cut = [0] * 12
+    # the counts of the last sentences, summed column by column (``zip``, ``sum``) every 1,024
+    every: list[tuple[int, ...]] = []
+    within: list[tuple[int, ...]] = []  # those within the cutoff
     errors = 0
     index = 0
     ti = iter(test)
@@ -856,9 +867,12 @@ def parseval_rows(
                 c.sentences, c.errors, c.skipped, c.gold, c.test, c.matched, c.complete,
                 c.crossing, c.no_crossing, c.two_or_less, c.words, c.correct_tags,
             )  # fmt: skip
-        totals = list(map(operator.add, totals, counts))
+        every.append(counts)
         if row[1] <= cutoff:
-            cut = list(map(operator.add, cut, counts))
+            within.append(counts)
+        if len(every) == 1024:
+            totals = _summed(totals, every)
+            cut = _summed(cut, within)
         if on_row is not None:
             on_row(row)
     extra = next(ti, None)
@@ -870,6 +884,8 @@ def parseval_rows(
             file=tname or None,
             line=extra[0],
         )
+    totals = _summed(totals, every)
+    cut = _summed(cut, within)
     sig = config.signature()
     return ParsevalResult(
         tuple(kept), score(ParsevalCounts(*totals), sig), score(ParsevalCounts(*cut), sig), config
