@@ -50,6 +50,7 @@ from typing import Literal, TypeVar
 
 from evalcore.errors import MismatchError
 from evalcore.formats.evalb import (
+    CountReading,
     EvalbLine,
     EvalbReading,
     QuoteTerm,
@@ -618,6 +619,18 @@ def _readings(lines: Iterable[PtbLine], params: EvalbParams) -> Iterator[EvalbLi
         yield EvalbLine(x.line, read_evalb(x.trees, params, x.error), x.file)
 
 
+def _too_many_errors(
+    errors: int, comp: SentenceComparison, limit: int, file: str, line: int
+) -> MismatchError:
+    """evalb's stop after ``MAX_ERROR`` + 1 error sentences, naming the last one."""
+    return MismatchError(
+        f"{errors} error sentences (last: {comp.message}); evalb stops here because "
+        f"MAX_ERROR is {limit}: raise it in the parameter file or with --max-error",
+        file=file or None,
+        line=line,
+    )
+
+
 def compare_lines(
     gold: Iterable[EvalbLine], test: Iterable[EvalbLine], config: ParsevalConfig = ParsevalConfig()
 ) -> Iterator[SentenceComparison]:
@@ -635,12 +648,7 @@ def compare_lines(
         if comp.status == "error":
             errors += 1
             if errors > limit + 1:
-                raise MismatchError(
-                    f"{errors} error sentences (last: {comp.message}); evalb stops here because "
-                    f"MAX_ERROR is {limit}: raise it in the parameter file or with --max-error",
-                    file=g.file or None,
-                    line=g.line,
-                )
+                raise _too_many_errors(errors, comp, limit, g.file, g.line)
         yield comp
 
 
@@ -747,6 +755,67 @@ def _summed(totals: list[int], rows: list[tuple[int, ...]]) -> list[int]:
     return totals
 
 
+def _scorer(config: ParsevalConfig, classes: Mapping[str, str]) -> Callable[[str], str | None]:
+    """What a raw label becomes in :func:`massage` (``None``: deleted), then its ``EQ_LABEL`` class
+    (``""`` for every label when unlabeled)."""
+    params = config.params
+    labeled = params.labeled
+    separators = config.function_separators
+    deleted = _deleted_labels(params)
+    drop_root = config.drop_unlabeled_root
+
+    def scored(raw: str) -> str | None:
+        label = strip_functions(raw, separators)
+        if (raw == "" and drop_root) or label in deleted:
+            return None
+        return classes.get(label, label) if labeled else ""
+
+    return scored
+
+
+def _pair_counter(
+    params: EvalbParams,
+) -> Callable[[int, CountReading, CountReading], tuple[SentenceRow, tuple[int, ...]] | None]:
+    """``count(index, gold, test)``: the row and the counts (in :class:`ParsevalCounts`' field
+    order) of an ok sentence pair read by the count reader; ``None`` when the test side has no
+    words or the words differ (the pair is then compared by :func:`compare_readings`)."""
+    label_eq = params.label_eq
+    word_eq = params.word_eq
+
+    def count(index: int, gr: CountReading, tr: CountReading) -> tuple[SentenceRow, tuple[int, ...]] | None:
+        gw, tw = gr[0], tr[0]
+        if not tw or len(gw) != len(tw):
+            return None
+        if gw != tw and not all(a == b or word_eq(a, b) for a, b in zip(gw, tw, strict=True)):
+            return None
+        gk, tk = gr[2], tr[2]
+        ng, nt = len(gk), len(tk)
+        if gk == tk:
+            matched = ng
+            cross = 0
+        else:
+            gs = set(gk)
+            if len(gs) == ng and len(ts := set(tk)) == nt:
+                matched = len(gs & ts)
+            else:
+                free = Counter(tk)
+                free.subtract(gk)
+                matched = nt - sum(v for v in free.values() if v > 0)
+            cross = _crossing_spans(gk, [k for k in tk if k not in gs])
+        gt, tt = gr[1], tr[1]
+        words = len(gw)
+        correct = (
+            words if gt == tt else sum(1 for a, b in zip(gt, tt, strict=True) if a == b or label_eq(a, b))
+        )
+        counts = (
+            1, 0, 0, ng, nt, matched, int(ng == nt == matched), cross,
+            int(cross == 0), int(cross <= 2), words, correct,
+        )  # fmt: skip
+        return (index, gr[3], 0, matched, ng, nt, cross, words, correct), counts
+
+    return count
+
+
 def parseval_rows(
     gold: Iterable[tuple[int, str]],
     test: Iterable[tuple[int, str]],
@@ -772,21 +841,9 @@ def parseval_rows(
     if config.collapse_unary or classes is None:
         raise ValueError("parseval_rows: collapse_unary or a non-transitive EQ_LABEL (rows_supported)")
     params = config.params
-    labeled = params.labeled
-    separators = config.function_separators
-    deleted = _deleted_labels(params)
-    drop_root = config.drop_unlabeled_root
-    label_eq = params.label_eq
-    word_eq = params.word_eq
-
-    def scored(raw: str) -> str | None:
-        label = strip_functions(raw, separators)
-        if (raw == "" and drop_root) or label in deleted:
-            return None
-        return classes.get(label, label) if labeled else ""
-
+    count_pair = _pair_counter(params)
     gname, tname = names
-    read = evalb_count_reader(params, scored, limits)
+    read = evalb_count_reader(params, _scorer(config, classes), limits)
     full = evalb_line_reader(params, limits)
     labels: dict[str, tuple[str, bool]] = {}
     limit = params.max_error
@@ -814,37 +871,9 @@ def parseval_rows(
         index += 1
         tline, ttext = nxt
         tr = read(ttext)
-        if (
-            gr is not None
-            and tr is not None
-            and (tw := tr[0])
-            and len(gw := gr[0]) == len(tw)
-            and (gw == tw or all(a == b or word_eq(a, b) for a, b in zip(gw, tw, strict=True)))
-        ):
-            gk, tk = gr[2], tr[2]
-            ng, nt = len(gk), len(tk)
-            if gk == tk:
-                matched = ng
-                cross = 0
-            else:
-                gs = set(gk)
-                if len(gs) == ng and len(ts := set(tk)) == nt:
-                    matched = len(gs & ts)
-                else:
-                    free = Counter(tk)
-                    free.subtract(gk)
-                    matched = nt - sum(v for v in free.values() if v > 0)
-                cross = _crossing_spans(gk, [k for k in tk if k not in gs])
-            gt, tt = gr[1], tr[1]
-            words = len(gw)
-            correct = (
-                words if gt == tt else sum(1 for a, b in zip(gt, tt, strict=True) if a == b or label_eq(a, b))
-            )
-            row: SentenceRow = (index, gr[3], 0, matched, ng, nt, cross, words, correct)
-            counts = (
-                1, 0, 0, ng, nt, matched, int(ng == nt == matched), cross,
-                int(cross == 0), int(cross <= 2), words, correct,
-            )  # fmt: skip
+        done = count_pair(index, gr, tr) if gr is not None and tr is not None else None
+        if done is not None:
+            row, counts = done
         else:
             g = EvalbLine(gline, gfull or full(gtext, gname, gline), gname)
             t = EvalbLine(tline, full(ttext, tname, tline), tname)
@@ -853,12 +882,7 @@ def parseval_rows(
                 if comp.status == "error":
                     errors += 1
                     if errors > limit + 1:
-                        raise MismatchError(
-                            f"{errors} error sentences (last: {comp.message}); evalb stops here because "
-                            f"MAX_ERROR is {limit}: raise it in the parameter file or with --max-error",
-                            file=gname or None,
-                            line=gline,
-                        )
+                        raise _too_many_errors(errors, comp, limit, gname, gline)
                 if len(kept) < MAX_KEPT_PROBLEMS:
                     kept.append(comp)
             c = comp.counts()

@@ -82,15 +82,15 @@ def evalb_row_line(row: SentenceRow, version: str = "2006") -> str:
         index,
         length,
         code,
-        100.0 * m / g if g > 0 else 0.0,
-        100.0 * m / t if t > 0 else 0.0,
+        _pct(m, g),
+        _pct(m, t),
         m,
         g,
         t,
         cross,
         words,
         tags,
-        100.0 * tags / words if words > 0 else 0.0,
+        _pct(tags, words),
     )
 
 
