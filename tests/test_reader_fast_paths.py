@@ -9,7 +9,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from conllu.exceptions import ParseException
@@ -18,12 +20,29 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_properties_formats import numbered, ptb_tree
 
-from evalcore.errors import InputFormatError, LimitError
+from evalcore.errors import InputFormatError, LimitError, MismatchError
 from evalcore.formats.conllu import _comment_pair, _id_kind
-from evalcore.formats.evalb import EvalbReading, evalb_line_reader, read_evalb
+from evalcore.formats.evalb import (
+    EvalbLine,
+    EvalbReading,
+    RawBracket,
+    evalb_count_reader,
+    evalb_line_reader,
+    read_evalb,
+)
 from evalcore.formats.prm import COLLINS, EvalbParams
 from evalcore.formats.ptb import parse_ptb, parse_ptb_line, write_ptb
+from evalcore.limits import DEFAULT_LIMITS as DEFAULT
 from evalcore.limits import Limits
+from evalcore.metrics.parseval import (
+    ParsevalConfig,
+    SentenceRow,
+    massage,
+    parseval_lines,
+    parseval_rows,
+    row_of,
+    rows_supported,
+)
 from evalcore.trees import Tree
 
 ID_CHARS = st.sampled_from(list("0123456789-.x ٣"))
@@ -202,3 +221,197 @@ def test_evalb_line_reader_keeps_the_limits_and_their_messages() -> None:
         "(S (A x) (B y) (C z))", COLLINS, Limits(tokens=2)
     )
     assert "f.tst:3:" in str(_in_one_pass(deep, COLLINS, Limits(depth=2)))
+
+
+# ---------------------------------------------------------------------------
+# The count-only path of evalcore parseval (evalb_count_reader, parseval_rows) against
+# evalb_line_reader + massage + compare_readings (parseval_lines)
+
+EQUAL = replace(COLLINS, eq_labels=(("ADVP", "PRT"), ("X", "NP")), delete_labels_for_length=("-NONE-", ","))
+CONFIGS = [
+    ParsevalConfig(COLLINS),
+    ParsevalConfig(QUOTED),
+    ParsevalConfig(EQUAL),
+    ParsevalConfig(replace(COLLINS, labeled=False)),
+    ParsevalConfig(COLLINS, drop_unlabeled_root=True),
+    ParsevalConfig(COLLINS, function_separators=""),
+]
+
+
+def _count_reading(text: str, config: ParsevalConfig, limits: Limits) -> object:
+    labels: dict[str, str | None] = {}
+    classes = {"ADVP": "ADVP", "PRT": "ADVP", "X": "NP", "NP": "NP"} if config.params.eq_labels else {}
+
+    def scored(raw: str) -> str | None:
+        labels[raw] = None
+        kept = massage(
+            EvalbReading(("w",), ("T",), (RawBracket(0, 1, raw, -1),), (), 1), config
+        )  # what the massage makes of one bracket with this label
+        if not kept:
+            return None
+        return classes.get(kept[0].label, kept[0].label) if config.params.labeled else ""
+
+    return evalb_count_reader(config.params, scored, limits)(text)
+
+
+def _check_count_reading(text: str, config: ParsevalConfig, limits: Limits) -> None:
+    got = _count_reading(text, config, limits)
+    full = _by_trees(text, config.params, limits)
+    if got is None:
+        return  # read by evalb_line_reader: the equivalences above
+    assert isinstance(full, EvalbReading) and not full.error
+    assert not full.quotes or not config.params.quote_labels
+    classes = {"PRT": "ADVP", "X": "NP"} if config.params.eq_labels else {}
+    expected = sorted(
+        (b.start, b.end, classes.get(b.label, b.label) if config.params.labeled else "")
+        for b in massage(full, config)
+    )
+    words, tags, keys, length = got  # type: ignore[misc]
+    assert (tuple(words), tuple(tags), sorted(keys), length) == (
+        full.words,
+        full.tags,
+        expected,
+        full.length,
+    )
+
+
+@given(
+    st.lists(st.tuples(LINE_ATOMS, SPACES), max_size=30),
+    st.sampled_from(CONFIGS),
+    st.sampled_from([Limits(), Limits(depth=3), Limits(tokens=3), Limits(depth=1)]),
+)
+def test_count_reader_reads_any_line_as_evalb_line_reader_and_massage(
+    tokens: list[tuple[str, str]], config: ParsevalConfig, limits: Limits
+) -> None:
+    text = "".join(atom + (space or " " if atom not in "()" else space) for atom, space in tokens)
+    _check_count_reading(text, config, limits)
+
+
+@given(st.lists(ptb_tree(), min_size=1, max_size=3), st.sampled_from(CONFIGS))
+def test_count_reader_reads_generated_trees_as_evalb_line_reader_and_massage(
+    trees: list[Tree], config: ParsevalConfig
+) -> None:
+    line = write_ptb(numbered(trees)).replace("\n", " ")
+    if config.params is not QUOTED:  # a generated tree is always read in one pass (no quote terminal)
+        assert _count_reading(line, config, Limits()) is not None
+    _check_count_reading(line, config, Limits())
+
+
+def test_count_reader_reads_a_wsj_line_and_declines_what_it_cannot_read() -> None:
+    config = ParsevalConfig(COLLINS)
+    line = "( (S (NP-SBJ (NNP Pierre) (NNP Vinken) ) (, ,) (VP (VBZ is) (NP (-NONE- *T*-1))) (. .)) )"
+    words, tags, keys, length = _count_reading(line, config, Limits())  # type: ignore[misc]
+    # hand count: "," "." and -NONE- are DELETE_LABELs; NP over the trace is empty and dropped
+    assert (words, tags, length) == (["Pierre", "Vinken", "is"], ["NNP", "NNP", "VBZ"], 5)
+    assert sorted(keys) == [(0, 2, "NP"), (0, 3, ""), (0, 3, "S"), (2, 3, "VP")]
+    for bad in ["(S (NP a b) (VP c))", "(S (NP a)", "(S (NP a)))", "word (S a)", "( NP (NN a))"]:
+        assert _count_reading(bad, config, Limits()) is None
+    # written otherwise than "(TAG word)" and "(LABEL ": read by evalb_line_reader (the same reading)
+    for odd in ["((S (NN a)))", "(S(NP (NN a)))", "(S (NN  a))", "(S (NN a ))", "(S (NN\ta))", "(S ( NN a))"]:
+        assert _count_reading(odd, config, Limits()) is None
+        assert not evalb_line_reader(COLLINS)(odd, "f", 1).error
+    # "((S" is two brackets: here one "(" too many, which only the bracket count shows
+    assert _count_reading("((S (NN a))", config, Limits()) is None
+    assert evalb_line_reader(COLLINS)("((S (NN a))", "f", 1).error
+    assert _count_reading("(A (B (C (D x))))", config, Limits(depth=4)) is None  # near the limit
+    assert _count_reading("(S (A x) (B y) (C z))", config, Limits(tokens=2)) is None
+    quoted = "(S (NP (NNS investors) (POS ')) (VP (VBD said)))"
+    assert _count_reading(quoted, ParsevalConfig(QUOTED), Limits()) is None  # a quote terminal
+    assert _count_reading(quoted, config, Limits()) is not None  # COLLINS: no QUOTE_LABEL
+
+
+def _rows_and_lines(
+    gold: list[str], test: list[str], config: ParsevalConfig, limits: Limits = DEFAULT
+) -> tuple[object, object]:
+    """What each path makes of two files: (rows, scores, problems) or the error's text."""
+
+    def numbered_lines(texts: list[str]) -> list[tuple[int, str]]:
+        return list(enumerate(texts, start=1))
+
+    rows: list[SentenceRow] = []
+    try:
+        r = parseval_rows(
+            numbered_lines(gold),
+            numbered_lines(test),
+            config,
+            names=("g", "t"),
+            limits=limits,
+            on_row=rows.append,
+        )
+        fast: object = (rows, r.all, r.cutoff, r.sentences)
+    except (InputFormatError, LimitError, MismatchError) as exc:
+        fast = str(exc)
+    old: list[SentenceRow] = []
+    read = evalb_line_reader(config.params, limits)
+
+    def lines(texts: list[str], name: str) -> Iterator[EvalbLine]:
+        for k, text in enumerate(texts, start=1):
+            yield EvalbLine(k, read(text, name, k), name)
+
+    try:
+        s = parseval_lines(
+            lines(gold, "g"),
+            lines(test, "t"),
+            config,
+            keep_sentences=False,
+            on_sentence=lambda c: old.append(row_of(c)),
+        )
+        slow: object = (old, s.all, s.cutoff, s.sentences)
+    except (InputFormatError, LimitError, MismatchError) as exc:
+        slow = str(exc)
+    return fast, slow
+
+
+LINE_OR_TREE = st.one_of(
+    st.lists(ptb_tree(), min_size=1, max_size=2).map(lambda ts: write_ptb(numbered(ts)).replace("\n", " ")),
+    st.lists(st.tuples(LINE_ATOMS, SPACES), max_size=20).map(
+        lambda toks: "".join(a + (s or " " if a not in "()" else s) for a, s in toks)
+    ),
+)
+
+
+@given(
+    st.lists(st.tuples(LINE_OR_TREE, LINE_OR_TREE, st.booleans()), max_size=6),
+    st.sampled_from(CONFIGS),
+    st.integers(0, 2),
+    st.integers(0, 2),
+    st.sampled_from([Limits(), Limits(depth=4)]),
+)
+def test_parseval_rows_counts_as_parseval_lines(
+    pairs: list[tuple[str, str, bool]],
+    config: ParsevalConfig,
+    max_error: int,
+    extra: int,
+    limits: Limits,
+) -> None:
+    config = replace(config, params=config.params.with_overrides(max_error=max_error, cutoff_len=3))
+    gold = [g for g, _, _ in pairs]
+    test = [g if same else t for g, t, same in pairs]  # same lines: the ok sentences are common
+    for k in range(extra):  # one file longer than the other
+        (gold if k % 2 else test).append("(S (NN a))")
+    fast, slow = _rows_and_lines(gold, test, config, limits)
+    assert fast == slow
+
+
+def test_parseval_rows_on_the_wsj_sample_as_parseval_lines(tmp_path: Path) -> None:
+    data = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+    if not (data / "ptb_wsj_sample").is_dir():
+        pytest.skip("the WSJ sample is not shipped")
+    from wsj_perturb import write_pair
+
+    gold_file, test_file = write_pair(data, tmp_path, 1)  # the pair the reference-tool test uses
+    gold = gold_file.read_text(encoding="utf-8").splitlines()[:300]
+    test = test_file.read_text(encoding="utf-8").splitlines()[:300]
+    for config in CONFIGS:
+        fast, slow = _rows_and_lines(gold, test, config)
+        assert fast == slow
+        assert isinstance(fast, tuple) and fast[1].counts.matched > 0
+
+
+def test_parseval_rows_refuses_what_it_does_not_compute() -> None:
+    odd = ParsevalConfig(replace(COLLINS, eq_labels=(("A", "B"), ("B", "C"))))  # A~B, B~C, not A~C
+    assert not rows_supported(odd)
+    assert not rows_supported(ParsevalConfig(COLLINS, collapse_unary=True))
+    assert rows_supported(ParsevalConfig(EQUAL))
+    with pytest.raises(ValueError, match="rows_supported"):
+        parseval_rows([], [], odd)

@@ -183,6 +183,7 @@ def test_parseval_and_freval_keep_only_problem_sentences(corpus: dict[str, str])
 @pytest.mark.parametrize(
     ("command", "module", "function", "fmt"),
     [
+        # --input tree: evalcore parseval's reader of readings (the line layout counts, below)
         ("parseval", parseval_cmd, "parseval_lines", "evalb"),
         ("parseval", parseval_cmd, "parseval_lines", "json"),
         ("freval", freval_cmd, "freval_corpus", "text"),
@@ -204,13 +205,44 @@ def test_bracket_commands_stream(
     read = parseval_cmd.read_evalb_sentences  # evalcore parseval: evalb's reading, no trees
     monkeypatch.setattr(parseval_cmd, "read_evalb_sentences", lambda *a, **k: tracker.readings(read(*a, **k)))
     results = capture(monkeypatch, module, function)
-    r = run_cli(command, corpus["gold.ptb"], corpus["sys.ptb"], "--format", fmt)
+    layout = ("--input", "tree") if command == "parseval" else ()
+    r = run_cli(command, corpus["gold.ptb"], corpus["sys.ptb"], "--format", fmt, *layout)
     assert r.code == 0, r.err
     assert tracker.handed == 2 * N
     assert tracker.most <= 4
     (result,) = results
     kept = result.sentences if command == "parseval" else result.comparisons
     assert len(kept) == N // 100 and all(s.status == "error" for s in kept)
+    assert r.err.count("Length unmatch") == N // 100
+    if fmt == "evalb":
+        rows = [line for line in r.out.splitlines() if re.match(r"^ *\d+ +\d+ +[012] ", line)]
+        assert [int(line.split()[0]) for line in rows] == list(range(1, N + 1))  # a line a sentence
+
+
+@pytest.mark.parametrize("fmt", ["evalb", "json"])
+def test_parseval_count_path_streams(
+    corpus: dict[str, str], run_cli: RunCli, monkeypatch: pytest.MonkeyPatch, fmt: str
+) -> None:
+    """The line layout's count-only path reads the two files' lines in step (one gold line,
+    then one test line): neither file is read whole before the sentences are compared."""
+    handed = {corpus["gold.ptb"]: 0, corpus["sys.ptb"]: 0}
+    lead: list[int] = []  # per line handed: gold lines handed minus test lines handed
+    real = parseval_cmd.iter_lines
+
+    def lines(source: str, *a: Any, **k: Any) -> Iterator[tuple[int, str]]:
+        for item in real(source, *a, **k):
+            handed[source] += 1
+            lead.append(handed[corpus["gold.ptb"]] - handed[corpus["sys.ptb"]])
+            yield item
+
+    monkeypatch.setattr(parseval_cmd, "iter_lines", lines)
+    results = capture(monkeypatch, parseval_cmd, "parseval_rows")
+    r = run_cli("parseval", corpus["gold.ptb"], corpus["sys.ptb"], "--format", fmt)
+    assert r.code == 0, r.err
+    assert list(handed.values()) == [N, N]
+    assert set(lead) == {0, 1}  # in step
+    (result,) = results
+    assert len(result.sentences) == N // 100 and all(s.status == "error" for s in result.sentences)
     assert r.err.count("Length unmatch") == N // 100
     if fmt == "evalb":
         rows = [line for line in r.out.splitlines() if re.match(r"^ *\d+ +\d+ +[012] ", line)]

@@ -15,13 +15,22 @@ from collections.abc import Iterable, Iterator
 from typing import IO
 
 from evalcore.commands._common import warn
+from evalcore.formats._io import iter_lines, source_name
 from evalcore.formats.evalb import read_evalb_sentences
 from evalcore.formats.prm import COLLINS, EvalbParams, read_prm
-from evalcore.formats.ptb import PtbLine, read_ptb_sentences
-from evalcore.metrics.parseval import ParsevalConfig, SentenceComparison, parseval_lines
+from evalcore.formats.ptb import PtbLine, detect_layout, read_ptb_sentences
+from evalcore.metrics.parseval import (
+    ParsevalConfig,
+    SentenceComparison,
+    SentenceRow,
+    parseval_lines,
+    parseval_rows,
+    rows_supported,
+)
 from evalcore.report.parseval import (
     EVALB_HEADER,
     evalb_report_tail,
+    evalb_row_line,
     evalb_sentence_line,
     parseval_json,
     problem_lines,
@@ -173,6 +182,12 @@ class _Spool:
         shutil.copyfileobj(self.file, out)
 
 
+def _layout(args: argparse.Namespace, source: str) -> str:
+    """The layout ``--input`` asks for, or the one detected (as :func:`read_evalb_sentences` does)."""
+    layout: str = args.input
+    return detect_layout(source, limits=args.limits) if layout == "auto" else layout
+
+
 def run(args: argparse.Namespace) -> int:
     for opt, value in (("--cutoff-len", args.cutoff_len), ("--max-error", args.max_error)):
         if value is not None and value < 0:
@@ -180,17 +195,34 @@ def run(args: argparse.Namespace) -> int:
             return 2
     config = extraction_config(args, cutoff_len=args.cutoff_len)
     params = config.params
-    gold = read_evalb_sentences(args.gold, params, layout=args.input, limits=args.limits)
-    test = read_evalb_sentences(args.test, params, layout=args.input, limits=args.limits)
     # streams: only the first error/skip sentences are kept; evalb's per-sentence lines wait in a
     # spool (memory up to 8 MiB, then a temporary file) until the report is printed whole
     with _Spool(8 << 20) as lines:
+        if rows_supported(config) and _layout(args, args.gold) == _layout(args, args.test) == "line":
+            # the count-only path (issue 18): brackets as tuples, per-sentence lines from numbers
+            version = args.evalb_version
+            gname, tname = source_name(args.gold), source_name(args.test)
 
-        def write_line(s: SentenceComparison) -> None:
-            lines.write(evalb_sentence_line(s, args.evalb_version) + "\n")
+            def write_row(row: SentenceRow) -> None:
+                lines.write(evalb_row_line(row, version) + "\n")
 
-        on_sentence = write_line if args.format != "json" else None
-        result = parseval_lines(gold, test, config, keep_sentences=False, on_sentence=on_sentence)
+            result = parseval_rows(
+                iter_lines(args.gold, gname, args.limits),
+                iter_lines(args.test, tname, args.limits),
+                config,
+                names=(gname, tname),
+                limits=args.limits,
+                on_row=write_row if args.format != "json" else None,
+            )
+        else:
+            gold = read_evalb_sentences(args.gold, params, layout=args.input, limits=args.limits)
+            test = read_evalb_sentences(args.test, params, layout=args.input, limits=args.limits)
+
+            def write_line(s: SentenceComparison) -> None:
+                lines.write(evalb_sentence_line(s, args.evalb_version) + "\n")
+
+            on_sentence = write_line if args.format != "json" else None
+            result = parseval_lines(gold, test, config, keep_sentences=False, on_sentence=on_sentence)
         c = result.all.counts
         report_problems(result.sentences, args.gold, c.errors + c.skipped)
         if args.format == "json":

@@ -27,10 +27,12 @@ from evalcore.trees import Tree
 
 __all__ = [
     "QUOTE_WORDS",
+    "CountReading",
     "EvalbLine",
     "EvalbReading",
     "QuoteTerm",
     "RawBracket",
+    "evalb_count_reader",
     "evalb_line_reader",
     "read_evalb",
     "read_evalb_lines",
@@ -149,6 +151,10 @@ _PRETERMINAL = re.compile(r"\(\s*([^\s()]+)\s+([^\s()]+)\s*\)")
 _BRACKET = re.compile(r"\(\s*([^\s()]*)|(\))|([^\s()]+)")  # the groups 3-5 of _LINE_TOKEN
 
 
+_SPACED_PRETERMINAL = re.compile(r"\(([^\s()]+) ([^\s()]+) \) ")
+"""A preterminal written ``(TAG word)`` once a space is put around each ``)``."""
+
+
 def evalb_line_reader(
     params: EvalbParams, limits: Limits = DEFAULT_LIMITS
 ) -> Callable[[str, str, int], EvalbReading]:
@@ -259,6 +265,85 @@ def evalb_line_reader(
         return EvalbReading(tuple(words), tuple(tags), brackets, (), length)
 
     return read_split
+
+
+CountReading = tuple[list[str], list[str], list[tuple[int, int, str]], int]
+"""What the count-only path of ``evalcore parseval`` keeps of a line: words and tags (deleted ones
+removed), the scored brackets as ``(start, end, label)`` and the length (:func:`evalb_count_reader`)."""
+
+
+def evalb_count_reader(
+    params: EvalbParams, scored: Callable[[str], str | None], limits: Limits = DEFAULT_LIMITS
+) -> Callable[[str], CountReading | None]:
+    """``read(text)``: evalb's reading of a line and the massage of its brackets in one pass, with
+    plain tuples for brackets (issue 18: ``evalcore parseval`` needs only counts).
+
+    ``scored(raw_label)`` is what a raw label becomes after the massage (``None``: the bracket is
+    deleted); it is asked once per distinct label.  A bracket over no kept word is dropped, as
+    the massage does.  ``None`` for any line this pass does not read as
+    :func:`evalb_line_reader` would (a quote terminal that may need evalb's quote repair, a word
+    beside other children, text outside the brackets, unbalanced brackets, ``( LABEL`` with a
+    space, near a depth or word limit): the caller reads that line with
+    :func:`evalb_line_reader`, which gives evalb's error sentence or the limit's error.
+    """
+    delete = frozenset(params.delete_labels)
+    delete_len = frozenset(params.delete_labels_for_length)
+    quote_labels = frozenset(params.quote_labels)
+    max_depth, max_words = limits.depth, limits.tokens
+    split = _SPACED_PRETERMINAL.split
+    labels: dict[str, str | None] = {}  # per "(LABEL" token: its scored label
+    get = labels.get
+    is_deleted = delete.__contains__
+    for_length = delete_len.__contains__
+
+    def read(text: str) -> CountReading | None:
+        if text.count("(") >= max_depth - 1:
+            return None
+        # a space around every ")": a preterminal is "(TAG word ) " (a line written otherwise is read
+        # by evalb_line_reader: what is left of it between preterminals holds a word), and the text
+        # between preterminals splits on spaces into "(LABEL" and ")"
+        parts = split(text.replace(")", " ) "))
+        tags = parts[1::3]
+        words = parts[2::3]
+        n = len(tags)
+        if n > max_words or (quote_labels and not QUOTE_WORDS.isdisjoint(words)):
+            return None
+        length = n - sum(map(for_length, tags)) if delete_len else n
+        before: Sequence[int] = range(n + 1)  # per gap: the kept words before it
+        kept = list(map(is_deleted, tags))
+        if True in kept:
+            kept = list(map(operator.not_, kept))
+            words = list(compress(words, kept))
+            tags = list(compress(tags, kept))
+            before = list(accumulate(kept, initial=0))
+        gaps = parts[0::3]
+        keys: list[tuple[int, int, str]] = []
+        add = keys.append
+        stack: list[tuple[int, str | None]] = []  # the brackets open: start and scored label
+        push = stack.append
+        pop = stack.pop
+        for pos, gap in compress(zip(before, gaps, strict=True), map(str.strip, gaps)):
+            for tok in gap.split():
+                if tok == ")":
+                    if not stack:
+                        return None
+                    start, label = pop()
+                    if start != pos and label is not None:
+                        add((start, pos, label))
+                elif tok[0] == "(":
+                    label = get(tok, "(")  # "(": not met yet (no label holds a bracket)
+                    if label == "(":
+                        if "(" in tok[1:]:
+                            return None  # "((S": read by evalb_line_reader
+                        label = labels[tok] = scored(tok[1:])
+                    push((pos, label))
+                else:
+                    return None  # a word outside a preterminal (or "( LABEL")
+        if stack:
+            return None
+        return words, tags, keys, length
+
+    return read
 
 
 def read_evalb_lines(

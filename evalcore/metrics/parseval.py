@@ -41,7 +41,8 @@ truncated report; ``MAX_ERROR`` is applied to error *sentences*.
 
 from __future__ import annotations
 
-from collections import deque
+import operator
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -49,9 +50,19 @@ from typing import Literal, TypeVar
 
 from evalcore.display import Tabular
 from evalcore.errors import MismatchError
-from evalcore.formats.evalb import EvalbLine, EvalbReading, QuoteTerm, RawBracket, read_evalb
+from evalcore.formats.evalb import (
+    CountReading,
+    EvalbLine,
+    EvalbReading,
+    QuoteTerm,
+    RawBracket,
+    evalb_count_reader,
+    evalb_line_reader,
+    read_evalb,
+)
 from evalcore.formats.prm import COLLINS, EvalbParams
 from evalcore.formats.ptb import PtbLine
+from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.metrics.base import make_signature, ratio
 
 __all__ = [
@@ -64,6 +75,7 @@ __all__ = [
     "ParsevalResult",
     "ParsevalScore",
     "SentenceComparison",
+    "SentenceRow",
     "Status",
     "compare_corpus",
     "compare_lines",
@@ -74,6 +86,9 @@ __all__ = [
     "paired_lines",
     "parseval_corpus",
     "parseval_lines",
+    "parseval_rows",
+    "row_of",
+    "rows_supported",
     "score",
     "strip_functions",
 ]
@@ -385,6 +400,11 @@ _SLICED_CROSSING = 256
 
 
 def _crossing(gold: Sequence[Bracket], test: Sequence[Bracket]) -> int:
+    """Number of test brackets crossing at least one gold bracket (:func:`_crossing_spans`)."""
+    return _crossing_spans([(g.start, g.end, "") for g in gold], [(t.start, t.end, "") for t in test])
+
+
+def _crossing_spans(gold: Sequence[tuple[int, int, str]], test: Sequence[tuple[int, int, str]]) -> int:
     """Number of test brackets crossing at least one gold bracket (evalb counts on the test side).
 
     Test ``[s, e)`` crosses gold ``[gs, ge)`` when ``gs < s < ge < e`` or ``s < gs < e < ge``
@@ -395,28 +415,27 @@ def _crossing(gold: Sequence[Bracket], test: Sequence[Bracket]) -> int:
     a slice for sentences of up to :data:`_SLICED_CROSSING` positions, else with range-minimum
     and range-maximum tables, O((g + t) log n).
     """
-    n = max([b.end for b in gold] + [b.end for b in test] + [0]) + 1
+    n = max([b[1] for b in gold] + [b[1] for b in test] + [0]) + 1
     big = n + 1
     min_start = [big] * n  # by end position: the smallest start of a gold bracket ending there
     max_end = [-1] * n  # by start position: the largest end of a gold bracket starting there
-    for g in gold:
-        if g.start < min_start[g.end]:
-            min_start[g.end] = g.start
-        if g.end > max_end[g.start]:
-            max_end[g.start] = g.end
+    for gs, ge, _ in gold:
+        if gs < min_start[ge]:
+            min_start[ge] = gs
+        if ge > max_end[gs]:
+            max_end[gs] = ge
     count = 0
     if n <= _SLICED_CROSSING:
-        for t in test:
-            s, e = t.start, t.end
+        for s, e, _ in test:
             if e - s > 1 and (min(min_start[s + 1 : e]) < s or max(max_end[s + 1 : e]) > e):
                 count += 1
         return count
     lows, highs = _sparse(min_start, min), _sparse(max_end, max)
-    for t in test:
-        lo, hi = t.start + 1, t.end - 1  # positions strictly inside
+    for s, e, _ in test:
+        lo, hi = s + 1, e - 1  # positions strictly inside
         if lo > hi:
             continue
-        if _query(lows, lo, hi, min) < t.start or _query(highs, lo, hi, max) > t.end:
+        if _query(lows, lo, hi, min) < s or _query(highs, lo, hi, max) > e:
             count += 1
     return count
 
@@ -601,6 +620,18 @@ def _readings(lines: Iterable[PtbLine], params: EvalbParams) -> Iterator[EvalbLi
         yield EvalbLine(x.line, read_evalb(x.trees, params, x.error), x.file)
 
 
+def _too_many_errors(
+    errors: int, comp: SentenceComparison, limit: int, file: str, line: int
+) -> MismatchError:
+    """evalb's stop after ``MAX_ERROR`` + 1 error sentences, naming the last one."""
+    return MismatchError(
+        f"{errors} error sentences (last: {comp.message}); evalb stops here because "
+        f"MAX_ERROR is {limit}: raise it in the parameter file or with --max-error",
+        file=file or None,
+        line=line,
+    )
+
+
 def compare_lines(
     gold: Iterable[EvalbLine], test: Iterable[EvalbLine], config: ParsevalConfig = ParsevalConfig()
 ) -> Iterator[SentenceComparison]:
@@ -618,12 +649,7 @@ def compare_lines(
         if comp.status == "error":
             errors += 1
             if errors > limit + 1:
-                raise MismatchError(
-                    f"{errors} error sentences (last: {comp.message}); evalb stops here because "
-                    f"MAX_ERROR is {limit}: raise it in the parameter file or with --max-error",
-                    file=g.file or None,
-                    line=g.line,
-                )
+                raise _too_many_errors(errors, comp, limit, g.file, g.line)
         yield comp
 
 
@@ -676,6 +702,219 @@ def parseval_lines(
         if on_sentence is not None:
             on_sentence(s)
     return ParsevalResult(tuple(kept), score(all_counts, sig), score(cut_counts, sig), config)
+
+
+# ---------------------------------------------------------------------------
+# The count-only path of ``evalcore parseval`` (issue 18, part 4)
+
+SentenceRow = tuple[int, int, int, int, int, int, int, int, int]
+"""One line of evalb's report as numbers: ID, length, status code, matched, gold and test
+brackets, crossing, words (evalb's ``wn1``, also for error sentences) and correct tags."""
+
+
+def row_of(s: SentenceComparison) -> SentenceRow:
+    """The :data:`SentenceRow` of a compared sentence (0 brackets, crossing and tags unless ok)."""
+    if s.status != "ok":
+        return (s.index, s.length, STATUS_CODE[s.status], 0, 0, 0, 0, s.words, 0)
+    return (
+        s.index,
+        s.length,
+        0,
+        s.matched,
+        len(s.gold),
+        len(s.test),
+        s.crossing,
+        s.words,
+        s.correct_tags,
+    )
+
+
+def _label_classes(config: ParsevalConfig) -> dict[str, str] | None:
+    """Each ``EQ_LABEL`` label's class representative, or ``None`` when some label is equal to two
+    labels that are not equal to each other (then matching is not a multiset intersection)."""
+    equal: dict[str, set[str]] = {}
+    for a, b in config.params.eq_labels:
+        equal.setdefault(a, {a}).add(b)
+        equal.setdefault(b, {b}).add(a)
+    for same in equal.values():
+        if any(equal[x] != same for x in same):
+            return None
+    return {label: min(same) for label, same in equal.items()}
+
+
+def rows_supported(config: ParsevalConfig) -> bool:
+    """Whether :func:`parseval_rows` computes ``config`` (not with ``collapse_unary``, which needs
+    the brackets' parents, nor with an ``EQ_LABEL`` relation that is not an equivalence)."""
+    return not config.collapse_unary and _label_classes(config) is not None
+
+
+def _summed(totals: list[int], rows: list[tuple[int, ...]]) -> list[int]:
+    """``totals`` plus the column sums of ``rows``, which is emptied."""
+    if rows:
+        totals = list(map(operator.add, totals, map(sum, zip(*rows, strict=True))))
+        rows.clear()
+    return totals
+
+
+def _scorer(config: ParsevalConfig, classes: Mapping[str, str]) -> Callable[[str], str | None]:
+    """What a raw label becomes in :func:`massage` (``None``: deleted), then its ``EQ_LABEL`` class
+    (``""`` for every label when unlabeled)."""
+    params = config.params
+    labeled = params.labeled
+    separators = config.function_separators
+    deleted = _deleted_labels(params)
+    drop_root = config.drop_unlabeled_root
+
+    def scored(raw: str) -> str | None:
+        label = strip_functions(raw, separators)
+        if (raw == "" and drop_root) or label in deleted:
+            return None
+        return classes.get(label, label) if labeled else ""
+
+    return scored
+
+
+def _pair_counter(
+    params: EvalbParams,
+) -> Callable[[int, CountReading, CountReading], tuple[SentenceRow, tuple[int, ...]] | None]:
+    """``count(index, gold, test)``: the row and the counts (in :class:`ParsevalCounts`' field
+    order) of an ok sentence pair read by the count reader; ``None`` when the test side has no
+    words or the words differ (the pair is then compared by :func:`compare_readings`)."""
+    label_eq = params.label_eq
+    word_eq = params.word_eq
+
+    def count(index: int, gr: CountReading, tr: CountReading) -> tuple[SentenceRow, tuple[int, ...]] | None:
+        gw, tw = gr[0], tr[0]
+        if not tw or len(gw) != len(tw):
+            return None
+        if gw != tw and not all(a == b or word_eq(a, b) for a, b in zip(gw, tw, strict=True)):
+            return None
+        gk, tk = gr[2], tr[2]
+        ng, nt = len(gk), len(tk)
+        if gk == tk:
+            matched = ng
+            cross = 0
+        else:
+            gs = set(gk)
+            if len(gs) == ng and len(ts := set(tk)) == nt:
+                matched = len(gs & ts)
+            else:
+                free = Counter(tk)
+                free.subtract(gk)
+                matched = nt - sum(v for v in free.values() if v > 0)
+            cross = _crossing_spans(gk, [k for k in tk if k not in gs])
+        gt, tt = gr[1], tr[1]
+        words = len(gw)
+        correct = (
+            words if gt == tt else sum(1 for a, b in zip(gt, tt, strict=True) if a == b or label_eq(a, b))
+        )
+        counts = (
+            1, 0, 0, ng, nt, matched, int(ng == nt == matched), cross,
+            int(cross == 0), int(cross <= 2), words, correct,
+        )  # fmt: skip
+        return (index, gr[3], 0, matched, ng, nt, cross, words, correct), counts
+
+    return count
+
+
+def parseval_rows(
+    gold: Iterable[tuple[int, str]],
+    test: Iterable[tuple[int, str]],
+    config: ParsevalConfig = ParsevalConfig(),
+    *,
+    names: tuple[str, str] = ("", ""),
+    limits: Limits = DEFAULT_LIMITS,
+    on_row: Callable[[SentenceRow], None] | None = None,
+) -> ParsevalResult:
+    """:func:`parseval_lines` of the *line* layout's ``(line number, text)`` pairs
+    (:func:`evalcore.formats._io.iter_lines`), counting only, as ``keep_sentences=False`` does.
+
+    A sentence pair whose lines :func:`~evalcore.formats.evalb.evalb_count_reader` reads, with
+    the same words on both sides, is counted from its brackets as ``(start, end, label)`` tuples:
+    labels are replaced by their ``EQ_LABEL`` class, so evalb's greedy matching is the multiset
+    intersection, and only test brackets that are not gold brackets can cross one (gold brackets
+    nest).  Any other pair (errors, skips, quote repair, different words) is compared by
+    :func:`compare_readings` on :func:`~evalcore.formats.evalb.evalb_line_reader`'s readings, so
+    statuses, messages, ``MAX_ERROR`` and limits are the same.  ``on_row`` sees every sentence.
+    Requires :func:`rows_supported`.
+    """
+    classes = _label_classes(config)
+    if config.collapse_unary or classes is None:
+        raise ValueError("parseval_rows: collapse_unary or a non-transitive EQ_LABEL (rows_supported)")
+    params = config.params
+    count_pair = _pair_counter(params)
+    gname, tname = names
+    read = evalb_count_reader(params, _scorer(config, classes), limits)
+    full = evalb_line_reader(params, limits)
+    labels: dict[str, tuple[str, bool]] = {}
+    limit = params.max_error
+    cutoff = params.cutoff_len
+    kept: list[SentenceComparison] = []
+    # the totals, all sentences and those within the cutoff, in ParsevalCounts' field order
+    totals = [0] * 12
+    cut = [0] * 12
+    # the counts of the last sentences, summed column by column (``zip``, ``sum``) every 1,024
+    every: list[tuple[int, ...]] = []
+    within: list[tuple[int, ...]] = []  # those within the cutoff
+    errors = 0
+    index = 0
+    ti = iter(test)
+    for gline, gtext in gold:
+        gr = read(gtext)
+        gfull = full(gtext, gname, gline) if gr is None else None  # a limit is raised here
+        nxt = next(ti, None)
+        if nxt is None:
+            raise MismatchError(
+                f"gold has more sentences than test: test ends after {index} sentences",
+                file=gname or None,
+                line=gline,
+            )
+        index += 1
+        tline, ttext = nxt
+        tr = read(ttext)
+        done = count_pair(index, gr, tr) if gr is not None and tr is not None else None
+        if done is not None:
+            row, counts = done
+        else:
+            g = EvalbLine(gline, gfull or full(gtext, gname, gline), gname)
+            t = EvalbLine(tline, full(ttext, tname, tline), tname)
+            comp = compare_readings(g, t, config, index, labels)
+            if comp.status != "ok":
+                if comp.status == "error":
+                    errors += 1
+                    if errors > limit + 1:
+                        raise _too_many_errors(errors, comp, limit, gname, gline)
+                if len(kept) < MAX_KEPT_PROBLEMS:
+                    kept.append(comp)
+            c = comp.counts()
+            row = row_of(comp)
+            counts = (
+                c.sentences, c.errors, c.skipped, c.gold, c.test, c.matched, c.complete,
+                c.crossing, c.no_crossing, c.two_or_less, c.words, c.correct_tags,
+            )  # fmt: skip
+        every.append(counts)
+        if row[1] <= cutoff:
+            within.append(counts)
+        if len(every) == 1024:
+            totals = _summed(totals, every)
+            cut = _summed(cut, within)
+        if on_row is not None:
+            on_row(row)
+    extra = next(ti, None)
+    if extra is not None:
+        if read(extra[1]) is None:
+            full(extra[1], tname, extra[0])  # read as the tree path reads it: a limit first
+        raise MismatchError(
+            f"test has more sentences than gold: gold ends after {index} sentences",
+            file=tname or None,
+            line=extra[0],
+        )
+    totals = _summed(totals, every)
+    cut = _summed(cut, within)
+    sig = config.signature()
+    return ParsevalResult(
+        tuple(kept), score(ParsevalCounts(*totals), sig), score(ParsevalCounts(*cut), sig), config
+    )
 
 
 # ---------------------------------------------------------------------------

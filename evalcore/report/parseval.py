@@ -9,16 +9,18 @@ from collections.abc import Iterable, Iterator
 from evalcore.display import Cell, Table
 from evalcore.errors import one_line
 from evalcore.metrics.parseval import (
-    STATUS_CODE,
     ParsevalCounts,
     ParsevalResult,
     ParsevalScore,
     SentenceComparison,
+    SentenceRow,
+    row_of,
 )
 
 __all__ = [
     "EVALB_HEADER",
     "evalb_report_tail",
+    "evalb_row_line",
     "evalb_sentence_line",
     "format_evalb_report",
     "parseval_json",
@@ -66,17 +68,31 @@ EVALB_HEADER = (
 
 def evalb_sentence_line(s: SentenceComparison, version: str = "2006") -> str:
     """One sentence's line of evalb's report (see :func:`format_evalb_report`)."""
-    code = STATUS_CODE[s.status]
-    if s.status == "ok":
-        m, g, t = s.matched, len(s.gold), len(s.test)
-        words, tags, cross = s.words, s.correct_tags, s.crossing
-    else:
-        m = g = t = cross = tags = 0
-        words = s.words if version == "1997" else 0
-    return (
-        f"{s.index:4d}  {s.length:3d}    {code:d}  "
-        f"{_pct(m, g):6.2f} {_pct(m, t):6.2f}   {m:3d}    {g:3d}  {t:3d}    {cross:3d}"
-        f"   {words:4d}  {tags:4d}   {_pct(tags, words):6.2f}"
+    return evalb_row_line(row_of(s), version)
+
+
+_ROW = "%4d  %3d    %d  %6.2f %6.2f   %3d    %3d  %3d    %3d   %4d  %4d   %6.2f"
+
+
+def evalb_row_line(row: SentenceRow, version: str = "2006") -> str:
+    """The line of evalb's report of a :data:`~evalcore.metrics.parseval.SentenceRow` (one ``%``
+    format; an error or skip line prints 0 words, except in the 1997 layout)."""
+    index, length, code, m, g, t, cross, words, tags = row
+    if code and version != "1997":
+        words = 0
+    return _ROW % (
+        index,
+        length,
+        code,
+        _pct(m, g),
+        _pct(m, t),
+        m,
+        g,
+        t,
+        cross,
+        words,
+        tags,
+        _pct(tags, words),
     )
 
 
