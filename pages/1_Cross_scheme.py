@@ -19,7 +19,7 @@ from evalcore.experiment import ExperimentResult, Row
 from evalcore.report.tedeval import latex_table, result_json
 from workbench.bound import Bound, keep_link, seed_link
 from workbench.datasets import LoadedDataset
-from workbench.labelmaps import choice_text, maps_key, scheme_maps, shipped_maps, upload_map_name
+from workbench.labelmaps import LABELMAP_SLOT, choice_text, maps_key, maps_with, scheme_maps
 from workbench.links import inspector_url
 from workbench.tedeval import experiment_schemes, guess_function_separators
 from workbench.tedeval_view import ExperimentSettings, corpus_experiment, merged_label_table
@@ -73,15 +73,12 @@ def available_maps() -> dict[str, LabelMap]:
     """The shipped maps and the ones uploaded in this session, by name."""
     uploads = upload_slot(
         "Upload a label map (OLD=NEW lines)",
-        key="xs_labelmap",
+        key=LABELMAP_SLOT,
         validate=_check_map,
         multiple=True,
         help="A --labels-map file, e.g. one made by `evalcore align-labels` (docs/labels.md).",
     )
-    maps = dict(shipped_maps())
-    for up in uploads:
-        maps[upload_map_name(up.name)] = read_label_map(up.data, name=up.name)
-    return maps
+    return maps_with(uploads)
 
 
 def label_map_choice(schemes: list[str], maps: dict[str, LabelMap]) -> SchemeLabelMaps:

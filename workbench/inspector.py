@@ -28,7 +28,7 @@ from functools import cached_property
 import pandas as pd
 import streamlit as st
 
-from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps, read_label_map
+from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps
 from evalcore.errors import EvalcoreError
 from evalcore.inspection import (
     OperationFilter,
@@ -49,7 +49,7 @@ from workbench.atlas_links import highlight_flags, parse_group
 from workbench.cache import corpus_attach
 from workbench.datasets import Analysis, LoadedDataset, SentenceInfo
 from workbench.handoff import offer_lattice_page
-from workbench.labelmaps import maps_key, parse_choice, scheme_maps, shipped_maps, upload_map_name
+from workbench.labelmaps import LABELMAP_SLOT, maps_key, maps_with, parse_choice, scheme_maps
 from workbench.links import (
     OP_KINDS,
     OP_STATUSES,
@@ -72,7 +72,7 @@ from workbench.tedeval import (
     tree_golds,
 )
 from workbench.tedeval_view import TREE_SCALE, corpus_scripts, edit_script_panel, sentence_report
-from workbench.uploads import UPLOAD_KEY
+from workbench.uploads import UPLOAD_KEY, slot_files
 from workbench.widgets import (
     Figure,
     Ordering,
@@ -717,10 +717,7 @@ def chosen_label_maps() -> SchemeLabelMaps:
     choices = widget_value("xs_labelmaps", [])
     if not isinstance(choices, list) or not choices:
         return SchemeLabelMaps()
-    maps = dict(shipped_maps())
-    store = st.session_state.get("_wb_slot:xs_labelmap", {})
-    for up in store.values() if isinstance(store, dict) else ():
-        maps[upload_map_name(up.name)] = read_label_map(up.data, name=up.name)
+    maps = maps_with(slot_files(LABELMAP_SLOT))
     chosen = scheme_maps([str(c) for c in choices], maps)
     if chosen.maps:
         st.caption(

@@ -13,6 +13,7 @@ from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps, rea
 from evalcore.experiment import Scheme
 from evalcore.trees import DepTree, Tree
 from workbench.datasets import ASSETS
+from workbench.uploads import Upload
 
 __all__ = [
     "SHIPPED",
@@ -29,11 +30,23 @@ __all__ = [
 SHIPPED = ASSETS / "labelmaps"
 """The maps shipped with evalcore (``assets/labelmaps/*.map``)."""
 
+LABELMAP_SLOT = "xs_labelmap"
+"""The upload slot of label maps (the cross-scheme page's sidebar; the inspector reads it too)."""
+
 
 @cache
 def shipped_maps() -> tuple[tuple[str, LabelMap], ...]:
     """The shipped maps by name (the file name without ``.map``), read once."""
     return tuple((path.stem, read_label_map(path)) for path in sorted(SHIPPED.glob("*.map")))
+
+
+def maps_with(uploads: Iterable[Upload]) -> dict[str, LabelMap]:
+    """The shipped maps and the uploaded ones (each already checked by :func:`read_label_map`
+    when it was accepted), by name."""
+    maps = dict(shipped_maps())
+    for up in uploads:
+        maps[upload_map_name(up.name)] = read_label_map(up.data, name=up.name)
+    return maps
 
 
 def choice_text(scheme: str, name: str) -> str:

@@ -61,9 +61,7 @@ __all__ = [
 
 TREE_SCALE = 0.8  # function trees are drawn a little smaller than Graphviz's size in the page
 
-# the operation and words columns (1st, 3rd) wrap anywhere -- a span {5,6,...,29} has no space -- so the
-# table never scrolls sideways; Streamlit's table keeps its own cell styles (only cells' colours), so
-# this is a style rule of the page
+# the status column of the edit script (workbench.tables: the cell's inline style)
 STATUS_COLOURS = {"counted": "color: #6a3d9a; font-weight: 600", "discounted": "color: #7f7f7f"}
 
 

@@ -192,6 +192,13 @@ def upload_slot(
     return list(store.values())
 
 
+def slot_files(key: str) -> list[Upload]:
+    """The files accepted so far by the slot ``key`` of :func:`upload_slot`, without drawing it
+    (another page's uploads, e.g. the cross-scheme page's label maps read by the inspector)."""
+    store = st.session_state.get(f"_wb_slot:{key}", {})
+    return list(store.values()) if isinstance(store, dict) else []
+
+
 def show_name_clashes(gold: Iterable[str], parses: Iterable[str], *, parse_role: str) -> tuple[str, ...]:
     """Warn about every file name used by a gold upload and a ``parse_role`` upload at once
     (``gold``, ``parses``: the names of the uploads of each role).
