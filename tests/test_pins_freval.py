@@ -75,7 +75,9 @@ def _pct(x: float) -> str:
 
 
 @pytest.mark.parametrize("limit", [1, 2, 3])
-def test_cutoff_len_keeps_sentences_of_exactly_n_words(limit: int, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cutoff_len_keeps_sentences_of_exactly_n_words(
+    limit: int, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Hand count of evalb's length (``Len.``) of the five sentences: 4 (The cat sat down), 4 (It ran
     away . : the period counts), 5 (The dog ate bones . : 4 words are left after the period is
     deleted, but its length is 5), 4 (``-NONE-`` came back home . : the trace does not count), 3.
@@ -157,9 +159,9 @@ def test_rescoring_at_and_below_the_limit_the_counts_were_made_with() -> None:
         assert {r.size: (r.matched, r.gold, r.test) for r in s.per_size} == block.rows
         assert (_pct(s.flr), _pct(s.flp), _pct(s.f1)) == block.total
     assert result.rescore(3) == result.score
-    for limit in (4, None):
+    for beyond in (4, None):
         with pytest.raises(ValueError, match="counts were made with max_size=3"):
-            result.rescore(limit)
+            result.rescore(beyond)
     # unlimited counts rescore to any limit, and give the same numbers
     unlimited = evalcore.freval(*CUTOFF, prm=COLLINS, cutoff_len=4)
     assert unlimited.score.limit == 4
