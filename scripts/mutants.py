@@ -369,6 +369,99 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
 ]
 # fmt: on
 
+# ---- issue 24: behaviours pinned to the reference tools' outputs and to hand counts -------
+# (tests/test_pins_*.py; the inputs and the tools' outputs in tests/fixtures/reference/pins)
+API = "evalcore/api.py"
+AT = "evalcore/atlas.py"
+LA = "evalcore/labelalign.py"
+PRM = "evalcore/formats/prm.py"
+EX = "evalcore/experiment.py"
+PIN_FREVAL = ("tests/test_pins_freval.py", "tests/test_freval.py")
+PIN_FREVAL_API = ("tests/test_pins_freval.py", "tests/test_api.py")
+PIN_API = ("tests/test_pins_api_options.py", "tests/test_api.py")
+PIN_EVALB = ("tests/test_pins_misc.py", "tests/test_parseval.py")
+PIN_NED = ("tests/test_pins_misc.py", "tests/test_attachment.py")
+PIN_ATLAS = ("tests/test_pins_misc.py", "tests/test_atlas.py")
+PIN_LABELS = ("tests/test_pins_misc.py", "tests/test_labelalign.py")
+PIN_TED = ("tests/test_pins_misc.py", "tests/test_tedeval_golden.py")
+PIN_LATTICE = ("tests/test_pins_misc.py", "tests/test_lattice.py")
+TED_CONV = "ConversionConfig(protocol, label_map, function_sep, fold_case, projectivize)"
+INSPECT_CONV = "ConversionConfig(protocol, LabelMap(), function_sep, fold_case, projectivize)"
+SHARE = "g.counted / c.delta if c.delta else 0.0"
+MEAN = "ratio(counts.score_sum, counts.sentences, empty=1.0)"
+
+# fmt: off
+_RAW += [
+    # FREVAL: --cutoff-len at exactly N words, alpha's L from the gold trees, rescoring
+    (F, 'freval_corpus', 'comp.length > config.cutoff_len', 'comp.words > config.cutoff_len', OPERATOR,
+     PIN_FREVAL),
+    (F, 'score', 'max(counts.largest_gold, len(alpha or ()))', 'max(len(counts.test), len(alpha or ()))',
+     SIDE, PIN_FREVAL),
+    (F, 'FrevalResult.rescore', 'return score(self.counts, max_size, alpha, self.score.signature)',
+     'return score(self.counts, made, alpha, self.score.signature)', OPERATOR, PIN_FREVAL),
+    (F, 'FrevalResult.rescore', 'max_size > made', 'max_size >= made', COMPARISON, PIN_FREVAL),
+    (API, 'freval', 'strict=strict,\n        cutoff_len=cutoff_len,',
+     'strict=strict,\n        cutoff_len=None,', DROP, PIN_FREVAL_API),
+    # the API's keyword arguments
+    (API, 'tedeval', 'shuffles, seed, test, skip_mismatched', 'shuffles, 12345, test, skip_mismatched',
+     CONSTANT, PIN_API),
+    (API, 'tedeval', TED_CONV, TED_CONV.replace("fold_case", "False"), CONSTANT, PIN_API),
+    (API, 'tedeval', TED_CONV, TED_CONV.replace(", projectivize", ", False"), CONSTANT, PIN_API),
+    (API, 'lattice', 'JointConfig(tag_column, protocol', 'JointConfig("cpos", protocol', CONSTANT, PIN_API),
+    (API, 'inspect', INSPECT_CONV, INSPECT_CONV.replace(", projectivize", ", False"), CONSTANT, PIN_API),
+    (API, 'inspect', INSPECT_CONV, INSPECT_CONV.replace("fold_case", "False"), CONSTANT, PIN_API),
+    # evalb: quote repair, EQ_LABEL both ways, crossing brackets past 256 positions
+    (P, 'fix_quote', 'for k in range(j, len(gidx)):', 'for k in range(j + 1, len(gidx)):', OFF_BY_ONE,
+     PIN_EVALB),
+    (P, 'fix_quote', '_reinsert(gw, gt, gb, gpar, gq, ind)', '_reinsert(gw, gt, gb, gpar, gq, gq.index)',
+     OPERATOR, PIN_EVALB),
+    (EV, None, 'QUOTE_WORDS = frozenset({"\'", \'"\', "/"})', 'QUOTE_WORDS = frozenset({"\'", \'"\'})',
+     CONSTANT, PIN_EVALB),
+    (P, '_match', 'equal.setdefault(b, {b}).add(a)', 'equal.setdefault(b, {b})', DELETE, PIN_EVALB),
+    (P, '_match', 'equal.setdefault(a, {a}).add(b)', 'equal.setdefault(a, {a})', DELETE, PIN_EVALB),
+    (PRM, 'EvalbParams.label_eq', ' or (a == y and b == x)', '', DROP, PIN_EVALB),
+    (P, '_crossing_spans', '_query(lows, lo, hi, min) < s', '_query(lows, lo, hi, min) <= s', COMPARISON,
+     PIN_EVALB),
+    (P, '_crossing_spans', 'lo, hi = s + 1, e - 1', 'lo, hi = s, e - 1', OFF_BY_ONE, PIN_EVALB),
+    (P, '_query', 'k = (hi - lo + 1).bit_length() - 1', 'k = (hi - lo).bit_length() - 1', OFF_BY_ONE,
+     PIN_EVALB),
+    (P, '_query', 'table[k][hi - (1 << k) + 1]', 'table[k][hi - (1 << k)]', OFF_BY_ONE, PIN_EVALB),
+    (P, '_sparse', 'pick(prev[i], prev[i + width])', 'pick(prev[i], prev[i + width - 1])', OFF_BY_ONE,
+     PIN_EVALB),
+    (P, '_crossing_spans', 'if lo > hi:', 'if lo >= hi:', COMPARISON, PIN_EVALB),
+    # NED of a root word, and ROOT as a grandparent
+    (A, 'judge_tokens', 'elif g.head != 0 and ghead[g.head - 1] == s.head:',
+     'elif ghead[g.head - 1] == s.head:', DROP, PIN_NED),
+    (A, 'judge_tokens', 'elif s.head != 0 and ghead[s.head - 1] == g.id:',
+     'elif ghead[s.head - 1] == g.id:', DROP, PIN_NED),
+    # the atlas: the lifted tree under the 2011 protocol, shares of the counted delta
+    (AT, '_lifts', 'conversion.protocol == "2011" or conversion.projectivize', 'conversion.projectivize',
+     DROP, PIN_ATLAS),
+    (AT, 'score', SHARE, 'g.counted / c.norm if c.norm else 0.0', OPERATOR, PIN_ATLAS),
+    (AT, 'score', SHARE, '(g.counted + g.discounted) / c.delta if c.delta else 0.0', OPERATOR, PIN_ATLAS),
+    # label alignment: ties, coverage
+    (LA, 'align', '(-kv[1], kv[0] != label, kv[0])', '(-kv[1], kv[0])', DROP, PIN_LABELS),
+    (LA, 'align', '(-kv[1], kv[0] != label, kv[0])', '(-kv[1], kv[0] == label, kv[0])', COMPARISON,
+     PIN_LABELS),
+    (LA, 'align', 'covered += cands.get(p.target, 0)', 'covered += cands.get(p.best or label, 0)',
+     OPERATOR, PIN_LABELS),
+    (LA, 'align', 'ratio(covered, total, empty=1.0)', 'ratio(covered, total)', CONSTANT, PIN_LABELS),
+    (LA, 'align', 'support / occ >= settings.min_share', 'support / occ > settings.min_share',
+     COMPARISON, PIN_LABELS),
+    # the sentence average of no sentence
+    (T, 'score', MEAN, 'ratio(counts.score_sum, counts.sentences)', CONSTANT, PIN_TED),
+    (LT, 'score', MEAN, 'ratio(counts.score_sum, counts.sentences)', CONSTANT, PIN_LATTICE),
+    (EX, '_corpus_score', 'sum(x for x, _ in got) / len(got) if got else 1.0',
+     'sum(x for x, _ in got) / len(got) if got else 0.0', CONSTANT, PIN_TED),
+    # --tag-column fpos in the lattice path check
+    (J, '_sentence', '_check(pair, lattice, config.tag_column)', '_check(pair, lattice, "cpos")', CONSTANT,
+     PIN_LATTICE),
+    (LP, '_walk', '(a.cpos if tag_column == "cpos" else a.fpos)', 'a.cpos', DROP, PIN_LATTICE),
+    (LP, 'check_path', 'trail = _walk(tl, lexemes, tag_column, True)',
+     'trail = _walk(tl, lexemes, "cpos", True)', CONSTANT, PIN_LATTICE),
+]
+# fmt: on
+
 MUTANTS: tuple[Mutant, ...] = tuple(
     Mutant(f"M{k:03d}", file, function, original, replacement, operator, tests)
     for k, (file, function, original, replacement, operator, tests) in enumerate(_RAW, start=1)
