@@ -28,7 +28,10 @@ def sentence(heads: Sequence[int], upos: Sequence[str] | None = None) -> DepTree
     )
 
 
-def groups(gold: DepTree, system: DepTree, by: str, config: AttachConfig = AttachConfig()) -> dict[str, GroupCounts]:
+DEFAULT = AttachConfig()
+
+
+def groups(gold: DepTree, system: DepTree, by: str, config: AttachConfig = DEFAULT) -> dict[str, GroupCounts]:
     result = breakdown_corpus([(gold, system)], [by], config)  # type: ignore[list-item]
     return dict(result.get(by).groups)
 

@@ -32,7 +32,16 @@ from evalcore.resampling import BootstrapSettings, conll18_table, intervals
 from evalcore.significance import approximate_randomization
 
 PINS = ROOT / "tests" / "fixtures" / "reference" / "conll18_pins"
-CASES = ("relation", "functional", "alltags", "lowercase", "multiword_span", "equal_starts", "lcs_tie")
+CASES = (
+    "relation",
+    "functional",
+    "alltags",
+    "lowercase",
+    "span_gold_word",
+    "span_gold_token",
+    "equal_starts",
+    "lcs_tie",
+)
 
 
 def _files(case: str) -> tuple[Path, Path]:
@@ -68,7 +77,9 @@ def _counts(result: Conll18Result) -> dict[str, tuple[int, int, int]]:
 
 
 def test_every_case_is_committed_with_both_tables() -> None:
-    names = sorted(p.name for p in PINS.iterdir() if p.suffix in (".conllu", ".txt") and p.name != "COMMANDS.txt")
+    names = sorted(
+        p.name for p in PINS.iterdir() if p.suffix in (".conllu", ".txt") and p.name != "COMMANDS.txt"
+    )
     assert names == sorted(
         f"{c}.{k}" for c in CASES for k in ("gold.conllu", "system.conllu", "counts.txt", "verbose.txt")
     )
@@ -126,16 +137,20 @@ def test_words_of_a_multiword_token_are_aligned_by_lower_cased_forms() -> None:
     assert _scorer_counts("lowercase")["Words"] == (3, 3, 3, "3")
 
 
-def test_equal_starts_inside_a_multiword_span_advance_the_gold_word() -> None:
-    """multiword_span, in the scorer's test notation ('ab abc x' = the multiword token 'ab' of
-    the words 'abc' and 'x').  Sentence 1: gold plain 'abc' against system 'ab abc x', 'c'.
-    The span starts at the multiword token (end 2); the gold word and the token start at the
-    same character, the scorer takes the gold word first, so the gold 'abc' joins the span and the
-    LCS aligns it with the system word 'abc'.  Sentence 2, the other way round: the gold token's
-    words are taken first, after which the system's plain 'abc' lies beyond the span (ends at 3 >
-    2) and aligns with nothing.  Words: 1 + 0 = 1 (scorer: 1 / 4 / 4)."""
-    assert _counts(_evaluate("multiword_span"))["Words"] == (1, 4, 4)
-    assert _scorer_counts("multiword_span")["Words"] == (1, 4, 4, "1")
+def test_equal_starts_inside_a_multiword_span_take_the_gold_word_first() -> None:
+    """In the scorer's test notation ('ab abc x' = the multiword token 'ab' of the words 'abc'
+    and 'x').  span_gold_word: gold plain 'abc' against system 'ab abc x', 'c'.  The span
+    starts at the multiword token (end 2); the gold word and the token start at the same
+    character, the scorer takes the gold word first, so 'abc' joins the span and the LCS aligns
+    it with the system word 'abc': Words 1 of 1 gold, 3 system (taking the system's words first
+    would leave the gold 'abc' beyond the span: 0).  span_gold_token, the other way round: the
+    gold token's words are taken first, after which the system's plain 'abc' lies beyond the
+    span (it ends at 3 > 2) and aligns with nothing: Words 0 (taking it first would align it: 1).
+    Two files, because in one document the two changes would cancel out (1 + 0 = 0 + 1)."""
+    assert _counts(_evaluate("span_gold_word"))["Words"] == (1, 1, 3)
+    assert _scorer_counts("span_gold_word")["Words"] == (1, 1, 3, "1")
+    assert _counts(_evaluate("span_gold_token"))["Words"] == (0, 3, 1)
+    assert _scorer_counts("span_gold_token")["Words"] == (0, 3, 1, "0")
 
 
 def test_equal_starts_outside_a_multiword_span_advance_the_gold_word() -> None:
