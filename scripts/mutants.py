@@ -64,6 +64,13 @@ BOUNDARIES = ("tests/test_lattice_identity.py", *LATTICE)
 LINEAR_EVALB = ("tests/test_limits.py", *EVALB)
 LINEAR_FRAGMENTS = ("tests/test_limits.py", *FRAGMENTS)
 LINEAR_TED = ("tests/test_limits.py", *GENERAL_TED)
+# issue 24: behaviours pinned by tests/test_pins_*.py to the CoNLL 2018 scorer's output on small
+# inputs, hand counts and the docs' definitions (each mutant survived the tests of its own module)
+CONLL18_PINS = ("tests/test_pins_conll18.py", "tests/test_conll18.py")
+BREAKDOWN_PINS = ("tests/test_pins_breakdown.py", "tests/test_breakdown.py")
+REPORT_PINS = ("tests/test_pins_report.py", "tests/test_pins_significance.py")
+APP_PINS = ("tests/test_pins_report.py",)
+SIGNIFICANCE_PINS = ("tests/test_pins_significance.py", "tests/test_significance.py")
 
 P = "evalcore/metrics/parseval.py"
 EV = "evalcore/formats/evalb.py"
@@ -87,6 +94,15 @@ TA = "evalcore/lattice/textalign.py"
 WO = "evalcore/metrics/words.py"
 SI = "evalcore/significance.py"
 RS = "evalcore/resampling.py"
+C18 = "evalcore/metrics/conll18.py"
+RC18 = "evalcore/report/conll18.py"
+BD = "evalcore/metrics/breakdown.py"
+RR = "evalcore/report/resampling.py"
+AV = "workbench/attachment_view.py"
+EX = "evalcore/experiment.py"
+RK = "evalcore/ranking.py"
+BA = "evalcore/batch.py"
+CF = "evalcore/commands/freval.py"
 
 # fmt: off
 _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
@@ -366,6 +382,62 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
      'if config.category_labels and parts.category:', DROP, CATEGORY),
     (C, 'ptb_to_span_tree', 'names = (parts.category,)', 'names = (raw,)', OPERATOR, CATEGORY),
     (T, 'TedConfig.signature_value', 'if c.category_labels:', 'if False:', DROP, CATEGORY),
+    # ---- issue 24: behaviours pinned to the CoNLL 2018 scorer on small inputs --------------
+    (C18, '_Aligner._flush', 'if las:', 'if uas:', OPERATOR, CONLL18_PINS),
+    (C18, '_Aligner._flush', 'if upos and feats and _children(g, s):', 'if upos and feats:', DROP,
+     CONLL18_PINS),
+    (C18, '_children', 'a is b.aligned and ', '', DROP, CONLL18_PINS),
+    (C18, '_children', 'a.deprel == b.deprel and ', '', DROP, CONLL18_PINS),
+    (C18, '_children', 'and a.feats == b.feats', '', DROP, CONLL18_PINS),
+    (C18, '_link', 'elif w.functional:', 'else:', DROP, CONLL18_PINS),
+    (C18, '_Aligner._flush', 'u[_UPOS + 3] += upos and xpos and feats', 'u[_UPOS + 3] += upos and xpos',
+     DROP, CONLL18_PINS),
+    (C18, '_Word.__init__', 'self.form = cols[1].lower()', 'self.form = cols[1]', DROP, CONLL18_PINS),
+    (C18, '_Aligner._multiword_span', 'if g is not None and (s is None or g.start <= s.start):',
+     'if g is not None and (s is None or g.start < s.start):', COMPARISON, CONLL18_PINS),
+    (C18, '_Aligner.run', 'elif g.start <= s.start:', 'elif g.start < s.start:', COMPARISON, CONLL18_PINS),
+    (C18, '_Aligner._lcs_align', 'elif lcs[a][b] == lcs[a + 1][b]:',
+     'elif lcs[a][b] == lcs[a + 1][b] and lcs[a][b] != lcs[a][b + 1]:', COMPARISON, CONLL18_PINS),
+    (C18, 'ratio_pairs', 'out.append((2 * c, g + s))', 'out.append((c, g + s))', CONSTANT, CONLL18_PINS),
+    (RS, '_conll18_scorer', '_ratio(2 * sums[:, c], sums[:, g] + sums[:, s])',
+     '_ratio(sums[:, c], sums[:, g] + sums[:, s])', CONSTANT, CONLL18_PINS),
+    (RC18, 'format_conll18_counts', 'r.aligned or (r.correct if r.metric == "Words" else "")',
+     'r.aligned or ""', DROP, CONLL18_PINS),
+    # ---- issue 24: breakdown bins at their edges (hand counts) ---------------------------
+    (BD, '_bin_distance', '("3-6" if d <= 6 else "7+")', '("3-6" if d < 6 else "7+")', COMPARISON,
+     BREAKDOWN_PINS),
+    (BD, '_depth_key', '(str(d) if d <= 6 else "7+")', '(str(d) if d < 6 else "7+")', COMPARISON,
+     BREAKDOWN_PINS),
+    (BD, '_bin_length', '"51+" if n > 50', '"51+" if n >= 50', COMPARISON, BREAKDOWN_PINS),
+    (BD, 'group_keys', '_bin_length(_kept_length(tree, config))', '_bin_length(len(toks))', DROP,
+     BREAKDOWN_PINS),
+    # ---- issue 24: report columns (B - A, n.s.) and the app's intervals ----------------------
+    (RR, 'paired_text', '100 * (cmp.b[i] - cmp.a[i]),', '100 * (cmp.a[i] - cmp.b[i]),', SWAP, REPORT_PINS),
+    (RR, 'paired_text', '"" if t.significant else "n.s.",', '"" if t.p_value <= 0.05 else "n.s.",',
+     COMPARISON, ("tests/test_pins_significance.py", "tests/test_pins_report.py")),
+    (RR, 'paired_json', '"difference": cmp.b[i] - cmp.a[i],', '"difference": cmp.a[i] - cmp.b[i],', SWAP,
+     REPORT_PINS),
+    (RR, 'paired_csv', 'cmp.b[i] - cmp.a[i], cmp.tests[i].p_value]',
+     'cmp.a[i] - cmp.b[i], cmp.tests[i].p_value]', SWAP, REPORT_PINS),
+    (AV, '_breakdown', 'interval([(c.gold_las, c.gold) for c in counts]),',
+     'interval([(c.gold_uas, c.gold) for c in counts]),', SIDE, APP_PINS),
+    (AV, 'breakdown_frame', '"LAS low": round(100 * r.las.low, 2),', '"LAS low": round(100 * r.uas.low, 2),',
+     SIDE, APP_PINS),
+    (AV, 'breakdown_frame', '"LAS high": round(100 * r.las.high, 2),',
+     '"LAS high": round(100 * r.uas.high, 2),', SIDE, APP_PINS),
+    (AV, 'corpus_intervals', 'if not c.skipped and not c.excluded]', 'if not c.skipped]', DROP, APP_PINS),
+    # ---- issue 24: significance at p = 0.05, resampling of excluded rows, SEGEVAL, batch FREVAL
+    (EX, 'build_rows', 'r.p_value < config.alpha', 'r.p_value <= config.alpha', COMPARISON,
+     SIGNIFICANCE_PINS),
+    (RK, 'rank_parses', 'r.p_value < config.alpha', 'r.p_value <= config.alpha', COMPARISON,
+     SIGNIFICANCE_PINS),
+    (RS, 'attach_table', 'if not c.skipped and not c.excluded', 'if not c.skipped', DROP, SIGNIFICANCE_PINS),
+    (RS, 'lattice_table', '"ted",\n        "ted",\n', '"ratio",\n        "ratio",\n', OPERATOR,
+     SIGNIFICANCE_PINS),
+    (BA, 'run_pair_job', 'limit = max(freval_limit(a_fr, config), freval_limit(b_fr, config))',
+     'limit = freval_limit(a_fr, config)', DROP, SIGNIFICANCE_PINS),
+    (CF, '_run_two', 'max(freval_limit(ra.per_sentence, config), freval_limit(rb.per_sentence, config))',
+     'freval_limit(ra.per_sentence, config)', DROP, SIGNIFICANCE_PINS),
 ]
 # fmt: on
 

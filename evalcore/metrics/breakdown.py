@@ -11,7 +11,8 @@ per-group counts add up exactly to the corpus counts of ``evalcore attach``.  As
 * on the **system** tree for precision: of the tokens whose system property is G, how many are
   right.  F1 combines the two LAS figures.
 
-Sentence length is the gold sentence's (the same on both sides).  Bins: arc distance as
+Sentence length is the gold sentence's in counted tokens (without punctuation under
+``--no-punct``, as ``--max-len`` counts them; the same on both sides).  Bins: arc distance as
 ``eval.pl`` prints it (``root``, ``1``, ``2``, ``3-6``, ``7+``), sentence length by tens
 (``1-10`` … ``51+``), depth (arcs from the root: the root word is 1) ``1`` … ``6``, ``7+``;
 direction ``root``, ``left`` (the head precedes the dependent), ``right``; ``projective`` /
@@ -157,6 +158,7 @@ def score_breakdown(breakdown: Breakdown) -> tuple[GroupScore, ...]:
 
 
 def _bin_length(n: int) -> str:
+    n = max(n, 1)  # a sentence without counted tokens (all punctuation) puts no token in any bin
     return "51+" if n > 50 else f"{(n - 1) // 10 * 10 + 1}-{(n - 1) // 10 * 10 + 10}"
 
 
@@ -242,7 +244,7 @@ def group_keys(tree: DepTree, by: GroupBy, config: AttachConfig = DEFAULT_CONFIG
     if by == "upos":
         return [t.upos for t in toks]
     if by == "length":
-        key = _bin_length(len(toks))
+        key = _bin_length(_kept_length(tree, config))  # counted tokens, as --max-len counts them
         return [key] * len(toks)
     if by == "distance":
         return [_bin_distance(t.id, t.head) for t in toks]
