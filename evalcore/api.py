@@ -273,6 +273,7 @@ def _evalb_config(
     drop_unlabeled_root: bool,
     collapse_unary: bool,
     limits: Limits,
+    delete_root: bool = False,
 ) -> ParsevalConfig:
     """The bracket extraction of ``evalcore parseval`` / ``freval``: the parameter file (default
     COLLINS.prm's settings) with the overrides; its warnings become Python warnings."""
@@ -293,6 +294,7 @@ def _evalb_config(
         function_separators=function_separators,
         drop_unlabeled_root=drop_unlabeled_root,
         collapse_unary=collapse_unary,
+        delete_root=delete_root,
     )
 
 
@@ -309,12 +311,15 @@ def parseval(
     max_error: int | None = None,
     layout: Layout = "auto",
     drop_unlabeled_root: bool = False,
+    delete_root: bool = False,
     function_separators: str = "-=",
     keep_sentences: bool = True,
     limits: Limits = DEFAULT_LIMITS,
 ) -> ParsevalResult:
     """evalb's PARSEVAL (SPEC §7; ``evalcore parseval``), driven by an evalb parameter file.
     ``layout``: ``line`` (evalb: one sentence a line), ``tree`` (any line breaks) or ``auto``.
+    ``delete_root``: delete ROOT and TOP brackets whatever the parameter file says (default: as
+    evalb, only its ``DELETE_LABEL`` labels; ``--delete-root``).
     ``keep_sentences=False`` keeps only the error and skip sentences (memory does not grow)."""
     from evalcore.metrics.parseval import parseval_corpus
 
@@ -327,6 +332,7 @@ def parseval(
         drop_unlabeled_root=drop_unlabeled_root,
         collapse_unary=False,
         limits=limits,
+        delete_root=delete_root,
     )
     g, s = _bracket_pair(gold, system, layout, limits)
     return parseval_corpus(g, s, config, keep_sentences=keep_sentences)
@@ -359,6 +365,7 @@ def freval(
     max_error: int | None = None,
     layout: Layout = "auto",
     drop_unlabeled_root: bool = False,
+    delete_root: bool = False,
     function_separators: str = "-=",
     keep_sentences: bool = True,
     limits: Limits = DEFAULT_LIMITS,
@@ -377,6 +384,7 @@ def freval(
         drop_unlabeled_root=drop_unlabeled_root,
         collapse_unary=collapse_unary,
         limits=limits,
+        delete_root=delete_root,
     )
     config = FrevalConfig(
         extraction=extraction,

@@ -16,7 +16,9 @@ Tools (under ``--reftools``):
   ned/NED/NED.pl                    NED.pl (with ParseSentence.pm and POS.pm beside it)
 
 ``--only-conll18`` writes only ``conll18/`` (the scorer on the CoNLL 2018 shared-task outputs and
-spaCy's EWT parses; its commands in ``conll18/COMMANDS.txt``).
+spaCy's EWT parses; its commands in ``conll18/COMMANDS.txt``).  ``--only-departures`` writes only
+``departures/`` (``EVALB/evalb2000``, evalb with MAX_WORD_IN_SENT and MAX_BRACKET_IN_SENT 2000, and
+the FREVAL tool on inputs users' files contain; its commands in ``departures/COMMANDS.txt``).
 """
 
 from __future__ import annotations
@@ -227,6 +229,265 @@ def conll18_fixtures(ref: Path, data: Path, tmp: Path) -> None:
     write("conll18/COMMANDS.txt", "\n".join(rec.lines) + "\n")
 
 
+# ---------------------------------------------------------------------------
+# departures/: inputs users' files contain where evalcore once read otherwise than evalb
+
+
+DEPARTURES = ("first_line_unbalanced", "root_label", "nbsp_word", "empty_word")
+"""The four reproducers of ``$DATA/evalb/departures`` (copied with evalb's output as it is there)."""
+
+_G3 = (
+    "( (S (NP (NN a)) (VP (VB b))) )",
+    "( (S (NP (NN c)) (VP (VB d))) )",
+    "( (S (NP (NN e)) (VP (VB f))) )",
+)
+_B3 = (  # each line of _G3 with the ")" of its NP left out
+    "( (S (NP (NN a) (VP (VB b))) )",
+    "( (S (NP (NN c) (VP (VB d))) )",
+    "( (S (NP (NN e) (VP (VB f))) )",
+)
+_ROOT = (
+    "(ROOT (S (NP (NNP Dvorak)) (VP (VBD was) (NP (DT a) (NN composer))) (. .)))",
+    "(ROOT (S (NP (NNP Dvorak)) (VBD was) (NP (DT a) (NN composer)) (. .)))",
+)
+
+
+@dataclass(frozen=True)
+class Variation:
+    """A gold and a test file written here (one sentence a line), scored by evalb with ``prm``
+    (a file of ``assets/evalb/`` or of ``fixtures/reference/prm/``) and ``options``."""
+
+    name: str
+    gold: tuple[str, ...]
+    test: tuple[str, ...]
+    prm: str = "COLLINS.prm"
+    options: tuple[str, ...] = ()
+    what: str = ""
+
+
+VARIATIONS = (
+    Variation("unbalanced_gold", (_B3[0], *_G3[1:]), _G3, what="the gold's first line lacks one ')'"),
+    Variation("unbalanced_middle", _G3, (_G3[0], _B3[1], _G3[2]), what="the second test line lacks one ')'"),
+    Variation("unbalanced_two_lines", _G3, (_B3[0], _G3[1], _B3[2]), what="test lines 1 and 3 lack one ')'"),
+    Variation(
+        "unbalanced_both_sides", (_B3[0], _G3[1]), (_B3[0], _G3[1]), what="gold and test line 1 lack one ')'"
+    ),
+    Variation(
+        "unbalanced_truncated",
+        _G3[:2],
+        ("( (S (NP (NN a)) (VP (VB b)", _G3[1]),
+        what="a test line cut after its last word: three ')' missing",
+    ),
+    Variation(
+        "unbalanced_label_at_end",
+        _G3[:2],
+        ("( (S (NP (NN a)) (VP (VB b)) (NP", _G3[1]),
+        what="a test line ending with '(NP': evalb's 'More than two elements in a bracket', then unbalanced",
+    ),
+    Variation(
+        "unbalanced_no_words",
+        _G3[:2],
+        ("( (S (NP", _G3[1]),
+        what="a test line with no word, unbalanced: a skip sentence with two error messages",
+    ),
+    Variation(
+        "unbalanced_length_unmatch",
+        _G3[:2],
+        ("( (S (NP (NN a) (NN x) (VP (VB b))) )", _G3[1]),
+        what="unbalanced and a word more: two error messages, no numbers",
+    ),
+    Variation(
+        "unbalanced_max_error",
+        _G3,
+        ("( (S (NP (NN a) (NN x) (VP (VB b))) )", "( (S (NP (NN c) (NN x) (VP (VB d))) )", _G3[2]),
+        options=("-e", "2"),
+        what="two error messages a line and -e 2: evalb exits at its 4th message, on line 2",
+    ),
+    Variation(
+        "unbalanced_quote_repair",
+        ('( (S (NN ") (NP (NN a)) (VP (VB b))) )', _G3[1]),
+        ('( (S (`` ") (NP (NN a)) (VP (VB b)))', _G3[1]),
+        prm="new.prm",
+        what="new.prm's quote repair puts a deleted quote back into a line left unbalanced",
+    ),
+    Variation(
+        "too_many_close",
+        _G3[:2],
+        ("( (S (NP (NN a))) (VP (VB b))) )", _G3[1]),
+        what="one ')' too many: evalb reads before its stack array (C undefined behaviour)",
+    ),
+    Variation(
+        "word_not_closed",
+        _G3[:2],
+        ("( (S (NP (NN a )) (VP (VB b))) )", _G3[1]),
+        what="'(NN a )': evalb loops on 'Reading sentence' until MAX_ERROR stops it (exit 1)",
+    ),
+    Variation("root_new_prm", _ROOT[:1], _ROOT[1:], prm="new.prm", what="the ROOT trees under new.prm"),
+    Variation(
+        "root_sample_prm", _ROOT[:1], _ROOT[1:], prm="sample.prm", what="the ROOT trees under sample.prm"
+    ),
+    Variation(
+        "root_delete_label",
+        _ROOT[:1],
+        _ROOT[1:],
+        prm="collins_delete_root.prm",
+        what="the ROOT trees with COLLINS.prm plus DELETE_LABEL ROOT (= evalcore --delete-root)",
+    ),
+    Variation(
+        "root_against_outer",
+        ("( (S (NP (NNP Dvorak)) (VP (VBD was) (NP (DT a) (NN composer))) (. .)) )",),
+        _ROOT[1:],
+        what="a PTB gold with '( (S ...) )' against a (ROOT ...) parse",
+    ),
+    Variation(
+        "nbsp_gold_only",
+        ("( (NP (CD 2\u00a0000) (NNS euros)) )",),
+        ("( (NP (CD 2000) (NNS euros)) )",),
+        what="a no-break space in the gold's word only: evalb's 'Words unmatch'",
+    ),
+    Variation(
+        "unicode_spaces",
+        (
+            "( (NP (CD 2\u2009000) (NN\u3000x) (NNS \u1680euros\u2028\u0085)) )",
+            "( (NP (CD 3\x1c000) (NNS yen)) )",
+        ),
+        (
+            "( (NP (CD 2\u2009000) (NN\u3000x) (NNS \u1680euros\u2028\u0085)) )",
+            "( (NP (CD 3\x1c000) (NNS yen)) )",
+        ),
+        what="thin, ideographic and ogham spaces, line and next-line separators, ASCII FS: parts of words",
+    ),
+    Variation(
+        "ascii_blanks",
+        _G3[:2],
+        ("( (S\t(NP (NN\ta))\v(VP\f(VB  b))) )\r", _G3[1] + "\r"),
+        what="tab, vertical tab, form feed, two spaces and CRLF line ends: evalb's blanks",
+    ),
+    Variation(
+        "empty_word_both",
+        ("( (S (NP (X ) (NN a)) (VP (VB b))) )",),
+        ("( (S (NP (X ) (NN a)) (VP (VB b))) )",),
+        what="'(X )' on both sides: a word with an empty form",
+    ),
+    Variation(
+        "empty_label_word",
+        ("( (S (NP (NN a)) (VP (VB b))) )",),
+        ("( (S (NP ( a)) (VP (VB b))) )",),
+        what="'( a)': the empty tag over the word 'a'",
+    ),
+    Variation(
+        "empty_bracket",
+        ("( (S (X) (NP (NN a)) (VP (VB b))) )", "( (S (NP (NN c)) (VP (VB d))) )"),
+        ("( (S (NP (NN a)) () (VP (VB b))) )", "( (S (NP (NN c)) (VP (VB d))) )"),
+        what="'(X)' and '()': brackets over no word, dropped",
+    ),
+    Variation(
+        "phrasal_none",
+        ("( (S (NP (NN fuel)) (VP (VB b))) )", _G3[1]),
+        ("( (S (NP (-NONE- (NN fuel))) (VP (VB b))) )", _G3[1]),
+        what="a phrasal -NONE- bracket: evalb cuts its label at '-' (the empty label) and keeps it",
+    ),
+)
+"""Variations of the four reproducers, run through evalb 2000 here; evalcore's reports equal
+evalb's except on ``too_many_close`` and ``word_not_closed`` (docs/freval.md says how)."""
+
+FREVAL_DEPARTURES = (*DEPARTURES, "phrasal_none", "empty_bracket", "unicode_spaces", "unbalanced_middle")
+"""The inputs the FREVAL Java tool is run on (fragment sizes up to 4, COLLINS.prm's properties)."""
+
+
+def departures_fixtures(ref: Path, data: Path, tmp: Path) -> None:
+    """``departures/``: evalb 2000 (MAX_WORD/BRACKET_IN_SENT 2000) on the four reproducers of
+    ``$DATA/evalb/departures`` and on :data:`VARIATIONS`, and the FREVAL Java tool on
+    :data:`FREVAL_DEPARTURES`; stdout, stderr and the exit code of each, with its own COMMANDS.txt."""
+    rec = Recorder({"TMP": tmp, "REFTOOLS": ref, "DATA": data, "REPO": ROOT})
+    evalb = str(ref / "EVALB" / "evalb2000")
+    out = OUT / "departures"
+    prms = {
+        "COLLINS.prm": EVALB_ASSETS / "COLLINS.prm",
+        "new.prm": EVALB_ASSETS / "new.prm",
+        "sample.prm": EVALB_ASSETS / "sample" / "sample.prm",
+        "collins_delete_root.prm": OUT / "prm" / "collins_delete_root.prm",
+    }
+    collins = prms["COLLINS.prm"].read_text(encoding="utf-8")
+    write(
+        "prm/collins_delete_root.prm",
+        collins.replace("DELETE_LABEL TOP\n", "DELETE_LABEL TOP\nDELETE_LABEL ROOT\n"),
+    )
+    rec.lines.append(
+        "prm/collins_delete_root.prm:\n    sed 's/^DELETE_LABEL TOP$/DELETE_LABEL TOP\\nDELETE_LABEL ROOT/' "
+        "$REPO/assets/evalb/COLLINS.prm"
+    )
+    cases: list[tuple[str, Path, Path, str]] = []  # name, gold, test, prm key
+    for name in DEPARTURES:
+        src = data / "evalb" / "departures" / name
+        if (src / "COLLINS.prm").read_bytes() != prms["COLLINS.prm"].read_bytes():
+            raise SystemExit(f"{src}/COLLINS.prm is not assets/evalb/COLLINS.prm")
+        for f in ("gold.txt", "test.txt", "evalb.out"):
+            (out / name).mkdir(parents=True, exist_ok=True)
+            (out / name / f).write_bytes((src / f).read_bytes())
+        rec.lines.append(
+            f"departures/{name}/{{gold.txt,test.txt,evalb.out}}:\n    cp of $DATA/evalb/departures/{name}/"
+        )
+        cases.append((name, out / name / "gold.txt", out / name / "test.txt", "COLLINS.prm"))
+    for v in VARIATIONS:
+        d = out / "variations"
+        d.mkdir(parents=True, exist_ok=True)
+        (d / f"{v.name}.gold").write_bytes("".join(x + "\n" for x in v.gold).encode("utf-8"))
+        (d / f"{v.name}.test").write_bytes("".join(x + "\n" for x in v.test).encode("utf-8"))
+        rec.lines.append(
+            f"departures/variations/{v.name}.gold, .test:\n    written by this script ({v.what})"
+        )
+        cases.append((f"variations/{v.name}", d / f"{v.name}.gold", d / f"{v.name}.test", v.prm))
+    options = {f"variations/{v.name}": v.options for v in VARIATIONS}
+    for name, gold, test, prm in cases:
+        argv = [
+            evalb,
+            "-p",
+            str(prms[prm]),
+            *options.get(name, ()),
+            str(gold),
+            str(test),
+        ]  # -e after -p: the file's MAX_ERROR would win
+        res = subprocess.run(argv, capture_output=True, check=False)
+        stem = str(out / name) if "/" in name else str(out / name / "evalb2000")
+        Path(stem + ".stdout").write_bytes(res.stdout)
+        Path(stem + ".stderr").write_bytes(res.stderr)
+        Path(stem + ".rc").write_text(f"{res.returncode}\n", encoding="utf-8")
+        rel = Path(stem).relative_to(OUT)
+        rec.lines.append(f"{rel}.stdout, .stderr, .rc:\n    {rec.show(shlex.join(argv))}")
+    props = tmp / "COLLINS.prm.L4.properties"
+    props.write_text(
+        (OUT / "freval" / "COLLINS.prm.properties").read_text(encoding="utf-8").replace("@L@", "4"),
+        encoding="utf-8",
+    )
+    where = dict((n, (g, t)) for n, g, t, _ in cases)
+    for name in FREVAL_DEPARTURES:
+        key = name if name in DEPARTURES else f"variations/{name}"
+        gold, test = where[key]
+        argv = [
+            "java",
+            "-cp",
+            str(ref / "freval" / "bin"),
+            f"-Dproperties={props}",
+            f"-Dgold={gold}",
+            f"-Dtest={test}",
+            "bastings.freval.Freval",
+        ]
+        res = subprocess.run(argv, capture_output=True, check=False)
+        stem = str(out / key) + (".freval" if "/" in key else "/freval")
+        Path(stem + ".stdout").write_bytes(res.stdout)
+        Path(stem + ".stderr").write_text(
+            rec.show(res.stderr.decode("utf-8")), encoding="utf-8"
+        )  # $TMP for the path
+        Path(stem + ".rc").write_text(f"{res.returncode}\n", encoding="utf-8")
+        rel = Path(stem).relative_to(OUT)
+        rec.lines.append(
+            f"{rel}.stdout, .stderr, .rc:\n    {rec.show(shlex.join(argv))}"
+            "  [props: sed 's/@L@/4/' freval/COLLINS.prm.properties]"
+        )
+    write("departures/COMMANDS.txt", "\n".join(rec.lines) + "\n")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--reftools", type=Path, required=True)
@@ -234,10 +495,19 @@ def main() -> int:
     ap.add_argument(
         "--only-conll18", action="store_true", help="write only conll18/ (the CoNLL 2018 scorer's tables)"
     )
+    ap.add_argument(
+        "--only-departures",
+        action="store_true",
+        help="write only departures/ (evalb 2000 and the FREVAL tool on inputs that users' files contain)",
+    )
     args = ap.parse_args()
     ref: Path = args.reftools.resolve()
     data: Path = args.data.resolve()
     tmp = Path(tempfile.mkdtemp(prefix="evalcore-reference-"))
+    if args.only_departures:
+        departures_fixtures(ref, data, tmp)
+        print(f"wrote {OUT / 'departures'} (temporary files in {tmp})")
+        return 0
     conll18_fixtures(ref, data, tmp)
     if args.only_conll18:
         print(f"wrote {OUT / 'conll18'} (temporary files in {tmp})")
