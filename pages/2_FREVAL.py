@@ -116,7 +116,8 @@ def settings(
             "Delete ROOT and TOP brackets (--delete-root)",
             key="freval_delete_root",
             help="Off (default): only the labels the parameter file deletes (COLLINS.prm: TOP, not ROOT), "
-            "as evalb. On: (ROOT ...) of Stanford, Berkeley or GUM trees is deleted too, as the FREVAL paper did.",
+            "as evalb. On: (ROOT ...) of Stanford, Berkeley or GUM trees is deleted too, as the FREVAL "
+            "paper did.",
         )
         max_error = m4.number_input(
             "MAX_ERROR (--max-error)",

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import random
 import shlex
 import subprocess
 import sys
@@ -252,6 +253,77 @@ _ROOT = (
 )
 
 
+def _random_tree(rng: random.Random, words: list[str], depth: int = 0) -> list[str]:
+    """A bracketing over ``words`` as tokens: ``(LABEL``, ``)`` and whole preterminals ``(TAG word)``."""
+    if len(words) == 1:
+        return [f"({rng.choice(['NN', 'VB', 'DT', 'JJ', ',', '.', 'CD'])} {words[0]})"]
+    cut = sorted(rng.sample(range(1, len(words)), min(len(words) - 1, rng.randint(1, 3))))
+    parts = [words[a:b] for a, b in zip([0, *cut], [*cut, len(words)], strict=True)]
+    label = rng.choice(["S", "NP", "VP", "PP", "SBAR", "ADJP", "NP-SBJ", "PP-LOC=2", "-NONE-", "X"])
+    out = [f"({label}"]
+    for part in parts:
+        out += _random_tree(rng, part, depth + 1)
+    if rng.random() < 0.1:
+        out.insert(rng.randint(1, len(out)), "(-NONE- *T*-1)")
+    return [*out, ")"]
+
+
+def _break(rng: random.Random, toks: list[str]) -> list[str]:
+    """One of the changes users' files have (never a ')' too many nor a word ``)`` does not close,
+    on which evalb reads outside its stack or stops)."""
+    toks = list(toks)
+    kind = rng.choice(["drop", "drop", "cut", "cut", "empty", "notag", "bracket", "nbsp", "label", "word"])
+    closes = [i for i, t in enumerate(toks) if t == ")"]
+    terms = [i for i, t in enumerate(toks) if t.endswith(")") and " " in t]
+    opens = [i for i, t in enumerate(toks) if not t.endswith(")")]  # "(LABEL"
+    if (
+        (kind == "drop" and not closes)
+        or (kind == "cut" and len(toks) < 2)
+        or (kind in ("empty", "notag", "nbsp", "word") and not terms)
+        or (kind == "label" and not opens)
+    ):
+        return toks
+    if kind == "drop":
+        for i in sorted(rng.sample(closes, rng.randint(1, min(3, len(closes)))), reverse=True):
+            del toks[i]
+    elif kind == "cut":  # after a ")": a line ending with "(LABEL" makes evalb read its stale buffer
+        toks = toks[: rng.choice([i + 1 for i, t in enumerate(toks[:-1]) if t.endswith(")")] or [len(toks)])]
+    elif kind in ("empty", "notag", "nbsp"):
+        i = rng.choice(terms)
+        tag, word = toks[i][1:-1].split(" ")
+        toks[i] = {"empty": f"({tag} )", "notag": f"( {word})", "nbsp": f"({tag} {word}\u00a0x)"}[kind]
+    elif kind == "bracket":
+        toks.insert(rng.randint(1, len(toks) - 1), rng.choice(["(X)", "()"]))
+    elif kind == "label":
+        i = rng.choice(opens)
+        toks[i] = rng.choice(["(ROOT", "(TOP", "(", "(NP", "(S1"])
+    else:
+        del toks[rng.choice(terms)]
+    return toks
+
+
+def random_lines(seed: int, n: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``n`` gold and test lines (seeded): made-up trees of 2-12 words, the test a copy with none, one or
+    two of :func:`_break`'s changes (a tenth of the gold lines changed too); ``(ROOT``/``( `` wraps."""
+    rng = random.Random(seed)
+    gold: list[str] = []
+    test: list[str] = []
+    for k in range(n):
+        words = [f"w{k}_{i}" for i in range(rng.randint(2, 12))]
+        toks = _random_tree(rng, words)
+        wrap = rng.choice(["", "(", "(ROOT", "(TOP"])
+        if wrap:
+            toks = [wrap, *toks, ")"]
+        g, t = toks, toks
+        for _ in range(rng.randint(0, 2)):
+            t = _break(rng, t)
+        if rng.random() < 0.1:
+            g = _break(rng, g)
+        gold.append(" ".join(g))
+        test.append(" ".join(t))
+    return tuple(gold), tuple(test)
+
+
 @dataclass(frozen=True)
 class Variation:
     """A gold and a test file written here (one sentence a line), scored by evalb with ``prm``
@@ -283,6 +355,13 @@ VARIATIONS = (
         _G3[:2],
         ("( (S (NP (NN a)) (VP (VB b)) (NP", _G3[1]),
         what="a test line ending with '(NP': evalb's 'More than two elements in a bracket', then unbalanced",
+    ),
+    Variation(
+        "unbalanced_label_at_end_stale",
+        ("(PP (. w164_0) (DT w164_1) )", "(TOP (PP"),
+        ("(PP (. w164_0) ( w164_1)", "(TOP (PP (NN w165_0) (NP-SBJ (NN w165_1) (DT w165_2) ) (, w165_3) ) )"),
+        what="a gold line ending with '(PP' read after a longer line: evalb reads past the end of the line "
+        "into what its buffer held (two words there); evalcore does not",
     ),
     Variation(
         "unbalanced_no_words",
@@ -386,6 +465,13 @@ VARIATIONS = (
         ("( (S (NP (NN fuel)) (VP (VB b))) )", _G3[1]),
         ("( (S (NP (-NONE- (NN fuel))) (VP (VB b))) )", _G3[1]),
         what="a phrasal -NONE- bracket: evalb cuts its label at '-' (the empty label) and keeps it",
+    ),
+    Variation(
+        "random_lines",
+        *random_lines(24, 400),
+        options=("-e", "100000"),
+        what="400 made-up line pairs (random_lines(24, 400)): dropped ')', cut lines, '(X )', '( x)', '(X)', "
+        "no-break spaces, ROOT/TOP labels, deleted words",
     ),
 )
 """Variations of the four reproducers, run through evalb 2000 here; evalcore's reports equal

@@ -311,13 +311,23 @@ def test_count_reader_reads_a_wsj_line_and_declines_what_it_cannot_read() -> Non
     for bad in ["(S (NP a b) (VP c))", "(S (NP a)", "(S (NP a)))", "word (S a)", "( NP (NN a))"]:
         assert _count_reading(bad, config, Limits()) is None
     # written otherwise than "(TAG word)" and "(LABEL ": read by evalb_line_reader (the same reading)
-    for odd in ["((S (NN a)))", "(S(NP (NN a)))", "(S (NN  a))", "(S (NN\ta))", "(S (X) (NN a))", "(S (X  ) (NN a))"]:
+    for odd in [
+        "((S (NN a)))",
+        "(S(NP (NN a)))",
+        "(S (NN  a))",
+        "(S (NN\ta))",
+        "(S (X) (NN a))",
+        "(S (X  ) (NN a))",
+    ]:
         assert _count_reading(odd, config, Limits()) is None
         assert not evalb_line_reader(COLLINS)(odd, "f", 1).error
     # evalb reads no further than "(NN a " and "( NN" (a word not closed at once): error sentences
     for bad, word in [("(S (NN a ))", "a"), ("(S ( NN a))", "NN")]:
         assert _count_reading(bad, config, Limits()) is None
-        assert evalb_line_reader(COLLINS)(bad, "f", 1).error == f"more than two elements in a bracket (word '{word}')"
+        assert (
+            evalb_line_reader(COLLINS)(bad, "f", 1).error
+            == f"more than two elements in a bracket (word '{word}')"
+        )
     # "((S" is two brackets: here one "(" too many, which only the bracket count shows
     assert _count_reading("((S (NN a))", config, Limits()) is None
     assert evalb_line_reader(COLLINS)("((S (NN a))", "f", 1).read_errors == (UNBALANCED,)

@@ -100,10 +100,11 @@ def read_evalb(
 ) -> EvalbReading:
     """Words, tags, raw brackets and quote terminals of the trees of one sentence (step 1).
 
-    ``unclosed``: the line ended with that many brackets open (:class:`~evalcore.formats.ptb.UnclosedLineError`:
-    ``trees`` closes them at the end of the line).  evalb reads such a line on, with those
-    brackets' end left at -1 and its messages in ``read_errors`` (:data:`MORE_THAN_TWO` first when
-    the line ends with ``(LABEL``, then :data:`UNBALANCED`); ``error`` is then ignored.
+    ``unclosed``: the line ended with that many brackets open
+    (:class:`~evalcore.formats.ptb.UnclosedLineError`: ``trees`` closes them at the end of the
+    line).  evalb reads such a line on, with those brackets' end left at -1 and its messages in
+    ``read_errors`` (:data:`MORE_THAN_TWO` first when the line ends with ``(LABEL``, then
+    :data:`UNBALANCED`); ``error`` is then ignored.
 
     Iterative preorder walk with an explicit stack (no recursion).
     """

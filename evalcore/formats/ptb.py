@@ -322,7 +322,9 @@ def parse_ptb_line(
                     what = f"line has more than {max_words} words"
                     raise limits.error("tokens", what, file=name, line=line)
                 nodes = tuple(map(Node, labels, map(tuple, kids), terms))
-                trees.append(Tree(nodes, tuple(words), sent_id=str(len(trees) + 1), source=Source(name, line)))
+                trees.append(
+                    Tree(nodes, tuple(words), sent_id=str(len(trees) + 1), source=Source(name, line))
+                )
             continue
         if blank and not shut and word:  # "(NN a )", "(NP a (N b))": evalb reads no further
             raise InputFormatError(
@@ -354,7 +356,9 @@ def parse_ptb_line(
                     what = f"line has more than {max_words} words"
                     raise limits.error("tokens", what, file=name, line=line)
                 nodes = tuple(map(Node, labels, map(tuple, kids), terms))
-                trees.append(Tree(nodes, tuple(words), sent_id=str(len(trees) + 1), source=Source(name, line)))
+                trees.append(
+                    Tree(nodes, tuple(words), sent_id=str(len(trees) + 1), source=Source(name, line))
+                )
         else:
             stack.append(idx)
     if stack:
@@ -364,7 +368,11 @@ def parse_ptb_line(
         nodes = tuple(map(Node, labels, map(tuple, kids), terms))
         trees.append(Tree(nodes, tuple(words), sent_id=str(len(trees) + 1), source=Source(name, line)))
         raise UnclosedLineError(
-            f"unbalanced brackets ({len(stack)} '(' not closed)", tuple(trees), len(stack), file=name, line=line
+            f"unbalanced brackets ({len(stack)} '(' not closed)",
+            tuple(trees),
+            len(stack),
+            file=name,
+            line=line,
         )
     return tuple(trees)
 

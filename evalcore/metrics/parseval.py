@@ -515,7 +515,14 @@ def compare_readings(
     def bad(status: Status, message: str, words: int) -> SentenceComparison:
         calls = len(said) + (status == "error")  # a skip is not one of evalb's errors
         return SentenceComparison(
-            index, gold.line, test.line, status, "; ".join([*said, message]), g.length, words, evalb_errors=calls
+            index,
+            gold.line,
+            test.line,
+            status,
+            "; ".join([*said, message]),
+            g.length,
+            words,
+            evalb_errors=calls,
         )
 
     if g.error or t.error:
