@@ -235,20 +235,29 @@ def attach(
     deprel_base: bool = False,
     strict: bool = False,
     per_sentence: bool = False,
+    punct_tags: Literal["ptb", "nedpl"] = "ptb",
     limits: Limits = DEFAULT_LIMITS,
 ) -> AttachResult:
     """UAS, LAS, label accuracy, undirected, NED of ``system`` against ``gold`` over the same
     tokens (SPEC §3; ``evalcore attach``).  Sentences that are not trees are skipped and counted
     (``result.warnings`` names them), or raise with ``strict``; ``per_sentence`` keeps every
     sentence's counts.  A system of another tokenization raises
-    :class:`~evalcore.errors.MismatchError` (``evalcore attach`` then aligns characters)."""
+    :class:`~evalcore.errors.MismatchError` (``evalcore attach`` then aligns characters).
+    ``punct_tags="nedpl"``: ``no_punct`` leaves out the tags NED.pl takes for punctuation
+    (``--punct-tags nedpl``; docs/attachment.md)."""
     from evalcore.formats.conllu import read_conllu
     from evalcore.metrics.attachment import AttachConfig, attach_corpus
 
     if max_len is not None and max_len < 0:
         raise ValueError("max_len must be >= 0")
+    if punct_tags != "ptb" and not no_punct:
+        raise ValueError("punct_tags says which tokens no_punct leaves out: give no_punct=True")
     config = AttachConfig(
-        no_punct=no_punct, max_len=max_len, deprel_base=deprel_base, skip_invalid=not strict
+        no_punct=no_punct,
+        max_len=max_len,
+        deprel_base=deprel_base,
+        skip_invalid=not strict,
+        punct_tags=punct_tags,
     )
     g, s = _source(gold, "gold"), _source(system, "system")
     return attach_corpus(

@@ -571,7 +571,61 @@ def departures_fixtures(ref: Path, data: Path, tmp: Path) -> None:
             f"{rel}.stdout, .stderr, .rc:\n    {rec.show(shlex.join(argv))}"
             "  [props: sed 's/@L@/4/' freval/COLLINS.prm.properties]"
         )
+    ned_punct_fixtures(ref, data, tmp, rec)
     write("departures/COMMANDS.txt", "\n".join(rec.lines) + "\n")
+
+
+NED_SYMBOLS = (
+    "1\tI\t_\t_\tPRP\t_\t2\tnsubj\t_\t_\n"
+    "2\tpaid\t_\t_\tVBD\t_\t0\troot\t_\t_\n"
+    "3\t#\t_\t_\t#\t_\t2\tdep\t_\t_\n"
+    "4\t5\t_\t_\tCD\t_\t2\tobj\t_\t_\n"
+    "\n"
+    "1\tA\t_\t_\tLS\t_\t3\tdep\t_\t_\n"
+    "2\tprices\t_\t_\tNNS\t_\t3\tnsubj\t_\t_\n"
+    "3\trose\t_\t_\tVBD\t_\t0\troot\t_\t_\n"
+    "4\t&\t_\t_\tSYM\t_\t3\tdep\t_\t_\n"
+    "5\t$\t_\t_\t$\t_\t3\tobj\t_\t_\n"
+    "\n"
+)
+"""A gold with the tags ``#``, ``LS``, ``SYM`` (NED.pl's punctuation, not evalcore's by default) and ``$``."""
+
+
+def _ned_system(gold: str) -> str:
+    """The gold with the heads of ``#``, ``LS`` and ``SYM`` changed to 1 (wrong under NED too)."""
+    out = []
+    for line in gold.split("\n"):
+        cols = line.split("\t")
+        if len(cols) == 10 and cols[4] in ("#", "LS", "SYM"):
+            cols[6] = "1" if cols[0] != "1" else "2"
+        out.append("\t".join(cols))
+    return "\n".join(out)
+
+
+def ned_punct_fixtures(ref: Path, data: Path, tmp: Path, rec: Recorder) -> None:
+    """``departures/ned/``: NED.pl on :data:`NED_SYMBOLS` (written here) and on the WSJ sample's
+    dependencies against the right-branching baseline (``tests/ned_wsj.py``; only NED.pl's line
+    is written), with ``-ml 10`` (the NED paper's WSJ10) and without."""
+    from ned_wsj import write_ned_pair
+
+    ned = ref / "ned" / "NED"
+    d = OUT / "departures" / "ned"
+    d.mkdir(parents=True, exist_ok=True)
+    (d / "symbols.gold.conllu").write_text(NED_SYMBOLS, encoding="utf-8")
+    (d / "symbols.system.conllu").write_text(_ned_system(NED_SYMBOLS), encoding="utf-8")
+    rec.lines.append(
+        "departures/ned/symbols.gold.conllu, symbols.system.conllu:\n    written by this script "
+        "(NED_SYMBOLS; the system moves the heads of #, LS and SYM to word 1)"
+    )
+    g, t = d / "symbols.gold.conllu", d / "symbols.system.conllu"
+    rel = "departures/ned/symbols.txt"
+    write(rel, rec.run(["perl", "-I.", "NED.pl", "-if", str(t), "-gold", str(g)], rel, cwd=ned))
+    files = write_ned_pair(data, tmp / "ned_wsj")
+    rec.lines.append("$TMP/ned_wsj/{gold,rb}.{dp,conllu}:\n    python3 tests/ned_wsj.py $TMP/ned_wsj")
+    for suffix, extra in (("", []), (".ml10", ["-ml", "10"])):
+        rel = f"departures/ned/wsj_rb{suffix}.txt"
+        argv = ["perl", "-I.", "NED.pl", "-if", str(files["rb.dp"]), "-gold", str(files["gold.dp"]), *extra]
+        write(rel, rec.run(argv, rel, cwd=ned))
 
 
 def main() -> int:
