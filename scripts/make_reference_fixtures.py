@@ -572,7 +572,58 @@ def departures_fixtures(ref: Path, data: Path, tmp: Path) -> None:
             "  [props: sed 's/@L@/4/' freval/COLLINS.prm.properties]"
         )
     ned_punct_fixtures(ref, data, tmp, rec)
+    line_end_fixtures(ref, rec)
     write("departures/COMMANDS.txt", "\n".join(rec.lines) + "\n")
+
+
+CONLLU_TWO = (
+    "# text = I paid 5\n"
+    "1\tI\tI\tPRON\tPRP\t_\t2\tnsubj\t_\t_\n"
+    "2\tpaid\tpay\tVERB\tVBD\t_\t0\troot\t_\t_\n"
+    "3\t5\t5\tNUM\tCD\t_\t2\tobj\t_\t_\n"
+    "\n"
+    "# text = Prices rose .\n"
+    "1\tPrices\tprice\tNOUN\tNNS\t_\t2\tnsubj\t_\t_\n"
+    "2\trose\trise\tVERB\tVBD\t_\t0\troot\t_\t_\n"
+    "3\t.\t.\tPUNCT\t.\t_\t2\tpunct\t_\t_\n"
+    "\n"
+)
+"""Two sentences for the line-end and BOM cases (the system attaches "5" and "." to word 1)."""
+
+
+def line_end_fixtures(ref: Path, rec: Recorder) -> None:
+    """``departures/conll18/``: the CoNLL 2018 scorer (``-v``) on a gold and a system with LF line
+    ends, with CR-only line ends, and on the gold with a byte-order mark (which it refuses)."""
+    d = OUT / "departures" / "conll18"
+    d.mkdir(parents=True, exist_ok=True)
+    system = CONLLU_TWO.replace("\t2\tobj\t", "\t1\tobj\t").replace("\t2\tpunct\t", "\t1\tpunct\t")
+    files = {
+        "gold.conllu": CONLLU_TWO.encode(),
+        "system.conllu": system.encode(),
+        "gold_cr.conllu": CONLLU_TWO.replace("\n", "\r").encode(),
+        "system_cr.conllu": system.replace("\n", "\r").encode(),
+        "gold_bom.conllu": b"\xef\xbb\xbf" + CONLLU_TWO.encode(),
+    }
+    for name, data in files.items():
+        (d / name).write_bytes(data)
+    rec.lines.append(
+        "departures/conll18/{gold,system}.conllu, {gold,system}_cr.conllu, gold_bom.conllu:\n"
+        "    written by this script (CONLLU_TWO; _cr: every LF a CR; _bom: EF BB BF first)"
+    )
+    scorer = str(ref / "conll2018" / "conll18_ud_eval.py")
+    for name, gold, system_file in (("lf", "gold", "system"), ("cr", "gold_cr", "system_cr")):
+        rel = f"departures/conll18/{name}.verbose.txt"
+        argv = [sys.executable, scorer, "-v", str(d / f"{gold}.conllu"), str(d / f"{system_file}.conllu")]
+        write(rel, rec.run(argv, rel, note=" (stdout)"))
+    argv = [sys.executable, scorer, "-v", str(d / "gold_bom.conllu"), str(d / "system.conllu")]
+    res = subprocess.run(argv, capture_output=True, text=True, check=False)
+    last = res.stderr.strip().splitlines()[-1]
+    write("departures/conll18/bom.stderr_last_line.txt", f"{last}\n")
+    write("departures/conll18/bom.rc", f"{res.returncode}\n")
+    rec.lines.append(
+        "departures/conll18/bom.stderr_last_line.txt, bom.rc:\n"
+        f"    {rec.show(shlex.join(argv))}  [kept: the last line of stderr, the exit code]"
+    )
 
 
 NED_SYMBOLS = (

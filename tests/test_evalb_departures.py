@@ -397,3 +397,59 @@ def test_pretty_printed_files_whose_first_tree_is_one_line_are_trees() -> None:
     assert gum.read_text(encoding="utf-8").splitlines()[0].count("(") == 4
     assert detect_layout(str(gum)) == "tree"
     assert detect_layout(str(DATA / "ptb_wsj_sample" / "combined_mrg" / "wsj_0052.mrg")) == "tree"
+
+
+# ---------------------------------------------------------------------------
+# reader choices (docs/decisions.md): CR-only line ends, a byte-order mark, evalb's -nan in JSON
+
+CONLL18 = DEP / "conll18"
+
+
+def test_cr_only_line_ends_read_as_the_conll_2018_scorer_reads_them(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The scorer opens files in text mode (universal newlines): its table on the CR-only copies is
+    its table on the LF files; ``evalcore attach --format conll18`` prints that table on both."""
+    lf = (CONLL18 / "lf.verbose.txt").read_text(encoding="utf-8")
+    assert (CONLL18 / "cr.verbose.txt").read_text(encoding="utf-8") == lf
+    for gold, system in (("gold", "system"), ("gold_cr", "system_cr"), ("gold_cr", "system")):
+        capsys.readouterr()
+        argv = [
+            "attach",
+            str(CONLL18 / f"{gold}.conllu"),
+            str(CONLL18 / f"{system}.conllu"),
+            "--format",
+            "conll18",
+        ]
+        assert main(argv) == 0
+        assert capsys.readouterr().out == lf, (gold, system)
+
+
+def test_a_byte_order_mark_is_read_where_the_scorer_refuses_it(capsys: pytest.CaptureFixture[str]) -> None:
+    """The scorer takes the BOM for part of the first line and stops (exit 1); evalcore drops it, as
+    Python's ``utf-8-sig`` does, and prints the scorer's table of the file without it."""
+    assert (CONLL18 / "bom.rc").read_text() == "1\n"
+    said = (CONLL18 / "bom.stderr_last_line.txt").read_text(encoding="utf-8")
+    assert said.startswith("UDError: The CoNLL-U line does not contain 10 tab-separated columns at line 1")
+    assert (CONLL18 / "gold_bom.conllu").read_bytes()[:3] == b"\xef\xbb\xbf"
+    capsys.readouterr()
+    argv = ["attach", str(CONLL18 / "gold_bom.conllu"), str(CONLL18 / "system.conllu"), "--format", "conll18"]
+    assert main(argv) == 0
+    assert capsys.readouterr().out == (CONLL18 / "lf.verbose.txt").read_text(encoding="utf-8")
+
+
+def test_evalbs_nan_f_measure_is_0_in_json(capsys: pytest.CaptureFixture[str]) -> None:
+    """No valid sentence: evalb prints ``-nan`` (C's 0/0 on x86-64), and so does evalcore's report;
+    the JSON document, which has no NaN, says 0.0 (F1 of recall and precision 0, docs/decisions.md)."""
+    out, _, _ = _evalb("empty_word")
+    assert "Bracketing FMeasure       =   -nan" in out
+    capsys.readouterr()
+    assert main([*_argv("empty_word"), "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert (doc["all"]["recall"], doc["all"]["precision"], doc["all"]["f1"], doc["all"]["valid"]) == (
+        0.0,
+        0.0,
+        0.0,
+        0,
+    )
+    assert evalcore.parseval(*map(str, _case("empty_word")[:2])).all.f1 == 0.0
