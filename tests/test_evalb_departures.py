@@ -453,3 +453,25 @@ def test_evalbs_nan_f_measure_is_0_in_json(capsys: pytest.CaptureFixture[str]) -
         0,
     )
     assert evalcore.parseval(*map(str, _case("empty_word")[:2])).all.f1 == 0.0
+
+
+def test_the_blanks_python_adds_are_all_known() -> None:
+    """Every character ``str.isspace`` takes for a blank and C's ``isspace`` does not (evalb) is in
+    ODD_BLANKS: the count-only path declines a line that holds one (its ``str.split`` would cut
+    there), so the line reader, which splits on ASCII blanks only, reads it."""
+    from evalcore.formats._io import BLANKS
+    from evalcore.formats.evalb import ODD_BLANKS
+
+    assert set(ODD_BLANKS) == {c for c in map(chr, range(0x110000)) if c.isspace() and c not in BLANKS}
+
+
+def test_a_parameter_file_splits_on_ascii_blanks_only() -> None:
+    """evalb reads its parameter file with C's ``isspace`` and ``sscanf("%s %s")``: a no-break space
+    is part of a label (hand reading of ``read_parameter_file``/``set_param`` in evalb.c)."""
+    from evalcore.formats.prm import parse_prm
+
+    lines = ["DELETE_LABEL NN\u00a0X\u00a0", "EQ_LABEL A\u00a0B C", "EQ_LABEL D\u2009E"]
+    p = parse_prm(list(enumerate(lines, start=1)), name="nbsp.prm")
+    assert p.delete_labels == ("NN\u00a0X\u00a0",)
+    assert p.eq_labels == (("A\u00a0B", "C"),)  # "D\u2009E" is one value: a warning, the line ignored
+    assert p.warnings == ("nbsp.prm:3: EQ_LABEL requires two values, line ignored",)

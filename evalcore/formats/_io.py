@@ -33,6 +33,7 @@ from evalcore.errors import InputFormatError
 from evalcore.limits import DEFAULT_LIMITS, Limits
 
 __all__ = [
+    "BLANKS",
     "CHUNK",
     "InputSource",
     "blocks",
@@ -44,6 +45,11 @@ __all__ = [
 
 InputSource = str | os.PathLike[str] | bytes
 """A path, or the raw bytes of an uploaded file (then pass ``name``)."""
+
+BLANKS = " \t\n\r\f\v"
+"""What separates labels and words in evalb's files: the ASCII blanks of C's ``isspace`` (evalb calls
+no ``setlocale``), as evalb reads them.  A no-break space or any other Unicode space is part of a
+word (``(CD 2\u00a0000)`` is one word); Python's ``str.split()`` and ``\\s`` would cut there."""
 
 CHUNK = 1 << 20
 """Bytes read (after decompression) at a time."""

@@ -196,8 +196,14 @@ _BRACKET = re.compile(r"\(([^ \t\n\r\f\v()]*)|(\))|([^ \t\n\r\f\v()]+)")  # betw
 _SPACED_PRETERMINAL = re.compile(r"\(([^ \t\n\r\f\v()]*) ([^ \t\n\r\f\v()]*) \) ")
 """A preterminal written ``(TAG word)`` once a space is put around each ``)``."""
 
-_ODD_BLANK = re.compile(r"[^\S \t\n\r\f\v]")
-"""A character Python's ``str.split`` takes for a blank and evalb does not (a no-break space, ...)."""
+ODD_BLANKS = (
+    "\x1c\x1d\x1e\x1f\x85\xa0\u1680"
+    + "".join(map(chr, range(0x2000, 0x200B)))
+    + "\u2028\u2029\u202f\u205f\u3000"
+)
+"""The characters Python's ``str.split`` and ``str.strip`` take for blanks and evalb does not (``str.isspace``
+but not one of :data:`~evalcore.formats._io.BLANKS`: a no-break space, ...; a test checks the list)."""
+_ODD_BLANK = re.compile(f"[{ODD_BLANKS}]")
 
 _EOL_OPEN = re.compile(r"\([^ \t\n\r\f\v()]*[ \t\n\r\f\v]*\Z")
 """A line that ends with ``(LABEL``: evalb's "More than two elements in a bracket", read on."""
@@ -352,8 +358,13 @@ def evalb_count_reader(
     for_length = delete_len.__contains__
 
     def read(text: str) -> CountReading | None:
-        if text.count("(") >= max_depth - 1 or odd_blank(text):
-            return None  # near the depth limit, or a character str.split takes for a blank
+        if text.count("(") >= max_depth - 1:
+            return None  # near the depth limit
+        if text.isascii():  # str.split() below: no character it takes for a blank and evalb does not
+            if "\x1c" in text or "\x1d" in text or "\x1e" in text or "\x1f" in text:
+                return None
+        elif odd_blank(text):
+            return None
         # a space around every ")": a preterminal is "(TAG word ) " (a line written otherwise is read
         # by evalb_line_reader: what is left of it between preterminals holds a word), and the text
         # between preterminals splits on spaces into "(LABEL" and ")"

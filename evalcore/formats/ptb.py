@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from evalcore.errors import InputFormatError, LimitError
-from evalcore.formats._io import InputSource, iter_lines, shown, source_name
+from evalcore.formats._io import BLANKS, InputSource, iter_lines, shown, source_name
 from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.trees import Node, Source, Tree
 
@@ -39,12 +39,8 @@ __all__ = [
     "write_ptb",
 ]
 
-BLANKS = " \t\n\r\f\v"
-"""What separates labels and words: the ASCII blanks of C's ``isspace``, as evalb reads (and FREVAL's
-reader, except for the Unicode spaces Java's ``Character.isWhitespace`` adds, see docs/freval.md).
-A no-break space or any other Unicode space is part of a word (``(CD 2\u00a0000)`` is one word)."""
-
 _TOKEN = re.compile(r"\(|\)|[^ \t\n\r\f\v()]+")
+_PAREN = re.compile(r"[()]")
 _BLANK = frozenset(BLANKS)
 
 # evalb's read_line, one token per "(" (a label right after it, then blanks and a word when the
@@ -421,9 +417,11 @@ def detect_layout(source: InputSource, *, name: str | None = None, limits: Limit
     for lineno, text in iter_lines(source, fname, limits, runs=True):
         if lineno > limits.block_lines or (first and lineno - first >= _LAYOUT_LINES):
             break
+        if first and not depth:  # nothing open: only the line's own count matters
+            depth = max(0, text.count("(") - text.count(")"))
+            continue
         here = low = 0  # depth within the line, and its lowest point
-        for m in _TOKEN.finditer(text):
-            tok = m.group()
+        for tok in _TOKEN.findall(text) if not first else _PAREN.findall(text):
             if tok == "(":
                 here += 1
                 first = first or lineno
