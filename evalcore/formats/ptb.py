@@ -402,24 +402,34 @@ _LAYOUT_LINES = 200
 def detect_layout(source: InputSource, *, name: str | None = None, limits: Limits = DEFAULT_LIMITS) -> str:
     """``"tree"`` (pretty-printed trees) or ``"line"`` (evalb's layout: one sentence per line).
 
-    A pretty-printed tree (``.mrg``, ``.psd``, GUM's ``.ptb``) soon has a line that closes a
-    bracket opened on an earlier line (at the latest, the line where the tree ends); in a
-    one-tree-per-line file every line closes only what it opens, even after a line that lacks a
-    ``)`` (a truncated parser output).  So the file is ``"tree"`` as soon as one of the lines
-    from the first bracket on (:data:`_LAYOUT_LINES` of them, within the block-lines limit)
-    closes a bracket opened on an earlier line, else ``"line"``; text before any bracket makes
-    it ``"line"`` too (a malformed line, read line by line).  One broken line, first or not,
-    thus stays one evalb error sentence instead of making the whole file unreadable.
+    While a bracket opened on an earlier line is still open, a pretty-printed tree (``.mrg``,
+    ``.psd``, GUM's ``.ptb``) soon has a line that is indented or that closes such a bracket (at
+    the latest, the line where the tree ends); in a one-tree-per-line file whose line lacks a
+    ``)`` (a truncated parser output), the next lines start at the margin and close only what they
+    open.  So among the lines from the first bracket on (:data:`_LAYOUT_LINES` of them, within the
+    block-lines limit) the file is ``"tree"`` as soon as one such line is met, and ``"line"`` if
+    none is; a file whose only tree stays open with no line after it is ``"tree"`` (the tree
+    reader says it is not closed), and text before any bracket makes the file ``"line"`` (a
+    malformed line, read line by line).  One broken line, first or not, thus stays one evalb error
+    sentence instead of making the whole file unreadable.
     """
     fname = source_name(source, name)
     first = 0  # the line of the first "(" (0: not met yet)
     depth = 0  # brackets open at the start of the line, when the file is read as trees
+    after = False  # a non-blank line met while a bracket of an earlier line was open
+    whole = False  # a line that opens and closes a tree: evalb's layout, unless evidence says else
     for lineno, text in iter_lines(source, fname, limits, runs=True):
         if lineno > limits.block_lines or (first and lineno - first >= _LAYOUT_LINES):
             break
         if first and not depth:  # nothing open: only the line's own count matters
-            depth = max(0, text.count("(") - text.count(")"))
+            depth = text.count("(") - text.count(")")
+            whole = whole or (not depth and "(" in text)
+            depth = max(0, depth)
             continue
+        if depth and text.strip(BLANKS):
+            if text[0] in _BLANK:
+                return "tree"  # indented inside an open tree: pretty-printed
+            after = True
         here = low = 0  # depth within the line, and its lowest point
         for tok in _TOKEN.findall(text) if not first else _PAREN.findall(text):
             if tok == "(":
@@ -431,9 +441,10 @@ def detect_layout(source: InputSource, *, name: str | None = None, limits: Limit
             elif not first:
                 return "line"
         if depth > 0 and low < 0:
-            return "tree"
+            return "tree"  # closes a bracket of an earlier line: pretty-printed
+        whole = whole or (not depth and first == lineno and not here)
         depth = max(0, depth + here)
-    return "line"
+    return "line" if after or whole or not first else "tree"
 
 
 def read_ptb_sentences(
