@@ -467,6 +467,18 @@ VARIATIONS = (
         what="a phrasal -NONE- bracket: evalb cuts its label at '-' (the empty label) and keeps it",
     ),
     Variation(
+        "bom_test",
+        _G3[:2],
+        ("\ufeff" + _G3[0], _G3[1]),
+        what="a test file starting with a byte-order mark: evalb reads it as text and loops until MAX_ERROR",
+    ),
+    Variation(
+        "blank_gold_line",
+        (_G3[0], "", _G3[2]),
+        _G3,
+        what="an empty gold line: evalb's 'Length unmatch (0|2)'; the FREVAL tool stops reading there",
+    ),
+    Variation(
         "random_lines",
         *random_lines(24, 400),
         options=("-e", "100000"),
@@ -477,7 +489,15 @@ VARIATIONS = (
 """Variations of the four reproducers, run through evalb 2000 here; evalcore's reports equal
 evalb's except on ``too_many_close`` and ``word_not_closed`` (docs/freval.md says how)."""
 
-FREVAL_DEPARTURES = (*DEPARTURES, "phrasal_none", "empty_bracket", "unicode_spaces", "unbalanced_middle")
+FREVAL_DEPARTURES = (
+    *DEPARTURES,
+    "phrasal_none",
+    "empty_bracket",
+    "unicode_spaces",
+    "unbalanced_middle",
+    "unbalanced_gold",
+    "blank_gold_line",
+)
 """The inputs the FREVAL Java tool is run on (fragment sizes up to 4, COLLINS.prm's properties)."""
 
 

@@ -49,7 +49,13 @@ PRMS = {
 REPRODUCERS = ("first_line_unbalanced", "root_label", "nbsp_word", "empty_word")
 # evalb reads outside its stack (a ")" too many), stops (a word ")" does not close at once; MAX_ERROR),
 # or reads past the end of the line into its stale buffer (a line ending with "(LABEL" after a longer one)
-KNOWN = ("too_many_close", "word_not_closed", "unbalanced_max_error", "unbalanced_label_at_end_stale")
+KNOWN = (
+    "too_many_close",
+    "word_not_closed",
+    "unbalanced_max_error",
+    "unbalanced_label_at_end_stale",
+    "bom_test",
+)
 
 
 def _commands() -> dict[str, tuple[str, list[str]]]:
@@ -276,6 +282,18 @@ def test_a_word_not_closed_at_once_stops_evalb_and_is_an_error_sentence(
     assert "Number of Error sentence  =      1" in ours.out
 
 
+def test_a_byte_order_mark_stops_evalb_and_evalcore_drops_it(capsys: pytest.CaptureFixture[str]) -> None:
+    """evalb reads the BOM's bytes as text before the first "(" ("Reading sentence") and loops until
+    MAX_ERROR stops it (exit 1, no report); evalcore drops a BOM at the start of any file and prints
+    the report of the file without it (two valid sentences)."""
+    out, err, rc = _evalb("bom_test")
+    assert rc == 1 and out.count("\n") == 3 and set(err.splitlines()) == {"1 : Reading sentence"}
+    capsys.readouterr()
+    assert main(_argv("bom_test")) == 0
+    ours = capsys.readouterr()
+    assert "Number of Valid sentence  =      2" in ours.out and ours.err == ""
+
+
 def test_max_error_counts_evalbs_messages(capsys: pytest.CaptureFixture[str]) -> None:
     """Two messages a line (unbalanced, then Length unmatch) and -e 2: evalb stops at its 4th message,
     on line 2, after printing line 1 (exit 1); evalcore stops there too, naming line 2 (exit 2)."""
@@ -376,6 +394,18 @@ def test_freval_tool_differs_on_a_phrasal_none_and_an_empty_bracket() -> None:
     assert counts == (2, 1, 0, 1)
     assert "1 : Words unmatch (X|a)" in Path(VAR / "empty_bracket.freval.stderr").read_text(encoding="utf-8")
     assert _ours("empty_bracket")[0] == (2, 0, 0, 2) == _evalb_counts(_evalb("empty_bracket")[0])[0]
+
+
+def test_freval_tool_gets_out_of_step_on_an_unbalanced_gold_line_and_stops_at_a_blank_one() -> None:
+    """The tool reads the gold line first: when it throws, the test line is not read, and each later
+    gold line meets the test line before it ("Words unmatch (c|a)"); an empty gold line ends the
+    tool's reading.  evalcore counts evalb's sentences."""
+    counts, _, err = _tool("unbalanced_gold")
+    assert counts == (2, 2, 0, 0) and "2 : Words unmatch (c|a)" in err
+    assert _ours("unbalanced_gold")[0] == (3, 1, 0, 2) == _evalb_counts(_evalb("unbalanced_gold")[0])[0]
+    counts, _, _ = _tool("blank_gold_line")
+    assert counts == (1, 0, 0, 1)
+    assert _ours("blank_gold_line")[0] == (3, 1, 0, 2) == _evalb_counts(_evalb("blank_gold_line")[0])[0]
 
 
 def test_freval_tool_splits_words_on_javas_unicode_spaces() -> None:
