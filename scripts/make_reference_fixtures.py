@@ -437,6 +437,12 @@ VARIATIONS = (
         what="thin, ideographic and ogham spaces, line and next-line separators, ASCII FS: parts of words",
     ),
     Variation(
+        "odd_blank_labels",
+        _G3[:2],
+        ("( (S (NP\u3000(NN a)) (VP\u00a0(VB b))) )", "( (S (NP\x1c(NN c)) (VP (VB d))) )"),
+        what="an ideographic space, a no-break space and ASCII FS after a label: part of the label for evalb",
+    ),
+    Variation(
         "ascii_blanks",
         _G3[:2],
         ("( (S\t(NP (NN\ta))\v(VP\f(VB  b))) )\r", _G3[1] + "\r"),

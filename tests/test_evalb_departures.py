@@ -505,3 +505,61 @@ def test_a_parameter_file_splits_on_ascii_blanks_only() -> None:
     assert p.delete_labels == ("NN\u00a0X\u00a0",)
     assert p.eq_labels == (("A\u00a0B", "C"),)  # "D\u2009E" is one value: a warning, the line ignored
     assert p.warnings == ("nbsp.prm:3: EQ_LABEL requires two values, line ignored",)
+
+
+# ---------------------------------------------------------------------------
+# the tree layout (pretty-printed files) reads the same words, and the layout is told apart
+
+TREE_READABLE = (
+    "root_label",
+    "nbsp_word",
+    "empty_word_both",
+    "empty_label_word",
+    "phrasal_none",
+    "ascii_blanks",
+)
+"""Inputs whose every line is a whole tree and no bracket is empty: the tree reader reads them too."""
+
+
+@pytest.mark.parametrize("name", TREE_READABLE)
+def test_the_tree_layout_reads_these_words_as_evalb(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
+    assert main([*_argv(name), "--input", "tree"]) == 0
+    assert capsys.readouterr().out == _evalb(name)[0]
+
+
+def test_the_tree_reader_reads_empty_words_and_tags_as_evalb() -> None:
+    """``(X )``: tag X over the empty word; ``( )``: both empty; ``( X)``: the empty tag over X, also
+    across a line break in a pretty-printed tree; ``(X)`` and ``( X )`` have no word there."""
+    from evalcore.errors import InputFormatError
+    from evalcore.formats.ptb import parse_ptb
+
+    def leaves(text: str) -> list[tuple[str, str]]:
+        tree = parse_ptb(text)[0]
+        return [
+            (n.label, tree.nodes[n.children[0]].label)
+            for n in tree.nodes
+            if len(n.children) == 1 and tree.nodes[n.children[0]].terminal is not None
+        ]
+
+    assert leaves("(S (X ) ( ) ( a) (NN b))") == [("X", ""), ("", ""), ("", "a"), ("NN", "b")]
+    assert leaves("(S\n  (X\n  )\n  (NN b))") == [("X", ""), ("NN", "b")]
+    for bad in ("(S (X) (NN b))", "(S ( X ) (NN b))"):
+        with pytest.raises(InputFormatError, match="has no children"):
+            parse_ptb(bad)
+
+
+@pytest.mark.parametrize(
+    ("text", "layout"),
+    [
+        (b"( (S (NP (NN a) (VP (VB b))) )\n( (S (NP (NN c)) (VP (VB d))) )\n", "line"),  # a broken first line
+        (b"(S (NP (DT a)\n  (NN b)\n", "tree"),  # indented inside an open tree (a truncated .mrg)
+        (b"(S\n(NP (NN a))\n(VP (VB b)))\n", "tree"),  # not indented, but closes line 1's bracket
+        (b"(S (NP (DT a)\n", "tree"),  # one tree, never closed: the tree reader says so
+        (b"(S (NN a))\n\n(X a) (X b)\n(S (A (X a))\n", "line"),  # a whole tree on line 1
+        (b"(ROOT (NN a))\n\n(ROOT\n  (S (NN b)))\n", "tree"),  # GUM: a one-line tree, then pretty-printed
+        (b"word (S (NN a))\n", "line"),  # text before any bracket: a malformed line
+    ],
+)
+def test_layout_detection(text: bytes, layout: str) -> None:
+    assert detect_layout(text, name="x") == layout
