@@ -36,7 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from wsj_perturb import sha256, write_pair  # noqa: E402
+from wsj_perturb import sha256, write_gum_pair, write_pair  # noqa: E402
 
 OUT = ROOT / "tests" / "fixtures" / "reference"
 EVALB_ASSETS = ROOT / "assets" / "evalb"
@@ -599,6 +599,20 @@ def departures_fixtures(ref: Path, data: Path, tmp: Path) -> None:
         )
     ned_punct_fixtures(ref, data, tmp, rec)
     line_end_fixtures(ref, rec)
+    gold, test = write_gum_pair(data, tmp / "gum", 1)
+    rec.lines.append(
+        "$TMP/gum/gum.gld, gum.1.tst (GUM's 320 (ROOT ...) trees, seed-1 perturbation; not committed):\n"
+        "    write_gum_pair of tests/wsj_perturb.py"
+    )
+    write("departures/gum.MANIFEST.txt", f"{sha256(gold)}  gum.gld\n{sha256(test)}  gum.1.tst\n")
+    rel = "departures/gum.1.COLLINS_prm.rsl"
+    collins = str(EVALB_ASSETS / "COLLINS.prm")
+    write(
+        rel,
+        rec.run(
+            [str(ref / "EVALB" / "evalb2000"), "-p", collins, str(gold), str(test)], rel, note=" (stdout)"
+        ),
+    )
     write("departures/COMMANDS.txt", "\n".join(rec.lines) + "\n")
 
 
