@@ -301,6 +301,16 @@ def parse_ptb_line(
     stack: list[int] = []
     total_words = 0
     max_depth, max_words = limits.depth, limits.tokens
+
+    def finish() -> None:
+        """The tree being read is whole (or the line ends): check the line's words, keep it."""
+        nonlocal total_words
+        total_words += len(words)
+        if total_words > max_words:
+            raise limits.error("tokens", f"line has more than {max_words} words", file=name, line=line)
+        nodes = tuple(map(Node, labels, map(tuple, kids), terms))
+        trees.append(Tree(nodes, tuple(words), sent_id=str(len(trees) + 1), source=Source(name, line)))
+
     for label, blank, word, shut, close, stray in _EVALB_TOKEN.findall(text):
         if stray:
             if stack:
@@ -313,14 +323,7 @@ def parse_ptb_line(
                 raise InputFormatError("unbalanced brackets (too many ')')", file=name, line=line)
             stack.pop()  # evalb accepts "(X)" and "()" as empty constituents
             if not stack:
-                total_words += len(words)
-                if total_words > max_words:
-                    what = f"line has more than {max_words} words"
-                    raise limits.error("tokens", what, file=name, line=line)
-                nodes = tuple(map(Node, labels, map(tuple, kids), terms))
-                trees.append(
-                    Tree(nodes, tuple(words), sent_id=str(len(trees) + 1), source=Source(name, line))
-                )
+                finish()
             continue
         if blank and not shut and word:  # "(NN a )", "(NP a (N b))": evalb reads no further
             raise InputFormatError(
@@ -347,22 +350,11 @@ def parse_ptb_line(
             terms.append(len(words))
             words.append(word)
             if not stack:
-                total_words += len(words)
-                if total_words > max_words:
-                    what = f"line has more than {max_words} words"
-                    raise limits.error("tokens", what, file=name, line=line)
-                nodes = tuple(map(Node, labels, map(tuple, kids), terms))
-                trees.append(
-                    Tree(nodes, tuple(words), sent_id=str(len(trees) + 1), source=Source(name, line))
-                )
+                finish()
         else:
             stack.append(idx)
     if stack:
-        if total_words + len(words) > max_words:
-            what = f"line has more than {max_words} words"
-            raise limits.error("tokens", what, file=name, line=line)
-        nodes = tuple(map(Node, labels, map(tuple, kids), terms))
-        trees.append(Tree(nodes, tuple(words), sent_id=str(len(trees) + 1), source=Source(name, line)))
+        finish()  # the brackets left open are closed at the end of the line
         raise UnclosedLineError(
             f"unbalanced brackets ({len(stack)} '(' not closed)",
             tuple(trees),
