@@ -397,7 +397,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
     (P, 'compare_readings', '"error" if said else "ok",', '"ok",', DROP, DEPARTURES),
     (P, 'compare_lines', 'errors += comp.evalb_errors', 'errors += 1', CONSTANT, DEPARTURES),
     (P, 'parseval_rows', 'errors += comp.evalb_errors', 'errors += 1', CONSTANT, DEPARTURES),
-    (P, '_crossing', 'for t in test if t.end >= 0', 'for t in test', DROP, DEPARTURES),
+    (P, 'compare_readings', 'said = g.read_errors + t.read_errors', 'said = t.read_errors', SIDE, DEPARTURES),
     (P, 'row_of', 'if not (s.scored or s.status == "ok"):', 'if s.status != "ok":', DROP, DEPARTURES),
     (PR, 'parse_prm', 'pair = _BLANK_RUN.split(value)', 'pair = value.split()', OPERATOR, DEPARTURES),
     (IO, 'iter_lines', '.replace(b"\\r", b"\\n")', '', DELETE,
