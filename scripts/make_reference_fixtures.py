@@ -357,6 +357,12 @@ VARIATIONS = (
         what="a test line ending with '(NP': evalb's 'More than two elements in a bracket', then unbalanced",
     ),
     Variation(
+        "unbalanced_open_late",
+        ("( (S (NN a) (NN b) (VP (VB c)", "( (S (NP (NN a) (NN b)) (VP (VB c)"),
+        ("( (S (NN a) (NN b) (VP (VB c)", "( (S (NN a) (NP (NN b) (VP (VB c)"),
+        what="gold and test lines left open, a bracket opening after every bracket that closes",
+    ),
+    Variation(
         "unbalanced_label_at_end_stale",
         ("(PP (. w164_0) (DT w164_1) )", "(TOP (PP"),
         ("(PP (. w164_0) ( w164_1)", "(TOP (PP (NN w165_0) (NP-SBJ (NN w165_1) (DT w165_2) ) (, w165_3) ) )"),

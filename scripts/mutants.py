@@ -405,6 +405,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
     (A, 'is_nedpl_punct', 'token.xpos in NEDPL_PUNCT', 'token.xpos in PTB_PUNCT', OPERATOR, NEDPL),
     (A, 'AttachConfig.is_punct', 'return is_nedpl_punct if self.punct_tags == "nedpl" else is_punct',
      'return is_punct', DROP, NEDPL),
+    (P, '_crossing', 'for g in gold if g.end >= 0', 'for g in gold', DROP, DEPARTURES),
 ]
 # fmt: on
 

@@ -419,10 +419,12 @@ def _crossing(gold: Sequence[Bracket], test: Sequence[Bracket]) -> int:
     """Number of test brackets crossing at least one gold bracket (:func:`_crossing_spans`).
 
     A bracket a line left open (end -1, evalb's) crosses nothing: evalb's test ``gs < s < ge < e``
-    or ``s < gs < e < ge`` fails whichever side it is on.  :func:`_crossing_spans` agrees with no
-    special case: such a test bracket has no position inside it, and such a gold bracket only
-    writes its start at the last position of the tables, which is inside no test bracket."""
-    return _crossing_spans([(g.start, g.end, "") for g in gold], [(t.start, t.end, "") for t in test])
+    or ``s < gs < e < ge`` fails whichever side it is on.  Such a gold bracket is left out here (it
+    may start after every end, past the tables); such a test bracket has no position inside it,
+    which :func:`_crossing_spans` skips."""
+    return _crossing_spans(
+        [(g.start, g.end, "") for g in gold if g.end >= 0], [(t.start, t.end, "") for t in test]
+    )
 
 
 def _crossing_spans(gold: Sequence[tuple[int, int, str]], test: Sequence[tuple[int, int, str]]) -> int:
