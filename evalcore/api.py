@@ -235,20 +235,29 @@ def attach(
     deprel_base: bool = False,
     strict: bool = False,
     per_sentence: bool = False,
+    punct_tags: Literal["ptb", "nedpl"] = "ptb",
     limits: Limits = DEFAULT_LIMITS,
 ) -> AttachResult:
     """UAS, LAS, label accuracy, undirected, NED of ``system`` against ``gold`` over the same
     tokens (SPEC §3; ``evalcore attach``).  Sentences that are not trees are skipped and counted
     (``result.warnings`` names them), or raise with ``strict``; ``per_sentence`` keeps every
     sentence's counts.  A system of another tokenization raises
-    :class:`~evalcore.errors.MismatchError` (``evalcore attach`` then aligns characters)."""
+    :class:`~evalcore.errors.MismatchError` (``evalcore attach`` then aligns characters).
+    ``punct_tags="nedpl"``: ``no_punct`` leaves out the tags NED.pl takes for punctuation
+    (``--punct-tags nedpl``; docs/attachment.md)."""
     from evalcore.formats.conllu import read_conllu
     from evalcore.metrics.attachment import AttachConfig, attach_corpus
 
     if max_len is not None and max_len < 0:
         raise ValueError("max_len must be >= 0")
+    if punct_tags != "ptb" and not no_punct:
+        raise ValueError("punct_tags says which tokens no_punct leaves out: give no_punct=True")
     config = AttachConfig(
-        no_punct=no_punct, max_len=max_len, deprel_base=deprel_base, skip_invalid=not strict
+        no_punct=no_punct,
+        max_len=max_len,
+        deprel_base=deprel_base,
+        skip_invalid=not strict,
+        punct_tags=punct_tags,
     )
     g, s = _source(gold, "gold"), _source(system, "system")
     return attach_corpus(
@@ -273,6 +282,7 @@ def _evalb_config(
     drop_unlabeled_root: bool,
     collapse_unary: bool,
     limits: Limits,
+    delete_root: bool = False,
 ) -> ParsevalConfig:
     """The bracket extraction of ``evalcore parseval`` / ``freval``: the parameter file (default
     COLLINS.prm's settings) with the overrides; its warnings become Python warnings."""
@@ -293,6 +303,7 @@ def _evalb_config(
         function_separators=function_separators,
         drop_unlabeled_root=drop_unlabeled_root,
         collapse_unary=collapse_unary,
+        delete_root=delete_root,
     )
 
 
@@ -309,12 +320,15 @@ def parseval(
     max_error: int | None = None,
     layout: Layout = "auto",
     drop_unlabeled_root: bool = False,
+    delete_root: bool = False,
     function_separators: str = "-=",
     keep_sentences: bool = True,
     limits: Limits = DEFAULT_LIMITS,
 ) -> ParsevalResult:
     """evalb's PARSEVAL (SPEC §7; ``evalcore parseval``), driven by an evalb parameter file.
     ``layout``: ``line`` (evalb: one sentence a line), ``tree`` (any line breaks) or ``auto``.
+    ``delete_root``: delete ROOT and TOP brackets whatever the parameter file says (default: as
+    evalb, only its ``DELETE_LABEL`` labels; ``--delete-root``).
     ``keep_sentences=False`` keeps only the error and skip sentences (memory does not grow)."""
     from evalcore.metrics.parseval import parseval_corpus
 
@@ -327,6 +341,7 @@ def parseval(
         drop_unlabeled_root=drop_unlabeled_root,
         collapse_unary=False,
         limits=limits,
+        delete_root=delete_root,
     )
     g, s = _bracket_pair(gold, system, layout, limits)
     return parseval_corpus(g, s, config, keep_sentences=keep_sentences)
@@ -359,6 +374,7 @@ def freval(
     max_error: int | None = None,
     layout: Layout = "auto",
     drop_unlabeled_root: bool = False,
+    delete_root: bool = False,
     function_separators: str = "-=",
     keep_sentences: bool = True,
     limits: Limits = DEFAULT_LIMITS,
@@ -377,6 +393,7 @@ def freval(
         drop_unlabeled_root=drop_unlabeled_root,
         collapse_unary=collapse_unary,
         limits=limits,
+        delete_root=delete_root,
     )
     config = FrevalConfig(
         extraction=extraction,

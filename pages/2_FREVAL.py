@@ -101,7 +101,7 @@ def settings(
     )
     unlabeled = c4.toggle("Unlabeled (--unlabeled)", key="freval_unlabeled")
     with st.expander("More settings"):
-        m1, m2, m3 = st.columns(3)
+        m1, m2, m3, m4 = st.columns(4)
         separators = m1.text_input(
             "Function tags start at (--function-separators)",
             key="freval_separators",
@@ -112,7 +112,14 @@ def settings(
             key="freval_drop_root",
             help="Off (default): it counts as a bracket, as in evalb and the FREVAL tool.",
         )
-        max_error = m3.number_input(
+        delete_root = m3.toggle(
+            "Delete ROOT and TOP brackets (--delete-root)",
+            key="freval_delete_root",
+            help="Off (default): only the labels the parameter file deletes (COLLINS.prm: TOP, not ROOT), "
+            "as evalb. On: (ROOT ...) of Stanford, Berkeley or GUM trees is deleted too, as the FREVAL "
+            "paper did.",
+        )
+        max_error = m4.number_input(
             "MAX_ERROR (--max-error)",
             min_value=0,
             max_value=1_000_000,
@@ -136,6 +143,7 @@ def settings(
         separators=separators,
         drop_unlabeled_root=drop_root,
         max_error=None if max_error is None else int(max_error),
+        delete_root=delete_root,
     )
     return prm, config, chosen, variants
 

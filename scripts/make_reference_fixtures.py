@@ -16,13 +16,16 @@ Tools (under ``--reftools``):
   ned/NED/NED.pl                    NED.pl (with ParseSentence.pm and POS.pm beside it)
 
 ``--only-conll18`` writes only ``conll18/`` (the scorer on the CoNLL 2018 shared-task outputs and
-spaCy's EWT parses; its commands in ``conll18/COMMANDS.txt``).
+spaCy's EWT parses; its commands in ``conll18/COMMANDS.txt``).  ``--only-departures`` writes only
+``departures/`` (``EVALB/evalb2000``, evalb with MAX_WORD_IN_SENT and MAX_BRACKET_IN_SENT 2000, and
+the FREVAL tool on inputs users' files contain; its commands in ``departures/COMMANDS.txt``).
 """
 
 from __future__ import annotations
 
 import argparse
 import gzip
+import random
 import shlex
 import subprocess
 import sys
@@ -33,7 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from wsj_perturb import sha256, write_pair  # noqa: E402
+from wsj_perturb import sha256, write_gum_pair, write_pair  # noqa: E402
 
 OUT = ROOT / "tests" / "fixtures" / "reference"
 EVALB_ASSETS = ROOT / "assets" / "evalb"
@@ -227,6 +230,501 @@ def conll18_fixtures(ref: Path, data: Path, tmp: Path) -> None:
     write("conll18/COMMANDS.txt", "\n".join(rec.lines) + "\n")
 
 
+# ---------------------------------------------------------------------------
+# departures/: inputs users' files contain where evalcore once read otherwise than evalb
+
+
+DEPARTURES = ("first_line_unbalanced", "root_label", "nbsp_word", "empty_word")
+"""The four reproducers of ``$DATA/evalb/departures`` (copied with evalb's output as it is there)."""
+
+_G3 = (
+    "( (S (NP (NN a)) (VP (VB b))) )",
+    "( (S (NP (NN c)) (VP (VB d))) )",
+    "( (S (NP (NN e)) (VP (VB f))) )",
+)
+_B3 = (  # each line of _G3 with the ")" of its NP left out
+    "( (S (NP (NN a) (VP (VB b))) )",
+    "( (S (NP (NN c) (VP (VB d))) )",
+    "( (S (NP (NN e) (VP (VB f))) )",
+)
+_ROOT = (
+    "(ROOT (S (NP (NNP Dvorak)) (VP (VBD was) (NP (DT a) (NN composer))) (. .)))",
+    "(ROOT (S (NP (NNP Dvorak)) (VBD was) (NP (DT a) (NN composer)) (. .)))",
+)
+
+
+def _random_tree(rng: random.Random, words: list[str], depth: int = 0) -> list[str]:
+    """A bracketing over ``words`` as tokens: ``(LABEL``, ``)`` and whole preterminals ``(TAG word)``."""
+    if len(words) == 1:
+        return [f"({rng.choice(['NN', 'VB', 'DT', 'JJ', ',', '.', 'CD'])} {words[0]})"]
+    cut = sorted(rng.sample(range(1, len(words)), min(len(words) - 1, rng.randint(1, 3))))
+    parts = [words[a:b] for a, b in zip([0, *cut], [*cut, len(words)], strict=True)]
+    label = rng.choice(["S", "NP", "VP", "PP", "SBAR", "ADJP", "NP-SBJ", "PP-LOC=2", "-NONE-", "X"])
+    out = [f"({label}"]
+    for part in parts:
+        out += _random_tree(rng, part, depth + 1)
+    if rng.random() < 0.1:
+        out.insert(rng.randint(1, len(out)), "(-NONE- *T*-1)")
+    return [*out, ")"]
+
+
+def _break(rng: random.Random, toks: list[str]) -> list[str]:
+    """One of the changes users' files have (never a ')' too many nor a word ``)`` does not close,
+    on which evalb reads outside its stack or stops)."""
+    toks = list(toks)
+    kind = rng.choice(["drop", "drop", "cut", "cut", "empty", "notag", "bracket", "nbsp", "label", "word"])
+    closes = [i for i, t in enumerate(toks) if t == ")"]
+    terms = [i for i, t in enumerate(toks) if t.endswith(")") and " " in t]
+    opens = [i for i, t in enumerate(toks) if not t.endswith(")")]  # "(LABEL"
+    if (
+        (kind == "drop" and not closes)
+        or (kind == "cut" and len(toks) < 2)
+        or (kind in ("empty", "notag", "nbsp", "word") and not terms)
+        or (kind == "label" and not opens)
+    ):
+        return toks
+    if kind == "drop":
+        for i in sorted(rng.sample(closes, rng.randint(1, min(3, len(closes)))), reverse=True):
+            del toks[i]
+    elif kind == "cut":  # after a ")": a line ending with "(LABEL" makes evalb read its stale buffer
+        toks = toks[: rng.choice([i + 1 for i, t in enumerate(toks[:-1]) if t.endswith(")")] or [len(toks)])]
+    elif kind in ("empty", "notag", "nbsp"):
+        i = rng.choice(terms)
+        tag, word = toks[i][1:-1].split(" ")
+        toks[i] = {"empty": f"({tag} )", "notag": f"( {word})", "nbsp": f"({tag} {word}\u00a0x)"}[kind]
+    elif kind == "bracket":
+        toks.insert(rng.randint(1, len(toks) - 1), rng.choice(["(X)", "()"]))
+    elif kind == "label":
+        i = rng.choice(opens)
+        toks[i] = rng.choice(["(ROOT", "(TOP", "(", "(NP", "(S1"])
+    else:
+        del toks[rng.choice(terms)]
+    return toks
+
+
+def random_lines(seed: int, n: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``n`` gold and test lines (seeded): made-up trees of 2-12 words, the test a copy with none, one or
+    two of :func:`_break`'s changes (a tenth of the gold lines changed too); ``(ROOT``/``( `` wraps."""
+    rng = random.Random(seed)
+    gold: list[str] = []
+    test: list[str] = []
+    for k in range(n):
+        words = [f"w{k}_{i}" for i in range(rng.randint(2, 12))]
+        toks = _random_tree(rng, words)
+        wrap = rng.choice(["", "(", "(ROOT", "(TOP"])
+        if wrap:
+            toks = [wrap, *toks, ")"]
+        g, t = toks, toks
+        for _ in range(rng.randint(0, 2)):
+            t = _break(rng, t)
+        if rng.random() < 0.1:
+            g = _break(rng, g)
+        gold.append(" ".join(g))
+        test.append(" ".join(t))
+    return tuple(gold), tuple(test)
+
+
+@dataclass(frozen=True)
+class Variation:
+    """A gold and a test file written here (one sentence a line), scored by evalb with ``prm``
+    (a file of ``assets/evalb/`` or of ``fixtures/reference/prm/``) and ``options``."""
+
+    name: str
+    gold: tuple[str, ...]
+    test: tuple[str, ...]
+    prm: str = "COLLINS.prm"
+    options: tuple[str, ...] = ()
+    what: str = ""
+
+
+VARIATIONS = (
+    Variation("unbalanced_gold", (_B3[0], *_G3[1:]), _G3, what="the gold's first line lacks one ')'"),
+    Variation("unbalanced_middle", _G3, (_G3[0], _B3[1], _G3[2]), what="the second test line lacks one ')'"),
+    Variation("unbalanced_two_lines", _G3, (_B3[0], _G3[1], _B3[2]), what="test lines 1 and 3 lack one ')'"),
+    Variation(
+        "unbalanced_both_sides", (_B3[0], _G3[1]), (_B3[0], _G3[1]), what="gold and test line 1 lack one ')'"
+    ),
+    Variation(
+        "unbalanced_truncated",
+        _G3[:2],
+        ("( (S (NP (NN a)) (VP (VB b)", _G3[1]),
+        what="a test line cut after its last word: three ')' missing",
+    ),
+    Variation(
+        "unbalanced_label_at_end",
+        _G3[:2],
+        ("( (S (NP (NN a)) (VP (VB b)) (NP", _G3[1]),
+        what="a test line ending with '(NP': evalb's 'More than two elements in a bracket', then unbalanced",
+    ),
+    Variation(
+        "unbalanced_open_late",
+        ("( (S (NN a) (NN b) (VP (VB c)", "( (S (NP (NN a) (NN b)) (VP (VB c)"),
+        ("( (S (NN a) (NN b) (VP (VB c)", "( (S (NN a) (NP (NN b) (VP (VB c)"),
+        what="gold and test lines left open, a bracket opening after every bracket that closes",
+    ),
+    Variation(
+        "unbalanced_label_at_end_stale",
+        ("(PP (. w164_0) (DT w164_1) )", "(TOP (PP"),
+        ("(PP (. w164_0) ( w164_1)", "(TOP (PP (NN w165_0) (NP-SBJ (NN w165_1) (DT w165_2) ) (, w165_3) ) )"),
+        what="a gold line ending with '(PP' read after a longer line: evalb reads past the end of the line "
+        "into what its buffer held (two words there); evalcore does not",
+    ),
+    Variation(
+        "unbalanced_no_words",
+        _G3[:2],
+        ("( (S (NP", _G3[1]),
+        what="a test line with no word, unbalanced: a skip sentence with two error messages",
+    ),
+    Variation(
+        "unbalanced_length_unmatch",
+        _G3[:2],
+        ("( (S (NP (NN a) (NN x) (VP (VB b))) )", _G3[1]),
+        what="unbalanced and a word more: two error messages, no numbers",
+    ),
+    Variation(
+        "unbalanced_max_error",
+        _G3,
+        ("( (S (NP (NN a) (NN x) (VP (VB b))) )", "( (S (NP (NN c) (NN x) (VP (VB d))) )", _G3[2]),
+        options=("-e", "2"),
+        what="two error messages a line and -e 2: evalb exits at its 4th message, on line 2",
+    ),
+    Variation(
+        "unbalanced_quote_repair",
+        ('( (S (NN ") (NP (NN a)) (VP (VB b))) )', _G3[1]),
+        ('( (S (`` ") (NP (NN a)) (VP (VB b)))', _G3[1]),
+        prm="new.prm",
+        what="new.prm's quote repair puts a deleted quote back into a line left unbalanced",
+    ),
+    Variation(
+        "too_many_close",
+        _G3[:2],
+        ("( (S (NP (NN a))) (VP (VB b))) )", _G3[1]),
+        what="one ')' too many: evalb reads before its stack array (C undefined behaviour)",
+    ),
+    Variation(
+        "word_not_closed",
+        _G3[:2],
+        ("( (S (NP (NN a )) (VP (VB b))) )", _G3[1]),
+        what="'(NN a )': evalb loops on 'Reading sentence' until MAX_ERROR stops it (exit 1)",
+    ),
+    Variation("root_new_prm", _ROOT[:1], _ROOT[1:], prm="new.prm", what="the ROOT trees under new.prm"),
+    Variation(
+        "root_sample_prm", _ROOT[:1], _ROOT[1:], prm="sample.prm", what="the ROOT trees under sample.prm"
+    ),
+    Variation(
+        "root_delete_label",
+        _ROOT[:1],
+        _ROOT[1:],
+        prm="collins_delete_root.prm",
+        what="the ROOT trees with COLLINS.prm plus DELETE_LABEL ROOT (= evalcore --delete-root)",
+    ),
+    Variation(
+        "root_against_outer",
+        ("( (S (NP (NNP Dvorak)) (VP (VBD was) (NP (DT a) (NN composer))) (. .)) )",),
+        _ROOT[1:],
+        what="a PTB gold with '( (S ...) )' against a (ROOT ...) parse",
+    ),
+    Variation(
+        "nbsp_gold_only",
+        ("( (NP (CD 2\u00a0000) (NNS euros)) )",),
+        ("( (NP (CD 2000) (NNS euros)) )",),
+        what="a no-break space in the gold's word only: evalb's 'Words unmatch'",
+    ),
+    Variation(
+        "unicode_spaces",
+        (
+            "( (NP (CD 2\u2009000) (NN\u3000x) (NNS \u1680euros\u2028\u0085)) )",
+            "( (NP (CD 3\x1c000) (NNS yen)) )",
+        ),
+        (
+            "( (NP (CD 2\u2009000) (NN\u3000x) (NNS \u1680euros\u2028\u0085)) )",
+            "( (NP (CD 3\x1c000) (NNS yen)) )",
+        ),
+        what="thin, ideographic and ogham spaces, line and next-line separators, ASCII FS: parts of words",
+    ),
+    Variation(
+        "odd_blank_labels",
+        _G3[:2],
+        ("( (S (NP\u3000(NN a)) (VP\u00a0(VB b))) )", "( (S (NP\x1c(NN c)) (VP (VB d))) )"),
+        what="an ideographic space, a no-break space and ASCII FS after a label: part of the label for evalb",
+    ),
+    Variation(
+        "ascii_blanks",
+        _G3[:2],
+        ("( (S\t(NP (NN\ta))\v(VP\f(VB  b))) )\r", _G3[1] + "\r"),
+        what="tab, vertical tab, form feed, two spaces and CRLF line ends: evalb's blanks",
+    ),
+    Variation(
+        "empty_word_both",
+        ("( (S (NP (X ) (NN a)) (VP (VB b))) )",),
+        ("( (S (NP (X ) (NN a)) (VP (VB b))) )",),
+        what="'(X )' on both sides: a word with an empty form",
+    ),
+    Variation(
+        "empty_label_word",
+        ("( (S (NP (NN a)) (VP (VB b))) )",),
+        ("( (S (NP ( a)) (VP (VB b))) )",),
+        what="'( a)': the empty tag over the word 'a'",
+    ),
+    Variation(
+        "empty_bracket",
+        ("( (S (X) (NP (NN a)) (VP (VB b))) )", "( (S (NP (NN c)) (VP (VB d))) )"),
+        ("( (S (NP (NN a)) () (VP (VB b))) )", "( (S (NP (NN c)) (VP (VB d))) )"),
+        what="'(X)' and '()': brackets over no word, dropped",
+    ),
+    Variation(
+        "phrasal_none",
+        ("( (S (NP (NN fuel)) (VP (VB b))) )", _G3[1]),
+        ("( (S (NP (-NONE- (NN fuel))) (VP (VB b))) )", _G3[1]),
+        what="a phrasal -NONE- bracket: evalb cuts its label at '-' (the empty label) and keeps it",
+    ),
+    Variation(
+        "bom_test",
+        _G3[:2],
+        ("\ufeff" + _G3[0], _G3[1]),
+        what="a test file starting with a byte-order mark: evalb reads it as text and loops until MAX_ERROR",
+    ),
+    Variation(
+        "blank_gold_line",
+        (_G3[0], "", _G3[2]),
+        _G3,
+        what="an empty gold line: evalb's 'Length unmatch (0|2)'; the FREVAL tool stops reading there",
+    ),
+    Variation(
+        "random_lines",
+        *random_lines(24, 400),
+        options=("-e", "100000"),
+        what="400 made-up line pairs (random_lines(24, 400)): dropped ')', cut lines, '(X )', '( x)', '(X)', "
+        "no-break spaces, ROOT/TOP labels, deleted words",
+    ),
+)
+"""Variations of the four reproducers, run through evalb 2000 here; evalcore's reports equal
+evalb's except on ``too_many_close`` and ``word_not_closed`` (docs/freval.md says how)."""
+
+FREVAL_DEPARTURES = (
+    *DEPARTURES,
+    "phrasal_none",
+    "empty_bracket",
+    "unicode_spaces",
+    "unbalanced_middle",
+    "unbalanced_gold",
+    "blank_gold_line",
+)
+"""The inputs the FREVAL Java tool is run on (fragment sizes up to 4, COLLINS.prm's properties)."""
+
+
+def departures_fixtures(ref: Path, data: Path, tmp: Path) -> None:
+    """``departures/``: evalb 2000 (MAX_WORD/BRACKET_IN_SENT 2000) on the four reproducers of
+    ``$DATA/evalb/departures`` and on :data:`VARIATIONS`, and the FREVAL Java tool on
+    :data:`FREVAL_DEPARTURES`; stdout, stderr and the exit code of each, with its own COMMANDS.txt."""
+    rec = Recorder({"TMP": tmp, "REFTOOLS": ref, "DATA": data, "REPO": ROOT})
+    evalb = str(ref / "EVALB" / "evalb2000")
+    out = OUT / "departures"
+    prms = {
+        "COLLINS.prm": EVALB_ASSETS / "COLLINS.prm",
+        "new.prm": EVALB_ASSETS / "new.prm",
+        "sample.prm": EVALB_ASSETS / "sample" / "sample.prm",
+        "collins_delete_root.prm": OUT / "prm" / "collins_delete_root.prm",
+    }
+    collins = prms["COLLINS.prm"].read_text(encoding="utf-8")
+    write(
+        "prm/collins_delete_root.prm",
+        collins.replace("DELETE_LABEL TOP\n", "DELETE_LABEL TOP\nDELETE_LABEL ROOT\n"),
+    )
+    rec.lines.append(
+        "prm/collins_delete_root.prm:\n    sed 's/^DELETE_LABEL TOP$/DELETE_LABEL TOP\\nDELETE_LABEL ROOT/' "
+        "$REPO/assets/evalb/COLLINS.prm"
+    )
+    cases: list[tuple[str, Path, Path, str]] = []  # name, gold, test, prm key
+    for name in DEPARTURES:
+        src = data / "evalb" / "departures" / name
+        if (src / "COLLINS.prm").read_bytes() != prms["COLLINS.prm"].read_bytes():
+            raise SystemExit(f"{src}/COLLINS.prm is not assets/evalb/COLLINS.prm")
+        for f in ("gold.txt", "test.txt", "evalb.out"):
+            (out / name).mkdir(parents=True, exist_ok=True)
+            (out / name / f).write_bytes((src / f).read_bytes())
+        rec.lines.append(
+            f"departures/{name}/{{gold.txt,test.txt,evalb.out}}:\n    cp of $DATA/evalb/departures/{name}/"
+        )
+        cases.append((name, out / name / "gold.txt", out / name / "test.txt", "COLLINS.prm"))
+    for v in VARIATIONS:
+        d = out / "variations"
+        d.mkdir(parents=True, exist_ok=True)
+        (d / f"{v.name}.gold").write_bytes("".join(x + "\n" for x in v.gold).encode("utf-8"))
+        (d / f"{v.name}.test").write_bytes("".join(x + "\n" for x in v.test).encode("utf-8"))
+        rec.lines.append(
+            f"departures/variations/{v.name}.gold, .test:\n    written by this script ({v.what})"
+        )
+        cases.append((f"variations/{v.name}", d / f"{v.name}.gold", d / f"{v.name}.test", v.prm))
+    options = {f"variations/{v.name}": v.options for v in VARIATIONS}
+    for name, gold, test, prm in cases:
+        argv = [
+            evalb,
+            "-p",
+            str(prms[prm]),
+            *options.get(name, ()),
+            str(gold),
+            str(test),
+        ]  # -e after -p: the file's MAX_ERROR would win
+        res = subprocess.run(argv, capture_output=True, check=False)
+        stem = str(out / name) if "/" in name else str(out / name / "evalb2000")
+        Path(stem + ".stdout").write_bytes(res.stdout)
+        Path(stem + ".stderr").write_bytes(res.stderr)
+        Path(stem + ".rc").write_text(f"{res.returncode}\n", encoding="utf-8")
+        rel = Path(stem).relative_to(OUT)
+        rec.lines.append(f"{rel}.stdout, .stderr, .rc:\n    {rec.show(shlex.join(argv))}")
+    props = tmp / "COLLINS.prm.L4.properties"
+    props.write_text(
+        (OUT / "freval" / "COLLINS.prm.properties").read_text(encoding="utf-8").replace("@L@", "4"),
+        encoding="utf-8",
+    )
+    where = dict((n, (g, t)) for n, g, t, _ in cases)
+    for name in FREVAL_DEPARTURES:
+        key = name if name in DEPARTURES else f"variations/{name}"
+        gold, test = where[key]
+        argv = [
+            "java",
+            "-cp",
+            str(ref / "freval" / "bin"),
+            f"-Dproperties={props}",
+            f"-Dgold={gold}",
+            f"-Dtest={test}",
+            "bastings.freval.Freval",
+        ]
+        res = subprocess.run(argv, capture_output=True, check=False)
+        stem = str(out / key) + (".freval" if "/" in key else "/freval")
+        Path(stem + ".stdout").write_bytes(res.stdout)
+        Path(stem + ".stderr").write_text(
+            rec.show(res.stderr.decode("utf-8")), encoding="utf-8"
+        )  # $TMP for the path
+        Path(stem + ".rc").write_text(f"{res.returncode}\n", encoding="utf-8")
+        rel = Path(stem).relative_to(OUT)
+        rec.lines.append(
+            f"{rel}.stdout, .stderr, .rc:\n    {rec.show(shlex.join(argv))}"
+            "  [props: sed 's/@L@/4/' freval/COLLINS.prm.properties]"
+        )
+    ned_punct_fixtures(ref, data, tmp, rec)
+    line_end_fixtures(ref, rec)
+    gold, test = write_gum_pair(data, tmp / "gum", 1)
+    rec.lines.append(
+        "$TMP/gum/gum.gld, gum.1.tst (GUM's 320 (ROOT ...) trees, seed-1 perturbation; not committed):\n"
+        "    write_gum_pair of tests/wsj_perturb.py"
+    )
+    write("departures/gum.MANIFEST.txt", f"{sha256(gold)}  gum.gld\n{sha256(test)}  gum.1.tst\n")
+    rel = "departures/gum.1.COLLINS_prm.rsl"
+    collins = str(EVALB_ASSETS / "COLLINS.prm")
+    write(
+        rel,
+        rec.run(
+            [str(ref / "EVALB" / "evalb2000"), "-p", collins, str(gold), str(test)], rel, note=" (stdout)"
+        ),
+    )
+    write("departures/COMMANDS.txt", "\n".join(rec.lines) + "\n")
+
+
+CONLLU_TWO = (
+    "# text = I paid 5\n"
+    "1\tI\tI\tPRON\tPRP\t_\t2\tnsubj\t_\t_\n"
+    "2\tpaid\tpay\tVERB\tVBD\t_\t0\troot\t_\t_\n"
+    "3\t5\t5\tNUM\tCD\t_\t2\tobj\t_\t_\n"
+    "\n"
+    "# text = Prices rose .\n"
+    "1\tPrices\tprice\tNOUN\tNNS\t_\t2\tnsubj\t_\t_\n"
+    "2\trose\trise\tVERB\tVBD\t_\t0\troot\t_\t_\n"
+    "3\t.\t.\tPUNCT\t.\t_\t2\tpunct\t_\t_\n"
+    "\n"
+)
+"""Two sentences for the line-end and BOM cases (the system attaches "5" and "." to word 1)."""
+
+
+def line_end_fixtures(ref: Path, rec: Recorder) -> None:
+    """``departures/conll18/``: the CoNLL 2018 scorer (``-v``) on a gold and a system with LF line
+    ends, with CR-only line ends, and on the gold with a byte-order mark (which it refuses)."""
+    d = OUT / "departures" / "conll18"
+    d.mkdir(parents=True, exist_ok=True)
+    system = CONLLU_TWO.replace("\t2\tobj\t", "\t1\tobj\t").replace("\t2\tpunct\t", "\t1\tpunct\t")
+    files = {
+        "gold.conllu": CONLLU_TWO.encode(),
+        "system.conllu": system.encode(),
+        "gold_cr.conllu": CONLLU_TWO.replace("\n", "\r").encode(),
+        "system_cr.conllu": system.replace("\n", "\r").encode(),
+        "gold_bom.conllu": b"\xef\xbb\xbf" + CONLLU_TWO.encode(),
+    }
+    for name, data in files.items():
+        (d / name).write_bytes(data)
+    rec.lines.append(
+        "departures/conll18/{gold,system}.conllu, {gold,system}_cr.conllu, gold_bom.conllu:\n"
+        "    written by this script (CONLLU_TWO; _cr: every LF a CR; _bom: EF BB BF first)"
+    )
+    scorer = str(ref / "conll2018" / "conll18_ud_eval.py")
+    for name, gold, system_file in (("lf", "gold", "system"), ("cr", "gold_cr", "system_cr")):
+        rel = f"departures/conll18/{name}.verbose.txt"
+        argv = [sys.executable, scorer, "-v", str(d / f"{gold}.conllu"), str(d / f"{system_file}.conllu")]
+        write(rel, rec.run(argv, rel, note=" (stdout)"))
+    argv = [sys.executable, scorer, "-v", str(d / "gold_bom.conllu"), str(d / "system.conllu")]
+    res = subprocess.run(argv, capture_output=True, text=True, check=False)
+    last = res.stderr.strip().splitlines()[-1]
+    write("departures/conll18/bom.stderr_last_line.txt", f"{last}\n")
+    write("departures/conll18/bom.rc", f"{res.returncode}\n")
+    rec.lines.append(
+        "departures/conll18/bom.stderr_last_line.txt, bom.rc:\n"
+        f"    {rec.show(shlex.join(argv))}  [kept: the last line of stderr, the exit code]"
+    )
+
+
+NED_SYMBOLS = (
+    "1\tI\t_\t_\tPRP\t_\t2\tnsubj\t_\t_\n"
+    "2\tpaid\t_\t_\tVBD\t_\t0\troot\t_\t_\n"
+    "3\t#\t_\t_\t#\t_\t2\tdep\t_\t_\n"
+    "4\t5\t_\t_\tCD\t_\t2\tobj\t_\t_\n"
+    "\n"
+    "1\tA\t_\t_\tLS\t_\t3\tdep\t_\t_\n"
+    "2\tprices\t_\t_\tNNS\t_\t3\tnsubj\t_\t_\n"
+    "3\trose\t_\t_\tVBD\t_\t0\troot\t_\t_\n"
+    "4\t&\t_\t_\tSYM\t_\t3\tdep\t_\t_\n"
+    "5\t$\t_\t_\t$\t_\t3\tobj\t_\t_\n"
+    "\n"
+)
+"""A gold with the tags ``#``, ``LS``, ``SYM`` (NED.pl's punctuation, not evalcore's by default) and ``$``."""
+
+
+def _ned_system(gold: str) -> str:
+    """The gold with the heads of ``#``, ``LS`` and ``SYM`` changed to 1 (wrong under NED too)."""
+    out = []
+    for line in gold.split("\n"):
+        cols = line.split("\t")
+        if len(cols) == 10 and cols[4] in ("#", "LS", "SYM"):
+            cols[6] = "1" if cols[0] != "1" else "2"
+        out.append("\t".join(cols))
+    return "\n".join(out)
+
+
+def ned_punct_fixtures(ref: Path, data: Path, tmp: Path, rec: Recorder) -> None:
+    """``departures/ned/``: NED.pl on :data:`NED_SYMBOLS` (written here) and on the WSJ sample's
+    dependencies against the right-branching baseline (``tests/ned_wsj.py``; only NED.pl's line
+    is written), with ``-ml 10`` (the NED paper's WSJ10) and without."""
+    from ned_wsj import write_ned_pair
+
+    ned = ref / "ned" / "NED"
+    d = OUT / "departures" / "ned"
+    d.mkdir(parents=True, exist_ok=True)
+    (d / "symbols.gold.conllu").write_text(NED_SYMBOLS, encoding="utf-8")
+    (d / "symbols.system.conllu").write_text(_ned_system(NED_SYMBOLS), encoding="utf-8")
+    rec.lines.append(
+        "departures/ned/symbols.gold.conllu, symbols.system.conllu:\n    written by this script "
+        "(NED_SYMBOLS; the system moves the heads of #, LS and SYM to word 1)"
+    )
+    g, t = d / "symbols.gold.conllu", d / "symbols.system.conllu"
+    rel = "departures/ned/symbols.txt"
+    write(rel, rec.run(["perl", "-I.", "NED.pl", "-if", str(t), "-gold", str(g)], rel, cwd=ned))
+    files = write_ned_pair(data, tmp / "ned_wsj")
+    rec.lines.append("$TMP/ned_wsj/{gold,rb}.{dp,conllu}:\n    python3 tests/ned_wsj.py $TMP/ned_wsj")
+    for suffix, extra in (("", []), (".ml10", ["-ml", "10"])):
+        rel = f"departures/ned/wsj_rb{suffix}.txt"
+        argv = ["perl", "-I.", "NED.pl", "-if", str(files["rb.dp"]), "-gold", str(files["gold.dp"]), *extra]
+        write(rel, rec.run(argv, rel, cwd=ned))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--reftools", type=Path, required=True)
@@ -234,10 +732,19 @@ def main() -> int:
     ap.add_argument(
         "--only-conll18", action="store_true", help="write only conll18/ (the CoNLL 2018 scorer's tables)"
     )
+    ap.add_argument(
+        "--only-departures",
+        action="store_true",
+        help="write only departures/ (evalb 2000 and the FREVAL tool on inputs that users' files contain)",
+    )
     args = ap.parse_args()
     ref: Path = args.reftools.resolve()
     data: Path = args.data.resolve()
     tmp = Path(tempfile.mkdtemp(prefix="evalcore-reference-"))
+    if args.only_departures:
+        departures_fixtures(ref, data, tmp)
+        print(f"wrote {OUT / 'departures'} (temporary files in {tmp})")
+        return 0
     conll18_fixtures(ref, data, tmp)
     if args.only_conll18:
         print(f"wrote {OUT / 'conll18'} (temporary files in {tmp})")

@@ -103,6 +103,11 @@ EX = "evalcore/experiment.py"
 RK = "evalcore/ranking.py"
 BA = "evalcore/batch.py"
 CF = "evalcore/commands/freval.py"
+PT = "evalcore/formats/ptb.py"
+IO = "evalcore/formats/_io.py"
+PR = "evalcore/formats/prm.py"
+DEPARTURES = ("tests/test_evalb_departures.py", "tests/test_reader_fast_paths.py")
+NEDPL = ("tests/test_reference_tools.py",)
 
 # fmt: off
 _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
@@ -374,7 +379,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
     (P, '_scorer', 'return classes.get(label, label) if labeled else ""',
      'return label if labeled else ""', DROP, EVALB_READER),
     (P, '_label_classes', 'if any(equal[x] != same for x in same):', 'if False:', DROP, EVALB_READER),
-    (RP, 'evalb_row_line', 'if code and version != "1997":', 'if code:', DROP,
+    (RP, 'evalb_row_line', 'if version == "1997":', 'if True:', DROP,
      ("tests/test_parseval.py", "tests/test_reference_tools.py")),
     (EV, 'evalb_count_reader', 'if "(" in tok[1:]:', 'if False:', DROP, EVALB_READER),
     # ---- category labels (--category-labels, our extension of SPEC §5.1) ----------------------
@@ -531,6 +536,41 @@ _RAW += [
     (LP, '_walk', '(a.cpos if tag_column == "cpos" else a.fpos)', 'a.cpos', DROP, PIN_LATTICE),
     (LP, 'check_path', 'trail = _walk(tl, lexemes, tag_column, True)',
      'trail = _walk(tl, lexemes, "cpos", True)', CONSTANT, PIN_LATTICE),
+    # ---- evalb on inputs users' files contain (tests/fixtures/reference/departures/) ---------------
+    (EV, 'read_evalb', 'ends[b] = -1', 'pass', DELETE, DEPARTURES),
+    (EV, 'read_evalb', 'read_errors = (MORE_THAN_TWO, UNBALANCED) if at_end else (UNBALANCED,)',
+     'read_errors = (UNBALANCED,)', DROP, DEPARTURES),
+    (EV, 'evalb_line_reader', 'elif stray or (blank and word and not shut) or len(stack) >= max_depth - 1:',
+     'elif stray or len(stack) >= max_depth - 1:', DROP, DEPARTURES),
+    (EV, 'evalb_line_reader', 'if _EOL_OPEN.search(text) else (UNBALANCED,)', 'if False else (UNBALANCED,)',
+     DROP, DEPARTURES),
+    (EV, 'evalb_count_reader', 'if not stack or fresh:', 'if not stack:', DROP, DEPARTURES),
+    (EV, 'evalb_count_reader', 'elif odd_blank(text):', 'elif False:', DROP, DEPARTURES),
+    (EV, 'evalb_count_reader', 'if "\\x1c" in text or ', 'if ', DROP, DEPARTURES),
+    (PT, 'parse_ptb_line', 'if blank and not shut and word:', 'if False:', DROP, DEPARTURES),
+    (PT, '_Builder.close', 'if not children and (open_blank or label_blank) and not (',
+     'if False and not (', DROP, DEPARTURES),
+    (PT, '_Builder.close', 'tag, word = (label, "") if label_blank or not label else ("", label)',
+     'tag, word = (label, "")', DROP, DEPARTURES),
+    (PT, 'detect_layout', 'return "tree"  # indented inside an open tree: pretty-printed', 'pass', DELETE,
+     DEPARTURES),
+    (PT, 'detect_layout', 'return "line" if after or whole or not first else "tree"', 'return "line"', DROP,
+     DEPARTURES),
+    (PT, 'detect_layout', 'if depth > 0 and low < 0:', 'if low < 0:', DROP, DEPARTURES),
+    (P, '_deleted_labels', '(set(ROOT_LABELS) if delete_root else set())', 'set(ROOT_LABELS)', DROP,
+     DEPARTURES),
+    (P, 'compare_readings', '"error" if said else "ok",', '"ok",', DROP, DEPARTURES),
+    (P, 'compare_lines', 'errors += comp.evalb_errors', 'errors += 1', CONSTANT, DEPARTURES),
+    (P, 'parseval_rows', 'errors += comp.evalb_errors', 'errors += 1', CONSTANT, DEPARTURES),
+    (P, 'compare_readings', 'said = g.read_errors + t.read_errors', 'said = t.read_errors', SIDE, DEPARTURES),
+    (P, 'row_of', 'if not (s.scored or s.status == "ok"):', 'if s.status != "ok":', DROP, DEPARTURES),
+    (PR, 'parse_prm', 'pair = _BLANK_RUN.split(value)', 'pair = value.split()', OPERATOR, DEPARTURES),
+    (IO, 'iter_lines', '.replace(b"\\r", b"\\n")', '', DELETE,
+     ("tests/test_limits.py", "tests/test_evalb_departures.py")),
+    (A, 'is_nedpl_punct', 'token.xpos in NEDPL_PUNCT', 'token.xpos in PTB_PUNCT', OPERATOR, NEDPL),
+    (A, 'AttachConfig.is_punct', 'return is_nedpl_punct if self.punct_tags == "nedpl" else is_punct',
+     'return is_punct', DROP, NEDPL),
+    (P, '_crossing', 'for g in gold if g.end >= 0', 'for g in gold', DROP, DEPARTURES),
 ]
 # fmt: on
 

@@ -148,8 +148,13 @@ FORMAT_OF = {
 }
 
 
-def _line_count(data: bytes) -> int | None:
-    """Physical lines of the (decompressed) input; ``None`` if it cannot be decompressed."""
+CR_ENDS = frozenset({"conllu", "conllu-keep", "lattices", "tokens", "trees"})
+"""Readers of the CoNLL-U family: a lone CR ends a line there, as in the CoNLL 2018 scorer."""
+
+
+def _line_count(data: bytes, cr_ends: bool = False) -> int | None:
+    """Physical lines of the (decompressed) input (with ``cr_ends``, a lone CR ends one too: Python's
+    universal newlines); ``None`` if it cannot be decompressed."""
     if data[:2] == b"\x1f\x8b":
         try:
             data = gzip.decompress(data)
@@ -157,6 +162,8 @@ def _line_count(data: bytes) -> int | None:
             return None
         if data[:2] == b"\x1f\x8b":
             return None  # gzip inside gzip: the reader sees the inner gzip's bytes
+    if cr_ends:
+        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     return max(1, data.count(b"\n") + (0 if data.endswith(b"\n") else 1))
 
 
@@ -167,7 +174,7 @@ def check(reader: str, data: bytes) -> None:
     except EvalcoreError as exc:
         assert exc.file == NAME, (type(exc).__name__, str(exc))
         assert exc.line is not None and exc.line >= 1, str(exc)
-        lines = _line_count(data)
+        lines = _line_count(data, reader in CR_ENDS)
         assert lines is None or exc.line <= lines, (str(exc), lines)
         text = str(exc)
         assert text.startswith(f"{NAME}:{exc.line}: "), text

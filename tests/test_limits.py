@@ -121,10 +121,20 @@ def test_file_limits_bytes_lines_line_length() -> None:
     assert decompressed_size(bomb, 1000) == 1001 and decompressed_size(bomb, 10**9) == 5_000_000
 
 
-def test_cr_only_line_ends_are_refused_with_the_line() -> None:
-    err = error_of(lambda: list(read_conllu(conllu_sentence([0, 1]).replace("\n", "\r").encode(), name="m")))
-    assert str(err).startswith("m:1: carriage return (CR) inside a line: the file seems to have CR-only")
+def test_cr_only_line_ends_are_read_in_conllu_and_refused_in_brackets() -> None:
+    """CoNLL-U is read with Python's universal newlines, as the CoNLL 2018 scorer reads it
+    (docs/decisions.md); in a bracketed file a CR inside a line is refused, naming the line."""
+    text = conllu_sentence([0, 1]) + "\n" + conllu_sentence([2, 0])
+    cr = list(read_conllu(text.replace("\n", "\r").encode(), name="m"))
+    lf = list(read_conllu(text.encode(), name="m"))
+    assert [t.heads for t in cr] == [t.heads for t in lf] == [(0, 1), (2, 0)]
+    assert [t.source.line for t in cr if t.source] == [t.source.line for t in lf if t.source]
+    err = error_of(lambda: list(read_ptb_lines(b"(S (NN a))\r(S (NN b))\r", name="t")))
+    assert str(err).startswith("t:1: carriage return (CR) inside a line: the file seems to have CR-only")
     assert list(iter_lines(b"a\r\nb\r\n", "crlf")) == [(1, "a"), (2, "b")]  # CRLF is fine
+    assert list(iter_lines(b"a\rb\r\rc\n\rd", "cr", cr_ends=True)) == [
+        (1, "a"), (2, "b"), (3, ""), (4, "c"), (5, ""), (6, "d"),
+    ]  # fmt: skip
 
 
 def test_a_block_is_refused_at_the_line_that_passes_the_limit() -> None:

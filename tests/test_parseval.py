@@ -249,10 +249,17 @@ def test_function_tags_and_indices_stripped() -> None:
     assert [b[0] for b in _brackets("(S (NP-SBJ-1 (N a)) (VP=2 (V b)))")] == ["S", "NP", "VP"]
 
 
-def test_root_and_top_always_deleted() -> None:
+def test_root_and_top_follow_the_parameter_file_unless_delete_root() -> None:
     empty = EvalbParams()
-    assert [b[0] for b in _brackets("(ROOT (S (A (X a)) (B (X b))))", empty)] == ["S", "A", "B"]
-    assert [b[0] for b in _brackets("(TOP-1 (S (A (X a)) (B (X b))))", empty)] == ["S", "A", "B"]
+    # evalb deletes what DELETE_LABEL names, nothing else (COLLINS.prm: TOP, not ROOT)
+    assert [b[0] for b in _brackets("(ROOT (S (A (X a)) (B (X b))))", empty)] == ["ROOT", "S", "A", "B"]
+    assert [b[0] for b in _brackets("(ROOT (S (A (X a)) (B (X b))))")] == ["ROOT", "S", "A", "B"]
+    assert [b[0] for b in _brackets("(TOP-1 (S (A (X a)) (B (X b))))")] == ["S", "A", "B"]
+    # delete_root: ROOT and TOP go whatever the file says (the FREVAL paper's footnote 8)
+    for text in ("(ROOT (S (A (X a)) (B (X b))))", "(TOP-1 (S (A (X a)) (B (X b))))"):
+        assert [b[0] for b in _brackets(text, empty, delete_root=True)] == ["S", "A", "B"]
+    assert ParsevalConfig(empty).signature().split("|")[5] == "root:prm"
+    assert ParsevalConfig(empty, delete_root=True).signature().split("|")[5] == "root:delete"
     dropped = _brackets("( (S (A (X a)) (B (X b))))", empty, drop_unlabeled_root=True)
     assert [b[0] for b in dropped] == ["S", "A", "B"]
     # the default, as evalb: the outer '( )' is a bracket with the empty label (SPEC §7)

@@ -23,6 +23,7 @@ from test_properties_formats import numbered, ptb_tree
 from evalcore.errors import InputFormatError, LimitError, MismatchError
 from evalcore.formats.conllu import _comment_pair, _id_kind
 from evalcore.formats.evalb import (
+    UNBALANCED,
     EvalbLine,
     EvalbReading,
     RawBracket,
@@ -31,7 +32,7 @@ from evalcore.formats.evalb import (
     read_evalb,
 )
 from evalcore.formats.prm import COLLINS, EvalbParams
-from evalcore.formats.ptb import parse_ptb, parse_ptb_line, write_ptb
+from evalcore.formats.ptb import UnclosedLineError, parse_ptb, parse_ptb_line, write_ptb
 from evalcore.limits import DEFAULT_LIMITS as DEFAULT
 from evalcore.limits import Limits
 from evalcore.metrics.parseval import (
@@ -135,7 +136,8 @@ def test_line_reader_accepts_empty_constituents_as_evalb_does() -> None:
     [
         ("(A (B (C x)))", Limits(depth=2), "tree is more than 2 brackets deep"),
         ("(S (A x) (B y) (C z))", Limits(tokens=2), "tree has more than 2 words"),
-        ("(A x y) (B z)", Limits(tokens=2), "line has more than 2 words"),
+        ("(A (X x) (Y y)) (B z)", Limits(tokens=2), "line has more than 2 words"),
+        ("(A (X x) (Y y)) (B (Z z)", Limits(tokens=2), "line has more than 2 words"),
     ],
 )
 def test_line_reader_limits(line: str, limits: Limits, what: str) -> None:
@@ -160,6 +162,8 @@ def _by_trees(text: str, params: EvalbParams, limits: Limits) -> EvalbReading | 
         trees = parse_ptb_line(text, name="f.tst", line=3, limits=limits)
     except LimitError as exc:
         return str(exc)
+    except UnclosedLineError as exc:  # evalb reads on
+        return read_evalb(exc.trees, params, exc.message, exc.unclosed)
     except InputFormatError as exc:
         return read_evalb((), params, exc.message)
     return read_evalb(trees, params)
@@ -307,12 +311,26 @@ def test_count_reader_reads_a_wsj_line_and_declines_what_it_cannot_read() -> Non
     for bad in ["(S (NP a b) (VP c))", "(S (NP a)", "(S (NP a)))", "word (S a)", "( NP (NN a))"]:
         assert _count_reading(bad, config, Limits()) is None
     # written otherwise than "(TAG word)" and "(LABEL ": read by evalb_line_reader (the same reading)
-    for odd in ["((S (NN a)))", "(S(NP (NN a)))", "(S (NN  a))", "(S (NN a ))", "(S (NN\ta))", "(S ( NN a))"]:
+    for odd in [
+        "((S (NN a)))",
+        "(S(NP (NN a)))",
+        "(S (NN  a))",
+        "(S (NN\ta))",
+        "(S (X) (NN a))",
+        "(S (X  ) (NN a))",
+    ]:
         assert _count_reading(odd, config, Limits()) is None
         assert not evalb_line_reader(COLLINS)(odd, "f", 1).error
+    # evalb reads no further than "(NN a " and "( NN" (a word not closed at once): error sentences
+    for bad, word in [("(S (NN a ))", "a"), ("(S ( NN a))", "NN")]:
+        assert _count_reading(bad, config, Limits()) is None
+        assert (
+            evalb_line_reader(COLLINS)(bad, "f", 1).error
+            == f"more than two elements in a bracket (word '{word}')"
+        )
     # "((S" is two brackets: here one "(" too many, which only the bracket count shows
     assert _count_reading("((S (NN a))", config, Limits()) is None
-    assert evalb_line_reader(COLLINS)("((S (NN a))", "f", 1).error
+    assert evalb_line_reader(COLLINS)("((S (NN a))", "f", 1).read_errors == (UNBALANCED,)
     assert _count_reading("(A (B (C (D x))))", config, Limits(depth=4)) is None  # near the limit
     assert _count_reading("(S (A x) (B y) (C z))", config, Limits(tokens=2)) is None
     quoted = "(S (NP (NNS investors) (POS ')) (VP (VBD said)))"

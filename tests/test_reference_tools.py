@@ -273,3 +273,49 @@ def test_every_reference_output_is_compared() -> None:
     """The cases are read from the fixture folders: none may go missing unnoticed."""
     assert len(EVALB_CASES) == 11 and len(FREVAL_CASES) == 8
     assert sorted(p.stem for p in (REF / "ned").glob("*.txt")) == sorted(DEP_PAIRS)
+
+
+# ---------------------------------------------------------------------------
+# NED.pl's punctuation: its tags (# ( ) SYM LS ...) with --punct-tags nedpl (departures/ned/)
+
+NED_DEP = REF / "departures" / "ned"
+
+
+def _ned_pl(name: str) -> tuple[int, int, str]:
+    m = re.fullmatch(r"(\d+)/(\d+) \((\d\.\d{3})\)\n", (NED_DEP / f"{name}.txt").read_text(encoding="utf-8"))
+    assert m is not None
+    return int(m.group(1)), int(m.group(2)), m.group(3)
+
+
+def test_ned_pl_leaves_out_hash_sym_and_ls_as_punct_tags_nedpl_does() -> None:
+    """NED.pl on a gold with ``#``, ``LS``, ``SYM`` and ``$``, the system wrong on the first three:
+    NED.pl leaves them out (6/6); ``--punct-tags nedpl`` too; evalcore's default punctuation keeps
+    them (symbols, SPEC's list), so ``--no-punct`` counts 6/9 there."""
+    gold, system = NED_DEP / "symbols.gold.conllu", NED_DEP / "symbols.system.conllu"
+    config = AttachConfig(no_punct=True, punct_tags="nedpl")
+    nedpl = attach_corpus(read_conllu(gold), read_conllu(system), config)
+    ours = (nedpl.counts.ned, nedpl.counts.tokens, f"{nedpl.score.ned:.3f}")
+    assert ours == _ned_pl("symbols") == (6, 6, "1.000")
+    ptb = attach_corpus(read_conllu(gold), read_conllu(system), AttachConfig(no_punct=True))
+    assert (ptb.counts.ned, ptb.counts.tokens) == (6, 9)
+    assert nedpl.signature == "attach|punct:no-nedpl|maxlen:none|deprel:full|invalid:skip|v0.1.0"
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason=f"shared data folder not found at {DATA}")
+@pytest.mark.parametrize(("name", "max_len"), [("wsj_rb.ml10", 10), ("wsj_rb", None)])
+def test_ned_pl_on_the_wsj_sample_right_branching(
+    name: str, max_len: int | None, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """The NED paper's setting: WSJ dependencies (here the WSJ sample), punctuation out, sentences of
+    at most 10 words (WSJ10) and all, against the right-branching baseline (``tests/ned_wsj.py``):
+    evalcore with ``--punct-tags nedpl`` gives NED.pl's count; its default list, which keeps the
+    sample's 10 LS, 1 SYM and 1 # tokens, does not."""
+    from ned_wsj import write_ned_pair
+
+    files = write_ned_pair(DATA, tmp_path_factory.mktemp("ned_wsj"))
+    gold, rb = files["gold.conllu"], files["rb.conllu"]
+    config = AttachConfig(no_punct=True, max_len=max_len, punct_tags="nedpl")
+    result = attach_corpus(read_conllu(gold), read_conllu(rb), config)
+    assert (result.counts.ned, result.counts.tokens, f"{result.score.ned:.3f}") == _ned_pl(name)
+    ptb = attach_corpus(read_conllu(gold), read_conllu(rb), AttachConfig(no_punct=True, max_len=max_len))
+    assert ptb.counts.tokens - result.counts.tokens == (5 if max_len else 12)

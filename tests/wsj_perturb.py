@@ -178,6 +178,21 @@ def write_pair(data: Path, out_dir: Path, seed: int) -> tuple[Path, Path]:
     return g, tst
 
 
+def write_gum_pair(data: Path, out_dir: Path, seed: int) -> tuple[Path, Path]:
+    """``gum.gld`` and ``gum.SEED.tst``: GUM's 320 ``(ROOT ...)`` trees (``gum/const/*.ptb``, files in
+    name order) one per line, and their perturbation (as :func:`write_pair`)."""
+    gold: list[Tree] = []
+    for f in sorted((data / "gum" / "const").glob("*.ptb")):
+        gold += read_trees(f.read_text(encoding="utf-8"))
+    rng = random.Random(seed)
+    test = [p if within_evalb_limits(p := perturb(t, rng)) else t for t in gold]
+    out_dir.mkdir(parents=True, exist_ok=True)
+    g, tst = out_dir / "gum.gld", out_dir / f"gum.{seed}.tst"
+    g.write_text("".join(one_line(t) + "\n" for t in gold), encoding="utf-8")
+    tst.write_text("".join(one_line(t) + "\n" for t in test), encoding="utf-8")
+    return g, tst
+
+
 def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 

@@ -144,6 +144,7 @@ class FrevalSettings:
     separators: str = "-="  # --function-separators
     drop_unlabeled_root: bool = False  # --drop-unlabeled-root (default: counted, as evalb does)
     max_error: int | None = None  # --max-error
+    delete_root: bool = False  # --delete-root (default: ROOT deleted only if the .prm says so, as evalb)
 
     def config(self, params: EvalbParams, variant: str = "as set") -> FrevalConfig:
         """The FrevalConfig of a run (always without a size limit; see the module doc)."""
@@ -152,7 +153,10 @@ class FrevalSettings:
             labeled=False if (self.unlabeled or no_labels) else None, max_error=self.max_error
         )
         extraction = ParsevalConfig(
-            params=p, function_separators=self.separators, drop_unlabeled_root=self.drop_unlabeled_root
+            params=p,
+            function_separators=self.separators,
+            drop_unlabeled_root=self.drop_unlabeled_root,
+            delete_root=self.delete_root,
         )
         return FrevalConfig(extraction=extraction, strict=strict, cutoff_len=self.cutoff_len)
 

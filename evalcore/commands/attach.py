@@ -76,6 +76,14 @@ def add_attach_arguments(p: argparse.ArgumentParser) -> None:
         "randomization) of each difference",
     )
     p.add_argument("--no-punct", action="store_true", help="leave gold punctuation tokens out of the counts")
+    p.add_argument(
+        "--punct-tags",
+        choices=("ptb", "nedpl"),
+        default="ptb",
+        help="with --no-punct, which tokens are punctuation: ptb (default: UPOS PUNCT, the PTB tags "
+        ", . : `` '' -LRB- -RRB-, SPMRL yy*) or nedpl (NED.pl's XPOS tags, which add # ( ) SYM LS: "
+        "the NED paper's WSJ10 tables); signature punct:no-nedpl",
+    )
     p.add_argument("--max-len", type=int, metavar="N", help="only sentences of at most N (counted) tokens")
     p.add_argument("--deprel-base", action="store_true", help="compare only the deprel part before ':'")
     p.add_argument(
@@ -231,11 +239,18 @@ def _attach_config(args: argparse.Namespace) -> AttachConfig | None:
     if args.max_len is not None and args.max_len < 0:
         print("evalcore attach: --max-len must be >= 0", file=sys.stderr)
         return None
+    if args.punct_tags != "ptb" and not args.no_punct:
+        print(
+            "evalcore attach: --punct-tags says which tokens --no-punct leaves out: give --no-punct",
+            file=sys.stderr,
+        )
+        return None
     return AttachConfig(
         no_punct=args.no_punct,
         max_len=args.max_len,
         deprel_base=args.deprel_base,
         skip_invalid=not args.strict,
+        punct_tags=args.punct_tags,
     )
 
 

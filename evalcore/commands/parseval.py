@@ -77,6 +77,13 @@ def add_extraction_args(p: argparse.ArgumentParser) -> None:
         help="the default (count the outer unlabeled bracket); accepted so that older scripts keep working",
     )
     p.add_argument(
+        "--delete-root",
+        action="store_true",
+        help="delete brackets labeled ROOT or TOP (as the FREVAL paper did; Stanford and Berkeley parsers "
+        "and GUM write (ROOT ...)) whatever the parameter file says (default: only its DELETE_LABEL "
+        "labels, as evalb: COLLINS.prm deletes TOP, not ROOT); the signature says root:delete",
+    )
+    p.add_argument(
         "--function-separators",
         default="-=",
         metavar="CHARS",
@@ -101,6 +108,7 @@ def extraction_config(args: argparse.Namespace, *, cutoff_len: int | None = None
         function_separators=args.function_separators,
         drop_unlabeled_root=args.drop_unlabeled_root,
         collapse_unary=bool(getattr(args, "collapse_unary", False)),
+        delete_root=args.delete_root,
     )
 
 
@@ -129,8 +137,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
         "parseval",
         help="PARSEVAL bracket scores exactly as evalb computes them, in evalb's layout",
-        description="evalb-compatible PARSEVAL of TEST against GOLD, driven by an evalb parameter file. "
-        "ROOT and TOP are always deleted.",
+        description="evalb-compatible PARSEVAL of TEST against GOLD, driven by an evalb parameter file "
+        "(its DELETE_LABEL lines say which labels are deleted; --delete-root adds ROOT and TOP).",
     )
     add_extraction_args(p)
     p.add_argument("--cutoff-len", type=int, metavar="N", help="override CUTOFF_LEN (evalb's -c)")

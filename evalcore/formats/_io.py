@@ -5,7 +5,9 @@ end stripped.  Text must be UTF-8 (a BOM is accepted); anything else is an
 :class:`InputFormatError` naming the line.  So is a corrupt or truncated gzip
 stream (the line is the first one that could not be decompressed) and a
 carriage return inside a line (a file with CR-only line ends would otherwise
-read as one line).
+read as one line), unless the reader asks for ``cr_ends``: then a lone CR ends
+a line, as in Python's universal newlines, which the CoNLL 2018 scorer reads
+with (docs/decisions.md: the CoNLL-U family reads so, bracketed files do not).
 
 Input is read in chunks of :data:`CHUNK` bytes, after decompression, and the
 limits of :class:`evalcore.limits.Limits` are applied as the bytes arrive:
@@ -31,6 +33,7 @@ from evalcore.errors import InputFormatError
 from evalcore.limits import DEFAULT_LIMITS, Limits
 
 __all__ = [
+    "BLANKS",
     "CHUNK",
     "InputSource",
     "blocks",
@@ -42,6 +45,11 @@ __all__ = [
 
 InputSource = str | os.PathLike[str] | bytes
 """A path, or the raw bytes of an uploaded file (then pass ``name``)."""
+
+BLANKS = " \t\n\r\f\v"
+"""What separates labels and words in evalb's files: the ASCII blanks of C's ``isspace`` (evalb calls
+no ``setlocale``), as evalb reads them.  A no-break space or any other Unicode space is part of a
+word (``(CD 2\u00a0000)`` is one word); Python's ``str.split()`` and ``\\s`` would cut there."""
 
 CHUNK = 1 << 20
 """Bytes read (after decompression) at a time."""
@@ -127,12 +135,19 @@ def _decode(raw: bytes, fname: str, lineno: int) -> str:
 
 
 def iter_lines(
-    source: InputSource, name: str | None = None, limits: Limits = DEFAULT_LIMITS, *, runs: bool = False
+    source: InputSource,
+    name: str | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+    *,
+    runs: bool = False,
+    cr_ends: bool = False,
 ) -> Iterator[tuple[int, str]]:
     """Yield ``(lineno, line)`` without line ends; handles BOM, CRLF, gzip; applies the file limits.
 
     ``runs=True`` yields only the first empty line of a run of empty lines (for readers to which
     any number of empty lines means the same: a file of millions of them is read fast).
+    ``cr_ends=True``: a lone CR ends a line too (CR-only line ends read as the CoNLL 2018 scorer
+    reads them); otherwise a CR inside a line is an error.
     """
     fname = source_name(source, name)
     max_line = limits.line_bytes
@@ -151,8 +166,14 @@ def iter_lines(
             over_bytes = total > limits.input_bytes
             if over_bytes:  # keep what is within the limit, then stop
                 chunk = chunk[: len(chunk) - (total - limits.input_bytes)]
-            lines = (pending + chunk).split(b"\n") if pending else chunk.split(b"\n")
-            pending = lines.pop()
+            data = pending + chunk if pending else chunk
+            held = b""
+            if cr_ends and b"\r" in data:  # Python's universal newlines: CRLF, then a lone CR, is an LF
+                if chunk and data.endswith(b"\r"):
+                    data, held = data[:-1], b"\r"  # the LF of its CRLF may start the next chunk
+                data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+            lines = data.split(b"\n")
+            pending = lines.pop() + held
             if not chunk and not over_bytes and pending:
                 lines.append(pending)  # a last line without a line end
                 pending = b""

@@ -218,7 +218,7 @@ def read_conllu(
     does a sentence past one of the ``limits`` (:class:`~evalcore.errors.LimitError`).
     """
     fname = source_name(source, name)
-    for block in blocks(iter_lines(source, fname, limits, runs=True), fname, limits):
+    for block in blocks(iter_lines(source, fname, limits, runs=True, cr_ends=True), fname, limits):
         if all(line.startswith("#") for _, line in block):
             continue  # a comment-only block (e.g. a file header) is not a sentence
         yield _finish(block, fname, on_invalid, limits)

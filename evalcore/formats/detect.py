@@ -36,7 +36,7 @@ def sniff_kind(source: InputSource, name: str | None = None, limits: Limits = DE
         return "brackets"
     if suffixes and suffixes[-1] in CONLL_SUFFIXES:
         return "conll"
-    for lineno, line in iter_lines(source, fname, limits, runs=True):
+    for lineno, line in iter_lines(source, fname, limits, runs=True, cr_ends=True):
         if lineno > limits.block_lines:
             break  # only comments so far: more than a sentence block may hold; the reader says so
         text = line.strip()

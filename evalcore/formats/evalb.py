@@ -21,12 +21,14 @@ from itertools import accumulate, compress
 from evalcore.errors import InputFormatError, LimitError
 from evalcore.formats._io import InputSource, iter_lines, source_name
 from evalcore.formats.prm import EvalbParams
-from evalcore.formats.ptb import detect_layout, parse_ptb_line, read_ptb_sentences
+from evalcore.formats.ptb import UnclosedLineError, detect_layout, parse_ptb_line, read_ptb_sentences
 from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.trees import Tree
 
 __all__ = [
+    "MORE_THAN_TWO",
     "QUOTE_WORDS",
+    "UNBALANCED",
     "CountReading",
     "EvalbLine",
     "EvalbReading",
@@ -41,6 +43,13 @@ __all__ = [
 
 QUOTE_WORDS = frozenset({"'", '"', "/"})
 """Words that make a ``QUOTE_LABEL`` terminal a possible mislabeled quote (evalb's ``is_quote_term``)."""
+
+UNBALANCED = "Bracketing is unbalanced (too many open bracket)"
+"""evalb's message for a line that ends with brackets open; it reads the line on (those brackets
+have no end: evalb's -1, so they match only one as open on the other side, and cross nothing)."""
+
+MORE_THAN_TWO = "More than two elements in a bracket"
+"""evalb's message for a ``(LABEL`` that ends the line (it reads on: one more open bracket)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,14 +82,41 @@ class EvalbReading:
     brackets: tuple[RawBracket, ...]
     quotes: tuple[QuoteTerm, ...]
     length: int  # words not tagged DELETE_LABEL_FOR_LENGTH, counted before deletion
-    error: str = ""
+    error: str = ""  # why evalb cannot read the line (it loops on it until MAX_ERROR stops it)
+    read_errors: tuple[str, ...] = ()  # evalb's messages on a line it reads on (UNBALANCED, ...)
 
 
-def read_evalb(trees: Sequence[Tree], params: EvalbParams, error: str = "") -> EvalbReading:
+def _open_chain(tree: Tree, unclosed: int) -> tuple[list[int], bool]:
+    """The nodes of ``tree`` that a line left open (the root, its last child, ...: ``unclosed``
+    of them) and whether the innermost one has no children (a ``(LABEL`` ending the line)."""
+    chain = [0]
+    while len(chain) < unclosed:
+        chain.append(tree.nodes[chain[-1]].children[-1])
+    return chain, not tree.nodes[chain[-1]].children
+
+
+def read_evalb(
+    trees: Sequence[Tree], params: EvalbParams, error: str = "", unclosed: int = 0
+) -> EvalbReading:
     """Words, tags, raw brackets and quote terminals of the trees of one sentence (step 1).
+
+    ``unclosed``: the line ended with that many brackets open
+    (:class:`~evalcore.formats.ptb.UnclosedLineError`: ``trees`` closes them at the end of the
+    line).  evalb reads such a line on, with those brackets' end left at -1 and its messages in
+    ``read_errors`` (:data:`MORE_THAN_TWO` first when the line ends with ``(LABEL``, then
+    :data:`UNBALANCED`); ``error`` is then ignored.
 
     Iterative preorder walk with an explicit stack (no recursion).
     """
+    open_nodes: frozenset[int] = frozenset()
+    read_errors: tuple[str, ...] = ()
+    if unclosed and trees:
+        chain, at_end = _open_chain(trees[-1], unclosed)
+        open_nodes = frozenset(chain)
+        read_errors = (MORE_THAN_TWO, UNBALANCED) if at_end else (UNBALANCED,)
+        error = ""
+    last = len(trees) - 1
+    left_open: list[int] = []  # brackets that stay open: their end is evalb's -1
     delete = frozenset(params.delete_labels)
     delete_len = frozenset(params.delete_labels_for_length)
     quote_labels = frozenset(params.quote_labels)
@@ -92,8 +128,9 @@ def read_evalb(trees: Sequence[Tree], params: EvalbParams, error: str = "") -> E
     parents: list[int] = []
     quotes: list[QuoteTerm] = []
     length = 0
-    for tree in trees:
+    for t, tree in enumerate(trees):
         nodes = tree.nodes
+        stays_open = open_nodes if t == last else frozenset()
         open_brackets: list[int] = []
         work: list[int] = [0]  # node i to read, or ~i (negative) to close bracket node i
         while work:
@@ -119,6 +156,8 @@ def read_evalb(trees: Sequence[Tree], params: EvalbParams, error: str = "") -> E
                     words.append(word)
                     tags.append(tag)
                 continue
+            if i in stays_open:
+                left_open.append(len(starts))
             parents.append(open_brackets[-1] if open_brackets else -1)
             starts.append(len(words))
             ends.append(-1)
@@ -126,10 +165,12 @@ def read_evalb(trees: Sequence[Tree], params: EvalbParams, error: str = "") -> E
             open_brackets.append(len(starts) - 1)
             work.append(~i)
             work.extend(reversed(children))
+    for b in left_open:
+        ends[b] = -1
     brackets = tuple(
         RawBracket(s, e, lab, p) for s, e, lab, p in zip(starts, ends, labels, parents, strict=True)
     )
-    return EvalbReading(tuple(words), tuple(tags), brackets, tuple(quotes), length, error)
+    return EvalbReading(tuple(words), tuple(tags), brackets, tuple(quotes), length, error, read_errors)
 
 
 @dataclass(frozen=True, slots=True, weakref_slot=True)
@@ -142,17 +183,30 @@ class EvalbLine:
     file: str = ""
 
 
-# One token per preterminal "(TAG word)" (groups 1-2), per "(" with its label if any (group 3),
-# per ")" (group 4), and per word that is not a preterminal's (group 5: evalb cannot read it).
-_LINE_TOKEN = re.compile(r"\(\s*([^\s()]+)\s+([^\s()]+)\s*\)|\(\s*([^\s()]*)|(\))|([^\s()]+)")
+# evalb's read_line token by token: a "(" with its label, then (when blanks follow the label) the
+# blanks, a word and the ")" that closes the word at once; a lone ")"; text no "(" introduces
+_LINE_TOKEN = re.compile(
+    r"\(([^ \t\n\r\f\v()]*)(?:([ \t\n\r\f\v]+)([^ \t\n\r\f\v()]*)(\)?))?|(\))|([^ \t\n\r\f\v()]+)"
+)
 
+_PRETERMINAL = re.compile(r"\(([^ \t\n\r\f\v()]*)[ \t\n\r\f\v]+([^ \t\n\r\f\v()]*)\)")
+"""A preterminal ``(TAG word)`` as evalb reads it (either may be empty: ``(X )``, ``( )``, ``( X)``)."""
+_BRACKET = re.compile(r"\(([^ \t\n\r\f\v()]*)|(\))|([^ \t\n\r\f\v()]+)")  # between preterminals
 
-_PRETERMINAL = re.compile(r"\(\s*([^\s()]+)\s+([^\s()]+)\s*\)")
-_BRACKET = re.compile(r"\(\s*([^\s()]*)|(\))|([^\s()]+)")  # the groups 3-5 of _LINE_TOKEN
-
-
-_SPACED_PRETERMINAL = re.compile(r"\(([^\s()]+) ([^\s()]+) \) ")
+_SPACED_PRETERMINAL = re.compile(r"\(([^ \t\n\r\f\v()]*) ([^ \t\n\r\f\v()]*) \) ")
 """A preterminal written ``(TAG word)`` once a space is put around each ``)``."""
+
+ODD_BLANKS = (
+    "\x1c\x1d\x1e\x1f\x85\xa0\u1680"
+    + "".join(map(chr, range(0x2000, 0x200B)))
+    + "\u2028\u2029\u202f\u205f\u3000"
+)
+"""The characters Python's ``str.split`` and ``str.strip`` take for blanks and evalb does not (``str.isspace``
+but not one of :data:`~evalcore.formats._io.BLANKS`: a no-break space, ...; a test checks the list)."""
+_ODD_BLANK = re.compile(f"[{ODD_BLANKS}]")
+
+_EOL_OPEN = re.compile(r"\([^ \t\n\r\f\v()]*[ \t\n\r\f\v]*\Z")
+"""A line that ends with ``(LABEL``: evalb's "More than two elements in a bracket", read on."""
 
 
 def evalb_line_reader(
@@ -162,11 +216,12 @@ def evalb_line_reader(
     in one pass over the line's text without building trees (issue 18: the reading was 80% of
     ``evalcore parseval``).
 
-    The single pass reads the lines evalb reads without trouble: balanced brackets, every word
-    the only child of its preterminal, within the depth and word limits.  Any other line (a
-    word beside other children, text outside the brackets, unbalanced brackets, a limit
-    reached) is read again by the tree reader, so its error sentence, or the
-    :class:`~evalcore.errors.LimitError` it raises, is the tree reader's, word for word.
+    The single pass reads the lines evalb reads: every word the only child of its preterminal,
+    within the depth and word limits, also a line that ends with brackets open (evalb's
+    "Bracketing is unbalanced", read on).  Any other line (a word that ``)`` does not close at
+    once, text outside the brackets, more ``)`` than ``(``, a limit reached) is read again by the
+    tree reader, so its error sentence, or the :class:`~evalcore.errors.LimitError` it raises, is
+    the tree reader's, word for word.
     """
     delete = frozenset(params.delete_labels)
     delete_len = frozenset(params.delete_labels_for_length)
@@ -181,6 +236,8 @@ def evalb_line_reader(
             trees = parse_ptb_line(text, name=name, line=line, limits=limits)
         except LimitError:
             raise  # a limit stops the reading
+        except UnclosedLineError as exc:
+            return read_evalb(exc.trees, params, unclosed=exc.unclosed)
         except InputFormatError as exc:
             return read_evalb((), params, exc.message)
         return read_evalb(trees, params)
@@ -196,32 +253,35 @@ def evalb_line_reader(
         stack: list[int] = []  # the brackets open, innermost last
         length = 0
         seen = 0  # words read, deleted ones included (the word limit)
-        for tag, word, label, close, stray in tokens(text):
-            if word:
-                seen += 1
-                if tag not in delete_len:
-                    length += 1
-                if tag in quote_labels and word in QUOTE_WORDS:
-                    quotes.append(QuoteTerm(word, tag, len(words), len(starts), stack[-1] if stack else -1))
-                if tag not in delete:
-                    words.append(word)
-                    tags.append(tag)
-            elif close:
+        for label, blank, word, shut, close, stray in tokens(text):
+            if close:
                 if not stack:
-                    return by_trees(text, name, line)
+                    return by_trees(text, name, line)  # more ")" than "(": evalb's stack runs under
                 ends[stack.pop()] = len(words)
-            elif stray or len(stack) >= max_depth - 1:
+            elif stray or (blank and word and not shut) or len(stack) >= max_depth - 1:
                 return by_trees(text, name, line)  # evalb's error, or near the depth limit
+            elif shut:
+                seen += 1
+                if label not in delete_len:
+                    length += 1
+                if label in quote_labels and word in QUOTE_WORDS:
+                    quotes.append(QuoteTerm(word, label, len(words), len(starts), stack[-1] if stack else -1))
+                if label not in delete:
+                    words.append(word)
+                    tags.append(label)
             else:
                 parents.append(stack[-1] if stack else -1)
                 stack.append(len(starts))
                 starts.append(len(words))
                 ends.append(-1)
                 labels.append(label)
-        if stack or seen > max_words:
+        if seen > max_words:
             return by_trees(text, name, line)
+        read_errors: tuple[str, ...] = ()
+        if stack:  # evalb reads on: the brackets left open keep the end -1
+            read_errors = (MORE_THAN_TWO, UNBALANCED) if _EOL_OPEN.search(text) else (UNBALANCED,)
         brackets = tuple(map(RawBracket, starts, ends, labels, parents))
-        return EvalbReading(tuple(words), tuple(tags), brackets, tuple(quotes), length)
+        return EvalbReading(tuple(words), tuple(tags), brackets, tuple(quotes), length, "", read_errors)
 
     def read_split(text: str, name: str, line: int) -> EvalbReading:
         parts = split(text)  # text between preterminals, tag, word, text, tag, word, ..., text
@@ -244,7 +304,7 @@ def evalb_line_reader(
         parents: list[int] = []
         stack: list[int] = []  # the brackets open, innermost last
         for pos, gap in zip(before, parts[0::3], strict=True):
-            if not gap or gap.isspace():
+            if not gap or gap == " ":
                 continue
             for label, close, stray in brackets_in(gap):
                 if close:
@@ -252,7 +312,7 @@ def evalb_line_reader(
                         return by_trees(text, name, line)
                     ends[stack.pop()] = pos
                 elif stray or len(stack) >= max_depth - 1:
-                    return by_trees(text, name, line)  # evalb's error, or near the depth limit
+                    return read(text, name, line)  # evalb's error, or near the depth limit
                 else:
                     parents.append(stack[-1] if stack else -1)
                     stack.append(len(starts))
@@ -260,7 +320,7 @@ def evalb_line_reader(
                     ends.append(-1)
                     labels.append(label)
         if stack:
-            return by_trees(text, name, line)
+            return read(text, name, line)  # brackets left open: evalb reads on (token by token)
         brackets = tuple(map(RawBracket, starts, ends, labels, parents))
         return EvalbReading(tuple(words), tuple(tags), brackets, (), length)
 
@@ -291,6 +351,7 @@ def evalb_count_reader(
     quote_labels = frozenset(params.quote_labels)
     max_depth, max_words = limits.depth, limits.tokens
     split = _SPACED_PRETERMINAL.split
+    odd_blank = _ODD_BLANK.search
     labels: dict[str, str | None] = {}  # per "(LABEL" token: its scored label
     get = labels.get
     is_deleted = delete.__contains__
@@ -298,6 +359,11 @@ def evalb_count_reader(
 
     def read(text: str) -> CountReading | None:
         if text.count("(") >= max_depth - 1:
+            return None  # near the depth limit
+        if text.isascii():  # str.split() below: no character it takes for a blank and evalb does not
+            if "\x1c" in text or "\x1d" in text or "\x1e" in text or "\x1f" in text:
+                return None
+        elif odd_blank(text):
             return None
         # a space around every ")": a preterminal is "(TAG word ) " (a line written otherwise is read
         # by evalb_line_reader: what is left of it between preterminals holds a word), and the text
@@ -323,11 +389,13 @@ def evalb_count_reader(
         push = stack.append
         pop = stack.pop
         for pos, gap in compress(zip(before, gaps, strict=True), map(str.strip, gaps)):
+            fresh = False  # the last token opened a bracket (a preterminal or ")" came before the gap)
             for tok in gap.split():
                 if tok == ")":
-                    if not stack:
-                        return None
+                    if not stack or fresh:
+                        return None  # more ")" than "(", or "(X)" / "(X )": evalb_line_reader tells
                     start, label = pop()
+                    fresh = False
                     if start != pos and label is not None:
                         add((start, pos, label))
                 elif tok[0] == "(":
@@ -337,6 +405,7 @@ def evalb_count_reader(
                             return None  # "((S": read by evalb_line_reader
                         label = labels[tok] = scored(tok[1:])
                     push((pos, label))
+                    fresh = True
                 else:
                     return None  # a word outside a preterminal (or "( LABEL")
         if stack:
@@ -374,4 +443,4 @@ def read_evalb_sentences(
         yield from read_evalb_lines(source, params, name=fname, limits=limits)
         return
     for x in read_ptb_sentences(source, name=fname, layout=layout, limits=limits):
-        yield EvalbLine(x.line, read_evalb(x.trees, params, x.error), x.file)
+        yield EvalbLine(x.line, read_evalb(x.trees, params, x.error, x.unclosed), x.file)

@@ -39,7 +39,7 @@ def read_lattices(
 ) -> Iterator[Lattice]:
     """Stream the lattices of an SPMRL/yap lattice file."""
     fname = source_name(source, name)
-    for block in blocks(iter_lines(source, fname, limits, runs=True), fname, limits):
+    for block in blocks(iter_lines(source, fname, limits, runs=True, cr_ends=True), fname, limits):
         arcs: list[Arc] = []
         for lineno, line in block:
             if len(arcs) >= limits.lattice_arcs:
@@ -87,7 +87,7 @@ def read_tokens(
 ) -> Iterator[tuple[str, ...]]:
     """Stream sentences of a ``.tokens`` file: one token per line, blank line between."""
     fname = source_name(source, name)
-    for block in blocks(iter_lines(source, fname, limits, runs=True), fname, limits):
+    for block in blocks(iter_lines(source, fname, limits, runs=True, cr_ends=True), fname, limits):
         toks: list[str] = []
         for lineno, line in block:
             if len(toks) >= limits.tokens:

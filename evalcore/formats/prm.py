@@ -31,12 +31,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from evalcore.errors import InputFormatError
-from evalcore.formats._io import InputSource, iter_lines, shown, source_name
+from evalcore.formats._io import BLANKS, InputSource, iter_lines, shown, source_name
 from evalcore.limits import DEFAULT_LIMITS, Limits
 
 __all__ = ["COLLINS", "EvalbParams", "parse_prm", "read_prm"]
 
-_INT = re.compile(r"^[+-]?\d+")
+_INT = re.compile(r"^[+-]?[0-9]+")  # atoi: ASCII digits
+_BLANK_RUN = re.compile(r"[ \t\n\r\f\v]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,10 +116,10 @@ COLLINS = EvalbParams(
 
 
 def _int_value(value: str, key: str, fname: str, lineno: int) -> int:
-    m = _INT.match(value.strip())
+    m = _INT.match(value.strip(BLANKS))
     if m is None or len(m.group().lstrip("+-").lstrip("0")) > 18:  # int() refuses > 4,300 digits
         raise InputFormatError(
-            f"{key} needs an integer value (at most 18 digits), got '{shown(value.strip())}'",
+            f"{key} needs an integer value (at most 18 digits), got '{shown(value.strip(BLANKS))}'",
             file=fname,
             line=lineno,
         )
@@ -141,19 +142,19 @@ def parse_prm(
     settings: dict[str, int] = {}
     kept = 0
     for lineno, raw in lines:
-        text = raw.rstrip()
+        text = raw.rstrip(BLANKS)  # evalb's isspace: ASCII blanks only (a no-break space is text)
         if text.startswith("#") or len(text) < 3:
             continue
-        if text[0].isspace():  # evalb matches keywords at the start of the line only
+        if text[0] in BLANKS:  # evalb matches keywords at the start of the line only
             warnings.append(f"{name}:{lineno}: line starts with blanks, ignored (evalb ignores it too)")
             continue
         kept += 1
         if kept > limits.block_lines:
             what = f"parameter file has more than {limits.block_lines} settings"
             raise limits.error("block_lines", what, file=name, line=lineno)
-        parts = text.split(None, 1)
+        parts = _BLANK_RUN.split(text, 1)
         key = parts[0]
-        value = parts[1].strip() if len(parts) > 1 else ""
+        value = parts[1].strip(BLANKS) if len(parts) > 1 else ""
         if not value:
             warnings.append(f"{name}:{lineno}: empty value for {key}")
         if key in ("DEBUG", "MAX_ERROR", "CUTOFF_LEN", "LABELED"):
@@ -165,7 +166,7 @@ def parse_prm(
         elif key == "QUOTE_LABEL":
             quote.append(value)
         elif key in ("EQ_LABEL", "EQ_WORD"):
-            pair = value.split()
+            pair = _BLANK_RUN.split(value)
             if len(pair) != 2:
                 warnings.append(f"{name}:{lineno}: {key} requires two values, line ignored")
                 continue

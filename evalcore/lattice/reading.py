@@ -151,7 +151,7 @@ def input_kind(path: FileInput, limits: Limits = DEFAULT_LIMITS) -> InputKind:
         return "lattice"
     if suffixes and suffixes[-1] == ".segmentation":
         return "segmentation"
-    for lineno, line in iter_lines(src, name, limits, runs=True):
+    for lineno, line in iter_lines(src, name, limits, runs=True, cr_ends=True):
         if lineno > limits.block_lines:
             break  # only comments so far: more than a sentence block may hold; the reader says so
         if not line.strip() or line.startswith("#"):
@@ -173,7 +173,7 @@ def read_segmentation(path: FileInput, limits: Limits = DEFAULT_LIMITS) -> list[
 
 def _iter_segmentation(path: FileInput, limits: Limits) -> Iterator[tuple[tuple[str, ...], ...]]:
     src, name = _open(path)
-    for block in blocks(iter_lines(src, name, limits, runs=True), name, limits):
+    for block in blocks(iter_lines(src, name, limits, runs=True, cr_ends=True), name, limits):
         current: list[tuple[str, ...]] = []
         for lineno, line in block:
             text = line.split("\t")[-1].strip()
@@ -287,7 +287,7 @@ def _states_tokens(path: FileInput, limits: Limits) -> bool:
     range ID (``n-m``); memory: one line, under the same limits as the reading itself.
     """
     src, name = _open(path)
-    for _, line in iter_lines(src, name, limits, runs=True):
+    for _, line in iter_lines(src, name, limits, runs=True, cr_ends=True):
         if line.startswith("#"):
             continue
         if "-" in line.split("\t", 1)[0]:

@@ -6,14 +6,17 @@ grandparent.  ROOT is the grandparent of a token attached to the root word,
 so an edge flip at the top of the tree is neutralized like any other.
 
 Punctuation is decided on the *gold* token; ``no_punct`` only leaves such
-tokens out of the counts, heads are never changed.
+tokens out of the counts, heads are never changed.  Which tags are punctuation:
+:func:`is_punct` (docs/attachment.md), or with ``punct_tags="nedpl"`` the tags
+NED.pl takes for punctuation (:data:`NEDPL_PUNCT`), for the NED paper's WSJ10
+tables.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 from evalcore.display import Tabular
 from evalcore.errors import EvalcoreError, MismatchError, TreeStructureError
@@ -21,6 +24,7 @@ from evalcore.metrics.base import add_fields, make_signature, ratio
 from evalcore.trees import DepTree, Token
 
 __all__ = [
+    "NEDPL_PUNCT",
     "AttachConfig",
     "AttachCounts",
     "AttachResult",
@@ -28,6 +32,7 @@ __all__ = [
     "TokenJudgement",
     "attach_corpus",
     "check_same_tokens",
+    "is_nedpl_punct",
     "is_punct",
     "judge_tokens",
     "paired_sentences",
@@ -37,12 +42,27 @@ __all__ = [
 
 PTB_PUNCT = frozenset({",", ".", ":", "``", "''", "-LRB-", "-RRB-"})
 
+NEDPL_PUNCT = frozenset(
+    {",", ".", ":", "#", "(", ")", "-LRB-", "-RRB-", "``", "''", "`'", "'`", "LS", "SYM", ""}
+)
+"""The tags NED.pl (the NED paper's script) takes for punctuation: its pattern
+``([,.:#()]|-[LR]RB-|[`']{2}|LS|SYM||PUNCT)`` matched against the whole tag (the empty alternative
+makes the empty tag punctuation too), and ``PUNCT``; NED.pl reads the tag from CoNLL's fifth
+column (XPOS).  Unlike :data:`PTB_PUNCT` it has ``#``, ``SYM``, ``LS``, ``(`` and ``)``."""
+
+PunctTags = Literal["ptb", "nedpl"]
+
 NedReason = Literal["parent", "child", "grandparent"]
 
 
 def is_punct(token: Token) -> bool:
     """UPOS ``PUNCT``, a PTB punctuation tag, or an SPMRL ``yy*`` tag (SPEC §3)."""
     return any(tag == "PUNCT" or tag in PTB_PUNCT or tag.startswith("yy") for tag in (token.upos, token.xpos))
+
+
+def is_nedpl_punct(token: Token) -> bool:
+    """The XPOS is one NED.pl takes for punctuation (:data:`NEDPL_PUNCT`, or ``PUNCT``)."""
+    return token.xpos in NEDPL_PUNCT or token.xpos == "PUNCT"
 
 
 def _base(deprel: str) -> str:
@@ -57,12 +77,31 @@ class AttachConfig:
     max_len: int | None = None
     deprel_base: bool = False
     skip_invalid: bool = True
+    punct_tags: PunctTags = "ptb"  # which tags no_punct leaves out: is_punct, or NED.pl's (is_nedpl_punct)
+
+    def __post_init__(self) -> None:
+        if self.punct_tags not in get_args(PunctTags):
+            raise ValueError(
+                f"punct_tags must be one of {', '.join(get_args(PunctTags))}, got {self.punct_tags!r}"
+            )
+
+    @property
+    def is_punct(self) -> Callable[[Token], bool]:
+        """The punctuation test of ``punct_tags``."""
+        return is_nedpl_punct if self.punct_tags == "nedpl" else is_punct
+
+    @property
+    def punct_value(self) -> str:
+        """The signature's ``punct`` value: ``yes`` (counted), ``no``, ``no-nedpl`` (NED.pl's tags out)."""
+        if not self.no_punct:
+            return "yes"
+        return "no" if self.punct_tags == "ptb" else "no-nedpl"
 
     def signature(self) -> str:
         return make_signature(
             "attach",
             [
-                ("punct", not self.no_punct),
+                ("punct", self.punct_value),
                 ("maxlen", self.max_len),
                 ("deprel", "base" if self.deprel_base else "full"),
                 ("invalid", "skip" if self.skip_invalid else "strict"),
@@ -122,8 +161,9 @@ def judge_tokens(
     """Per-token verdicts; the single source of every attachment count."""
     ghead = gold.heads
     out: list[TokenJudgement] = []
+    punct = config.is_punct
     for g, s in zip(gold.tokens, system.tokens, strict=True):
-        counted = not (config.no_punct and is_punct(g))
+        counted = not (config.no_punct and punct(g))
         gl, sl = (_base(g.deprel), _base(s.deprel)) if config.deprel_base else (g.deprel, s.deprel)
         head_ok = s.head == g.head
         label_ok = gl == sl
@@ -151,7 +191,8 @@ def judge_tokens(
 
 def _kept_length(tree: DepTree, config: AttachConfig) -> int:
     if config.no_punct:
-        return sum(1 for t in tree.tokens if not is_punct(t))
+        punct = config.is_punct
+        return sum(1 for t in tree.tokens if not punct(t))
     return len(tree.tokens)
 
 

@@ -337,7 +337,7 @@ def signature(by: str, config: AttachConfig) -> str:
         "breakdown",
         [
             ("by", by),
-            ("punct", not config.no_punct),
+            ("punct", config.punct_value),
             ("maxlen", config.max_len),
             ("deprel", "base" if config.deprel_base else "full"),
             ("bins", "evalpl"),
@@ -350,7 +350,7 @@ def confusion_signature(config: AttachConfig) -> str:
     return make_signature(
         "confusion",
         [
-            ("punct", not config.no_punct),
+            ("punct", config.punct_value),
             ("maxlen", config.max_len),
             ("deprel", "base" if config.deprel_base else "full"),
         ],

@@ -395,7 +395,7 @@ def _link(words: list[_Word], fname: str, lineno: int, sent_id: str | None) -> N
 
 def _sentences(source: InputSource, fname: str, limits: Limits, base: bool) -> Iterator[_Sentence]:
     """The scorer's ``load_conllu``, one sentence at a time (``base``: DEPREL subtypes dropped)."""
-    lines = iter_lines(source, fname, limits)
+    lines = iter_lines(source, fname, limits, cr_ends=True)  # the scorer opens files in text mode
     index = 0
     words: list[_Word] = []
     tokens: list[tuple[int, int, int]] = []

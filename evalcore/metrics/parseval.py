@@ -14,12 +14,18 @@ parameter file (:mod:`evalcore.formats.prm`):
    one side but kept under another tag on the other, it is re-inserted.
 3. *Status*: no test words → **skip**; different word counts → **error**
    ("Length unmatch"); a word differing (``EQ_WORD`` aside) → **error**
-   ("Words unmatch"); a line that cannot be read → **error**.
+   ("Words unmatch"); a line that cannot be read → **error**.  A line that
+   ends with brackets open is an **error** that evalb still scores (its
+   sentence line shows the numbers; the totals leave it out): those brackets
+   end at -1, so they match only a bracket left open on the other side and
+   cross nothing.
 4. *Massage*: a bracket that dominates no (kept) word is removed -- this is
    how empty nodes (``-NONE-``) and their ancestors disappear recursively; the
    label is cut at the first ``-`` or ``=`` (function tags, indices); a bracket
    whose label is a ``DELETE_LABEL`` (or ``EQ_LABEL``-equal to one) is removed
-   and its children kept.  ``ROOT`` and ``TOP`` are always removed (the
+   and its children kept.  ``ROOT`` is a label like any other: it is removed
+   when the parameter file says so (``DELETE_LABEL ROOT``), as in evalb;
+   ``delete_root`` removes ``ROOT`` and ``TOP`` whatever the file says (the
    FREVAL paper's footnote 8).  The unlabeled outer bracket of ``( (S ...) )``
    is a bracket with the empty label and counts, as in evalb and the FREVAL
    tool (SPEC §7); ``drop_unlabeled_root`` removes it (opt-in).
@@ -34,9 +40,12 @@ its nearest remaining ancestor), which FREVAL needs (:mod:`evalcore.metrics.frev
 
 Where we differ from evalb (all documented in ``docs/freval.md``): no fixed
 limits (evalb: 200 words, 200 brackets, 5,000 characters a line); a line
-evalb cannot read makes it loop or abort, here it is one error sentence;
+evalb cannot read makes it loop or abort (a word that ``)`` does not close at
+once, text outside brackets; more ``)`` than ``(`` makes it read outside its
+stack), here it is one error sentence;
 differing sentence counts are a :class:`MismatchError` instead of a
-truncated report; ``MAX_ERROR`` is applied to error *sentences*.
+truncated report; ``MAX_ERROR`` counts evalb's error messages, as evalb does (a sentence can
+have two: an unbalanced line of another length).
 """
 
 from __future__ import annotations
@@ -66,8 +75,8 @@ from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.metrics.base import make_signature, ratio
 
 __all__ = [
-    "ALWAYS_DELETED",
     "MAX_KEPT_PROBLEMS",
+    "ROOT_LABELS",
     "STATUS_CODE",
     "Bracket",
     "ParsevalConfig",
@@ -97,8 +106,11 @@ MAX_KEPT_PROBLEMS = 1000
 """Error and skip sentences kept by a streaming run (:func:`parseval_corpus`); later ones are counted
 only (a file of millions of empty lines is millions of skip sentences)."""
 
-ALWAYS_DELETED: tuple[str, ...] = ("ROOT", "TOP")
-"""Nonterminal labels deleted whatever the parameter file says (FREVAL paper, footnote 8)."""
+ROOT_LABELS: tuple[str, ...] = ("ROOT", "TOP")
+"""Nonterminal labels :attr:`ParsevalConfig.delete_root` deletes whatever the parameter file says (the
+FREVAL paper, footnote 8; Stanford and Berkeley parsers and GUM write ``(ROOT ...)``).  By default
+only the parameter file's ``DELETE_LABEL`` are deleted, as evalb does (``COLLINS.prm`` deletes TOP,
+not ROOT)."""
 
 Status = Literal["ok", "error", "skip"]
 STATUS_CODE: Mapping[str, int] = MappingProxyType({"ok": 0, "error": 1, "skip": 2})
@@ -113,6 +125,7 @@ class ParsevalConfig:
     function_separators: str = "-="
     drop_unlabeled_root: bool = False  # opt-in; evalb and FREVAL count the outer '( )' (SPEC §7)
     collapse_unary: bool = False
+    delete_root: bool = False  # opt-in: ROOT and TOP deleted (ROOT_LABELS); default: as the .prm says
 
     def extraction_items(self) -> list[tuple[str, object]]:
         """The settings that decide which brackets are scored and how they match."""
@@ -122,6 +135,7 @@ class ParsevalConfig:
             ("labeled", p.labeled),
             ("strip", self.function_separators or "none"),
             ("outer", "drop" if self.drop_unlabeled_root else "keep"),
+            ("root", "delete" if self.delete_root else "prm"),
             ("unary", "collapse" if self.collapse_unary else "keep"),
         ]
 
@@ -222,9 +236,9 @@ def fix_quote(
     return rebuild(gold, gw, gt, gb), rebuild(test, tw, tt, tb)
 
 
-def _deleted_labels(params: EvalbParams) -> frozenset[str]:
-    """Labels ``label_comp``-equal to a ``DELETE_LABEL`` or to ROOT/TOP."""
-    base = set(params.delete_labels) | set(ALWAYS_DELETED)
+def _deleted_labels(params: EvalbParams, delete_root: bool = False) -> frozenset[str]:
+    """Labels ``label_comp``-equal to a ``DELETE_LABEL`` (or to ROOT/TOP, with ``delete_root``)."""
+    base = set(params.delete_labels) | (set(ROOT_LABELS) if delete_root else set())
     out = set(base)
     for a, b in params.eq_labels:
         if a in base:
@@ -256,7 +270,7 @@ def massage(
             known = labels.get(b.label)
             if known is None:
                 if deleted is None:
-                    deleted = _deleted_labels(config.params)
+                    deleted = _deleted_labels(config.params, config.delete_root)
                 label = strip_functions(b.label, config.function_separators)
                 gone = (b.label == "" and config.drop_unlabeled_root) or label in deleted
                 known = labels[b.label] = (label, gone)
@@ -334,6 +348,8 @@ class SentenceComparison:
     test_partner: tuple[int, ...] = ()
     crossing: int = 0
     correct_tags: int = 0
+    scored: bool = False  # steps 4-5 ran: every "ok" sentence, and an error one evalb still scores
+    evalb_errors: int = 0  # evalb's error messages on this sentence (MAX_ERROR counts them)
 
     @property
     def matched(self) -> int:
@@ -400,8 +416,15 @@ _SLICED_CROSSING = 256
 
 
 def _crossing(gold: Sequence[Bracket], test: Sequence[Bracket]) -> int:
-    """Number of test brackets crossing at least one gold bracket (:func:`_crossing_spans`)."""
-    return _crossing_spans([(g.start, g.end, "") for g in gold], [(t.start, t.end, "") for t in test])
+    """Number of test brackets crossing at least one gold bracket (:func:`_crossing_spans`).
+
+    A bracket a line left open (end -1, evalb's) crosses nothing: evalb's test ``gs < s < ge < e``
+    or ``s < gs < e < ge`` fails whichever side it is on.  Such a gold bracket is left out here (it
+    may start after every end, past the tables); such a test bracket has no position inside it,
+    which :func:`_crossing_spans` skips."""
+    return _crossing_spans(
+        [(g.start, g.end, "") for g in gold if g.end >= 0], [(t.start, t.end, "") for t in test]
+    )
 
 
 def _crossing_spans(gold: Sequence[tuple[int, int, str]], test: Sequence[tuple[int, int, str]]) -> int:
@@ -472,8 +495,8 @@ def _query(table: list[list[int]], lo: int, hi: int, pick: Callable[[int, int], 
 def compare_sentence(gold: PtbLine, test: PtbLine, config: ParsevalConfig, index: int) -> SentenceComparison:
     """Steps 1–5 for one sentence pair."""
     params = config.params
-    g = EvalbLine(gold.line, read_evalb(gold.trees, params, gold.error), gold.file)
-    t = EvalbLine(test.line, read_evalb(test.trees, params, test.error), test.file)
+    g = EvalbLine(gold.line, read_evalb(gold.trees, params, gold.error, gold.unclosed), gold.file)
+    t = EvalbLine(test.line, read_evalb(test.trees, params, test.error, test.unclosed), test.file)
     return compare_readings(g, t, config, index)
 
 
@@ -488,9 +511,21 @@ def compare_readings(
     ``labels`` as in :func:`massage`."""
     params = config.params
     g, t = gold.reading, test.reading
+    # evalb's messages in its order: reading the gold line, the test line, then comparing them
+    said = g.read_errors + t.read_errors
 
     def bad(status: Status, message: str, words: int) -> SentenceComparison:
-        return SentenceComparison(index, gold.line, test.line, status, message, g.length, words)
+        calls = len(said) + (status == "error")  # a skip is not one of evalb's errors
+        return SentenceComparison(
+            index,
+            gold.line,
+            test.line,
+            status,
+            "; ".join([*said, message]),
+            g.length,
+            words,
+            evalb_errors=calls,
+        )
 
     if g.error or t.error:
         which = "gold" if g.error else "test"
@@ -513,8 +548,8 @@ def compare_readings(
         index,
         gold.line,
         test.line,
-        "ok",
-        "",
+        "error" if said else "ok",  # a line read with evalb's errors: scored, left out of the totals
+        "; ".join(said),
         g.length,
         len(g.words),
         gb,
@@ -523,6 +558,8 @@ def compare_readings(
         tuple(tp),
         _crossing(gb, tb),
         correct,
+        True,
+        len(said),
     )
 
 
@@ -617,15 +654,15 @@ def compare_corpus(
 
 def _readings(lines: Iterable[PtbLine], params: EvalbParams) -> Iterator[EvalbLine]:
     for x in lines:
-        yield EvalbLine(x.line, read_evalb(x.trees, params, x.error), x.file)
+        yield EvalbLine(x.line, read_evalb(x.trees, params, x.error, x.unclosed), x.file)
 
 
 def _too_many_errors(
     errors: int, comp: SentenceComparison, limit: int, file: str, line: int
 ) -> MismatchError:
-    """evalb's stop after ``MAX_ERROR`` + 1 error sentences, naming the last one."""
+    """evalb's stop at its (``MAX_ERROR`` + 2)-th error message, naming the sentence."""
     return MismatchError(
-        f"{errors} error sentences (last: {comp.message}); evalb stops here because "
+        f"{errors} errors (last: {comp.message}); evalb stops here because "
         f"MAX_ERROR is {limit}: raise it in the parameter file or with --max-error",
         file=file or None,
         line=line,
@@ -638,16 +675,16 @@ def compare_lines(
     """Compare read sentence pairs in order, stopping as evalb does after too many errors.
 
     evalb exits when its error counter, tested as ``count++ > MAX_ERROR``,
-    trips: at the (MAX_ERROR + 2)-th error.  We raise :class:`MismatchError`
-    at the same error sentence, naming it.
+    trips: at the (MAX_ERROR + 2)-th error message (one per error sentence, two on an unbalanced
+    line of another length, ...).  We raise :class:`MismatchError` at the same sentence, naming it.
     """
     errors = 0
     limit = config.params.max_error
     labels: dict[str, tuple[str, bool]] = {}
     for index, (g, t) in enumerate(paired_lines(gold, test), start=1):
         comp = compare_readings(g, t, config, index, labels)
-        if comp.status == "error":
-            errors += 1
+        if comp.evalb_errors:
+            errors += comp.evalb_errors
             if errors > limit + 1:
                 raise _too_many_errors(errors, comp, limit, g.file, g.line)
         yield comp
@@ -707,25 +744,29 @@ def parseval_lines(
 # ---------------------------------------------------------------------------
 # The count-only path of ``evalcore parseval`` (issue 18, part 4)
 
-SentenceRow = tuple[int, int, int, int, int, int, int, int, int]
+SentenceRow = tuple[int, int, int, int, int, int, int, int, int, int]
 """One line of evalb's report as numbers: ID, length, status code, matched, gold and test
-brackets, crossing, words (evalb's ``wn1``, also for error sentences) and correct tags."""
+brackets, crossing, words and correct tags as evalb (2006) prints them (all 0 on an error or skip
+line it does not score), and the gold words (evalb's ``wn1``, which the 1997 layout prints on
+every line)."""
 
 
 def row_of(s: SentenceComparison) -> SentenceRow:
-    """The :data:`SentenceRow` of a compared sentence (0 brackets, crossing and tags unless ok)."""
-    if s.status != "ok":
-        return (s.index, s.length, STATUS_CODE[s.status], 0, 0, 0, 0, s.words, 0)
+    """The :data:`SentenceRow` of a compared sentence (0 brackets, crossing, words and tags unless
+    scored: ok, or an error sentence evalb scores all the same)."""
+    if not (s.scored or s.status == "ok"):
+        return (s.index, s.length, STATUS_CODE[s.status], 0, 0, 0, 0, 0, 0, s.words)
     return (
         s.index,
         s.length,
-        0,
+        STATUS_CODE[s.status],
         s.matched,
         len(s.gold),
         len(s.test),
         s.crossing,
         s.words,
         s.correct_tags,
+        s.words,
     )
 
 
@@ -762,7 +803,7 @@ def _scorer(config: ParsevalConfig, classes: Mapping[str, str]) -> Callable[[str
     params = config.params
     labeled = params.labeled
     separators = config.function_separators
-    deleted = _deleted_labels(params)
+    deleted = _deleted_labels(params, config.delete_root)
     drop_root = config.drop_unlabeled_root
 
     def scored(raw: str) -> str | None:
@@ -812,7 +853,7 @@ def _pair_counter(
             1, 0, 0, ng, nt, matched, int(ng == nt == matched), cross,
             int(cross == 0), int(cross <= 2), words, correct,
         )  # fmt: skip
-        return (index, gr[3], 0, matched, ng, nt, cross, words, correct), counts
+        return (index, gr[3], 0, matched, ng, nt, cross, words, correct, words), counts
 
     return count
 
@@ -879,13 +920,12 @@ def parseval_rows(
             g = EvalbLine(gline, gfull or full(gtext, gname, gline), gname)
             t = EvalbLine(tline, full(ttext, tname, tline), tname)
             comp = compare_readings(g, t, config, index, labels)
-            if comp.status != "ok":
-                if comp.status == "error":
-                    errors += 1
-                    if errors > limit + 1:
-                        raise _too_many_errors(errors, comp, limit, gname, gline)
-                if len(kept) < MAX_KEPT_PROBLEMS:
-                    kept.append(comp)
+            if comp.evalb_errors:
+                errors += comp.evalb_errors
+                if errors > limit + 1:
+                    raise _too_many_errors(errors, comp, limit, gname, gline)
+            if comp.status != "ok" and len(kept) < MAX_KEPT_PROBLEMS:
+                kept.append(comp)
             c = comp.counts()
             row = row_of(comp)
             counts = (

@@ -76,10 +76,11 @@ _ROW = "%4d  %3d    %d  %6.2f %6.2f   %3d    %3d  %3d    %3d   %4d  %4d   %6.2f"
 
 def evalb_row_line(row: SentenceRow, version: str = "2006") -> str:
     """The line of evalb's report of a :data:`~evalcore.metrics.parseval.SentenceRow` (one ``%``
-    format; an error or skip line prints 0 words, except in the 1997 layout)."""
-    index, length, code, m, g, t, cross, words, tags = row
-    if code and version != "1997":
-        words = 0
+    format; an error or skip line evalb does not score prints 0 words, except in the 1997 layout,
+    which prints the gold words on every line)."""
+    index, length, code, m, g, t, cross, words, tags, gold_words = row
+    if version == "1997":
+        words = gold_words
     return _ROW % (
         index,
         length,
