@@ -15,7 +15,7 @@ import os
 import subprocess
 import sys
 
-from evalcore.errors import one_line
+from evalcore.commands._common import refuse
 from evalcore.limits import LIMIT_SPECS, Limits
 
 __all__ = ["APP_MODULES", "missing_modules", "register", "run", "streamlit_command"]
@@ -78,14 +78,11 @@ def limits_environment(limits: Limits) -> dict[str, str]:
 def run(args: argparse.Namespace) -> int:
     missing = missing_modules()
     if missing:
-        print(
-            one_line(
-                f"evalcore app: the workbench needs the [app] extra ({', '.join(missing)} not installed): "
-                "pip install 'evalcore[app]'"
-            ),
-            file=sys.stderr,
+        return refuse(
+            "app",
+            f"the workbench needs the [app] extra ({', '.join(missing)} not installed): "
+            "pip install 'evalcore[app]'",
         )
-        return 2
     from evalcore.appdir import app_root
 
     root = app_root()
