@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import BinaryIO, Literal, TypeVar
 
 from evalcore.errors import EvalcoreError, InputFormatError, LimitError, one_line
 from evalcore.experiment import ExperimentConfig, NamedTrees, Scheme, run_experiment
@@ -219,10 +219,24 @@ class _Lines:
         return first if index is not None else None
 
 
+def _read_bytes(f: BinaryIO, most: int) -> bytes:
+    """At most ``most`` bytes of ``f``, read a MiB at a time (``f.read(most)`` would ask for a
+    buffer of ``most`` bytes at once: 1 GiB with the default limit, more than a capped process has)."""
+    chunks: list[bytes] = []
+    total = 0
+    while total < most:
+        chunk = f.read(min(1 << 20, most - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+    return b"".join(chunks)
+
+
 def _read_text(path: str, limits: Limits) -> str:
     try:
         with open(path, "rb") as f:
-            raw = f.read(limits.input_bytes + 1)
+            raw = _read_bytes(f, limits.input_bytes + 1)
     except OSError as exc:
         raise _fail(path, None, f"cannot read the manifest: {exc.strerror or exc}") from None
     if len(raw) > limits.input_bytes:
