@@ -116,11 +116,18 @@ class Outcome:
     seconds: float
     stdout: str
     stderr: str
+    peak_mib: float = 0.0  # the child's own peak resident memory (VmHWM; ru_maxrss if it was killed)
 
 
 _BOOT = """\
-import os, resource, runpy, sys
+import atexit, os, resource, runpy, sys
 resource.setrlimit(resource.RLIMIT_AS, ({cap}, {cap}))
+def _peak():
+    if os.environ.get("EVALCORE_PEAK_FILE"):
+        for line in open("/proc/self/status"):
+            if line.startswith("VmHWM:"):
+                open(os.environ["EVALCORE_PEAK_FILE"], "w").write(line.split()[1])
+atexit.register(_peak)
 if {fsize}:
     resource.setrlimit(resource.RLIMIT_FSIZE, ({fsize}, {fsize}))
 if os.environ.get("EVALCORE_KILL_AT_WRITE_IN"):
@@ -192,26 +199,38 @@ def run_evalcore(
     """``python -m evalcore ARGS`` in a child under ``cap`` bytes of address space and ``fsize``
     bytes per written file (0: no limit), killed at its first write in ``kill_at_write_in``."""
     extra = {"EVALCORE_KILL_AT_WRITE_IN": str(kill_at_write_in)} if kill_at_write_in else {}
-    start = time.perf_counter()
-    try:
-        done = subprocess.run(
-            [sys.executable, "-c", boot(cap, fsize), *args],
-            capture_output=True,
-            cwd=cwd or ROOT,
-            env=child_env(**extra),
-            timeout=guard,
-            check=False,
-        )
-    except subprocess.TimeoutExpired as exc:
-        out = exc.stdout or b""
-        err = exc.stderr or b""
-        return Outcome(None, time.perf_counter() - start, out.decode("utf-8", "replace"), err.decode())
-    return Outcome(
-        done.returncode,
-        time.perf_counter() - start,
-        done.stdout.decode("utf-8", "replace"),
-        done.stderr.decode("utf-8", "replace"),
-    )
+    with tempfile.TemporaryDirectory(prefix="evalcore-run-") as tmp:
+        peak_file = Path(tmp) / "peak"
+        extra["EVALCORE_PEAK_FILE"] = str(peak_file)
+        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+            start = time.perf_counter()
+            child = subprocess.Popen(
+                [sys.executable, "-c", boot(cap, fsize), *args],
+                stdout=out,
+                stderr=err,
+                cwd=cwd or ROOT,
+                env=child_env(**extra),
+            )
+            code: int | None = None
+            while True:
+                pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+                if pid:
+                    code = os.waitstatus_to_exitcode(status)
+                    break
+                if time.perf_counter() - start > guard:
+                    child.kill()
+                    _, _, usage = os.wait4(child.pid, 0)
+                    break
+                time.sleep(0.01)
+            seconds = time.perf_counter() - start
+            child.returncode = code if code is not None else -9
+            out.seek(0)
+            err.seek(0)
+            stdout = out.read().decode("utf-8", "replace")
+            stderr = err.read().decode("utf-8", "replace")
+        written = peak_file.read_text().strip() if peak_file.exists() else ""
+    peak_kib = int(written) if written.isdigit() else usage.ru_maxrss
+    return Outcome(code, seconds, stdout, stderr, peak_kib / 1024)
 
 
 def one_line_problems(outcome: Outcome) -> list[str]:
@@ -276,12 +295,12 @@ def interrupt(
     args: Sequence[str],
     sig: signal.Signals,
     *,
-    ready: Callable[[list[int]], bool],
+    ready: Callable[[int, list[int]], bool],
     to_group: bool,
     cap: int | None = MEMORY_CAP,
     cwd: Path | None = None,
 ) -> Stopped:
-    """Start ``evalcore ARGS`` in its own session; once ``ready(its processes)`` (or after the
+    """Start ``evalcore ARGS`` in its own session; once ``ready(its pid, its processes)`` (or after the
     guard), send ``sig`` to its process group (Ctrl-C sends SIGINT to the whole foreground group)
     or to the command alone; measure until the command and every process it started are gone."""
     token = uuid.uuid4().hex
@@ -295,7 +314,11 @@ def interrupt(
         start_new_session=True,
     )
     start = time.monotonic()
-    while not ready(processes_with(token)) and child.poll() is None and time.monotonic() - start < GUARD:
+    while (
+        not ready(child.pid, processes_with(token))
+        and child.poll() is None
+        and time.monotonic() - start < GUARD
+    ):
         time.sleep(0.05)
     before = processes_with(token)
     if child.poll() is not None:
@@ -378,24 +401,40 @@ class SignalCase:
 
     name: str
     args: Callable[[Path, int], list[str]]  # (folder, port) -> arguments
-    ready: Callable[[int], Callable[[list[int]], bool]]  # port -> ready(processes)
+    ready: Callable[[int], Callable[[int, list[int]], bool]]  # port -> ready(pid, processes)
     cap: int | None = MEMORY_CAP
 
 
-def _started(count: int) -> Callable[[int], Callable[[list[int]], bool]]:
-    def ready(port: int) -> Callable[[list[int]], bool]:
-        deadline = time.monotonic() + 1.0  # at least a second into the run
+def catches_sigterm(pid: int) -> bool:
+    """Whether ``pid`` has a handler for SIGTERM (``SigCgt`` in ``/proc/PID/status``): evalcore's
+    are installed, so the command is past Python's own start-up."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as fh:
+            mask = next((line.split()[1] for line in fh if line.startswith("SigCgt:")), "0")
+    except OSError:
+        return False
+    return bool(int(mask, 16) >> (signal.SIGTERM - 1) & 1)
 
-        def check(processes: list[int]) -> bool:
-            return len(processes) >= count and time.monotonic() > deadline
+
+def _started(count: int) -> Callable[[int], Callable[[int, list[int]], bool]]:
+    """Ready once the command has ``count`` processes, its handlers installed, and has run a
+    second (it is at work, not starting)."""
+
+    def ready(port: int) -> Callable[[int, list[int]], bool]:
+        since: list[float] = []
+
+        def check(pid: int, processes: list[int]) -> bool:
+            if not since and catches_sigterm(pid):
+                since.append(time.monotonic())
+            return len(processes) >= count and bool(since) and time.monotonic() > since[0] + 1.0
 
         return check
 
     return ready
 
 
-def _serving(port: int) -> Callable[[list[int]], bool]:
-    return lambda processes: http_ok(f"http://127.0.0.1:{port}/_stcore/health")
+def _serving(port: int) -> Callable[[int, list[int]], bool]:
+    return lambda pid, processes: http_ok(f"http://127.0.0.1:{port}/_stcore/health")
 
 
 SIGNAL_CASES: tuple[SignalCase, ...] = (
@@ -431,3 +470,146 @@ def immutable(folder: Path) -> Iterator[bool]:
     finally:
         if made:
             subprocess.run(["chattr", "-i", str(folder)], capture_output=True, check=False)
+
+
+# ---------------------------------------------------------------------------
+# the reproducers of the issue, each a run that must end with exit 2 and one line
+
+
+@dataclass(frozen=True)
+class Reproducer:
+    """A refused run: ``make(folder)`` writes the files and returns the arguments after
+    ``evalcore`` and the keyword arguments of :func:`run_evalcore` (``cwd``, ``fsize``)."""
+
+    name: str
+    what: str
+    make: Callable[[Path], tuple[list[str], dict[str, object]]]
+
+
+def _old(folder: Path, name: str = "result.txt") -> Path:
+    (folder / "out").mkdir(parents=True, exist_ok=True)
+    path = folder / "out" / name
+    path.write_bytes(b"the old file\n" * 1000)
+    return path
+
+
+def _fr_three(folder: Path) -> list[str]:
+    fr = ASSETS / "fr_gsd"
+    names = {"g": "fr_gsd-ud-test.r2.16.conllu.gz", "a": "parses/fr_gsd-test.spacy-ud.conllu.gz"}
+    names["b"] = "parses/fr_gsd-test.spacy-ud-seed1.conllu.gz"
+    paths = []
+    for short, name in names.items():
+        path = folder / f"{short}.conllu"
+        path.write_text(sentences(fr / name, 20), encoding="utf-8")
+        paths.append(str(path))
+    return paths
+
+
+def _manifest_text(gold: Path, systems: dict[str, Path], head: str = "") -> str:
+    lines = "\n".join(f'{name} = "{path}"' for name, path in systems.items())
+    return f'{head}[[gold]]\nname = "fr"\nfile = "{gold}"\nmetrics = ["attach"]\n[gold.systems]\n{lines}\n'
+
+
+def _write(path: Path, data: str | bytes) -> Path:
+    path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+    return path
+
+
+_FR_GOLD = ASSETS / "fr_gsd/fr_gsd-ud-test.r2.16.conllu.gz"
+_FR_A = ASSETS / "fr_gsd/parses/fr_gsd-test.spacy-ud.conllu.gz"
+_NONE: dict[str, object] = {}
+
+
+def _atlas_into(folder: Path, out: str) -> list[str]:
+    return [*_atlas(folder).args, "--export-misc", out]
+
+
+def _batch_into(folder: Path, out: str) -> list[str]:
+    return [*_batch(folder).args, "--output", out]
+
+
+def _one_system(folder: Path, head: str = "") -> Path:
+    return _write(folder / "t.toml", _manifest_text(_FR_GOLD, {"a": _FR_A}, head))
+
+
+_ESC_HEAD = b"1\tw\t_\tX\t_\t_\t\x1b]0;x\x07\troot\t_\t_\n\n"
+
+
+def _five_and_a_binary(folder: Path) -> list[str]:
+    binary = _write(folder / "binary.conllu", bytes(range(256)) * 16)
+    systems = {f"s{i}": _FR_A for i in range(1, 6)} | {"s6": binary}
+    return ["batch", str(_write(folder / "task.toml", _manifest_text(_FR_GOLD, systems))), "--jobs", "2"]
+
+
+REPRODUCERS: tuple[Reproducer, ...] = (
+    Reproducer(
+        "input-as-output/atlas", "--export-misc names the parse it reads",
+        lambda d: (_atlas_into(d, str(d / "parse.conllu")), _NONE),
+    ),
+    Reproducer(
+        "input-as-output-symlink/atlas", "--export-misc is a symbolic link to the parse",
+        lambda d: (_atlas_into(d, str(_link(d))), _NONE),
+    ),
+    Reproducer(
+        "input-as-output-relative/atlas", "--export-misc spells the parse from another folder",
+        lambda d: (_atlas_into(d, "../" + d.name + "/./parse.conllu"), {"cwd": _sibling(d)}),
+    ),
+    Reproducer(
+        "input-as-output/batch", "--output names a system file of the manifest",
+        lambda d: (_batch_into(d, str(d / "sample.tst")), _NONE),
+    ),
+    Reproducer(
+        "fsize/atlas", "--export-misc over an old file under prlimit --fsize=512",
+        lambda d: (_atlas_into(d, str(_old(d))), {"fsize": 512}),
+    ),
+    Reproducer(
+        "fsize/batch", "--output over an old file under prlimit --fsize=512",
+        lambda d: (_batch_into(d, str(_old(d))), {"fsize": 512}),
+    ),
+    Reproducer("dev-full/atlas", "--export-misc /dev/full", lambda d: (_atlas_into(d, "/dev/full"), _NONE)),
+    Reproducer(
+        "no-folder/atlas", "--export-misc /nonexistent/x.conllu",
+        lambda d: (_atlas_into(d, "/nonexistent/x.conllu"), _NONE),
+    ),
+    Reproducer("a-folder/atlas", "--export-misc names a folder", lambda d: (_atlas_into(d, str(d)), _NONE)),
+    Reproducer(
+        "seed-1/attach", "--seed -1, two systems",
+        lambda d: (["attach", *_fr_three(d), "--seed", "-1"], _NONE),
+    ),
+    Reproducer(
+        "seed-1/tedeval", "--seed -1, two parses",
+        lambda d: (["tedeval", "--scheme", "s", *_fr_three(d), "--seed", "-1"], _NONE),
+    ),
+    Reproducer(
+        "seed-5/batch", "seed = -5 in the manifest",
+        lambda d: (["batch", str(_one_system(d, "[settings]\nseed = -5\n"))], _NONE),
+    ),
+    Reproducer(
+        "nested-toml/batch", "a manifest nested 100,000 levels deep",
+        lambda d: (["batch", str(_write(d / "t.toml", "x = " + "[" * 10**5 + "]" * 10**5 + "\n"))], _NONE),
+    ),
+    Reproducer(
+        "dask-unreachable/batch", "--dask tcp://127.0.0.1:1: nothing listens there",
+        lambda d: (["batch", str(_one_system(d)), "--dask", "tcp://127.0.0.1:1"], _NONE),
+    ),
+    Reproducer(
+        "esc-head/attach", "ESC and BEL in a HEAD column",
+        lambda d: (["attach", *[str(_write(d / "e.conllu", _ESC_HEAD))] * 2], _NONE),
+    ),
+    Reproducer(
+        "binary-system/batch", "five good systems and a binary file", lambda d: (_five_and_a_binary(d), _NONE)
+    ),
+)  # fmt: skip
+
+
+def _link(folder: Path) -> Path:
+    _atlas(folder)
+    link = folder / "link.conllu"
+    link.symlink_to(folder / "parse.conllu")
+    return link
+
+
+def _sibling(folder: Path) -> Path:
+    other = folder.parent / f"{folder.name}-other"
+    other.mkdir(exist_ok=True)
+    return other

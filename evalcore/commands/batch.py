@@ -17,6 +17,8 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import re
+import socket
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -162,25 +164,60 @@ def local_mapper(jobs: int) -> Iterator[Mapper]:
 def dask_mapper(address: str, timeout: float = DASK_TIMEOUT) -> Iterator[Mapper]:
     """A ``map`` on the Dask cluster at ``address``: ``Client.map`` then ``Client.gather``.
     :class:`SchedulerUnreachable` if the scheduler does not answer within ``timeout`` seconds."""
-    from distributed import Client
-
-    start = time.monotonic()
-    try:
-        client = Client(address, timeout=timeout, set_as_default=False)  # type: ignore[no-untyped-call]
-    except (OSError, TimeoutError, ValueError, MemoryError) as exc:
-        # MemoryError: something answered at that address, not a Dask scheduler
-        why = "it did not answer as a Dask scheduler" if isinstance(exc, MemoryError) else str(exc)
-        waited = time.monotonic() - start
-        raise SchedulerUnreachable(
-            f"cannot reach the Dask scheduler at {address} (waited {waited:.1f} s): {why}"
-        ) from None
+    _listening(address, timeout)
+    client = _client(address, timeout)
     with client:
 
         def mapper(fn: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]:
             futures = client.map(fn, list(items), pure=False)
-            return list(client.gather(futures))  # type: ignore[no-untyped-call]
+            return list(client.gather(futures))
 
         yield mapper
+
+
+def _client(address: str, timeout: float) -> Any:
+    """``distributed.Client(address)``, once a Dask handshake with the scheduler has succeeded
+    within ``timeout`` seconds (and one more): distributed's own ``timeout`` bounds the TCP
+    connection, not the handshake, so a server that accepts and says nothing held the client for
+    ever, and one that answers something else made it fail with a ``MemoryError``."""
+    import asyncio
+
+    from distributed import Client
+    from distributed.comm.core import connect
+
+    async def handshake() -> None:
+        reached = connect(address, timeout=timeout)  # type: ignore[no-untyped-call]
+        comm = await asyncio.wait_for(reached, timeout + 1)
+        await comm.close()
+
+    start = time.monotonic()
+    try:
+        asyncio.run(handshake())
+        return Client(address, timeout=timeout, set_as_default=False)  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError, ValueError, MemoryError) as exc:
+        # MemoryError: something answered at that address, not a Dask scheduler
+        why = "it did not answer as a Dask scheduler" if isinstance(exc, MemoryError) else str(exc)
+        raise _unreachable(address, start, why or "no answer") from None
+
+
+def _listening(address: str, timeout: float) -> None:
+    """A ``tcp://HOST:PORT`` address where nothing listens is said at once (distributed would try
+    again until its timeout); other addresses are left to distributed."""
+    found = re.fullmatch(r"(?:tcp://)?\[?([^\[\]/]+?)\]?:(\d{1,5})/?", address)
+    if found is None:
+        return
+    start = time.monotonic()
+    try:
+        socket.create_connection((found.group(1), int(found.group(2))), timeout=timeout).close()
+    except OSError as exc:
+        raise _unreachable(address, start, exc.strerror or str(exc) or type(exc).__name__) from None
+
+
+def _unreachable(address: str, start: float, why: str) -> SchedulerUnreachable:
+    waited = time.monotonic() - start
+    return SchedulerUnreachable(
+        f"cannot reach the Dask scheduler at {address} (waited {waited:.1f} s): {why}"
+    )
 
 
 def run_local(manifest: Manifest, limits: Limits, jobs: int) -> list[BatchRow]:
