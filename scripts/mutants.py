@@ -58,6 +58,7 @@ LATTICE = (
 )
 SIGNIFICANCE = ("tests/test_boundaries_core.py", "tests/test_significance.py")
 RESAMPLING = ("tests/test_resampling.py", "tests/test_significance.py")
+OUTPUTS = ("tests/test_outputs_signals.py",)
 # token boundaries of files that do not state them (issue 12), read as a stream (issue 13)
 BOUNDARIES = ("tests/test_lattice_identity.py", *LATTICE)
 # the linear algorithms of issue 13, tested against their definitions
@@ -87,6 +88,7 @@ TA = "evalcore/lattice/textalign.py"
 WO = "evalcore/metrics/words.py"
 SI = "evalcore/significance.py"
 RS = "evalcore/resampling.py"
+OUT = "evalcore/outputs.py"
 
 # fmt: off
 _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
@@ -366,6 +368,17 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
      'if config.category_labels and parts.category:', DROP, CATEGORY),
     (C, 'ptb_to_span_tree', 'names = (parts.category,)', 'names = (raw,)', OPERATOR, CATEGORY),
     (T, 'TedConfig.signature_value', 'if c.category_labels:', 'if False:', DROP, CATEGORY),
+    # ---- outputs, interrupts, messages (docs/robustness.md "Outputs, interrupts and messages") ------
+    (OUT, 'check_output', '_refuse_inputs(path, st, inputs, option)', 'pass', DELETE, OUTPUTS),
+    (OUT, '_same_file', 'return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)',
+     'return a.st_size == b.st_size', OPERATOR, OUTPUTS),
+    (OUT, 'open_output', '_remove(temporary)', 'pass', DELETE, OUTPUTS),
+    (OUT, 'open_output', 'os.fchmod(fh.fileno(), stat.S_IMODE(os.stat(out.real).st_mode))', 'pass', DELETE,
+     OUTPUTS),
+    ("evalcore/errors.py", None, '\\x7f-\\x9f', '\\x7f', CONSTANT, OUTPUTS),
+    (SI, 'check_seed', 'or seed < 0:', 'or seed < -1:', OFF_BY_ONE, OUTPUTS),
+    ("evalcore/batch.py", 'run_batch_outcome', 'if bad and not keep_going:', 'if False:', DROP, OUTPUTS),
+    ("evalcore/commands/batch.py", '_first_failure', 'FIRST_EXCEPTION', '"ALL_COMPLETED"', CONSTANT, OUTPUTS),
 ]
 # fmt: on
 
