@@ -253,6 +253,9 @@ def test_an_input_is_recognized_by_its_inode(tmp_path: Path) -> None:
     with pytest.raises(OutputError, match="input file"):
         check_output(str(tmp_path / "." / "data.conllu"), [data], "--out")
     assert check_output(str(tmp_path / "new.conllu"), [data]).existed is False
+    copy = tmp_path / "copy.conllu"  # the same bytes, another file: it may be written
+    copy.write_bytes(data.read_bytes())
+    assert check_output(str(copy), [data]).existed is True
 
 
 # --- messages -----------------------------------------------------------------------------------
