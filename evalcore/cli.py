@@ -21,9 +21,10 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from evalcore import __version__
-from evalcore.errors import EvalcoreError, one_line
+from evalcore.errors import EvalcoreError, escape_controls, one_line
 from evalcore.interrupts import Interrupted, stop_on_signals
 from evalcore.limits import add_limit_arguments, from_args
 from evalcore.outputs import check_requested_outputs
@@ -53,12 +54,20 @@ COMMANDS: tuple[tuple[str, str], ...] = (
 COMMAND_NAMES: tuple[str, ...] = tuple(name for name, _ in COMMANDS)
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose usage errors escape the control characters of what they quote
+    (an argument holding ESC or BEL), as every other message does (:func:`evalcore.errors.one_line`)."""
+
+    def error(self, message: str) -> NoReturn:
+        super().error(escape_controls(message))
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The whole parser; with ``only``, the other commands are placeholders (name and help only).
 
     ``only=""`` imports no command module: enough for ``--help``, ``--version`` and usage errors.
     """
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="evalcore",
         description="Cross-annotation parser evaluation: TedEval, FREVAL, PARSEVAL, NED, attachment scores.",
     )

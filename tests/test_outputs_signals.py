@@ -285,6 +285,13 @@ def test_a_file_name_with_control_characters_is_escaped(tmp_path: Path) -> None:
     assert one_line_problems(done) == [] and "\x1b" not in done.stderr and "\\x1b[2Jb\\x07" in done.stderr
 
 
+def test_a_usage_error_escapes_what_it_quotes(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["attach", "--max-tokens", "\x1b[31mX", "g", "s"])
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and "\x1b" not in err and "got '\\x1b[31mX'" in err
+
+
 def test_commands_print_on_stderr_only_through_one_place() -> None:
     """``evalcore/commands/_common.py`` (``say``, ``warn``, ``refuse``) and ``evalcore/cli.py``
     are the only modules that print on stderr, and they print through ``one_line``."""
