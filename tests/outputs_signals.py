@@ -291,6 +291,14 @@ def http_ok(url: str) -> bool:
         return False
 
 
+def _as_in_a_terminal() -> None:
+    """The stop signals' default actions, as in a command started from a terminal: a shell's
+    background job (``cmd &`` without job control) starts with SIGINT ignored, and evalcore keeps
+    a signal it was started with ignored."""
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+
+
 def interrupt(
     args: Sequence[str],
     sig: signal.Signals,
@@ -312,6 +320,7 @@ def interrupt(
         cwd=cwd or ROOT,
         env=child_env(EVALCORE_PROBE=token),
         start_new_session=True,
+        preexec_fn=_as_in_a_terminal,
     )
     start = time.monotonic()
     while (

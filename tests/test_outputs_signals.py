@@ -463,6 +463,25 @@ def test_the_first_failed_job_stops_the_others_at_once() -> None:
     assert multiprocessing.active_children() == []
 
 
+def test_a_signal_ignored_at_the_start_stays_ignored() -> None:
+    from evalcore.interrupts import Interrupted, stop_on_signals
+
+    before = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        with stop_on_signals():
+            assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN  # nohup: left as it was
+            assert signal.getsignal(signal.SIGTERM) not in (signal.SIG_DFL, signal.SIG_IGN)
+            with pytest.raises(Interrupted) as info:
+                os.kill(os.getpid(), signal.SIGTERM)
+                time.sleep(1)  # the handler runs at the next instruction
+            assert info.value.signum == signal.SIGTERM and info.value.name == "SIGTERM"
+            os.kill(os.getpid(), signal.SIGINT)  # a second signal: the cleanup of the first runs on
+            time.sleep(0.2)
+        assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGHUP, before)
+
+
 # --- interrupts ---------------------------------------------------------------------------------
 
 DEADLINE = 2.0  # seconds from the signal until the command and every process it started are gone
