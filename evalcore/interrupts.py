@@ -138,3 +138,6 @@ def stop_children(grace: float = 1.0) -> None:
         if child.is_alive():
             child.kill()
             child.join(1.0)
+    # a child's pipe closes a moment before it can be waited for: until then it still looks alive
+    while any(child.is_alive() for child in children) and time.monotonic() < deadline + 1.0:
+        time.sleep(0.005)

@@ -156,6 +156,9 @@ def local_mapper(jobs: int) -> Iterator[Mapper]:
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)
         stop_children()
+        # the pool's thread sees its workers gone and closes its pipes: wait for it, or the exit of
+        # the interpreter may write to one being closed ("Exception ignored ... Bad file descriptor")
+        pool.shutdown(wait=True)
         raise
     pool.shutdown(wait=True)
 
