@@ -14,19 +14,26 @@ Every number is the one the single command prints on the same file with its defa
 (``evalcore parseval --prm`` for the gold's ``prm``); the table has one :class:`BatchRow` per
 gold × system × metric × score, and one per pair × score with its p-value, in manifest order
 whatever ran first.  Writers: :mod:`evalcore.report.batch`.
+
+Before any job runs, :func:`check_files` reads the first sentence of every file with the reader
+of each metric that uses it (and every ``prm`` file whole), so a file of the wrong format, a
+binary file or a file that cannot be opened is named (``FILE:LINE``, and the manifest's line)
+before anything is computed.  A job that fails later stops the run (``run_batch``), or, with
+``keep_going``, is reported as a :class:`JobFailure` while every other job runs
+(:func:`run_batch_outcome`; ``evalcore batch --keep-going``).
 """
 
 from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import BinaryIO, Literal, TypeVar
 
-from evalcore.errors import EvalcoreError, InputFormatError, LimitError
+from evalcore.errors import EvalcoreError, InputFormatError, LimitError, one_line
 from evalcore.experiment import ExperimentConfig, NamedTrees, Scheme, run_experiment
 from evalcore.formats.conllu import read_conllu
 from evalcore.formats.detect import read_trees
@@ -48,17 +55,23 @@ from evalcore.trees import DepTree, Tree
 __all__ = [
     "METRICS",
     "PAIRED_METRICS",
+    "BatchOutcome",
     "BatchRow",
     "GoldEntry",
+    "JobFailure",
     "Manifest",
     "PairJob",
     "ScoreJob",
     "SystemEntry",
+    "check_files",
     "plan",
     "read_manifest",
     "run_batch",
+    "run_batch_outcome",
     "run_pair_job",
+    "run_pair_job_kept",
     "run_score_job",
+    "run_score_job_kept",
 ]
 
 Metric = Literal["attach", "parseval", "freval", "tedeval"]
@@ -110,6 +123,24 @@ class BatchRow:
     kind: Literal["score", "p"]
     value: float
     signature: str
+
+
+@dataclass(frozen=True, slots=True)
+class JobFailure:
+    """A job that failed (``keep_going``): its gold, metric and systems, and its one-line error."""
+
+    gold: str
+    metric: Metric
+    systems: tuple[str, ...]
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class BatchOutcome:
+    """The rows of every job that finished, in manifest order, and the jobs that failed."""
+
+    rows: tuple[BatchRow, ...]
+    failures: tuple[JobFailure, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,10 +219,24 @@ class _Lines:
         return first if index is not None else None
 
 
+def _read_bytes(f: BinaryIO, most: int) -> bytes:
+    """At most ``most`` bytes of ``f``, read a MiB at a time (``f.read(most)`` would ask for a
+    buffer of ``most`` bytes at once: 1 GiB with the default limit, more than a capped process has)."""
+    chunks: list[bytes] = []
+    total = 0
+    while total < most:
+        chunk = f.read(min(1 << 20, most - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+    return b"".join(chunks)
+
+
 def _read_text(path: str, limits: Limits) -> str:
     try:
         with open(path, "rb") as f:
-            raw = f.read(limits.input_bytes + 1)
+            raw = _read_bytes(f, limits.input_bytes + 1)
     except OSError as exc:
         raise _fail(path, None, f"cannot read the manifest: {exc.strerror or exc}") from None
     if len(raw) > limits.input_bytes:
@@ -209,9 +254,29 @@ def _read_text(path: str, limits: Limits) -> str:
         raise _fail(path, line, "the manifest is not UTF-8") from None
 
 
+def _deepest_line(text: str) -> int:
+    """The line where ``[`` and ``{`` are nested deepest (strings not told apart: a hint)."""
+    depth = deepest = 0
+    line = where = 1
+    for char in text:
+        if char in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, where = depth, line
+        elif char in "]}":
+            depth -= 1
+        elif char == "\n":
+            line += 1
+    return where
+
+
 def _toml(path: str, text: str) -> dict[str, object]:
     try:
         return tomllib.loads(text)
+    except RecursionError:  # tomllib recurses once per level of nesting
+        raise _fail(
+            path, _deepest_line(text), "not a TOML manifest: arrays or tables nested too deeply"
+        ) from None
     except tomllib.TOMLDecodeError as exc:
         found = re.search(r"\(at line (\d+), column \d+\)", str(exc))
         message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc)) or "not valid TOML"
@@ -250,8 +315,9 @@ def _settings(raw: object, lines: _Lines, path: str) -> PairedTestSettings:
         value = raw.get(key)
         if value is None:
             continue
-        if not isinstance(value, int) or isinstance(value, bool) or (key == "shuffles" and value < 1):
-            raise _fail(path, lines.key(key) or where, f"{key} must be a positive integer")
+        if not isinstance(value, int) or isinstance(value, bool) or value < (1 if key == "shuffles" else 0):
+            what = "a positive" if key == "shuffles" else "a non-negative"
+            raise _fail(path, lines.key(key) or where, f"{key} must be {what} integer")
         values[key] = value
     return PairedTestSettings(**values)
 
@@ -469,6 +535,26 @@ def run_score_job(job: ScoreJob) -> ScoreOutput:
         raise _portable(exc) from None
 
 
+def run_score_job_kept(job: ScoreJob) -> ScoreOutput | JobFailure:
+    """:func:`run_score_job`, its error returned as a :class:`JobFailure` (``keep_going``)."""
+    try:
+        return run_score_job(job)
+    except EvalcoreError as exc:
+        return _failure(job, exc)
+
+
+def _failure(job: ScoreJob, error: EvalcoreError) -> JobFailure:
+    return JobFailure(job.gold.name, job.metric, tuple(s.name for s in job.systems), str(error))
+
+
+def run_pair_job_kept(job: PairJob) -> tuple[BatchRow, ...] | JobFailure:
+    """:func:`run_pair_job`, its error returned as a :class:`JobFailure` (``keep_going``)."""
+    try:
+        return run_pair_job(job)
+    except (EvalcoreError, ValueError) as exc:
+        return JobFailure(job.gold.name, job.metric, (job.a, job.b), one_line(str(exc)))
+
+
 def run_pair_job(job: PairJob) -> tuple[BatchRow, ...]:
     """The paired approximate-randomization test of every score between two systems of one gold."""
     if job.metric == "attach":
@@ -530,14 +616,118 @@ def run_batch(
     manifest: Manifest, limits: Limits, mapper: Callable[..., list[object]] = serial_map
 ) -> list[BatchRow]:
     """Every score job, then every pair job, each round through ``mapper(fn, items)`` (which
-    returns the results in the order of ``items``): the table is the same whoever ran what."""
-    jobs = plan(manifest, limits)
-    outputs = [o for o in mapper(run_score_job, jobs) if isinstance(o, ScoreOutput)]
+    returns the results in the order of ``items``): the table is the same whoever ran what.  The
+    files are checked first (:func:`check_files`); the first error stops the run."""
+    return list(run_batch_outcome(manifest, limits, mapper).rows)
+
+
+def run_batch_outcome(
+    manifest: Manifest,
+    limits: Limits,
+    mapper: Callable[..., list[object]] = serial_map,
+    *,
+    keep_going: bool = False,
+) -> BatchOutcome:
+    """:func:`run_batch`; with ``keep_going`` a failed job (a bad file found by
+    :func:`check_files`, or an error while it ran) is a :class:`JobFailure` and the others run:
+    the rows are those of every job that finished, the pair jobs those of two finished systems."""
+    bad = check_files(manifest, limits)
+    if bad and not keep_going:
+        raise next(iter(bad.values()))
+    failures: list[JobFailure] = []
+    runnable: list[ScoreJob] = []
+    for job in plan(manifest, limits):
+        problem = next((bad[key] for key in _files_of(job) if key in bad), None)
+        if problem is None:
+            runnable.append(job)
+        else:
+            failures.append(_failure(job, problem))
+    results = mapper(run_score_job_kept if keep_going else run_score_job, runnable) if runnable else []
+    jobs: list[ScoreJob] = []
+    outputs: list[ScoreOutput] = []
+    for job, result in zip(runnable, results, strict=True):
+        if isinstance(result, ScoreOutput):
+            jobs.append(job)
+            outputs.append(result)
+        elif isinstance(result, JobFailure):
+            failures.append(result)
     pair_jobs = _pair_jobs(jobs, outputs)
-    tested = mapper(run_pair_job, pair_jobs) if pair_jobs else []
+    tested = mapper(run_pair_job_kept if keep_going else run_pair_job, pair_jobs) if pair_jobs else []
+    failures += [t for t in tested if isinstance(t, JobFailure)]
     rows = [r for o in outputs for r in o.rows]
     rows += [r for t in tested if isinstance(t, tuple) for r in t if isinstance(r, BatchRow)]
     order = {g.name: i for i, g in enumerate(manifest.golds)}
     metric_order = {m: i for i, m in enumerate(METRICS)}
     # manifest order: gold, metric, scores before p-values; a stable sort keeps the jobs' own order
-    return sorted(rows, key=lambda r: (order[r.gold], metric_order[r.metric], r.kind == "p"))
+    rows.sort(key=lambda r: (order[r.gold], metric_order[r.metric], r.kind == "p"))
+    failures.sort(key=lambda f: (order[f.gold], metric_order[f.metric], len(f.systems) == 2))
+    return BatchOutcome(tuple(rows), tuple(failures))
+
+
+# --- the files, checked before any job runs --------------------------------------------------
+
+_Reader = Literal["conllu", "brackets", "trees", "prm"]
+_READER_OF: dict[Metric, _Reader] = {
+    "attach": "conllu",
+    "parseval": "brackets",
+    "freval": "brackets",
+    "tedeval": "trees",
+}
+
+
+def _files_of(job: ScoreJob) -> list[tuple[str, _Reader]]:
+    """The files a score job reads, each with the reader it reads it with."""
+    kind = _READER_OF[job.metric]
+    files = [(job.gold.path, kind), *((s.path, kind) for s in job.systems)]
+    if job.gold.prm and job.metric in ("parseval", "freval"):
+        files.append((job.gold.prm, "prm"))
+    return files
+
+
+def _first_sentence(path: str, kind: _Reader, limits: Limits) -> None:
+    """Read ``path`` up to its first sentence (a ``prm`` file whole) with the reader ``kind``."""
+    if kind == "prm":
+        read_prm(path, limits=limits)
+        return
+    sentences: Iterator[object]
+    if kind == "conllu":
+        sentences = read_conllu(path, on_invalid="keep", limits=limits)
+    elif kind == "brackets":
+        sentences = read_ptb_sentences(path, limits=limits)
+    else:
+        sentences = read_trees(path, limits=limits)
+    try:
+        next(sentences, None)
+    finally:
+        close = getattr(sentences, "close", None)
+        if close is not None:
+            close()
+
+
+def check_files(manifest: Manifest, limits: Limits = DEFAULT_LIMITS) -> dict[tuple[str, str], EvalcoreError]:
+    """Every file of the manifest read up to its first sentence with the reader of each metric
+    that uses it (CoNLL-U for attach, brackets for parseval and freval, either for tedeval; a
+    ``prm`` file whole): the files that fail, by (path, reader), in manifest order, each error
+    naming the file's line and the manifest's (``FILE:LINE: ... (system 'x' of gold 'g', M:L)``)."""
+    bad: dict[tuple[str, str], EvalcoreError] = {}
+    checked: set[tuple[str, str]] = set()
+    for gold in manifest.golds:
+        entries = [("gold file", gold.path, gold.line)]
+        entries += [(f"system '{s.name}'", s.path, s.line) for s in gold.systems]
+        wanted = [(what, path, line, _READER_OF[m]) for m in gold.metrics for what, path, line in entries]
+        if gold.prm and ("parseval" in gold.metrics or "freval" in gold.metrics):
+            wanted.append(("prm file", gold.prm, gold.line, "prm"))
+        for what, path, line, kind in wanted:
+            if (path, kind) in checked:
+                continue
+            checked.add((path, kind))
+            try:
+                _first_sentence(path, kind, limits)
+            except EvalcoreError as exc:
+                bad[(path, kind)] = InputFormatError(
+                    f"{exc.message} ({what} of gold '{gold.name}', {manifest.path}:{line})",
+                    file=exc.file,
+                    line=exc.line,
+                    sentence=exc.sentence,
+                )
+    return bad

@@ -1,7 +1,9 @@
 """The ``evalcore`` command line: one subcommand per metric family.
 
 Every error evalcore raises on purpose is printed as one line
-``FILE:LINE: what is wrong`` with exit code 2; never a traceback.  Every
+``FILE:LINE: what is wrong`` with exit code 2; never a traceback.  A file a command writes is
+checked before the command runs and written atomically (:mod:`evalcore.outputs`); the first
+SIGINT, SIGTERM or SIGHUP stops the command (:mod:`evalcore.interrupts`).  Every
 subcommand takes the resource-limit flags of :mod:`evalcore.limits`
 (``--max-depth``, ``--max-tokens``...); the command sees the result as
 ``args.limits`` (flags over ``EVALCORE_MAX_*`` variables over the defaults).
@@ -19,10 +21,13 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from evalcore import __version__
-from evalcore.errors import EvalcoreError, one_line
+from evalcore.errors import EvalcoreError, escape_controls, one_line
+from evalcore.interrupts import Interrupted, stop_on_signals
 from evalcore.limits import add_limit_arguments, from_args
+from evalcore.outputs import check_requested_outputs
 
 __all__ = ["COMMANDS", "build_parser", "main"]
 
@@ -49,12 +54,20 @@ COMMANDS: tuple[tuple[str, str], ...] = (
 COMMAND_NAMES: tuple[str, ...] = tuple(name for name, _ in COMMANDS)
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose usage errors escape the control characters of what they quote
+    (an argument holding ESC or BEL), as every other message does (:func:`evalcore.errors.one_line`)."""
+
+    def error(self, message: str) -> NoReturn:
+        super().error(escape_controls(message))
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The whole parser; with ``only``, the other commands are placeholders (name and help only).
 
     ``only=""`` imports no command module: enough for ``--help``, ``--version`` and usage errors.
     """
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="evalcore",
         description="Cross-annotation parser evaluation: TedEval, FREVAL, PARSEVAL, NED, attachment scores.",
     )
@@ -79,24 +92,33 @@ def chosen_command(argv: Sequence[str]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command ``argv`` names (default ``sys.argv[1:]``); its exit code.
+
+    The first SIGINT, SIGTERM or SIGHUP stops it (:mod:`evalcore.interrupts`): one line, exit
+    128 + the signal's number, no output file left half-written (:mod:`evalcore.outputs`)."""
     given = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(only=chosen_command(given))
-    args = parser.parse_args(given)
-    if not hasattr(args, "run"):  # a placeholder was chosen after all: build the whole parser
-        args = build_parser().parse_args(given)
-    try:
-        args.limits = from_args(args)
-        return int(args.run(args))
-    except EvalcoreError as exc:
-        print(str(exc), file=sys.stderr)
-        return 2
-    except MemoryError:  # a last resort: the limits are meant to make this unreachable
-        print(
-            one_line(f"evalcore {args.command}: out of memory; lower the input size or the limits"),
-            file=sys.stderr,
-        )
-        return 2
-    except BrokenPipeError:  # `evalcore ... | head`
-        return 0
-    except KeyboardInterrupt:
-        return 130
+    name = "evalcore"
+    with stop_on_signals():
+        try:
+            parser = build_parser(only=chosen_command(given))
+            args = parser.parse_args(given)
+            if not hasattr(args, "run"):  # a placeholder was chosen after all: build the whole parser
+                args = build_parser().parse_args(given)
+            name = f"evalcore {args.command}"
+            args.limits = from_args(args)
+            # every file the command will write is checked before it reads anything
+            check_requested_outputs(args, getattr(args, "input_files", None))
+            return int(args.run(args))
+        except EvalcoreError as exc:
+            print(str(exc), file=sys.stderr)
+            return 2
+        except MemoryError:  # a last resort: the limits are meant to make this unreachable
+            print(one_line(f"{name}: out of memory; lower the input size or the limits"), file=sys.stderr)
+            return 2
+        except BrokenPipeError:  # `evalcore ... | head`
+            return 0
+        except Interrupted as exc:
+            print(one_line(f"{name}: stopped by {exc.name}"), file=sys.stderr)
+            return 128 + exc.signum
+        except KeyboardInterrupt:  # raised by a handler of the caller's (the stop signals have ours)
+            return 130

@@ -1,10 +1,15 @@
 """Typed errors.  Every input error names the file, the 1-based line and what is wrong.
 
 ``str(error)`` is always one line ``FILE:LINE: message`` so the CLI can print it
-as it is and the app can show it in the page.
+as it is and the app can show it in the page.  :func:`one_line` is the one place every message
+passes through: it keeps a message on one line, of bounded length, and writes the control
+characters an input may hold (ESC, BEL, ...) as escapes, so that a file cannot drive the terminal
+that shows its error (docs/robustness.md).
 """
 
 from __future__ import annotations
+
+import re
 
 __all__ = [
     "MAX_MESSAGE",
@@ -12,8 +17,10 @@ __all__ = [
     "InputFormatError",
     "LimitError",
     "MismatchError",
+    "OutputError",
     "TreeStructureError",
     "UnificationError",
+    "escape_controls",
     "one_line",
 ]
 
@@ -25,11 +32,28 @@ _FILE_ROOM = 60
 """Characters a file name keeps at least in a message (its beginning and its end, the file's own name)."""
 
 
+_CONTROL = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+"""What a terminal may act on, after the line breaks are gone: C0 controls but the tab, DEL, C1
+controls (ESC starts a terminal's escape sequences, BEL rings, CSI ``\\x9b`` is a one-byte ``ESC [``),
+and the bidirectional embeddings, overrides and isolates, which reorder what is shown after them."""
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def escape_controls(text: str) -> str:
+    """``text`` with every control character of :data:`_CONTROL` written as ``\\xNN`` or ``\\uNNNN``
+    (as Python writes it in a ``repr``); the tab and printable text are kept as they are."""
+    return _CONTROL.sub(_escaped, text)
+
+
 def one_line(text: str, limit: int = MAX_MESSAGE) -> str:
-    """``text`` on one line (every line break Python knows becomes a space) and at most ``limit``
-    characters: a longer text keeps its beginning and its end (where a limit message says how to
-    raise the limit) around ``…``."""
-    text = " ".join(text.splitlines())
+    """``text`` on one line (every line break Python knows becomes a space), its control characters
+    escaped (:func:`escape_controls`), and at most ``limit`` characters: a longer text keeps its
+    beginning and its end (where a limit message says how to raise the limit) around ``…``."""
+    text = escape_controls(" ".join(text.splitlines()))
     if len(text) <= limit:
         return text
     tail = limit // 3
@@ -93,6 +117,11 @@ class TreeStructureError(EvalcoreError):
 
 class MismatchError(EvalcoreError):
     """Gold and system files do not describe the same sentences or tokens."""
+
+
+class OutputError(EvalcoreError):
+    """A file a command was asked to write cannot be written, or would overwrite one of its inputs
+    (``OUT: message``; :mod:`evalcore.outputs`)."""
 
 
 class UnificationError(EvalcoreError):

@@ -23,7 +23,7 @@ from evalcore.generalization import generalize_all, tl_unify
 from evalcore.metrics.attachment import AttachConfig, sentence_counts
 from evalcore.metrics.base import Signature
 from evalcore.metrics.tedeval import SentenceTed, TedConfig, sentence_ted
-from evalcore.significance import Method, pairwise_significance
+from evalcore.significance import Method, check_seed, pairwise_significance
 from evalcore.trees import DepTree, SpanTree, Tree
 
 __all__ = [
@@ -80,6 +80,9 @@ class ExperimentConfig:
     method: Method = "ar"
     skip_mismatched: bool = False
     alpha: float = 0.05
+
+    def __post_init__(self) -> None:
+        check_seed(self.seed)
 
     def signature_value(self) -> Signature:
         """The TedEval signature plus the significance test's settings."""

@@ -39,7 +39,7 @@ from evalcore.metrics import freval
 from evalcore.metrics.attachment import AttachConfig, sentence_counts
 from evalcore.metrics.base import make_signature
 from evalcore.metrics.parseval import ParsevalConfig, compare_sentence
-from evalcore.significance import Method, significance
+from evalcore.significance import Method, check_seed, significance
 from evalcore.trees import DepTree, Tree
 
 __all__ = [
@@ -65,6 +65,9 @@ class RankingConfig:
     method: Method = "ar"
     alpha: float = 0.05
     freval_sizes: int = 3  # FREVAL F1 rows for fragment sizes 1..this (constituency input only)
+
+    def __post_init__(self) -> None:
+        check_seed(self.seed)
 
     def signature(self) -> str:
         return make_signature(

@@ -25,6 +25,7 @@ from evalcore.significance import (
     Scorer,
     SignificanceResult,
     bootstrap_intervals,
+    check_seed,
     randomization_tests,
 )
 
@@ -89,6 +90,7 @@ class BootstrapSettings:
             raise ValueError(f"--bootstrap must be at least 1, got {self.samples}")
         if not 0 < self.level < 1:
             raise ValueError(f"--level must be in (0, 1), got {self.level:g}")
+        check_seed(self.seed)
 
     def items(self) -> list[tuple[str, object]]:
         return [("bootstrap", self.samples), ("level", f"{self.level:g}"), ("seed", self.seed)]
@@ -108,6 +110,7 @@ class PairedTestSettings:
     def __post_init__(self) -> None:
         if self.shuffles < 1:
             raise ValueError(f"--shuffles must be at least 1, got {self.shuffles}")
+        check_seed(self.seed)
 
     def items(self) -> list[tuple[str, object]]:
         return [("test", "ar"), ("trials", self.shuffles), ("seed", self.seed)]

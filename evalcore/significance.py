@@ -48,6 +48,7 @@ __all__ = [
     "approximate_randomization",
     "bootstrap_interval",
     "bootstrap_intervals",
+    "check_seed",
     "paired_bootstrap",
     "pairwise_significance",
     "randomization_tests",
@@ -61,6 +62,21 @@ Scorer: TypeAlias = "Callable[[np.ndarray], np.ndarray]"
 """Summed counts, one row per trial (k × fields) → metric values (k × metrics); vectorized."""
 _CHUNK = 2000  # trials per vectorized chunk ...
 _CELLS = 2_000_000  # ... and at most this many trial x sentence cells (about 16 MB a matrix)
+
+
+def check_seed(seed: int) -> None:
+    """A seed must be a non-negative integer (what numpy's generators take; ``--seed -1`` raised
+    numpy's ``ValueError`` from deep inside a test).  Every setting with a seed checks it here when
+    it is made, and so does every generator this module makes (:func:`_generator`)."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"--seed must be a non-negative integer, got {seed}")
+
+
+def _generator(seed: int) -> np.random.Generator:
+    import numpy as np
+
+    check_seed(seed)
+    return np.random.default_rng(seed)
 
 
 def _chunk(trials_left: int, sentences: int) -> int:
@@ -166,7 +182,7 @@ def randomization_tests(
     m = ma.shape[0]
     sum_a, sum_b = ma.sum(axis=0), mb.sum(axis=0)
     observed = np.abs(scorer(sum_a[None, :]) - scorer(sum_b[None, :]))[0]
-    rng = np.random.default_rng(seed)
+    rng = _generator(seed)
     delta = mb - ma
     hits = np.zeros(observed.shape[0], dtype=np.int64)
     done = 0
@@ -199,7 +215,7 @@ def paired_bootstrap(
     rb = xb.sum() / nb.sum() if nb.sum() else 0.0
     observed = float(ra - rb)
     sign = 1.0 if observed >= 0 else -1.0
-    rng = np.random.default_rng(seed)
+    rng = _generator(seed)
     m = len(xa)
     hits = 0
     done = 0
@@ -255,7 +271,7 @@ def pairwise_significance(
     ib = np.array([b for _, b in pairs])
     block = max(1, _CELLS // max(1, m))  # pairs per block: a block's matrices hold at most _CELLS cells
     hits = np.zeros(len(pairs), dtype=np.int64)
-    rng = np.random.default_rng(seed)
+    rng = _generator(seed)
     if method == "bootstrap":
         ratio_a = _ratio(x[ia].sum(axis=1), n[ia].sum(axis=1))
         ratio_b = _ratio(x[ib].sum(axis=1), n[ib].sum(axis=1))
@@ -350,7 +366,7 @@ def bootstrap_intervals(
     point = scorer(rows.sum(axis=0)[None, :])[0]
     if not m or samples < 1:
         return tuple(Interval(float(p), float(p), float(p), level, samples, seed) for p in point)
-    rng = np.random.default_rng(seed)
+    rng = _generator(seed)
     values = np.empty((samples, point.shape[0]))
     done = 0
     while done < samples:

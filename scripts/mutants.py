@@ -58,6 +58,7 @@ LATTICE = (
 )
 SIGNIFICANCE = ("tests/test_boundaries_core.py", "tests/test_significance.py")
 RESAMPLING = ("tests/test_resampling.py", "tests/test_significance.py")
+OUTPUTS = ("tests/test_outputs_signals.py",)
 # token boundaries of files that do not state them (issue 12), read as a stream (issue 13)
 BOUNDARIES = ("tests/test_lattice_identity.py", *LATTICE)
 # the linear algorithms of issue 13, tested against their definitions
@@ -108,6 +109,7 @@ IO = "evalcore/formats/_io.py"
 PR = "evalcore/formats/prm.py"
 DEPARTURES = ("tests/test_evalb_departures.py", "tests/test_reader_fast_paths.py")
 NEDPL = ("tests/test_reference_tools.py",)
+OUT = "evalcore/outputs.py"
 
 # fmt: off
 _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
@@ -571,6 +573,17 @@ _RAW += [
     (A, 'AttachConfig.is_punct', 'return is_nedpl_punct if self.punct_tags == "nedpl" else is_punct',
      'return is_punct', DROP, NEDPL),
     (P, '_crossing', 'for g in gold if g.end >= 0', 'for g in gold', DROP, DEPARTURES),
+    # ---- outputs, interrupts, messages (docs/robustness.md "Outputs, interrupts and messages") ------
+    (OUT, 'check_output', '_refuse_inputs(path, st, inputs, option)', 'pass', DELETE, OUTPUTS),
+    (OUT, '_same_file', 'return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)',
+     'return a.st_size == b.st_size', OPERATOR, OUTPUTS),
+    (OUT, 'open_output', '_remove(temporary)', 'pass', DELETE, OUTPUTS),
+    (OUT, 'open_output', 'os.fchmod(fh.fileno(), stat.S_IMODE(os.stat(out.real).st_mode))', 'pass', DELETE,
+     OUTPUTS),
+    ("evalcore/errors.py", None, '\\x7f-\\x9f', '\\x7f', CONSTANT, OUTPUTS),
+    (SI, 'check_seed', 'or seed < 0:', 'or seed < -1:', OFF_BY_ONE, OUTPUTS),
+    ("evalcore/batch.py", 'run_batch_outcome', 'if bad and not keep_going:', 'if False:', DROP, OUTPUTS),
+    ("evalcore/commands/batch.py", '_first_failure', 'FIRST_EXCEPTION', '"ALL_COMPLETED"', CONSTANT, OUTPUTS),
 ]
 # fmt: on
 

@@ -3,9 +3,9 @@
 * **Layers**: data flows one way, files → trees → conversions → counts → scores → reports → API.
   A module imports only from its own layer or lower ones::
 
-      errors, limits, version, display, appdir < trees < formats < conversion, generalization, fragments,
-      ted/, lattice/ < metrics/, significance < experiment, inspection, examples, atlas, ranking,
-      resampling, batch, labelalign
+      errors, limits, version, display, appdir, outputs, interrupts < trees < formats
+      < conversion, generalization, fragments, ted/, lattice/ < metrics/, significance
+      < experiment, inspection, examples, atlas, ranking, resampling, batch, labelalign
       < report/, render/
       < commands/, cli, the package's public API (``evalcore/__init__.py``)
 
@@ -27,7 +27,15 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "evalcore"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("evalcore.errors", "evalcore.limits", "evalcore.version", "evalcore.display", "evalcore.appdir"),
+    (
+        "evalcore.errors",
+        "evalcore.limits",
+        "evalcore.version",
+        "evalcore.display",
+        "evalcore.appdir",
+        "evalcore.outputs",
+        "evalcore.interrupts",
+    ),
     ("evalcore.trees",),
     ("evalcore.formats",),
     (

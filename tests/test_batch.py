@@ -294,13 +294,18 @@ def test_a_manifest_that_is_not_utf8_names_its_line(tmp_path: Path) -> None:
 def test_a_bad_data_file_in_a_worker_process_is_exit_2_and_its_file_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    bad = tmp_path / "bad.conllu"
-    bad.write_text("1\tword\t_\tX\t_\t_\tnot-a-head\tdep\t_\t_\n\n", encoding="utf-8")
+    import gzip
+
+    bad = tmp_path / "bad.conllu"  # its first sentence is the gold's: the files' check lets it through
+    with gzip.open(FR_GOLD, "rt", encoding="utf-8") as fh:
+        first = fh.read().split("\n\n")[0] + "\n\n"
+    bad.write_text(first + "1\tword\t_\tX\t_\t_\tnot-a-head\tdep\t_\t_\n\n", encoding="utf-8")
+    line = first.count("\n") + 1  # the bad sentence's line
     path = tmp_path / "task.toml"
     path.write_text(GOOD_GOLD.replace(f'a = "{FR_A}"', f'a = "{bad}"'), encoding="utf-8")
     code, out, err = _cli(["batch", str(path), "--jobs", "2"], capsys)
     assert code == 2 and out == ""
-    assert err.startswith(f"{bad}:1: ") and err.count("\n") == 1, err
+    assert err.startswith(f"{bad}:{line}: ") and err.count("\n") == 1, err
 
 
 def test_dask_without_the_extra_is_one_line_and_exit_2(manifest_path: Path) -> None:

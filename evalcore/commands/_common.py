@@ -1,5 +1,9 @@
-"""What the subcommands share beyond the writers of :mod:`evalcore.report`: warnings on stderr and
-``NAME=PATH`` arguments."""
+"""What the subcommands share beyond the writers of :mod:`evalcore.report`: messages on stderr and
+``NAME=PATH`` arguments.
+
+Every line a command prints on stderr goes through :func:`say` (or is an
+:class:`~evalcore.errors.EvalcoreError` that ``evalcore.cli`` prints): one line of bounded length
+whose control characters are escaped (:func:`evalcore.errors.one_line`), whatever the input held."""
 
 from __future__ import annotations
 
@@ -20,13 +24,26 @@ __all__ = [
     "bootstrap_settings",
     "named_path",
     "paired_settings",
+    "refuse",
+    "say",
     "warn",
 ]
 
 
+def say(text: str) -> None:
+    """``text`` as one line on stderr (:func:`evalcore.errors.one_line`)."""
+    print(one_line(text), file=sys.stderr)
+
+
 def warn(text: str) -> None:
-    """One ``warning: ...`` line on stderr, of bounded length whatever the input held."""
-    print(one_line(f"warning: {text}"), file=sys.stderr)
+    """One ``warning: ...`` line on stderr."""
+    say(f"warning: {text}")
+
+
+def refuse(command: str, text: str) -> int:
+    """``evalcore COMMAND: text`` on stderr; returns the exit code of a refused command line, 2."""
+    say(f"evalcore {command}: {text}")
+    return 2
 
 
 def add_label_arguments(p: argparse.ArgumentParser) -> None:

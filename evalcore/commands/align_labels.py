@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from evalcore.commands._common import add_label_arguments, named_path, warn
+from evalcore.commands._common import add_label_arguments, named_path, refuse, warn
 from evalcore.conversion import ConversionConfig
 from evalcore.labelalign import AlignSettings, align_files
 from evalcore.report.labels import alignment_csv, alignment_json, alignment_map, alignment_text
@@ -55,8 +55,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         settings = AlignSettings(args.min_support, args.min_share)
     except ValueError as exc:
-        print(f"evalcore align-labels: {exc}", file=sys.stderr)
-        return 2
+        return refuse("align-labels", str(exc))
     name_a, path_a = named_path(args.gold_a)
     name_b, path_b = named_path(args.gold_b)
     conv = ConversionConfig(

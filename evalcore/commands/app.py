@@ -5,6 +5,10 @@ or the ``evalcore_app`` copy a wheel installs), bound to 127.0.0.1, headless, us
 off, with that folder's ``.streamlit/config.toml``.  The limit flags (``--max-tokens``...) reach
 the app as their ``EVALCORE_MAX_*`` variables.  Streamlit, graphviz and plotly are the ``[app]``
 extra: without them the command says so in one line and exits 2.  docs/app.md documents it.
+
+The server is a child process that ends with this one: on SIGINT, SIGTERM or SIGHUP it gets
+SIGTERM (then SIGKILL after :data:`STOP_GRACE` seconds), and on Linux the kernel kills it if this
+process dies any other way (SIGKILL included; :func:`evalcore.interrupts.die_with_parent`).
 """
 
 from __future__ import annotations
@@ -12,13 +16,18 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import signal
 import subprocess
 import sys
 
-from evalcore.errors import one_line
+from evalcore.commands._common import refuse
+from evalcore.interrupts import STOP_SIGNALS, die_with_parent, signals_blocked
 from evalcore.limits import LIMIT_SPECS, Limits
 
-__all__ = ["APP_MODULES", "missing_modules", "register", "run", "streamlit_command"]
+__all__ = ["APP_MODULES", "STOP_GRACE", "missing_modules", "register", "run", "serve", "streamlit_command"]
+
+STOP_GRACE = 1.0
+"""Seconds the server has to stop after SIGTERM before it is killed."""
 
 APP_MODULES = ("streamlit", "graphviz", "plotly")
 """What the workbench imports beyond the core: the ``[app]`` extra of pyproject.toml."""
@@ -78,18 +87,45 @@ def limits_environment(limits: Limits) -> dict[str, str]:
 def run(args: argparse.Namespace) -> int:
     missing = missing_modules()
     if missing:
-        print(
-            one_line(
-                f"evalcore app: the workbench needs the [app] extra ({', '.join(missing)} not installed): "
-                "pip install 'evalcore[app]'"
-            ),
-            file=sys.stderr,
+        return refuse(
+            "app",
+            f"the workbench needs the [app] extra ({', '.join(missing)} not installed): "
+            "pip install 'evalcore[app]'",
         )
-        return 2
     from evalcore.appdir import app_root
 
     root = app_root()
     env = {**os.environ, **limits_environment(args.limits)}
     command = streamlit_command(str(root / "app.py"), args.port, list(args.streamlit_options))
     # the folder of app.py is the working directory: streamlit reads .streamlit/config.toml there
-    return subprocess.call(command, cwd=root, env=env)
+    return serve(command, str(root), env)
+
+
+def serve(command: list[str], cwd: str, env: dict[str, str], grace: float = STOP_GRACE) -> int:
+    """Run the server ``command`` until it ends; its exit code.  It dies with this process (Linux:
+    ``PR_SET_PDEATHSIG``, set in the child before it runs the server); on a stop signal it gets
+    SIGTERM, and SIGKILL after ``grace`` seconds, before the signal stops this process."""
+    parent = os.getpid()
+    with signals_blocked():  # the child takes them back once it is set up (below)
+        server = subprocess.Popen(command, cwd=cwd, env=env, preexec_fn=lambda: _server_child(parent))
+    try:
+        return server.wait()
+    except BaseException:
+        if server.poll() is None:
+            server.terminate()
+            try:
+                server.wait(grace)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+        raise
+
+
+def _server_child(parent: int) -> None:
+    """In the server's process before it runs: the stop signals' default actions (not this
+    process's handlers, which raise), die with ``parent``, then take the signals back."""
+    for sig in STOP_SIGNALS:
+        if signal.getsignal(sig) is not signal.SIG_IGN:
+            signal.signal(sig, signal.SIG_DFL)
+    die_with_parent(parent)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)

@@ -9,15 +9,15 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import replace
-from pathlib import Path
 
 from evalcore.atlas import GROUPINGS, Atlas, AtlasConfig, ClassifiedOp, build_atlas, gold_parse_name, ops_of
 from evalcore.commands import tedeval
-from evalcore.commands._common import named_path
+from evalcore.commands._common import named_path, refuse, say, warn
 from evalcore.errors import InputFormatError
 from evalcore.experiment import NamedTrees, Scheme
 from evalcore.formats.detect import read_trees
 from evalcore.limits import Limits
+from evalcore.outputs import OutputOption, write_text
 from evalcore.ranking import RankingConfig, rank_parses
 from evalcore.report.atlas import (
     atlas_json,
@@ -70,7 +70,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="ranking: FREVAL F1 rows for fragment sizes 1..N where a parse and its gold are constituency "
         "trees (default 3)",
     )
-    p.add_argument("--export-misc", metavar="OUT.conllu", help="write a CoNLL-U file with verdicts in MISC")
+    p.add_argument(
+        "--export-misc",
+        action=OutputOption,
+        metavar="OUT.conllu",
+        help="write a CoNLL-U file with verdicts in MISC",
+    )
     p.add_argument(
         "--export-parse", metavar="NAME", help="the parse whose verdicts are exported (default: the first)"
     )
@@ -86,7 +91,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="write the gold (the target's, or the parse's own for a generalization) or the parse",
     )
     p.add_argument("--export-unlabeled", action="store_true", help="export the unlabeled scripts' verdicts")
-    p.set_defaults(run=run)
+    p.set_defaults(run=run, input_files=tedeval.input_files)
 
 
 def _load(path: str, limits: Limits) -> NamedTrees:
@@ -137,18 +142,21 @@ def _export(args: argparse.Namespace, schemes: list[Scheme], atlas: Atlas) -> No
                 ned_parse=p if ned_ok and isinstance(p, DepTree) else None,
             )
         )
-    Path(args.export_misc).write_text(misc_conllu(out), encoding="utf-8")
+    write_text(args.export_misc, misc_conllu(out))
     scripts = "labeled" if labeled else "unlabeled"
-    print(
+    say(
         f"wrote {args.export_misc}: {args.export_side} with the verdicts of '{parse.name}' "
-        f"against '{target}' ({scripts})",
-        file=sys.stderr,
+        f"against '{target}' ({scripts})"
     )
 
 
 def run(args: argparse.Namespace) -> int:
     if args.freval_sizes < 1:
         raise InputFormatError(f"--freval-sizes: must be at least 1 (got {args.freval_sizes})")
+    try:  # the settings are checked before any file is read
+        rcfg = RankingConfig(args.shuffles, args.seed, args.test, freval_sizes=args.freval_sizes)
+    except ValueError as exc:
+        return refuse("atlas", str(exc))
     schemes = tedeval.schemes_from_args(args, _load)
     config = AtlasConfig(tedeval.ted_config_from_args(args), args.skip_mismatched, not args.no_golds)
     keep = bool(args.per_sentence or args.export_misc)
@@ -157,15 +165,11 @@ def run(args: argparse.Namespace) -> int:
     if not args.no_ranking and args.format != "csv":
         real = [p.name for s in schemes for p in s.parses]
         if len(real) >= 2:
-            rcfg = RankingConfig(args.shuffles, args.seed, args.test, freval_sizes=args.freval_sizes)
             ranking = rank_parses(result, schemes, rcfg, parses=real)
     if atlas.skipped_mismatched:
-        print(
-            f"warning: skipped {atlas.skipped_mismatched} sentence(s) whose words differ between files",
-            file=sys.stderr,
-        )
+        warn(f"skipped {atlas.skipped_mismatched} sentence(s) whose words differ between files")
     if atlas.skipped_invalid:
-        print(f"warning: skipped {atlas.skipped_invalid} sentence(s) that are not trees", file=sys.stderr)
+        warn(f"skipped {atlas.skipped_invalid} sentence(s) that are not trees")
     if args.export_misc:
         _export(args, schemes, atlas)
     if args.format == "json":

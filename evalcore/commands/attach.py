@@ -24,6 +24,7 @@ from evalcore.commands._common import (
     bootstrap_settings,
     named_path,
     paired_settings,
+    refuse,
     warn,
 )
 from evalcore.errors import EvalcoreError, MismatchError
@@ -157,10 +158,10 @@ def _given(args: argparse.Namespace, options: tuple[tuple[str, str], ...]) -> li
 def _conll18_refused(args: argparse.Namespace) -> bool:
     given = _given(args, _NOT_CONLL18)
     if given:
-        print(
-            f"evalcore attach: --format conll18 follows the CoNLL 2018 scorer's rules; "
+        refuse(
+            "attach",
+            f"--format conll18 follows the CoNLL 2018 scorer's rules; "
             f"{', '.join(given)} cannot be combined with it",
-            file=sys.stderr,
         )
     return bool(given)
 
@@ -237,7 +238,7 @@ def _run_aligned(args: argparse.Namespace, difference: MismatchError, boot: Boot
 
 def _attach_config(args: argparse.Namespace) -> AttachConfig | None:
     if args.max_len is not None and args.max_len < 0:
-        print("evalcore attach: --max-len must be >= 0", file=sys.stderr)
+        refuse("attach", "--max-len must be >= 0")
         return None
     if args.punct_tags != "ptb" and not args.no_punct:
         print(
@@ -275,8 +276,7 @@ def _run_two_systems(args: argparse.Namespace, boot: BootstrapSettings | None) -
     (or ``--format conll18``, the character alignment); no breakdowns."""
     refused = _given(args, (("per_sentence", "--per-sentence"), ("by", "--by"), ("confusion", "--confusion")))
     if refused:
-        print(f"evalcore attach: {', '.join(refused)} take one system", file=sys.stderr)
-        return 2
+        return refuse("attach", f"{', '.join(refused)} take one system")
     from evalcore.metrics.conll18 import evaluate_conll18
     from evalcore.report.resampling import paired_output
     from evalcore.resampling import attach_pair_tables, compare, conll18_table
@@ -309,20 +309,18 @@ def run(args: argparse.Namespace) -> int:
         boot = bootstrap_settings(args)
         paired_settings(args)
     except ValueError as exc:
-        print(f"evalcore attach: {exc}", file=sys.stderr)
-        return 2
+        return refuse("attach", str(exc))
     if args.system_b is not None:
         return _run_two_systems(args, boot)
     if args.format == "conll18":
         return _run_conll18(args, boot)
     by: list[GroupBy] = list(dict.fromkeys(args.by))
     if args.format == "csv" and ((by and args.confusion) or ((by or args.confusion) and args.per_sentence)):
-        print(
-            "evalcore attach: --format csv writes one table: give --by, --confusion or "
-            "--per-sentence alone (or use --format json)",
-            file=sys.stderr,
+        return refuse(
+            "attach",
+            "--format csv writes one table: give --by, --confusion or --per-sentence alone "
+            "(or use --format json)",
         )
-        return 2
     config = _attach_config(args)
     if config is None:
         return 2

@@ -10,7 +10,13 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from evalcore.commands._common import add_bootstrap_arguments, bootstrap_settings, named_path, paired_settings
+from evalcore.commands._common import (
+    add_bootstrap_arguments,
+    bootstrap_settings,
+    named_path,
+    paired_settings,
+    refuse,
+)
 from evalcore.commands.parseval import add_extraction_args, extraction_config, report_problems, stream_pair
 from evalcore.formats.ptb import read_ptb_sentences
 from evalcore.metrics.freval import FrevalConfig, FrevalResult, freval_corpus
@@ -85,8 +91,7 @@ def run(args: argparse.Namespace) -> int:
         boot = bootstrap_settings(args)
         paired = paired_settings(args)
     except ValueError as exc:
-        print(f"evalcore freval: {exc}", file=sys.stderr)
-        return 2
+        return refuse("freval", str(exc))
     if args.test_b is not None:
         return _run_two(args, config, boot, paired)
     gold, test = stream_pair(args)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from evalcore.commands._common import add_bootstrap_arguments, bootstrap_settings, named_path, warn
+from evalcore.commands._common import add_bootstrap_arguments, bootstrap_settings, named_path, refuse, warn
 from evalcore.errors import InputFormatError
 from evalcore.formats.lattice import read_lattices
 from evalcore.lattice.reading import PairStream
@@ -100,8 +100,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         boot = bootstrap_settings(args)
     except ValueError as exc:
-        print(f"evalcore lattice: {exc}", file=sys.stderr)
-        return 2
+        return refuse("lattice", str(exc))
     preds = [named_path(p) for p in args.pred]
     lattices: list[str | None] = list(args.pred_lattice)
     if not lattices:

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import IO
 
-from evalcore.commands._common import warn
+from evalcore.commands._common import refuse, say, warn
 from evalcore.formats._io import iter_lines, source_name
 from evalcore.formats.evalb import read_evalb_sentences
 from evalcore.formats.prm import COLLINS, EvalbParams, read_prm
@@ -130,7 +130,7 @@ def stream_pair(args: argparse.Namespace) -> tuple[Iterator[PtbLine], Iterator[P
 def report_problems(comparisons: Iterable[SentenceComparison], gold_name: str, total: int = 0) -> None:
     """The error and skip sentences on stderr (:func:`evalcore.report.parseval.problem_lines`)."""
     for line in problem_lines(comparisons, gold_name, total):
-        print(line, file=sys.stderr)
+        say(line)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -199,8 +199,7 @@ def _layout(args: argparse.Namespace, source: str) -> str:
 def run(args: argparse.Namespace) -> int:
     for opt, value in (("--cutoff-len", args.cutoff_len), ("--max-error", args.max_error)):
         if value is not None and value < 0:
-            print(f"evalcore parseval: {opt} must be >= 0", file=sys.stderr)
-            return 2
+            return refuse("parseval", f"{opt} must be >= 0")
     config = extraction_config(args, cutoff_len=args.cutoff_len)
     params = config.params
     # streams: only the first error/skip sentences are kept; evalb's per-sentence lines wait in a

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 
-from evalcore.commands._common import add_bootstrap_arguments, add_label_arguments, named_path
+from evalcore.commands._common import add_bootstrap_arguments, add_label_arguments, named_path, refuse, warn
 from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps, read_label_map
 from evalcore.errors import InputFormatError
 from evalcore.experiment import ExperimentConfig, ExperimentResult, NamedTrees, Scheme, run_experiment
@@ -21,6 +21,7 @@ from evalcore.trees import DepTree, Tree
 
 __all__ = [
     "add_experiment_arguments",
+    "input_files",
     "label_maps_from_args",
     "register",
     "run",
@@ -175,15 +176,35 @@ def label_maps_from_args(
     are applied in the order given, as are several maps of one scheme."""
     every = LabelMap()
     own: dict[str, LabelMap] = {}
+    for scheme, path in _label_map_items(items, schemes):
+        if scheme is None:
+            every = every.then(read_label_map(path, limits=limits))
+        else:
+            own[scheme] = own.get(scheme, LabelMap()).then(read_label_map(path, limits=limits))
+    return every, SchemeLabelMaps.of(own)
+
+
+def _label_map_items(items: Sequence[str], schemes: Sequence[str]) -> list[tuple[str | None, str]]:
+    """Each ``--labels-map`` argument as (its scheme, or ``None`` for every scheme; the file)."""
+    out: list[tuple[str | None, str]] = []
     for item in items:
         scheme, sep, path = item.partition("=")
         if sep and scheme in schemes:
             if not path:
                 raise InputFormatError(f"--labels-map {item}: no file after '{scheme}='")
-            own[scheme] = own.get(scheme, LabelMap()).then(read_label_map(path, limits=limits))
+            out.append((scheme, path))
         else:
-            every = every.then(read_label_map(item, limits=limits))
-    return every, SchemeLabelMaps.of(own)
+            out.append((None, item))
+    return out
+
+
+def input_files(args: argparse.Namespace) -> list[str]:
+    """Every file the experiment's arguments name: golds, parses, label donors, label maps (the
+    command line refuses an output that is one of them, :mod:`evalcore.outputs`)."""
+    files = [named_path(item)[1] for spec in args.scheme for item in spec[1:]]
+    files += [item.partition("=")[2] for item in args.label_from]
+    files += [path for _, path in _label_map_items(args.labels_map, [spec[0] for spec in args.scheme])]
+    return files
 
 
 def experiment_intervals(result: ExperimentResult, settings: BootstrapSettings, average: bool) -> Intervals:
@@ -200,24 +221,21 @@ def experiment_intervals(result: ExperimentResult, settings: BootstrapSettings, 
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
+    try:  # the settings are checked before any file is read
         boot = None if args.bootstrap is None else BootstrapSettings(args.bootstrap, args.level, args.seed)
+        settings = ExperimentConfig(
+            shuffles=args.shuffles, seed=args.seed, method=args.test, skip_mismatched=args.skip_mismatched
+        )
     except ValueError as exc:
-        print(f"evalcore tedeval: {exc}", file=sys.stderr)
-        return 2
+        return refuse("tedeval", str(exc))
     schemes = schemes_from_args(args)
-    config = ExperimentConfig(
-        ted_config_from_args(args), args.shuffles, args.seed, args.test, args.skip_mismatched
-    )
+    config = replace(settings, ted=ted_config_from_args(args))
     # streams: the files are read in step, one sentence at a time (see run_experiment)
     result = run_experiment(schemes, config, details=args.per_sentence, reader=_reader(args.limits))
     if result.skipped_mismatched:
-        print(
-            f"warning: skipped {result.skipped_mismatched} sentence(s) whose words differ between files",
-            file=sys.stderr,
-        )
+        warn(f"skipped {result.skipped_mismatched} sentence(s) whose words differ between files")
     if result.skipped_invalid:
-        print(f"warning: skipped {result.skipped_invalid} sentence(s) that are not trees", file=sys.stderr)
+        warn(f"skipped {result.skipped_invalid} sentence(s) that are not trees")
     ivs = None if boot is None else experiment_intervals(result, boot, args.average == "sentence")
     if args.format == "json":
         sys.stdout.write(json_text(result_json(result, args.per_sentence, ivs)))
