@@ -400,7 +400,7 @@ def test_a_dask_scheduler_that_does_not_answer_is_one_line_after_the_timeout(tmp
 
 # --- batch: files checked first, fail fast, --keep-going -----------------------------------------
 
-BINARY = bytes(range(256)) * 16  # a NUL, then a line break (byte 10), then bytes that are not UTF-8 on line 2
+BINARY = bytes(range(256)) * 16  # control bytes, a tab and line breaks (LF at byte 10, CR at 13): line 1 has two columns
 
 
 def _five_good_and_a_binary(folder: Path) -> tuple[Path, Path]:
@@ -420,17 +420,17 @@ def test_a_binary_file_is_named_before_any_job_runs(tmp_path: Path) -> None:
         run_batch(read_manifest(str(path)), Limits(), no_job)
     message = str(info.value)
     assert (
-        message.startswith(f"{binary}:2: not valid UTF-8") and f"system 's6' of gold 'fr', {path}:" in message
+        message.startswith(f"{binary}:1: expected 10 tab-separated columns") and f"system 's6' of gold 'fr', {path}:" in message
     )
     done = run_evalcore(["batch", str(path), "--jobs", "2"])
-    assert one_line_problems(done) == [] and done.stderr.startswith(f"{binary}:2: "), done.stderr
+    assert one_line_problems(done) == [] and done.stderr.startswith(f"{binary}:1: "), done.stderr
 
 
 def test_keep_going_prints_the_rows_of_the_jobs_that_finished(tmp_path: Path) -> None:
     path, binary = _five_good_and_a_binary(tmp_path)
     done = run_evalcore(["batch", str(path), "--jobs", "1", "--keep-going", "--format", "csv"])
     assert done.code == 2 and "Traceback" not in done.stderr
-    assert done.stderr.splitlines() == [done.stderr.strip()] and done.stderr.startswith(f"{binary}:2: ")
+    assert done.stderr.splitlines() == [done.stderr.strip()] and done.stderr.startswith(f"{binary}:1: ")
     rows = done.stdout.splitlines()[1:]
     systems = {row.split(",")[1] for row in rows}
     assert systems == {"s1", "s2", "s3", "s4", "s5"}

@@ -241,10 +241,7 @@ def _attach_config(args: argparse.Namespace) -> AttachConfig | None:
         refuse("attach", "--max-len must be >= 0")
         return None
     if args.punct_tags != "ptb" and not args.no_punct:
-        print(
-            "evalcore attach: --punct-tags says which tokens --no-punct leaves out: give --no-punct",
-            file=sys.stderr,
-        )
+        refuse("attach", "--punct-tags says which tokens --no-punct leaves out: give --no-punct")
         return None
     return AttachConfig(
         no_punct=args.no_punct,
