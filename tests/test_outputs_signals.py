@@ -400,7 +400,8 @@ def test_a_dask_scheduler_that_does_not_answer_is_one_line_after_the_timeout(tmp
 
 # --- batch: files checked first, fail fast, --keep-going -----------------------------------------
 
-BINARY = bytes(range(256)) * 16  # control bytes, a tab and line breaks (LF at byte 10, CR at 13): line 1 has two columns
+# Control bytes, a tab and line breaks (LF at byte 10, CR at 13): line 1 has two columns.
+BINARY = bytes(range(256)) * 16
 
 
 def _five_good_and_a_binary(folder: Path) -> tuple[Path, Path]:
@@ -420,7 +421,8 @@ def test_a_binary_file_is_named_before_any_job_runs(tmp_path: Path) -> None:
         run_batch(read_manifest(str(path)), Limits(), no_job)
     message = str(info.value)
     assert (
-        message.startswith(f"{binary}:1: expected 10 tab-separated columns") and f"system 's6' of gold 'fr', {path}:" in message
+        message.startswith(f"{binary}:1: expected 10 tab-separated columns")
+        and f"system 's6' of gold 'fr', {path}:" in message
     )
     done = run_evalcore(["batch", str(path), "--jobs", "2"])
     assert one_line_problems(done) == [] and done.stderr.startswith(f"{binary}:1: "), done.stderr
