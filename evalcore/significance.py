@@ -25,10 +25,11 @@ the two systems' corpus values.
   scores.
 
 The random seed is a parameter; shuffles run in vectorized chunks of bounded size
-(memory does not grow with the number of sentences, nor, for many pairs, with the pairs).  Every test with a given seed
-draws the same random numbers, so :func:`pairwise_significance` runs many pairs
-on one stream of draws: each pair's result is the one its own test gives, at the
-cost of one test (the cross-scheme experiment's 100 pairs took 30 s one by one).
+(memory does not grow with the number of sentences, nor, for many pairs, with the pairs).
+Every test with a given seed draws the same random numbers, so
+:func:`pairwise_significance` runs many pairs on one stream of draws: each pair's result
+is the one its own test gives, at the cost of one test (the cross-scheme experiment's 100
+pairs took 30 s one by one).
 """
 
 from __future__ import annotations
