@@ -373,3 +373,46 @@ def test_plot_tables() -> None:
     p = parseval_corpus(g, t, cfg)
     assert table.loc["parser", ("1", "FLR")] == pytest.approx(100 * p.all.recall)
     assert table.loc["gold", ("all", "F1")] == pytest.approx(100.0)
+
+
+# ---------------------------------------------------------------------------
+# a size limit past the largest tree costs what the largest tree costs
+
+
+def test_a_size_limit_past_the_largest_tree_is_the_definition_at_the_cost_of_the_tree() -> None:
+    """The sample's largest tree has 34 brackets (the unlimited run's last size).  With L = 10^9,
+    FLR and FLP are still the definition, Σ_{s<=L} LR_s / L (sizes 35..L have no fragments and
+    add 0), computed from the 34 sizes that have fragments: the rows past them are one empty
+    range, not 10^9 rows (that took 8 GB, and L = 10^6 took 120 s)."""
+    full = freval_corpus(_sentences(SAMPLE / "sample.gld"), _sentences(SAMPLE / "sample.tst")).score
+    assert full.limit == len(full.per_size) == 34 and full.empty_sizes is None
+    for limit in (34, 35, 50, 10**9):
+        sc = freval_corpus(
+            _sentences(SAMPLE / "sample.gld"), _sentences(SAMPLE / "sample.tst"), FrevalConfig(max_size=limit)
+        ).score
+        assert sc.per_size == full.per_size  # the same rows, and no row past size 34
+        assert sc.limit == limit
+        assert sc.empty_sizes == (None if limit == 34 else (35, limit))
+        assert sc.flr == sum((1 / limit) * r.recall for r in full.per_size)  # α_s = 1/L
+        assert sc.flp == sum((1 / limit) * r.precision for r in full.per_size)
+
+
+def test_cli_prints_the_sizes_past_the_largest_tree_as_one_row(capsys: pytest.CaptureFixture[str]) -> None:
+    rc, out, _ = _cli(capsys, "--max-size", "1000000000")
+    assert rc == 0
+    table = out.split("\n\n")[0].splitlines()
+    assert len(table) == 2 + 34 + 1
+    assert table[-1].split() == ["35-1000000000", "0", "0", "0", "0.00", "0.00", "0.00"]
+    assert "(uniform alpha over sizes 1-1000000000)" in out and "maxsize:1000000000|" in out
+    rc, out, _ = _cli(capsys, "--max-size", "35")  # one size past the tree: a row as any other
+    assert out.split("\n\n")[0].splitlines()[-1].split() == ["35", "0", "0", "0", "0.00", "0.00", "0.00"]
+    rc, out, _ = _cli(capsys, "--max-size", "1000000", "--format", "json")
+    entries = json.loads(out)["per_size"]
+    assert len(entries) == 35 and entries[-1] == {
+        "size": 35, "last_size": 1000000, "matched": 0, "gold": 0, "test": 0,
+        "recall": 0.0, "precision": 0.0, "f1": 0.0,
+    }  # fmt: skip
+    rc, out, _ = _cli(capsys, "--max-size", "1000000", "--format", "csv", "--bootstrap", "50")
+    rows = list(csv.reader(io.StringIO(out)))
+    assert rows[-2][:7] == ["35-1000000", "0", "0", "0", "0.0", "0.0", "0.0"]
+    assert rows[-2][7:] == ["0.0"] * 6 and rows[-1][0] == "all" and len(rows) == 1 + 34 + 2

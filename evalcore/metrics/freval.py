@@ -189,7 +189,14 @@ class SizeScore:
 
 @dataclass(frozen=True, slots=True)
 class FrevalScore:
-    """FLR, FLP, F1 (fractions) with the per-size rows 1..``limit`` they were mixed from."""
+    """FLR, FLP, F1 (fractions) with the per-size rows they were mixed from.
+
+    ``per_size`` has a row for each size 1..``limit`` that some tree of either file can have;
+    sizes above the largest tree (a size limit past it) have no fragments at all, are not
+    listed, and are :attr:`empty_sizes`: they still weigh ``1/limit`` each under uniform α
+    (and contribute 0), so the numbers are those of every size listed, at the cost of the
+    largest tree, not of the limit.
+    """
 
     per_size: tuple[SizeScore, ...]
     flr: float
@@ -201,6 +208,12 @@ class FrevalScore:
     errors: int
     skipped: int
     signature: str
+
+    @property
+    def empty_sizes(self) -> tuple[int, int] | None:
+        """``(first, last)``: the sizes up to ``limit`` that no tree has (not in ``per_size``)."""
+        first = len(self.per_size) + 1
+        return (first, self.limit) if first <= self.limit else None
 
 
 def _f1(r: float, p: float) -> float:
@@ -225,9 +238,12 @@ def score(
     if alpha is not None:
         _check_alpha(alpha, max_size)
     limit = max_size if max_size is not None else max(counts.largest_gold, len(alpha or ()))
-    weights = list(alpha) if alpha is not None else [1.0 / limit] * limit if limit else []
+    # past the largest tree every count is 0: those sizes add 0 to the sums below (so the sums
+    # are the same to the last bit) and are not listed (FrevalScore.empty_sizes)
+    sizes = min(limit, max(len(counts.gold), len(counts.test), len(counts.matched)))
+    weights = list(alpha) if alpha is not None else [1.0 / limit] * sizes if limit else []
     rows = []
-    for k in range(limit):
+    for k in range(sizes):
         m, g, t = _at(counts.matched, k), _at(counts.gold, k), _at(counts.test, k)
         r, p = ratio(m, g), ratio(m, t)
         rows.append(SizeScore(k + 1, m, g, t, r, p, _f1(r, p)))
@@ -316,16 +332,17 @@ def f1_by_size_frame(
 ) -> pd.DataFrame:
     """Long table ``parser, size, recall, precision, f1[, f1_minus_baseline]`` (Figures 1–3).
 
-    One row per parser and fragment size 1..L (L the largest limit among the
-    parsers; missing sizes are 0).  With ``baseline`` (a key of ``results``),
-    ``f1_minus_baseline`` is each parser's F1_s minus the baseline's F1_s.
+    One row per parser and fragment size 1..L (L the largest size listed among the parsers:
+    the size limit, or the largest tree when the limit is past it; missing sizes are 0).  With
+    ``baseline`` (a key of ``results``), ``f1_minus_baseline`` is each parser's F1_s minus the
+    baseline's F1_s.
     """
     import pandas as pd
 
     scores = {name: r.score if isinstance(r, FrevalResult) else r for name, r in results.items()}
     if baseline is not None and baseline not in scores:
         raise KeyError(f"baseline {baseline!r} is not among the parsers: {', '.join(scores)}")
-    top = max((s.limit for s in scores.values()), default=0)
+    top = max((len(s.per_size) for s in scores.values()), default=0)  # no row past the largest tree
     base_f1 = [0.0] * top
     if baseline is not None:
         for base in scores[baseline].per_size:
