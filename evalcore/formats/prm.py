@@ -131,7 +131,8 @@ def parse_prm(
 ) -> EvalbParams:
     """Parse ``(lineno, text)`` lines of a parameter file (see the module docstring).
 
-    At most ``limits.block_lines`` settings are kept (the file is one block)."""
+    The file is one block: at most ``limits.block_lines`` settings and ``limits.block_bytes``
+    bytes, comment lines included (a file of comments costs what a block of them costs)."""
     delete: list[str] = []
     delete_len: list[str] = []
     quote: list[str] = []
@@ -139,8 +140,12 @@ def parse_prm(
     eq_words: list[tuple[str, str]] = []
     warnings: list[str] = []
     settings: dict[str, int] = {}
-    kept = 0
+    kept = size = 0
     for lineno, raw in lines:
+        size += len(raw) + 1
+        if size > limits.block_bytes:
+            what = f"parameter file has more than {limits.block_bytes} bytes"
+            raise limits.error("block_bytes", what, file=name, line=lineno)
         text = raw.rstrip()
         if text.startswith("#") or len(text) < 3:
             continue
