@@ -33,13 +33,13 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Literal, overload
 
-from evalcore.formats._io import InMemoryText
 from evalcore.limits import DEFAULT_LIMITS, Limits
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
     from evalcore.experiment import ExperimentResult, NamedTrees
+    from evalcore.formats._io import InMemoryText
     from evalcore.formats.ptb import PtbLine
     from evalcore.inspection import SentenceReport
     from evalcore.lattice.reading import FileInput
@@ -138,6 +138,7 @@ def _objects_text(items: Iterable[object], role: str, limits: Limits) -> tuple[s
 def _source(value: Input, role: str, limits: Limits = DEFAULT_LIMITS) -> _Source:
     """What a user passed as ``role`` (``gold``, ``system``...), as the readers take it: in-memory
     text is read as it is (:class:`~evalcore.formats._io.InMemoryText`), never copied whole."""
+    from evalcore.formats._io import InMemoryText
     from evalcore.formats.objects import is_spacy_doc, is_token_list
 
     if isinstance(value, os.PathLike):

@@ -35,7 +35,7 @@ def test_inspect_refuses_a_parse_over_other_words() -> None:
     )
     other = parse_conllu(conllu_sentence([2, 0, 2, 3], forms=["w1", "w2", "x", "w4"]), name="o.conllu")[0]
     with pytest.raises(
-        MismatchError, match="^o.conllu:3: gold 'sud' has 4 words and gold 'ud' 4: word 3 is 'x'"
+        MismatchError, match=r"^o\.conllu:3: gold 'sud' has 4 words and gold 'ud' 4: word 3 is 'x'"
     ):
         evalcore.inspect({"ud": gold, "sud": other}, {})
     assert evalcore.inspect({"ud": gold}, {"sys": ("ud", gold)}).parses[0].single[0].delta == 0
@@ -85,7 +85,7 @@ def test_an_object_that_is_not_quite_a_spacy_doc_is_one_typed_error() -> None:
         "input: sentence 1 of the spaCy Doc: a token or sentence has no 'lemma_'"
     )
     assert "\n" not in str(err.value)
-    with pytest.raises(InputFormatError, match="^gold: sentence 1 of the spaCy Doc"):
+    with pytest.raises(InputFormatError, match=r"^gold: sentence 1 of the spaCy Doc"):
         evalcore.attach(_Doc(), _Doc())
 
 
@@ -108,7 +108,7 @@ def test_an_endless_generator_stops_at_the_line_limit() -> None:
         evalcore.read(endless(), limits=limits)
     assert str(err.value).startswith("input.conllu:30001: file has more than 30000 lines")
     assert pulled == 30_000 // 3 + 1  # 3 lines a sentence; the first one past the limit is the last taken
-    with pytest.raises(LimitError, match="^gold.conllu:30001: file has more than 30000 lines"):
+    with pytest.raises(LimitError, match=r"^gold\.conllu:30001: file has more than 30000 lines"):
         evalcore.attach(endless(), endless(), limits=limits)
 
 
@@ -118,7 +118,7 @@ def test_a_string_is_read_as_it_streams_without_an_encoded_copy() -> None:
     text = "# a comment\n" * 2_000_000  # 24 MB of text in one block
     tracemalloc.start()
     try:
-        with pytest.raises(LimitError, match="^input:20001: sentence block starting at line 1 has more"):
+        with pytest.raises(LimitError, match=r"^input:20001: sentence block starting at line 1 has more"):
             evalcore.read(text)
         peak = tracemalloc.get_traced_memory()[1]
     finally:

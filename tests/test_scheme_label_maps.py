@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps, read_label_map, to_span_tree
 from evalcore.errors import LimitError, MismatchError
-from evalcore.formats.prm import read_prm
 from evalcore.experiment import ExperimentConfig, NamedTrees, Scheme, run_experiment
 from evalcore.formats.conllu import read_conllu
+from evalcore.formats.prm import read_prm
 from evalcore.inspection import inspect_sentence
 from evalcore.metrics.tedeval import TedConfig
 
