@@ -190,8 +190,16 @@ class _Lines:
 
 def _read_text(path: str, limits: Limits) -> str:
     try:
-        with open(path, "rb") as f:
-            raw = f.read(limits.input_bytes + 1)
+        with open(path, "rb") as f:  # in pieces: one read of the limit's size allocates all of it first
+            pieces: list[bytes] = []
+            size = 0
+            while size <= limits.input_bytes:
+                piece = f.read(min(1 << 20, limits.input_bytes + 1 - size))
+                if not piece:
+                    break
+                pieces.append(piece)
+                size += len(piece)
+            raw = b"".join(pieces)
     except OSError as exc:
         raise _fail(path, None, f"cannot read the manifest: {exc.strerror or exc}") from None
     if len(raw) > limits.input_bytes:
