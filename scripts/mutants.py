@@ -87,6 +87,10 @@ TA = "evalcore/lattice/textalign.py"
 WO = "evalcore/metrics/words.py"
 SI = "evalcore/significance.py"
 RS = "evalcore/resampling.py"
+CE = "evalcore/metrics/conll18.py"
+X = "evalcore/experiment.py"
+I = "evalcore/inspection.py"  # noqa: E741
+PAIRING = ("tests/test_pairing_stops.py",)
 
 # fmt: off
 _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
@@ -132,9 +136,9 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
     (F, 'sentence_counts', 'fragment_counts([b.parent for b in comp.test], max_size=limit)',
      'fragment_counts([b.parent for b in comp.gold], max_size=limit)', SIDE, FREVAL),
     (F, 'sentence_counts', 'if all(include) and (', 'if (', DROP, FREVAL),
-    (F, 'score', '[1.0 / limit] * limit', '[1.0 / (limit + 1)] * limit', OFF_BY_ONE, FREVAL),
+    (F, 'score', '[1.0 / limit] * sizes', '[1.0 / (limit + 1)] * sizes', OFF_BY_ONE, FREVAL),
     (F, 'score', 'r, p = ratio(m, g), ratio(m, t)', 'r, p = ratio(m, t), ratio(m, g)', SIDE, FREVAL),
-    (F, 'score', 'for k in range(limit):', 'for k in range(limit - 1):', OFF_BY_ONE, FREVAL),
+    (F, 'score', 'for k in range(sizes):', 'for k in range(sizes - 1):', OFF_BY_ONE, FREVAL),
     (F, 'freval_corpus', 'comp.length > config.cutoff_len',
      'comp.length >= config.cutoff_len', COMPARISON, FREVAL),
     (F, 'FrevalResult.rescore', '(max_size is None or max_size > made)', '(max_size > made)', DROP, FREVAL),
@@ -175,7 +179,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
     (C, 'ptb_to_span_tree', '{config.label_map.apply(f) for f in names}',
      'set(names)', DROP, TEDEVAL),
     (C, 'ptb_to_span_tree', 'if config.fold_case:', 'if False:', DROP, TEDEVAL),
-    (C, 'LabelMap.apply', 'for old, new in self.pairs:', 'for new, old in self.pairs:', SWAP, TEDEVAL),
+    (C, 'LabelMap.__post_init__', 'table.setdefault(old, new)', 'table.setdefault(new, old)', SWAP, TEDEVAL),
     (C, '_is_lifted_arc', ' or max(between) > last', '', DROP, TEDEVAL),
     (C, '_shortest_non_projective', '(abs(h - d), min(h, d), d)',
      '(abs(h - d), -min(h, d), d)', COMPARISON, TEDEVAL),
@@ -366,6 +370,24 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
      'if config.category_labels and parts.category:', DROP, CATEGORY),
     (C, 'ptb_to_span_tree', 'names = (parts.category,)', 'names = (raw,)', OPERATOR, CATEGORY),
     (T, 'TedConfig.signature_value', 'if c.category_labels:', 'if False:', DROP, CATEGORY),
+    # ---- issue 30: what grows with the parses, a size limit, a map; streams that cannot pair --
+    (SI, '_pairwise', 'block = max(1, _CELLS // max(1, m, _chunk(trials, m)))',
+     'block = max(1, _CELLS // max(1, m))', DROP, SIGNIFICANCE),
+    (SI, '_first_equal', 'rep.append(i if match is None else match)', 'rep.append(i)', DROP, SIGNIFICANCE),
+    (SI, 'pairwise_significance', 'unique.setdefault((rep[a], rep[b]), len(unique))',
+     'unique.setdefault((rep[b], rep[a]), len(unique))', SWAP, SIGNIFICANCE),
+    (F, 'score', 'len(counts.test), len(counts.matched)))',
+     'len(counts.test), len(counts.matched)) + 1)', OFF_BY_ONE, FREVAL),
+    (F, 'FrevalScore.empty_sizes', 'first = len(self.per_size) + 1', 'first = len(self.per_size)', OFF_BY_ONE,
+     FREVAL),
+    (RS, '_freval_scorer', 'np.full((1, limit), 1.0 / config.max_size)', 'np.full((1, limit), 1.0 / limit)',
+     CONSTANT, ("tests/test_freval.py", *RESAMPLING)),
+    (TA, '_TextCheck.unmatched', 'while len(self.text[side]) < 20:', 'while len(self.text[side]) < 8:',
+     CONSTANT, PAIRING),
+    (CE, '_Aligner._compare', 'if (g.eof and s.text) or (s.eof and g.text):', 'if False:', DROP, PAIRING),
+    (CE, '_Aligner.run', 'if self.read_all:', 'if True:', DROP, PAIRING),
+    (X, '_read_in_step', 'if ended[k] != ended[0]', 'if ended[k] == ended[0]', COMPARISON, PAIRING),
+    (I, '_check_words', 'if words == ref_words:', 'if True:', DROP, ("tests/test_api_bounds.py",)),
 ]
 # fmt: on
 

@@ -416,3 +416,16 @@ def test_cli_prints_the_sizes_past_the_largest_tree_as_one_row(capsys: pytest.Ca
     rows = list(csv.reader(io.StringIO(out)))
     assert rows[-2][:7] == ["35-1000000", "0", "0", "0", "0.0", "0.0", "0.0"]
     assert rows[-2][7:] == ["0.0"] * 6 and rows[-1][0] == "all" and len(rows) == 1 + 34 + 2
+
+
+def test_intervals_past_the_largest_tree_weigh_every_size_of_the_limit(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The resampled FLR / FLP weigh each size 1/L too, L the limit asked (the table stops at the
+    largest tree, its sizes above are 0): the interval holds the point estimate (with 1/34, the
+    sample's largest tree, it would be near 1, far above the point 3.4e-5)."""
+    rc, out, _ = _cli(capsys, "--max-size", "1000000", "--bootstrap", "100", "--format", "json")
+    doc = json.loads(out)
+    assert rc == 0 and 0 < doc["flr"] < 1e-4
+    for name in ("flr", "flp"):
+        assert doc[f"{name}_low"] <= doc[name] <= doc[f"{name}_high"] < 1e-4, name
