@@ -278,11 +278,14 @@ def _freval_scorer(limit: int, config: FrevalConfig) -> Scorer:
 
 def freval_limit(per_sentence: Sequence[FrevalCounts], config: FrevalConfig) -> int:
     """The number of sizes scored: the size limit, or the largest gold tree (and α's length);
-    a size limit past the largest tree of either file stops there (no tree has the sizes
-    above: they are 0 in every resample, and weigh ``1/L`` in the scorer all the same)."""
+    a size limit far past the largest tree of either file stops there
+    (:func:`evalcore.metrics.freval.listed_sizes`: no tree has the sizes above, they are 0 in
+    every resample, and weigh ``1/L`` in the scorer all the same)."""
     if config.max_size is not None:
+        from evalcore.metrics.freval import listed_sizes
+
         largest = max((max(len(c.gold), len(c.test), len(c.matched)) for c in per_sentence), default=0)
-        return min(config.max_size, largest)
+        return listed_sizes(config.max_size, largest)
     largest = max((c.largest_gold for c in per_sentence), default=0)
     return max(largest, len(config.alpha or ()))
 

@@ -387,6 +387,8 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
     (CE, '_Aligner.run', 'if self.read_all:', 'if True:', DROP, PAIRING),
     (X, '_read_in_step', 'if ended[k] != ended[0]', 'if ended[k] == ended[0]', COMPARISON, PAIRING),
     (I, '_check_words', 'if words == ref_words:', 'if True:', DROP, ("tests/test_api_bounds.py",)),
+    (F, 'listed_sizes', 'limit - largest <= EMPTY_SIZES_LISTED', 'limit - largest < EMPTY_SIZES_LISTED',
+     COMPARISON, FREVAL),
 ]
 # fmt: on
 

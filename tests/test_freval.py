@@ -17,6 +17,7 @@ from evalcore.formats.prm import COLLINS, EvalbParams, read_prm
 from evalcore.formats.ptb import PtbLine, parse_ptb_line, read_ptb_sentences, write_ptb
 from evalcore.fragments import fragment_polynomials
 from evalcore.metrics.freval import (
+    EMPTY_SIZES_LISTED,
     FrevalConfig,
     f1_by_size_frame,
     freval_corpus,
@@ -380,19 +381,23 @@ def test_plot_tables() -> None:
 
 
 def test_a_size_limit_past_the_largest_tree_is_the_definition_at_the_cost_of_the_tree() -> None:
-    """The sample's largest tree has 34 brackets (the unlimited run's last size).  With L = 10^9,
+    """The sample's largest tree has 34 brackets (the unlimited run's last size).  With L past it,
     FLR and FLP are still the definition, Σ_{s<=L} LR_s / L (sizes 35..L have no fragments and
-    add 0), computed from the 34 sizes that have fragments: the rows past them are one empty
-    range, not 10^9 rows (that took 8 GB, and L = 10^6 took 120 s)."""
+    add 0).  Up to 1,000 such sizes are listed as any size (zero rows, as before); more are one
+    empty range, computed and printed once (L = 10^9 took 8 GB, and L = 10^6 took 120 s)."""
     full = freval_corpus(_sentences(SAMPLE / "sample.gld"), _sentences(SAMPLE / "sample.tst")).score
     assert full.limit == len(full.per_size) == 34 and full.empty_sizes is None
-    for limit in (34, 35, 50, 10**9):
+    assert EMPTY_SIZES_LISTED == 1000
+    for limit in (34, 35, 50, 34 + 1000, 34 + 1001, 10**9):
         sc = freval_corpus(
             _sentences(SAMPLE / "sample.gld"), _sentences(SAMPLE / "sample.tst"), FrevalConfig(max_size=limit)
         ).score
-        assert sc.per_size == full.per_size  # the same rows, and no row past size 34
-        assert sc.limit == limit
-        assert sc.empty_sizes == (None if limit == 34 else (35, limit))
+        assert sc.per_size[:34] == full.per_size and sc.limit == limit
+        if limit <= 34 + 1000:  # listed one by one
+            assert [r.size for r in sc.per_size] == list(range(1, limit + 1)) and sc.empty_sizes is None
+            assert all((r.matched, r.gold, r.test, r.f1) == (0, 0, 0, 0.0) for r in sc.per_size[34:])
+        else:  # one range
+            assert len(sc.per_size) == 34 and sc.empty_sizes == (35, limit)
         assert sc.flr == sum((1 / limit) * r.recall for r in full.per_size)  # α_s = 1/L
         assert sc.flp == sum((1 / limit) * r.precision for r in full.per_size)
 

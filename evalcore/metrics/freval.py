@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
+    "EMPTY_SIZES_LISTED",
     "TABLE1_LIMITS",
     "FrevalConfig",
     "FrevalCounts",
@@ -50,6 +51,7 @@ __all__ = [
     "f1_by_size_frame",
     "freval_corpus",
     "limit_name",
+    "listed_sizes",
     "score",
     "sentence_counts",
     "table1_frame",
@@ -187,15 +189,27 @@ class SizeScore:
     f1: float
 
 
+EMPTY_SIZES_LISTED = 1_000
+"""Sizes past the largest tree of either file (they have no fragments) listed one by one, as any
+size, when there are at most this many; more are one range (:attr:`FrevalScore.empty_sizes`)."""
+
+
+def listed_sizes(limit: int, largest: int) -> int:
+    """The sizes listed (and resampled) one by one: all of 1..``limit``, or, when the limit is
+    more than :data:`EMPTY_SIZES_LISTED` sizes past ``largest`` (the largest tree, in brackets),
+    only 1..``largest``: a size limit of 10^9 costs what the largest tree costs."""
+    return limit if limit - largest <= EMPTY_SIZES_LISTED else largest
+
+
 @dataclass(frozen=True, slots=True)
 class FrevalScore:
     """FLR, FLP, F1 (fractions) with the per-size rows they were mixed from.
 
-    ``per_size`` has a row for each size 1..``limit`` that some tree of either file can have;
-    sizes above the largest tree (a size limit past it) have no fragments at all, are not
-    listed, and are :attr:`empty_sizes`: they still weigh ``1/limit`` each under uniform α
-    (and contribute 0), so the numbers are those of every size listed, at the cost of the
-    largest tree, not of the limit.
+    ``per_size`` has a row for each size 1..``limit``, but when the limit is more than
+    :data:`EMPTY_SIZES_LISTED` sizes past the largest tree of either file: then the sizes above
+    that tree, which have no fragments at all, are not listed but are :attr:`empty_sizes`.  They
+    still weigh ``1/limit`` each under uniform α (and contribute 0), so the numbers are those of
+    every size, at the cost of the largest tree, not of the limit.
     """
 
     per_size: tuple[SizeScore, ...]
@@ -239,8 +253,8 @@ def score(
         _check_alpha(alpha, max_size)
     limit = max_size if max_size is not None else max(counts.largest_gold, len(alpha or ()))
     # past the largest tree every count is 0: those sizes add 0 to the sums below (so the sums
-    # are the same to the last bit) and are not listed (FrevalScore.empty_sizes)
-    sizes = min(limit, max(len(counts.gold), len(counts.test), len(counts.matched)))
+    # are the same to the last bit); past EMPTY_SIZES_LISTED of them they are not listed
+    sizes = listed_sizes(limit, max(len(counts.gold), len(counts.test), len(counts.matched)))
     weights = list(alpha) if alpha is not None else [1.0 / limit] * sizes if limit else []
     rows = []
     for k in range(sizes):
