@@ -1,4 +1,5 @@
-"""Time and peak memory of every case of the hostile corpus (issue 13; ``docs/robustness.md``).
+"""Time and peak memory of every case of the hostile corpus (issues 13 and 30: ``CASES`` and
+``SCALE_CASES``; ``docs/robustness.md``).
 
     python benchmarks/bench_hostile.py [--only SUBSTRING ...] [--cap MIB]
 

@@ -186,19 +186,22 @@ def _holds_uploads(state: Any) -> bool:
 
 
 def _release(hold: _Hold) -> None:
-    """The session is over: drop what it uploaded (its state's files and everything it kept, if
-    it held any upload) and every file Streamlit kept for it."""
-    try:
-        if _holds_uploads(hold.state):
-            for key in list(hold.state.filtered_state):
-                with contextlib.suppress(KeyError, AttributeError):
-                    del hold.state[key]
-            with contextlib.suppress(AttributeError):
-                hold.fragments.clear()
-    finally:
-        mgr = _manager()
-        if mgr is not None:
-            mgr.remove_session_files(hold.session_id)
+    """The session's connection has closed: drop what it uploaded (its state and fragments, if it
+    held an upload; Streamlit shuts such a session down, :func:`holds_uploads`) and every file
+    Streamlit kept for it, then give the memory back.  A session that held nothing of the kind
+    is left as it is (it may reconnect)."""
+    mgr = _manager()
+    files = bool(mgr is not None and _files_of(mgr, hold.session_id))
+    uploads = _holds_uploads(hold.state)
+    if uploads:
+        for key in list(hold.state.filtered_state):
+            with contextlib.suppress(KeyError, AttributeError):
+                del hold.state[key]
+        with contextlib.suppress(AttributeError):
+            hold.fragments.clear()
+    if files and mgr is not None:
+        mgr.remove_session_files(hold.session_id)
+    if uploads or files:
         timer = threading.Timer(2.0, _give_back)
         timer.daemon = True
         timer.start()
