@@ -9,7 +9,7 @@ PORT ?= 8501
 
 app:
 	bash scripts/setup.sh app
-	$(PY) -m streamlit run app.py --server.address 127.0.0.1 --server.port $(PORT) \
+	MALLOC_ARENA_MAX=$${MALLOC_ARENA_MAX:-2} $(PY) -m streamlit run app.py --server.address 127.0.0.1 --server.port $(PORT) \
 		--server.headless true --browser.gatherUsageStats false
 
 test:

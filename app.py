@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import streamlit as st
 
+from workbench.cache import app_limits
 from workbench.inspector import inspector_page
+from workbench.sessions import hold_session
 
 st.set_page_config(page_title="evalcore workbench", layout="wide")
+hold_session(app_limits().session_bytes)  # what this session holds: bounded, and released when it ends
 st.navigation(
     [
         st.Page(inspector_page, title="Sentence inspector", default=True),

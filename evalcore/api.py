@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
     from evalcore.experiment import ExperimentResult, NamedTrees
+    from evalcore.formats._io import InMemoryText
     from evalcore.formats.ptb import PtbLine
     from evalcore.inspection import SentenceReport
     from evalcore.lattice.reading import FileInput
@@ -69,9 +70,9 @@ Kind = Literal["conll", "brackets", "unknown"]
 
 @dataclass(frozen=True, slots=True)
 class _Source:
-    """An input as the readers take it: a path, or bytes with the name used in messages."""
+    """An input as the readers take it: a path, or bytes or text with the name used in messages."""
 
-    data: str | bytes
+    data: str | bytes | InMemoryText
     name: str | None  # None: a path, named by itself
     kind: Kind = "unknown"
 
@@ -80,9 +81,9 @@ class _Source:
         """For :mod:`evalcore.lattice.reading` (a path, or an in-memory file with its name)."""
         from evalcore.lattice.reading import InMemoryFile
 
-        if isinstance(self.data, bytes):
-            return InMemoryFile(self.name or "<input>", self.data)
-        return self.data
+        if isinstance(self.data, str):
+            return self.data
+        return InMemoryFile(self.name or "<input>", self.data)
 
 
 _SUFFIX = {"conll": ".conllu", "brackets": ".mrg", "unknown": ""}
@@ -92,7 +93,7 @@ def _is_content(text: str) -> bool:
     return "\n" in text or text.lstrip().startswith(("(", "#"))
 
 
-def _item_text(item: object) -> tuple[str, Kind]:
+def _item_text(item: object, role: str) -> tuple[str, Kind]:
     """One sentence object (or one ``Doc``) as file text."""
     from evalcore.formats.conllu import write_conllu
     from evalcore.formats.objects import from_spacy, is_spacy_doc, is_token_list
@@ -104,7 +105,7 @@ def _item_text(item: object) -> tuple[str, Kind]:
     if isinstance(item, Tree):
         return write_ptb([item]), "brackets"
     if is_spacy_doc(item):
-        return write_conllu(from_spacy(item)), "conll"
+        return write_conllu(from_spacy(item, name=role)), "conll"
     if is_token_list(item):
         text = str(getattr(item, "serialize")())  # noqa: B009 - duck-typed conllu.TokenList
         return (text if text.endswith("\n\n") else text.rstrip("\n") + "\n\n"), "conll"
@@ -113,8 +114,31 @@ def _item_text(item: object) -> tuple[str, Kind]:
     )
 
 
-def _source(value: Input, role: str) -> _Source:
-    """What a user passed as ``role`` (``gold``, ``system``...), as the readers take it."""
+def _objects_text(items: Iterable[object], role: str, limits: Limits) -> tuple[str, Kind]:
+    """The text of sentence objects, written one at a time and counted as it is written: past the
+    file limits (lines or bytes) no more objects are taken, so an endless generator stops there and
+    the reader refuses the text at the same line as a file of it (the limits apply while it
+    streams, not after everything is in memory)."""
+    parts: list[str] = []
+    kinds: set[Kind] = set()
+    lines = size = 0
+    for item in items:
+        text, kind = _item_text(item, role)
+        parts.append(text)
+        kinds.add(kind)
+        if len(kinds) > 1:
+            raise TypeError(f"{role}: dependency and constituency trees mixed in one input")
+        lines += text.count("\n")
+        size += len(text)  # at most its UTF-8 bytes
+        if lines > limits.input_lines or size > limits.input_bytes:
+            break
+    return "".join(parts), (kinds.pop() if kinds else "unknown")
+
+
+def _source(value: Input, role: str, limits: Limits = DEFAULT_LIMITS) -> _Source:
+    """What a user passed as ``role`` (``gold``, ``system``...), as the readers take it: in-memory
+    text is read as it is (:class:`~evalcore.formats._io.InMemoryText`), never copied whole."""
+    from evalcore.formats._io import InMemoryText
     from evalcore.formats.objects import is_spacy_doc, is_token_list
 
     if isinstance(value, os.PathLike):
@@ -123,23 +147,15 @@ def _source(value: Input, role: str) -> _Source:
         return _Source(value, role)
     if isinstance(value, str):
         if _is_content(value):
-            return _Source(value.encode("utf-8"), role)
+            return _Source(InMemoryText(value), role)
         return _Source(value, None)
     if is_spacy_doc(value) or is_token_list(value):
-        text, kind = _item_text(value)
-        return _Source(text.encode("utf-8"), role + _SUFFIX[kind], kind)
+        text, kind = _item_text(value, role)
+        return _Source(InMemoryText(text), role + _SUFFIX[kind], kind)
     if not isinstance(value, Iterable):
         raise TypeError(f"{role}: cannot read a {type(value).__name__} (expected a path, text or sentences)")
-    parts: list[str] = []
-    kinds: set[Kind] = set()
-    for item in value:
-        text, kind = _item_text(item)
-        parts.append(text)
-        kinds.add(kind)
-    if len(kinds) > 1:
-        raise TypeError(f"{role}: dependency and constituency trees mixed in one input")
-    kind = kinds.pop() if kinds else "unknown"
-    return _Source("".join(parts).encode("utf-8"), role + _SUFFIX[kind], kind)
+    text, kind = _objects_text(value, role, limits)
+    return _Source(InMemoryText(text), role + _SUFFIX[kind], kind)
 
 
 # ---------------------------------------------------------------------------
@@ -200,7 +216,7 @@ def read(
     bracketed files as :class:`~evalcore.trees.Tree` (``auto``: by extension, else by the first
     character), or a lattice file as :class:`~evalcore.trees.Lattice`.  A dependency sentence
     that is not a tree is kept (:meth:`DepTree.structure_problem` says why)."""
-    src = _source(source, "input")
+    src = _source(source, "input", limits)
     if format == "lattice":
         from evalcore.formats.lattice import read_lattices
 
@@ -259,7 +275,7 @@ def attach(
         skip_invalid=not strict,
         punct_tags=punct_tags,
     )
-    g, s = _source(gold, "gold"), _source(system, "system")
+    g, s = _source(gold, "gold", limits), _source(system, "system", limits)
     return attach_corpus(
         read_conllu(g.data, name=g.name, on_invalid="keep", limits=limits),
         read_conllu(s.data, name=s.name, on_invalid="keep", limits=limits),
@@ -353,7 +369,7 @@ def _bracket_pair(
     """The gold's and the system's sentences, read as ``evalcore parseval`` and ``freval`` read them."""
     from evalcore.formats.ptb import read_ptb_sentences
 
-    g, s = _source(gold, "gold"), _source(system, "system")
+    g, s = _source(gold, "gold", limits), _source(system, "system", limits)
     return (
         read_ptb_sentences(g.data, name=g.name, layout=layout, limits=limits),
         read_ptb_sentences(s.data, name=s.name, layout=layout, limits=limits),
@@ -418,7 +434,7 @@ def _named(value: Input, name: str, limits: Limits) -> NamedTrees:
     from evalcore.experiment import NamedTrees
     from evalcore.formats.detect import read_trees
 
-    src = _source(value, name)
+    src = _source(value, name, limits)
     if isinstance(src.data, str):
         return NamedTrees(name, (), src.data)
     return NamedTrees(name, tuple(read_trees(src.data, name=src.name, limits=limits)), "")
@@ -522,18 +538,18 @@ def lattice(
     from evalcore.metrics.joint import JointConfig, evaluate_stream, with_aligned_attachment
 
     config = JointConfig(tag_column, protocol, average, deprel_base, limits)
-    g, p = _source(gold, "gold"), _source(pred, "pred")
+    g, p = _source(gold, "gold", limits), _source(pred, "pred", limits)
     if name is None:
         name = named_path(p.data)[0] if isinstance(p.data, str) else "pred"
     ambiguity = None
     if ambiguity_lattice is not None:
-        a = _source(ambiguity_lattice, "ambiguity.lattice")
+        a = _source(ambiguity_lattice, "ambiguity.lattice", limits)
         ambiguity = read_lattices(a.data, name=a.name, limits=limits)
     stream = PairStream(
         g.file,
         p.file,
-        gold_lattice=None if gold_lattice is None else _source(gold_lattice, "gold.lattice").file,
-        pred_lattice=None if pred_lattice is None else _source(pred_lattice, "pred.mapping").file,
+        gold_lattice=None if gold_lattice is None else _source(gold_lattice, "gold.lattice", limits).file,
+        pred_lattice=None if pred_lattice is None else _source(pred_lattice, "pred.mapping", limits).file,
         options=config.read_options,
         ambiguity=ambiguity,
     )

@@ -274,7 +274,9 @@ def _read_in_step(
     plan: ExperimentPlan, streams: Sequence[Iterator[AnyTree]]
 ) -> Iterator[tuple[int, list[AnyTree]]]:
     """Sentence ``index`` (0-based) of every file, one sentence at a time; files of different
-    lengths are a :class:`MismatchError` naming the first sentence without a counterpart."""
+    lengths are a :class:`MismatchError` naming the first sentence without a counterpart, as soon
+    as it is met (the rest of the files is not read: an empty gold against a long parse is
+    named at once)."""
     files, ref = plan.files, plan.files[0]
     index = -1
     while True:
@@ -284,17 +286,18 @@ def _read_in_step(
         if all(ended):
             return
         if any(ended):
-            counts = [
-                index if e else index + 1 + sum(1 for _ in it) for e, it in zip(ended, streams, strict=True)
-            ]
-            k = next(k for k in range(1, len(files)) if counts[k] != counts[0])
+            # the first file that differs from the gold here: it goes on where the gold ended,
+            # or it ends where the gold goes on
+            k = next(k for k in range(1, len(files)) if ended[k] != ended[0])
             f = files[k]
-            # name the first sentence without a counterpart: in the longer file
-            longer, extra = (f, trees[k]) if counts[k] > counts[0] else (ref, trees[0])
+            longer, extra = (f, trees[k]) if ended[0] else (ref, trees[0])
+            shorter = ref if ended[0] else f
             src = getattr(extra, "source", None)
+            what = f"gold '{ref.name}'" if longer is ref else f"'{f.name}'"
+            other = f"gold '{ref.name}'" if shorter is ref else f"'{f.name}'"
             raise MismatchError(
-                f"'{f.name}' has {counts[k]} sentences but gold '{ref.name}' has {counts[0]} "
-                f"(sentence {index + 1} of '{longer.name}' has no counterpart)",
+                f"{what} has more sentences than {other}, which ends after {index}: "
+                f"sentence {index + 1} of '{longer.name}' has no counterpart",
                 file=(src.file if src is not None else None) or longer.path or longer.name,
                 line=src.line if src is not None else None,
             )
@@ -590,7 +593,8 @@ def run_experiment(
     their length is not known in advance), for the app's progress bar.
 
     Errors, whichever is found first in sentence order aside, take this precedence (as when
-    every check ran over the whole corpus in turn): files with different sentence counts;
+    every check ran over the whole corpus in turn): files with different sentence counts
+    (raised at the first sentence without a counterpart, without reading on);
     the first file (in scheme order) whose words differ from the first gold's (unless
     ``skip_mismatched``); a gold that cannot be converted; parse names that are not distinct;
     a parse that cannot be converted.

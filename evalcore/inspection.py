@@ -21,9 +21,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps, to_span_tree
+from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps, to_span_tree, words_of
 from evalcore.display import Reported
-from evalcore.errors import EvalcoreError
+from evalcore.errors import EvalcoreError, MismatchError
 from evalcore.generalization import generalize_all, tl_unify
 from evalcore.metrics.attachment import (
     AttachConfig,
@@ -134,6 +134,32 @@ def mark_operations(ted: SentenceTed, parse_mf: MFTree, general_mf: MFTree) -> t
     return tuple(out)
 
 
+def _check_words(golds: Sequence[tuple[str, AnyTree]], others: Sequence[tuple[str, AnyTree]]) -> None:
+    """Every tree of the sentence over the first gold's words (SPEC §5.3: TedEval compares trees
+    over one word sequence), else a :class:`MismatchError` naming the first word that differs."""
+    if not golds:
+        return
+    ref_name, ref = golds[0]
+    ref_words = words_of(ref)
+    named = [(f"gold '{s}'", t) for s, t in golds[1:]] + [(f"parse '{n}'", t) for n, t in others]
+    for what, tree in named:
+        words = words_of(tree)
+        if words == ref_words:
+            continue
+        k = next((j for j, (a, b) in enumerate(zip(words, ref_words, strict=False)) if a != b), None)
+        k = min(len(words), len(ref_words)) if k is None else k
+        got = words[k] if k < len(words) else "<end>"
+        want = ref_words[k] if k < len(ref_words) else "<end>"
+        src = tree.source
+        raise MismatchError(
+            f"{what} has {len(words)} words and gold '{ref_name}' {len(ref_words)}: word {k + 1} is "
+            f"'{got}' in the {what.split()[0]} but '{want}' in the gold (the trees of a sentence must "
+            "be over the same words)",
+            file=src.file if src is not None else None,
+            line=(src.token_line(k) if k < len(words) else src.line) if src is not None else None,
+        )
+
+
 def inspect_sentence(
     golds: Sequence[tuple[str, AnyTree]],
     parses: Sequence[tuple[str, str, AnyTree]],
@@ -143,7 +169,7 @@ def inspect_sentence(
     label_from: Mapping[str, AnyTree] | None = None,
 ) -> SentenceReport:
     """``golds``: (scheme, tree) per scheme; ``parses``: (name, scheme, tree).  Trees must be over
-    the same words (checked by the generalization).
+    the same words: a :class:`MismatchError` names the first tree and word that differ.
 
     ``scheme`` is the parse's *own* gold (the one whose script is discounted, MULTIPLE);
     ``single_against`` maps a parse name to the scheme its SINGLE score is taken against
@@ -154,6 +180,7 @@ def inspect_sentence(
     config = config or ConversionConfig()
     single_against = single_against or {}
     label_from = label_from or {}
+    _check_words(golds, [(name, tree) for name, _, tree in parses] + list(label_from.items()))
     gold_st = [(scheme, tree, to_span_tree(tree, config.for_scheme(scheme))) for scheme, tree in golds]
     own = {scheme: st for scheme, _, st in gold_st}
     general = generalize_all(st for _, _, st in gold_st)

@@ -264,8 +264,8 @@ def _freval_scorer(limit: int, config: FrevalConfig) -> Scorer:
             weights = np.zeros((1, limit))
             n = min(limit, len(alpha))
             weights[0, :n] = alpha[:n]
-        elif config.max_size is not None:
-            weights = np.full((1, limit), 1.0 / limit) if limit else np.zeros((1, 0))
+        elif config.max_size is not None:  # 1/L each, also past the largest tree (see freval_limit)
+            weights = np.full((1, limit), 1.0 / config.max_size) if limit else np.zeros((1, 0))
         else:
             present = gold > 0
             largest = np.where(present.any(axis=1), limit - np.argmax(present[:, ::-1], axis=1), 0)
@@ -280,9 +280,15 @@ def _freval_scorer(limit: int, config: FrevalConfig) -> Scorer:
 
 
 def freval_limit(per_sentence: Sequence[FrevalCounts], config: FrevalConfig) -> int:
-    """The number of sizes scored: the size limit, or the largest gold tree (and α's length)."""
+    """The number of sizes scored: the size limit, or the largest gold tree (and α's length);
+    a size limit far past the largest tree of either file stops there
+    (:func:`evalcore.metrics.freval.listed_sizes`: no tree has the sizes above, they are 0 in
+    every resample, and weigh ``1/L`` in the scorer all the same)."""
     if config.max_size is not None:
-        return config.max_size
+        from evalcore.metrics.freval import listed_sizes
+
+        largest = max((max(len(c.gold), len(c.test), len(c.matched)) for c in per_sentence), default=0)
+        return listed_sizes(config.max_size, largest)
     largest = max((c.largest_gold for c in per_sentence), default=0)
     return max(largest, len(config.alpha or ()))
 

@@ -110,6 +110,8 @@ PR = "evalcore/formats/prm.py"
 DEPARTURES = ("tests/test_evalb_departures.py", "tests/test_reader_fast_paths.py")
 NEDPL = ("tests/test_reference_tools.py",)
 OUT = "evalcore/outputs.py"
+INS = "evalcore/inspection.py"
+PAIRING = ("tests/test_pairing_stops.py",)
 
 # fmt: off
 _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
@@ -155,9 +157,9 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
     (F, 'sentence_counts', 'fragment_counts([b.parent for b in comp.test], max_size=limit)',
      'fragment_counts([b.parent for b in comp.gold], max_size=limit)', SIDE, FREVAL),
     (F, 'sentence_counts', 'if all(include) and (', 'if (', DROP, FREVAL),
-    (F, 'score', '[1.0 / limit] * limit', '[1.0 / (limit + 1)] * limit', OFF_BY_ONE, FREVAL),
+    (F, 'score', '[1.0 / limit] * sizes', '[1.0 / (limit + 1)] * sizes', OFF_BY_ONE, FREVAL),
     (F, 'score', 'r, p = ratio(m, g), ratio(m, t)', 'r, p = ratio(m, t), ratio(m, g)', SIDE, FREVAL),
-    (F, 'score', 'for k in range(limit):', 'for k in range(limit - 1):', OFF_BY_ONE, FREVAL),
+    (F, 'score', 'for k in range(sizes):', 'for k in range(sizes - 1):', OFF_BY_ONE, FREVAL),
     (F, 'freval_corpus', 'comp.length > config.cutoff_len',
      'comp.length >= config.cutoff_len', COMPARISON, FREVAL),
     (F, 'FrevalResult.rescore', '(max_size is None or max_size > made)', '(max_size > made)', DROP, FREVAL),
@@ -198,7 +200,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
     (C, 'ptb_to_span_tree', '{config.label_map.apply(f) for f in names}',
      'set(names)', DROP, TEDEVAL),
     (C, 'ptb_to_span_tree', 'if config.fold_case:', 'if False:', DROP, TEDEVAL),
-    (C, 'LabelMap.apply', 'for old, new in self.pairs:', 'for new, old in self.pairs:', SWAP, TEDEVAL),
+    (C, 'LabelMap.__post_init__', 'table.setdefault(old, new)', 'table.setdefault(new, old)', SWAP, TEDEVAL),
     (C, '_is_lifted_arc', ' or max(between) > last', '', DROP, TEDEVAL),
     (C, '_shortest_non_projective', '(abs(h - d), min(h, d), d)',
      '(abs(h - d), -min(h, d), d)', COMPARISON, TEDEVAL),
@@ -584,6 +586,25 @@ _RAW += [
     (SI, 'check_seed', 'or seed < 0:', 'or seed < -1:', OFF_BY_ONE, OUTPUTS),
     ("evalcore/batch.py", 'run_batch_outcome', 'if bad and not keep_going:', 'if False:', DROP, OUTPUTS),
     ("evalcore/commands/batch.py", '_first_failure', 'FIRST_EXCEPTION', '"ALL_COMPLETED"', CONSTANT, OUTPUTS),
+    # ---- issue 30: what grows with the parses, a size limit, a map; streams that cannot pair --
+    (SI, '_pairwise', 'block = max(1, _CELLS // max(1, m, _chunk(trials, m)))',
+     'block = max(1, _CELLS // max(1, m))', DROP, SIGNIFICANCE),
+    (SI, '_first_equal', 'rep.append(i if match is None else match)', 'rep.append(i)', DROP, SIGNIFICANCE),
+    (SI, 'pairwise_significance', 'return [tested[w] for w in which]', 'return tested', DELETE, SIGNIFICANCE),
+    (F, 'score', 'len(counts.test), len(counts.matched)))',
+     'len(counts.test), len(counts.matched)) + 1)', OFF_BY_ONE, FREVAL),
+    (F, 'FrevalScore.empty_sizes', 'first = len(self.per_size) + 1', 'first = len(self.per_size)', OFF_BY_ONE,
+     FREVAL),
+    (RS, '_freval_scorer', 'np.full((1, limit), 1.0 / config.max_size)', 'np.full((1, limit), 1.0 / limit)',
+     CONSTANT, ("tests/test_freval.py", *RESAMPLING)),
+    (TA, '_TextCheck.unmatched', 'while len(self.text[side]) < 20:', 'while len(self.text[side]) < 8:',
+     CONSTANT, PAIRING),
+    (C18, '_Aligner._compare', 'if (g.eof and s.text) or (s.eof and g.text):', 'if False:', DROP, PAIRING),
+    (C18, '_Aligner.run', 'if self.read_all:', 'if True:', DROP, PAIRING),
+    (EX, '_read_in_step', 'if ended[k] != ended[0]', 'if ended[k] == ended[0]', COMPARISON, PAIRING),
+    (INS, '_check_words', 'if words == ref_words:', 'if True:', DROP, ("tests/test_api_bounds.py",)),
+    (F, 'listed_sizes', 'limit - largest <= EMPTY_SIZES_LISTED', 'limit - largest < EMPTY_SIZES_LISTED',
+     COMPARISON, FREVAL),
 ]
 # fmt: on
 

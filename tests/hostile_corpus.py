@@ -104,6 +104,7 @@ class Case:
     make: Callable[[Path], list[str]]
     expect: int
     csv_check: bool = False  # stdout is CSV: no cell may start like a formula
+    has_line: bool = True  # the error names a line (not so for a whole file refused, or an object)
 
 
 def _comment_bomb_gz(folder: Path) -> Path:
@@ -343,7 +344,10 @@ _BOOT = (
     "            open(os.environ['EVALCORE_PEAK_FILE'], 'w').write(line.split()[1])\n"
     "atexit.register(_peak)\n"
     "sys.argv[0] = 'evalcore'\n"
-    "runpy.run_module('evalcore', run_name='__main__', alter_sys=True)\n"
+    "if sys.argv[1:2] == ['--api']:  # a case of the public API: its code, not the command line\n"
+    "    exec(sys.argv[2], {{'__name__': '__main__'}})\n"
+    "else:\n"
+    "    runpy.run_module('evalcore', run_name='__main__', alter_sys=True)\n"
 )
 
 
@@ -393,6 +397,7 @@ def run_capped(
 
 
 ERROR_LINE = re.compile(r"^.+?:\d+: \S")
+ERROR_FILE = re.compile(r"^\S.*?: \S")
 
 
 def problems(case: Case, outcome: Outcome) -> list[str]:
@@ -409,8 +414,8 @@ def problems(case: Case, outcome: Outcome) -> list[str]:
         lines = outcome.stderr.splitlines()
         if len(lines) != 1:
             found.append(f"{len(lines)} stderr lines, expected one: {outcome.stderr[:400]!r}")
-        elif not ERROR_LINE.match(lines[0]):
-            found.append(f"not a FILE:LINE line: {lines[0][:300]!r}")
+        elif not (ERROR_LINE if case.has_line else ERROR_FILE).match(lines[0]):
+            found.append(f"not a {'FILE:LINE' if case.has_line else 'FILE:'} line: {lines[0][:300]!r}")
         if any(len(line.encode("utf-8")) > MAX_ERROR_BYTES for line in lines):
             found.append(f"an error line of more than {MAX_ERROR_BYTES} bytes")
     if case.csv_check and outcome.code == 0:
@@ -432,3 +437,237 @@ def make_all(folder: Path) -> dict[str, list[str]]:
         sub.mkdir(parents=True, exist_ok=True)
         out[case.name] = case.make(sub)
     return out
+
+
+# ---------------------------------------------------------------------------
+# scale: what grows with the input's length, the number of parses, a setting or a map
+# (docs/robustness.md, "Size, parses, settings and maps")
+
+
+BIG_SENTENCES = 200_000
+
+
+def many_sentences(path: Path, n: int = BIG_SENTENCES) -> Path:
+    """``n`` sentences of 8 words (sent_id ``s1``...), written in pieces: 1.8 million lines, 53 MB,
+    in about a second.  Kept when it is already there (the tests make it once)."""
+    if path.exists():
+        return path
+    body = "".join(
+        f"{i}\tw{i}\t_\tX\t_\t_\t{0 if i == 1 else 1}\t{'root' if i == 1 else 'dep'}\t_\t_\n"
+        for i in range(1, 9)
+    )
+    with open(path, "w", encoding="utf-8") as fh:
+        for lo in range(1, n + 1, 10_000):
+            fh.write("".join(f"# sent_id = s{k}\n{body}\n" for k in range(lo, min(n, lo + 9_999) + 1)))
+    return path
+
+
+def _big(folder: Path) -> Path:
+    return many_sentences(folder / "big200k.conllu")
+
+
+def _first_of_big(folder: Path) -> Path:
+    """A one-sentence gold: the big file's first sentence."""
+    with open(_big(folder), encoding="utf-8") as fh:
+        first = fh.read(4096).split("\n\n", 1)[0]
+    return write(folder / "one.conllu", first + "\n\n")
+
+
+def _empty(folder: Path) -> Path:
+    return write(folder / "empty.conllu", "")
+
+
+def _distinct_parses(folder: Path, n: int) -> list[str]:
+    """A gold of 6 chain sentences of 9 words and ``n`` parses of it, each with its own errors (in
+    sentence s, as many words attached to the first word as the parse number's base-6 digit s):
+    every cell of the table is a different sample, so no test is skipped as equal to another."""
+    gold_sentences = [chain_conllu(9, f"c{s}") for s in range(6)]
+    gold = write(folder / "gold.conllu", "".join(gold_sentences))
+    args = [str(gold)]
+    for k in range(1, n + 1):
+        out = []
+        for s in range(6):
+            wrong = (k // 6**s) % 6  # 0..5 words re-attached: k's base-6 digits, distinct parses
+            lines = [f"# sent_id = c{s}"]
+            for i in range(1, 10):
+                head = i - 1 if i == 1 or i > wrong + 2 else 1 if i > 2 else i - 1
+                lines.append(token_line(i, f"w{i}", head, "root" if i == 1 else "dep"))
+            out.append("\n".join(lines) + "\n\n")
+        args.append(f"p{k}={write(folder / f'p{k}.conllu', ''.join(out))}")
+    return args
+
+
+def _same_parses(folder: Path, n: int) -> list[str]:
+    """The issue's reproducer: one sentence, its own gold given as ``n`` parses."""
+    good = write(folder / "good.conllu", chain_conllu(6, "one"))
+    return [str(good), *(f"s{k}={good}" for k in range(1, n + 1))]
+
+
+def _manifest(folder: Path, n: int) -> Path:
+    good = write(folder / "good.conllu", chain_conllu(6, "one"))
+    systems = "".join(f's{k} = "{good.name}"\n' for k in range(1, n + 1))
+    return write(
+        folder / "task.toml",
+        f'[[gold]]\nname = "g"\nfile = "{good.name}"\nmetrics = ["tedeval"]\n\n[gold.systems]\n{systems}',
+    )
+
+
+def _ewt(folder: Path, n: int = 60) -> list[Path]:
+    """The first ``n`` sentences of English-EWT test (gold) and of spaCy's parse of it."""
+    out = []
+    for name, src in (
+        ("g.conllu", "en_ewt/en_ewt-ud-test.r2.16.conllu.gz"),
+        ("p.conllu", "en_ewt/en_ewt-ud-test.spacy-sm.gold-tok.conllu.gz"),
+    ):
+        with gzip.open(ASSETS / src, "rt", encoding="utf-8") as fh:
+            text = fh.read()
+        out.append(write(folder / name, "\n\n".join(text.split("\n\n")[:n]) + "\n\n"))
+    return out
+
+
+def _big_map(folder: Path) -> Path:
+    """The largest map the defaults allow: 20,000 pairs, none of which rewrites an EWT label."""
+    return write(folder / "big.map", "".join(f"L{i}=M{i}\n" for i in range(20_000)))
+
+
+def _fifo(folder: Path) -> Path:
+    path = folder / "parse.conllu"
+    if not path.exists():
+        os.mkfifo(path)
+    return path
+
+
+_SAMPLE = ASSETS / "evalb" / "sample"
+
+
+def _api(code: str) -> list[str]:
+    """An API case: ``code`` runs in the capped child; an evalcore error is printed as the command
+    line prints it (one line, exit 2)."""
+    return [
+        "--api",
+        "import sys, evalcore\nfrom evalcore.errors import EvalcoreError\ntry:\n"
+        + "".join(f"    {line}\n" for line in code.splitlines())
+        + "except EvalcoreError as exc:\n    print(exc, file=sys.stderr)\n    sys.exit(2)\n",
+    ]
+
+
+_ENDLESS = (
+    "from evalcore.trees import DepTree, Token\n"
+    "def endless():\n"
+    "    while True:\n"
+    "        yield DepTree((Token(1, 'a', head=0, deprel='root'), Token(2, 'b', head=1)))\n"
+    "from evalcore.limits import Limits\n"
+    "evalcore.read(endless(), limits=Limits(input_lines=100_000))\n"
+)
+
+SCALE_CASES: tuple[Case, ...] = (
+    Case(
+        "gold-empty-200k/attach", "an empty gold against 200,000 sentences: named at the first",
+        lambda d: _c(["attach", _empty(d), _big(d)]), 2,
+    ),
+    Case(
+        "gold-one-200k/attach", "a one-sentence gold against the same",
+        lambda d: _c(["attach", _first_of_big(d), _big(d)]), 2,
+    ),
+    Case(
+        "gold-empty-200k/lattice", "the empty gold through lattice (raw text aligned by characters)",
+        lambda d: _c(["lattice", _empty(d), _big(d)]), 2,
+    ),
+    Case(
+        "gold-one-200k/lattice", "the one-sentence gold through lattice",
+        lambda d: _c(["lattice", _first_of_big(d), _big(d)]), 2,
+    ),
+    Case(
+        "gold-empty-200k/tedeval", "the empty gold through tedeval",
+        lambda d: _c(["tedeval", "--scheme", "a", _empty(d), _big(d)]), 2,
+    ),
+    Case(
+        "parses-100/tedeval", "one sentence, its gold as 100 parses (10,000 shuffles)",
+        lambda d: _c(["tedeval", "--scheme", "g", *_same_parses(d, 100)]), 0,
+    ),
+    Case(
+        "parses-200/tedeval", "the same with 200 parses",
+        lambda d: _c(["tedeval", "--scheme", "g", *_same_parses(d, 200)]), 0,
+    ),
+    Case(
+        "parses-100-distinct/tedeval", "6 sentences, 100 different parses: 19,800 tests of 200 shuffles",
+        lambda d: _c(["tedeval", "--scheme", "g", *_distinct_parses(d, 100), "--shuffles", "200"]), 0,
+    ),
+    Case(
+        "parses-200-distinct/tedeval", "the same with 200 parses: 79,600 tests",
+        lambda d: _c(["tedeval", "--scheme", "g", *_distinct_parses(d, 200), "--shuffles", "200"]), 0,
+    ),
+    Case(
+        "manifest-200/batch", "a manifest of 200 systems of one gold (tedeval)",
+        lambda d: _c(["batch", _manifest(d, 200), "--format", "csv"]), 0,
+    ),
+    Case(
+        "max-size-1e6/freval", "--max-size 1000000 on evalb's sample",
+        lambda d: _c(["freval", _SAMPLE / "sample.gld", _SAMPLE / "sample.tst", "--max-size", "1000000"]), 0,
+    ),
+    Case(
+        "max-size-1e9/freval", "--max-size 1000000000, JSON",
+        lambda d: _c([
+            "freval", _SAMPLE / "sample.gld", _SAMPLE / "sample.tst", "--max-size", "1000000000",
+            "--format", "json",
+        ]),
+        0,
+    ),
+    Case(
+        "map-empty/tedeval", "60 EWT sentences against spaCy's parse, no label map",
+        lambda d: _c(["tedeval", "--scheme", "ud", *_ewt(d), "--shuffles", "1000"]), 0,
+    ),
+    Case(
+        "map-20000/tedeval", "the same with the largest map allowed (20,000 pairs)",
+        lambda d: _c([
+            "tedeval", "--scheme", "ud", *_ewt(d), "--shuffles", "1000", "--labels-map", _big_map(d),
+        ]),
+        0,
+    ),
+    Case(
+        "map-comments-gz/tedeval", "a label map that is an 11 MB gzip of comment lines",
+        lambda d: _c([
+            "tedeval", "--scheme", "ud", *_ewt(d, 5), "--labels-map",
+            gzip_repeat(d / "comments.map.gz", COMMENT_LINE, 11 * 10**9),
+        ]),
+        2,
+    ),
+    Case(
+        "fifo/attach", "a named pipe (FIFO) as the parse",
+        lambda d: _c(["attach", _gold(d), _fifo(d)]), 2, has_line=False,
+    ),
+    Case(
+        "api-inspect-words/inspect", "evalcore.inspect: a 4-word gold and a 2-word parse",
+        lambda d: _api(
+            "from evalcore.formats.conllu import parse_conllu\n"
+            f"g = parse_conllu({chain_conllu(4)!r})[0]\n"
+            f"p = parse_conllu({chain_conllu(2)!r})[0]\n"
+            "evalcore.inspect({'ud': g}, {'sys': ('ud', p)})\n"
+        ),
+        2,
+    ),
+    Case(
+        "api-spacy-no-lemma/read", "a spaCy-like Doc whose tokens have no lemma_",
+        lambda d: _api(
+            "class T:\n"
+            "    i, text, dep_, pos_, tag_, whitespace_ = 0, 'Hi', 'ROOT', '', '', ' '\n"
+            "    head = property(lambda self: self)\n"
+            "class S:\n"
+            "    start = 0\n"
+            "    def __iter__(self): return iter([T()])\n"
+            "class D:\n"
+            "    vocab, sents = None, [S()]\n"
+            "evalcore.read(D())\n"
+        ),
+        2, has_line=False,
+    ),
+    Case(
+        "api-string-300MB/read", "a 300 MB string of comment lines (one block) given to evalcore.read",
+        lambda d: _api("evalcore.read('# comment\\n' * 30_000_000)\n"), 2,
+    ),
+    Case(
+        "api-endless-generator/read", "an endless generator of trees (line limit 100,000)",
+        lambda d: _api(_ENDLESS), 2,
+    ),
+)  # fmt: skip
+"""The cases of what grows with the input's length, the parses, a setting or a map."""

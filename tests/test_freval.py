@@ -17,6 +17,7 @@ from evalcore.formats.prm import COLLINS, EvalbParams, read_prm
 from evalcore.formats.ptb import PtbLine, parse_ptb_line, read_ptb_sentences, write_ptb
 from evalcore.fragments import fragment_polynomials
 from evalcore.metrics.freval import (
+    EMPTY_SIZES_LISTED,
     FrevalConfig,
     f1_by_size_frame,
     freval_corpus,
@@ -373,3 +374,63 @@ def test_plot_tables() -> None:
     p = parseval_corpus(g, t, cfg)
     assert table.loc["parser", ("1", "FLR")] == pytest.approx(100 * p.all.recall)
     assert table.loc["gold", ("all", "F1")] == pytest.approx(100.0)
+
+
+# ---------------------------------------------------------------------------
+# a size limit past the largest tree costs what the largest tree costs
+
+
+def test_a_size_limit_past_the_largest_tree_is_the_definition_at_the_cost_of_the_tree() -> None:
+    """The sample's largest tree has 34 brackets (the unlimited run's last size).  With L past it,
+    FLR and FLP are still the definition, Σ_{s<=L} LR_s / L (sizes 35..L have no fragments and
+    add 0).  Up to 1,000 such sizes are listed as any size (zero rows, as before); more are one
+    empty range, computed and printed once (L = 10^9 took 8 GB, and L = 10^6 took 120 s)."""
+    full = freval_corpus(_sentences(SAMPLE / "sample.gld"), _sentences(SAMPLE / "sample.tst")).score
+    assert full.limit == len(full.per_size) == 34 and full.empty_sizes is None
+    assert EMPTY_SIZES_LISTED == 1000
+    for limit in (34, 35, 50, 34 + 1000, 34 + 1001, 10**9):
+        sc = freval_corpus(
+            _sentences(SAMPLE / "sample.gld"), _sentences(SAMPLE / "sample.tst"), FrevalConfig(max_size=limit)
+        ).score
+        assert sc.per_size[:34] == full.per_size and sc.limit == limit
+        if limit <= 34 + 1000:  # listed one by one
+            assert [r.size for r in sc.per_size] == list(range(1, limit + 1)) and sc.empty_sizes is None
+            assert all((r.matched, r.gold, r.test, r.f1) == (0, 0, 0, 0.0) for r in sc.per_size[34:])
+        else:  # one range
+            assert len(sc.per_size) == 34 and sc.empty_sizes == (35, limit)
+        assert sc.flr == sum((1 / limit) * r.recall for r in full.per_size)  # α_s = 1/L
+        assert sc.flp == sum((1 / limit) * r.precision for r in full.per_size)
+
+
+def test_cli_prints_the_sizes_past_the_largest_tree_as_one_row(capsys: pytest.CaptureFixture[str]) -> None:
+    rc, out, _ = _cli(capsys, "--max-size", "1000000000")
+    assert rc == 0
+    table = out.split("\n\n")[0].splitlines()
+    assert len(table) == 2 + 34 + 1
+    assert table[-1].split() == ["35-1000000000", "0", "0", "0", "0.00", "0.00", "0.00"]
+    assert "(uniform alpha over sizes 1-1000000000)" in out and "maxsize:1000000000|" in out
+    rc, out, _ = _cli(capsys, "--max-size", "35")  # one size past the tree: a row as any other
+    assert out.split("\n\n")[0].splitlines()[-1].split() == ["35", "0", "0", "0", "0.00", "0.00", "0.00"]
+    rc, out, _ = _cli(capsys, "--max-size", "1000000", "--format", "json")
+    entries = json.loads(out)["per_size"]
+    assert len(entries) == 35 and entries[-1] == {
+        "size": 35, "last_size": 1000000, "matched": 0, "gold": 0, "test": 0,
+        "recall": 0.0, "precision": 0.0, "f1": 0.0,
+    }  # fmt: skip
+    rc, out, _ = _cli(capsys, "--max-size", "1000000", "--format", "csv", "--bootstrap", "50")
+    rows = list(csv.reader(io.StringIO(out)))
+    assert rows[-2][:7] == ["35-1000000", "0", "0", "0", "0.0", "0.0", "0.0"]
+    assert rows[-2][7:] == ["0.0"] * 6 and rows[-1][0] == "all" and len(rows) == 1 + 34 + 2
+
+
+def test_intervals_past_the_largest_tree_weigh_every_size_of_the_limit(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The resampled FLR / FLP weigh each size 1/L too, L the limit asked (the table stops at the
+    largest tree, its sizes above are 0): the interval holds the point estimate (with 1/34, the
+    sample's largest tree, it would be near 1, far above the point 3.4e-5)."""
+    rc, out, _ = _cli(capsys, "--max-size", "1000000", "--bootstrap", "100", "--format", "json")
+    doc = json.loads(out)
+    assert rc == 0 and 0 < doc["flr"] < 1e-4
+    for name in ("flr", "flp"):
+        assert doc[f"{name}_low"] <= doc[name] <= doc[f"{name}_high"] < 1e-4, name

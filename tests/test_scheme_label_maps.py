@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import gzip
+import hashlib
+import pickle
+
 import pytest
 from ec_support import conllu_sentence
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps, to_span_tree
-from evalcore.errors import MismatchError
+from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps, read_label_map, to_span_tree
+from evalcore.errors import LimitError, MismatchError
 from evalcore.experiment import ExperimentConfig, NamedTrees, Scheme, run_experiment
 from evalcore.formats.conllu import read_conllu
+from evalcore.formats.prm import read_prm
 from evalcore.inspection import inspect_sentence
 from evalcore.metrics.tedeval import TedConfig
 
@@ -89,3 +96,43 @@ def test_neutralized_relabels_name_the_map_entry() -> None:
     gold_side = ConversionConfig(scheme_maps=SchemeLabelMaps.of({"g": LabelMap((("vg", "obj"),))}))
     (m,) = neutralized_relabels(parse, "p", gold, "g", gold_side)
     assert m.entries == (("g", "vg", "obj"),) and m.label == "obj"
+
+
+# --------------------------------------------------------------------------- the cost of a map
+
+
+def _scan(pairs: tuple[tuple[str, str], ...], label: str) -> str:
+    """SPEC §5.1's map as written: the first ``OLD=NEW`` pair whose OLD is the label."""
+    return next((new for old, new in pairs if old == label), label)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from("abcdef"), st.sampled_from("abcdefxyz")), max_size=12))
+def test_a_map_is_a_table_made_once_and_means_the_pairs_in_order(pairs: list[tuple[str, str]]) -> None:
+    """apply / entry / then through the table built when the map is made are the pairs read in
+    order, the first pair of a label winning; the fingerprint is the same text's hash."""
+    m = LabelMap(tuple(pairs))
+    other = LabelMap((("x", "y"), ("b", "c")))
+    for label in "abcdefxyzq":
+        assert m.apply(label) == _scan(m.pairs, label)
+        assert m.entry(label) == next(((o, n) for o, n in m.pairs if o == label), None)
+        assert m.then(other).apply(label) == other.apply(_scan(m.pairs, label))
+    text = "\n".join(f"{a}={b}" for a, b in pairs)
+    assert m.fingerprint() == ("none" if not pairs else hashlib.sha256(text.encode()).hexdigest()[:8])
+    assert pickle.loads(pickle.dumps(m)) == m and hash(LabelMap(tuple(pairs))) == hash(m)
+
+
+def test_a_file_of_comments_is_bounded_like_a_block() -> None:
+    """A label map (and an evalb parameter file) is one block: comment and blank lines count in
+    its bytes, so a gzip of comment lines is refused at the line that passes the block limit (it
+    was read to the 1 GiB input limit: over 60 s for an 11 MB gzip)."""
+    comments = b"# a comment line of the kind maps start with\n" * 50_000  # 2.3 MB
+    with pytest.raises(LimitError) as err:
+        read_label_map(gzip.compress(comments), name="c.map.gz")
+    assert err.value.limit == "block_bytes" and err.value.line == 46_604  # 45 bytes a line: 2 MiB
+    assert str(err.value).startswith("c.map.gz:46604: label map has more than 2097152 bytes")
+    with pytest.raises(LimitError, match="parameter file has more than 2097152 bytes"):
+        read_prm(gzip.compress(comments), name="c.prm.gz")
+    assert read_label_map(b"# header\n\n" * 10 + b"a=b\n", name="ok.map").pairs == (("a", "b"),)
+    twenty_thousand = "".join(f"L{i}=M{i}\n" for i in range(20_000)).encode()  # the most pairs allowed
+    assert len(read_label_map(twenty_thousand, name="big.map").pairs) == 20_000

@@ -88,3 +88,58 @@ def test_pairwise_significance_equals_the_tests_one_by_one(
     assert sig.pairwise_significance(samples, [], trials=300) == []
     with pytest.raises(ValueError, match="equal sentence counts"):
         sig.pairwise_significance([base, base[:3]], [(0, 1)])
+
+
+def _traced_peak(run: object) -> int:
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        run()  # type: ignore[operator]
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize("method", ["ar", "bootstrap"])
+def test_pairwise_memory_grows_with_neither_the_pairs_nor_the_trials(method: str) -> None:
+    """All pairs of 100 and of 200 parses on one sentence (4,950 and 19,900 tests of 2,000
+    trials): a block of pairs used to be sized by the sentences alone, so its trials x pairs
+    matrices grew with the pairs (2,000 x 19,900 doubles: 318 MB each, 2.25 GB in all for a
+    100-parse tedeval).  Numpy's buffers are traced by tracemalloc."""
+    import evalcore.significance as sig
+
+    def peak(parses: int) -> int:
+        samples = [[(float(k % 7), float(7 + k // 7))] for k in range(parses)]  # all distinct
+        pairs = [(a, b) for a in range(parses) for b in range(a + 1, parses)]
+        return _traced_peak(lambda: sig.pairwise_significance(samples, pairs, method=method, trials=2000))  # type: ignore[arg-type]
+
+    p100, p200 = peak(100), peak(200)
+    assert p200 <= 2.2 * p100, (p100, p200)
+    assert p200 < 200 * 2**20, p200  # a few matrices of _CELLS doubles (16 MB each)
+
+
+def test_equal_samples_are_tested_once_with_the_same_p_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Samples equal bit for bit give equal tests: each distinct ordered pair of distinct samples
+    is run once (a cell repeated over 100 parses: 1 test, not 4,950), and every pair gets the
+    p-value its own test gives."""
+    import evalcore.significance as sig
+
+    rng = random.Random(3)
+    a = [(float(rng.randint(0, 5)), 5.0) for _ in range(9)]
+    b = [(float(rng.randint(0, 5)), 5.0) for _ in range(9)]
+    samples = [a, b, list(a), b, [(x, n) for x, n in a], a]
+    pairs = [(i, j) for i in range(len(samples)) for j in range(len(samples)) if i != j]
+    run = sig._pairwise
+    seen: list[int] = []
+
+    def counting(*args: object) -> object:
+        seen.append(len(args[2]))  # type: ignore[arg-type]
+        return run(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sig, "_pairwise", counting)
+    got = sig.pairwise_significance(samples, pairs, trials=400, seed=9)
+    assert seen == [4]  # (a, b), (b, a), (a, a), (b, b)
+    assert got == [significance(samples[i], samples[j], trials=400, seed=9) for i, j in pairs]
+    same = sig.pairwise_significance([a] * 100, [(0, k) for k in range(1, 100)], trials=400)
+    assert seen == [4, 1] and {r.p_value for r in same} == {1.0}

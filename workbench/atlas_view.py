@@ -12,13 +12,13 @@ from collections.abc import Sequence
 import pandas as pd
 import plotly.express as px
 import plotly.graph_objects as go
-import streamlit as st
 
 from evalcore.atlas import Atlas, AtlasConfig, Grouping, build_atlas
 from evalcore.conversion import ConversionConfig
 from evalcore.experiment import Scheme
 from evalcore.metrics.tedeval import TedConfig
 from workbench.atlas_links import GroupRef, InspectorTarget, inspector_query, inspector_target
+from workbench.cache import cached
 from workbench.datasets import LoadedDataset
 from workbench.links import inspector_link
 from workbench.tedeval import experiment_schemes
@@ -49,7 +49,7 @@ def atlas_schemes(loaded: LoadedDataset) -> list[Scheme]:
     return out
 
 
-@st.cache_data(show_spinner="Grouping every edit operation…", max_entries=8)
+@cached("data", show_spinner="Grouping every edit operation…", max_entries=8)
 def _atlas(files: tuple[tuple[str, str], ...], protocol: str, skip: bool, _loaded: LoadedDataset) -> Atlas:
     config = AtlasConfig(TedConfig(ConversionConfig(protocol=protocol)), skip_mismatched=skip)  # type: ignore[arg-type]
     atlas, _ = build_atlas(atlas_schemes(_loaded), config)
@@ -59,7 +59,7 @@ def _atlas(files: tuple[tuple[str, str], ...], protocol: str, skip: bool, _loade
 def dataset_atlas(loaded: LoadedDataset, protocol: str = "2012", skip: bool = True) -> Atlas:
     """The atlas of the dataset (cached on the files' digests and the settings)."""
     files = tuple((a.name, a.digest) for a in loaded.analyses)
-    return _atlas(files, protocol, skip, loaded)
+    return _atlas.by(*(d for _, d in files))(files, protocol, skip, loaded)
 
 
 def targets(atlas: Atlas) -> list[str]:

@@ -17,7 +17,6 @@ from typing import Literal
 
 import pandas as pd
 import plotly.graph_objects as go
-import streamlit as st
 
 from evalcore.errors import EvalcoreError
 from evalcore.formats.conllu import write_conllu
@@ -34,7 +33,7 @@ from evalcore.metrics.breakdown import (
 )
 from evalcore.metrics.conll18 import evaluate_conll18
 from evalcore.significance import Interval, bootstrap_interval
-from workbench.cache import CorpusAttach
+from workbench.cache import CorpusAttach, cached
 from workbench.datasets import Analysis, LoadedDataset
 from workbench.links import inspector_url
 
@@ -139,7 +138,7 @@ class Parity:
     signature: str
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@cached("data", show_spinner=False, max_entries=32)
 def _parity(gold_digest: str, system_digest: str, _gold: Analysis, _system: Analysis) -> Parity:
     gold = write_conllu(_gold.dep_trees).encode("utf-8")
     system = write_conllu(_system.dep_trees).encode("utf-8")
@@ -163,7 +162,7 @@ def _parity(gold_digest: str, system_digest: str, _gold: Analysis, _system: Anal
 def parity_table(gold: Analysis, system: Analysis) -> Parity:
     """``evalcore attach --format conll18`` on the two analyses (character alignment of the whole
     document, as the shared task's scorer; cached on their contents)."""
-    return _parity(gold.digest, system.digest, gold, system)
+    return _parity.by(gold.digest, system.digest)(gold.digest, system.digest, gold, system)
 
 
 # --------------------------------------------------------------------------- breakdowns
@@ -193,7 +192,7 @@ class BreakdownView:
         return next((r for r in self.rows if r.score.group == group), None)
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
+@cached("data", show_spinner=False, max_entries=64)
 def _breakdown(
     gold_digest: str,
     system_digest: str,
@@ -235,7 +234,9 @@ def breakdown_view(
         i for i, (_, c) in zip(corpus.indices, corpus.result.per_sentence, strict=True) if not c.skipped
     )
     key = (config.no_punct, config.max_len, config.deprel_base)
-    return _breakdown(gold.digest, system.digest, indices, key, by, gold, system)
+    return _breakdown.by(gold.digest, system.digest)(
+        gold.digest, system.digest, indices, key, by, gold, system
+    )
 
 
 def _sorted_rows(view: BreakdownView, sort: Sort) -> list[GroupRow]:

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import hashlib
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Generic, ParamSpec, TypeVar
 
 import streamlit as st
 
@@ -47,10 +47,14 @@ from workbench.datasets import (
 
 __all__ = [
     "CHUNK",
+    "Cached",
     "CorpusAttach",
     "app_limits",
+    "builtin_digests",
+    "cached",
     "corpus_attach",
     "digest",
+    "is_builtin",
     "load_builtin",
     "load_files",
     "read_file",
@@ -60,6 +64,54 @@ __all__ = [
 CHUNK = 250  # sentences per cached scoring chunk
 
 T = TypeVar("T")
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+@st.cache_resource(show_spinner=False)
+def builtin_digests() -> frozenset[str]:
+    """The content digests of every file that ships with the app (``assets/``): what every session
+    may share."""
+    return frozenset(digest(p.read_bytes()) for p in ASSETS.rglob("*") if p.is_file())
+
+
+def is_builtin(digests: Iterable[str]) -> bool:
+    """Every digest is a shipped file's (an empty list is: nothing of an upload)."""
+    shipped = builtin_digests()
+    return all(d in shipped for d in digests)
+
+
+class Cached(Generic[P, R]):
+    """One cached function, twice: a cache shared by every session for what is computed from
+    shipped files only, and each session's own cache (``scope="session"``: Streamlit clears it
+    when the session's connection closes) for what is computed from an upload.  ``by(*digests)``
+    picks the cache from the content digests of the files the call reads, so a closed session's
+    uploads leave nothing behind in a shared cache (three sessions that uploaded 10.8 MB each
+    left 400 MB of trees there)."""
+
+    def __init__(self, fn: Callable[P, R], shared: Callable[P, R], own: Callable[P, R]) -> None:
+        self._fn, self._shared, self._own = fn, shared, own
+
+    def by(self, *digests: str) -> Callable[P, R]:
+        if is_builtin(digests):
+            return self._shared
+        from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+        # outside a session (a test calling a view function bare) there is no session to keep it
+        return self._own if get_script_run_ctx(suppress_warning=True) is not None else self._fn
+
+
+def cached(kind: str, **options: Any) -> Callable[[Callable[P, R]], Cached[P, R]]:
+    """``@cached("resource" | "data", max_entries=...)``: :class:`Cached` over ``st.cache_resource``
+    or ``st.cache_data`` with ``options``."""
+    maker: Any = st.cache_resource if kind == "resource" else st.cache_data
+
+    def wrap(fn: Callable[P, R]) -> Cached[P, R]:
+        return Cached(fn, maker(**options)(fn), maker(scope="session", **options)(fn))
+
+    return wrap
 
 
 def app_limits() -> Limits:
@@ -77,7 +129,7 @@ def digest(data: bytes) -> str:
     return hashlib.sha1(data, usedforsecurity=False).hexdigest()
 
 
-@st.cache_resource(show_spinner=False, max_entries=64)
+@cached("resource", show_spinner=False, max_entries=64)
 def _read(
     content_digest: str,
     fmt: FileFormat,
@@ -110,7 +162,8 @@ def read_file(spec: FileSpec, data: bytes, *, name: str | None = None) -> Analys
     """
     d = digest(data)
     limits = app_limits()
-    return Analysis(spec, d, _read(d, spec.fmt, name or spec.path, spec.per_line, repr(limits), data, limits))
+    read = _read.by(d)
+    return Analysis(spec, d, read(d, spec.fmt, name or spec.path, spec.per_line, repr(limits), data, limits))
 
 
 def run_with_progress(
@@ -180,14 +233,14 @@ def load_builtin(spec: DatasetSpec) -> LoadedDataset:
 # corpus attachment scores
 
 
-@st.cache_resource(show_spinner=False, max_entries=32)
+@cached("resource", show_spinner=False, max_entries=32)
 def _pairing(
     gold_digest: str, system_digest: str, skip_mismatch: bool, _gold: Analysis, _system: Analysis
 ) -> Pairing:
     return pair_trees(_gold.dep_trees, _system.dep_trees, skip_mismatch=skip_mismatch)
 
 
-@st.cache_data(show_spinner=False, max_entries=256)
+@cached("data", show_spinner=False, max_entries=256)
 def _attach_chunk(
     gold_digest: str,
     system_digest: str,
@@ -198,7 +251,9 @@ def _attach_chunk(
     _gold: Analysis,
     _system: Analysis,
 ) -> AttachResult:
-    pairing = _pairing(gold_digest, system_digest, skip_mismatch, _gold, _system)
+    pairing = _pairing.by(gold_digest, system_digest)(
+        gold_digest, system_digest, skip_mismatch, _gold, _system
+    )
     chunk = pairing.pairs[start:stop]
     no_punct, max_len, deprel_base = config
     cfg = AttachConfig(no_punct=no_punct, max_len=max_len, deprel_base=deprel_base)
@@ -224,14 +279,15 @@ def corpus_attach(gold: Analysis, system: Analysis, config: AttachConfig) -> Cor
     counts, or different words unless the system file allows skipping them).
     """
     skip = system.spec.align == "skip-mismatch"
-    pairing = _pairing(gold.digest, system.digest, skip, gold, system)
+    pairing = _pairing.by(gold.digest, system.digest)(gold.digest, system.digest, skip, gold, system)
     key = (config.no_punct, config.max_len, config.deprel_base)
     bounds = [(k, min(k + CHUNK, len(pairing.pairs))) for k in range(0, len(pairing.pairs), CHUNK)]
     done_key = f"{gold.digest}:{system.digest}:{skip}:{key}"
     fresh = done_key not in _seen()
 
     def chunk(a: int, b: int) -> Callable[[], AttachResult]:
-        return lambda: _attach_chunk(gold.digest, system.digest, skip, key, a, b, gold, system)
+        attach = _attach_chunk.by(gold.digest, system.digest)
+        return lambda: attach(gold.digest, system.digest, skip, key, a, b, gold, system)
 
     parts = run_with_progress(
         f"Scoring {system.name} against {gold.name}",

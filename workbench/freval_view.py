@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import pandas as pd
-import streamlit as st
 
 from evalcore.errors import EvalcoreError
 from evalcore.formats.prm import COLLINS, EvalbParams, read_prm
@@ -34,7 +33,7 @@ from evalcore.metrics.freval import (
 from evalcore.metrics.parseval import Bracket, ParsevalConfig, SentenceComparison, read_evalb
 from evalcore.render.dot import NodeStyleName, tree_to_dot
 from evalcore.trees import Node, Tree
-from workbench.cache import app_limits
+from workbench.cache import app_limits, cached
 from workbench.datasets import ASSETS, DatasetSpec, FileSpec
 
 __all__ = [
@@ -94,7 +93,7 @@ def builtin_files(spec: DatasetSpec) -> tuple[TreeFile | None, list[TreeFile], l
     return (load(gold) if gold else None), [load(f) for f in tests], [load(f) for f in params]
 
 
-@st.cache_resource(show_spinner=False, max_entries=64)
+@cached("resource", show_spinner=False, max_entries=64)
 def _sentences(digest: str, name: str, limits: str, _data: bytes, _limits: Limits) -> tuple[PtbLine, ...]:
     return tuple(read_ptb_sentences(_data, name=name, layout="auto", limits=_limits))
 
@@ -103,7 +102,7 @@ def sentences(f: TreeFile) -> tuple[PtbLine, ...]:
     """The file's sentences as evalb sees them (cached on content), read under the app's limits
     (:func:`workbench.cache.app_limits`); raises EvalcoreError."""
     limits = app_limits()
-    return _sentences(f.digest, f.name, repr(limits), f.data, limits)
+    return _sentences.by(f.digest)(f.digest, f.name, repr(limits), f.data, limits)
 
 
 def validate_trees(name: str, data: bytes) -> str | None:
@@ -116,14 +115,14 @@ def validate_trees(name: str, data: bytes) -> str | None:
     return None
 
 
-@st.cache_resource(show_spinner=False, max_entries=32)
+@cached("resource", show_spinner=False, max_entries=32)
 def _params(digest: str, name: str, _data: bytes) -> EvalbParams:
     return read_prm(_data, name=name)
 
 
 def params_of(f: TreeFile | None) -> EvalbParams:
     """The parameter file's settings; ``None`` = evalb's COLLINS.prm (built in)."""
-    return COLLINS if f is None else _params(f.digest, f.name, f.data)
+    return COLLINS if f is None else _params.by(f.digest)(f.digest, f.name, f.data)
 
 
 def validate_prm(name: str, data: bytes) -> str | None:
@@ -161,7 +160,7 @@ class FrevalSettings:
         return FrevalConfig(extraction=extraction, strict=strict, cutoff_len=self.cutoff_len)
 
 
-@st.cache_resource(show_spinner=False, max_entries=128)
+@cached("resource", show_spinner=False, max_entries=128)
 def _run(
     gold_digest: str, test_digest: str, key: str, _gold: TreeFile, _test: TreeFile, _config: FrevalConfig
 ) -> FrevalResult:
@@ -199,7 +198,7 @@ def run_series(
             config = settings.config(params, variant)
             key = f"{config.signature()}|maxerr:{config.extraction.params.max_error}"
             try:
-                result = _run(gold.digest, test.digest, key, gold, test, config)
+                result = _run.by(gold.digest, test.digest)(gold.digest, test.digest, key, gold, test, config)
             except EvalcoreError as exc:
                 out.append(Series(name, test.name, variant, None, str(exc)))
                 continue

@@ -46,7 +46,7 @@ from evalcore.render.layout import ArcVerdict, DepLayout, WordGrid, layout_dep, 
 from evalcore.render.svg import dep_svg
 from evalcore.trees import DepTree, SpanTree
 from workbench.atlas_links import highlight_flags, parse_group
-from workbench.cache import corpus_attach
+from workbench.cache import cached, corpus_attach
 from workbench.datasets import Analysis, LoadedDataset, SentenceInfo
 from workbench.handoff import offer_lattice_page
 from workbench.labelmaps import LABELMAP_SLOT, maps_key, maps_with, parse_choice, scheme_maps
@@ -731,13 +731,17 @@ def chosen_label_maps() -> SchemeLabelMaps:
 # the sentence view: filters, orders, picker and panels (rerun alone when a sentence is chosen)
 
 
-@st.cache_resource(show_spinner=False, max_entries=16)
+@cached("resource", show_spinner=False, max_entries=16)
 def _labels(files: tuple[tuple[str, ...], ...], _loaded: LoadedDataset) -> tuple[frozenset[str], ...]:
     return _loaded.sentence_labels()
 
 
 def _files(loaded: LoadedDataset) -> tuple[tuple[str, ...], ...]:
     return tuple((a.name, a.digest, a.spec.role) for a in loaded.analyses)
+
+
+def _sentence_labels(loaded: LoadedDataset) -> tuple[frozenset[str], ...]:
+    return _labels.by(*(a.digest for a in loaded.analyses))(_files(loaded), loaded)
 
 
 def _ted_scores(
@@ -827,7 +831,7 @@ def _op_select(
 
 def filters_ui(loaded: LoadedDataset, choice: TedParse | None) -> Filters:
     """The filter boxes: relation label, and the kind of operation in the chosen parse's script."""
-    labels = sorted(set().union(*_labels(_files(loaded), loaded))) if loaded.sentences else []
+    labels = sorted(set().union(*_sentence_labels(loaded))) if loaded.sentences else []
     names = ("label", "opstatus", "opkind", "oplabel")
     keys = [f"wb_filter_{k}:{loaded.spec.key}" for k in names]
     # counted before the boxes are drawn: a filter set by the session, or by a link just followed
@@ -859,7 +863,7 @@ def _keep(
 ) -> Callable[[int], bool] | None:
     if not filters.active:
         return None
-    labels = _labels(_files(loaded), loaded) if filters.label else ()
+    labels = _sentence_labels(loaded) if filters.label else ()
     scripts: tuple[ParseTeds | None, ...] = ()
     if filters.ops.active and choice is not None:
         scripts = corpus_scripts(loaded, choice, settings.conversion)

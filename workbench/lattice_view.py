@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 
 import pandas as pd
-import streamlit as st
 
 from evalcore.errors import EvalcoreError
 from evalcore.formats.lattice import read_lattices, read_tokens
@@ -31,7 +30,7 @@ from evalcore.render.lattice_draw import distinct_arcs, lattice_tree_to_dot, pla
 from evalcore.render.text import is_rtl_text
 from evalcore.report.lattice import HEADERS, table_rows
 from evalcore.trees import Lattice
-from workbench.cache import app_limits
+from workbench.cache import app_limits, cached, digest
 from workbench.datasets import ASSETS, DatasetSpec, SentenceInfo
 from workbench.fit import GRAPHVIZ_TREE_PT
 from workbench.widgets import graphviz_figure
@@ -73,6 +72,16 @@ class LatticeInputs:
     predictions: tuple[Prediction, ...]
     ambiguity: InMemoryFile | None = None
     tokens: InMemoryFile | None = None
+
+    def _files(self) -> list[InMemoryFile | None]:
+        files = [self.gold, self.gold_lattice, self.ambiguity, self.tokens]
+        for p in self.predictions:
+            files += [p.file, p.lattice]
+        return files
+
+    def digests(self) -> list[str]:
+        """The content digest of every file (:func:`workbench.cache.digest`)."""
+        return [digest(bytes(f.data)) for f in self._files() if f is not None]
 
     def key(self) -> str:
         """A content key: names and SHA-1 of every file."""
@@ -190,7 +199,7 @@ class LatticeData:
         return max((len(a) for a in self.predictions.values()), default=0)
 
 
-@st.cache_resource(show_spinner=False, max_entries=16)
+@cached("resource", show_spinner=False, max_entries=16)
 def _evaluate(key: str, signature: str, _inputs: LatticeInputs, _config: JointConfig) -> LatticeData:
     inputs, config = _inputs, _config
     errors: list[str] = []
@@ -241,7 +250,7 @@ def _evaluate(key: str, signature: str, _inputs: LatticeInputs, _config: JointCo
 
 def evaluate_inputs(inputs: LatticeInputs, config: JointConfig) -> LatticeData:
     """Read and score everything (cached on file contents and settings)."""
-    return _evaluate(inputs.key(), config.signature(), inputs, config)
+    return _evaluate.by(*inputs.digests())(inputs.key(), config.signature(), inputs, config)
 
 
 def scenario_frame(data: LatticeData) -> pd.DataFrame:

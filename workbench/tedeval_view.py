@@ -29,7 +29,7 @@ from evalcore.metrics.tedeval import SentenceTed, TedConfig
 from evalcore.render.dot import HIGHLIGHT_FILL
 from evalcore.render.edits import EDIT_LEGEND, marked_tree_dot
 from evalcore.trees import SpanTree
-from workbench.cache import run_with_progress
+from workbench.cache import cached, run_with_progress
 from workbench.datasets import LoadedDataset
 from workbench.labelmaps import maps_key, merged_labels
 from workbench.tables import show_table
@@ -129,7 +129,12 @@ def _files_key(loaded: LoadedDataset) -> tuple[tuple[str, ...], ...]:
     )
 
 
-@st.cache_data(show_spinner=False, max_entries=24)
+def _digests(files: tuple[tuple[str, ...], ...]) -> list[str]:
+    """The content digests of a files key (:func:`workbench.cache.Cached.by`)."""
+    return [f[1] for f in files]
+
+
+@cached("data", show_spinner=False, max_entries=24)
 def _counted(
     files: tuple[tuple[str, ...], ...],
     settings: tuple[object, ...],
@@ -157,7 +162,7 @@ def _counted(
         bar.empty()
 
 
-@st.cache_data(show_spinner=False, max_entries=48)
+@cached("data", show_spinner=False, max_entries=48)
 def _experiment(
     files: tuple[tuple[str, ...], ...], settings: tuple[object, ...], label: str, _loaded: LoadedDataset
 ) -> ExperimentResult:
@@ -165,10 +170,11 @@ def _experiment(
     parses, scored apart and joined as their columns), ranked and tested."""
     s = ExperimentSettings(*settings)  # type: ignore[arg-type]
     counting = s.counting().key()
-    main = _counted(files, counting, False, label, (), _loaded)
+    counted = _counted.by(*_digests(files))
+    main = counted(files, counting, False, label, (), _loaded)
     if not s.include_golds:
         return ranked(main, s.config())
-    extra = _counted(files, counting, True, label, main.indices, _loaded)
+    extra = counted(files, counting, True, label, main.indices, _loaded)
     names = [scheme.name for scheme in experiment_schemes(_loaded)]
     return join_parses(main, extra, names, s.config())
 
@@ -178,10 +184,11 @@ def corpus_experiment(
 ) -> ExperimentResult:
     """The SPEC §5.4 experiment over the dataset (cached; raises EvalcoreError on bad input): the same
     result as ``run_experiment`` over :func:`~workbench.tedeval.experiment_schemes` in one go."""
-    return _experiment(_files_key(loaded), settings.key(), label, loaded)
+    files = _files_key(loaded)
+    return _experiment.by(*_digests(files))(files, settings.key(), label, loaded)
 
 
-@st.cache_data(show_spinner=False, max_entries=24)
+@cached("data", show_spinner=False, max_entries=24)
 def _merged(
     files: tuple[tuple[str, ...], ...], settings: tuple[object, ...], _loaded: LoadedDataset
 ) -> pd.DataFrame:
@@ -195,7 +202,8 @@ def _merged(
 
 def merged_label_table(loaded: LoadedDataset, settings: ExperimentSettings) -> pd.DataFrame:
     """The labels the settings' per-scheme maps merge on the dataset (``workbench.labelmaps``), cached."""
-    return _merged(_files_key(loaded), settings.counting().key(), loaded)
+    files = _files_key(loaded)
+    return _merged.by(*_digests(files))(files, settings.counting().key(), loaded)
 
 
 ConvKey = tuple[str, str, tuple[tuple[str, tuple[tuple[str, str], ...]], ...]]
@@ -211,7 +219,7 @@ def _conversion(conv: ConvKey) -> ConversionConfig:
     return ConversionConfig(protocol=conv[0], function_separators=conv[1], scheme_maps=maps)  # type: ignore[arg-type]
 
 
-@st.cache_resource(show_spinner=False, max_entries=512)
+@cached("resource", show_spinner=False, max_entries=512)
 def _sentence(
     files: tuple[tuple[str, ...], ...],
     index: int,
@@ -231,13 +239,14 @@ def sentence_report(
     files' digests, the sentence, the settings and the parses."""
     names = tuple(c.name for c in choices)
     conv = _conv_key(config)
-    return _sentence(_files_key(loaded), index, conv, names, loaded, tuple(choices))
+    files = _files_key(loaded)
+    return _sentence.by(*_digests(files))(files, index, conv, names, loaded, tuple(choices))
 
 
 CHUNK = 200  # sentences per cached chunk of corpus_scripts
 
 
-@st.cache_resource(show_spinner=False, max_entries=256)
+@cached("resource", show_spinner=False, max_entries=256)
 def _scripts_chunk(
     files: tuple[tuple[str, ...], ...],
     name: str,
@@ -263,7 +272,8 @@ def corpus_scripts(
     done = f"scripts:{files}:{choice.name}:{conv}"
 
     def step(a: int, b: int) -> Callable[[], tuple[ParseTeds | None, ...]]:
-        return lambda: _scripts_chunk(files, choice.name, conv, a, b, loaded, choice)
+        chunk = _scripts_chunk.by(*_digests(files))
+        return lambda: chunk(files, choice.name, conv, a, b, loaded, choice)
 
     parts = run_with_progress(
         f"Edit scripts of {choice.name}",

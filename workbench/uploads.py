@@ -48,6 +48,7 @@ from workbench.datasets import (
     detect_format,
 )
 from workbench.links import UPLOAD_KEY, current_link, show_link_problems
+from workbench.sessions import forget_streamlit_files, held_besides, holds_uploads
 from workbench.text import md_code, md_escape
 
 __all__ = [
@@ -104,28 +105,37 @@ def size_problem(name: str, data: bytes, limit_mb: int | None = None) -> str | N
     return None
 
 
-def budget_used() -> int:
-    """Decompressed bytes of the files this session holds (every upload slot and the inspector's)."""
+def budget_used(pending: str = "") -> int:
+    """What the server holds for this session: the decompressed bytes of the files it accepted
+    (every upload slot and the inspector's), and every other file Streamlit keeps for it (refused
+    files still in an upload box, files posted to the upload endpoint; :mod:`workbench.sessions`)
+    but ``pending``, the id of the file being checked."""
     used = 0
+    accepted: set[str] = {pending}
     for key, value in st.session_state.items():
         if key == "_wb_uploads" or str(key).startswith("_wb_slot:"):
-            used += sum(getattr(u, "size", 0) for u in dict(value).values())  # type: ignore[call-overload]
-    return used
+            for u in dict(value).values():  # type: ignore[call-overload]
+                used += getattr(u, "size", 0)
+                accepted.add(getattr(u, "file_id", ""))
+    return used + held_besides(accepted)
 
 
-def budget_problem(name: str, data: bytes, *, replacing: int = 0) -> tuple[int, str | None]:
+def budget_problem(
+    name: str, data: bytes, *, replacing: int = 0, file_id: str = ""
+) -> tuple[int, str | None]:
     """The decompressed size of an upload and, if it does not fit in what is left of the session's
     budget (``replacing`` bytes are freed by the file it replaces), why it is refused.  The size
     is counted while decompressing, and counting stops once the budget is passed."""
     budget = app_limits().session_bytes
-    left = max(budget - budget_used() + replacing, 0)
+    left = max(budget - budget_used(file_id) + replacing, 0)
     size = decompressed_size(data, left, name) if data[:2] == b"\x1f\x8b" else len(data)
     if size <= left:
         return size, None
     return size, (
         f"{name}: more than {_mb(left)} once decompressed, and this session has only {_mb(left)} left of "
         f"its budget of {_mb(budget)} for loaded files (EVALCORE_SESSION_BYTES); it was not read, and the "
-        "files loaded before are kept. Forget uploaded files to make room."
+        "files loaded before are kept. Forget uploaded files to make room (refused files left in an "
+        "upload box count too: remove them there)."
     )
 
 
@@ -136,6 +146,7 @@ class Upload:
     name: str
     data: bytes
     size: int = 0
+    file_id: str = ""  # Streamlit's id of the uploaded file (what its upload manager holds)
 
 
 def _state(key: str, default: object) -> object:
@@ -177,7 +188,7 @@ def upload_slot(
                 if not multiple
                 else getattr(store.get(up.name), "size", 0)
             )
-            size, err = budget_problem(up.name, data, replacing=freed)
+            size, err = budget_problem(up.name, data, replacing=freed, file_id=up.file_id)
         if err is None and validate is not None:
             err = validate(up.name, data)
         if err is not None:
@@ -186,7 +197,8 @@ def upload_slot(
         errors.pop(up.name, None)
         if not multiple:
             store.clear()
-        store[up.name] = Upload(up.name, data, size)
+        store[up.name] = Upload(up.name, data, size, up.file_id)
+        holds_uploads()
     for err in errors.values():
         st.error(err, icon="⚠️")
     return list(store.values())
@@ -225,6 +237,7 @@ def forget_button(keys: Sequence[str], *, label: str = "Forget uploaded files") 
         for key in keys:
             for prefix in ("_wb_slot:", "_wb_slot_errors:", "_wb_slot_seen:"):
                 st.session_state.pop(prefix + key, None)
+        forget_streamlit_files()
         st.rerun()
 
 
@@ -323,6 +336,7 @@ class UploadRecord:
     role: str  # "gold" | "parse" | "lattice" | "tokens" | "params"
     size: int = 0  # bytes once decompressed (the session budget)
     file: str = ""  # the uploaded file's own name
+    file_id: str = ""  # Streamlit's id of the uploaded file (what its upload manager holds)
 
 
 def _uploads() -> dict[str, UploadRecord]:
@@ -354,7 +368,7 @@ def _upload_clashes() -> dict[str, str]:
 
 
 def accept_upload(
-    name: str, data: bytes, wanted_role: str, fmt_choice: str = "auto", size: int = 0
+    name: str, data: bytes, wanted_role: str, fmt_choice: str = "auto", size: int = 0, file_id: str = ""
 ) -> str | None:
     """Validate one uploaded file; on success store it under its role and name (replacing a file
     of the same role and name, never one of another role).
@@ -380,7 +394,8 @@ def accept_upload(
             f"{name}: a {others[0].role} file of the same name is loaded; this {role} file is kept beside "
             f"it as '{shown}' (it replaces nothing)."
         )
-    _uploads()[_upload_key(role, name)] = UploadRecord(shown, data, fmt, role, size, name)
+    _uploads()[_upload_key(role, name)] = UploadRecord(shown, data, fmt, role, size, name, file_id)
+    holds_uploads()
     return None
 
 
@@ -408,8 +423,10 @@ def upload_panel() -> tuple[DatasetSpec, list[tuple[FileSpec, bytes]]]:
             size = 0
             if err is None:
                 old = _uploads().get(_upload_key(role, up.name))
-                size, err = budget_problem(up.name, data, replacing=old.size if old else 0)
-            err = err or accept_upload(up.name, data, role, fmt_choice, size)
+                size, err = budget_problem(
+                    up.name, data, replacing=old.size if old else 0, file_id=up.file_id
+                )
+            err = err or accept_upload(up.name, data, role, fmt_choice, size, up.file_id)
             if err is None:
                 _upload_errors().pop(up.name, None)
             else:
@@ -426,6 +443,7 @@ def upload_panel() -> tuple[DatasetSpec, list[tuple[FileSpec, bytes]]]:
             _uploads().clear()
             _upload_errors().clear()
             _upload_clashes().clear()
+            forget_streamlit_files()
             st.rerun()
     against = ""
     if golds:

@@ -24,7 +24,16 @@ from evalcore.commands._common import refuse
 from evalcore.interrupts import STOP_SIGNALS, die_with_parent, signals_blocked
 from evalcore.limits import LIMIT_SPECS, Limits
 
-__all__ = ["APP_MODULES", "STOP_GRACE", "missing_modules", "register", "run", "serve", "streamlit_command"]
+__all__ = [
+    "APP_MODULES",
+    "STOP_GRACE",
+    "missing_modules",
+    "register",
+    "run",
+    "serve",
+    "server_environment",
+    "streamlit_command",
+]
 
 STOP_GRACE = 1.0
 """Seconds the server has to stop after SIGTERM before it is killed."""
@@ -79,6 +88,17 @@ def streamlit_command(app_py: str, port: int, extra: list[str]) -> list[str]:
     ]
 
 
+def server_environment(limits: Limits, base: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment of the Streamlit server: ``base`` (default ``os.environ``), the limits'
+    ``EVALCORE_MAX_*`` variables, and ``MALLOC_ARENA_MAX=2`` unless it is set: glibc gives each
+    thread a heap arena of its own, Streamlit runs every script run in a thread, and memory freed
+    in one arena is not reused by another, so the memory of closed sessions stayed with the server
+    (docs/robustness.md, "App limits")."""
+    env = dict(os.environ if base is None else base)
+    env.setdefault("MALLOC_ARENA_MAX", "2")
+    return {**env, **limits_environment(limits)}
+
+
 def limits_environment(limits: Limits) -> dict[str, str]:
     """``EVALCORE_MAX_*`` for every limit: the app reads its limits from the environment."""
     return {spec.env: str(getattr(limits, spec.name)) for spec in LIMIT_SPECS}
@@ -95,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     from evalcore.appdir import app_root
 
     root = app_root()
-    env = {**os.environ, **limits_environment(args.limits)}
+    env = server_environment(args.limits)
     command = streamlit_command(str(root / "app.py"), args.port, list(args.streamlit_options))
     # the folder of app.py is the working directory: streamlit reads .streamlit/config.toml there
     return serve(command, str(root), env)

@@ -208,6 +208,7 @@ def _run_aligned(args: argparse.Namespace, difference: MismatchError, boot: Boot
             limits=args.limits,
             deprel_base=args.deprel_base,
             per_sentence=boot is not None,
+            read_all=False,  # the first character that cannot be aligned ends it (not the scorer's order)
         )
     except MismatchError as text:
         # not another tokenization of the same text: today's error, where the tokens first differ,

@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
         from evalcore.resampling import freval_table, intervals
 
         scored = [c for c in result.per_sentence if c.sentences and not (c.errors or c.skipped)]
-        ivs = intervals(freval_table(scored, config, result.score.limit), boot)
+        ivs = intervals(freval_table(scored, config, len(result.score.per_size)), boot)
     if args.format == "json":
         sys.stdout.write(json_text(freval_json(result, ivs)))
     elif args.format == "csv":

@@ -25,8 +25,10 @@ from __future__ import annotations
 
 import io
 import os
+import stat
 import zlib
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from evalcore.errors import InputFormatError
@@ -35,6 +37,7 @@ from evalcore.limits import DEFAULT_LIMITS, Limits
 __all__ = [
     "BLANKS",
     "CHUNK",
+    "InMemoryText",
     "InputSource",
     "blocks",
     "decompressed_size",
@@ -43,9 +46,6 @@ __all__ = [
     "source_name",
 ]
 
-InputSource = str | os.PathLike[str] | bytes
-"""A path, or the raw bytes of an uploaded file (then pass ``name``)."""
-
 BLANKS = " \t\n\r\f\v"
 """What separates labels and words in evalb's files: the ASCII blanks of C's ``isspace`` (evalb calls
 no ``setlocale``), as evalb reads them.  A no-break space or any other Unicode space is part of a
@@ -53,6 +53,39 @@ word (``(CD 2\u00a0000)`` is one word); Python's ``str.split()`` and ``\\s`` wou
 
 CHUNK = 1 << 20
 """Bytes read (after decompression) at a time."""
+
+
+@dataclass(frozen=True, slots=True)
+class InMemoryText:
+    """A file's content held as a ``str`` (the public API's in-memory input), read like a file: it
+    is encoded to UTF-8 a chunk at a time as it is read, so the limits apply while it streams and
+    no encoded copy of the whole is ever made (a 1 GB string peaked at 1.9 GB before)."""
+
+    text: str
+
+
+InputSource = str | os.PathLike[str] | bytes | InMemoryText
+"""A path, the raw bytes of an uploaded file, or text held in memory (then pass ``name``)."""
+
+
+class _TextStream(io.RawIOBase):
+    """:class:`InMemoryText` as a binary stream: each read encodes the next characters."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._pos = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int | None = -1) -> bytes:
+        """The next ``size`` characters (all of them without ``size``), encoded."""
+        end = len(self._text) if size is None or size < 0 else self._pos + max(size // 4, 1)
+        piece = self._text[self._pos : end]
+        self._pos += len(piece)
+        return piece.encode("utf-8", "surrogatepass")
+
+    read1 = read
 
 
 def shown(text: str, limit: int = 40) -> str:
@@ -66,6 +99,8 @@ def source_name(source: InputSource, name: str | None = None) -> str:
         return name
     if isinstance(source, bytes):
         return "<upload>"
+    if isinstance(source, InMemoryText):
+        return "<text>"
     return str(source)
 
 
@@ -81,7 +116,10 @@ def _open_binary(source: InputSource, name: str) -> io.BufferedIOBase:
         if source[:2] == b"\x1f\x8b":
             return _gunzip(raw)
         return raw
+    if isinstance(source, InMemoryText):
+        return _TextStream(source.text)  # type: ignore[return-value]  # read1/read/close are all we use
     path = Path(source)
+    _regular_or_device(path, name)
     try:
         fh = open(path, "rb")  # noqa: SIM115 - closed by the caller
     except OSError as exc:
@@ -91,6 +129,24 @@ def _open_binary(source: InputSource, name: str) -> io.BufferedIOBase:
     if head == b"\x1f\x8b":
         return _gunzip(fh)
     return fh
+
+
+def _regular_or_device(path: Path, name: str) -> None:
+    """Refuse a named pipe or a socket before opening it: opening a pipe waits for a writer
+    (forever, if there is none), and every reader opens its input again to read it a second time
+    (the format is sniffed first; a parse of another tokenization is read again to align it), which
+    a pipe cannot give.  Regular files and devices (``/dev/null``) are read as files."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return  # open() says why
+    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+        kind = "a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "a socket"
+        raise InputFormatError(
+            f"cannot read {kind}: evalcore reads an input file more than once and would wait on a "
+            "pipe; save it to a file first",
+            file=name,
+        )
 
 
 def decompressed_size(source: InputSource, limit: int, name: str | None = None) -> int:

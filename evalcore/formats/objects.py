@@ -84,30 +84,44 @@ def from_spacy(doc: object, *, root: str = "root", name: str = "<spacy>") -> lis
         raise InputFormatError("the spaCy Doc has no dependency parse (run a parser on it first)", file=name)
     out: list[DepTree] = []
     for k, sent in enumerate(cast(Iterable[_SpacySpan], getattr(doc, "sents", ())), start=1):
-        start = sent.start
-        words = list(sent)
-        tokens = []
-        for t in words:
-            head = spacy_head(t, start)
-            if not 0 <= head <= len(words):
-                raise InputFormatError(
-                    f"token {t.i - start + 1} of sentence {k} has its head outside the sentence",
-                    file=name,
-                    sentence=str(k),
-                )
-            tokens.append(
-                Token(
-                    id=t.i - start + 1,
-                    form=t.text,
-                    lemma=_field(t.lemma_),
-                    upos=_field(t.pos_),
-                    xpos=_field(t.tag_),
-                    head=head,
-                    deprel=_field(spacy_label(t, root)),
-                    misc="_" if t.whitespace_ else "SpaceAfter=No",
-                )
-            )
-        text = "".join(t.form + ("" if t.misc == "SpaceAfter=No" else " ") for t in tokens).rstrip()
-        comments = (f"# sent_id = {k}", "# text = " + " ".join(text.split()))
-        out.append(DepTree(tuple(tokens), sent_id=str(k), text=text, comments=comments))
+        try:
+            out.append(_spacy_sentence(sent, k, root, name))
+        except AttributeError as exc:  # not a parsed spaCy object after all: one typed error
+            missing = f"'{exc.name}'" if exc.name else "an attribute"
+            raise InputFormatError(
+                f"sentence {k} of the spaCy Doc: a token or sentence has no {missing} (expected spaCy "
+                "tokens with i, text, lemma_, pos_, tag_, dep_, whitespace_ and head, in sentences "
+                "with start)",
+                file=name,
+                sentence=str(k),
+            ) from None
     return out
+
+
+def _spacy_sentence(sent: _SpacySpan, k: int, root: str, name: str) -> DepTree:
+    start = sent.start
+    words = list(sent)
+    tokens = []
+    for t in words:
+        head = spacy_head(t, start)
+        if not 0 <= head <= len(words):
+            raise InputFormatError(
+                f"token {t.i - start + 1} of sentence {k} has its head outside the sentence",
+                file=name,
+                sentence=str(k),
+            )
+        tokens.append(
+            Token(
+                id=t.i - start + 1,
+                form=t.text,
+                lemma=_field(t.lemma_),
+                upos=_field(t.pos_),
+                xpos=_field(t.tag_),
+                head=head,
+                deprel=_field(spacy_label(t, root)),
+                misc="_" if t.whitespace_ else "SpaceAfter=No",
+            )
+        )
+    text = "".join(t.form + ("" if t.misc == "SpaceAfter=No" else " ") for t in tokens).rstrip()
+    comments = (f"# sent_id = {k}", "# text = " + " ".join(text.split()))
+    return DepTree(tuple(tokens), sent_id=str(k), text=text, comments=comments)

@@ -132,7 +132,8 @@ def parse_prm(
 ) -> EvalbParams:
     """Parse ``(lineno, text)`` lines of a parameter file (see the module docstring).
 
-    At most ``limits.block_lines`` settings are kept (the file is one block)."""
+    The file is one block: at most ``limits.block_lines`` settings and ``limits.block_bytes``
+    bytes, comment lines included (a file of comments costs what a block of them costs)."""
     delete: list[str] = []
     delete_len: list[str] = []
     quote: list[str] = []
@@ -140,8 +141,12 @@ def parse_prm(
     eq_words: list[tuple[str, str]] = []
     warnings: list[str] = []
     settings: dict[str, int] = {}
-    kept = 0
+    kept = size = 0
     for lineno, raw in lines:
+        size += len(raw) + 1
+        if size > limits.block_bytes:
+            what = f"parameter file has more than {limits.block_bytes} bytes"
+            raise limits.error("block_bytes", what, file=name, line=lineno)
         text = raw.rstrip(BLANKS)  # evalb's isspace: ASCII blanks only (a no-break space is text)
         if text.startswith("#") or len(text) < 3:
             continue

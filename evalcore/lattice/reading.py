@@ -64,7 +64,7 @@ from pathlib import PurePath
 from typing import Literal, NoReturn, TypeVar
 
 from evalcore.errors import InputFormatError, MismatchError
-from evalcore.formats._io import InputSource, blocks, iter_lines
+from evalcore.formats._io import InMemoryText, InputSource, blocks, iter_lines
 from evalcore.formats.conllu import read_conllu
 from evalcore.formats.detect import sniff_kind
 from evalcore.formats.lattice import read_lattices
@@ -118,10 +118,11 @@ T = TypeVar("T")
 
 @dataclass(frozen=True, slots=True)
 class InMemoryFile:
-    """A file given as bytes (an upload); ``name`` supplies the extension and the name in messages."""
+    """A file given as bytes (an upload) or as text (the public API's in-memory input); ``name``
+    supplies the extension and the name in messages."""
 
     name: str
-    data: bytes
+    data: bytes | InMemoryText
 
 
 FileInput = str | InMemoryFile

@@ -172,6 +172,19 @@ class _TextCheck:
         if self.text[0] or self.text[1]:
             self._fail(0)
 
+    def unmatched(self, more: Iterator[TokenizedSentence], *, gold: bool) -> None:
+        """The other file has ended: if this side has characters not compared, fail now, with the
+        20 characters the message quotes (read from ``more``, the rest of this side)."""
+        side = 0 if gold else 1
+        if not self.text[side]:
+            return
+        while len(self.text[side]) < 20:
+            nxt = next(more, None)
+            if nxt is None:
+                break
+            self.add(nxt, gold=gold)
+        self.finish()
+
     def _fail(self, local: int) -> None:
         k = self.done + local
         g, p = self.text
@@ -271,10 +284,15 @@ def stream_alignment(
         else:
             yield AlignStep(-1, None, pi, p)
             p, pi = pull(pi_iter, False), pi + 1
+    # one file has ended: the other's sentences are unaligned, but its first character left over
+    # has no counterpart, so the text check fails there, without reading on (an empty gold
+    # against 200,000 predicted sentences is named at the first of them)
     while g is not None:
+        check.unmatched(gi_iter, gold=True)
         yield AlignStep(gi, g, -1, None)
         g, gi = pull(gi_iter, True), gi + 1
     while p is not None:
+        check.unmatched(pi_iter, gold=False)
         yield AlignStep(-1, None, pi, p)
         p, pi = pull(pi_iter, False), pi + 1
     check.finish()

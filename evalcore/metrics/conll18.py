@@ -525,6 +525,7 @@ class _Aligner:
         limits: Limits,
         per_sentence: bool,
         deprel_base: bool = True,
+        read_all: bool = True,
     ) -> None:
         self.g = _Side(gold, source_name(gold, gold_name), limits, deprel_base)
         self.s = _Side(system, source_name(system, system_name), limits, deprel_base)
@@ -535,6 +536,7 @@ class _Aligner:
         self.gold_starts: list[int] = []  # first character of each gold sentence (per_sentence only)
         self.pending: deque[tuple[_Word, _Word]] = deque()
         self.mismatch: MismatchError | None = None
+        self.read_all = read_all  # after a text difference, read both files for their errors
 
     # -- loading, in step on both sides -------------------------------------------------
 
@@ -632,9 +634,14 @@ class _Aligner:
                 system.popleft()
 
     def _compare(self) -> None:
-        """Compare the characters both files have read; remember the first difference."""
+        """Compare the characters both files have read; remember the first difference (also where
+        one file has ended and the other has characters left: they cannot be aligned)."""
         g, s = self.g, self.s
-        if self.mismatch is not None or not g.text or not s.text:
+        if self.mismatch is not None:
+            return
+        if not g.text or not s.text:
+            if (g.eof and s.text) or (s.eof and g.text):
+                self._mismatch(0)
             return
         gt, st = "".join(g.text), "".join(s.text)
         n = min(len(gt), len(st))
@@ -721,8 +728,9 @@ class _Aligner:
             if gt or st:
                 self._mismatch(0)
         if self.mismatch is not None:
-            self._drain(self.g)
-            self._drain(self.s)
+            if self.read_all:  # the scorer reads both files whole first: a format error wins
+                self._drain(self.g)
+                self._drain(self.s)
             raise self.mismatch
         self._flush(len(self.s))
         units = [Conll18Counts(*u) for u in self.units]
@@ -861,6 +869,7 @@ def evaluate_conll18(
     limits: Limits = DEFAULT_LIMITS,
     per_sentence: bool = False,
     deprel_base: bool = True,
+    read_all: bool = True,
 ) -> Conll18Result:
     """The CoNLL 2018 evaluation of ``system`` against ``gold`` (paths or bytes; gzip is read).
 
@@ -869,5 +878,12 @@ def evaluate_conll18(
     BLEX (``evalcore attach``'s own definition; content and functional relations are still told by
     the universal part).  Raises :class:`InputFormatError`, :class:`TreeStructureError` or
     :class:`MismatchError` where the scorer raises ``UDError``.
+
+    The text is compared as it is read, and a difference is found at its character (also where
+    one file ends and the other goes on).  ``read_all`` (the scorer's order) then reads both
+    files to their end, keeping nothing, so that a format error anywhere in them is raised
+    instead; ``read_all=False`` raises the difference at once (``evalcore attach``'s own path:
+    an empty gold against a long parse is named in a moment, not after the whole parse).
     """
-    return _Aligner(gold, system, gold_name, system_name, limits, per_sentence, deprel_base).run()
+    aligner = _Aligner(gold, system, gold_name, system_name, limits, per_sentence, deprel_base, read_all)
+    return aligner.run()

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
+    "EMPTY_SIZES_LISTED",
     "TABLE1_LIMITS",
     "FrevalConfig",
     "FrevalCounts",
@@ -50,6 +51,7 @@ __all__ = [
     "f1_by_size_frame",
     "freval_corpus",
     "limit_name",
+    "listed_sizes",
     "score",
     "sentence_counts",
     "table1_frame",
@@ -187,9 +189,28 @@ class SizeScore:
     f1: float
 
 
+EMPTY_SIZES_LISTED = 1_000
+"""Sizes past the largest tree of either file (they have no fragments) listed one by one, as any
+size, when there are at most this many; more are one range (:attr:`FrevalScore.empty_sizes`)."""
+
+
+def listed_sizes(limit: int, largest: int) -> int:
+    """The sizes listed (and resampled) one by one: all of 1..``limit``, or, when the limit is
+    more than :data:`EMPTY_SIZES_LISTED` sizes past ``largest`` (the largest tree, in brackets),
+    only 1..``largest``: a size limit of 10^9 costs what the largest tree costs."""
+    return limit if limit - largest <= EMPTY_SIZES_LISTED else largest
+
+
 @dataclass(frozen=True, slots=True)
 class FrevalScore:
-    """FLR, FLP, F1 (fractions) with the per-size rows 1..``limit`` they were mixed from."""
+    """FLR, FLP, F1 (fractions) with the per-size rows they were mixed from.
+
+    ``per_size`` has a row for each size 1..``limit``, but when the limit is more than
+    :data:`EMPTY_SIZES_LISTED` sizes past the largest tree of either file: then the sizes above
+    that tree, which have no fragments at all, are not listed but are :attr:`empty_sizes`.  They
+    still weigh ``1/limit`` each under uniform α (and contribute 0), so the numbers are those of
+    every size, at the cost of the largest tree, not of the limit.
+    """
 
     per_size: tuple[SizeScore, ...]
     flr: float
@@ -201,6 +222,12 @@ class FrevalScore:
     errors: int
     skipped: int
     signature: str
+
+    @property
+    def empty_sizes(self) -> tuple[int, int] | None:
+        """``(first, last)``: the sizes up to ``limit`` that no tree has (not in ``per_size``)."""
+        first = len(self.per_size) + 1
+        return (first, self.limit) if first <= self.limit else None
 
 
 def _f1(r: float, p: float) -> float:
@@ -225,9 +252,12 @@ def score(
     if alpha is not None:
         _check_alpha(alpha, max_size)
     limit = max_size if max_size is not None else max(counts.largest_gold, len(alpha or ()))
-    weights = list(alpha) if alpha is not None else [1.0 / limit] * limit if limit else []
+    # past the largest tree every count is 0: those sizes add 0 to the sums below (so the sums
+    # are the same to the last bit); past EMPTY_SIZES_LISTED of them they are not listed
+    sizes = listed_sizes(limit, max(len(counts.gold), len(counts.test), len(counts.matched)))
+    weights = list(alpha) if alpha is not None else [1.0 / limit] * sizes if limit else []
     rows = []
-    for k in range(limit):
+    for k in range(sizes):
         m, g, t = _at(counts.matched, k), _at(counts.gold, k), _at(counts.test, k)
         r, p = ratio(m, g), ratio(m, t)
         rows.append(SizeScore(k + 1, m, g, t, r, p, _f1(r, p)))
@@ -316,16 +346,17 @@ def f1_by_size_frame(
 ) -> pd.DataFrame:
     """Long table ``parser, size, recall, precision, f1[, f1_minus_baseline]`` (Figures 1–3).
 
-    One row per parser and fragment size 1..L (L the largest limit among the
-    parsers; missing sizes are 0).  With ``baseline`` (a key of ``results``),
-    ``f1_minus_baseline`` is each parser's F1_s minus the baseline's F1_s.
+    One row per parser and fragment size 1..L (L the largest size listed among the parsers:
+    the size limit, or the largest tree when the limit is past it; missing sizes are 0).  With
+    ``baseline`` (a key of ``results``), ``f1_minus_baseline`` is each parser's F1_s minus the
+    baseline's F1_s.
     """
     import pandas as pd
 
     scores = {name: r.score if isinstance(r, FrevalResult) else r for name, r in results.items()}
     if baseline is not None and baseline not in scores:
         raise KeyError(f"baseline {baseline!r} is not among the parsers: {', '.join(scores)}")
-    top = max((s.limit for s in scores.values()), default=0)
+    top = max((len(s.per_size) for s in scores.values()), default=0)  # no row past the largest tree
     base_f1 = [0.0] * top
     if baseline is not None:
         for base in scores[baseline].per_size:

@@ -27,31 +27,54 @@ def _bounds(intervals: Intervals | None, name: str) -> dict[str, float]:
     return {f"{name.rsplit('_', 1)[0]}_low": iv.low, f"{name.rsplit('_', 1)[0]}_high": iv.high}
 
 
+def _empty(result: FrevalResult) -> tuple[int | str, int, int] | None:
+    """The sizes up to the limit that no tree of either file has, as one row: its label (``35``,
+    or ``35-1000000`` for several), first and last size.  Every count of those sizes is 0, and
+    so is every resample's (so are the bounds of their intervals): a size limit past the largest
+    tree costs one row, not a row per size."""
+    empty = result.score.empty_sizes
+    if empty is None:
+        return None
+    first, last = empty
+    return (first if first == last else f"{first}-{last}", first, last)
+
+
+_ZERO_BOUNDS = {f"{m}_{b}": 0.0 for m in ("recall", "precision", "f1") for b in ("low", "high")}
+
+
 def freval_json(result: FrevalResult, intervals: Intervals | None = None) -> dict[str, object]:
     """The JSON document: counts and scores per fragment size, FLR / FLP / F1, signature; with
-    ``intervals``, ``recall_low``, ``recall_high``, ... per size and ``flr_low``, ... overall."""
+    ``intervals``, ``recall_low``, ``recall_high``, ... per size and ``flr_low``, ... overall.
+    Sizes past the largest tree are one entry, with ``last_size`` when there are several."""
     s = result.score
+    per_size: list[dict[str, object]] = [
+        {
+            "size": r.size,
+            "matched": r.matched,
+            "gold": r.gold,
+            "test": r.test,
+            "recall": r.recall,
+            "precision": r.precision,
+            "f1": r.f1,
+            **_bounds(intervals, f"recall_{r.size}"),
+            **_bounds(intervals, f"precision_{r.size}"),
+            **_bounds(intervals, f"f1_{r.size}"),
+        }
+        for r in s.per_size
+    ]
+    empty = _empty(result)
+    if empty is not None:
+        _, first, last = empty
+        span: dict[str, object] = {"size": first} if first == last else {"size": first, "last_size": last}
+        zeros = {"matched": 0, "gold": 0, "test": 0, "recall": 0.0, "precision": 0.0, "f1": 0.0}
+        per_size.append(span | zeros | (_ZERO_BOUNDS if intervals is not None else {}))
     out: dict[str, object] = {
         "signature": _signature(result, intervals),
         "sentences": s.sentences,
         "valid": s.valid,
         "errors": s.errors,
         "skipped": s.skipped,
-        "per_size": [
-            {
-                "size": r.size,
-                "matched": r.matched,
-                "gold": r.gold,
-                "test": r.test,
-                "recall": r.recall,
-                "precision": r.precision,
-                "f1": r.f1,
-                **_bounds(intervals, f"recall_{r.size}"),
-                **_bounds(intervals, f"precision_{r.size}"),
-                **_bounds(intervals, f"f1_{r.size}"),
-            }
-            for r in s.per_size
-        ],
+        "per_size": per_size,
         "flr": s.flr,
         "flp": s.flp,
         "f1": s.f1,
@@ -93,7 +116,12 @@ def freval_text(result: FrevalResult, intervals: Intervals | None = None) -> str
         headers.append(f"F1_s {level_header(intervals.settings)}")
         for row, r in zip(rows, s.per_size, strict=True):
             row.append(interval_text(intervals.get(f"f1_{r.size}")))
-    out = [text_table(headers, rows)]
+    empty = _empty(result)
+    if empty is not None:
+        rows.append([empty[0], 0, 0, 0, _pct(0.0), _pct(0.0), _pct(0.0)])
+        if intervals is not None:
+            rows[-1].append(f"[{_pct(0.0)}, {_pct(0.0)}]")
+    out = [text_table(headers, rows, numeric_columns=(0,))]
     weights = "uniform" if result.config.alpha is None else "given"
     out.append(
         f"\nFLR {_pct(s.flr)}{_ci(intervals, 'flr')}  FLP {_pct(s.flp)}{_ci(intervals, 'flp')}  "
@@ -126,6 +154,9 @@ def _size_rows(result: FrevalResult) -> list[list[Cell]]:
     rows: list[list[Cell]] = [
         [r.size, r.matched, r.gold, r.test, r.recall, r.precision, r.f1] for r in s.per_size
     ]
+    empty = _empty(result)
+    if empty is not None:
+        rows.append([empty[0], 0, 0, 0, 0.0, 0.0, 0.0])
     rows.append(["all", None, None, None, s.flr, s.flp, s.f1])
     return rows
 
@@ -145,7 +176,10 @@ def freval_csv(result: FrevalResult, intervals: Intervals | None = None) -> str:
         headers += [f"{m}_{b}" for m in ("recall", "precision", "f1") for b in ("low", "high")]
         names = [(f"recall_{r.size}", f"precision_{r.size}", f"f1_{r.size}") for r in s.per_size]
         names.append(("flr", "flp", "f1"))
-        for row, triple in zip(rows, names, strict=True):
+        sized, empty_row, total = rows[: len(s.per_size)], rows[len(s.per_size) : -1], rows[-1:]
+        for row, triple in zip(sized + total, names, strict=True):
             for name in triple:
                 row += [intervals.get(name).low, intervals.get(name).high]
+        for row in empty_row:  # sizes no tree has: 0 in every resample
+            row += [0.0] * 6
     return csv_text(headers, rows)

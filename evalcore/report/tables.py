@@ -44,14 +44,23 @@ def _fmt(cell: Cell, digits: int) -> str:
     return str(cell)
 
 
-def text_table(headers: Sequence[str], rows: Sequence[Sequence[Cell]], digits: int = 4) -> str:
-    """An aligned table: text columns left-aligned, numbers right-aligned."""
+def text_table(
+    headers: Sequence[str],
+    rows: Sequence[Sequence[Cell]],
+    digits: int = 4,
+    numeric_columns: Sequence[int] = (),
+) -> str:
+    """An aligned table: text columns left-aligned, numbers (and ``numeric_columns``, e.g. a
+    column of numbers and ranges) right-aligned."""
     cells = [[_fmt(c, digits) for c in row] for row in rows]
     widths = [len(h) for h in headers]
     for row in cells:
         for i, c in enumerate(row):
             widths[i] = max(widths[i], len(c))
-    numeric = [all(isinstance(r[i], int | float) or r[i] is None for r in rows) for i in range(len(headers))]
+    numeric = [
+        i in numeric_columns or all(isinstance(r[i], int | float) or r[i] is None for r in rows)
+        for i in range(len(headers))
+    ]
 
     def line(values: Sequence[str]) -> str:
         out = []

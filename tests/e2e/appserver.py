@@ -12,11 +12,12 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
-from evalcore.commands.app import streamlit_command
+from evalcore.commands.app import server_environment, streamlit_command
+from evalcore.limits import Limits
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -54,20 +55,28 @@ def _wait_healthy(url: str, proc: subprocess.Popen[bytes], timeout: float) -> No
 @contextmanager
 def running_app(timeout: float = 60.0) -> Iterator[str]:
     """Yield the base URL of a fresh app server; stop it afterwards."""
+    with running_server(timeout) as (url, _pid):
+        yield url
+
+
+@contextmanager
+def running_server(timeout: float = 60.0, env: Mapping[str, str] | None = None) -> Iterator[tuple[str, int]]:
+    """:func:`running_app`, with more environment variables, yielding the URL and the server's pid."""
     port = free_port()
     cmd = streamlit_command("app.py", port, ["--server.fileWatcherType", "none"])  # what `evalcore app` runs
     artifacts = ROOT / "tests" / "artifacts"
     artifacts.mkdir(parents=True, exist_ok=True)
     log = open(artifacts / "streamlit.log", "wb")  # noqa: SIM115 - closed below
     env = {
-        **os.environ,
+        **server_environment(Limits.from_env()),  # what `evalcore app` gives the server
         "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p),
+        **(env or {}),
     }
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_healthy(url, proc, timeout)
-        yield url
+        yield url, proc.pid
     finally:
         proc.terminate()
         try:
