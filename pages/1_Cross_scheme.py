@@ -1,4 +1,5 @@
-"""Cross-scheme TedEval: the papers' Table 1 for the loaded dataset (SPEC §5.4).
+"""Cross-scheme TedEval: the papers' Table 1 for the loaded dataset (docs/tedeval.md, "The cross-scheme
+experiment and significance").
 
 Every parse against every scheme's gold (UAS, LAS, U-TED, L-TED: TEDEVAL
 SINGLE) and against the generalized gold of the schemes (U-TED, L-TED:
@@ -91,7 +92,8 @@ def label_map_choice(schemes: list[str], maps: dict[str, LabelMap]) -> SchemeLab
         options,
         key="xs_labelmaps",
         help="SCHEME:MAP applies the map to that scheme's gold and parses before conversion, as "
-        "`evalcore tedeval --labels-map SCHEME=FILE` (SPEC §5.1); the shipped maps are in "
+        "`evalcore tedeval --labels-map SCHEME=FILE` (docs/tedeval.md, 'Per-scheme label maps'); "
+        "the shipped maps are in "
         "assets/labelmaps/, made by `evalcore align-labels` (docs/labels.md).",
     )
     return scheme_maps(picked, maps)

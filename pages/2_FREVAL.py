@@ -1,4 +1,4 @@
-"""FREVAL: PARSEVAL per fragment size (Bastings & Sima'an; SPEC §7).
+"""FREVAL: PARSEVAL per fragment size (Bastings & Sima'an; docs/freval.md, "FREVAL").
 
 A gold file and one or more parser files (built in, or uploaded), an evalb
 parameter file and the settings of ``evalcore freval``; the F1_s curves of
@@ -240,7 +240,7 @@ def table_one(series: list[Series], key: str) -> None:
 def one_sentence(
     gold: TreeFile, tests: list[TreeFile], series: list[Series], max_size: int | None, key: str
 ) -> None:
-    """Issue 14: one sentence of one run, its missed and extra brackets drawn on the two trees."""
+    """One sentence of one run, its missed and extra brackets drawn on the two trees."""
     ok = [s for s in series if s.result is not None]
     st.subheader("One sentence: missed and extra brackets")
     c1, c2 = st.columns([2, 3], vertical_alignment="bottom")
@@ -301,8 +301,8 @@ def main() -> None:
     st.title("FREVAL: PARSEVAL per fragment size")
     st.caption(
         "A fragment is a connected set of brackets of a tree; a gold fragment is matched when all its "
-        "brackets are matched (evalb's matching). Bastings & Sima'an; SPEC §7; on the command line: "
-        "`evalcore freval`."
+        "brackets are matched (evalb's matching). Bastings & Sima'an; docs/freval.md, 'Fragments'; "
+        "on the command line: `evalcore freval`."
     )
     key, gold, tests, prms = inputs()
     if gold is None or not tests:

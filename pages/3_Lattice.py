@@ -1,6 +1,7 @@
 """Joint segmentation + parsing: a sentence's morphological lattice, right to left, with the gold and
 the predicted paths, the trees over them, SEGEVAL and TEDEVAL, and the corpus scenario table
-(ACL 2012; SPEC §6).  Numbers from :mod:`evalcore.metrics.joint` through :mod:`workbench.lattice_view`.
+(ACL 2012; docs/lattice.md, "What is compared").  Numbers from :mod:`evalcore.metrics.joint` through
+:mod:`workbench.lattice_view`.
 """
 
 from __future__ import annotations

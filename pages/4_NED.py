@@ -1,5 +1,5 @@
 """Attachment & NED (the URL stays ``/NED``): the attachment family, NED, and what the CoNLL 2018
-scorer and MaltEval report (issue 16 part 5).
+scorer and MaltEval report (docs/app.md, "Attachment & NED page").
 
 Corpus numbers (micro-averaged, with ``--no-punct``, ``--max-len`` and
 ``--deprel-base`` as on the command line) come from
@@ -7,7 +7,7 @@ Corpus numbers (micro-averaged, with ``--no-punct``, ``--max-len`` and
 as error bars; the CoNLL 2018 parity table (``evalcore attach --format
 conll18``), the breakdowns (``--by``) and the confusion table
 (``--confusion``) from :mod:`workbench.attachment_view`; the per-token
-verdicts from ``judge_tokens`` (SPEC §3, Schwartz et al. 2011 §5).  Every
+verdicts from ``judge_tokens`` (docs/attachment.md, "The five numbers"; Schwartz et al. 2011 §5).  Every
 choice of the page is in its link (:mod:`workbench.bound`).
 """
 
@@ -393,7 +393,7 @@ def main() -> None:
         return
     corpus_metrics(result)
     section_tab()
-    # only the open tab's content is made: the page opens fast (issue 14: every section's charts
+    # only the open tab's content is made: the page opens fast (every section's charts
     # and tables made its first render 5 s)
     tabs = st.tabs(list(SECTIONS.values()), key="ned_section_tab", on_change="rerun")
     chosen = next(k for k, t in zip(SECTIONS, tabs, strict=True) if t.open)

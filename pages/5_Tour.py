@@ -124,7 +124,8 @@ TEXT: dict[str, str] = {
         "scores say the two golds share no head (UAS 0). The default parse follows (6a) but labels "
         "*worked* `obj`. Its script to the generalized gold has three deletions; two of them are also "
         "in gold (6a)'s own script — they only undo (6a)'s conventions and are **discounted** (grey). "
-        "Only `del obj {3}` is **counted**: δ = 1, score 1 − 1/(4+1) = **0.8** (2012 protocol, SPEC §5.3)."
+        "Only `del obj {3}` is **counted**: δ = 1, score 1 − 1/(4+1) = **0.8** (2012 protocol; "
+        "docs/tedeval.md, 'Edit scripts, discount and score')."
     ),
 }
 
@@ -218,7 +219,8 @@ def dependency_step(example: DepExample) -> None:
     st.caption(
         "UAS/LAS: share of words with the right head (and label). U-TED/L-TED against one gold: "
         "1 − edits/(|parse| + |gold|), nothing discounted (TEDEVAL SINGLE). Against the generalized gold: "
-        "edits the parse shares with its own gold's script are discounted (TEDEVAL MULTIPLE, SPEC §4.3)."
+        "edits the parse shares with its own gold's script are discounted (TEDEVAL MULTIPLE; "
+        "docs/tedeval.md, 'Edit scripts, discount and score')."
     )
     st.subheader("Dependency trees")
     dependency_drawings(golds, parse, first, example.key)

@@ -1,5 +1,5 @@
 """From the Atlas to the inspector: a sentence of an atlas group opened with the group's
-operations highlighted (issue 17, docs/atlas.md).
+operations highlighted (docs/atlas.md, "From a group to the inspector").
 
 The link carries everything the inspector needs to show the very script the atlas counted:
 the dataset and sentence, the parse (the inspector's name for it), ``labeled``, ``target``

@@ -1,9 +1,9 @@
-"""The views of the Attachment & NED page (``pages/4_NED.py``; issue 16 part 5).
+"""The views of the Attachment & NED page (``pages/4_NED.py``; docs/app.md, "Attachment & NED page").
 
 Every number comes from :mod:`evalcore`: the CoNLL 2018 parity table from
 :func:`evalcore.metrics.conll18.evaluate_conll18` (the 13 rows of the shared
 task's scorer), the MaltEval-style breakdowns and the relation confusion table
-from :mod:`evalcore.metrics.breakdown` (SPEC §3), the intervals from
+from :mod:`evalcore.metrics.breakdown` (docs/attachment.md, "The five numbers"), the intervals from
 :func:`evalcore.significance.bootstrap_interval` (percentile bootstrap over
 sentences, seeded), called in one place, :func:`interval`.  This module draws
 the charts (plotly) and builds the tables; the page only lays them out.

@@ -1,4 +1,4 @@
-"""A page's own choices in its link, declared once per page (issue 14, "links that reproduce the view").
+"""A page's own choices in its link, declared once per page (docs/app.md, "Links").
 
 Each :class:`Bound` ties a widget (its session key) to a query key of :data:`workbench.links.LINK_KEYS`
 (validated there, by the one parser): :func:`seed_link` before the widgets are drawn gives each widget

@@ -13,7 +13,8 @@ A dataset is a set of files, each with a *role*:
   path, the raw tokens, an evalb parameter file).
 
 Sentences are aligned by position across the files of a dataset (every file
-describes the same sentences in the same order, SPEC §2).  A pairing is
+describes the same sentences in the same order, docs/formats.md, "Pairing files: the same sentences, the same
+words").  A pairing is
 ``strict`` (any difference in words is a :class:`MismatchError`, as in the
 CLI) unless the file says ``skip-mismatch``: then sentences whose words differ
 are left out and listed (used for English UD v1 vs v2, whose words differ in

@@ -287,7 +287,7 @@ def problems_frame(s: Series) -> pd.DataFrame:
 
 
 # ---------------------------------------------------------------------------
-# one sentence: which brackets and fragments were missed or extra (issue 14)
+# one sentence: which brackets and fragments were missed or extra
 
 
 def _sizes(counts: Sequence[int], max_size: int | None) -> int:

@@ -3,8 +3,8 @@
 The inspector compares a parse with its gold word by word; a parse of raw text (a segmentation of
 its own: Hebrew prefixes split differently, a token merged) has other words than the gold and
 cannot be compared there.  The Lattice page scores exactly that (SEGEVAL and TedEval over the
-lattice, SPEC §6).  :func:`offer_lattice_page` says so in the inspector and, on a click, carries
-the inspector's uploads into the Lattice page's upload slots (:func:`lattice_slots`,
+lattice, docs/lattice.md, "What is compared").  :func:`offer_lattice_page` says so in the inspector
+and, on a click, carries the inspector's uploads into the Lattice page's upload slots (:func:`lattice_slots`,
 :func:`carry_to_lattice`) and switches to that page.
 
 The bytes are not copied (the slots hold the same ``bytes`` objects) and are only read, as every
@@ -147,7 +147,7 @@ def offer_lattice_page(*, key: str = "wb_to_lattice") -> LatticeHandoff:
     st.info(
         "A parse of raw text (its words are not the gold's, e.g. another segmentation) cannot be "
         "compared word by word here. The Lattice page scores it: segmentation (SEGEVAL) and TedEval "
-        "over the lattice (SPEC §6).",
+        "over the lattice (docs/lattice.md, 'What is compared').",
         icon="🔀",
     )
     if st.button("Open these files on the Lattice page", key=key, type="primary"):

@@ -4,14 +4,14 @@ Every number shown is computed by ``evalcore``; each panel is one function
 taking a :class:`View` (dataset, sentence, display options), so a panel is
 added as one more function and one more call in :func:`sentence_view`.
 
-Speed (issue 14): the sidebar's settings rerun the page; choosing a
+Speed (docs/app.md, "Speed"): the sidebar's settings rerun the page; choosing a
 sentence (◀ ▶, the list, the search, the order, the filters) reruns only
 :func:`sentence_view`, an ``st.fragment``.  A sentence's TedEval report is
 kept for every session (:func:`workbench.tedeval_view.sentence_report`), its
 Graphviz drawings are rendered by one run of ``dot`` (``prerender``), and
 only the chosen parse's edit script is drawn.
 
-Links (issue 14): every setting that changes what is shown is in the URL
+Links (docs/app.md, "Links"): every setting that changes what is shown is in the URL
 (``workbench.links``: ``protocol``, ``labeled``, ``target``, ``parse``,
 ``order``, ``minwords``, the filters, ``find``, ``punct``, ``side``,
 ``zoom``, ``funcsep``, with ``data`` and ``sent``), so a copied link reopens
@@ -98,10 +98,12 @@ class Settings:
 
     count_punct: bool = True
     side_by_side: bool = True
-    protocol: str = "2012"  # TedEval protocol (SPEC §4 / §5)
+    protocol: str = "2012"  # TedEval protocol (docs/tedeval.md, "Definitions")
     labeled: bool = True  # the edit script drawn: labeled (L-TED) or unlabeled (U-TED)
     script_single: bool = False  # the edit script to the single gold instead of the generalization
-    function_sep: str = "-="  # separators of function tags in bracketed labels (SPEC §5.1)
+    # separators of function tags in bracketed labels (docs/tedeval.md, "Multi-function trees (2012
+    # protocol)")
+    function_sep: str = "-="
     parse: str = ""  # the parse whose edit script is drawn (a TedParse name; "" = none)
     label_maps: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()  # chosen on the cross-scheme page
 
@@ -392,7 +394,8 @@ def panel_scores(view: View) -> None:
         + ("counted" if view.count_punct else "left out (decided on the gold token)")
         + " in UAS, LAS, undirected and NED; TedEval counts every node. TedEval *single*: against the "
         "gold the parse is scored with, nothing discounted; *multiple*: against the generalized gold of "
-        "all the schemes, with what the parse shares with its own gold's script discounted (SPEC §4.3)."
+        "all the schemes, with what the parse shares with its own gold's script discounted "
+        "(docs/tedeval.md, 'Edit scripts, discount and score')."
     )
     download_table(pd.DataFrame(rows), stem=f"{view.sentence.sent_id}_scores", key="sentence-scores")
 
@@ -424,7 +427,8 @@ def panel_constituency(view: View) -> None:
 def panel_tedeval(view: View) -> None:
     """Each scheme's gold function tree, the generalized gold, and the chosen parse's (or gold's)
     function tree and edit script to the generalized gold (or its single gold), every operation
-    marked counted or discounted on the drawings and listed in a table under them (SPEC §4.3, §5.3)."""
+    marked counted or discounted on the drawings and listed in a table under them (docs/tedeval.md, "Edit
+    scripts, discount and score")."""
     st.subheader("Function trees and edit script (TedEval)")
     ted = view.ted
     for note in ted.notes:
@@ -482,7 +486,8 @@ def panel_tedeval(view: View) -> None:
         st.caption(
             f"A gold read as a parse: against {md_escape(chosen.single.name)} (single gold), the script is "
             "every disagreement of the two golds; against the generalized gold it is discounted with "
-            f"{md_escape(chosen.analysis.name)} itself, so TedEval forgives all of it (SPEC §4.3)."
+            f"{md_escape(chosen.analysis.name)} itself, so TedEval forgives all of it "
+            "(docs/tedeval.md, 'Edit scripts, discount and score')."
         )
     edit_script_panel(
         report,
@@ -500,7 +505,7 @@ def panel_tedeval(view: View) -> None:
 
 def neutralized_panel(view: View, chosen: TedParse, pv: ParseView) -> None:
     """The relabels against the parse's single gold that the per-scheme label maps neutralized, each
-    with the map entry that did it (SPEC §5.1)."""
+    with the map entry that did it (docs/tedeval.md, "Per-scheme label maps")."""
     index = view.sentence.index
     parse_tree, gold_tree = chosen.analysis.trees[index], chosen.single.trees[index]
     if parse_tree is None or gold_tree is None:
@@ -712,8 +717,8 @@ def sidebar_settings(loaded: LoadedDataset, choices: Sequence[TedParse]) -> Sett
 
 
 def chosen_label_maps() -> SchemeLabelMaps:
-    """The per-scheme label maps chosen on the cross-scheme page (kept across pages; SPEC §5.1),
-    said in the sidebar: the inspector's scores and scripts use them too."""
+    """The per-scheme label maps chosen on the cross-scheme page (kept across pages; docs/tedeval.md, "Per-
+    scheme label maps"), said in the sidebar: the inspector's scores and scripts use them too."""
     choices = widget_value("xs_labelmaps", [])
     if not isinstance(choices, list) or not choices:
         return SchemeLabelMaps()
@@ -839,7 +844,7 @@ def filters_ui(loaded: LoadedDataset, choice: TedParse | None) -> Filters:
     if active:  # open, its boxes shown: a filter is set
         with st.expander(f"Filters ({active} active)", expanded=True):
             return _filter_boxes(keys, labels, choice)
-    # none set: the boxes are made only when the user opens the box (issue 14, first render)
+    # none set: the boxes are made only when the user opens the box (so the first render stays fast)
     with lazy_expander("Filters", key=f"wb_filters_open:{loaded.spec.key}") as shown:
         return _filter_boxes(keys, labels, choice) if shown else Filters("", OperationFilter())
 

@@ -1,6 +1,6 @@
-"""Per-scheme label maps in the app (SPEC §5.1; docs/labels.md): the shipped maps, the page's
-choice ``SCHEME:MAP`` (in the link as ``labelmaps=ud1:ud1-ud2.en_ewt,...``), and which labels a
-choice merges on the loaded data.  No streamlit here."""
+"""Per-scheme label maps in the app (docs/tedeval.md, "Per-scheme label maps"; docs/labels.md): the shipped
+maps, the page's choice ``SCHEME:MAP`` (in the link as ``labelmaps=ud1:ud1-ud2.en_ewt,...``), and which labels
+a choice merges on the loaded data.  No streamlit here."""
 
 from __future__ import annotations
 

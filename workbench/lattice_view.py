@@ -1,5 +1,5 @@
 """The lattice page's data: joint segmentation + parsing inputs read from bytes, scored (cached), and
-each sentence's drawings (SPEC §6; ACL 2012).
+each sentence's drawings (docs/lattice.md, "What is compared"; ACL 2012).
 
 Inputs are what ``evalcore lattice`` takes -- a gold file (with its lattice file), predicted files
 (each with its lattice or mapping file) and the ambiguity lattices of the gold sentences -- given as
@@ -234,7 +234,8 @@ def _evaluate(key: str, signature: str, _inputs: LatticeInputs, _config: JointCo
             pairing = load_pairing(gold_input, p.file, pred_lattice=p.lattice, ambiguity=ambiguity)
             amb = ambiguity if pairing.mode == "index" else None
             result = evaluate(pairing, config, name=p.name, ambiguity=amb)
-            if inputs.gold is not None:  # raw dependency input: aligned UAS/LAS (SPEC §6)
+            # raw dependency input: aligned UAS/LAS (docs/lattice.md, "The classic metric")
+            if inputs.gold is not None:
                 g = inputs.gold
                 result = with_aligned_attachment(
                     result, pairing.mode, g.data, p.file.data, gold_name=g.name, pred_name=p.file.name,

@@ -4,7 +4,7 @@ Every drawing of the workbench is an SVG we wrote (each data string escaped by
 :mod:`evalcore.render`) or one Graphviz wrote from DOT we wrote.  Sent through
 ``st.markdown(..., unsafe_allow_html=True)``, each was parsed twice in the browser
 (Markdown, then rehype-raw) and turned into one React element per SVG node: most of a
-sentence switch's time in the browser (issue 14: 0.9 s of script per switch under load).
+sentence switch's time in the browser (0.9 s of script per switch under load; docs/app.md, "Speed").
 The host component below sets the box's HTML with the browser's own parser instead
 (``innerHTML``, only when it changed), inside the page's DOM (``isolate_styles=False``:
 the page's CSS and the tests' selectors reach it as before).

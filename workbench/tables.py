@@ -1,4 +1,4 @@
-"""Small tables as plain HTML in the page (issue 14: a click under half a second).
+"""Small tables as plain HTML in the page (a click under half a second: docs/app.md, "Speed").
 
 ``st.table`` renders every cell as Markdown (one React Markdown element per cell: the edit script
 of a 30-word sentence was 200 of them, most of the inspector's 6,400 DOM nodes), and

@@ -148,9 +148,9 @@ def parse_choices(loaded: LoadedDataset, *, golds: bool = True) -> tuple[TedPars
     """What the inspector can take as "the parse": every parse that has a gold, then (``golds``)
     every gold read as a parse of its own scheme against each other gold (SINGLE: the script from
     one gold to the other, every disagreement counted; MULTIPLE: against the generalization,
-    discounted with itself, so the generalization forgives all of it, SPEC §4.3), then every
-    parse against each other gold than the one it is scored with (SINGLE against that gold: the
-    cross-scheme experiment's row of that gold, and the atlas's cell; MULTIPLE as the parse's)."""
+    discounted with itself, so the generalization forgives all of it, docs/tedeval.md, "Edit scripts, discount
+    and score"), then every parse against each other gold than the one it is scored with (SINGLE against that
+    gold: the cross-scheme experiment's row of that gold, and the atlas's cell; MULTIPLE as the parse's)."""
     out: list[TedParse] = []
     crossed: list[TedParse] = []
     gs = tree_golds(loaded)
@@ -277,10 +277,11 @@ def _as_parse_name(gold: Analysis) -> str:
 
 
 def experiment_schemes(loaded: LoadedDataset, *, include_golds: bool = False) -> list[Scheme]:
-    """The dataset as the cross-scheme experiment's input (SPEC §5.4): one scheme per gold file,
-    each with the parses whose own gold it is; ``include_golds`` adds each gold as a parse of its
-    own scheme (the ceiling: 1.0 against every generalization), unless a parse already is that
-    very file.  Constituency files read one sentence per line (evalb) cannot take part."""
+    """The dataset as the cross-scheme experiment's input (docs/tedeval.md, "The cross-scheme experiment and
+    significance"): one scheme per gold file, each with the parses whose own gold it is; ``include_golds``
+    adds each gold as a parse of its own scheme (the ceiling: 1.0 against every generalization), unless a
+    parse already is that very file.  Constituency files read one sentence per line (evalb) cannot take
+    part."""
     schemes: list[Scheme] = []
     for g, mine in _experiment_golds(loaded):
         named = [NamedTrees(p.name, tuple(p.trees), p.spec.path) for p in mine]  # type: ignore[arg-type]
@@ -292,7 +293,8 @@ def experiment_schemes(loaded: LoadedDataset, *, include_golds: bool = False) ->
 
 @dataclass(frozen=True, slots=True)
 class ParseTeds:
-    """One parse on one sentence: its four TedEval scripts (SPEC §4.3)."""
+    """One parse on one sentence: its four TedEval scripts (docs/tedeval.md, "Edit scripts, discount and
+    score")."""
 
     single: tuple[SentenceTed, SentenceTed]  # (unlabeled, labeled) against its single gold
     multiple: tuple[SentenceTed, SentenceTed]  # (unlabeled, labeled) against the generalization

@@ -77,7 +77,8 @@ class ExperimentSettings:
     skip_mismatched: bool = True
     include_golds: bool = False
     function_sep: str = "-="
-    label_maps: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()  # (scheme, OLD=NEW pairs), SPEC §5.1
+    # (scheme, OLD=NEW pairs), docs/tedeval.md, "Per-scheme label maps"
+    label_maps: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
 
     def scheme_maps(self) -> SchemeLabelMaps:
         return SchemeLabelMaps(tuple((scheme, LabelMap(pairs)) for scheme, pairs in self.label_maps))
@@ -182,8 +183,9 @@ def _experiment(
 def corpus_experiment(
     loaded: LoadedDataset, settings: ExperimentSettings, *, label: str = "Scoring"
 ) -> ExperimentResult:
-    """The SPEC §5.4 experiment over the dataset (cached; raises EvalcoreError on bad input): the same
-    result as ``run_experiment`` over :func:`~workbench.tedeval.experiment_schemes` in one go."""
+    """The cross-scheme experiment (docs/tedeval.md, "The cross-scheme experiment and significance") over the
+    dataset (cached; raises EvalcoreError on bad input): the same result as ``run_experiment`` over
+    :func:`~workbench.tedeval.experiment_schemes` in one go."""
     files = _files_key(loaded)
     return _experiment.by(*_digests(files))(files, settings.key(), label, loaded)
 
@@ -340,9 +342,9 @@ def edit_script_panel(
     insertions, each marked counted or discounted, and the operations in a table beside them.
 
     ``single``: the script to the parse's single gold (nothing is discounted); otherwise to the
-    generalized gold, discounted with the parse's own gold (SPEC §4.3).  ``highlighted``: one
-    flag per operation of the script (its order), e.g. those of an atlas group: marked ◆ on the
-    trees and in the table (a ``group`` column, the row in yellow).
+    generalized gold, discounted with the parse's own gold (docs/tedeval.md, "Edit scripts, discount and
+    score").  ``highlighted``: one flag per operation of the script (its order), e.g. those of an atlas group:
+    marked ◆ on the trees and in the table (a ``group`` column, the row in yellow).
     """
     ted = (view.single if single else view.multiple)[1 if labeled else 0]
     if single:

@@ -216,7 +216,7 @@ def show_name_clashes(gold: Iterable[str], parses: Iterable[str], *, parse_role:
     (``gold``, ``parses``: the names of the uploads of each role).
 
     Their slots are separate, so neither replaces the other (the gold stays the gold), but messages
-    and tables name files by their names: the warning says so (issue 13, as the inspector's clash).
+    and tables name files by their names: the warning says so (as the inspector's clash does).
     Returns the warnings shown.
     """
     shown = []

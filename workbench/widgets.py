@@ -491,7 +491,7 @@ def graphviz_figure(
 @contextmanager
 def lazy_expander(label: str, *, key: str) -> Iterator[bool]:
     """An expander whose content is made only when it is open (``with ... as shown: if shown:``):
-    a closed expander's tables are otherwise rendered by the browser all the same (issue 14: the
+    a closed expander's tables are otherwise rendered by the browser all the same (the
     FREVAL page drew nine tables, four of them in closed expanders).  Opening it reruns the page."""
     box = st.expander(label, key=key, on_change="rerun")
     with box:
