@@ -61,6 +61,7 @@ def metrics(at: AppTest) -> dict[str, str]:
 # inspector (app.py)
 
 
+@pytest.mark.slow
 def test_inspector_default_french() -> None:
     at = run_app()
     no_exception(at)
@@ -78,6 +79,7 @@ def test_inspector_default_french() -> None:
     assert "Function trees and edit script (TedEval)" in headers
 
 
+@pytest.mark.slow
 def test_inspector_deep_link_english() -> None:
     sid = "weblog-blogspot.com_zentelligence_20040423000200_ENG_20040423_000200-0002"
     at = run_app(data="en_ewt", sent=sid)
@@ -93,6 +95,7 @@ def test_inspector_deep_link_english() -> None:
     assert at.query_params["sent"] == sid
 
 
+@pytest.mark.slow
 def test_inspector_prev_next_and_search() -> None:
     at = run_app(data="fr_gsd", sent="3")
     no_exception(at)
@@ -120,6 +123,7 @@ def test_inspector_worst_first() -> None:
     assert at.query_params["sent"] == ud[worst].sent_id
 
 
+@pytest.mark.slow
 def test_inspector_punctuation_toggle() -> None:
     at = run_app(data="fr_gsd", sent="fr-ud-test_00005")
     before = markdown_text(at)
@@ -249,6 +253,7 @@ def test_ned_page_corpus_numbers() -> None:
     }
 
 
+@pytest.mark.slow
 def test_ned_page_max_len_and_no_punct() -> None:
     at = run_app(data="fr_gsd")
     at.switch_page(NED).run()
@@ -265,6 +270,7 @@ def test_ned_page_max_len_and_no_punct() -> None:
     assert any("maxlen:10" in c.value and "punct:no" in c.value for c in at.caption)
 
 
+@pytest.mark.slow
 def test_ned_page_english_leaves_out_changed_sentences() -> None:
     at = run_app(data="en_ewt", sent="2")
     at.switch_page(NED).run()
@@ -274,6 +280,7 @@ def test_ned_page_english_leaves_out_changed_sentences() -> None:
     assert "UAS" in metrics(at)
 
 
+@pytest.mark.slow
 def test_ned_page_parser_against_its_gold() -> None:
     at = run_app(data="fr_gsd")
     at.switch_page(NED).run()
