@@ -111,6 +111,7 @@ def test_inspector_prev_next_and_search() -> None:
     assert "Dakar" in markdown_text(at).split("\n")[0] or any("Dakar" in m.value for m in at.markdown)
 
 
+@pytest.mark.slow
 def test_inspector_worst_first() -> None:
     at = run_app(data="fr_gsd")
     at.selectbox(key="wb_order:main").select_index(1).run()
@@ -300,6 +301,7 @@ def test_ned_page_without_a_pair() -> None:
     assert any("nothing to score it against" in i.value for i in at.info)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", [NED])
 def test_pages_keep_the_dataset(page: str) -> None:
     at = run_app(data="en_ewt")

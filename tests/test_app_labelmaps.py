@@ -99,6 +99,7 @@ def test_cross_scheme_page_applies_shipped_maps_and_lists_what_they_merged() -> 
     assert {p: _l_ted(fresh, p) for p in (V1_AS_PARSE, SPACY)} == after
 
 
+@pytest.mark.slow
 def test_a_map_the_page_does_not_offer_is_reported(tmp_path: Path) -> None:
     at = _page(data="en_ewt", labelmaps="UD v2:no-such-map")
     shown = " ".join(w.value for w in at.sidebar.warning).replace("\\", "")

@@ -144,6 +144,7 @@ def test_regression_pin_freval_evalb_sample_all_sizes() -> None:
     assert round(table.loc["evalb sample test", "all F1"], 2) == 99.17
 
 
+@pytest.mark.slow
 def test_freval_one_sentence_shows_missed_and_extra_brackets_on_the_trees() -> None:
     """Issue 14: the per-sentence view of evalb's sample.  Counted by hand from sample.gld/.tst:
     sentence 8 is gold (S (A this) (B is (A a test))) against a test line with no bracket at all
@@ -226,6 +227,7 @@ def test_regression_pin_freval_farpahc_table1_outer_bracket_dropped() -> None:
     assert "20 errors" in "\n".join(c.value for c in at.caption)
 
 
+@pytest.mark.slow
 def test_freval_settings_change_the_numbers() -> None:
     at = page(FREVAL, data="evalb")
     at.toggle(key="freval_unlabeled").set_value(True).run()

@@ -360,6 +360,7 @@ def test_cross_scheme_link_reopens_the_same_view() -> None:
     assert again.equals(rows)
 
 
+@pytest.mark.slow
 def test_cross_scheme_link_values_it_cannot_use_are_reported() -> None:
     fresh = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
     fresh.run()

@@ -240,6 +240,7 @@ def long_functions(files: list[Path], limit: int = MAX_FUNCTION_LINES, root: Pat
     return found
 
 
+@pytest.mark.slow
 def test_no_function_is_longer_than_the_limit() -> None:
     assert long_functions(sources(PACKAGE)) == []
 

@@ -340,6 +340,7 @@ def test_freval_f1_rows_by_hand() -> None:
     assert "frevalsizes:3" in ranking.signature
 
 
+@pytest.mark.slow
 def test_no_freval_rows_for_dependency_input() -> None:
     schemes = [
         Scheme(

@@ -128,6 +128,7 @@ def test_attach_equals_the_attach_command(table: list[BatchRow], capsys: pytest.
     assert _pvalues(table, "fr", "attach") == cli_p
 
 
+@pytest.mark.slow
 def test_parseval_equals_the_parseval_command(
     table: list[BatchRow], capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -167,6 +168,7 @@ def test_freval_equals_the_freval_command(table: list[BatchRow], capsys: pytest.
     assert _pvalues(table, "sample", "freval") == {k: cli_p[k] for k in ("flr", "flp", "f1")}
 
 
+@pytest.mark.slow
 def test_tedeval_equals_the_tedeval_command(
     table: list[BatchRow], capsys: pytest.CaptureFixture[str]
 ) -> None:
