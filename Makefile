@@ -19,10 +19,15 @@ test:
 	$(PY) -m mypy --strict evalcore/
 	$(PY) -m pytest -p no:cacheprovider; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; rc=0; fi; exit $$rc
 
-# The fast suite while working: no slow or browser tests, on two cores.
+# The fast suite while working: no slow or browser tests, on two cores.  Byte-code is written once
+# under .venv/pycache and loaded afterwards, as an installed package's is, even where the environment
+# sets PYTHONDONTWRITEBYTECODE (recompiling pandas, streamlit and the tests in every worker and in
+# every command a test starts cost more than the tests themselves; docs/decisions.md, the fast loop).
+# The tests not marked slow that took over 1 s of CPU are listed at the end.
 fast:
 	bash scripts/setup.sh dev
-	$(PY) -m pytest -p no:cacheprovider -q -n 2 -m "not slow and not e2e"
+	PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(abspath $(VENV))/pycache \
+		$(PY) -m pytest -p no:cacheprovider -q -n 2 -m "not slow and not e2e"
 
 lint:
 	$(PY) -m ruff check . && $(PY) -m ruff format --check . && $(PY) -m mypy --strict evalcore/

@@ -61,6 +61,7 @@ def metrics(at: AppTest) -> dict[str, str]:
 # inspector (app.py)
 
 
+@pytest.mark.slow
 def test_inspector_default_french() -> None:
     at = run_app()
     no_exception(at)
@@ -78,6 +79,7 @@ def test_inspector_default_french() -> None:
     assert "Function trees and edit script (TedEval)" in headers
 
 
+@pytest.mark.slow
 def test_inspector_deep_link_english() -> None:
     sid = "weblog-blogspot.com_zentelligence_20040423000200_ENG_20040423_000200-0002"
     at = run_app(data="en_ewt", sent=sid)
@@ -93,6 +95,7 @@ def test_inspector_deep_link_english() -> None:
     assert at.query_params["sent"] == sid
 
 
+@pytest.mark.slow
 def test_inspector_prev_next_and_search() -> None:
     at = run_app(data="fr_gsd", sent="3")
     no_exception(at)
@@ -108,6 +111,7 @@ def test_inspector_prev_next_and_search() -> None:
     assert "Dakar" in markdown_text(at).split("\n")[0] or any("Dakar" in m.value for m in at.markdown)
 
 
+@pytest.mark.slow
 def test_inspector_worst_first() -> None:
     at = run_app(data="fr_gsd")
     at.selectbox(key="wb_order:main").select_index(1).run()
@@ -120,6 +124,7 @@ def test_inspector_worst_first() -> None:
     assert at.query_params["sent"] == ud[worst].sent_id
 
 
+@pytest.mark.slow
 def test_inspector_punctuation_toggle() -> None:
     at = run_app(data="fr_gsd", sent="fr-ud-test_00005")
     before = markdown_text(at)
@@ -249,6 +254,7 @@ def test_ned_page_corpus_numbers() -> None:
     }
 
 
+@pytest.mark.slow
 def test_ned_page_max_len_and_no_punct() -> None:
     at = run_app(data="fr_gsd")
     at.switch_page(NED).run()
@@ -265,6 +271,7 @@ def test_ned_page_max_len_and_no_punct() -> None:
     assert any("maxlen:10" in c.value and "punct:no" in c.value for c in at.caption)
 
 
+@pytest.mark.slow
 def test_ned_page_english_leaves_out_changed_sentences() -> None:
     at = run_app(data="en_ewt", sent="2")
     at.switch_page(NED).run()
@@ -274,6 +281,7 @@ def test_ned_page_english_leaves_out_changed_sentences() -> None:
     assert "UAS" in metrics(at)
 
 
+@pytest.mark.slow
 def test_ned_page_parser_against_its_gold() -> None:
     at = run_app(data="fr_gsd")
     at.switch_page(NED).run()
@@ -293,6 +301,7 @@ def test_ned_page_without_a_pair() -> None:
     assert any("nothing to score it against" in i.value for i in at.info)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", [NED])
 def test_pages_keep_the_dataset(page: str) -> None:
     at = run_app(data="en_ewt")

@@ -68,6 +68,7 @@ def test_page_opens_on_one_section_and_makes_only_its_content() -> None:
     assert link_of(at)["section"] == "conll18"
 
 
+@pytest.mark.slow
 def test_page_shows_the_scorers_table_breakdown_and_confusion() -> None:
     at = page_opened_on(data="fr_gsd", section="conll18")
     assert "Attachment & NED" in [t.value for t in at.title]

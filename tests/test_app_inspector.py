@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from app_view import status_table
 from streamlit.testing.v1 import AppTest
 from test_app_tedeval import markdown_text, no_exception, run_app
@@ -50,6 +51,7 @@ def sentence_label(at: AppTest) -> str:
 # links (item 3)
 
 
+@pytest.mark.slow
 def test_link_carries_every_setting_and_reopens_with_the_same_numbers() -> None:
     at = run_app(data="fr_gsd", sent="fr-ud-test_00030")
     at.radio(key="wb_protocol").set_value("2011").run()
@@ -169,6 +171,7 @@ def uploaded() -> AppTest:
     return at
 
 
+@pytest.mark.slow
 def test_gold_as_parse_against_the_other_gold_and_the_generalization() -> None:
     at = uploaded()
     assert widget(at, "wb_parse:").value == A_AS_PARSE  # the first choice when there is no parse
@@ -249,6 +252,7 @@ def _filtered(**filters: str) -> AppTest:
     return at
 
 
+@pytest.mark.slow
 def test_filters_by_label_operation_and_text_with_counts() -> None:
     # relation label in any tree: obl only in b's s3
     at = _filtered(label="obl")
@@ -283,6 +287,7 @@ def test_filter_counted_against_the_generalization_finds_nothing() -> None:
     assert sentence_options(at) == ["s1", "s3", "s4"]
 
 
+@pytest.mark.slow
 def test_filters_from_a_link_are_shown_active() -> None:
     at = run_app(data="fr_gsd", label="iobj", opkind="ins", minwords="10", order="worst")
     no_exception(at)

@@ -7,6 +7,7 @@ import gzip
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from workbench.labelmaps import choice_text, merged_labels, parse_choice, scheme_maps, shipped_maps
@@ -67,6 +68,7 @@ def test_choices_and_composition() -> None:
     assert chosen.get("UD v2").apply("dobj") == "obj" and chosen.get("UD v2").apply("poss") == "nmod:poss"
 
 
+@pytest.mark.slow
 def test_cross_scheme_page_applies_shipped_maps_and_lists_what_they_merged() -> None:
     """The UD v1 gold read as a parse belongs to scheme UD v1 (its own gold), the spaCy parse to UD v2:
     the UD v1 → v2 map goes on UD v1, the ClearNLP → UD map on UD v2."""
@@ -97,6 +99,7 @@ def test_cross_scheme_page_applies_shipped_maps_and_lists_what_they_merged() -> 
     assert {p: _l_ted(fresh, p) for p in (V1_AS_PARSE, SPACY)} == after
 
 
+@pytest.mark.slow
 def test_a_map_the_page_does_not_offer_is_reported(tmp_path: Path) -> None:
     at = _page(data="en_ewt", labelmaps="UD v2:no-such-map")
     shown = " ".join(w.value for w in at.sidebar.warning).replace("\\", "")

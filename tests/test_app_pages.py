@@ -144,6 +144,7 @@ def test_regression_pin_freval_evalb_sample_all_sizes() -> None:
     assert round(table.loc["evalb sample test", "all F1"], 2) == 99.17
 
 
+@pytest.mark.slow
 def test_freval_one_sentence_shows_missed_and_extra_brackets_on_the_trees() -> None:
     """Issue 14: the per-sentence view of evalb's sample.  Counted by hand from sample.gld/.tst:
     sentence 8 is gold (S (A this) (B is (A a test))) against a test line with no bracket at all
@@ -180,6 +181,7 @@ def test_freval_one_sentence_shows_missed_and_extra_brackets_on_the_trees() -> N
     assert dots[0].count('class="node deleted"') == 2 and dots[1].count('class="node inserted"') == 1
 
 
+@pytest.mark.slow
 def test_freval_link_reopens_the_same_view() -> None:
     """Issue 14: the FREVAL page's choices are in its link; a fresh session opened on it shows the
     same numbers and the same sentence; a value it does not offer is reported."""
@@ -201,6 +203,7 @@ def test_freval_link_reopens_the_same_view() -> None:
     assert "sentno: '99' is not offered here" in warned
 
 
+@pytest.mark.slow
 def test_freval_farpahc_default_is_evalb() -> None:
     """The outer '( )' counts by default, as in evalb: size 1 is evalb 2006's own report on these files."""
     at = page(FREVAL, data="farpahc")
@@ -211,6 +214,7 @@ def test_freval_farpahc_default_is_evalb() -> None:
     assert "20 errors" in "\n".join(c.value for c in at.caption)
 
 
+@pytest.mark.slow
 def test_regression_pin_freval_farpahc_table1_outer_bracket_dropped() -> None:
     """Regression pin: the 1-15, 1-25 and all rows are what evalcore freval --drop-unlabeled-root printed
     (docs/freval.md); only the size-1 row has a reference (evalb on these files, outer bracket dropped)."""
@@ -223,6 +227,7 @@ def test_regression_pin_freval_farpahc_table1_outer_bracket_dropped() -> None:
     assert "20 errors" in "\n".join(c.value for c in at.caption)
 
 
+@pytest.mark.slow
 def test_freval_settings_change_the_numbers() -> None:
     at = page(FREVAL, data="evalb")
     at.toggle(key="freval_unlabeled").set_value(True).run()
@@ -237,6 +242,7 @@ def test_freval_settings_change_the_numbers() -> None:
     assert "prm:COLLINS.prm" in table_with(at, "signature")["signature"].iloc[0]
 
 
+@pytest.mark.slow
 def test_freval_uploads_good_then_bad_keeps_data() -> None:
     at = page(FREVAL, data="upload")
     assert any("Upload a gold file" in i.value for i in at.info)
@@ -340,6 +346,7 @@ def test_lattice_page_yap_against_an_uploaded_analysis() -> None:
     assert 'class="node deleted"' in text and 'class="node inserted"' in text  # the trees' edit script
 
 
+@pytest.mark.slow
 def test_lattice_page_uploads_only_and_a_bad_file_keeps_data() -> None:
     at = page(LATTICE, data="upload")
     upload(at, "lattice_gold", "gold.conll", (FIX / "yap_alternative.conll").read_bytes())
@@ -380,6 +387,7 @@ def test_lattice_page_a_prediction_equal_to_its_gold_without_its_tokens_scores_1
     assert numbers == [100.0] * 8
 
 
+@pytest.mark.slow
 def test_lattice_page_spmrl_excerpt_equal_to_its_gold_scores_100(data: Path) -> None:
     """The issue's files (SPMRL excerpt, 50 sentences) uploaded the same way."""
     d = data / "hebrew" / "spmrl_hebtb" / "excerpt_dev_first50"
@@ -468,6 +476,7 @@ def test_app_code_never_writes_or_runs_uploads(path: Path) -> None:
                 assert all(set(str(m)) <= set("rbt") for m in modes), (path, node.lineno, modes)
 
 
+@pytest.mark.slow
 def test_choosing_another_dataset_on_the_freval_page_sticks() -> None:
     at = page(FREVAL, data="fr_gsd")  # not a constituency dataset: the page falls back to evalb
     assert at.query_params["data"] == "evalb"

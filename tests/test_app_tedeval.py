@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from app_view import page_text, status_table
 from streamlit.testing.v1 import AppTest
 
@@ -139,6 +140,7 @@ def test_inspector_section_53_example_uploaded() -> None:
     assert "1 operation: 0 counted, 1 discounted · δ = 0" in markdown_text(at)
 
 
+@pytest.mark.slow
 def test_inspector_protocol_2011() -> None:
     at = run_app(data="fr_gsd", sent="fr-ud-test_00039")
     at.radio(key="wb_protocol").set_value("2011").run()
@@ -150,6 +152,7 @@ def test_inspector_protocol_2011() -> None:
     assert f"TedEval (2011) single: U-TED **{view.single[0].score:.4f}**" in markdown_text(at)
 
 
+@pytest.mark.slow
 def test_inspector_worst_lted_first() -> None:
     at = run_app(data="fr_gsd")
     order = at.selectbox(key="wb_order:main")
@@ -165,6 +168,7 @@ def test_inspector_worst_lted_first() -> None:
     assert at.query_params["sent"] == ud[min(scores)[1]].sent_id
 
 
+@pytest.mark.slow
 def test_link_followed_within_the_session_moves_the_inspector() -> None:
     at = run_app(data="fr_gsd", sent="3")
     assert at.query_params["sent"] == "fr-ud-test_00003"
@@ -187,6 +191,7 @@ def cross_scheme(**state: object) -> AppTest:
     return at
 
 
+@pytest.mark.slow
 def test_regression_pin_cross_scheme_table_french() -> None:
     """Regression pin: the UAS and U-TED cells are evalcore's own numbers, copied from
     docs/findings.md (no reference tool computes TedEval; its formulas are checked against the
@@ -207,6 +212,7 @@ def test_regression_pin_cross_scheme_table_french() -> None:
     assert first["spaCy UD parser"] == rows["spaCy UD parser"].min()
 
 
+@pytest.mark.slow
 def test_regression_pin_cross_scheme_golds_as_parses() -> None:
     """Regression pin for the spaCy and L-TED cells (evalcore's own numbers); the SUD gold's UAS
     0.5164 against the UD gold is the CoNLL 2018 scorer's 51.64 (tests/fixtures/reference/conll2018)."""
@@ -247,6 +253,7 @@ def test_tour_flip_the_head_of_on_sunday() -> None:
     assert float(metrics(at)["L-TED against A⊓B"]) < 1.0  # a real error costs
 
 
+@pytest.mark.slow
 def test_tour_steps_show_the_papers_numbers() -> None:
     at = tour("verb_group")
     assert metrics(at)["L-TED against 6a⊓6b"] == "0.8000"  # SPEC §5.3
@@ -281,6 +288,7 @@ def test_tour_first_step_shows_a_discounted_operation_by_default() -> None:
     assert "0 operations: 0 counted, 0 discounted" in line
 
 
+@pytest.mark.slow
 def test_tour_link_reopens_the_same_step_and_choices() -> None:
     """Issue 14: the tour's own choices are in its link (step, parse, own gold, protocol); opened in
     a fresh session it shows the same numbers; a choice of another step does not stay in the link;
@@ -323,6 +331,7 @@ def test_tour_link_reopens_the_same_step_and_choices() -> None:
     assert any("parse: 'no-such-parse' is not offered here" in w for w in warnings), warnings
 
 
+@pytest.mark.slow
 def test_cross_scheme_link_reopens_the_same_view() -> None:
     """Issue 14: every choice of the cross-scheme page is in its link (workbench/links.py); the link
     opened in a fresh session shows the same table and the same row listing."""
@@ -351,6 +360,7 @@ def test_cross_scheme_link_reopens_the_same_view() -> None:
     assert again.equals(rows)
 
 
+@pytest.mark.slow
 def test_cross_scheme_link_values_it_cannot_use_are_reported() -> None:
     fresh = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
     fresh.run()

@@ -138,6 +138,7 @@ def test_the_session_budget_refuses_what_does_not_fit(monkeypatch: pytest.Monkey
     assert STRIP in text(at)  # what was loaded is still there
 
 
+@pytest.mark.slow
 def test_the_199_mb_comment_bomb_costs_a_message(tmp_path: Path) -> None:
     bomb = gzip_repeat(tmp_path / "bomb.conllu.gz", COMMENT_LINE, 199 * 10**6).read_bytes()
     at = upload_app()

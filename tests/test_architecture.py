@@ -149,6 +149,7 @@ def upward_imports(files: list[Path], root: Path = ROOT) -> list[str]:
     return found
 
 
+@pytest.mark.slow
 def test_no_module_imports_from_a_higher_layer() -> None:
     assert upward_imports(sources(PACKAGE)) == []
 
@@ -192,6 +193,7 @@ def _importers_of_commands(root: Path = ROOT) -> list[str]:
     return found
 
 
+@pytest.mark.slow
 def test_only_the_command_line_imports_the_commands() -> None:
     """Writers are in evalcore/report/: pages, workbench, experiments and the library never reach
     into the command line for them."""
@@ -238,6 +240,7 @@ def long_functions(files: list[Path], limit: int = MAX_FUNCTION_LINES, root: Pat
     return found
 
 
+@pytest.mark.slow
 def test_no_function_is_longer_than_the_limit() -> None:
     assert long_functions(sources(PACKAGE)) == []
 
@@ -279,6 +282,7 @@ def _late_imports(files: list[Path], root: Path = ROOT) -> list[str]:
     return found
 
 
+@pytest.mark.slow
 def test_only_the_display_hook_imports_a_higher_layer_by_name() -> None:
     """Importing by module name would go around the layers; only :mod:`evalcore.display` (which
     looks up the values' writers in :mod:`evalcore.notebook`) does it upwards."""

@@ -151,6 +151,7 @@ def small_atlas(n: int, protocol: str) -> Atlas:
 
 
 @pytest.mark.parametrize(("n", "protocol"), [(40, "2012"), (15, "2011")])
+@pytest.mark.slow
 def test_the_inspector_highlights_what_the_atlas_counts(n: int, protocol: str) -> None:
     """For every cell the inspector can draw and every sentence: the operations of the inspector's
     script (workbench.tedeval.sentence_tedeval, the page's own report) with their group in each
@@ -236,6 +237,7 @@ def _copula_sentence(labeled: bool) -> tuple[str, int, int]:
     return sid, count, sum(1 for o in ops if o.sent_id == sid)
 
 
+@pytest.mark.slow
 def test_inspector_highlights_the_group_of_the_link() -> None:
     sid, count, total = _copula_sentence(True)
     at = run_app(
@@ -264,6 +266,7 @@ def test_inspector_highlights_the_group_of_the_link() -> None:
     assert "group" not in table.columns and len(table) == total
 
 
+@pytest.mark.slow
 def test_inspector_says_an_unknown_group_is_not_used() -> None:
     sid, _, _ = _copula_sentence(True)
     at = run_app(data="fr_gsd", sent=sid, parse="spaCy UD parser", group="shape:copula")
@@ -276,6 +279,7 @@ def test_inspector_says_an_unknown_group_is_not_used() -> None:
     assert "no construction group 'copulas'" in " ".join(w.value for w in at.warning).replace("\\", "")
 
 
+@pytest.mark.slow
 def test_follow_an_atlas_page_link_into_the_inspector() -> None:
     """The Atlas page's link of a sentence (its query string) opens the inspector with the group's
     operations highlighted."""
@@ -336,6 +340,7 @@ def test_freval_f1_rows_by_hand() -> None:
     assert "frevalsizes:3" in ranking.signature
 
 
+@pytest.mark.slow
 def test_no_freval_rows_for_dependency_input() -> None:
     schemes = [
         Scheme(

@@ -98,6 +98,7 @@ def _pvalues(table: list[BatchRow], gold: str, metric: str) -> dict[str, float]:
     return {r.score: r.value for r in table if (r.gold, r.metric, r.kind) == (gold, metric, "p")}
 
 
+@pytest.mark.slow
 def test_the_table_has_a_row_per_gold_system_metric_score(table: list[BatchRow]) -> None:
     keys = {(r.gold, r.system, r.other, r.metric, r.kind) for r in table}
     assert keys == {
@@ -116,6 +117,7 @@ def test_the_table_has_a_row_per_gold_system_metric_score(table: list[BatchRow])
     assert len({(r.gold, r.system, r.other, r.metric, r.score) for r in table}) == len(table)  # no duplicate
 
 
+@pytest.mark.slow
 def test_attach_equals_the_attach_command(table: list[BatchRow], capsys: pytest.CaptureFixture[str]) -> None:
     for name, path in (("a", FR_A), ("b", FR_B)):
         cli = _cli_json(["attach", str(FR_GOLD), str(path), "--format", "json"], capsys)
@@ -126,6 +128,7 @@ def test_attach_equals_the_attach_command(table: list[BatchRow], capsys: pytest.
     assert _pvalues(table, "fr", "attach") == cli_p
 
 
+@pytest.mark.slow
 def test_parseval_equals_the_parseval_command(
     table: list[BatchRow], capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -165,6 +168,7 @@ def test_freval_equals_the_freval_command(table: list[BatchRow], capsys: pytest.
     assert _pvalues(table, "sample", "freval") == {k: cli_p[k] for k in ("flr", "flp", "f1")}
 
 
+@pytest.mark.slow
 def test_tedeval_equals_the_tedeval_command(
     table: list[BatchRow], capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -273,6 +273,7 @@ def test_same_tokens_keep_the_streaming_path(run_cli: RunCli) -> None:
 
 
 @pytest.mark.parametrize("deprel_base", [False, True])
+@pytest.mark.slow
 def test_alignment_on_same_tokens_counts_what_attach_counts(deprel_base: bool) -> None:
     """English-EWT gold against spaCy's parse of the gold words: the CoNLL 2018 alignment with the
     same DEPREL setting finds the same UAS and LAS counts as the same-token path."""

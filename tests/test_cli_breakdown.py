@@ -249,6 +249,7 @@ REAL = [
     deprel_base=st.booleans(),
     max_len=st.one_of(st.none(), st.integers(0, 40)),
 )
+@pytest.mark.slow
 def test_groups_and_confusion_add_up_to_attach_on_real_data(
     which: int, start: int, length: int, no_punct: bool, deprel_base: bool, max_len: int | None
 ) -> None:
@@ -286,6 +287,7 @@ def test_groups_and_confusion_add_up_to_attach_on_real_data(
     assert e.both_right + e.label_wrong + e.head_wrong + e.both_wrong == c.tokens
 
 
+@pytest.mark.slow
 def test_cli_groups_add_up_on_a_whole_real_file(run_cli: RunCli) -> None:
     """The command itself, every grouping at once, English-EWT gold against spaCy (skipped
     sentences included): each grouping's gold counts sum to the JSON's tokens."""
@@ -304,6 +306,7 @@ def test_cli_groups_add_up_on_a_whole_real_file(run_cli: RunCli) -> None:
     assert sum(c["count"] for c in doc["confusion"]["cells"]) == doc["tokens"]
 
 
+@pytest.mark.slow
 def test_real_file_by_deprel_reconciles_with_the_scorer_counts(run_cli: RunCli, data: Path) -> None:
     """English-EWT against spaCy's parse of the gold words, --deprel-base: the CoNLL 2018 scorer
     counts UAS 14,153 and LAS 9,135 of 25,094 words (tests/fixtures/reference/conll18/

@@ -128,6 +128,7 @@ def test_gzip_path_and_gzip_bytes(tmp_path: Path) -> None:
     assert [t.sent_id for t in read_conllu(gzip.compress(text.encode()), name="up")] == ["z"]
 
 
+@pytest.mark.slow
 def test_shipped_treebanks_read_and_write_back_byte_for_byte() -> None:
     for name, sentences, tokens in [
         ("fr_gsd/fr_gsd-ud-test.r2.16.conllu.gz", 416, 10018),

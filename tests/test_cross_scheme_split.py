@@ -15,6 +15,7 @@ from workbench.tedeval import experiment_schemes, gold_parse_schemes, join_parse
 
 
 @pytest.mark.filterwarnings("ignore")
+@pytest.mark.slow
 def test_golds_as_parses_joined_equal_one_experiment() -> None:
     loaded = load_builtin(builtin("fr_gsd"))
     config = ExperimentConfig(shuffles=300, skip_mismatched=True)

@@ -142,6 +142,7 @@ def interleaved(n: int) -> DepTree:
     return dep_tree(heads, "interleaved")
 
 
+@pytest.mark.slow
 def test_projectivize_many_lifts() -> None:
     tree = interleaved(N)
     assert not is_projective(tree)
@@ -208,6 +209,7 @@ def test_projectivize_matches_the_definition(heads: list[int]) -> None:
 
 
 @pytest.mark.parametrize("protocol", ["2011", "2012"])
+@pytest.mark.slow
 def test_dependency_conversions(protocol: str) -> None:
     cfg = ConversionConfig(protocol=protocol)  # type: ignore[arg-type]
     chain, flat, left = (to_span_tree(t, cfg) for t in (CHAIN, FLAT, LEFT))
@@ -243,6 +245,7 @@ def test_constituency_conversion_of_a_deep_tree() -> None:
 
 
 @pytest.mark.parametrize("protocol", ["2011", "2012"])
+@pytest.mark.slow
 def test_generalization_and_scripts(protocol: str) -> None:
     cfg = ConversionConfig(protocol=protocol)  # type: ignore[arg-type]
     chain, flat, left = (to_span_tree(t, cfg) for t in (CHAIN, FLAT, LEFT))
@@ -316,6 +319,7 @@ def test_fragment_counts_of_long_trees() -> None:
 # The experiment and the command line on such trees
 
 
+@pytest.mark.slow
 def test_experiment_on_long_trees() -> None:
     chain = NamedTrees("chain", (CHAIN, FLAT))
     flat = NamedTrees("flat", (FLAT, CHAIN))

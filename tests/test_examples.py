@@ -225,6 +225,7 @@ def test_lattice_ted_drawings() -> None:
 # the experiment's per-sentence scores (the cross-scheme page's row listing, the inspector's ordering)
 
 
+@pytest.mark.slow
 def test_experiment_sentence_scores_add_up() -> None:
     def named(name: str, path: Path) -> NamedTrees:
         return NamedTrees(name, tuple(read_conllu(path)), str(path))

@@ -45,6 +45,7 @@ def _evaluate(module: object) -> ExperimentResult:
     return module.evaluate()  # type: ignore[attr-defined, no-any-return]
 
 
+@pytest.mark.slow
 def test_french_ranking_flips_between_native_scores_and_the_generalized_gold() -> None:
     """EMNLP 2011's central point, on the committed parses (docs/findings.md): scored against their
     own scheme's gold, the SUD parser ranks above the UD parser (UAS +1.84, LAS +3.64 points);

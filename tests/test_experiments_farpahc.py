@@ -77,6 +77,7 @@ def test_cut_makes_words_with_an_outside_head_roots() -> None:
     assert piece.sent_id == "X,.2"
 
 
+@pytest.mark.slow
 def test_prepare_writes_the_committed_files(
     data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -134,6 +135,7 @@ def test_reviewed_map_differs_from_the_proposal_only_by_the_documented_review() 
     assert reviewed == proposed
 
 
+@pytest.mark.slow
 def test_category_proposal_is_what_align_labels_proposes_with_category_labels(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

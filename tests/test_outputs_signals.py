@@ -106,6 +106,7 @@ def _snapshot(paths: list[Path]) -> dict[Path, bytes]:
     return {p: p.read_bytes() for p in paths}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("command", "option"), OPTIONS, ids=_id)
 def test_the_option_writes_its_file(command: str, option: str, tmp_path: Path) -> None:
     run = INVOCATIONS[command](tmp_path)
@@ -294,6 +295,7 @@ def test_a_usage_error_escapes_what_it_quotes(capsys: pytest.CaptureFixture[str]
     assert info.value.code == 2 and "\x1b" not in err and "got '\\x1b[31mX'" in err
 
 
+@pytest.mark.slow
 def test_commands_print_on_stderr_only_through_one_place() -> None:
     """``evalcore/commands/_common.py`` (``say``, ``warn``, ``refuse``) and ``evalcore/cli.py``
     are the only modules that print on stderr, and they print through ``one_line``."""
@@ -382,6 +384,7 @@ def test_a_dask_address_where_nothing_listens_is_one_line_at_once(tmp_path: Path
     assert "Connection refused" in done.stderr
 
 
+@pytest.mark.slow
 def test_a_dask_scheduler_that_does_not_answer_is_one_line_after_the_timeout(tmp_path: Path) -> None:
     """A server that accepts the connection and says nothing held distributed's client for ever
     (its timeout bounds the connection, not the handshake)."""

@@ -138,6 +138,7 @@ def test_tedeval_stops_at_the_first_sentence_without_a_counterpart(gold_longer: 
     assert err.value.message == expected
 
 
+@pytest.mark.slow
 def test_conll18_in_the_scorers_order_reads_on_keeping_nothing(tmp_path: Path) -> None:
     """``read_all=True`` reads the rest for its errors, as the scorer does, but keeps none of its
     text: an empty gold against 20,000 sentences used to keep every character and token position

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -63,6 +64,7 @@ def conllu_sentence_text(draw: st.DrawFn) -> str:
 
 
 @given(st.lists(conllu_sentence_text(), min_size=0, max_size=3).map("".join))
+@pytest.mark.slow
 def test_conllu_write_read_is_identity(text: str) -> None:
     trees = parse_conllu(text, on_invalid="keep")
     assert write_conllu(trees) == text
@@ -309,6 +311,7 @@ def test_ned_is_the_papers_definition(pair: tuple[DepTree, DepTree]) -> None:
 
 
 @given(st.lists(tree_pair(), min_size=1, max_size=4))
+@pytest.mark.slow
 def test_corpus_counts_are_the_sum_of_sentence_counts(pairs: list[tuple[DepTree, DepTree]]) -> None:
     result = attach_corpus([g for g, _ in pairs], [s for _, s in pairs])
     total = AttachCounts()

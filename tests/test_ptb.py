@@ -223,6 +223,7 @@ def read_all(paths: list[Path]) -> list[Tree]:
     return [t for p in paths for t in read_ptb(p)]
 
 
+@pytest.mark.slow
 def test_wsj_sample(data: Path) -> None:
     files = sorted((data / "ptb_wsj_sample" / "combined_mrg").glob("wsj_*.mrg"))
     trees = read_all(files)
@@ -233,6 +234,7 @@ def test_wsj_sample(data: Path) -> None:
     assert parse_ptb(write_ptb([first]), name=str(files[0])) == [first]
 
 
+@pytest.mark.slow
 def test_farpahc_files(data: Path) -> None:
     split = data / "farpahc" / "berkeley_split0"
     gold = list(read_ptb(split / "far_split0testing.psd"))

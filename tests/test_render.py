@@ -189,6 +189,7 @@ def test_extreme_shapes_sixty_words(shape: str) -> None:
     check_geometry(lay)
 
 
+@pytest.mark.slow
 @given(st.integers(min_value=1, max_value=60), st.randoms(use_true_random=False), st.booleans())
 def test_property_no_overlap(n: int, rng: random.Random, projective: bool) -> None:
     heads = random_tree(n, rng, projective)
@@ -483,6 +484,7 @@ def test_dot_dependencies_hostile(hostile: str) -> None:
     assert f"{shown} (gold obj)" in edge_texts
 
 
+@pytest.mark.slow
 @needs_dot
 def test_dot_accepts_real_data() -> None:
     ud = list(read_conllu(ASSETS / "fr_gsd" / "fr_gsd-ud-test.r2.16.conllu.gz"))[:5]

@@ -260,6 +260,7 @@ def _schemes(gold: str, system: str, trees: bool) -> list[Scheme]:
     return [Scheme("a", named("ga", gold), (named("p", system),)), Scheme("b", named("gb", system))]
 
 
+@pytest.mark.slow
 def test_streamed_experiment_equals_the_in_memory_one(corpus: dict[str, str]) -> None:
     config = ExperimentConfig(shuffles=200)
     in_memory = run_experiment(_schemes(corpus["gold"], corpus["sys"], True), config, details=True)
@@ -303,6 +304,7 @@ def test_significance_does_not_depend_on_the_chunk_size(monkeypatch: pytest.Monk
     assert small == default
 
 
+@pytest.mark.slow
 def test_significance_memory_is_bounded() -> None:
     a = [(1.0, 2.0)] * 50_000
     b = [(2.0, 2.0)] * 50_000

@@ -27,6 +27,7 @@ def french(assets: Path) -> tuple[NamedTrees, NamedTrees]:
 
 
 @pytest.mark.parametrize("protocol", ["2012", "2011"])
+@pytest.mark.slow
 def test_two_golds_agree_under_generalization(french: tuple[NamedTrees, NamedTrees], protocol: str) -> None:
     ud, sud = french
     config = ExperimentConfig(TedConfig(ConversionConfig(protocol=protocol)), shuffles=200)  # type: ignore[arg-type]

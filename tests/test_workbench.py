@@ -61,6 +61,7 @@ def test_detect_format_says_where_it_gave_up() -> None:
         detect_format("e", b"\n\n")
 
 
+@pytest.mark.slow
 def test_pair_trees_strict_and_skipping() -> None:
     v2 = list(read_conllu(ASSETS / "en_ewt" / "en_ewt-ud-test.r2.16.conllu.gz"))
     v1 = list(read_conllu(ASSETS / "en_ewt" / "en-ud-test.r1.4.conllu.gz"))

@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 WORKBENCH = ROOT / "workbench"
 
@@ -66,6 +68,7 @@ def test_cycle_finder_finds_a_loop() -> None:
     assert find_cycle({"a": {"b"}, "b": set(), "c": {"a", "b"}}) is None
 
 
+@pytest.mark.slow
 def test_workbench_has_no_import_loop() -> None:
     graph = import_graph()
     assert {"uploads", "widgets", "inspector", "links"} <= set(graph)
@@ -94,6 +97,7 @@ sys.exit(1 if failed else 0)
 """
 
 
+@pytest.mark.slow
 def test_each_workbench_module_imports_alone_in_a_fresh_interpreter() -> None:
     """One forked child per module, none of the workbench imported before it: an import that works
     only after another module was imported first (a loop) fails here."""
