@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Literal, overload
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from evalcore.metrics.attachment import AttachResult
     from evalcore.metrics.freval import FrevalResult
     from evalcore.metrics.joint import JointResult
-    from evalcore.metrics.parseval import ParsevalConfig, ParsevalResult
+    from evalcore.metrics.parseval import ParsevalResult
     from evalcore.trees import DepTree, Lattice, Tree
 
 __all__ = [
@@ -288,39 +288,14 @@ def attach(
 # PARSEVAL and FREVAL
 
 
-def _evalb_config(
-    prm: str | os.PathLike[str] | None,
-    *,
-    unlabeled: bool,
-    cutoff_len: int | None,
-    max_error: int | None,
-    function_separators: str,
-    drop_unlabeled_root: bool,
-    collapse_unary: bool,
-    limits: Limits,
-    delete_root: bool = False,
-) -> ParsevalConfig:
-    """The bracket extraction of ``evalcore parseval`` / ``freval``: the parameter file (default
-    COLLINS.prm's settings) with the overrides; its warnings become Python warnings."""
-    from evalcore.formats.prm import COLLINS, read_prm
-    from evalcore.metrics.parseval import ParsevalConfig
+def _warner(depth: int) -> Callable[[str], None]:
+    """A parameter file's warnings as Python warnings, shown at the caller of the API function,
+    ``depth`` calls above the one that warns."""
 
-    for what, value in (("cutoff_len", cutoff_len), ("max_error", max_error)):
-        if value is not None and value < 0:
-            raise ValueError(f"{what} must be >= 0")
-    params = read_prm(os.fspath(prm), limits=limits) if prm is not None else COLLINS
-    for w in params.warnings:
-        warnings.warn(w, stacklevel=3)
-    params = params.with_overrides(
-        labeled=False if unlabeled else None, cutoff_len=cutoff_len, max_error=max_error
-    )
-    return ParsevalConfig(
-        params=params,
-        function_separators=function_separators,
-        drop_unlabeled_root=drop_unlabeled_root,
-        collapse_unary=collapse_unary,
-        delete_root=delete_root,
-    )
+    def warn(text: str) -> None:
+        warnings.warn(text, stacklevel=depth + 1)
+
+    return warn
 
 
 Layout = Literal["auto", "line", "tree"]
@@ -345,22 +320,23 @@ def parseval(
     ``layout``: ``line`` (evalb: one sentence a line), ``tree`` (any line breaks) or ``auto``.
     ``delete_root``: delete ROOT and TOP brackets whatever the parameter file says (default: as
     evalb, only its ``DELETE_LABEL`` labels; ``--delete-root``).
-    ``keep_sentences=False`` keeps only the error and skip sentences (memory does not grow)."""
-    from evalcore.metrics.parseval import parseval_corpus
+    ``keep_sentences=False`` keeps only the error and skip sentences (memory does not grow), and
+    files in evalb's line layout are then counted on the command line's count-only path."""
+    from evalcore.families.parseval import BracketInputs, ParsevalSettings, run
 
-    config = _evalb_config(
-        prm,
+    settings = ParsevalSettings(
+        prm=None if prm is None else os.fspath(prm),
         unlabeled=unlabeled,
-        cutoff_len=cutoff_len,
         max_error=max_error,
-        function_separators=function_separators,
+        layout=layout,
         drop_unlabeled_root=drop_unlabeled_root,
-        collapse_unary=False,
-        limits=limits,
         delete_root=delete_root,
+        function_separators=function_separators,
+        cutoff_len=cutoff_len,
+        keep_sentences=keep_sentences,
     )
-    g, s = _bracket_pair(gold, system, layout, limits)
-    return parseval_corpus(g, s, config, keep_sentences=keep_sentences)
+    g, s = _source(gold, "gold", limits), _source(system, "system", limits)
+    return run(BracketInputs(g.data, s.data, g.name, s.name), settings, limits, on_warning=_warner(4))
 
 
 def _bracket_pair(
@@ -398,21 +374,22 @@ def freval(
     """FREVAL (Bastings & Sima'an 2014; SPEC §7; ``evalcore freval``): recall, precision and F1 per
     fragment size 1..``max_size`` and FLR / FLP / F1 mixed with ``alpha`` (default uniform);
     brackets extracted as :func:`parseval` does."""
+    from evalcore.declare import check
+    from evalcore.families.parseval import Extraction, extraction_config
     from evalcore.metrics.freval import FrevalConfig, freval_corpus
 
-    extraction = _evalb_config(
-        prm,
+    declared = Extraction(
+        prm=None if prm is None else os.fspath(prm),
         unlabeled=unlabeled,
-        cutoff_len=None,
         max_error=max_error,
-        function_separators=function_separators,
+        layout=layout,
         drop_unlabeled_root=drop_unlabeled_root,
-        collapse_unary=collapse_unary,
-        limits=limits,
         delete_root=delete_root,
+        function_separators=function_separators,
     )
+    check(declared, ("max_error",))
     config = FrevalConfig(
-        extraction=extraction,
+        extraction=extraction_config(declared, limits, _warner(3), collapse_unary=collapse_unary),
         max_size=max_size,
         alpha=None if alpha is None else tuple(alpha),
         strict=strict,

@@ -35,6 +35,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "evalcore.appdir",
         "evalcore.outputs",
         "evalcore.interrupts",
+        "evalcore.declare",
     ),
     ("evalcore.trees",),
     ("evalcore.formats",),
@@ -55,6 +56,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "evalcore.resampling",
         "evalcore.batch",
         "evalcore.labelalign",
+        "evalcore.families",
     ),
     ("evalcore.report", "evalcore.render"),
     (
