@@ -38,6 +38,7 @@ from evalcore.limits import DEFAULT_LIMITS, Limits
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    from evalcore.conversion import Protocol
     from evalcore.experiment import ExperimentResult, NamedTrees
     from evalcore.formats._io import InMemoryText
     from evalcore.formats.ptb import PtbLine
@@ -434,7 +435,7 @@ def _parse_names(scheme: str, parses: Parses) -> list[tuple[str, Input]]:
 def tedeval(
     schemes: Mapping[str, tuple[Input, Parses]],
     *,
-    protocol: Literal["2012", "2011"] = "2012",
+    protocol: Protocol = "2012",
     average: Literal["global", "sentence"] = "global",
     labels_map: str | os.PathLike[str] | None = None,
     function_sep: str = "-=",
@@ -497,7 +498,7 @@ def lattice(
     pred_lattice: Input | None = None,
     ambiguity_lattice: Input | None = None,
     tag_column: Literal["cpos", "fpos"] = "cpos",
-    protocol: Literal["2012", "2011"] = "2012",
+    protocol: Protocol = "2012",
     average: Literal["global", "sentence"] = "global",
     deprel_base: bool = False,
     scenario: Literal["gold", "predicted", "raw"] | None = None,
@@ -549,7 +550,7 @@ def inspect(
     golds: Mapping[str, DepTree | Tree],
     parses: Mapping[str, tuple[str, DepTree | Tree]],
     *,
-    protocol: Literal["2012", "2011"] = "2012",
+    protocol: Protocol = "2012",
     function_sep: str = "-=",
     fold_case: bool = False,
     projectivize: bool = False,

@@ -36,7 +36,6 @@ from typing import BinaryIO, Literal, TypeVar
 from evalcore.declare import from_mapping
 from evalcore.errors import EvalcoreError, InputFormatError, LimitError, one_line
 from evalcore.experiment import ExperimentConfig, NamedTrees, Scheme, run_experiment
-from evalcore.families import FAMILIES
 from evalcore.families import parseval as parseval_family
 from evalcore.formats.conllu import read_conllu
 from evalcore.formats.detect import read_trees
@@ -45,6 +44,7 @@ from evalcore.formats.ptb import read_ptb_sentences
 from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.metrics.attachment import AttachConfig, AttachCounts, attach_corpus
 from evalcore.metrics.freval import FrevalConfig, FrevalCounts, freval_corpus
+from evalcore.registry import FAMILIES
 from evalcore.resampling import (
     PairedTestSettings,
     attach_pair_tables,

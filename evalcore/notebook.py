@@ -28,7 +28,7 @@ def _writer(result: object, what: str) -> object:
     family is looked up in the registry (:mod:`evalcore.families`), its writer in its module."""
     import importlib
 
-    from evalcore.families import family_of
+    from evalcore.registry import family_of
 
     family = family_of(result)
     if family is None:

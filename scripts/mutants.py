@@ -605,6 +605,10 @@ _RAW += [
     (INS, '_check_words', 'if words == ref_words:', 'if True:', DROP, ("tests/test_api_bounds.py",)),
     (F, 'listed_sizes', 'limit - largest <= EMPTY_SIZES_LISTED', 'limit - largest < EMPTY_SIZES_LISTED',
      COMPARISON, FREVAL),
+    ("evalcore/families/parseval.py", 'run', 'if settings.keep_sentences:', 'if False:', DROP,
+     ("tests/test_pins_misc.py", "tests/test_registry.py")),
+    ("evalcore/declare.py", 'from_mapping', 'if not _valid(d, value):', 'if False:', DROP,
+     ("tests/test_registry.py",)),
 ]
 # fmt: on
 
