@@ -437,10 +437,12 @@ def tedeval(
     *,
     protocol: Protocol = "2012",
     average: Literal["global", "sentence"] = "global",
-    labels_map: str | os.PathLike[str] | None = None,
+    labels_map: str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | None = None,
+    scheme_labels_maps: Mapping[str, str | os.PathLike[str]] | None = None,
     function_sep: str = "-=",
     fold_case: bool = False,
     projectivize: bool = False,
+    category_labels: bool = False,
     label_from: Mapping[str, Input] | None = None,
     skip_mismatched: bool = False,
     shuffles: int = 10_000,
@@ -456,10 +458,14 @@ def tedeval(
     ``NAME=PATH``).  Every parse is scored against its own gold and against every generalization
     of the golds that contains it, with the significance tests of each row (``shuffles`` trials,
     ``seed``).  ``label_from`` maps a parse name to a dependency conversion of the same parse
-    (``--label-from``).  ``per_sentence`` keeps every sentence's scores and edit scripts."""
+    (``--label-from``).  ``per_sentence`` keeps every sentence's scores and edit scripts.
+    ``labels_map``: one file or several, applied in order to every scheme (``--labels-map
+    FILE``); ``scheme_labels_maps``: scheme → file, applied first to that scheme's gold and
+    parses only (``--labels-map SCHEME=FILE``); ``category_labels``: a bracketed node without
+    function tags is labeled with its category (``--category-labels``, docs/tedeval.md)."""
     from dataclasses import replace
 
-    from evalcore.conversion import ConversionConfig, LabelMap, read_label_map
+    from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps, read_label_map
     from evalcore.experiment import ExperimentConfig, Scheme, run_experiment
     from evalcore.formats.detect import read_trees
     from evalcore.metrics.tedeval import TedConfig
@@ -476,8 +482,16 @@ def tedeval(
         built.append(Scheme(scheme, _named(gold, scheme, limits), tuple(named)))
     if donors:
         raise ValueError(f"label_from names no parse: {', '.join(sorted(donors))}")
-    label_map = read_label_map(os.fspath(labels_map), limits=limits) if labels_map is not None else LabelMap()
-    conv = ConversionConfig(protocol, label_map, function_sep, fold_case, projectivize)
+    label_map = LabelMap()
+    for path in [labels_map] if isinstance(labels_map, str | os.PathLike) else labels_map or ():
+        label_map = label_map.then(read_label_map(os.fspath(path), limits=limits))
+    own = dict(scheme_labels_maps or {})
+    if set(own) - set(schemes):
+        raise ValueError(f"scheme_labels_maps names no scheme: {', '.join(sorted(set(own) - set(schemes)))}")
+    maps = SchemeLabelMaps.of({k: read_label_map(os.fspath(v), limits=limits) for k, v in own.items()})
+    conv = ConversionConfig(
+        protocol, label_map, function_sep, fold_case, projectivize, maps, category_labels=category_labels
+    )
     config = ExperimentConfig(TedConfig(conv, average), shuffles, seed, test, skip_mismatched)
 
     def reader(f: NamedTrees) -> Iterable[DepTree | Tree]:

@@ -31,19 +31,16 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 from pathlib import Path
-from typing import BinaryIO, Literal, TypeVar
+from typing import TYPE_CHECKING, BinaryIO, Literal, TypeAlias, TypeVar
 
 from evalcore.declare import from_mapping
 from evalcore.errors import EvalcoreError, InputFormatError, LimitError, one_line
-from evalcore.experiment import ExperimentConfig, NamedTrees, Scheme, run_experiment
 from evalcore.families import parseval as parseval_family
 from evalcore.formats.conllu import read_conllu
 from evalcore.formats.detect import read_trees
 from evalcore.formats.prm import read_prm
 from evalcore.formats.ptb import read_ptb_sentences
 from evalcore.limits import DEFAULT_LIMITS, Limits
-from evalcore.metrics.attachment import AttachConfig, AttachCounts, attach_corpus
-from evalcore.metrics.freval import FrevalConfig, FrevalCounts, freval_corpus
 from evalcore.registry import FAMILIES
 from evalcore.resampling import (
     PairedTestSettings,
@@ -52,7 +49,13 @@ from evalcore.resampling import (
     freval_limit,
     freval_table,
 )
-from evalcore.trees import DepTree, Tree
+
+if TYPE_CHECKING:  # the metrics are imported by the jobs that run them (a batch of one metric
+    # imports only that one)
+    from evalcore.experiment import NamedTrees
+    from evalcore.metrics.attachment import AttachCounts
+    from evalcore.metrics.freval import FrevalConfig, FrevalCounts
+    from evalcore.trees import DepTree, Tree
 
 __all__ = [
     "METRICS",
@@ -164,7 +167,7 @@ class ScoreJob:
     paired: PairedTestSettings
 
 
-Counts = tuple[AttachCounts, ...] | tuple[FrevalCounts, ...]
+Counts: TypeAlias = "tuple[AttachCounts, ...] | tuple[FrevalCounts, ...]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -459,6 +462,8 @@ def _rows(
 
 
 def _score_attach(job: ScoreJob) -> ScoreOutput:
+    from evalcore.metrics.attachment import AttachConfig, attach_corpus
+
     system = job.systems[0]
     result = attach_corpus(
         read_conllu(job.gold.path, on_invalid="keep", limits=job.limits),
@@ -487,11 +492,15 @@ def _score_parseval(job: ScoreJob) -> ScoreOutput:
 
 
 def _freval_config(gold: GoldEntry, limits: Limits) -> FrevalConfig:
+    from evalcore.metrics.freval import FrevalConfig
+
     extraction = parseval_family.Extraction(prm=gold.prm or None)
     return FrevalConfig(extraction=parseval_family.extraction_config(extraction, limits))
 
 
 def _score_freval(job: ScoreJob) -> ScoreOutput:
+    from evalcore.metrics.freval import freval_corpus
+
     system = job.systems[0]
     result = freval_corpus(
         read_ptb_sentences(job.gold.path, limits=job.limits),
@@ -508,6 +517,8 @@ def _score_freval(job: ScoreJob) -> ScoreOutput:
 def _score_tedeval(job: ScoreJob) -> ScoreOutput:
     """The one-scheme experiment of ``evalcore tedeval --scheme GOLD SYSTEM...``: every system's
     UAS, LAS, U-TED, L-TED and the test of every pair (its own, SPEC §5.4)."""
+    from evalcore.experiment import ExperimentConfig, NamedTrees, Scheme, run_experiment
+
     scheme = Scheme(
         job.gold.name,
         NamedTrees(job.gold.name, (), job.gold.path),
@@ -575,6 +586,9 @@ def run_pair_job_kept(job: PairJob) -> tuple[BatchRow, ...] | JobFailure:
 
 def run_pair_job(job: PairJob) -> tuple[BatchRow, ...]:
     """The paired approximate-randomization test of every score between two systems of one gold."""
+    from evalcore.metrics.attachment import AttachCounts
+    from evalcore.metrics.freval import FrevalCounts
+
     if job.metric == "attach":
         a_attach = tuple(c for c in job.counts_a if isinstance(c, AttachCounts))
         b_attach = tuple(c for c in job.counts_b if isinstance(c, AttachCounts))
