@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Literal, overload
@@ -38,6 +38,7 @@ from evalcore.limits import DEFAULT_LIMITS, Limits
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    from evalcore.conversion import Protocol
     from evalcore.experiment import ExperimentResult, NamedTrees
     from evalcore.formats._io import InMemoryText
     from evalcore.formats.ptb import PtbLine
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
     from evalcore.metrics.attachment import AttachResult
     from evalcore.metrics.freval import FrevalResult
     from evalcore.metrics.joint import JointResult
-    from evalcore.metrics.parseval import ParsevalConfig, ParsevalResult
+    from evalcore.metrics.parseval import ParsevalResult
     from evalcore.trees import DepTree, Lattice, Tree
 
 __all__ = [
@@ -288,39 +289,14 @@ def attach(
 # PARSEVAL and FREVAL
 
 
-def _evalb_config(
-    prm: str | os.PathLike[str] | None,
-    *,
-    unlabeled: bool,
-    cutoff_len: int | None,
-    max_error: int | None,
-    function_separators: str,
-    drop_unlabeled_root: bool,
-    collapse_unary: bool,
-    limits: Limits,
-    delete_root: bool = False,
-) -> ParsevalConfig:
-    """The bracket extraction of ``evalcore parseval`` / ``freval``: the parameter file (default
-    COLLINS.prm's settings) with the overrides; its warnings become Python warnings."""
-    from evalcore.formats.prm import COLLINS, read_prm
-    from evalcore.metrics.parseval import ParsevalConfig
+def _warner(depth: int) -> Callable[[str], None]:
+    """A parameter file's warnings as Python warnings, shown at the caller of the API function,
+    ``depth`` calls above the one that warns."""
 
-    for what, value in (("cutoff_len", cutoff_len), ("max_error", max_error)):
-        if value is not None and value < 0:
-            raise ValueError(f"{what} must be >= 0")
-    params = read_prm(os.fspath(prm), limits=limits) if prm is not None else COLLINS
-    for w in params.warnings:
-        warnings.warn(w, stacklevel=3)
-    params = params.with_overrides(
-        labeled=False if unlabeled else None, cutoff_len=cutoff_len, max_error=max_error
-    )
-    return ParsevalConfig(
-        params=params,
-        function_separators=function_separators,
-        drop_unlabeled_root=drop_unlabeled_root,
-        collapse_unary=collapse_unary,
-        delete_root=delete_root,
-    )
+    def warn(text: str) -> None:
+        warnings.warn(text, stacklevel=depth + 1)
+
+    return warn
 
 
 Layout = Literal["auto", "line", "tree"]
@@ -345,22 +321,23 @@ def parseval(
     ``layout``: ``line`` (evalb: one sentence a line), ``tree`` (any line breaks) or ``auto``.
     ``delete_root``: delete ROOT and TOP brackets whatever the parameter file says (default: as
     evalb, only its ``DELETE_LABEL`` labels; ``--delete-root``).
-    ``keep_sentences=False`` keeps only the error and skip sentences (memory does not grow)."""
-    from evalcore.metrics.parseval import parseval_corpus
+    ``keep_sentences=False`` keeps only the error and skip sentences (memory does not grow), and
+    files in evalb's line layout are then counted on the command line's count-only path."""
+    from evalcore.families.parseval import BracketInputs, ParsevalSettings, run
 
-    config = _evalb_config(
-        prm,
+    settings = ParsevalSettings(
+        prm=None if prm is None else os.fspath(prm),
         unlabeled=unlabeled,
-        cutoff_len=cutoff_len,
         max_error=max_error,
-        function_separators=function_separators,
+        layout=layout,
         drop_unlabeled_root=drop_unlabeled_root,
-        collapse_unary=False,
-        limits=limits,
         delete_root=delete_root,
+        function_separators=function_separators,
+        cutoff_len=cutoff_len,
+        keep_sentences=keep_sentences,
     )
-    g, s = _bracket_pair(gold, system, layout, limits)
-    return parseval_corpus(g, s, config, keep_sentences=keep_sentences)
+    g, s = _source(gold, "gold", limits), _source(system, "system", limits)
+    return run(BracketInputs(g.data, s.data, g.name, s.name), settings, limits, on_warning=_warner(4))
 
 
 def _bracket_pair(
@@ -398,21 +375,22 @@ def freval(
     """FREVAL (Bastings & Sima'an 2014; SPEC §7; ``evalcore freval``): recall, precision and F1 per
     fragment size 1..``max_size`` and FLR / FLP / F1 mixed with ``alpha`` (default uniform);
     brackets extracted as :func:`parseval` does."""
+    from evalcore.declare import check
+    from evalcore.families.parseval import Extraction, extraction_config
     from evalcore.metrics.freval import FrevalConfig, freval_corpus
 
-    extraction = _evalb_config(
-        prm,
+    declared = Extraction(
+        prm=None if prm is None else os.fspath(prm),
         unlabeled=unlabeled,
-        cutoff_len=None,
         max_error=max_error,
-        function_separators=function_separators,
+        layout=layout,
         drop_unlabeled_root=drop_unlabeled_root,
-        collapse_unary=collapse_unary,
-        limits=limits,
         delete_root=delete_root,
+        function_separators=function_separators,
     )
+    check(declared, ("max_error",))
     config = FrevalConfig(
-        extraction=extraction,
+        extraction=extraction_config(declared, limits, _warner(3), collapse_unary=collapse_unary),
         max_size=max_size,
         alpha=None if alpha is None else tuple(alpha),
         strict=strict,
@@ -457,12 +435,14 @@ def _parse_names(scheme: str, parses: Parses) -> list[tuple[str, Input]]:
 def tedeval(
     schemes: Mapping[str, tuple[Input, Parses]],
     *,
-    protocol: Literal["2012", "2011"] = "2012",
+    protocol: Protocol = "2012",
     average: Literal["global", "sentence"] = "global",
-    labels_map: str | os.PathLike[str] | None = None,
+    labels_map: str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | None = None,
+    scheme_labels_maps: Mapping[str, str | os.PathLike[str]] | None = None,
     function_sep: str = "-=",
     fold_case: bool = False,
     projectivize: bool = False,
+    category_labels: bool = False,
     label_from: Mapping[str, Input] | None = None,
     skip_mismatched: bool = False,
     shuffles: int = 10_000,
@@ -478,10 +458,14 @@ def tedeval(
     ``NAME=PATH``).  Every parse is scored against its own gold and against every generalization
     of the golds that contains it, with the significance tests of each row (``shuffles`` trials,
     ``seed``).  ``label_from`` maps a parse name to a dependency conversion of the same parse
-    (``--label-from``).  ``per_sentence`` keeps every sentence's scores and edit scripts."""
+    (``--label-from``).  ``per_sentence`` keeps every sentence's scores and edit scripts.
+    ``labels_map``: one file or several, applied in order to every scheme (``--labels-map
+    FILE``); ``scheme_labels_maps``: scheme → file, applied first to that scheme's gold and
+    parses only (``--labels-map SCHEME=FILE``); ``category_labels``: a bracketed node without
+    function tags is labeled with its category (``--category-labels``, docs/tedeval.md)."""
     from dataclasses import replace
 
-    from evalcore.conversion import ConversionConfig, LabelMap, read_label_map
+    from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps, read_label_map
     from evalcore.experiment import ExperimentConfig, Scheme, run_experiment
     from evalcore.formats.detect import read_trees
     from evalcore.metrics.tedeval import TedConfig
@@ -498,8 +482,16 @@ def tedeval(
         built.append(Scheme(scheme, _named(gold, scheme, limits), tuple(named)))
     if donors:
         raise ValueError(f"label_from names no parse: {', '.join(sorted(donors))}")
-    label_map = read_label_map(os.fspath(labels_map), limits=limits) if labels_map is not None else LabelMap()
-    conv = ConversionConfig(protocol, label_map, function_sep, fold_case, projectivize)
+    label_map = LabelMap()
+    for path in [labels_map] if isinstance(labels_map, str | os.PathLike) else labels_map or ():
+        label_map = label_map.then(read_label_map(os.fspath(path), limits=limits))
+    own = dict(scheme_labels_maps or {})
+    if set(own) - set(schemes):
+        raise ValueError(f"scheme_labels_maps names no scheme: {', '.join(sorted(set(own) - set(schemes)))}")
+    maps = SchemeLabelMaps.of({k: read_label_map(os.fspath(v), limits=limits) for k, v in own.items()})
+    conv = ConversionConfig(
+        protocol, label_map, function_sep, fold_case, projectivize, maps, category_labels=category_labels
+    )
     config = ExperimentConfig(TedConfig(conv, average), shuffles, seed, test, skip_mismatched)
 
     def reader(f: NamedTrees) -> Iterable[DepTree | Tree]:
@@ -520,7 +512,7 @@ def lattice(
     pred_lattice: Input | None = None,
     ambiguity_lattice: Input | None = None,
     tag_column: Literal["cpos", "fpos"] = "cpos",
-    protocol: Literal["2012", "2011"] = "2012",
+    protocol: Protocol = "2012",
     average: Literal["global", "sentence"] = "global",
     deprel_base: bool = False,
     scenario: Literal["gold", "predicted", "raw"] | None = None,
@@ -572,7 +564,7 @@ def inspect(
     golds: Mapping[str, DepTree | Tree],
     parses: Mapping[str, tuple[str, DepTree | Tree]],
     *,
-    protocol: Literal["2012", "2011"] = "2012",
+    protocol: Protocol = "2012",
     function_sep: str = "-=",
     fold_case: bool = False,
     projectivize: bool = False,

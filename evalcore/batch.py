@@ -28,21 +28,20 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from pathlib import Path
-from typing import BinaryIO, Literal, TypeVar
+from typing import TYPE_CHECKING, BinaryIO, Literal, TypeAlias, TypeVar
 
+from evalcore.declare import from_mapping
 from evalcore.errors import EvalcoreError, InputFormatError, LimitError, one_line
-from evalcore.experiment import ExperimentConfig, NamedTrees, Scheme, run_experiment
+from evalcore.families import parseval as parseval_family
 from evalcore.formats.conllu import read_conllu
 from evalcore.formats.detect import read_trees
-from evalcore.formats.prm import COLLINS, read_prm
+from evalcore.formats.prm import read_prm
 from evalcore.formats.ptb import read_ptb_sentences
 from evalcore.limits import DEFAULT_LIMITS, Limits
-from evalcore.metrics.attachment import AttachConfig, AttachCounts, attach_corpus
-from evalcore.metrics.freval import FrevalConfig, FrevalCounts, freval_corpus
-from evalcore.metrics.parseval import ParsevalConfig, parseval_corpus
+from evalcore.registry import FAMILIES
 from evalcore.resampling import (
     PairedTestSettings,
     attach_pair_tables,
@@ -50,7 +49,13 @@ from evalcore.resampling import (
     freval_limit,
     freval_table,
 )
-from evalcore.trees import DepTree, Tree
+
+if TYPE_CHECKING:  # the metrics are imported by the jobs that run them (a batch of one metric
+    # imports only that one)
+    from evalcore.experiment import NamedTrees
+    from evalcore.metrics.attachment import AttachCounts
+    from evalcore.metrics.freval import FrevalConfig, FrevalCounts
+    from evalcore.trees import DepTree, Tree
 
 __all__ = [
     "METRICS",
@@ -82,8 +87,11 @@ PAIRED_METRICS: tuple[Metric, ...] = ("attach", "freval", "tedeval")
 MAX_SYSTEMS = 200
 """Systems of one gold: the pairs grow as its square (200 systems: 19,900 paired tests)."""
 
-_GOLD_KEYS = frozenset({"name", "file", "metrics", "systems", "prm"})
+_GOLD_KEYS = frozenset({"name", "file", "metrics", "systems", "prm"}) | {
+    f.name for f in FAMILIES if f.settings is not None
+}
 _SETTINGS_KEYS = frozenset({"shuffles", "seed"})
+S = TypeVar("S")
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +109,11 @@ class GoldEntry:
     systems: tuple[SystemEntry, ...]
     metrics: tuple[Metric, ...]
     prm: str | None = None  # an evalb parameter file for parseval and freval (default: COLLINS.prm)
+    settings: tuple[object, ...] = ()  # the [gold.FAMILY] tables: a family's settings value each
+
+    def settings_of(self, cls: type[S]) -> S:
+        """This gold's settings of a family (its ``[gold.FAMILY]`` table, else the defaults)."""
+        return next((s for s in self.settings if isinstance(s, cls)), None) or cls()
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +167,7 @@ class ScoreJob:
     paired: PairedTestSettings
 
 
-Counts = tuple[AttachCounts, ...] | tuple[FrevalCounts, ...]
+Counts: TypeAlias = "tuple[AttachCounts, ...] | tuple[FrevalCounts, ...]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -368,7 +381,29 @@ def _gold(raw: object, index: int, lines: _Lines, base: Path, path: str) -> Gold
         systems.append(
             SystemEntry(sys_name, _file(sys_file, base, path, line, f"system {sys_name!r}"), line or first)
         )
-    return GoldEntry(name, gold_path, first, tuple(systems), metrics, prm)
+    return GoldEntry(
+        name, gold_path, first, tuple(systems), metrics, prm, _family_settings(raw, index, lines, path)
+    )
+
+
+def _family_settings(raw: dict[str, object], index: int, lines: _Lines, path: str) -> tuple[object, ...]:
+    """The ``[gold.FAMILY]`` tables of a gold: the settings named by the API's keywords
+    (:func:`evalcore.declare.from_mapping`; the parameter file is the gold's ``prm``)."""
+    out: list[object] = []
+    for family in FAMILIES:
+        if family.settings is None or family.name not in raw:
+            continue
+        table = raw[family.name]
+        where = lines.find(f"gold.{family.name}", index)
+        if not isinstance(table, dict):
+            raise _fail(path, where, f"[gold.{family.name}] must be a table of settings")
+        try:
+            out.append(from_mapping(family.settings, table, leave=frozenset({"prm"})))
+        except ValueError as exc:
+            key = next((k for k in table if str(exc).startswith((f"{k} ", f"unknown setting {k!r}"))), None)
+            line = lines.key(key, index) if key is not None else where
+            raise _fail(path, line, f"[gold.{family.name}]: {exc}") from None
+    return tuple(out)
 
 
 def read_manifest(path: str, limits: Limits = DEFAULT_LIMITS) -> Manifest:
@@ -426,11 +461,9 @@ def _rows(
     )
 
 
-def _parseval_config(gold: GoldEntry, limits: Limits) -> ParsevalConfig:
-    return ParsevalConfig(params=read_prm(gold.prm, limits=limits) if gold.prm else COLLINS)
-
-
 def _score_attach(job: ScoreJob) -> ScoreOutput:
+    from evalcore.metrics.attachment import AttachConfig, attach_corpus
+
     system = job.systems[0]
     result = attach_corpus(
         read_conllu(job.gold.path, on_invalid="keep", limits=job.limits),
@@ -451,29 +484,23 @@ def _score_attach(job: ScoreJob) -> ScoreOutput:
 
 def _score_parseval(job: ScoreJob) -> ScoreOutput:
     system = job.systems[0]
-    result = parseval_corpus(
-        read_ptb_sentences(job.gold.path, limits=job.limits),
-        read_ptb_sentences(system.path, limits=job.limits),
-        _parseval_config(job.gold, job.limits),
-        keep_sentences=False,
-    )
-    a = result.all
-    values = [
-        ("recall", a.recall),
-        ("precision", a.precision),
-        ("f1", a.f1),
-        ("complete_match", a.complete_match),
-        ("average_crossing", a.average_crossing),
-        ("tagging_accuracy", a.tagging_accuracy),
-    ]
-    return ScoreOutput(_rows(job, system.name, values, result.signature))
+    declared = job.gold.settings_of(parseval_family.ParsevalSettings)
+    settings = replace(declared, prm=job.gold.prm or None, keep_sentences=False)
+    inputs = parseval_family.BracketInputs(job.gold.path, system.path)
+    result = parseval_family.run(inputs, settings, job.limits)
+    return ScoreOutput(_rows(job, system.name, parseval_family.batch_values(result), result.signature))
 
 
 def _freval_config(gold: GoldEntry, limits: Limits) -> FrevalConfig:
-    return FrevalConfig(extraction=_parseval_config(gold, limits))
+    from evalcore.metrics.freval import FrevalConfig
+
+    extraction = parseval_family.Extraction(prm=gold.prm or None)
+    return FrevalConfig(extraction=parseval_family.extraction_config(extraction, limits))
 
 
 def _score_freval(job: ScoreJob) -> ScoreOutput:
+    from evalcore.metrics.freval import freval_corpus
+
     system = job.systems[0]
     result = freval_corpus(
         read_ptb_sentences(job.gold.path, limits=job.limits),
@@ -490,6 +517,8 @@ def _score_freval(job: ScoreJob) -> ScoreOutput:
 def _score_tedeval(job: ScoreJob) -> ScoreOutput:
     """The one-scheme experiment of ``evalcore tedeval --scheme GOLD SYSTEM...``: every system's
     UAS, LAS, U-TED, L-TED and the test of every pair (its own, SPEC §5.4)."""
+    from evalcore.experiment import ExperimentConfig, NamedTrees, Scheme, run_experiment
+
     scheme = Scheme(
         job.gold.name,
         NamedTrees(job.gold.name, (), job.gold.path),
@@ -557,6 +586,9 @@ def run_pair_job_kept(job: PairJob) -> tuple[BatchRow, ...] | JobFailure:
 
 def run_pair_job(job: PairJob) -> tuple[BatchRow, ...]:
     """The paired approximate-randomization test of every score between two systems of one gold."""
+    from evalcore.metrics.attachment import AttachCounts
+    from evalcore.metrics.freval import FrevalCounts
+
     if job.metric == "attach":
         a_attach = tuple(c for c in job.counts_a if isinstance(c, AttachCounts))
         b_attach = tuple(c for c in job.counts_b if isinstance(c, AttachCounts))

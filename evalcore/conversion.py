@@ -43,7 +43,9 @@ __all__ = [
     "words_of",
 ]
 
-Protocol = Literal["2011", "2012"]
+Protocol = Literal["2012", "2011"]
+"""The protocols of dependency → function trees (docs/tedeval.md), the default first: every face's
+choices are read from this type."""
 HEAD_2011 = "*"
 HEAD_2012 = "hd"
 

@@ -23,56 +23,34 @@ from evalcore.display import Cell, Table
 __all__ = ["dot_svg", "html_table", "report_html", "result_dict", "result_table", "svg"]
 
 
+def _writer(result: object, what: str) -> object:
+    """What the writer ``what`` (``table`` or ``json``) of ``result``'s family makes of it: the
+    family is looked up in the registry (:mod:`evalcore.families`), its writer in its module."""
+    import importlib
+
+    from evalcore.registry import family_of
+
+    family = family_of(result)
+    if family is None:
+        raise TypeError(f"no {'table' if what == 'table' else 'JSON document'} for a {type(result).__name__}")
+    write = getattr(importlib.import_module(family.writers), getattr(family, what))
+    if what == "json" and family.per_sentence is not None:
+        return write(result, per_sentence=bool(getattr(result, family.per_sentence)))
+    return write(result)
+
+
 def result_table(result: object) -> Table:
     """The tidy table of a result object (the rows of the command line's CSV)."""
-    from evalcore.experiment import ExperimentResult
-    from evalcore.metrics.attachment import AttachResult
-    from evalcore.metrics.freval import FrevalResult
-    from evalcore.metrics.joint import JointResult
-    from evalcore.metrics.parseval import ParsevalResult
-    from evalcore.report.attach import attach_result_table
-    from evalcore.report.freval import freval_table
-    from evalcore.report.lattice import scenario_table
-    from evalcore.report.parseval import parseval_table
-    from evalcore.report.tedeval import result_table as ted_table
-
-    if isinstance(result, AttachResult):
-        return attach_result_table(result)
-    if isinstance(result, ParsevalResult):
-        return parseval_table(result)
-    if isinstance(result, FrevalResult):
-        return freval_table(result)
-    if isinstance(result, ExperimentResult):
-        return ted_table(result)
-    if isinstance(result, JointResult):
-        return scenario_table(result)
-    raise TypeError(f"no table for a {type(result).__name__}")
+    table = _writer(result, "table")
+    assert isinstance(table, Table)
+    return table
 
 
 def result_dict(result: object) -> dict[str, object]:
     """The ``--format json`` document of a result object (``per_sentence`` when it was kept)."""
-    from evalcore.experiment import ExperimentResult
-    from evalcore.metrics.attachment import AttachResult
-    from evalcore.metrics.freval import FrevalResult
-    from evalcore.metrics.joint import JointResult
-    from evalcore.metrics.parseval import ParsevalResult
-    from evalcore.report.attach import attach_json
-    from evalcore.report.freval import freval_json
-    from evalcore.report.lattice import result_json as lattice_json
-    from evalcore.report.parseval import parseval_json
-    from evalcore.report.tedeval import result_json as ted_json
-
-    if isinstance(result, AttachResult):
-        return attach_json(result, per_sentence=bool(result.per_sentence))
-    if isinstance(result, ParsevalResult):
-        return parseval_json(result)
-    if isinstance(result, FrevalResult):
-        return freval_json(result)
-    if isinstance(result, ExperimentResult):
-        return ted_json(result, per_sentence=bool(result.details))
-    if isinstance(result, JointResult):
-        return lattice_json(result)
-    raise TypeError(f"no JSON document for a {type(result).__name__}")
+    document = _writer(result, "json")
+    assert isinstance(document, dict)
+    return document
 
 
 def _cell_html(cell: Cell, digits: int) -> str:

@@ -34,11 +34,12 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from evalcore.experiment import ExperimentResult, Scheme
+from evalcore.families.parseval import Extraction, extraction_config
 from evalcore.formats.ptb import PtbLine
 from evalcore.metrics import freval
 from evalcore.metrics.attachment import AttachConfig, sentence_counts
 from evalcore.metrics.base import make_signature
-from evalcore.metrics.parseval import ParsevalConfig, compare_sentence
+from evalcore.metrics.parseval import compare_sentence
 from evalcore.significance import Method, check_seed, significance
 from evalcore.trees import DepTree, Tree
 
@@ -206,7 +207,7 @@ def _freval_pairs(
     files = {p.name: p for s in schemes for p in s.parses}
     golds = {s.name: s.gold for s in schemes}
     config = freval.FrevalConfig(max_size=sizes)
-    extraction = ParsevalConfig()
+    extraction = extraction_config(Extraction())  # evalb's COLLINS.prm, as the command's default
     out: dict[tuple[str, str], tuple[tuple[tuple[float, float], ...], ...]] = {}
     for pname, _ in parses:
         ptrees = files[pname].trees

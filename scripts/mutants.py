@@ -466,7 +466,7 @@ PIN_ATLAS = ("tests/test_pins_misc.py", "tests/test_atlas.py")
 PIN_LABELS = ("tests/test_pins_misc.py", "tests/test_labelalign.py")
 PIN_TED = ("tests/test_pins_misc.py", "tests/test_tedeval_golden.py")
 PIN_LATTICE = ("tests/test_pins_misc.py", "tests/test_lattice.py")
-TED_CONV = "ConversionConfig(protocol, label_map, function_sep, fold_case, projectivize)"
+TED_CONV = "protocol, label_map, function_sep, fold_case, projectivize, maps"
 INSPECT_CONV = "ConversionConfig(protocol, LabelMap(), function_sep, fold_case, projectivize)"
 SHARE = "g.counted / c.delta if c.delta else 0.0"
 MEAN = "ratio(counts.score_sum, counts.sentences, empty=1.0)"
@@ -605,6 +605,10 @@ _RAW += [
     (INS, '_check_words', 'if words == ref_words:', 'if True:', DROP, ("tests/test_api_bounds.py",)),
     (F, 'listed_sizes', 'limit - largest <= EMPTY_SIZES_LISTED', 'limit - largest < EMPTY_SIZES_LISTED',
      COMPARISON, FREVAL),
+    ("evalcore/families/parseval.py", 'run', 'if settings.keep_sentences:', 'if False:', DROP,
+     ("tests/test_pins_misc.py", "tests/test_registry.py")),
+    ("evalcore/declare.py", 'from_mapping', 'if not _valid(d, value):', 'if False:', DROP,
+     ("tests/test_registry.py",)),
 ]
 # fmt: on
 

@@ -129,6 +129,42 @@ def test_tedeval_is_the_command_lines(tmp_path: Path) -> None:
     assert trees.to_dict() == cli
 
 
+def test_tedeval_takes_the_commands_label_options(tmp_path: Path) -> None:
+    """``labels_map`` (several files), ``scheme_labels_maps`` and ``category_labels`` are
+    ``--labels-map FILE``, ``--labels-map SCHEME=FILE`` and ``--category-labels``."""
+    gold = tmp_path / "gold.mrg"
+    gold.write_text("(S (NP-SBJ (NN John)) (VP (VBZ loves) (NP-OBJ (NN Mary))))\n", encoding="utf-8")
+    parse = tmp_path / "parse.mrg"
+    parse.write_text("(S (NP-SBJ (NN John)) (VP (VBZ loves) (NP-PRD (NN Mary))))\n", encoding="utf-8")
+    first, second = tmp_path / "first.map", tmp_path / "second.map"
+    first.write_text("PRD=TMP\n", encoding="utf-8")
+    second.write_text("TMP=OBJ\n", encoding="utf-8")
+    schemes = {"a": (gold, {"p": parse}), "b": (gold, {"q": gold})}
+    plain = evalcore.tedeval(schemes, shuffles=10)
+    every = evalcore.tedeval(schemes, labels_map=[first, second], shuffles=10)
+    own = evalcore.tedeval(schemes, scheme_labels_maps={"a": first}, labels_map=second, shuffles=10)
+    cat = evalcore.tedeval(schemes, category_labels=True, shuffles=10)
+    base = (
+        "tedeval",
+        "--scheme",
+        "a",
+        gold,
+        f"p={parse}",
+        "--scheme",
+        "b",
+        gold,
+        f"q={gold}",
+        "--shuffles",
+        "10",
+    )
+    assert every.to_dict() == cli_json(*base, "--labels-map", first, "--labels-map", second)
+    assert own.to_dict() == cli_json(*base, "--labels-map", f"a={first}", "--labels-map", second)
+    assert cat.to_dict() == cli_json(*base, "--category-labels")
+    assert len({plain.signature, every.signature, own.signature, cat.signature}) == 4
+    with pytest.raises(ValueError, match="scheme_labels_maps names no scheme: c"):
+        evalcore.tedeval(schemes, scheme_labels_maps={"c": first}, shuffles=10)
+
+
 def test_lattice_is_the_command_lines() -> None:
     args = (FIX / "yap_alternative.conll", YAP / "output.conll")
     api = evalcore.lattice(

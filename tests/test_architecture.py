@@ -35,6 +35,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "evalcore.appdir",
         "evalcore.outputs",
         "evalcore.interrupts",
+        "evalcore.declare",
     ),
     ("evalcore.trees",),
     ("evalcore.formats",),
@@ -55,6 +56,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "evalcore.resampling",
         "evalcore.batch",
         "evalcore.labelalign",
+        "evalcore.families",
+        "evalcore.registry",
     ),
     ("evalcore.report", "evalcore.render"),
     (
@@ -299,3 +302,59 @@ def test_the_late_import_check_catches_one(tmp_path: Path) -> None:
     )
     assert _late_imports([bad], root=tmp_path) == ["evalcore/trees.py:2", "evalcore/trees.py:3"]
     assert _late_imports([PACKAGE / "display.py"]) == []  # the hook itself
+
+
+# ---------------------------------------------------------------------------
+# only the registry builds a family's configuration (docs/architecture.md, "The registry of metric
+# families"): the faces give a settings value to the family's ``run``
+
+# the configuration of each family whose settings are declared, and where it may be built: the
+# registry, and the metric that defines it (its defaults)
+FAMILY_CONFIGS = {"ParsevalConfig": ("evalcore/families/", "evalcore/metrics/")}
+# the workbench's FREVAL view still builds one; it moves to the registry with the workbench's settings
+PENDING = {"workbench/freval_view.py"}
+
+
+def configurations_built(files: list[Path], root: Path = ROOT) -> list[str]:
+    """``FILE:LINE: Config`` for every call of a family's configuration outside where it may be built."""
+    found = []
+    for path in files:
+        rel = path.relative_to(root).as_posix()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            name = (
+                func.id
+                if isinstance(func, ast.Name)
+                else func.attr
+                if isinstance(func, ast.Attribute)
+                else ""
+            )
+            if name in FAMILY_CONFIGS and not rel.startswith(FAMILY_CONFIGS[name]) and rel not in PENDING:
+                found.append(f"{rel}:{node.lineno}: {name}")
+    return found
+
+
+def test_only_the_registry_builds_a_family_configuration() -> None:
+    files = [*sources(PACKAGE), ROOT / "app.py"]
+    for folder in ("pages", "workbench", "experiments"):
+        files += sources(ROOT / folder)
+    assert configurations_built(files) == []
+
+
+def test_the_configuration_check_catches_a_module_that_builds_one(tmp_path: Path) -> None:
+    probe = {
+        "evalcore/atlas.py": "from evalcore.metrics import parseval\nCONFIG = parseval.ParsevalConfig()\n",
+        "workbench/view.py": "from evalcore.metrics.parseval import ParsevalConfig\n"
+        "config = ParsevalConfig(function_separators='-=*')\n",
+        "evalcore/families/parseval.py": "from evalcore.metrics import parseval\nparseval.ParsevalConfig()\n",
+    }
+    for rel, text in probe.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    files = sorted(tmp_path.rglob("*.py"))
+    assert configurations_built(files, root=tmp_path) == [
+        "evalcore/atlas.py:2: ParsevalConfig",
+        "workbench/view.py:2: ParsevalConfig",
+    ]

@@ -24,6 +24,9 @@ import evalcore.commands.attach as attach_cmd
 import evalcore.commands.freval as freval_cmd
 import evalcore.commands.parseval as parseval_cmd
 import evalcore.commands.tedeval as tedeval_cmd
+import evalcore.formats._io as io_module
+import evalcore.formats.evalb as evalb_module
+import evalcore.metrics.parseval as parseval_module
 import evalcore.significance as sig
 from evalcore.experiment import ExperimentConfig, NamedTrees, Scheme, run_experiment
 from evalcore.formats.conllu import read_conllu
@@ -184,8 +187,8 @@ def test_parseval_and_freval_keep_only_problem_sentences(corpus: dict[str, str])
     ("command", "module", "function", "fmt"),
     [
         # --input tree: evalcore parseval's reader of readings (the line layout counts, below)
-        ("parseval", parseval_cmd, "parseval_lines", "evalb"),
-        ("parseval", parseval_cmd, "parseval_lines", "json"),
+        ("parseval", parseval_module, "parseval_lines", "evalb"),
+        ("parseval", parseval_module, "parseval_lines", "json"),
         ("freval", freval_cmd, "freval_corpus", "text"),
         ("freval", freval_cmd, "freval_corpus", "json"),
     ],
@@ -202,8 +205,8 @@ def test_bracket_commands_stream(
     tracker = Tracker()
     real = parseval_cmd.read_ptb_sentences
     monkeypatch.setattr(parseval_cmd, "read_ptb_sentences", lambda *a, **k: tracker.lines(real(*a, **k)))
-    read = parseval_cmd.read_evalb_sentences  # evalcore parseval: evalb's reading, no trees
-    monkeypatch.setattr(parseval_cmd, "read_evalb_sentences", lambda *a, **k: tracker.readings(read(*a, **k)))
+    read = evalb_module.read_evalb_sentences  # evalcore parseval: evalb's reading, no trees
+    monkeypatch.setattr(evalb_module, "read_evalb_sentences", lambda *a, **k: tracker.readings(read(*a, **k)))
     results = capture(monkeypatch, module, function)
     layout = ("--input", "tree") if command == "parseval" else ()
     r = run_cli(command, corpus["gold.ptb"], corpus["sys.ptb"], "--format", fmt, *layout)
@@ -227,7 +230,7 @@ def test_parseval_count_path_streams(
     then one test line): neither file is read whole before the sentences are compared."""
     handed = {corpus["gold.ptb"]: 0, corpus["sys.ptb"]: 0}
     lead: list[int] = []  # per line handed: gold lines handed minus test lines handed
-    real = parseval_cmd.iter_lines
+    real = io_module.iter_lines  # imported by the family's run when it runs
 
     def lines(source: str, *a: Any, **k: Any) -> Iterator[tuple[int, str]]:
         for item in real(source, *a, **k):
@@ -235,8 +238,8 @@ def test_parseval_count_path_streams(
             lead.append(handed[corpus["gold.ptb"]] - handed[corpus["sys.ptb"]])
             yield item
 
-    monkeypatch.setattr(parseval_cmd, "iter_lines", lines)
-    results = capture(monkeypatch, parseval_cmd, "parseval_rows")
+    monkeypatch.setattr(io_module, "iter_lines", lines)
+    results = capture(monkeypatch, parseval_module, "parseval_rows")
     r = run_cli("parseval", corpus["gold.ptb"], corpus["sys.ptb"], "--format", fmt)
     assert r.code == 0, r.err
     assert list(handed.values()) == [N, N]

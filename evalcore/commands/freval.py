@@ -114,8 +114,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _score(args: argparse.Namespace, path: str, config: FrevalConfig) -> FrevalResult:
-    gold = read_ptb_sentences(args.gold, layout=args.input, limits=args.limits)
-    test = read_ptb_sentences(path, layout=args.input, limits=args.limits)
+    gold = read_ptb_sentences(args.gold, layout=args.layout, limits=args.limits)
+    test = read_ptb_sentences(path, layout=args.layout, limits=args.limits)
     result = freval_corpus(gold, test, config, keep_sentences=False, keep_counts=True)
     report_problems(result.comparisons, args.gold, result.counts.errors + result.counts.skipped)
     return result

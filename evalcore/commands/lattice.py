@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import get_args
 
 from evalcore.commands._common import add_bootstrap_arguments, bootstrap_settings, named_path, refuse, warn
+from evalcore.conversion import Protocol
 from evalcore.errors import InputFormatError
 from evalcore.formats.lattice import read_lattices
 from evalcore.lattice.reading import PairStream
@@ -69,8 +71,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--tag-column", choices=("cpos", "fpos"), default="cpos", help="lattice/CoNLL tag column")
     p.add_argument(
         "--protocol",
-        choices=("2012", "2011"),
-        default="2012",
+        choices=get_args(Protocol),
+        default=get_args(Protocol)[0],
         help="dependency → function tree: 2012 (hd heads, default) or 2011 (* heads)",
     )
     p.add_argument(

@@ -6,9 +6,10 @@ import argparse
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
+from typing import get_args
 
 from evalcore.commands._common import add_bootstrap_arguments, add_label_arguments, named_path, refuse, warn
-from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps, read_label_map
+from evalcore.conversion import ConversionConfig, LabelMap, Protocol, SchemeLabelMaps, read_label_map
 from evalcore.errors import InputFormatError
 from evalcore.experiment import ExperimentConfig, ExperimentResult, NamedTrees, Scheme, run_experiment
 from evalcore.formats.detect import read_trees
@@ -63,8 +64,8 @@ def add_experiment_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--protocol",
-        choices=("2012", "2011"),
-        default="2012",
+        choices=get_args(Protocol),
+        default=get_args(Protocol)[0],
         help="2012: multi-function trees (default); 2011: function trees with * heads",
     )
     p.add_argument(

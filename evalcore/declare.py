@@ -1,0 +1,203 @@
+"""Settings declared once (docs/architecture.md, "The registry of metric families").
+
+A family's settings are a frozen dataclass whose fields are made by :func:`setting`: each one
+carries its command-line flag (or none), its help, its deep-link key (or none), its default, the
+name of its keyword in the Python API, and, for a ``Literal`` type, its choices, read from the
+type with :func:`typing.get_args` (never spelled twice).  The faces are generated from it:
+:func:`add_arguments` gives a command its flags, :func:`from_namespace` the value back from the
+parsed command line, :func:`declared` lists the fields for the API, batch and the tests.  As
+:mod:`evalcore.limits` does for the limits.
+
+Start-up: this module imports nothing but the standard library.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import types
+import typing
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Literal, TypeVar
+
+__all__ = [
+    "Declared",
+    "InvalidSetting",
+    "Option",
+    "accepted",
+    "add_arguments",
+    "check",
+    "declared",
+    "from_mapping",
+    "from_namespace",
+    "setting",
+]
+
+T = TypeVar("T")
+
+_KEY = "evalcore.option"
+
+Kind = Literal["flag", "choice", "int", "float", "str"]
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """How one setting is named and documented in each face."""
+
+    help: str
+    flag: str | None = None  # the command line's flag; None: not on the command line
+    link: str | None = None  # the workbench's deep-link key; None: not linked
+    api: str | None = ""  # the API's keyword ("": the field's name); None: how a command writes
+    metavar: str | None = None
+    negation: tuple[str, str] | None = None  # an opposite flag accepted for old scripts, and its help
+    minimum: int | None = None  # the smallest value allowed (an int setting)
+
+
+def setting(
+    default: T,
+    help: str,
+    *,
+    flag: str | None = None,
+    link: str | None = None,
+    api: str | None = "",
+    metavar: str | None = None,
+    negation: tuple[str, str] | None = None,
+    minimum: int | None = None,
+) -> T:
+    """A field of a settings dataclass, with its :class:`Option`."""
+    option = Option(help, flag, link, api, metavar, negation, minimum)
+    out: T = dataclasses.field(default=default, metadata={_KEY: option})
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Declared:
+    """One field of a settings class as the faces see it."""
+
+    name: str  # the field's name
+    option: Option
+    default: object
+    kind: Kind
+    choices: tuple[str, ...]  # a Literal's values, in its order
+
+    @property
+    def keyword(self) -> str | None:
+        """The API's keyword argument (``None``: not one)."""
+        return None if self.option.api is None else (self.option.api or self.name)
+
+
+def _kind(hint: object) -> tuple[Kind, tuple[str, ...]]:
+    args = typing.get_args(hint)
+    if typing.get_origin(hint) is Literal:
+        return "choice", tuple(str(a) for a in args)
+    if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
+        (inner,) = (a for a in args if a is not type(None))
+        return _kind(inner)
+    kinds: dict[object, Kind] = {bool: "flag", int: "int", float: "float", str: "str"}
+    if hint not in kinds:
+        raise TypeError(f"no command-line form for a setting of type {hint!r}")
+    return kinds[hint], ()
+
+
+def declared(cls: type) -> tuple[Declared, ...]:
+    """The declared settings of a settings dataclass, in their order."""
+    hints = typing.get_type_hints(cls)
+    out = []
+    for f in dataclasses.fields(cls):
+        option = f.metadata.get(_KEY)
+        if isinstance(option, Option):
+            kind, choices = _kind(hints[f.name])
+            out.append(Declared(f.name, option, f.default, kind, choices))
+    return tuple(out)
+
+
+def add_arguments(
+    p: argparse.ArgumentParser, cls: type, *, only: Callable[[Declared], bool] = lambda d: True
+) -> None:
+    """The flags of ``cls``'s settings (those ``only`` keeps), in their declared order."""
+    for d in declared(cls):
+        flag = d.option.flag
+        if flag is None or not only(d):
+            continue
+        target: argparse.ArgumentParser | argparse._MutuallyExclusiveGroup = p
+        if d.option.negation is not None:
+            target = p.add_mutually_exclusive_group()
+        if d.kind == "flag":
+            target.add_argument(flag, dest=d.name, action="store_true", help=d.option.help)
+        elif d.kind == "choice":
+            target.add_argument(flag, dest=d.name, choices=d.choices, default=d.default, help=d.option.help)
+        else:
+            convert: Callable[[str], object] = {"int": int, "float": float, "str": str}[d.kind]
+            metavar = d.option.metavar or flag.lstrip("-").replace("-", "_").upper()
+            target.add_argument(
+                flag, dest=d.name, type=convert, default=d.default, metavar=metavar, help=d.option.help
+            )
+        if d.option.negation is not None:
+            opposite, text = d.option.negation
+            target.add_argument(opposite, dest=f"{d.name}_negated", action="store_true", help=text)
+
+
+def accepted(cls: type) -> tuple[Declared, ...]:
+    """The settings a user may give by name (a manifest, the API): those with a command-line flag
+    and an API keyword."""
+    return tuple(d for d in declared(cls) if d.option.flag is not None and d.keyword is not None)
+
+
+def _valid(d: Declared, value: object) -> bool:
+    if value is None:
+        return d.default is None
+    if d.kind == "choice":
+        return value in d.choices
+    if d.kind == "flag":
+        return isinstance(value, bool)
+    if d.kind == "float":
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    return isinstance(value, {"int": int, "str": str}[d.kind]) and not isinstance(value, bool)
+
+
+def from_mapping(cls: type[T], values: Mapping[str, object], *, leave: frozenset[str] = frozenset()) -> T:
+    """The settings value named by API keyword in ``values`` (a manifest's table); ``leave``: names
+    given elsewhere.  An unknown name, a value of the wrong type or out of range is a
+    ``ValueError`` naming it."""
+    known = {d.keyword: d for d in accepted(cls) if d.keyword not in leave}
+    given: dict[str, object] = {}
+    for key, value in values.items():
+        d = known.get(key)
+        if d is None:
+            raise ValueError(f"unknown setting {key!r} ({', '.join(sorted(k for k in known if k))})")
+        if not _valid(d, value):
+            kinds = {"flag": "true or false", "int": "an integer", "float": "a number", "str": "a string"}
+            expected = "one of " + ", ".join(d.choices) if d.choices else kinds[d.kind]
+            raise ValueError(f"{key} must be {expected}")
+        given[d.name] = value
+    out = cls(**given)
+    check(out, tuple(d.name for d in known.values()))
+    return out
+
+
+def from_namespace(cls: type[T], args: argparse.Namespace, **given: object) -> T:
+    """The settings value of a parsed command line (the fields without a flag from ``given`` or
+    their defaults)."""
+    values = {d.name: getattr(args, d.name) for d in declared(cls) if d.option.flag is not None}
+    return cls(**values, **given)
+
+
+class InvalidSetting(ValueError):
+    """A setting out of its range; ``field`` says which (each face names it its own way: the API
+    by its keyword, the command line by its flag)."""
+
+    def __init__(self, field: Declared, message: str) -> None:
+        super().__init__(f"{field.keyword or field.name} {message}")
+        self.field = field
+        self.message = message
+
+
+def check(settings: object, order: tuple[str, ...]) -> None:
+    """Raise :class:`InvalidSetting` for the first field of ``order`` below its minimum."""
+    fields = {d.name: d for d in declared(type(settings))}
+    for name in order:
+        d = fields[name]
+        value = getattr(settings, name)
+        if d.option.minimum is not None and value is not None and value < d.option.minimum:
+            raise InvalidSetting(d, f"must be >= {d.option.minimum}")

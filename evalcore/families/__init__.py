@@ -1,0 +1,1 @@
+"""The metric families' declarations, one module each; the registry is :mod:`evalcore.registry`."""

@@ -1,0 +1,77 @@
+"""The registry of metric families (docs/architecture.md, "The registry of metric families").
+
+Each family declares once its settings (a frozen dataclass of :func:`evalcore.declare.setting`
+fields), its inputs, one ``run(inputs, settings, limits) -> result`` that chooses the fast path
+itself, its writers in :mod:`evalcore.report` and its batch table (named numbers of its result).
+The faces dispatch through it: the command line's flags are generated from the settings, the API
+and batch call ``run``, the notebook finds a result's writers here (by the result's class name:
+nothing is imported to look a family up).
+
+Start-up: importing the registry imports the declarations only, never a metric or a writer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from evalcore.families import parseval
+
+__all__ = ["FAMILIES", "Family", "family_named", "family_of"]
+
+
+@dataclass(frozen=True, slots=True)
+class Family:
+    """One metric family as every face sees it."""
+
+    name: str  # the command (``evalcore NAME``)
+    result: str  # its result's class, ``module.Class``
+    writers: str  # its module of writers in evalcore.report
+    table: str  # the writer of its tidy table (the CSV's rows)
+    json: str  # the writer of its ``--format json`` document
+    per_sentence: str | None = None  # the result's field that, when filled, asks the JSON for sentences
+    settings: type | None = None  # its settings declaration
+    inputs: type | None = None  # its inputs
+    run: Callable[..., object] | None = None  # run(inputs, settings, limits) -> result
+    batch: Callable[..., tuple[tuple[str, float], ...]] | None = None  # its batch table's numbers
+
+
+FAMILIES: tuple[Family, ...] = (
+    Family(
+        "attach", "evalcore.metrics.attachment.AttachResult", "evalcore.report.attach",
+        "attach_result_table", "attach_json", per_sentence="per_sentence",
+    ),
+    Family(
+        "parseval", "evalcore.metrics.parseval.ParsevalResult", "evalcore.report.parseval",
+        "parseval_table", "parseval_json", settings=parseval.ParsevalSettings,
+        inputs=parseval.BracketInputs, run=parseval.run, batch=parseval.batch_values,
+    ),
+    Family(
+        "freval", "evalcore.metrics.freval.FrevalResult", "evalcore.report.freval",
+        "freval_table", "freval_json",
+    ),
+    Family(
+        "tedeval", "evalcore.experiment.ExperimentResult", "evalcore.report.tedeval",
+        "result_table", "result_json", per_sentence="details",
+    ),
+    Family(
+        "lattice", "evalcore.metrics.joint.JointResult", "evalcore.report.lattice",
+        "scenario_table", "result_json",
+    ),
+)  # fmt: skip
+"""Every family, in the order of the command line's help."""
+
+
+def family_named(name: str) -> Family:
+    """The family of ``evalcore NAME``."""
+    for family in FAMILIES:
+        if family.name == name:
+            return family
+    raise KeyError(f"no metric family {name!r}")
+
+
+def family_of(result: object) -> Family | None:
+    """The family whose result ``result`` is (by its class's name), or ``None``."""
+    cls = type(result)
+    name = f"{cls.__module__}.{cls.__qualname__}"
+    return next((f for f in FAMILIES if f.result == name), None)
