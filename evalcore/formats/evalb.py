@@ -336,19 +336,20 @@ def evalb_count_reader(
     params: EvalbParams, scored: Callable[[str], str | None], limits: Limits = DEFAULT_LIMITS
 ) -> Callable[[str], CountReading | None]:
     """``read(text)``: evalb's reading of a line and the massage of its brackets in one pass, with
-    plain tuples for brackets (issue 18: ``evalcore parseval`` needs only counts).
+    plain tuples for brackets (``evalcore parseval`` needs only counts; docs/formats.md, *Speed*).
 
     ``scored(raw_label)`` is what a raw label becomes after the massage (``None``: the bracket is
     deleted); it is asked once per distinct label.  A bracket over no kept word is dropped, as
-    the massage does.  ``None`` for any line this pass does not read as
-    :func:`evalb_line_reader` would (a quote terminal that may need evalb's quote repair, a word
-    beside other children, text outside the brackets, unbalanced brackets, ``( LABEL`` with a
-    space, near a depth or word limit): the caller reads that line with
-    :func:`evalb_line_reader`, which gives evalb's error sentence or the limit's error.
+    the massage does.  Brackets may be glued (``((S``, ``(S(NP``: evalb's label ends at a ``(``).
+    Quote terminals are not remembered: evalb's quote repair runs only when the two sides' word
+    counts differ, and the caller reads such a pair with :func:`evalb_line_reader`.  ``None`` for
+    any line this pass does not read as :func:`evalb_line_reader` would (a word beside other
+    children, text outside the brackets, unbalanced brackets, ``( LABEL`` with a space, near a
+    depth or word limit): the caller reads that line with :func:`evalb_line_reader`, which gives
+    evalb's error sentence or the limit's error.
     """
     delete = frozenset(params.delete_labels)
     delete_len = frozenset(params.delete_labels_for_length)
-    quote_labels = frozenset(params.quote_labels)
     max_depth, max_words = limits.depth, limits.tokens
     split = _SPACED_PRETERMINAL.split
     odd_blank = _ODD_BLANK.search
@@ -372,7 +373,7 @@ def evalb_count_reader(
         tags = parts[1::3]
         words = parts[2::3]
         n = len(tags)
-        if n > max_words or (quote_labels and not QUOTE_WORDS.isdisjoint(words)):
+        if n > max_words:
             return None
         length = n - sum(map(for_length, tags)) if delete_len else n
         before: Sequence[int] = range(n + 1)  # per gap: the kept words before it
@@ -401,8 +402,14 @@ def evalb_count_reader(
                 elif tok[0] == "(":
                     label = get(tok, "(")  # "(": not met yet (no label holds a bracket)
                     if label == "(":
-                        if "(" in tok[1:]:
-                            return None  # "((S": read by evalb_line_reader
+                        if "(" in tok[1:]:  # "((S", "(S(NP": a bracket per "(" (evalb: a label ends at "(")
+                            for raw in tok[1:].split("("):
+                                label = get("(" + raw, "(")
+                                if label == "(":
+                                    label = labels["(" + raw] = scored(raw)
+                                push((pos, label))
+                            fresh = True
+                            continue
                         label = labels[tok] = scored(tok[1:])
                     push((pos, label))
                     fresh = True
