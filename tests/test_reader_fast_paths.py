@@ -27,7 +27,6 @@ from evalcore.formats.evalb import (
     EvalbLine,
     EvalbReading,
     RawBracket,
-    evalb_count_reader,
     evalb_line_reader,
     read_evalb,
 )
@@ -228,7 +227,7 @@ def test_evalb_line_reader_keeps_the_limits_and_their_messages() -> None:
 
 
 # ---------------------------------------------------------------------------
-# The count-only path of evalcore parseval (evalb_count_reader, parseval_rows) against
+# The count-only path of evalcore parseval (evalb_line_reader in its counting mode, parseval_rows) against
 # evalb_line_reader + massage + compare_readings (parseval_lines)
 
 EQUAL = replace(COLLINS, eq_labels=(("ADVP", "PRT"), ("X", "NP")), delete_labels_for_length=("-NONE-", ","))
@@ -255,7 +254,7 @@ def _count_reading(text: str, config: ParsevalConfig, limits: Limits) -> object:
             return None
         return classes.get(kept[0].label, kept[0].label) if config.params.labeled else ""
 
-    return evalb_count_reader(config.params, scored, limits)(text)
+    return evalb_line_reader(config.params, limits, count=scored)(text)
 
 
 def _check_count_reading(text: str, config: ParsevalConfig, limits: Limits) -> None:

@@ -65,7 +65,6 @@ from evalcore.formats.evalb import (
     EvalbReading,
     QuoteTerm,
     RawBracket,
-    evalb_count_reader,
     evalb_line_reader,
     read_evalb,
 )
@@ -91,6 +90,7 @@ __all__ = [
     "compare_readings",
     "compare_sentence",
     "fix_quote",
+    "label_fate",
     "massage",
     "paired_lines",
     "parseval_corpus",
@@ -248,40 +248,55 @@ def _deleted_labels(params: EvalbParams, delete_root: bool = False) -> frozenset
     return frozenset(out)
 
 
+def label_fate(config: ParsevalConfig) -> Callable[[str], str | None]:
+    """What the massage makes of a raw label (step 4), the one copy of that rule: the label cut at
+    the first function separator, or ``None`` when the bracket is deleted (a ``DELETE_LABEL`` or
+    one ``EQ_LABEL``-equal to it; ROOT and TOP with ``delete_root``; the unlabeled outer bracket
+    with ``drop_unlabeled_root``)."""
+    separators = config.function_separators
+    deleted = _deleted_labels(config.params, config.delete_root)
+    drop_root = config.drop_unlabeled_root
+
+    def fate(raw: str) -> str | None:
+        label = strip_functions(raw, separators)
+        if (raw == "" and drop_root) or label in deleted:
+            return None
+        return label
+
+    return fate
+
+
 def massage(
-    reading: EvalbReading, config: ParsevalConfig, labels: dict[str, tuple[str, bool]] | None = None
+    reading: EvalbReading, config: ParsevalConfig, labels: dict[str, str | None] | None = None
 ) -> tuple[Bracket, ...]:
     """The brackets that are scored (step 4), parents re-linked to the nearest kept ancestor.
 
-    ``labels``: what each raw label becomes (its scored label, and whether it is deleted),
-    filled as labels are met; a caller comparing many sentences under one ``config`` passes
-    the same dictionary to each call.
+    ``labels``: what each raw label becomes (:func:`label_fate`), filled as labels are met; a
+    caller comparing many sentences under one ``config`` passes the same dictionary to each call.
     """
     if labels is None:
         labels = {}
-    deleted: frozenset[str] | None = None
+    fate: Callable[[str], str | None] | None = None
     nearest: list[int] = []  # per raw bracket: itself (kept index) or its nearest kept ancestor
     out: list[Bracket] = []
     for b in reading.brackets:
         anc = nearest[b.parent] if b.parent >= 0 else -1
         keep = b.start != b.end
-        label = b.label
+        label: str | None = b.label
         if keep:
-            known = labels.get(b.label)
-            if known is None:
-                if deleted is None:
-                    deleted = _deleted_labels(config.params, config.delete_root)
-                label = strip_functions(b.label, config.function_separators)
-                gone = (b.label == "" and config.drop_unlabeled_root) or label in deleted
-                known = labels[b.label] = (label, gone)
-            label = known[0]
-            if known[1]:
+            label = labels.get(b.label, "(")  # "(": not met yet (no label holds a bracket)
+            if label == "(":
+                if fate is None:
+                    fate = label_fate(config)
+                label = labels[b.label] = fate(b.label)
+            if label is None:
                 keep = False
         if keep and config.collapse_unary and anc >= 0:
             up = out[anc]
             if up.start == b.start and up.end == b.end and up.label == label:
                 keep = False  # NP -> NP over the same words: one node (SPEC §7 --collapse-unary)
         if keep:
+            assert label is not None
             out.append(Bracket(b.start, b.end, label, anc))
             nearest.append(len(out) - 1)
         else:
@@ -505,7 +520,7 @@ def compare_readings(
     test: EvalbLine,
     config: ParsevalConfig,
     index: int,
-    labels: dict[str, tuple[str, bool]] | None = None,
+    labels: dict[str, str | None] | None = None,
 ) -> SentenceComparison:
     """Steps 2–5 for one sentence pair read by evalb's step 1 (:mod:`evalcore.formats.evalb`);
     ``labels`` as in :func:`massage`."""
@@ -680,7 +695,7 @@ def compare_lines(
     """
     errors = 0
     limit = config.params.max_error
-    labels: dict[str, tuple[str, bool]] = {}
+    labels: dict[str, str | None] = {}
     for index, (g, t) in enumerate(paired_lines(gold, test), start=1):
         comp = compare_readings(g, t, config, index, labels)
         if comp.evalb_errors:
@@ -800,15 +815,12 @@ def _summed(totals: list[int], rows: list[tuple[int, ...]]) -> list[int]:
 def _scorer(config: ParsevalConfig, classes: Mapping[str, str]) -> Callable[[str], str | None]:
     """What a raw label becomes in :func:`massage` (``None``: deleted), then its ``EQ_LABEL`` class
     (``""`` for every label when unlabeled)."""
-    params = config.params
-    labeled = params.labeled
-    separators = config.function_separators
-    deleted = _deleted_labels(params, config.delete_root)
-    drop_root = config.drop_unlabeled_root
+    labeled = config.params.labeled
+    fate = label_fate(config)
 
     def scored(raw: str) -> str | None:
-        label = strip_functions(raw, separators)
-        if (raw == "" and drop_root) or label in deleted:
+        label = fate(raw)
+        if label is None:
             return None
         return classes.get(label, label) if labeled else ""
 
@@ -870,12 +882,12 @@ def parseval_rows(
     """:func:`parseval_lines` of the *line* layout's ``(line number, text)`` pairs
     (:func:`evalcore.formats._io.iter_lines`), counting only, as ``keep_sentences=False`` does.
 
-    A sentence pair whose lines :func:`~evalcore.formats.evalb.evalb_count_reader` reads, with
-    the same words on both sides, is counted from its brackets as ``(start, end, label)`` tuples:
-    labels are replaced by their ``EQ_LABEL`` class, so evalb's greedy matching is the multiset
-    intersection, and only test brackets that are not gold brackets can cross one (gold brackets
-    nest).  Any other pair (errors, skips, quote repair, different words) is compared by
-    :func:`compare_readings` on :func:`~evalcore.formats.evalb.evalb_line_reader`'s readings, so
+    A sentence pair whose lines :func:`~evalcore.formats.evalb.evalb_line_reader` reads in its
+    counting mode, with the same words on both sides, is counted from its brackets as
+    ``(start, end, label)`` tuples: labels are replaced by their ``EQ_LABEL`` class, so evalb's
+    greedy matching is the multiset intersection, and only test brackets that are not gold
+    brackets can cross one (gold brackets nest).  Any other pair (errors, skips, quote repair,
+    different words) is compared by :func:`compare_readings` on the reader's full readings, so
     statuses, messages, ``MAX_ERROR`` and limits are the same.  ``on_row`` sees every sentence.
     Requires :func:`rows_supported`.
     """
@@ -885,9 +897,9 @@ def parseval_rows(
     params = config.params
     count_pair = _pair_counter(params)
     gname, tname = names
-    read = evalb_count_reader(params, _scorer(config, classes), limits)
+    read = evalb_line_reader(params, limits, count=_scorer(config, classes))
     full = evalb_line_reader(params, limits)
-    labels: dict[str, tuple[str, bool]] = {}
+    labels: dict[str, str | None] = {}
     limit = params.max_error
     cutoff = params.cutoff_len
     kept: list[SentenceComparison] = []
