@@ -379,11 +379,11 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
      'matched = nt - sum(free.values())', DROP, EVALB_READER),
     (P, '_pair_counter', 'cross = _crossing_spans(gk, [k for k in tk if k not in gs])', 'cross = 0', DELETE,
      EVALB_READER),
-    (P, 'parseval_rows', 'if row[1] <= cutoff:', 'if row[1] < cutoff:', OFF_BY_ONE, EVALB_READER),
+    (P, '_summed', 'if r.length <= cutoff]', 'if r.length < cutoff]', OFF_BY_ONE, EVALB_READER),
     (P, '_scorer', 'return classes.get(label, label) if labeled else ""',
      'return label if labeled else ""', DROP, EVALB_READER),
     (P, '_label_classes', 'if any(equal[x] != same for x in same):', 'if False:', DROP, EVALB_READER),
-    (RP, 'evalb_row_line', 'if version == "1997":', 'if True:', DROP,
+    (RP, 'evalb_row_line', 'if version == "1997" else row.words', 'if True else row.words', DROP,
      ("tests/test_parseval.py", "tests/test_reference_tools.py")),
     (EV, '_splitter', 'text.replace("(", " (").replace(")", " ) ")', 'text.replace(")", " ) ")', DROP,
      EVALB_READER),
@@ -606,6 +606,12 @@ _RAW += [
     (INS, '_check_words', 'if words == ref_words:', 'if True:', DROP, ("tests/test_api_bounds.py",)),
     (F, 'listed_sizes', 'limit - largest <= EMPTY_SIZES_LISTED', 'limit - largest < EMPTY_SIZES_LISTED',
      COMPARISON, FREVAL),
+    # ---- one copy of each rule: evalb's report rows as named counts ----------------------------
+    (P, 'counts_of', 'ok = [r for r in rows if r.status == 0]', 'ok = list(rows)', DROP,
+     ("tests/test_reader_fast_paths.py", "tests/test_evalb_departures.py")),
+    (P, 'counts_of', 'if c <= 2)', 'if c < 2)', COMPARISON, EVALB_READER),
+    (P, 'counts_of', 'complete=sum(1 for r in ok if r.gold == r.test == r.matched)',
+     'complete=sum(1 for r in ok if r.gold == r.matched)', DROP, EVALB_READER),
 ]
 # fmt: on
 
