@@ -385,8 +385,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
     (P, '_label_classes', 'if any(equal[x] != same for x in same):', 'if False:', DROP, EVALB_READER),
     (RP, 'evalb_row_line', 'if version == "1997" else row.words', 'if True else row.words', DROP,
      ("tests/test_parseval.py", "tests/test_reference_tools.py")),
-    (EV, '_splitter', 'text.replace("(", " (").replace(")", " ) ")', 'text.replace(")", " ) ")', DROP,
-     EVALB_READER),
+    (EV, '_splitter', 'text = text.replace("(", " (")', 'pass', DELETE, EVALB_READER),
     # ---- category labels (--category-labels, our extension of SPEC §5.1) ----------------------
     (C, 'ptb_to_span_tree', 'if config.category_labels and not names and parts.category:',
      'if config.category_labels and parts.category:', DROP, CATEGORY),

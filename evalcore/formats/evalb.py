@@ -296,7 +296,9 @@ def _splitter(sets: _Sets, max_depth: int, max_words: int, quotes: bool) -> Call
                 return None
         elif odd_blank(text):
             return None
-        parts = split(text.replace("(", " (").replace(")", " ) "))
+        if text.count("(") != text.count(" (") + text.startswith("("):
+            text = text.replace("(", " (")  # glued brackets: "((S", "(S(NP"
+        parts = split(text.replace(")", " ) "))
         tags = parts[1::3]
         words = parts[2::3]
         n = len(tags)
