@@ -246,9 +246,8 @@ _LINE_TOKEN = re.compile(
 )
 
 _SPACED_PRETERMINAL = re.compile(r"\(([^ \t\n\r\f\v()]*+) ([^ \t\n\r\f\v()]*+) \) ")
-"""A preterminal written ``(TAG word)`` once a blank is put before every ``(`` and around every
-``)`` (possessive: a label or word never gives back a character, as none of them is the blank that
-follows)."""
+"""A preterminal written ``(TAG word)`` once a blank is put around every ``)`` (possessive: a
+label or word never gives back a character, as none of them is the blank that follows)."""
 
 ODD_BLANKS = (
     "\x1c\x1d\x1e\x1f\x85\xa0\u1680"
@@ -276,7 +275,8 @@ def _splitter(sets: _Sets, max_depth: int, max_words: int, quotes: bool) -> Call
     deletions made; ``None`` for a line the token reader must read (near the depth or word limit,
     a blank evalb does not take for one, or -- with ``quotes`` -- a quote terminal to remember).
 
-    A blank is put before every ``(`` and around every ``)``: a preterminal is then ``(TAG word ) ``
+    A blank is put around every ``)`` (and, on a line with glued brackets, before every ``(``): a
+    preterminal is then ``(TAG word ) ``
     (a line written otherwise keeps a word between preterminals), brackets may be glued (``((S``,
     ``(S(NP``: evalb's label ends at a ``(``), and the text between preterminals splits on blanks
     into ``(LABEL`` and ``)``.
