@@ -62,11 +62,10 @@ def _function_range(tree: ast.Module, text: str, qualname: str) -> tuple[int, in
     node: ast.AST | None = None
     for k, part in enumerate(parts):
         node = None
-        for stmt in body:
+        for stmt in body:  # the last definition: a function's @overload stubs come before it
             kinds = (ast.FunctionDef, ast.AsyncFunctionDef) if k == len(parts) - 1 else (ast.ClassDef,)
             if isinstance(stmt, kinds) and stmt.name == part:
                 node = stmt
-                break
         if node is None:
             return None
         body = node.body  # type: ignore[attr-defined]

@@ -27,7 +27,6 @@ from evalcore.formats.evalb import (
     EvalbLine,
     EvalbReading,
     RawBracket,
-    evalb_count_reader,
     evalb_line_reader,
     read_evalb,
 )
@@ -228,7 +227,7 @@ def test_evalb_line_reader_keeps_the_limits_and_their_messages() -> None:
 
 
 # ---------------------------------------------------------------------------
-# The count-only path of evalcore parseval (evalb_count_reader, parseval_rows) against
+# The count-only path of evalcore parseval (evalb_line_reader in its counting mode, parseval_rows) against
 # evalb_line_reader + massage + compare_readings (parseval_lines)
 
 EQUAL = replace(COLLINS, eq_labels=(("ADVP", "PRT"), ("X", "NP")), delete_labels_for_length=("-NONE-", ","))
@@ -255,7 +254,7 @@ def _count_reading(text: str, config: ParsevalConfig, limits: Limits) -> object:
             return None
         return classes.get(kept[0].label, kept[0].label) if config.params.labeled else ""
 
-    return evalb_count_reader(config.params, scored, limits)(text)
+    return evalb_line_reader(config.params, limits, count=scored)(text)
 
 
 def _check_count_reading(text: str, config: ParsevalConfig, limits: Limits) -> None:
@@ -264,7 +263,6 @@ def _check_count_reading(text: str, config: ParsevalConfig, limits: Limits) -> N
     if got is None:
         return  # read by evalb_line_reader: the equivalences above
     assert isinstance(full, EvalbReading) and not full.error
-    assert not full.quotes or not config.params.quote_labels
     classes = {"PRT": "ADVP", "X": "NP"} if config.params.eq_labels else {}
     expected = sorted(
         (b.start, b.end, classes.get(b.label, b.label) if config.params.labeled else "")
@@ -296,9 +294,10 @@ def test_count_reader_reads_generated_trees_as_evalb_line_reader_and_massage(
     trees: list[Tree], config: ParsevalConfig
 ) -> None:
     line = write_ptb(numbered(trees)).replace("\n", " ")
-    if config.params is not QUOTED:  # a generated tree is always read in one pass (no quote terminal)
-        assert _count_reading(line, config, Limits()) is not None
+    assert _count_reading(line, config, Limits()) is not None  # a generated tree is read in one pass
     _check_count_reading(line, config, Limits())
+    glued = line.replace("( (", "((").replace(" (", "(")  # "((S", "(S(NP": the same reading
+    assert _count_reading(glued, config, Limits()) == _count_reading(line, config, Limits())
 
 
 def test_count_reader_reads_a_wsj_line_and_declines_what_it_cannot_read() -> None:
@@ -310,10 +309,17 @@ def test_count_reader_reads_a_wsj_line_and_declines_what_it_cannot_read() -> Non
     assert sorted(keys) == [(0, 2, "NP"), (0, 3, ""), (0, 3, "S"), (2, 3, "VP")]
     for bad in ["(S (NP a b) (VP c))", "(S (NP a)", "(S (NP a)))", "word (S a)", "( NP (NN a))"]:
         assert _count_reading(bad, config, Limits()) is None
+    # glued brackets: one bracket per "(" (hand count: the outer "" and S over the word)
+    for glued, brackets in [
+        ("((S (NN a)))", [(0, 1, ""), (0, 1, "S")]),
+        ("(S(NP (NN a)))", [(0, 1, "NP"), (0, 1, "S")]),
+    ]:
+        words, tags, keys, length = _count_reading(glued, config, Limits())  # type: ignore[misc]
+        assert (words, tags, sorted(keys), length) == (["a"], ["NN"], brackets, 1)
+    for glued in ["((S (NN a)))", "(S(NP (NN a)))", "((S(NP-SBJ (NN a))(VP (VBD b))))"]:
+        _check_count_reading(glued, config, Limits())
     # written otherwise than "(TAG word)" and "(LABEL ": read by evalb_line_reader (the same reading)
     for odd in [
-        "((S (NN a)))",
-        "(S(NP (NN a)))",
         "(S (NN  a))",
         "(S (NN\ta))",
         "(S (X) (NN a))",
@@ -333,9 +339,13 @@ def test_count_reader_reads_a_wsj_line_and_declines_what_it_cannot_read() -> Non
     assert evalb_line_reader(COLLINS)("((S (NN a))", "f", 1).read_errors == (UNBALANCED,)
     assert _count_reading("(A (B (C (D x))))", config, Limits(depth=4)) is None  # near the limit
     assert _count_reading("(S (A x) (B y) (C z))", config, Limits(tokens=2)) is None
+    # a quote terminal: read (its repair needs words of another count, which parseval_rows compares
+    # on evalb_line_reader's readings)
     quoted = "(S (NP (NNS investors) (POS ')) (VP (VBD said)))"
-    assert _count_reading(quoted, ParsevalConfig(QUOTED), Limits()) is None  # a quote terminal
-    assert _count_reading(quoted, config, Limits()) is not None  # COLLINS: no QUOTE_LABEL
+    assert _count_reading(quoted, ParsevalConfig(QUOTED), Limits()) == _count_reading(
+        quoted, config, Limits()
+    )
+    _check_count_reading(quoted, ParsevalConfig(QUOTED), Limits())
 
 
 def _rows_and_lines(

@@ -32,6 +32,7 @@ from typing import Literal
 
 from evalcore.appdir import app_root
 from evalcore.errors import InputFormatError, MismatchError
+from evalcore.formats.detect import suffix_format
 from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.metrics.attachment import check_same_tokens
 from evalcore.trees import DepTree, Tree
@@ -286,28 +287,6 @@ def builtin(key: str) -> DatasetSpec:
 # ---------------------------------------------------------------------------
 # format detection
 
-_EXTENSIONS: dict[str, FileFormat] = {
-    ".conllu": "conllu",
-    ".conll": "conllu",
-    ".conllx": "conllu",
-    ".conll06": "conllu",
-    ".conll07": "conllu",
-    ".mrg": "ptb",
-    ".ptb": "ptb",
-    ".psd": "ptb",
-    ".gld": "ptb",
-    ".tst": "ptb",
-    ".penn": "ptb",
-    ".tree": "ptb",
-    ".trees": "ptb",
-    ".lattice": "lattice",
-    ".lattices": "lattice",
-    ".lat": "lattice",
-    ".mapping": "lattice",
-    ".tokens": "tokens",
-    ".prm": "prm",
-}
-
 
 def _head_text(data: bytes, limit: int = 65536) -> str:
     raw = data
@@ -321,14 +300,14 @@ def _head_text(data: bytes, limit: int = 65536) -> str:
 
 
 def detect_format(name: str, data: bytes) -> FileFormat:
-    """The format of an uploaded file: by extension (``.gz`` ignored), else by its first line.
+    """The format of an uploaded file: by its suffix (:func:`evalcore.formats.detect.suffix_format`,
+    the one table of suffixes), else by its first line.
 
     Raises :class:`InputFormatError` (naming the file) when neither tells.
     """
-    lower = name.lower().removesuffix(".gz")
-    for ext, fmt in _EXTENSIONS.items():
-        if lower.endswith(ext):
-            return fmt
+    by_suffix = suffix_format(name)
+    if by_suffix is not None and by_suffix != "segmentation":  # the app reads no segmentation file
+        return by_suffix
     for lineno, line in enumerate(_head_text(data).splitlines(), start=1):
         text = line.strip()
         if not text or text.startswith("#"):

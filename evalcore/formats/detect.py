@@ -1,14 +1,16 @@
-"""Read a treebank whatever its format: CoNLL-U/X (dependency) or bracketed (constituency).
+"""Which format a file is in: by its name's last suffix (``.gz`` looked through), else by its text.
 
-Extensions ``.mrg .ptb .psd .tree .trees .gld .tst .brackets`` mean brackets,
-``.conllu .conll .conllx`` mean CoNLL; otherwise the first non-blank,
-non-comment character decides (``(`` = brackets).  ``.gz`` is looked through.
+:data:`SUFFIX_FORMATS` is the one table of file suffixes (docs/formats.md, *Which reader reads
+what*): the command line, the lattice reader and the workbench's uploads all ask
+:func:`suffix_format`.  When the suffix does not tell, :func:`sniff_kind` reads the first
+non-blank, non-comment line (``(`` = brackets, else CoNLL).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import PurePath
+from types import MappingProxyType
 from typing import Literal
 
 from evalcore.formats._io import InputSource, iter_lines, source_name
@@ -17,24 +19,70 @@ from evalcore.formats.ptb import read_ptb
 from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.trees import DepTree, Tree
 
-__all__ = ["BRACKET_SUFFIXES", "CONLL_SUFFIXES", "read_trees", "sniff_kind"]
+__all__ = [
+    "BRACKET_SUFFIXES",
+    "CONLL_SUFFIXES",
+    "SUFFIX_FORMATS",
+    "SuffixFormat",
+    "read_trees",
+    "sniff_kind",
+    "suffix_format",
+]
 
-BRACKET_SUFFIXES = frozenset(
-    {".mrg", ".ptb", ".psd", ".tree", ".trees", ".gld", ".tst", ".brackets", ".penn"}
+SuffixFormat = Literal["conllu", "ptb", "lattice", "segmentation", "tokens", "prm"]
+"""What a suffix says a file is: CoNLL-U/X, brackets, an SPMRL/yap lattice, yap's segmentation,
+one token per line, an evalb parameter file."""
+
+SUFFIX_FORMATS: Mapping[str, SuffixFormat] = MappingProxyType(
+    {
+        ".conllu": "conllu",
+        ".conll": "conllu",
+        ".conllx": "conllu",
+        ".conll06": "conllu",
+        ".conll07": "conllu",
+        ".mrg": "ptb",
+        ".ptb": "ptb",
+        ".psd": "ptb",
+        ".tree": "ptb",
+        ".trees": "ptb",
+        ".gld": "ptb",
+        ".tst": "ptb",
+        ".brackets": "ptb",
+        ".penn": "ptb",
+        ".lattice": "lattice",
+        ".lattices": "lattice",
+        ".lat": "lattice",
+        ".mapping": "lattice",
+        ".segmentation": "segmentation",
+        ".tokens": "tokens",
+        ".prm": "prm",
+    }
 )
-CONLL_SUFFIXES = frozenset({".conllu", ".conll", ".conllx", ".conll06", ".conll07"})
+"""Every file suffix evalcore knows (lower case), and the format it means."""
+
+BRACKET_SUFFIXES = frozenset(k for k, v in SUFFIX_FORMATS.items() if v == "ptb")
+CONLL_SUFFIXES = frozenset(k for k, v in SUFFIX_FORMATS.items() if v == "conllu")
 
 Kind = Literal["conll", "brackets"]
 
 
-def sniff_kind(source: InputSource, name: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Kind:
-    fname = source_name(source, name)
-    suffixes = [s.lower() for s in PurePath(fname).suffixes]
-    if suffixes and suffixes[-1] == ".gz":
+def suffix_format(name: str) -> SuffixFormat | None:
+    """The format the last suffix of ``name`` says (case ignored, a final ``.gz`` looked through),
+    or ``None`` when it says none (:data:`SUFFIX_FORMATS`)."""
+    suffixes = PurePath(name).suffixes
+    if suffixes and suffixes[-1].lower() == ".gz":
         suffixes = suffixes[:-1]
-    if suffixes and suffixes[-1] in BRACKET_SUFFIXES:
+    return SUFFIX_FORMATS.get(suffixes[-1].lower()) if suffixes else None
+
+
+def sniff_kind(source: InputSource, name: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Kind:
+    """Brackets or CoNLL: by the suffix (:func:`suffix_format`), else by the first line that is
+    neither blank nor a comment (``(``: brackets)."""
+    fname = source_name(source, name)
+    fmt = suffix_format(fname)
+    if fmt == "ptb":
         return "brackets"
-    if suffixes and suffixes[-1] in CONLL_SUFFIXES:
+    if fmt == "conllu":
         return "conll"
     for lineno, line in iter_lines(source, fname, limits, runs=True, cr_ends=True):
         if lineno > limits.block_lines:

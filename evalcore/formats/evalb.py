@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import operator
 import re
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from itertools import accumulate, compress
+from typing import overload
 
 from evalcore.errors import InputFormatError, LimitError
 from evalcore.formats._io import InputSource, iter_lines, source_name
@@ -34,7 +35,6 @@ __all__ = [
     "EvalbReading",
     "QuoteTerm",
     "RawBracket",
-    "evalb_count_reader",
     "evalb_line_reader",
     "read_evalb",
     "read_evalb_lines",
@@ -86,6 +86,14 @@ class EvalbReading:
     read_errors: tuple[str, ...] = ()  # evalb's messages on a line it reads on (UNBALANCED, ...)
 
 
+Token = tuple[str, str, str, str, str, str]
+"""One token of a bracketed line as :data:`_LINE_TOKEN` finds it: ``(label, blank, word, shut,
+close, stray)`` -- an ``(LABEL`` (with, when blanks follow it, the blanks, a word and the ``)`` that
+closes the word at once: a preterminal), a lone ``)``, or a word no ``(`` introduces."""
+
+_CLOSE: Token = ("", "", "", "", ")", "")
+
+
 def _open_chain(tree: Tree, unclosed: int) -> tuple[list[int], bool]:
     """The nodes of ``tree`` that a line left open (the root, its last child, ...: ``unclosed``
     of them) and whether the innermost one has no children (a ``(LABEL`` ending the line)."""
@@ -95,18 +103,118 @@ def _open_chain(tree: Tree, unclosed: int) -> tuple[list[int], bool]:
     return chain, not tree.nodes[chain[-1]].children
 
 
+def _tree_tokens(trees: Sequence[Tree], stays_open: frozenset[int]) -> Iterator[Token]:
+    """The tokens of ``trees`` as written on one line (preorder, an explicit stack, no recursion);
+    the last tree's nodes in ``stays_open`` are not closed.  A word beside other children is a
+    stray word."""
+    last = len(trees) - 1
+    for t, tree in enumerate(trees):
+        nodes = tree.nodes
+        keep_open = stays_open if t == last else frozenset()
+        work: list[int] = [0]  # node i to read, or ~i (negative) to close bracket node i
+        while work:
+            i = work.pop()
+            if i < 0:
+                if ~i not in keep_open:
+                    yield _CLOSE
+                continue
+            node = nodes[i]
+            if node.terminal is not None:
+                yield ("", "", "", "", "", node.label)
+                continue
+            children = node.children
+            if len(children) == 1 and (child := nodes[children[0]]).terminal is not None:
+                yield (node.label, " ", child.label, ")", "", "")
+                continue
+            yield (node.label, "", "", "", "", "")
+            work.append(~i)
+            work.extend(reversed(children))
+
+
+@dataclass(frozen=True, slots=True)
+class _Sets:
+    """What evalb's reading step takes from a parameter file, as sets."""
+
+    delete: frozenset[str]
+    delete_len: frozenset[str]
+    quote_labels: frozenset[str]
+
+    @staticmethod
+    def of(params: EvalbParams) -> _Sets:
+        return _Sets(
+            frozenset(params.delete_labels),
+            frozenset(params.delete_labels_for_length),
+            frozenset(params.quote_labels),
+        )
+
+
+def _read_tokens(
+    tokens: Iterable[Token], sets: _Sets, max_depth: int, max_words: int, strict: bool
+) -> tuple[EvalbReading, bool] | None:
+    """evalb's reading step over ``tokens`` (evalb's ``read_line``): the reading and whether
+    brackets were left open, for the tree reader's trees and for the text of a line alike.
+
+    A preterminal's word counts for the length unless its tag is a ``DELETE_LABEL_FOR_LENGTH``,
+    is dropped (with its tag) when its tag is a ``DELETE_LABEL``, and is remembered as a quote
+    terminal when its tag is a ``QUOTE_LABEL`` and the word one of :data:`QUOTE_WORDS`; every
+    other ``(LABEL`` opens a raw bracket over the kept words up to its ``)``.  A stray word is
+    evalb's "More than two elements" (the error names the first; the reading goes on).
+    ``strict`` (a line's text): ``None`` instead, and for more ``)`` than ``(``, a word not closed
+    at once, or a depth or word limit at hand -- the tree reader then says what is wrong.
+    """
+    delete, delete_len, quote_labels = sets.delete, sets.delete_len, sets.quote_labels
+    words: list[str] = []
+    tags: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    labels: list[str] = []
+    parents: list[int] = []
+    quotes: list[QuoteTerm] = []
+    stack: list[int] = []  # the brackets open, innermost last
+    length = 0
+    seen = 0  # words read, deleted ones included (the word limit)
+    error = ""
+    for label, blank, word, shut, close, stray in tokens:
+        if close:
+            if not stack:
+                return None  # more ")" than "(": evalb's stack runs under
+            ends[stack.pop()] = len(words)
+        elif strict and (stray or (blank and word and not shut) or len(stack) >= max_depth - 1):
+            return None  # evalb's error, or near the depth limit
+        elif stray:  # a word beside other children: evalb stops reading here ("More than two elements")
+            error = error or f"more than two elements in a bracket (word '{stray}')"
+        elif shut:
+            seen += 1
+            if label not in delete_len:
+                length += 1
+            if label in quote_labels and word in QUOTE_WORDS:
+                quotes.append(QuoteTerm(word, label, len(words), len(starts), stack[-1] if stack else -1))
+            if label not in delete:
+                words.append(word)
+                tags.append(label)
+        else:
+            parents.append(stack[-1] if stack else -1)
+            stack.append(len(starts))
+            starts.append(len(words))
+            ends.append(-1)
+            labels.append(label)
+    if strict and seen > max_words:
+        return None
+    brackets = tuple(map(RawBracket, starts, ends, labels, parents))
+    return EvalbReading(tuple(words), tuple(tags), brackets, tuple(quotes), length, error), bool(stack)
+
+
 def read_evalb(
     trees: Sequence[Tree], params: EvalbParams, error: str = "", unclosed: int = 0
 ) -> EvalbReading:
-    """Words, tags, raw brackets and quote terminals of the trees of one sentence (step 1).
+    """Words, tags, raw brackets and quote terminals of the trees of one sentence (step 1):
+    :func:`_read_tokens` of the trees' tokens.
 
     ``unclosed``: the line ended with that many brackets open
     (:class:`~evalcore.formats.ptb.UnclosedLineError`: ``trees`` closes them at the end of the
     line).  evalb reads such a line on, with those brackets' end left at -1 and its messages in
     ``read_errors`` (:data:`MORE_THAN_TWO` first when the line ends with ``(LABEL``, then
     :data:`UNBALANCED`); ``error`` is then ignored.
-
-    Iterative preorder walk with an explicit stack (no recursion).
     """
     open_nodes: frozenset[int] = frozenset()
     read_errors: tuple[str, ...] = ()
@@ -115,62 +223,10 @@ def read_evalb(
         open_nodes = frozenset(chain)
         read_errors = (MORE_THAN_TWO, UNBALANCED) if at_end else (UNBALANCED,)
         error = ""
-    last = len(trees) - 1
-    left_open: list[int] = []  # brackets that stay open: their end is evalb's -1
-    delete = frozenset(params.delete_labels)
-    delete_len = frozenset(params.delete_labels_for_length)
-    quote_labels = frozenset(params.quote_labels)
-    words: list[str] = []
-    tags: list[str] = []
-    starts: list[int] = []
-    ends: list[int] = []
-    labels: list[str] = []
-    parents: list[int] = []
-    quotes: list[QuoteTerm] = []
-    length = 0
-    for t, tree in enumerate(trees):
-        nodes = tree.nodes
-        stays_open = open_nodes if t == last else frozenset()
-        open_brackets: list[int] = []
-        work: list[int] = [0]  # node i to read, or ~i (negative) to close bracket node i
-        while work:
-            i = work.pop()
-            if i < 0:
-                ends[open_brackets.pop()] = len(words)
-                continue
-            node = nodes[i]
-            if node.terminal is not None:
-                # a word beside other children: evalb stops reading here ("More than two elements")
-                error = error or f"more than two elements in a bracket (word '{node.label}')"
-                continue
-            children = node.children
-            if len(children) == 1 and (child := nodes[children[0]]).terminal is not None:
-                tag = node.label
-                word = child.label
-                if tag not in delete_len:
-                    length += 1
-                if tag in quote_labels and word in QUOTE_WORDS:
-                    parent = open_brackets[-1] if open_brackets else -1
-                    quotes.append(QuoteTerm(word, tag, len(words), len(starts), parent))
-                if tag not in delete:
-                    words.append(word)
-                    tags.append(tag)
-                continue
-            if i in stays_open:
-                left_open.append(len(starts))
-            parents.append(open_brackets[-1] if open_brackets else -1)
-            starts.append(len(words))
-            ends.append(-1)
-            labels.append(node.label)
-            open_brackets.append(len(starts) - 1)
-            work.append(~i)
-            work.extend(reversed(children))
-    for b in left_open:
-        ends[b] = -1
-    brackets = tuple(
-        RawBracket(s, e, lab, p) for s, e, lab, p in zip(starts, ends, labels, parents, strict=True)
-    )
-    return EvalbReading(tuple(words), tuple(tags), brackets, tuple(quotes), length, error, read_errors)
+    done = _read_tokens(_tree_tokens(trees, open_nodes), _Sets.of(params), 0, 0, strict=False)
+    assert done is not None  # not strict: every token is read
+    reading = done[0]
+    return replace(reading, error=error or reading.error, read_errors=read_errors)
 
 
 @dataclass(frozen=True, slots=True, weakref_slot=True)
@@ -189,12 +245,9 @@ _LINE_TOKEN = re.compile(
     r"\(([^ \t\n\r\f\v()]*)(?:([ \t\n\r\f\v]+)([^ \t\n\r\f\v()]*)(\)?))?|(\))|([^ \t\n\r\f\v()]+)"
 )
 
-_PRETERMINAL = re.compile(r"\(([^ \t\n\r\f\v()]*)[ \t\n\r\f\v]+([^ \t\n\r\f\v()]*)\)")
-"""A preterminal ``(TAG word)`` as evalb reads it (either may be empty: ``(X )``, ``( )``, ``( X)``)."""
-_BRACKET = re.compile(r"\(([^ \t\n\r\f\v()]*)|(\))|([^ \t\n\r\f\v()]+)")  # between preterminals
-
-_SPACED_PRETERMINAL = re.compile(r"\(([^ \t\n\r\f\v()]*) ([^ \t\n\r\f\v()]*) \) ")
-"""A preterminal written ``(TAG word)`` once a space is put around each ``)``."""
+_SPACED_PRETERMINAL = re.compile(r"\(([^ \t\n\r\f\v()]*+) ([^ \t\n\r\f\v()]*+) \) ")
+"""A preterminal written ``(TAG word)`` once a blank is put around every ``)`` (possessive: a
+label or word never gives back a character, as none of them is the blank that follows)."""
 
 ODD_BLANKS = (
     "\x1c\x1d\x1e\x1f\x85\xa0\u1680"
@@ -208,28 +261,98 @@ _ODD_BLANK = re.compile(f"[{ODD_BLANKS}]")
 _EOL_OPEN = re.compile(r"\([^ \t\n\r\f\v()]*[ \t\n\r\f\v]*\Z")
 """A line that ends with ``(LABEL``: evalb's "More than two elements in a bracket", read on."""
 
+CountReading = tuple[list[str], list[str], list[tuple[int, int, str]], int]
+"""What the counting mode keeps of a line: words and tags (deleted ones removed), the scored
+brackets as ``(start, end, label)`` and the length (:func:`evalb_line_reader` with ``count``)."""
 
-def evalb_line_reader(
-    params: EvalbParams, limits: Limits = DEFAULT_LIMITS
-) -> Callable[[str, str, int], EvalbReading]:
-    """``read(text, file, line)``: :func:`read_evalb` of :func:`~evalcore.formats.ptb.parse_ptb_line`,
-    in one pass over the line's text without building trees (issue 18: the reading was 80% of
-    ``evalcore parseval``).
+_Split = tuple[list[str], list[str], int, Sequence[int], list[str]]
+"""A line split at its preterminals: kept words, their tags, the length, and per gap between
+preterminals the kept words before it and its text."""
 
-    The single pass reads the lines evalb reads: every word the only child of its preterminal,
-    within the depth and word limits, also a line that ends with brackets open (evalb's
-    "Bracketing is unbalanced", read on).  Any other line (a word that ``)`` does not close at
-    once, text outside the brackets, more ``)`` than ``(``, a limit reached) is read again by the
-    tree reader, so its error sentence, or the :class:`~evalcore.errors.LimitError` it raises, is
-    the tree reader's, word for word.
+
+def _splitter(sets: _Sets, max_depth: int, max_words: int, quotes: bool) -> Callable[[str], _Split | None]:
+    """``split(text)``: the preterminals ``(TAG word)`` of a line and the text between them, the
+    deletions made; ``None`` for a line the token reader must read (near the depth or word limit,
+    a blank evalb does not take for one, or -- with ``quotes`` -- a quote terminal to remember).
+
+    A blank is put around every ``)`` (and, on a line with glued brackets, before every ``(``): a
+    preterminal is then ``(TAG word ) ``
+    (a line written otherwise keeps a word between preterminals), brackets may be glued (``((S``,
+    ``(S(NP``: evalb's label ends at a ``(``), and the text between preterminals splits on blanks
+    into ``(LABEL`` and ``)``.
     """
-    delete = frozenset(params.delete_labels)
-    delete_len = frozenset(params.delete_labels_for_length)
-    quote_labels = frozenset(params.quote_labels)
+    split = _SPACED_PRETERMINAL.split
+    odd_blank = _ODD_BLANK.search
+    is_deleted = sets.delete.__contains__
+    for_length = sets.delete_len.__contains__
+    delete_len = sets.delete_len
+    quote_labels = quotes and bool(sets.quote_labels)
+
+    def preterminals(text: str) -> _Split | None:
+        if text.count("(") >= max_depth - 1:
+            return None  # near the depth limit
+        if text.isascii():  # str.split() below: no character it takes for a blank and evalb does not
+            if "\x1c" in text or "\x1d" in text or "\x1e" in text or "\x1f" in text:
+                return None
+        elif odd_blank(text):
+            return None
+        if text.count("(") != text.count(" (") + text.startswith("("):
+            text = text.replace("(", " (")  # glued brackets: "((S", "(S(NP"
+        parts = split(text.replace(")", " ) "))
+        tags = parts[1::3]
+        words = parts[2::3]
+        n = len(tags)
+        if n > max_words or (quote_labels and not QUOTE_WORDS.isdisjoint(words)):
+            return None  # a quote terminal remembers where it is: token by token
+        length = n - sum(map(for_length, tags)) if delete_len else n
+        before: Sequence[int] = range(n + 1)  # per gap: the kept words before it
+        kept = list(map(is_deleted, tags))
+        if True in kept:
+            kept = list(map(operator.not_, kept))
+            words = list(compress(words, kept))
+            tags = list(compress(tags, kept))
+            before = list(accumulate(kept, initial=0))
+        return words, tags, length, before, parts[0::3]
+
+    return preterminals
+
+
+@overload
+def evalb_line_reader(
+    params: EvalbParams, limits: Limits = ..., *, count: None = None
+) -> Callable[[str, str, int], EvalbReading]: ...
+@overload
+def evalb_line_reader(
+    params: EvalbParams, limits: Limits = ..., *, count: Callable[[str], str | None]
+) -> Callable[[str], CountReading | None]: ...
+def evalb_line_reader(
+    params: EvalbParams, limits: Limits = DEFAULT_LIMITS, *, count: Callable[[str], str | None] | None = None
+) -> Callable[[str, str, int], EvalbReading] | Callable[[str], CountReading | None]:
+    """evalb's reading step of one line of text, the one reader of evalb's files
+    (docs/formats.md, *Speed*; :func:`read_evalb` reads trees with the same token reader).
+
+    ``read(text, file, line)``: the :class:`EvalbReading` :func:`read_evalb` gives of
+    :func:`~evalcore.formats.ptb.parse_ptb_line`'s trees, without building trees.  A line is split
+    at its preterminals (:func:`_splitter`) and the brackets between them read in one loop; a
+    line that takes more (a quote terminal to remember, brackets left open, ``(X)``, a word that
+    ``)`` does not close at once, ...) is read token by token (:func:`_read_tokens`), and one
+    evalb cannot read (a word beside other children, text outside the brackets, more ``)`` than
+    ``(``, a limit reached) by the tree reader, so its error sentence, or the
+    :class:`~evalcore.errors.LimitError` it raises, is the tree reader's, word for word.
+
+    The counting mode (``count``: what a raw label becomes after the massage, ``None`` when the
+    bracket is deleted; asked once per distinct label): ``read(text)`` is the
+    :data:`CountReading` of the split line, brackets massaged as they close (a bracket over no
+    kept word dropped, as the massage does), or ``None`` for a line the split does not read.
+    Quote terminals are not remembered: evalb's quote repair runs only when the two sides' word
+    counts differ, and the caller then reads both lines without ``count``.
+    """
+    sets = _Sets.of(params)
     max_depth, max_words = limits.depth, limits.tokens
+    if count is not None:
+        return _counter(_splitter(sets, max_depth, max_words, quotes=False), count)
     tokens = _LINE_TOKEN.findall
-    split = _PRETERMINAL.split
-    brackets_in = _BRACKET.findall
+    preterminals = _splitter(sets, max_depth, max_words, quotes=True)
 
     def by_trees(text: str, name: str, line: int) -> EvalbReading:
         try:
@@ -243,82 +366,42 @@ def evalb_line_reader(
         return read_evalb(trees, params)
 
     def read(text: str, name: str, line: int) -> EvalbReading:
-        words: list[str] = []
-        tags: list[str] = []
-        starts: list[int] = []
-        ends: list[int] = []
-        labels: list[str] = []
-        parents: list[int] = []
-        quotes: list[QuoteTerm] = []
-        stack: list[int] = []  # the brackets open, innermost last
-        length = 0
-        seen = 0  # words read, deleted ones included (the word limit)
-        for label, blank, word, shut, close, stray in tokens(text):
-            if close:
-                if not stack:
-                    return by_trees(text, name, line)  # more ")" than "(": evalb's stack runs under
-                ends[stack.pop()] = len(words)
-            elif stray or (blank and word and not shut) or len(stack) >= max_depth - 1:
-                return by_trees(text, name, line)  # evalb's error, or near the depth limit
-            elif shut:
-                seen += 1
-                if label not in delete_len:
-                    length += 1
-                if label in quote_labels and word in QUOTE_WORDS:
-                    quotes.append(QuoteTerm(word, label, len(words), len(starts), stack[-1] if stack else -1))
-                if label not in delete:
-                    words.append(word)
-                    tags.append(label)
-            else:
-                parents.append(stack[-1] if stack else -1)
-                stack.append(len(starts))
-                starts.append(len(words))
-                ends.append(-1)
-                labels.append(label)
-        if seen > max_words:
+        done = _read_tokens(tokens(text), sets, max_depth, max_words, strict=True)
+        if done is None:
             return by_trees(text, name, line)
-        read_errors: tuple[str, ...] = ()
-        if stack:  # evalb reads on: the brackets left open keep the end -1
-            read_errors = (MORE_THAN_TWO, UNBALANCED) if _EOL_OPEN.search(text) else (UNBALANCED,)
-        brackets = tuple(map(RawBracket, starts, ends, labels, parents))
-        return EvalbReading(tuple(words), tuple(tags), brackets, tuple(quotes), length, "", read_errors)
+        reading, left_open = done
+        if left_open:  # evalb reads on: the brackets left open keep the end -1
+            errors = (MORE_THAN_TWO, UNBALANCED) if _EOL_OPEN.search(text) else (UNBALANCED,)
+            return replace(reading, read_errors=errors)
+        return reading
 
     def read_split(text: str, name: str, line: int) -> EvalbReading:
-        parts = split(text)  # text between preterminals, tag, word, text, tag, word, ..., text
-        tags = parts[1::3]
-        words = parts[2::3]
-        n = len(tags)
-        if n > max_words or (quote_labels and not QUOTE_WORDS.isdisjoint(words)):
-            return read(text, name, line)  # a quote terminal remembers where it is: token by token
-        length = n - sum(map(delete_len.__contains__, tags))
-        kept = list(map(delete.__contains__, tags))
-        before: Sequence[int] = range(n + 1)  # per gap: the kept words before it
-        if True in kept:
-            kept = list(map(operator.not_, kept))
-            words = list(compress(words, kept))
-            tags = list(compress(tags, kept))
-            before = list(accumulate(kept, initial=0))
+        split = preterminals(text)
+        if split is None:
+            return read(text, name, line)
+        words, tags, length, before, gaps = split
         starts: list[int] = []
         ends: list[int] = []
         labels: list[str] = []
         parents: list[int] = []
         stack: list[int] = []  # the brackets open, innermost last
-        for pos, gap in zip(before, parts[0::3], strict=True):
-            if not gap or gap == " ":
-                continue
-            for label, close, stray in brackets_in(gap):
-                if close:
-                    if not stack:
-                        return by_trees(text, name, line)
+        for pos, gap in compress(zip(before, gaps, strict=True), map(str.strip, gaps)):
+            fresh = False  # the last token opened a bracket (a preterminal or ")" came before the gap)
+            for tok in gap.split():
+                if tok == ")":
+                    if not stack or fresh:
+                        return read(text, name, line)  # more ")" than "(", or "(X)" / "(X  )"
                     ends[stack.pop()] = pos
-                elif stray or len(stack) >= max_depth - 1:
-                    return read(text, name, line)  # evalb's error, or near the depth limit
-                else:
+                    fresh = False
+                elif tok[0] == "(":
                     parents.append(stack[-1] if stack else -1)
                     stack.append(len(starts))
                     starts.append(pos)
                     ends.append(-1)
-                    labels.append(label)
+                    labels.append(tok[1:])
+                    fresh = True
+                else:
+                    return read(text, name, line)  # a word outside a preterminal (or "( LABEL")
         if stack:
             return read(text, name, line)  # brackets left open: evalb reads on (token by token)
         brackets = tuple(map(RawBracket, starts, ends, labels, parents))
@@ -327,62 +410,19 @@ def evalb_line_reader(
     return read_split
 
 
-CountReading = tuple[list[str], list[str], list[tuple[int, int, str]], int]
-"""What the count-only path of ``evalcore parseval`` keeps of a line: words and tags (deleted ones
-removed), the scored brackets as ``(start, end, label)`` and the length (:func:`evalb_count_reader`)."""
-
-
-def evalb_count_reader(
-    params: EvalbParams, scored: Callable[[str], str | None], limits: Limits = DEFAULT_LIMITS
+def _counter(
+    preterminals: Callable[[str], _Split | None], scored: Callable[[str], str | None]
 ) -> Callable[[str], CountReading | None]:
-    """``read(text)``: evalb's reading of a line and the massage of its brackets in one pass, with
-    plain tuples for brackets (issue 18: ``evalcore parseval`` needs only counts).
-
-    ``scored(raw_label)`` is what a raw label becomes after the massage (``None``: the bracket is
-    deleted); it is asked once per distinct label.  A bracket over no kept word is dropped, as
-    the massage does.  ``None`` for any line this pass does not read as
-    :func:`evalb_line_reader` would (a quote terminal that may need evalb's quote repair, a word
-    beside other children, text outside the brackets, unbalanced brackets, ``( LABEL`` with a
-    space, near a depth or word limit): the caller reads that line with
-    :func:`evalb_line_reader`, which gives evalb's error sentence or the limit's error.
-    """
-    delete = frozenset(params.delete_labels)
-    delete_len = frozenset(params.delete_labels_for_length)
-    quote_labels = frozenset(params.quote_labels)
-    max_depth, max_words = limits.depth, limits.tokens
-    split = _SPACED_PRETERMINAL.split
-    odd_blank = _ODD_BLANK.search
+    """The counting mode of :func:`evalb_line_reader`: the split line's brackets massaged as they
+    close, as plain ``(start, end, label)`` tuples."""
     labels: dict[str, str | None] = {}  # per "(LABEL" token: its scored label
     get = labels.get
-    is_deleted = delete.__contains__
-    for_length = delete_len.__contains__
 
     def read(text: str) -> CountReading | None:
-        if text.count("(") >= max_depth - 1:
-            return None  # near the depth limit
-        if text.isascii():  # str.split() below: no character it takes for a blank and evalb does not
-            if "\x1c" in text or "\x1d" in text or "\x1e" in text or "\x1f" in text:
-                return None
-        elif odd_blank(text):
+        split = preterminals(text)
+        if split is None:
             return None
-        # a space around every ")": a preterminal is "(TAG word ) " (a line written otherwise is read
-        # by evalb_line_reader: what is left of it between preterminals holds a word), and the text
-        # between preterminals splits on spaces into "(LABEL" and ")"
-        parts = split(text.replace(")", " ) "))
-        tags = parts[1::3]
-        words = parts[2::3]
-        n = len(tags)
-        if n > max_words or (quote_labels and not QUOTE_WORDS.isdisjoint(words)):
-            return None
-        length = n - sum(map(for_length, tags)) if delete_len else n
-        before: Sequence[int] = range(n + 1)  # per gap: the kept words before it
-        kept = list(map(is_deleted, tags))
-        if True in kept:
-            kept = list(map(operator.not_, kept))
-            words = list(compress(words, kept))
-            tags = list(compress(tags, kept))
-            before = list(accumulate(kept, initial=0))
-        gaps = parts[0::3]
+        words, tags, length, before, gaps = split
         keys: list[tuple[int, int, str]] = []
         add = keys.append
         stack: list[tuple[int, str | None]] = []  # the brackets open: start and scored label
@@ -393,7 +433,7 @@ def evalb_count_reader(
             for tok in gap.split():
                 if tok == ")":
                     if not stack or fresh:
-                        return None  # more ")" than "(", or "(X)" / "(X )": evalb_line_reader tells
+                        return None  # more ")" than "(", or "(X)" / "(X  )": evalb_line_reader tells
                     start, label = pop()
                     fresh = False
                     if start != pos and label is not None:
@@ -401,8 +441,6 @@ def evalb_count_reader(
                 elif tok[0] == "(":
                     label = get(tok, "(")  # "(": not met yet (no label holds a bracket)
                     if label == "(":
-                        if "(" in tok[1:]:
-                            return None  # "((S": read by evalb_line_reader
                         label = labels[tok] = scored(tok[1:])
                     push((pos, label))
                     fresh = True

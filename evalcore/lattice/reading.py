@@ -60,13 +60,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from pathlib import PurePath
 from typing import Literal, NoReturn, TypeVar
 
 from evalcore.errors import InputFormatError, MismatchError
 from evalcore.formats._io import InMemoryText, InputSource, blocks, iter_lines
 from evalcore.formats.conllu import read_conllu
-from evalcore.formats.detect import sniff_kind
+from evalcore.formats.detect import sniff_kind, suffix_format
 from evalcore.formats.lattice import read_lattices
 from evalcore.formats.ptb import read_ptb
 from evalcore.lattice.model import (
@@ -147,11 +146,9 @@ def _digits(text: str) -> bool:
 def input_kind(path: FileInput, limits: Limits = DEFAULT_LIMITS) -> InputKind:
     """Lattice (8 columns, FROM TO … TOKEN_ID all integers), yap segmentation, brackets or CoNLL."""
     src, name = _open(path)
-    suffixes = [s.lower() for s in PurePath(name).suffixes if s.lower() != ".gz"]
-    if suffixes and suffixes[-1] in (".lattice", ".lattices", ".mapping"):
-        return "lattice"
-    if suffixes and suffixes[-1] == ".segmentation":
-        return "segmentation"
+    fmt = suffix_format(name)
+    if fmt == "lattice" or fmt == "segmentation":
+        return fmt
     for lineno, line in iter_lines(src, name, limits, runs=True, cr_ends=True):
         if lineno > limits.block_lines:
             break  # only comments so far: more than a sentence block may hold; the reader says so

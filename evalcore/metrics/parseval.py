@@ -50,12 +50,11 @@ have two: an unbalanced line of another length).
 
 from __future__ import annotations
 
-import operator
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Literal, TypeVar
+from typing import Literal, NamedTuple, TypeVar
 
 from evalcore.display import Tabular
 from evalcore.errors import MismatchError
@@ -65,7 +64,6 @@ from evalcore.formats.evalb import (
     EvalbReading,
     QuoteTerm,
     RawBracket,
-    evalb_count_reader,
     evalb_line_reader,
     read_evalb,
 )
@@ -90,7 +88,9 @@ __all__ = [
     "compare_lines",
     "compare_readings",
     "compare_sentence",
+    "counts_of",
     "fix_quote",
+    "label_fate",
     "massage",
     "paired_lines",
     "parseval_corpus",
@@ -248,40 +248,55 @@ def _deleted_labels(params: EvalbParams, delete_root: bool = False) -> frozenset
     return frozenset(out)
 
 
+def label_fate(config: ParsevalConfig) -> Callable[[str], str | None]:
+    """What the massage makes of a raw label (step 4), the one copy of that rule: the label cut at
+    the first function separator, or ``None`` when the bracket is deleted (a ``DELETE_LABEL`` or
+    one ``EQ_LABEL``-equal to it; ROOT and TOP with ``delete_root``; the unlabeled outer bracket
+    with ``drop_unlabeled_root``)."""
+    separators = config.function_separators
+    deleted = _deleted_labels(config.params, config.delete_root)
+    drop_root = config.drop_unlabeled_root
+
+    def fate(raw: str) -> str | None:
+        label = strip_functions(raw, separators)
+        if (raw == "" and drop_root) or label in deleted:
+            return None
+        return label
+
+    return fate
+
+
 def massage(
-    reading: EvalbReading, config: ParsevalConfig, labels: dict[str, tuple[str, bool]] | None = None
+    reading: EvalbReading, config: ParsevalConfig, labels: dict[str, str | None] | None = None
 ) -> tuple[Bracket, ...]:
     """The brackets that are scored (step 4), parents re-linked to the nearest kept ancestor.
 
-    ``labels``: what each raw label becomes (its scored label, and whether it is deleted),
-    filled as labels are met; a caller comparing many sentences under one ``config`` passes
-    the same dictionary to each call.
+    ``labels``: what each raw label becomes (:func:`label_fate`), filled as labels are met; a
+    caller comparing many sentences under one ``config`` passes the same dictionary to each call.
     """
     if labels is None:
         labels = {}
-    deleted: frozenset[str] | None = None
+    fate: Callable[[str], str | None] | None = None
     nearest: list[int] = []  # per raw bracket: itself (kept index) or its nearest kept ancestor
     out: list[Bracket] = []
     for b in reading.brackets:
         anc = nearest[b.parent] if b.parent >= 0 else -1
         keep = b.start != b.end
-        label = b.label
+        label: str | None = b.label
         if keep:
-            known = labels.get(b.label)
-            if known is None:
-                if deleted is None:
-                    deleted = _deleted_labels(config.params, config.delete_root)
-                label = strip_functions(b.label, config.function_separators)
-                gone = (b.label == "" and config.drop_unlabeled_root) or label in deleted
-                known = labels[b.label] = (label, gone)
-            label = known[0]
-            if known[1]:
+            label = labels.get(b.label, "(")  # "(": not met yet (no label holds a bracket)
+            if label == "(":
+                if fate is None:
+                    fate = label_fate(config)
+                label = labels[b.label] = fate(b.label)
+            if label is None:
                 keep = False
         if keep and config.collapse_unary and anc >= 0:
             up = out[anc]
             if up.start == b.start and up.end == b.end and up.label == label:
                 keep = False  # NP -> NP over the same words: one node (SPEC §7 --collapse-unary)
         if keep:
+            assert label is not None
             out.append(Bracket(b.start, b.end, label, anc))
             nearest.append(len(out) - 1)
         else:
@@ -505,7 +520,7 @@ def compare_readings(
     test: EvalbLine,
     config: ParsevalConfig,
     index: int,
-    labels: dict[str, tuple[str, bool]] | None = None,
+    labels: dict[str, str | None] | None = None,
 ) -> SentenceComparison:
     """Steps 2–5 for one sentence pair read by evalb's step 1 (:mod:`evalcore.formats.evalb`);
     ``labels`` as in :func:`massage`."""
@@ -680,7 +695,7 @@ def compare_lines(
     """
     errors = 0
     limit = config.params.max_error
-    labels: dict[str, tuple[str, bool]] = {}
+    labels: dict[str, str | None] = {}
     for index, (g, t) in enumerate(paired_lines(gold, test), start=1):
         comp = compare_readings(g, t, config, index, labels)
         if comp.evalb_errors:
@@ -744,19 +759,30 @@ def parseval_lines(
 # ---------------------------------------------------------------------------
 # The count-only path of ``evalcore parseval`` (issue 18, part 4)
 
-SentenceRow = tuple[int, int, int, int, int, int, int, int, int, int]
-"""One line of evalb's report as numbers: ID, length, status code, matched, gold and test
-brackets, crossing, words and correct tags as evalb (2006) prints them (all 0 on an error or skip
-line it does not score), and the gold words (evalb's ``wn1``, which the 1997 layout prints on
-every line)."""
+
+class SentenceRow(NamedTuple):
+    """One line of evalb's report as numbers, as evalb (2006) prints them (brackets, crossing,
+    words and tags all 0 on an error or skip line it does not score), and the gold words (evalb's
+    ``wn1``, which the 1997 layout prints on every line)."""
+
+    number: int  # evalb's ID column (1-based)
+    length: int
+    status: int  # STATUS_CODE
+    matched: int
+    gold: int
+    test: int
+    crossing: int
+    words: int
+    correct_tags: int
+    gold_words: int
 
 
 def row_of(s: SentenceComparison) -> SentenceRow:
-    """The :data:`SentenceRow` of a compared sentence (0 brackets, crossing, words and tags unless
+    """The :class:`SentenceRow` of a compared sentence (0 brackets, crossing, words and tags unless
     scored: ok, or an error sentence evalb scores all the same)."""
     if not (s.scored or s.status == "ok"):
-        return (s.index, s.length, STATUS_CODE[s.status], 0, 0, 0, 0, 0, 0, s.words)
-    return (
+        return SentenceRow(s.index, s.length, STATUS_CODE[s.status], 0, 0, 0, 0, 0, 0, s.words)
+    return SentenceRow(
         s.index,
         s.length,
         STATUS_CODE[s.status],
@@ -767,6 +793,28 @@ def row_of(s: SentenceComparison) -> SentenceRow:
         s.words,
         s.correct_tags,
         s.words,
+    )
+
+
+def counts_of(rows: Sequence[SentenceRow]) -> ParsevalCounts:
+    """evalb's totals of report rows, as :meth:`SentenceComparison.counts` sums them: every row is
+    a sentence, an error or a skip by its status; brackets, crossing and tags count on ok rows
+    only (an error sentence evalb scores shows its numbers but is left out of the totals)."""
+    ok = [r for r in rows if r.status == 0]
+    crossing = [r.crossing for r in ok]
+    return ParsevalCounts(
+        sentences=len(rows),
+        errors=sum(1 for r in rows if r.status == STATUS_CODE["error"]),
+        skipped=sum(1 for r in rows if r.status == STATUS_CODE["skip"]),
+        gold=sum(r.gold for r in ok),
+        test=sum(r.test for r in ok),
+        matched=sum(r.matched for r in ok),
+        complete=sum(1 for r in ok if r.gold == r.test == r.matched),
+        crossing=sum(crossing),
+        no_crossing=crossing.count(0),
+        two_or_less=sum(1 for c in crossing if c <= 2),
+        words=sum(r.words for r in ok),
+        correct_tags=sum(r.correct_tags for r in ok),
     )
 
 
@@ -789,42 +837,29 @@ def rows_supported(config: ParsevalConfig) -> bool:
     return not config.collapse_unary and _label_classes(config) is not None
 
 
-def _summed(totals: list[int], rows: list[tuple[int, ...]]) -> list[int]:
-    """``totals`` plus the column sums of ``rows``, which is emptied."""
-    if rows:
-        totals = list(map(operator.add, totals, map(sum, zip(*rows, strict=True))))
-        rows.clear()
-    return totals
-
-
 def _scorer(config: ParsevalConfig, classes: Mapping[str, str]) -> Callable[[str], str | None]:
     """What a raw label becomes in :func:`massage` (``None``: deleted), then its ``EQ_LABEL`` class
     (``""`` for every label when unlabeled)."""
-    params = config.params
-    labeled = params.labeled
-    separators = config.function_separators
-    deleted = _deleted_labels(params, config.delete_root)
-    drop_root = config.drop_unlabeled_root
+    labeled = config.params.labeled
+    fate = label_fate(config)
 
     def scored(raw: str) -> str | None:
-        label = strip_functions(raw, separators)
-        if (raw == "" and drop_root) or label in deleted:
+        label = fate(raw)
+        if label is None:
             return None
         return classes.get(label, label) if labeled else ""
 
     return scored
 
 
-def _pair_counter(
-    params: EvalbParams,
-) -> Callable[[int, CountReading, CountReading], tuple[SentenceRow, tuple[int, ...]] | None]:
-    """``count(index, gold, test)``: the row and the counts (in :class:`ParsevalCounts`' field
-    order) of an ok sentence pair read by the count reader; ``None`` when the test side has no
-    words or the words differ (the pair is then compared by :func:`compare_readings`)."""
+def _pair_counter(params: EvalbParams) -> Callable[[int, CountReading, CountReading], SentenceRow | None]:
+    """``count(index, gold, test)``: the row of an ok sentence pair read in the counting mode;
+    ``None`` when the test side has no words or the words differ (the pair is then compared by
+    :func:`compare_readings`)."""
     label_eq = params.label_eq
     word_eq = params.word_eq
 
-    def count(index: int, gr: CountReading, tr: CountReading) -> tuple[SentenceRow, tuple[int, ...]] | None:
+    def count(index: int, gr: CountReading, tr: CountReading) -> SentenceRow | None:
         gw, tw = gr[0], tr[0]
         if not tw or len(gw) != len(tw):
             return None
@@ -849,11 +884,7 @@ def _pair_counter(
         correct = (
             words if gt == tt else sum(1 for a, b in zip(gt, tt, strict=True) if a == b or label_eq(a, b))
         )
-        counts = (
-            1, 0, 0, ng, nt, matched, int(ng == nt == matched), cross,
-            int(cross == 0), int(cross <= 2), words, correct,
-        )  # fmt: skip
-        return (index, gr[3], 0, matched, ng, nt, cross, words, correct, words), counts
+        return SentenceRow(index, gr[3], 0, matched, ng, nt, cross, words, correct, words)
 
     return count
 
@@ -870,12 +901,12 @@ def parseval_rows(
     """:func:`parseval_lines` of the *line* layout's ``(line number, text)`` pairs
     (:func:`evalcore.formats._io.iter_lines`), counting only, as ``keep_sentences=False`` does.
 
-    A sentence pair whose lines :func:`~evalcore.formats.evalb.evalb_count_reader` reads, with
-    the same words on both sides, is counted from its brackets as ``(start, end, label)`` tuples:
-    labels are replaced by their ``EQ_LABEL`` class, so evalb's greedy matching is the multiset
-    intersection, and only test brackets that are not gold brackets can cross one (gold brackets
-    nest).  Any other pair (errors, skips, quote repair, different words) is compared by
-    :func:`compare_readings` on :func:`~evalcore.formats.evalb.evalb_line_reader`'s readings, so
+    A sentence pair whose lines :func:`~evalcore.formats.evalb.evalb_line_reader` reads in its
+    counting mode, with the same words on both sides, is counted from its brackets as
+    ``(start, end, label)`` tuples: labels are replaced by their ``EQ_LABEL`` class, so evalb's
+    greedy matching is the multiset intersection, and only test brackets that are not gold
+    brackets can cross one (gold brackets nest).  Any other pair (errors, skips, quote repair,
+    different words) is compared by :func:`compare_readings` on the reader's full readings, so
     statuses, messages, ``MAX_ERROR`` and limits are the same.  ``on_row`` sees every sentence.
     Requires :func:`rows_supported`.
     """
@@ -885,18 +916,15 @@ def parseval_rows(
     params = config.params
     count_pair = _pair_counter(params)
     gname, tname = names
-    read = evalb_count_reader(params, _scorer(config, classes), limits)
+    read = evalb_line_reader(params, limits, count=_scorer(config, classes))
     full = evalb_line_reader(params, limits)
-    labels: dict[str, tuple[str, bool]] = {}
+    labels: dict[str, str | None] = {}
     limit = params.max_error
     cutoff = params.cutoff_len
     kept: list[SentenceComparison] = []
-    # the totals, all sentences and those within the cutoff, in ParsevalCounts' field order
-    totals = [0] * 12
-    cut = [0] * 12
-    # the counts of the last sentences, summed column by column (``zip``, ``sum``) every 1,024
-    every: list[tuple[int, ...]] = []
-    within: list[tuple[int, ...]] = []  # those within the cutoff
+    totals = ParsevalCounts()  # all sentences
+    cut = ParsevalCounts()  # those within the cutoff
+    every: list[SentenceRow] = []  # the rows of the last sentences, summed every 1,024
     errors = 0
     index = 0
     ti = iter(test)
@@ -913,10 +941,8 @@ def parseval_rows(
         index += 1
         tline, ttext = nxt
         tr = read(ttext)
-        done = count_pair(index, gr, tr) if gr is not None and tr is not None else None
-        if done is not None:
-            row, counts = done
-        else:
+        row = count_pair(index, gr, tr) if gr is not None and tr is not None else None
+        if row is None:
             g = EvalbLine(gline, gfull or full(gtext, gname, gline), gname)
             t = EvalbLine(tline, full(ttext, tname, tline), tname)
             comp = compare_readings(g, t, config, index, labels)
@@ -926,18 +952,10 @@ def parseval_rows(
                     raise _too_many_errors(errors, comp, limit, gname, gline)
             if comp.status != "ok" and len(kept) < MAX_KEPT_PROBLEMS:
                 kept.append(comp)
-            c = comp.counts()
             row = row_of(comp)
-            counts = (
-                c.sentences, c.errors, c.skipped, c.gold, c.test, c.matched, c.complete,
-                c.crossing, c.no_crossing, c.two_or_less, c.words, c.correct_tags,
-            )  # fmt: skip
-        every.append(counts)
-        if row[1] <= cutoff:
-            within.append(counts)
+        every.append(row)
         if len(every) == 1024:
-            totals = _summed(totals, every)
-            cut = _summed(cut, within)
+            totals, cut = _summed(totals, cut, every, cutoff)
         if on_row is not None:
             on_row(row)
     extra = next(ti, None)
@@ -949,12 +967,20 @@ def parseval_rows(
             file=tname or None,
             line=extra[0],
         )
-    totals = _summed(totals, every)
-    cut = _summed(cut, within)
+    totals, cut = _summed(totals, cut, every, cutoff)
     sig = config.signature()
-    return ParsevalResult(
-        tuple(kept), score(ParsevalCounts(*totals), sig), score(ParsevalCounts(*cut), sig), config
-    )
+    return ParsevalResult(tuple(kept), score(totals, sig), score(cut, sig), config)
+
+
+def _summed(
+    totals: ParsevalCounts, cut: ParsevalCounts, rows: list[SentenceRow], cutoff: int
+) -> tuple[ParsevalCounts, ParsevalCounts]:
+    """``totals`` and ``cut`` plus the counts of ``rows`` (all, and those of length up to
+    ``cutoff``); ``rows`` is emptied."""
+    totals = totals + counts_of(rows)
+    cut = cut + counts_of([r for r in rows if r.length <= cutoff])
+    rows.clear()
+    return totals, cut
 
 
 # ---------------------------------------------------------------------------

@@ -75,22 +75,21 @@ _ROW = "%4d  %3d    %d  %6.2f %6.2f   %3d    %3d  %3d    %3d   %4d  %4d   %6.2f"
 
 
 def evalb_row_line(row: SentenceRow, version: str = "2006") -> str:
-    """The line of evalb's report of a :data:`~evalcore.metrics.parseval.SentenceRow` (one ``%``
+    """The line of evalb's report of a :class:`~evalcore.metrics.parseval.SentenceRow` (one ``%``
     format; an error or skip line evalb does not score prints 0 words, except in the 1997 layout,
     which prints the gold words on every line)."""
-    index, length, code, m, g, t, cross, words, tags, gold_words = row
-    if version == "1997":
-        words = gold_words
+    m, g, t, tags = row.matched, row.gold, row.test, row.correct_tags
+    words = row.gold_words if version == "1997" else row.words
     return _ROW % (
-        index,
-        length,
-        code,
+        row.number,
+        row.length,
+        row.status,
         _pct(m, g),
         _pct(m, t),
         m,
         g,
         t,
-        cross,
+        row.crossing,
         words,
         tags,
         _pct(tags, words),
