@@ -18,18 +18,15 @@ from __future__ import annotations
 
 import gzip
 import time
-from collections.abc import Iterator
 
 import pytest
-from appserver import CHROMIUM, CHROMIUM_ARGS, ROOT, running_server, wait_settled
+from appserver import CHROMIUM, ROOT, running_server, wait_settled
 
 pytestmark = [
     pytest.mark.e2e,
     pytest.mark.slow,
     pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} is missing (apt-get install chromium)"),
 ]
-
-sync_api = pytest.importorskip("playwright.sync_api", reason="python playwright is not installed")
 
 TIMEOUT_MS = 180_000
 EWT = gzip.decompress((ROOT / "assets" / "en_ewt" / "en_ewt-ud-test.r2.16.conllu.gz").read_bytes())  # 1.8 MB
@@ -41,16 +38,6 @@ def _rss_mib(pid: int) -> float:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
     raise AssertionError("no VmRSS")
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[object]:
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 def _upload(page: object, name: str, data: bytes) -> None:
@@ -86,25 +73,25 @@ def _settled_rss(pid: int, below: float = 0.0, wait: float = 30.0) -> float:
     return _rss_mib(pid)
 
 
-def test_sessions_that_uploaded_files_leave_nothing_when_they_close(chromium: object) -> None:
+def test_sessions_that_uploaded_files_leave_nothing_when_they_close(browser: object) -> None:
     with running_server(timeout=90) as (url, pid):
-        _session_that_uploads(chromium, url, "first.conllu", b"# first\n" + EWT * 6)
+        _session_that_uploads(browser, url, "first.conllu", b"# first\n" + EWT * 6)
         start = _settled_rss(pid)
         peaks = []
         for k in range(3):
             data = f"# session {k}\n".encode() + EWT * 6  # 10.8 MB, a different file each time
             assert 10.7e6 < len(data) < 10.9e6
-            _session_that_uploads(chromium, url, f"big{k}.conllu", data)
+            _session_that_uploads(browser, url, f"big{k}.conllu", data)
             peaks.append(_rss_mib(pid))
         end = _settled_rss(pid, below=1.1 * start)
         assert end <= 1.1 * start, (start, peaks, end)
 
 
-def test_refused_uploads_count_against_the_session_budget(chromium: object) -> None:
+def test_refused_uploads_count_against_the_session_budget(browser: object) -> None:
     """A 30 MB budget: 18 MB refused by the reader but left in the upload box, then a valid 14.4 MB
     file (which alone fits) is over what is left."""
     with running_server(timeout=90, env={"EVALCORE_SESSION_BYTES": "30000000"}) as (url, _pid):
-        page = chromium.new_context().new_page()  # type: ignore[attr-defined]
+        page = browser.new_context().new_page()  # type: ignore[attr-defined]
         page.goto(f"{url}/?data=upload")
         wait_settled(page, text="Upload a gold file")
         _upload(page, "junk.conllu", b"\xff" * 18_000_000)
