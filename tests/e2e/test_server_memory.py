@@ -25,6 +25,7 @@ from appserver import CHROMIUM, ROOT, running_server, wait_settled
 pytestmark = [
     pytest.mark.e2e,
     pytest.mark.slow,
+    pytest.mark.timeout(300),  # four sessions upload 10.8 MB each: about 60 s alone, more on a loaded machine
     pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} is missing (apt-get install chromium)"),
 ]
 
