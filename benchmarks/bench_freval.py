@@ -1,4 +1,4 @@
-"""Time FREVAL with no size limit (SPEC §7, §8).
+"""Time FREVAL with no size limit (docs/freval.md, "FREVAL"; docs/architecture.md, "Performance targets").
 
     python benchmarks/bench_freval.py [--repeat N]
 

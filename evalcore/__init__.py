@@ -8,7 +8,7 @@ The public API (docs/api.md)::
     result.score.las, result.signature, result.to_pandas()      # tedeval, lattice, inspect
 
 A library with a command line (``evalcore --help``); it never imports streamlit.  Importing
-it is light: each function imports its metric when called (the start-up of issue 18).  See
+it is light: each function imports its metric when called (tests/test_startup.py checks it).  See
 ``docs/`` for what every number means.
 """
 

@@ -1,4 +1,4 @@
-"""The public API (issue 18): one function per evaluation, the same numbers as the command line.
+"""The public API (docs/api.md): one function per evaluation, the same numbers as the command line.
 
 ``evalcore.read``, ``evalcore.attach``, ``evalcore.parseval``, ``evalcore.freval``,
 ``evalcore.tedeval``, ``evalcore.lattice`` and ``evalcore.inspect`` wrap the metrics that the
@@ -213,10 +213,10 @@ def read(
     format: Literal["auto", "conllu", "ptb", "lattice"] = "auto",
     limits: Limits = DEFAULT_LIMITS,
 ) -> list[DepTree | Tree] | list[Lattice]:
-    """The sentences of a treebank (SPEC §2): CoNLL-U/X as :class:`~evalcore.trees.DepTree`,
-    bracketed files as :class:`~evalcore.trees.Tree` (``auto``: by extension, else by the first
-    character), or a lattice file as :class:`~evalcore.trees.Lattice`.  A dependency sentence
-    that is not a tree is kept (:meth:`DepTree.structure_problem` says why)."""
+    """The sentences of a treebank (docs/formats.md, "SPMRL / yap lattices"): CoNLL-U/X as
+    :class:`~evalcore.trees.DepTree`, bracketed files as :class:`~evalcore.trees.Tree` (``auto``: by
+    extension, else by the first character), or a lattice file as :class:`~evalcore.trees.Lattice`.  A
+    dependency sentence that is not a tree is kept (:meth:`DepTree.structure_problem` says why)."""
     src = _source(source, "input", limits)
     if format == "lattice":
         from evalcore.formats.lattice import read_lattices
@@ -256,9 +256,9 @@ def attach(
     limits: Limits = DEFAULT_LIMITS,
 ) -> AttachResult:
     """UAS, LAS, label accuracy, undirected, NED of ``system`` against ``gold`` over the same
-    tokens (SPEC §3; ``evalcore attach``).  Sentences that are not trees are skipped and counted
-    (``result.warnings`` names them), or raise with ``strict``; ``per_sentence`` keeps every
-    sentence's counts.  A system of another tokenization raises
+    tokens (docs/attachment.md, "The five numbers"; ``evalcore attach``).  Sentences that are not trees are
+    skipped and counted (``result.warnings`` names them), or raise with ``strict``; ``per_sentence`` keeps
+    every sentence's counts.  A system of another tokenization raises
     :class:`~evalcore.errors.MismatchError` (``evalcore attach`` then aligns characters).
     ``punct_tags="nedpl"``: ``no_punct`` leaves out the tags NED.pl takes for punctuation
     (``--punct-tags nedpl``; docs/attachment.md)."""
@@ -317,7 +317,8 @@ def parseval(
     keep_sentences: bool = True,
     limits: Limits = DEFAULT_LIMITS,
 ) -> ParsevalResult:
-    """evalb's PARSEVAL (SPEC §7; ``evalcore parseval``), driven by an evalb parameter file.
+    """evalb's PARSEVAL (docs/freval.md, "PARSEVAL as evalb computes it"; ``evalcore parseval``), driven by an
+    evalb parameter file.
     ``layout``: ``line`` (evalb: one sentence a line), ``tree`` (any line breaks) or ``auto``.
     ``delete_root``: delete ROOT and TOP brackets whatever the parameter file says (default: as
     evalb, only its ``DELETE_LABEL`` labels; ``--delete-root``).
@@ -372,8 +373,8 @@ def freval(
     keep_sentences: bool = True,
     limits: Limits = DEFAULT_LIMITS,
 ) -> FrevalResult:
-    """FREVAL (Bastings & Sima'an 2014; SPEC §7; ``evalcore freval``): recall, precision and F1 per
-    fragment size 1..``max_size`` and FLR / FLP / F1 mixed with ``alpha`` (default uniform);
+    """FREVAL (Bastings & Sima'an 2014; docs/freval.md, "FREVAL"; ``evalcore freval``): recall, precision and
+    F1 per fragment size 1..``max_size`` and FLR / FLP / F1 mixed with ``alpha`` (default uniform);
     brackets extracted as :func:`parseval` does."""
     from evalcore.declare import check
     from evalcore.families.parseval import Extraction, extraction_config
@@ -451,7 +452,7 @@ def tedeval(
     per_sentence: bool = False,
     limits: Limits = DEFAULT_LIMITS,
 ) -> ExperimentResult:
-    """The cross-scheme TedEval experiment (SPEC §4–5; ``evalcore tedeval``).
+    """The cross-scheme TedEval experiment (docs/tedeval.md, "Definitions"; ``evalcore tedeval``).
 
     ``schemes`` maps each scheme's name to its gold and its parses: ``{"ud": (gold, {"parser":
     parse, ...}), ...}`` (parses may also be a list of paths, named by their file names, or
@@ -520,8 +521,8 @@ def lattice(
     per_sentence: bool = False,
     limits: Limits = DEFAULT_LIMITS,
 ) -> JointResult:
-    """Joint segmentation + parsing (ACL 2012; SPEC §6; ``evalcore lattice``): SEGEVAL, token
-    accuracy, TedEval over lattices and the scenario's classic metric, of one prediction.
+    """Joint segmentation + parsing (ACL 2012; docs/lattice.md, "What is compared"; ``evalcore lattice``):
+    SEGEVAL, token accuracy, TedEval over lattices and the scenario's classic metric, of one prediction.
     ``scenario=None`` detects it from the data; ``per_sentence`` keeps every sentence's record.
     Give a CoNLL-U prediction of the raw text to have it aligned with gold by characters."""
     from evalcore.errors import InputFormatError
@@ -569,8 +570,8 @@ def inspect(
     fold_case: bool = False,
     projectivize: bool = False,
 ) -> SentenceReport:
-    """One sentence as the app's inspector shows it (SPEC §4–5): each scheme's function tree, the
-    generalized gold, and each parse's TedEval edit scripts (SINGLE against its own gold, MULTIPLE
+    """One sentence as the app's inspector shows it (docs/tedeval.md, "Definitions"): each scheme's function
+    tree, the generalized gold, and each parse's TedEval edit scripts (SINGLE against its own gold, MULTIPLE
     against the generalization).  ``golds`` maps scheme → tree, ``parses`` maps parse name →
     (its scheme, tree); all over the same words.  In Jupyter the report draws itself."""
     from evalcore.conversion import ConversionConfig, LabelMap

@@ -1,4 +1,5 @@
-"""Where the workbench's files are: a source checkout or the wheel's ``evalcore_app`` copy (issue 18).
+"""Where the workbench's files are: a source checkout or the wheel's ``evalcore_app`` copy (docs/app.md, "From
+the wheel").
 
 ``make app`` runs ``app.py`` at the top of the repository; a wheel carries a copy of ``app.py``,
 ``pages/``, ``.streamlit/config.toml`` and ``assets/`` as the package ``evalcore_app`` (made by

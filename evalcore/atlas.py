@@ -1,16 +1,17 @@
 """The discrepancy atlas: every TedEval edit operation of a cross-scheme experiment, grouped.
 
-For the experiment of SPEC §5.4 (the inputs of ``evalcore tedeval``), every parse -- and every
-gold taken as a parse of its own scheme -- is compared with every target: each single gold
-(TEDEVAL SINGLE, nothing discounted) and each generalization that contains its own gold
-(TEDEVAL MULTIPLE, SPEC §4.3/§5.3: an operation that the parse shares with its own gold on the
-way to G is *discounted*).  Each operation of each script, labeled and unlabeled, falls in
-exactly one group of each of four groupings:
+For the cross-scheme experiment of docs/tedeval.md, "The cross-scheme experiment and significance" (the inputs
+of ``evalcore tedeval``), every parse -- and every gold taken as a parse of its own scheme -- is compared with
+every target: each single gold (TEDEVAL SINGLE, nothing discounted) and each generalization that contains its
+own gold (TEDEVAL MULTIPLE, docs/tedeval.md, "Edit scripts, discount and score": an operation that the parse
+shares with its own gold on the way to G is *discounted*).  Each operation of each script, labeled and
+unlabeled, falls in exactly one group of each of four groupings:
 
 ``operation``
     kind and label: ``del cop``, ``ins hd``, ``rel obl→nmod`` (2011 protocol only: the 2012
     protocol compares sorted function trees, where a relabeling is a deletion plus an insertion,
-    SPEC §5.3); unlabeled scripts give ``del (span)`` / ``ins (span)``.
+    docs/tedeval.md, "Edit scripts, discount and score"); unlabeled scripts give ``del (span)`` / ``ins
+    (span)``.
 ``head``
     UPOS and relation of the span's head word, ``NOUN obl:arg``: the word of the span whose head
     lies outside it (the leftmost if several, which covers non-contiguous spans), in the tree
@@ -456,7 +457,8 @@ class AtlasCell:
 
     @property
     def score(self) -> float:
-        """The TedEval score this cell's δ gives (global average, SPEC §4.3)."""
+        """The TedEval score this cell's δ gives (global average, docs/tedeval.md, "Edit scripts, discount and
+        score")."""
         return 1.0 - self.delta / self.norm if self.norm else 1.0
 
     def grouped(self, grouping: Grouping) -> tuple[GroupRow, ...]:
@@ -483,7 +485,8 @@ class Atlas:
 
 @dataclass(frozen=True, slots=True)
 class AtlasConfig:
-    """The experiment's settings (SPEC §5.4) and whether golds are also taken as parses."""
+    """The experiment's settings (docs/tedeval.md, "The cross-scheme experiment and significance") and whether
+    golds are also taken as parses."""
 
     ted: TedConfig = field(default_factory=TedConfig)
     skip_mismatched: bool = False

@@ -1,14 +1,15 @@
-"""A shared task from a manifest: every gold × system × metric, and the paired tests (issue 18, part 5).
+"""A shared task from a manifest: every gold × system × metric, and the paired tests (docs/batch.md).
 
 A manifest (TOML, docs/batch.md) lists golds, each with its systems and metrics
 (``attach``, ``parseval``, ``freval``, ``tedeval``).  :func:`plan` turns it into independent
 *score jobs* (one per gold × system × metric; one per gold for ``tedeval``, whose experiment
-scores every system at once and tests every pair itself, SPEC §5.4) and :func:`run_batch` runs
-them through a ``map`` function: in this process, on a :class:`~concurrent.futures.ProcessPoolExecutor`
-or on a Dask cluster (``evalcore batch --jobs`` / ``--dask``; the scheduling is theirs).  A second
-round of *pair jobs* runs the paired approximate-randomization test of every two systems of one
-gold where the metric has one (``attach``, ``freval``: :func:`evalcore.resampling.compare`, the
-test of ``evalcore attach GOLD A B``), from the per-sentence counts the score jobs returned.
+scores every system at once and tests every pair itself, docs/tedeval.md, "The cross-scheme experiment and
+significance") and :func:`run_batch` runs them through a ``map`` function: in this process, on a
+:class:`~concurrent.futures.ProcessPoolExecutor` or on a Dask cluster (``evalcore batch --jobs`` / ``--dask``;
+the scheduling is theirs).  A second round of *pair jobs* runs the paired approximate-randomization test of
+every two systems of one gold where the metric has one (``attach``, ``freval``:
+:func:`evalcore.resampling.compare`, the test of ``evalcore attach GOLD A B``), from the per-sentence counts
+the score jobs returned.
 
 Every number is the one the single command prints on the same file with its default options
 (``evalcore parseval --prm`` for the gold's ``prm``); the table has one :class:`BatchRow` per
@@ -516,7 +517,8 @@ def _score_freval(job: ScoreJob) -> ScoreOutput:
 
 def _score_tedeval(job: ScoreJob) -> ScoreOutput:
     """The one-scheme experiment of ``evalcore tedeval --scheme GOLD SYSTEM...``: every system's
-    UAS, LAS, U-TED, L-TED and the test of every pair (its own, SPEC §5.4)."""
+    UAS, LAS, U-TED, L-TED and the test of every pair (its own, docs/tedeval.md, "The cross-scheme experiment
+    and significance")."""
     from evalcore.experiment import ExperimentConfig, NamedTrees, Scheme, run_experiment
 
     scheme = Scheme(

@@ -8,7 +8,7 @@ subcommand takes the resource-limit flags of :mod:`evalcore.limits`
 (``--max-depth``, ``--max-tokens``...); the command sees the result as
 ``args.limits`` (flags over ``EVALCORE_MAX_*`` variables over the defaults).
 
-Start-up (issue 18, part 4): only the chosen command's module is imported.  The top-level help
+Start-up: only the chosen command's module is imported.  The top-level help
 and the ``invalid choice`` message need nothing but each command's name and one-line help, kept
 in :data:`COMMANDS` (``tests/test_startup.py`` checks it against what the modules register); the
 other commands get an empty placeholder parser, so ``evalcore attach`` never imports numpy,

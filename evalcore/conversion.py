@@ -1,13 +1,15 @@
 """Trees → function trees (TedEval).
 
-* Dependency → function tree, EMNLP 2011 §3.1 (SPEC §4.1): a word with
+* Dependency → function tree, EMNLP 2011 §3.1 (docs/tedeval.md, "Function trees (2011 protocol)"): a word with
   dependents becomes a node labeled with its relation whose children are its
   dependents' nodes and a ``*`` preterminal over the word; a word without
   dependents becomes a preterminal labeled with its relation.
-* Dependency → multi-function tree, EACL 2012 §3.1 (SPEC §5.1): the same with
+* Dependency → multi-function tree, EACL 2012 §3.1 (docs/tedeval.md, "Multi-function trees (2012 protocol)"):
+the same with
   ``hd`` for the head preterminal, then unary chains merged into label sets
   (which only happens at the top: the root word's phrase merges with v0).
-* Constituency with function tags → multi-function tree (SPEC §5.1): each
+* Constituency with function tags → multi-function tree (docs/tedeval.md, "Multi-function trees (2012
+protocol)"): each
   node's label set is its function tags; ``-NONE-`` elements and the
   ancestors they leave empty are removed first; unary chains are merged.
 
@@ -52,7 +54,7 @@ HEAD_2012 = "hd"
 
 @dataclass(frozen=True, slots=True)
 class LabelMap:
-    """``SUB=SBJ`` pairs applied to every label before conversion (SPEC §5.1).
+    """``SUB=SBJ`` pairs applied to every label before conversion (docs/tedeval.md, "Per-scheme label maps").
 
     The pairs are made into a table once, when the map is made (the first pair of a label
     wins), and so is the fingerprint: applying a map costs one look-up per label, whatever
@@ -132,7 +134,7 @@ def read_label_map(
 @dataclass(frozen=True, slots=True)
 class SchemeLabelMaps:
     """Per-scheme label maps: scheme name → :class:`LabelMap`, applied to that scheme's gold and
-    parses only (``--labels-map SCHEME=FILE``, SPEC §5.1; docs/tedeval.md "Per-scheme label maps").
+    parses only (``--labels-map SCHEME=FILE``, docs/tedeval.md "Per-scheme label maps").
 
     A frozen value: ``maps`` are ``(scheme, map)`` pairs, one per scheme, in the order given."""
 
@@ -171,9 +173,10 @@ class ConversionConfig:
     label_map: LabelMap = LabelMap()
     function_separators: str = "-="
     fold_case: bool = False
-    projectivize: bool = False  # 2012 only; the 2011 protocol always projectivizes (SPEC §4.1)
+    # 2012 only; the 2011 protocol always projectivizes (docs/tedeval.md, "Function trees (2011 protocol)")
+    projectivize: bool = False
     scheme_maps: SchemeLabelMaps = SchemeLabelMaps()
-    category_labels: bool = False  # our extension of SPEC §5.1 (docs/tedeval.md "Category labels")
+    category_labels: bool = False  # our extension (docs/tedeval.md "Category labels")
 
     def for_scheme(self, scheme: str) -> ConversionConfig:
         """The conversion of one scheme's trees: its own map (if any), then the map of every scheme."""
@@ -244,7 +247,8 @@ def _non_projective_arcs(heads: Sequence[int]) -> list[int]:
 
 
 def _shortest_non_projective(heads: Sequence[int]) -> int | None:
-    """The dependent of the shortest non-projective arc, leftmost on ties (SPEC §4.1), or ``None``.
+    """The dependent of the shortest non-projective arc, leftmost on ties (docs/tedeval.md, "Function trees
+    (2011 protocol)"), or ``None``.
 
     Arcs are tried shortest first and the search stops at the first non-projective one, so long
     projective arcs are rarely looked at (a 1,000-word tree needing 997 lifts takes well under a
@@ -265,8 +269,8 @@ def is_projective(tree: DepTree) -> bool:
 def projectivize(tree: DepTree) -> tuple[DepTree, int]:
     """Lift non-projective arcs until the tree is projective; return it and the number of lifts.
 
-    The shortest non-projective arc is lifted first, leftmost on ties (SPEC §4.1);
-    lifting ``h → d`` makes ``d`` a dependent of ``h``'s head.  Labels are kept.
+    The shortest non-projective arc is lifted first, leftmost on ties (docs/tedeval.md, "Function trees (2011
+    protocol)"); lifting ``h → d`` makes ``d`` a dependent of ``h``'s head.  Labels are kept.
     """
     heads = _heads(tree)
     lifts = 0
@@ -312,7 +316,8 @@ def _label(tok: Token, config: ConversionConfig) -> str:
 
 
 def dep_to_span_tree(tree: DepTree, config: ConversionConfig = ConversionConfig()) -> SpanTree:
-    """Dependency tree → function tree (2011) or multi-function tree (2012) (SPEC §4.1, §5.1).
+    """Dependency tree → function tree (2011) or multi-function tree (2012) (docs/tedeval.md, "Function trees
+    (2011 protocol)" and "Multi-function trees (2012 protocol)").
 
     The 2011 protocol projectivizes first (so does 2012 with ``projectivize``).
     """
@@ -344,7 +349,8 @@ def dep_to_span_tree(tree: DepTree, config: ConversionConfig = ConversionConfig(
 
 
 def ptb_to_span_tree(tree: Tree, config: ConversionConfig = ConversionConfig()) -> SpanTree:
-    """Constituency tree with function tags → multi-function tree (SPEC §5.1).
+    """Constituency tree with function tags → multi-function tree (docs/tedeval.md, "Multi-function trees
+    (2012 protocol)").
 
     ``-NONE-`` and emptied ancestors are removed, outer ``""``/ROOT/TOP brackets
     and FarPaHC ``ID`` nodes are dropped; each node's labels = its function

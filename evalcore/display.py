@@ -1,4 +1,4 @@
-"""How values show themselves outside a terminal (issue 18, part 2): the hook, not the drawings.
+"""How values show themselves outside a terminal (docs/architecture.md, "Layers"): the hook, not the drawings.
 
 Trees, lattices and results sit in the lowest layers of the house (docs/architecture.md), and
 their writers (:mod:`evalcore.report`, :mod:`evalcore.render`) above them.  So that a value can

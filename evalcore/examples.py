@@ -203,7 +203,8 @@ COORDINATION = DepExample(
 VERB_GROUP = DepExample(
     key="verb_group",
     title="would have worked — auxiliaries, and what is counted",
-    source="EMNLP 2011, examples (6a) and (6b); SPEC §5.3 (the 0.8 example)",
+    source="EMNLP 2011, examples (6a) and (6b); docs/tedeval.md, 'Edit scripts, discount and score' (the 0.8 "
+    "example)",
     words=PAPER_TREES["6a"][0],
     upos=("AUX", "AUX", "VERB"),
     schemes=(
@@ -215,7 +216,7 @@ VERB_GROUP = DepExample(
         Choice("6b", "the main verb heads, as in (6b)", PAPER_TREES["6b"][1], "6b"),
         Choice(
             "obj",
-            "as (6a), but 'worked' is labeled obj (SPEC §5.3)",
+            "as (6a), but 'worked' is labeled obj (docs/tedeval.md, 'Edit scripts, discount and score')",
             DepSpec((0, 1, 2), ("X", "vg", "obj")),
             "6a",
             note="One real error (the label of 'worked'); everything else follows scheme (6a).",
@@ -256,7 +257,8 @@ class PtbSdExample:
 JOHN_LOVES_MARY = PtbSdExample(
     key="john_loves_mary",
     title="John loves Mary — phrase structure and dependencies",
-    source="EACL 2012, Figures 1 and 4; SPEC §5.1–5.2",
+    source="EACL 2012, Figures 1 and 4; docs/tedeval.md, 'Multi-function trees (2012 protocol)' and "
+    "'Subsumption, generalization and TL-unification (2012 protocol)'",
     words=("John", "loves", "Mary"),
     upos=("PROPN", "VERB", "PROPN"),
     ptb_functions="(S-root (NP-sbj (NN-hd John)) (VP-prd (V-hd loves) (NP-obj (NN-hd Mary))))",
@@ -333,7 +335,8 @@ _BCLM_GOLD_PATH = (
 BCLM_HNEIM = LatticeExample(
     key="bclm_hneim",
     title="BCLM HNEIM — when the parser's words are not the gold's words",
-    source="ACL 2012 (Tsarfaty, Nivre & Andersson), Figure 1; SPEC §6",
+    source="ACL 2012 (Tsarfaty, Nivre & Andersson), Figure 1; docs/lattice.md, 'The paper's example (ACL "
+    "2012 Figure 1)'",
     tokens=("BCLM", "HNEIM"),
     hebrew="בצלם הנעים",
     gloss="'in their pleasant shadow' (gold: B+H+CL+FL+HM, H+NEIM)",

@@ -1,4 +1,5 @@
-"""The cross-scheme experiment (SPEC §5.4; EMNLP 2011 Tables 1–2, EACL 2012 Tables 1–2).
+"""The cross-scheme experiment (docs/tedeval.md, "The cross-scheme experiment and significance"; EMNLP 2011
+Tables 1–2, EACL 2012 Tables 1–2).
 
 K schemes, each a gold file and zero or more parse files over the same
 sentences.  Every parse is scored against every single gold (UAS, LAS,
@@ -6,7 +7,7 @@ U-TED, L-TED: TEDEVAL SINGLE, no discount) and against every generalization
 of 2..K golds that contains its own gold (U-TED, L-TED: TEDEVAL MULTIPLE,
 discounted).  Rows are (against, metric), columns are parses; the best value
 in each row is marked, and pairs of parses whose difference is not
-significant (approximate randomization, SPEC §5.4) are listed.
+significant (approximate randomization, docs/tedeval.md, "The numbers in the table") are listed.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ class NamedTrees:
 
     ``label_from``: a dependency conversion of the same parse whose labels are
     TL-unified into it (EACL 2012 §3.2, how the paper labeled bare
-    phrase-structure parses; SPEC §5.1 ``--label-from``).
+    phrase-structure parses; docs/tedeval.md, "Multi-function trees (2012 protocol)" ``--label-from``).
     """
 
     name: str
@@ -316,7 +317,8 @@ class _Scan:
     def __init__(self, plan: ExperimentPlan, config: ExperimentConfig, details: bool) -> None:
         self.plan, self.config, self.details = plan, config, details
         conv = config.ted.conversion
-        self.scheme_conv = {s.name: conv.for_scheme(s.name) for s in plan.schemes}  # SPEC §5.1
+        # docs/tedeval.md, "Multi-function trees (2012 protocol)"
+        self.scheme_conv = {s.name: conv.for_scheme(s.name) for s in plan.schemes}
         self.sentence_average = config.ted.average == "sentence"
         self.acfg = AttachConfig()
         self.pairs: dict[PairKey, list[tuple[float, float]]] = {}
@@ -515,7 +517,8 @@ def _shared_score(
 
 
 def _corpus_score(kind: str, got: Sequence[tuple[float, float]]) -> float:
-    """The corpus score of a cell from its sentences' pairs (SPEC §3, §5.3: sums, then the ratio)."""
+    """The corpus score of a cell from its sentences' pairs (docs/attachment.md, "The five numbers";
+    docs/tedeval.md, "Edit scripts, discount and score": sums, then the ratio)."""
     if kind == "attach":
         tok = sum(y for _, y in got)
         return sum(x for x, _ in got) / tok if tok else 0.0
@@ -540,8 +543,8 @@ def build_rows(
     config: ExperimentConfig,
 ) -> tuple[Row, ...]:
     """The rows of ``order`` that have cells, each with its best parses and every pair's test
-    (SPEC §5.4).  All pairs of all rows are tested on one stream of random draws
-    (:func:`~evalcore.significance.pairwise_significance`): each p-value is its own test's."""
+    (docs/tedeval.md, "The numbers in the table").  All pairs of all rows are tested on one stream of random
+    draws (:func:`~evalcore.significance.pairwise_significance`): each p-value is its own test's."""
     kept = [(key, tuple(cells.get(key, ()))) for key in order]
     kept = [(key, row_cells) for key, row_cells in kept if row_cells]
     samples: list[tuple[tuple[float, float], ...]] = []
@@ -566,7 +569,8 @@ def build_rows(
 
 
 def with_label_maps(config: ExperimentConfig, label_maps: SchemeLabelMaps) -> ExperimentConfig:
-    """``config`` with its per-scheme label maps replaced by ``label_maps`` (SPEC §5.1)."""
+    """``config`` with its per-scheme label maps replaced by ``label_maps`` (docs/tedeval.md, "Per-scheme
+    label maps")."""
     conv = replace(config.ted.conversion, scheme_maps=label_maps)
     return replace(config, ted=replace(config.ted, conversion=conv))
 
@@ -580,7 +584,8 @@ def run_experiment(
     reader: Reader | None = None,
     label_maps: SchemeLabelMaps | None = None,
 ) -> ExperimentResult:
-    """Run the SPEC §5.4 experiment in one pass over the sentences.
+    """Run the cross-scheme experiment (docs/tedeval.md, "The cross-scheme experiment and significance") in
+    one pass over the sentences.
 
     Every file is read in step with the others, one sentence at a time: only per-sentence
     ``(x, n)`` pairs are kept for the significance tests (and, with ``details``, each
@@ -599,8 +604,8 @@ def run_experiment(
     ``skip_mismatched``); a gold that cannot be converted; parse names that are not distinct;
     a parse that cannot be converted.
 
-    ``label_maps`` (optional): per-scheme label maps (SPEC §5.1 ``--labels-map SCHEME=FILE``),
-    in place of ``config.ted.conversion.scheme_maps``; every name must be a scheme's.
+    ``label_maps`` (optional): per-scheme label maps (docs/tedeval.md, "Per-scheme label maps" ``--labels-map
+    SCHEME=FILE``), in place of ``config.ted.conversion.scheme_maps``; every name must be a scheme's.
 
     The steps: :func:`plan_files`, the per-sentence pass (:class:`_Scan` over the files read in
     step), the cells (sums of the pairs) and the rows with their significance tests.

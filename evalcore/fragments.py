@@ -1,4 +1,5 @@
-"""Counting the fragments of a tree by size, without enumerating them (SPEC §7).
+"""Counting the fragments of a tree by size, without enumerating them (docs/freval.md, "Counting without
+enumerating").
 
 A *fragment* is a non-empty connected set of nodes of a tree (Bastings &
 Sima'an, §3).  For a node v let ``f_v(x)`` be the generating polynomial of
@@ -114,7 +115,7 @@ def fragment_counts(
 ) -> tuple[int, ...]:
     """Number of fragments of each size: ``result[s - 1]`` fragments of s nodes (no trailing zeros).
 
-    Examples (SPEC §7): a chain of 3 nodes gives ``(3, 2, 1)``; a root with
+    Examples (docs/freval.md, "FREVAL"): a chain of 3 nodes gives ``(3, 2, 1)``; a root with
     3 leaf children gives ``(4, 3, 3, 1)``.  The same numbers as summing
     :func:`fragment_polynomials`, in linear time and memory on unary chains.
     """

@@ -1,8 +1,9 @@
 """Subsumption, unification, TL-unification and generalization of function trees.
 
-EMNLP 2011 §3.2 (SPEC §4.2) and EACL 2012 §3.2 (SPEC §5.2), on span-keyed
-trees (:class:`~evalcore.trees.SpanTree`): a node is its span, so every
-operation is set arithmetic on spans plus a rule for labels.
+EMNLP 2011 §3.2 (docs/tedeval.md, "Generalization and unification (2011 protocol)") and EACL 2012 §3.2
+(docs/tedeval.md, "Subsumption, generalization and TL-unification (2012 protocol)"), on span-keyed trees
+(:class:`~evalcore.trees.SpanTree`): a node is its span, so every operation is set arithmetic on spans plus a
+rule for labels.
 
 2011 labels (one per node): ``*`` equals anything.  Generalization keeps the
 spans present in both trees; equal labels stay, ``*`` yields to the other
@@ -37,7 +38,8 @@ __all__ = [
 CONFLICT = "<CONFLICT>"
 WILDCARD = "*"
 WILDCARDS = frozenset({WILDCARD, CONFLICT})
-"""Labels that relabel to and from at zero cost (SPEC §4.2–4.3)."""
+"""Labels that relabel to and from at zero cost (docs/tedeval.md, "Generalization and unification (2011
+protocol)" and "Edit scripts, discount and score")."""
 
 
 def _label2011(labels: frozenset[str]) -> str:

@@ -1,4 +1,5 @@
-"""One sentence, every view: what the sentence inspector shows (SPEC §4–5), computed here, not in a page.
+"""One sentence, every view: what the sentence inspector shows (docs/tedeval.md, "Definitions"), computed
+here, not in a page.
 
 For one sentence with K schemes (a gold each) and any number of parses:
 the function tree of every gold and parse, the generalized gold of all
@@ -10,7 +11,7 @@ node of which drawing each operation belongs to.
 Drawings are told, not asked: :func:`arc_verdicts` turns the attachment
 metric's per-token judgements into the small values the dependency drawing
 takes (:class:`evalcore.trees.ArcVerdict`), so the arcs drawn red or
-orange are exactly the words the scores count as wrong (SPEC §3).
+orange are exactly the words the scores count as wrong (docs/attachment.md, "The five numbers").
 :func:`sentence_attachment` is the one place where a page gets one
 sentence's attachment scores, verdicts and per-token judgements (the
 inspector's score strip and drawings, the NED page's sentence view).
@@ -135,8 +136,9 @@ def mark_operations(ted: SentenceTed, parse_mf: MFTree, general_mf: MFTree) -> t
 
 
 def _check_words(golds: Sequence[tuple[str, AnyTree]], others: Sequence[tuple[str, AnyTree]]) -> None:
-    """Every tree of the sentence over the first gold's words (SPEC §5.3: TedEval compares trees
-    over one word sequence), else a :class:`MismatchError` naming the first word that differs."""
+    """Every tree of the sentence over the first gold's words (docs/tedeval.md, "Edit scripts, discount and
+    score": TedEval compares trees over one word sequence), else a :class:`MismatchError` naming the first
+    word that differs."""
     if not golds:
         return
     ref_name, ref = golds[0]
@@ -175,7 +177,8 @@ def inspect_sentence(
     ``single_against`` maps a parse name to the scheme its SINGLE score is taken against
     (default: its own gold) -- e.g. a gold of one scheme read as a parse of another.
     ``label_from`` maps a parse name to a dependency analysis of the same parse whose labels
-    are TL-unified into it (EACL 2012 §3.2, SPEC §5.1 ``--label-from``).
+    are TL-unified into it (EACL 2012 §3.2, docs/tedeval.md, "Multi-function trees (2012 protocol)" ``--label-
+    from``).
     """
     config = config or ConversionConfig()
     single_against = single_against or {}
@@ -186,7 +189,8 @@ def inspect_sentence(
     general = generalize_all(st for _, _, st in gold_st)
     views = []
     for name, scheme, tree in parses:
-        conv = config.for_scheme(scheme)  # the parse's own scheme's label map (SPEC §5.1)
+        # the parse's own scheme's label map (docs/tedeval.md, "Per-scheme label maps")
+        conv = config.for_scheme(scheme)
         st = to_span_tree(tree, conv)
         if name in label_from:
             st = tl_unify(st, to_span_tree(label_from[name], conv))
@@ -204,7 +208,8 @@ def inspect_sentence(
 
 @dataclass(frozen=True, slots=True)
 class Neutralized:
-    """A relabel that per-scheme label maps neutralized (SPEC §5.1): on ``span`` the parse's label
+    """A relabel that per-scheme label maps neutralized (docs/tedeval.md, "Per-scheme label maps"): on
+    ``span`` the parse's label
     ``parse_label`` and the gold's ``gold_label`` differ as written, and both read ``label`` once
     mapped; ``entries`` are the map entries that did it, ``(scheme, OLD, NEW)``."""
 
@@ -291,7 +296,8 @@ def arc_verdicts(
     """One verdict per token of ``system`` against ``gold`` (same words), for the dependency drawing:
     ``correct`` (LAS), ``wrong-label`` (UAS but not LAS) or ``wrong-head``, with the gold arc.
 
-    The verdicts are :func:`evalcore.metrics.attachment.judge_tokens`' (SPEC §3), so
+    The verdicts are :func:`evalcore.metrics.attachment.judge_tokens`' (docs/attachment.md, "The five
+    numbers"), so
     ``config.deprel_base`` decides, as in the scores, whether ``obl:mod`` vs ``obl:arg`` is a
     wrong label.  Raises ``ValueError`` if the two trees have different numbers of tokens.
     """
@@ -312,7 +318,8 @@ def _verdicts(gold: DepTree, judgements: Sequence[TokenJudgement]) -> tuple[ArcV
 
 @dataclass(frozen=True)
 class SentenceAttachment:
-    """One parse against its gold on one sentence: everything the pages show of it (SPEC §3).
+    """One parse against its gold on one sentence: everything the pages show of it (docs/attachment.md, "The
+    five numbers").
 
     ``mismatch``: why the two cannot be compared (their words differ; then nothing else is set);
     ``problem``: why the sentence is not scored in the corpus (not a tree: heads out of range, no

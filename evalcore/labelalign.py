@@ -1,8 +1,8 @@
 """Label-set alignment: propose a label map between two annotations of the same sentences.
 
-Both annotations are converted to multi-function trees, as TedEval does (SPEC §5.1: a
-dependency tree or a constituency tree with function tags), so a node *is* its span.  For every
-span that carries labels in both trees, every label of A's set is paired with every label of B's
+Both annotations are converted to multi-function trees, as TedEval does (docs/tedeval.md, "Multi-function
+trees (2012 protocol)": a dependency tree or a constituency tree with function tags), so a node *is* its span.
+For every span that carries labels in both trees, every label of A's set is paired with every label of B's
 set; a label of A on a span without a B node (or with an empty B set) is counted but paired with
 nothing.  The full-sentence span is left out, as TedEval never scores it.
 
@@ -147,7 +147,8 @@ class LabelAlignment:
 
 def span_pairs(a: SpanTree, b: SpanTree) -> Iterator[tuple[str, str | None]]:
     """Every label of A on every span, with each label of B on the same span (``None`` if B has no
-    label there).  The full-sentence span is not among the items (SPEC §5.1)."""
+    label there).  The full-sentence span is not among the items (docs/tedeval.md, "Multi-function trees (2012
+    protocol)")."""
     b_spans = b.by_span
     for span, labels in a.items:
         others = b_spans.get(span, frozenset())

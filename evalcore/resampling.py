@@ -3,14 +3,14 @@
 Every metric is counts-then-score (docs/architecture.md): a sentence is a row of count fields,
 and the corpus score is a function of the summed rows.  This module gives each family its rows
 and a vectorized *scorer* of summed rows, so that :func:`evalcore.significance.bootstrap_intervals`
-and :func:`evalcore.significance.randomization_tests` (SPEC §5.4) resample the counts, never the
-sentence scores: an F1 ``2·matched / (gold + system)``, FREVAL's per-size mix and its size limit,
-or a TedEval score ``1 − Σδ / Σnorm`` come out of each resample exactly as :func:`score` computes
+and :func:`evalcore.significance.randomization_tests` (docs/tedeval.md, "The numbers in the table") resample
+the counts, never the sentence scores: an F1 ``2·matched / (gold + system)``, FREVAL's per-size mix and its
+size limit, or a TedEval score ``1 − Σδ / Σnorm`` come out of each resample exactly as :func:`score` computes
 them on the whole corpus (tested: the scorer of all sentences is the corpus score).
 
-Families: attachment (UAS, LAS, label, undirected, NED; SPEC §3), the CoNLL 2018 scorer's rows
-(F1 and aligned accuracy from the aligned path's per-gold-sentence counts), FREVAL per size
-(SPEC §7) and the ratio metrics of TedEval / SEGEVAL cells (``(x, n)`` pairs).
+Families: attachment (UAS, LAS, label, undirected, NED; docs/attachment.md, "The five numbers"), the CoNLL
+2018 scorer's rows (F1 and aligned accuracy from the aligned path's per-gold-sentence counts), FREVAL per size
+(docs/freval.md, "Scores per size") and the ratio metrics of TedEval / SEGEVAL cells (``(x, n)`` pairs).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from evalcore.significance import (
     randomization_tests,
 )
 
-if TYPE_CHECKING:  # numpy when a table is built; the metric modules only as types (start-up, issue 18)
+if TYPE_CHECKING:  # numpy when a table is built; the metric modules only as types (kept out of start-up)
     import numpy as np
 
     from evalcore.metrics.attachment import AttachCounts
@@ -102,7 +102,8 @@ class BootstrapSettings:
 
 @dataclass(frozen=True, slots=True)
 class PairedTestSettings:
-    """Two systems on one gold: approximate randomization, ``shuffles`` trials, seeded (SPEC §5.4)."""
+    """Two systems on one gold: approximate randomization, ``shuffles`` trials, seeded (docs/tedeval.md, "The
+    cross-scheme experiment and significance")."""
 
     shuffles: int = 10_000
     seed: int = 12345
@@ -152,7 +153,8 @@ def _attach_scorer(sums: np.ndarray) -> np.ndarray:
 
 def attach_table(per_sentence: Sequence[AttachCounts]) -> CountTable:
     """Attachment counts of the scored sentences (skipped and length-excluded ones are left out:
-    they have no tokens); the scorer gives UAS, LAS, label, undirected and NED (SPEC §3)."""
+    they have no tokens); the scorer gives UAS, LAS, label, undirected and NED (docs/attachment.md, "The five
+    numbers")."""
     rows = [
         (c.tokens, c.uas, c.las, c.label, c.undirected, c.ned)
         for c in per_sentence
@@ -296,7 +298,7 @@ def freval_limit(per_sentence: Sequence[FrevalCounts], config: FrevalConfig) -> 
 def freval_table(per_sentence: Sequence[FrevalCounts], config: FrevalConfig, limit: int) -> CountTable:
     """FREVAL counts per sentence (``matched``, ``gold``, ``test`` for sizes 1..``limit``); error,
     skipped and length-excluded sentences have zero rows.  The scorer gives LR_s, LP_s, F1_s per
-    size and FLR, FLP, F1 (SPEC §7)."""
+    size and FLR, FLP, F1 (docs/freval.md, "FLR, FLP and F1")."""
 
     def pad(v: Sequence[int]) -> list[float]:
         return [float(x) for x in v[:limit]] + [0.0] * max(0, limit - len(v))
@@ -320,7 +322,8 @@ def _ted_scorer(sums: np.ndarray) -> np.ndarray:
 
 def ratio_table(name: str, pairs: Sequence[tuple[float, float]], kind: RatioKind = "ratio") -> CountTable:
     """One score of per-sentence ``(x, n)`` pairs: ``Σx / Σn`` (attachment, a sentence average's
-    ``(score, 1)``, SEGEVAL's) or, ``ted``, ``1 − Σδ / Σnorm`` (TedEval, SPEC §4.3; 1 if empty)."""
+    ``(score, 1)``, SEGEVAL's) or, ``ted``, ``1 − Σδ / Σnorm`` (TedEval, docs/tedeval.md, "Edit scripts,
+    discount and score"; 1 if empty)."""
     return CountTable((name,), _rows(pairs, 2), _ted_scorer if kind == "ted" else _ratio_scorer)
 
 
@@ -364,7 +367,7 @@ def lattice_row(sentence: SentenceJoint, average: bool) -> tuple[tuple[float, fl
     """One sentence of ``evalcore lattice`` as the ``(x, n)`` pairs of :data:`LATTICE_METRICS`:
     SEGEVAL ``(d, Σ|p|+|g|)``, TedEval ``(distance, norm)`` (``(score, 1)`` averaged by sentence;
     ``(0, 0)`` for a sentence without trees, as the sums leave it out), token accuracy
-    ``(exact, tokens)``, attachment ``(correct, tokens)`` (SPEC §6)."""
+    ``(exact, tokens)``, attachment ``(correct, tokens)`` (docs/lattice.md, "SEGEVAL and token accuracy")."""
     seg, tu, tl, att = sentence.seg, sentence.ted_unlabeled, sentence.ted_labeled, sentence.attach
 
     def ted(t: SentenceLatticeTed | None) -> tuple[float, float]:

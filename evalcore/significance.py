@@ -1,4 +1,5 @@
-"""Pairwise significance over per-sentence counts (SPEC §5.4).
+"""Pairwise significance over per-sentence counts (docs/tedeval.md, "The cross-scheme experiment and
+significance").
 
 Both tests work on *ratio metrics*: each sentence contributes a pair
 ``(x, n)`` per system (errors and normalizer for TedEval, correct tokens and
@@ -171,7 +172,8 @@ def randomization_tests(
     ``a`` and ``b`` hold the two systems' per-sentence counts (same sentences, same fields).  In
     each shuffle every sentence's two rows are swapped with probability ½ (the same swaps for
     all metrics); the statistic of a metric is the absolute difference of the two systems'
-    values; ``p = (r + 1) / (N + 1)`` (SPEC §5.4), one result per metric column.
+    values; ``p = (r + 1) / (N + 1)`` (docs/tedeval.md, "The cross-scheme experiment and significance"), one
+    result per metric column.
     """
     import numpy as np
 

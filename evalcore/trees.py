@@ -1,4 +1,4 @@
-"""The data model (SPEC §1): one vocabulary for every module.
+"""The data model (docs/architecture.md, "The data model"): one vocabulary for every module.
 
 All values are frozen.  Trees are stored flat (a preorder tuple of nodes whose
 children are indices into it), so that no operation on them needs recursion:
@@ -154,7 +154,8 @@ class DepTree(Drawable):
     def structure_problem(self) -> tuple[int, str] | None:
         """Return ``(token_index, message)`` if this is not a tree, else ``None``.
 
-        Checks heads in range, at least one root, and no cycle (SPEC §2).
+        Checks heads in range, at least one root, and no cycle (docs/decisions.md, "Sentences that are not
+        trees: skipped and counted").
         """
         n = len(self.tokens)
         for i, t in enumerate(self.tokens):
@@ -338,7 +339,8 @@ class LabelParts:
 
 
 def split_label(raw: str, separators: str = "-=") -> LabelParts:
-    """Split ``NP-SBJ-1`` into ``NP``, ``(SBJ,)``, ``("1",)`` (SPEC §5.1).
+    """Split ``NP-SBJ-1`` into ``NP``, ``(SBJ,)``, ``("1",)`` (docs/tedeval.md, "Multi-function trees (2012
+    protocol)").
 
     The category is the text before the first separator not at position 0;
     ``-NONE-``, ``-LRB-`` and the like stay whole; numeric pieces are indices.
@@ -446,7 +448,7 @@ class MFNode:
 
 @dataclass(frozen=True)
 class MFTree(Drawable):
-    """A multi-function tree: no two internal nodes share a span (SPEC §1)."""
+    """A multi-function tree: no two internal nodes share a span (docs/architecture.md, "The data model")."""
 
     nodes: tuple[MFNode, ...]
     words: tuple[str, ...] = ()
@@ -472,7 +474,7 @@ class MFTree(Drawable):
 
 
 # ---------------------------------------------------------------------------
-# Span-keyed function trees: what TedEval scores (SPEC §4.3, §5.3)
+# Span-keyed function trees: what TedEval scores (docs/tedeval.md, "Edit scripts, discount and score")
 
 ROOT_LABEL = "<ROOT>"
 
@@ -481,8 +483,8 @@ ROOT_LABEL = "<ROOT>"
 class SpanTree(Drawable):
     """A function tree (2011) or multi-function tree (2012) keyed by span.
 
-    Over a fixed word sequence a node is identified by its span (SPEC §4.3,
-    §5.3), so the tree *is* the map span → label set.  ``items`` excludes the
+    Over a fixed word sequence a node is identified by its span (docs/tedeval.md, "Edit scripts, discount and
+    score", §5.3), so the tree *is* the map span → label set.  ``items`` excludes the
     root that is never edited (2011: the artificial v0; 2012: the full-sentence
     node, which merges v0 with the root word's phrase).  2011 label sets have
     exactly one label (``*`` is the head wildcard).  The tree structure follows
@@ -513,7 +515,7 @@ class SpanTree(Drawable):
 
     @cached_property
     def pairs(self) -> frozenset[tuple[str, Span]]:
-        """Labeled view: the ``(label, span)`` pairs (SPEC §5.3)."""
+        """Labeled view: the ``(label, span)`` pairs (docs/tedeval.md, "Edit scripts, discount and score")."""
         return frozenset((label, span) for span, labels in self.items for label in labels)
 
     @property
@@ -582,7 +584,7 @@ class SpanTree(Drawable):
 
 
 # ---------------------------------------------------------------------------
-# Edit operations (SPEC §1)
+# Edit operations (docs/architecture.md, "The data model")
 
 
 @dataclass(frozen=True, slots=True)
@@ -609,7 +611,7 @@ class EditOp:
 
 
 # ---------------------------------------------------------------------------
-# Lattices (SPEC §2, §6)
+# Lattices (docs/formats.md, "SPMRL / yap lattices"; docs/lattice.md, "What is compared")
 
 
 Verdict = Literal["correct", "wrong-head", "wrong-label"]
@@ -711,7 +713,8 @@ class Lattice(Drawable):
 
 
 def bracketed(tree: SpanTree) -> str:
-    """The papers' notation (SPEC §4.1, §5.1), iteratively.
+    """The papers' notation (docs/tedeval.md, "Function trees (2011 protocol)" and "Multi-function trees (2012
+    protocol)"), iteratively.
 
     2011: ``X( prep(on), *(Sunday) )`` — v0 is left out when it has one child.
     2012: ``{root}( {sbj}John, {hd}loves, {obj}Mary )``; an empty set is ``∅``.

@@ -34,12 +34,14 @@ table by up to :data:`spacy_training.TOLERANCE` points on another machine.
 
 **evaluate** (evalcore and the committed files in ``assets/`` only): two schemes, ``psd`` (gold:
 the cleaned psd trees; parse: Berkeley) and ``ud`` (gold: UD; parse: spaCy), U-TED and L-TED
-against each gold and their generalization, with significance (SPEC §5.4), once without label maps
-and once with the reviewed per-scheme map; the share of the labeled/unlabeled gap the map closes,
-what relabelling could reach at most, and the counted edits that remain.  Then the same twice with
-``--category-labels`` (our extension of SPEC §5.1: psd brackets without a function tag labeled with
-their category, part-of-speech nodes included; docs/tedeval.md), without maps and with the reviewed
-category map (``maps/psd-cat-to-ud.map``, from ``maps/psd-cat-to-ud.proposed.map`` that
+against each gold and their generalization, with significance (docs/tedeval.md, "The cross-scheme experiment
+and significance"), once without label maps and once with the reviewed per-scheme map; the share of the
+labeled/unlabeled gap the map closes, what relabelling could reach at most, and the counted edits that remain.
+Then the same twice with
+``--category-labels`` (our extension of the 2012 conversion (docs/tedeval.md, "Category labels"): psd brackets
+without a function tag labeled with their category, part-of-speech nodes included; docs/tedeval.md), without
+maps and with the reviewed category map (``maps/psd-cat-to-ud.map``, from ``maps/psd-cat-to-ud.proposed.map``
+that
 ``align-labels --category-labels`` proposes on the map set), with the done-when inequality cell by
 cell.  Then GUM: its PTB trees against its UD gold, with and without its map.
 """
@@ -515,8 +517,9 @@ def train(
 # evaluation (evalcore and the committed files only)
 
 SEPARATORS = "-=*"  # FarPaHC writes NP-SBJ (psd) and NP*SBJ (the Berkeley fold)
-MAPS = {"psd": EACL / "maps" / "psd-to-ud.map"}  # the reviewed per-scheme maps (SPEC §5.1)
-# with --category-labels (our extension of SPEC §5.1: docs/tedeval.md "Category labels")
+# the reviewed per-scheme maps (docs/tedeval.md, "Multi-function trees (2012 protocol)")
+MAPS = {"psd": EACL / "maps" / "psd-to-ud.map"}
+# with --category-labels (our extension: docs/tedeval.md "Category labels")
 CAT_MAPS = {"psd": EACL / "maps" / "psd-cat-to-ud.map"}
 
 
@@ -774,7 +777,7 @@ def write_results(
         _table_md(without),
         "## With the aligned label maps",
         "",
-        "Per-scheme maps (SPEC §5.1): "
+        "Per-scheme maps (docs/tedeval.md, 'Multi-function trees (2012 protocol)'): "
         + ", ".join(f"`{k}`: `{p.relative_to(ROOT)}`" for k, p in MAPS.items()),
         "",
         _table_md(with_maps),
@@ -824,7 +827,8 @@ def _category_lines(without: ExperimentResult, with_maps: ExperimentResult) -> l
     cs = closing(without, with_maps)
     return [
         "",
-        "# With category labels (`--category-labels`: our extension of SPEC §5.1)",
+        "# With category labels (`--category-labels`: our extension of the 2012 conversion (docs/tedeval.md, "
+        "'Category labels'))",
         "",
         "Every psd bracket without a function tag labeled with its category, part-of-speech nodes "
         'included (docs/tedeval.md "Category labels"); brackets with function tags keep only them. '
@@ -929,7 +933,8 @@ GUM_NAME = "gum_ptb_ud"
 GUM_MAP_DOCS = ("GUM_academic_discrimination", "GUM_bio_dvorak", "GUM_court_insanity", "GUM_news_nasa")
 GUM_MAP = GUM / "maps" / "ptb-to-ud.map"
 GUM_PROPOSED = GUM / "maps" / "ptb-to-ud.proposed.map"
-GUM_CAT_MAP = GUM / "maps" / "ptb-cat-to-ud.map"  # with --category-labels (SPEC §5.1 extension)
+# with --category-labels (docs/tedeval.md, "Category labels" extension)
+GUM_CAT_MAP = GUM / "maps" / "ptb-cat-to-ud.map"
 GUM_CAT_PROPOSED = GUM / "maps" / "ptb-cat-to-ud.proposed.map"
 
 
@@ -1018,7 +1023,8 @@ def write_gum(out: Path) -> str:
     cs = closing(cat_without, cat_with, cells)
     lines += [
         "",
-        "# With category labels (`--category-labels`: our extension of SPEC §5.1)",
+        "# With category labels (`--category-labels`: our extension of the 2012 conversion (docs/tedeval.md, "
+        "'Category labels'))",
         "",
         "Every PTB bracket without a function tag labeled with its category, part-of-speech nodes "
         'included (docs/tedeval.md "Category labels"). Map: `align-labels --category-labels` on the '

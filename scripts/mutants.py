@@ -386,7 +386,8 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
     (RP, 'evalb_row_line', 'if version == "1997" else row.words', 'if True else row.words', DROP,
      ("tests/test_parseval.py", "tests/test_reference_tools.py")),
     (EV, '_splitter', 'text = text.replace("(", " (")', 'pass', DELETE, EVALB_READER),
-    # ---- category labels (--category-labels, our extension of SPEC §5.1) ----------------------
+    # ---- category labels (--category-labels, our extension of the 2012 conversion (docs/tedeval.md,
+    # "Category labels")) ----------------------
     (C, 'ptb_to_span_tree', 'if config.category_labels and not names and parts.category:',
      'if config.category_labels and parts.category:', DROP, CATEGORY),
     (C, 'ptb_to_span_tree', 'names = (parts.category,)', 'names = (raw,)', OPERATOR, CATEGORY),

@@ -32,7 +32,8 @@ def from_spec(spec: dict[str, object], protocol: str) -> SpanTree:
 
 
 def from_pairs(words: Sequence[str], pairs: Sequence[Sequence[object]], protocol: str = "2012") -> SpanTree:
-    """A SpanTree from ``[label, [1-based positions]]`` pairs (SPEC §5.3 notation)."""
+    """A SpanTree from ``[label, [1-based positions]]`` pairs (docs/tedeval.md, "Edit scripts, discount and
+    score" notation)."""
     mapping: dict[frozenset[int], frozenset[str]] = {}
     for label, positions in pairs:
         assert isinstance(label, str) and isinstance(positions, list)

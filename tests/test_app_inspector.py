@@ -1,7 +1,8 @@
 """The sentence inspector under Streamlit's AppTest (issue 14 items 3-5): links that carry every
 setting, gold read as a parse of another gold, the gold-vs-gold order and the filters.
 
-Expected numbers are hand counts written out below (SPEC §5.1/§5.3: a multi-function tree's
+Expected numbers are hand counts written out below (docs/tedeval.md, "Multi-function trees (2012 protocol)"
+and "Edit scripts, discount and score": a multi-function tree's
 ``(label, span)`` pairs, root excluded; SINGLE counts every operation of the symmetric difference)
 or, for the French link round trip, computed here with evalcore's ``inspect_sentence``,
 independently of the page code.
@@ -119,7 +120,8 @@ def test_unknown_values_are_said() -> None:
 # ---------------------------------------------------------------------------
 # gold vs gold (item 4) and filters (item 5) on golds written out here
 
-# SPEC §5.3's two golds of "would have worked" (s1), and three 4-word sentences:
+# docs/tedeval.md, "Edit scripts, discount and score"'s two golds of "would have worked" (s1), and three
+# 4-word sentences:
 # s2 the same in both; s3 "well" is advmod in a, obl in b; s4 "cats" is obj of "saw" in a,
 # nmod of "dog" in b.
 GOLD_A = """# sent_id = s1
@@ -178,7 +180,8 @@ def test_gold_as_parse_against_the_other_gold_and_the_generalization() -> None:
     assert "whoever opens it must upload the same files" in " ".join(i.value for i in at.info)
     at.radio(key="wb_script").set_value("single gold").run()
     no_exception(at)
-    # s1, hand count (SPEC §5.3): a = (hd,{1}) (vg,{2,3}) (hd,{2}) (vg,{3}); b = (vg,{1,2}) (vg,{1})
+    # s1, hand count (docs/tedeval.md, "Edit scripts, discount and score"): a = (hd,{1}) (vg,{2,3}) (hd,{2})
+    # (vg,{3}); b = (vg,{1,2}) (vg,{1})
     # (hd,{2}) (hd,{3}); single: 3 deletions + 3 insertions, all counted; 1 - 6/(4+4) = 0.25
     rows = op_table(at)
     assert len(rows) == 6 and {s for _, s in rows} == {"counted"}
@@ -276,7 +279,8 @@ def test_filters_by_label_operation_and_text_with_counts() -> None:
 
 def test_filter_counted_against_the_generalization_finds_nothing() -> None:
     """A gold read as a parse against the generalization it takes part in: every operation is
-    discounted (SPEC §4.3), so no sentence has a counted one; the picker says so."""
+    discounted (docs/tedeval.md, "Edit scripts, discount and score"), so no sentence has a counted one; the
+    picker says so."""
     at = uploaded()
     open_filters(at)
     widget(at, "wb_filter_opstatus:").set_value("counted").run()

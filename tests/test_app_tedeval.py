@@ -1,7 +1,8 @@
 """TedEval in the app under Streamlit's AppTest: the inspector's TedEval panel and score strip, the
 cross-scheme page and the tour -- no exception, and known numbers on screen.
 
-Expected numbers are either the papers' / SPEC's (0.8 for SPEC §5.3, 0.7273 for BCLM HNEIM,
+Expected numbers are either the papers' / SPEC's (0.8 for docs/tedeval.md, "Edit scripts, discount and score",
+0.7273 for BCLM HNEIM,
 0.5164 UAS for French UD vs SUD, 1.0 for a gold against a generalization it takes part in) or
 computed here with evalcore itself, independently of the page code.
 """
@@ -111,7 +112,8 @@ SEC53_PARSE = SEC53_A.replace(b"2\tvg\t_\t_\n\n", b"2\tobj\t_\t_\n\n")
 
 
 def test_inspector_section_53_example_uploaded() -> None:
-    """SPEC §5.3: the parse mislabels 'worked'; L-TED 0.8 against the generalization, U-TED 1.0."""
+    """docs/tedeval.md, "Edit scripts, discount and score": the parse mislabels 'worked'; L-TED 0.8 against
+    the generalization, U-TED 1.0."""
     at = run_app(data="upload")
     at.file_uploader(key="wb_upload_gold").set_value(
         [("a.conllu", SEC53_A, "text/plain"), ("b.conllu", SEC53_B, "text/plain")]
@@ -256,7 +258,8 @@ def test_tour_flip_the_head_of_on_sunday() -> None:
 @pytest.mark.slow
 def test_tour_steps_show_the_papers_numbers() -> None:
     at = tour("verb_group")
-    assert metrics(at)["L-TED against 6a⊓6b"] == "0.8000"  # SPEC §5.3
+    # docs/tedeval.md, "Edit scripts, discount and score"
+    assert metrics(at)["L-TED against 6a⊓6b"] == "0.8000"
     assert metrics(at)["U-TED against 6a⊓6b"] == "1.0000"
     at.radio(key="tour_step").set_value("john_loves_mary").run()
     assert metrics(at)["L-TED against PTB⊓SD"] == "0.0000"  # bare brackets carry no labels

@@ -143,8 +143,9 @@ def test_every_operation_is_in_exactly_one_group_per_grouping() -> None:
 
 @pytest.mark.slow
 def test_a_gold_against_the_generalization_is_all_discounted() -> None:
-    """δ(g, g, G) = 0 (SPEC §4.3): a gold read as a parse of its own scheme has every operation
-    discounted against any generalization containing it, and nothing discounted against a single gold."""
+    """δ(g, g, G) = 0 (docs/tedeval.md, "Edit scripts, discount and score"): a gold read as a parse of its own
+    scheme has every operation discounted against any generalization containing it, and nothing discounted
+    against a single gold."""
     atlas, _ = french_atlas()
     for scheme, other in (("ud", "sud"), ("sud", "ud")):
         general = atlas.cell(gold_parse_name(scheme), "ud+sud", True)  # type: ignore[attr-defined]
@@ -325,7 +326,8 @@ def _copula_pair() -> tuple[DepTree, DepTree]:
 
 
 def test_small_experiment_by_hand() -> None:
-    """'il est malade' in UD and SUD, the SUD gold read as a parse (2012 protocol, SPEC §5.3).
+    """'il est malade' in UD and SUD, the SUD gold read as a parse (2012 protocol, docs/tedeval.md, "Edit
+    scripts, discount and score").
 
     UD spans: {il}:nsubj, {est}:cop, {malade}:hd (the full span is the root, never scored).
     SUD spans: {il}:subj, {est}:hd, {malade}:comp:pred.  Generalization: the three word spans with
@@ -501,9 +503,9 @@ def test_export_misc_round_trips_through_the_reader(
     """The SUD gold read as a parse of the UD gold ('il est malade'): the exported UD gold carries,
     word by word, the operations whose span the word heads (by hand: il: del subj, ins nsubj;
     est: del hd, ins cop; malade: del comp:pred, ins hd), and NED verdicts of the SUD analysis
-    against the UD gold (SPEC §3): 'il' → 'est', which is neither its gold head, a gold child nor
-    its gold grandparent (root): wrong; 'est' → root, the gold grandparent: neutral; 'malade' →
-    'est', a gold child of 'malade': neutral."""
+    against the UD gold (docs/attachment.md, "The five numbers"): 'il' → 'est', which is neither its gold
+    head, a gold child nor its gold grandparent (root): wrong; 'est' → root, the gold grandparent: neutral;
+    'malade' → 'est', a gold child of 'malade': neutral."""
     out = tmp_path / "verdicts.conllu"
     res = run_cli(  # type: ignore[operator]
         *_small(write_file), "--export-misc", str(out), "--export-parse", "gold:sud", "--export-target", "ud"

@@ -316,8 +316,8 @@ PTB_B = "(S (NP (DT the)) (VP (NN dog) (VBZ barks)))\n(S (NP (DT a)) (VP (NN cat
 def test_freval_f1_rows_by_hand() -> None:
     """Gold: S[0,3] → NP[0,2], VP[2,3] (3 brackets; fragments: 3 of size 1, 2 of size 2 (S-NP,
     S-VP), 1 of size 3).  A parse with NP[0,1], VP[1,3] matches S only: size 1 M=1 of G=T=3, no
-    larger fragment matched (every node must match, SPEC §7).  Parse A is right on sentence 1 and
-    wrong that way on 2; B is wrong on both.  F1_s = 2·ΣM / Σ(G+T):
+    larger fragment matched (every node must match, docs/freval.md, "Brackets and matching").  Parse A is
+    right on sentence 1 and wrong that way on 2; B is wrong on both.  F1_s = 2·ΣM / Σ(G+T):
     A: s=1 2·(3+1)/12 = 2/3, s=2 2·(2+0)/8 = 1/2, s=3 2·(1+0)/4 = 1/2;
     B: s=1 2·(1+1)/12 = 1/3, s=2 0, s=3 0."""
 

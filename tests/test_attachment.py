@@ -1,4 +1,5 @@
-"""The attachment family (SPEC §3): UAS, LAS, label accuracy, undirected, NED."""
+"""The attachment family (docs/attachment.md, "The five numbers"): UAS, LAS, label accuracy, undirected,
+NED."""
 
 from __future__ import annotations
 
@@ -61,7 +62,7 @@ def test_ned_figure3(case: dict[str, Any]) -> None:
 
 
 def test_spec_figure3b_fractions() -> None:
-    """SPEC §3 wording: UAS 1/3, undirected 2/3, NED 3/3."""
+    """docs/attachment.md, "The five numbers" wording: UAS 1/3, undirected 2/3, NED 3/3."""
     s = score(sentence_counts(tree([0, 1, 2]), tree([0, 3, 1])))
     assert s.uas == pytest.approx(1 / 3)
     assert s.undirected == pytest.approx(2 / 3)

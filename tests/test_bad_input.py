@@ -3,8 +3,8 @@
 Every error is exit code 2 and exactly one stderr line ``FILE:LINE: what is wrong``.
 Sentences that are not trees (a cycle, no root) are skipped and counted by default
 (a ``warning: FILE:LINE: ...`` line, ``skipped`` in the output) and are an error
-with ``--strict`` (SPEC §2).  Empty files, a UTF-8 BOM, CRLF line ends and a
-missing final blank line are accepted.
+with ``--strict`` (docs/decisions.md, "Sentences that are not trees: skipped and counted").  Empty files, a
+UTF-8 BOM, CRLF line ends and a missing final blank line are accepted.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 The expected numbers are what evalb 2006, compiled from its C source (``evalb.c`` as vendored
 in nikitakit/self-attentive-parser ``EVALB/``; ``make`` there), prints for the inputs written
 in each test; the command is given beside each.  The FREVAL expectations that evalb cannot
-give are counted by hand from the definitions (SPEC §7; Bastings & Sima'an §3), written out.
+give are counted by hand from the definitions (docs/freval.md, "FREVAL"; Bastings & Sima'an §3), written out.
 
 All trees here have no unlabeled outer bracket, so the counts do not depend on how that
 bracket is treated.  These tests kill the mutants of ``scripts/mutants.py`` that the older
@@ -107,7 +107,8 @@ def test_cutoff_keeps_sentences_of_exactly_cutoff_words() -> None:
 
 
 def test_freval_length_cutoff_is_evalbs_len_le_cutoff() -> None:
-    """FREVAL at size 1 with ``cutoff_len=4`` is evalb's ``-- len<=4 --`` block (SPEC §7: L = 1 is evalb)."""
+    """FREVAL at size 1 with ``cutoff_len=4`` is evalb's ``-- len<=4 --`` block (docs/freval.md, "FREVAL": L =
+    1 is evalb)."""
     params = read_prm(SAMPLE / "sample.prm")
     gold, test = _sample(params)
     f = freval_corpus(gold, test, FrevalConfig(ParsevalConfig(params), max_size=1, cutoff_len=4)).score
@@ -173,7 +174,8 @@ def test_two_crossing_brackets_are_two_or_less() -> None:
 
 
 def test_unlimited_freval_mixes_sizes_up_to_the_largest_gold_tree() -> None:
-    """SPEC §7: without a limit, α is uniform over s = 1..L, L the largest *gold* tree (in brackets).
+    """docs/freval.md, "FLR, FLP and F1": without a limit, α is uniform over s = 1..L, L the largest *gold*
+    tree (in brackets).
 
     Hand count.  Gold ``(S (A (X a)) (X b))``: brackets S[0,2) and A[0,1): size 1: 2 fragments,
     size 2: 1 (S–A).  Test ``(S (A (B (X a))) (C (X b)))``: S, A, B, C: size 1: 4, size 2: 3
@@ -205,8 +207,9 @@ def test_largest_gold_tree_is_taken_over_the_corpus() -> None:
 
 
 def test_collapse_unary_merges_only_equal_labels() -> None:
-    """SPEC §7: with ``--collapse-unary`` a unary chain with *one* label (NP → NP) becomes one node;
-    NP → QP over the same words stays two brackets.  Hand count: S, NP, QP = 3 brackets; S, NP = 2."""
+    """docs/freval.md, "Fragments": with ``--collapse-unary`` a unary chain with *one* label (NP → NP) becomes
+    one node; NP → QP over the same words stays two brackets.  Hand count: S, NP, QP = 3 brackets; S, NP =
+    2."""
     config = ParsevalConfig(EvalbParams(), collapse_unary=True)
     (two_labels,) = _lines("(S (NP (QP (X a) (X b))) (X c))")
     (one_label,) = _lines("(S (NP (NP (X a) (X b))) (X c))")

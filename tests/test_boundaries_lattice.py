@@ -1,4 +1,5 @@
-"""Joint segmentation + parsing cases that older tests did not pin down (SPEC §6; ACL 2012).
+"""Joint segmentation + parsing cases that older tests did not pin down (docs/lattice.md, "What is compared";
+ACL 2012).
 
 A first path that must avoid a dead end, trees that are only a root, a tokenization that
 differs while the words agree (the CoNLL 2018 scorer's "Tokens" metric tells them apart),
@@ -32,8 +33,8 @@ FIGURE1 = Path(__file__).parent / "golden" / "lattice" / "bclm_hneim_figure1.jso
 
 def test_first_path_avoids_arcs_that_cannot_reach_the_tokens_end() -> None:
     """Token 1 spans states 0–3: its first arc in file order, 0→1 'a', leads to 1→2 'b', and nothing
-    leaves state 2, so no analysis goes that way; the first analysis is 0→3 'abc' (SPEC §1: a path
-    runs from the first to the last state).  Token 2: 3→4 'd'."""
+    leaves state 2, so no analysis goes that way; the first analysis is 0→3 'abc' (docs/architecture.md, "The
+    data model": a path runs from the first to the last state).  Token 2: 3→4 'd'."""
     lattice = Lattice(
         (
             Arc(0, 1, "a", cpos="X", token_id=1),
@@ -48,8 +49,9 @@ def test_first_path_avoids_arcs_that_cannot_reach_the_tokens_end() -> None:
 
 
 def test_trees_that_are_only_a_root_score_one() -> None:
-    """|p| + |g| − 2 = 0 and TED = 0: a prediction equal to its gold scores 1, as SPEC §4.3 settles
-    the empty case (1 if the normalizer is 0); roots are never edited (ACL 2012 §3)."""
+    """|p| + |g| − 2 = 0 and TED = 0: a prediction equal to its gold scores 1, as docs/tedeval.md, "Edit
+    scripts, discount and score" settles the empty case (1 if the normalizer is 0); roots are never edited
+    (ACL 2012 §3)."""
     top = LatticeTree(("TOP",), ((),), (None,))
     root = LatticeTree(("ROOT",), ((),), (None,))
     for p, g in ((top, top), (root, top)):
@@ -129,7 +131,8 @@ def test_the_lattice_check_counts_each_side(write_file: Callable[[str, str], str
 
 def test_segmentation_only_input_skips_no_sentence(write_file: Callable[[str, str], str]) -> None:
     """A one-path lattice file has no tree: TedEval is N/A, and no sentence is "skipped" -- that count is
-    for analyses that are not trees (SPEC §2), and these have no analysis to be wrong."""
+    for analyses that are not trees (docs/decisions.md, "Sentences that are not trees: skipped and counted"),
+    and these have no analysis to be wrong."""
     mapping = str(YAP / "output.mapping")
     result = evaluate(load_pairing(mapping, mapping))
     assert result.ted_labeled is None and result.skipped == 0
@@ -138,9 +141,9 @@ def test_segmentation_only_input_skips_no_sentence(write_file: Callable[[str, st
 
 @pytest.mark.parametrize("tag_column", ["cpos", "fpos"])
 def test_tag_column_chooses_the_tag(write_file: Callable[[str, str], str], tag_column: str) -> None:
-    """SPEC §6: the tag is the CPOS column unless ``--tag-column fpos``.  Only the XPOS (FPOS) of
-    one morpheme differs: labeled SEGEVAL is 1 with CPOS and 1 − 2/14 with FPOS (one lexeme of 7
-    on each side: d = 2 over 7 + 7)."""
+    """docs/lattice.md, "What is compared": the tag is the CPOS column unless ``--tag-column fpos``.  Only the
+    XPOS (FPOS) of one morpheme differs: labeled SEGEVAL is 1 with CPOS and 1 − 2/14 with FPOS (one lexeme of
+    7 on each side: d = 2 over 7 + 7)."""
     from evalcore.lattice.model import ReadOptions
 
     text = (YAP / "output.conll").read_text(encoding="utf-8")
@@ -175,8 +178,8 @@ def _figure1() -> tuple[LatticeTree, LatticeTree, LatticeTree, LatticeTree]:
 
 
 def test_token_ids_are_used_only_when_both_trees_have_them() -> None:
-    """SPEC §6: lexemes match by (segment, tag, token) when both sides carry token ids, by segment,
-    tag and order otherwise.  Figure 1 with ids on one side only is still TED 6, score 1 − 6/22."""
+    """docs/lattice.md, "Inputs": lexemes match by (segment, tag, token) when both sides carry token ids, by
+    segment, tag and order otherwise.  Figure 1 with ids on one side only is still TED 6, score 1 − 6/22."""
     gold, parse, bare_gold, bare_parse = _figure1()
     for p, g in ((parse, bare_gold), (bare_parse, gold), (parse, gold)):
         r = sentence_ted(p, g)
@@ -184,7 +187,8 @@ def test_token_ids_are_used_only_when_both_trees_have_them() -> None:
 
 
 def test_global_and_sentence_averages_over_two_sentences() -> None:
-    """ACL 2012 §3 / SPEC §6: corpus score 1 − ΣTED/Σ(|p| + |g| − 2) by default.  Figure 1 (TED 6 over
+    """ACL 2012 §3 / docs/lattice.md, "What is compared": corpus score 1 − ΣTED/Σ(|p| + |g| − 2) by default.
+    Figure 1 (TED 6 over
     10 + 14 − 2 = 22) and the gold against itself (0 over 14 + 14 − 2 = 26): global 1 − 6/48;
     the mean of sentence scores is ((1 − 6/22) + 1)/2."""
     gold, parse, _, _ = _figure1()

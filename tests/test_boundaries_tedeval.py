@@ -1,9 +1,10 @@
 """TedEval settings that older tests did not pin down, each against the SPEC or a hand count.
 
-Projectivization in the 2011 protocol (SPEC §4.1), label maps and ``--fold-case`` for
-bracketed and dependency input (SPEC §5.1), the labels of the never-edited root under
-generalization and unification (SPEC §5.2), and the empty-sentence and sentence-average
-conventions (SPEC §4.3).  These tests kill mutants of ``scripts/mutants.py`` (docs/mutation.md).
+Projectivization in the 2011 protocol (docs/tedeval.md, "Function trees (2011 protocol)"), label maps and
+``--fold-case`` for bracketed and dependency input (docs/tedeval.md, "Per-scheme label maps"), the labels of
+the never-edited root under generalization and unification (docs/tedeval.md, "Subsumption, generalization and
+TL-unification (2012 protocol)"), and the empty-sentence and sentence-average conventions (docs/tedeval.md,
+"Edit scripts, discount and score").  These tests kill mutants of ``scripts/mutants.py`` (docs/mutation.md).
 """
 
 from __future__ import annotations
@@ -19,12 +20,14 @@ from evalcore.metrics.tedeval import TedConfig, TedCounts, corpus_counts, score,
 from evalcore.trees import bracketed
 
 # w1 is the root; w3 and w4 depend on w1, w2 on w4.  The arc w4 -> w2 passes over w3, which w4
-# does not dominate: non-projective.  Lifting it (SPEC §4.1) attaches w2 to w4's head, w1.
+# does not dominate: non-projective.  Lifting it (docs/tedeval.md, "Function trees (2011 protocol)") attaches
+# w2 to w4's head, w1.
 NON_PROJECTIVE = dep(["w1", "w2", "w3", "w4"], [0, 4, 1, 1], ["root", "a", "b", "c"])
 
 
 def test_the_2011_protocol_always_projectivizes() -> None:
-    """SPEC §4.1: 2011 compares ordered trees, so it lifts first; 2012 takes the tree as it is."""
+    """docs/tedeval.md, "Function trees (2011 protocol)": 2011 compares ordered trees, so it lifts first; 2012
+    takes the tree as it is."""
     assert not is_projective(NON_PROJECTIVE)
     lifted, lifts = projectivize(NON_PROJECTIVE)
     assert ([t.head for t in lifted.tokens], lifts) == ([0, 1, 1, 1], 1)
@@ -37,7 +40,8 @@ def test_the_2011_protocol_always_projectivizes() -> None:
 
 
 def test_lifting_takes_the_shortest_arc_leftmost_on_ties() -> None:
-    """SPEC §4.1 by hand.  Heads w1<-w2, w2<-w5, w3 root, w4<-w1, w5<-w3.
+    """docs/tedeval.md, "Function trees (2011 protocol)" by hand.  Heads w1<-w2, w2<-w5, w3 root, w4<-w1,
+    w5<-w3.
 
     Non-projective: w5->w2 (length 3, w3 between) and w1->w4 (length 3, w2 w3 between; w3 is not
     under w1).  A tie: the leftmost, w1->w4, is lifted first (w4 <- w2); then w2->w4 (length 2,
@@ -54,7 +58,8 @@ PTB = "(S (NP-SBJ (NN John)) (VP (V loves) (NP-OBJ (NN Mary))))"
 
 
 def test_a_label_map_applies_to_bracketed_input() -> None:
-    """SPEC §5.1: the map (``SBJ=sbj``) is applied to every label first, constituency included."""
+    """docs/tedeval.md, "Per-scheme label maps": the map (``SBJ=sbj``) is applied to every label first,
+    constituency included."""
     tree = parse_ptb(PTB)[0]
     assert bracketed(to_span_tree(tree)) == "∅( {SBJ}John, ∅( ∅loves, {OBJ}Mary ) )"
     mapped = ConversionConfig(label_map=LabelMap((("SBJ", "sbj"), ("OBJ", "obj"))))
@@ -64,7 +69,8 @@ def test_a_label_map_applies_to_bracketed_input() -> None:
 
 
 def test_fold_case_for_bracketed_and_dependency_input() -> None:
-    """SPEC §5.1: case is kept unless ``--fold-case``; the head label ``hd`` is the protocol's own."""
+    """docs/tedeval.md, "Multi-function trees (2012 protocol)": case is kept unless ``--fold-case``; the head
+    label ``hd`` is the protocol's own."""
     tree = parse_ptb(PTB)[0]
     folded = ConversionConfig(fold_case=True)
     assert bracketed(to_span_tree(tree, folded)) == "∅( {sbj}John, ∅( ∅loves, {obj}Mary ) )"
@@ -74,8 +80,9 @@ def test_fold_case_for_bracketed_and_dependency_input() -> None:
 
 
 def test_root_labels_are_intersected_by_generalization_and_united_by_unification() -> None:
-    """SPEC §5.2: generalization intersects label sets, unification and TL-unification unite them --
-    the root's too.  The bare ``S`` of the PTB tree has no function: its root set is empty."""
+    """docs/tedeval.md, "Subsumption, generalization and TL-unification (2012 protocol)": generalization
+    intersects label sets, unification and TL-unification unite them -- the root's too.  The bare ``S`` of the
+    PTB tree has no function: its root set is empty."""
     ptb = to_span_tree(parse_ptb("(S (NP-sbj (NN John)) (VP (V loves) (NP-obj (NN Mary))))")[0])
     sd = to_span_tree(dep(["John", "loves", "Mary"], [2, 0, 2], ["sbj", "root", "obj"]))
     assert (ptb.root_labels, sd.root_labels) == (frozenset(), frozenset({"root"}))
@@ -86,7 +93,8 @@ def test_root_labels_are_intersected_by_generalization_and_united_by_unification
 
 
 def test_a_one_word_sentence_scores_one() -> None:
-    """SPEC §4.3: if |p| + |G| = 0 the score is 1 (2012: the one word is the never-edited root)."""
+    """docs/tedeval.md, "Edit scripts, discount and score": if |p| + |G| = 0 the score is 1 (2012: the one
+    word is the never-edited root)."""
     one = to_span_tree(dep(["Go"], [0], ["root"]))
     assert len(one) == 0
     result = sentence_ted(one, one, one)
@@ -94,11 +102,12 @@ def test_a_one_word_sentence_scores_one() -> None:
 
 
 def test_sentence_average_is_the_mean_of_sentence_scores() -> None:
-    """SPEC §4.3: the global average 1 − Σδ/Σ(|p|+|G|), and the mean of sentence scores on request.
+    """docs/tedeval.md, "Edit scripts, discount and score": the global average 1 − Σδ/Σ(|p|+|G|), and the mean
+    of sentence scores on request.
 
-    Sentence 1 is SPEC §5.3's worked example: δ = 1 over |p| + |G| = 4 + 1, score 0.8.  Sentence 2
-    is a parse equal to its gold and to G (gold1 of the example): δ = 0 over 4 + 4, score 1.
-    Global: 1 − 1/13; sentence average: (0.8 + 1) / 2 = 0.9.
+    Sentence 1 is docs/tedeval.md, "Edit scripts, discount and score"'s worked example: δ = 1 over |p| + |G| =
+    4 + 1, score 0.8.  Sentence 2 is a parse equal to its gold and to G (gold1 of the example): δ = 0 over 4 +
+    4, score 1. Global: 1 − 1/13; sentence average: (0.8 + 1) / 2 = 0.9.
     """
     words = ["would", "have", "worked"]
     gold1 = from_pairs(words, [["hd", [1]], ["vg", [2, 3]], ["hd", [2]], ["vg", [3]]])
@@ -113,14 +122,16 @@ def test_sentence_average_is_the_mean_of_sentence_scores() -> None:
     assert total == TedCounts(1, 13, 2, pytest.approx(1.8))  # type: ignore[arg-type]
     assert score(total).score == pytest.approx(1 - 1 / 13)
     assert score(total, TedConfig(average="sentence")).score == pytest.approx(0.9)
-    # the same sums from corpus_counts; unlabeled, the parse differs from G by no span (SPEC §5.3: U = 1.0)
+    # the same sums from corpus_counts; unlabeled, the parse differs from G by no span (docs/tedeval.md, "Edit
+    # scripts, discount and score": U = 1.0)
     assert corpus_counts([parse, gold1], [gold1, gold1], [general, gold1]) == total
     unlabeled = corpus_counts([parse, gold1], [gold1, gold1], [general, gold1], labeled=False)
     assert (unlabeled.delta, unlabeled.sentences) == (0, 2)
 
 
 def test_nested_spans_do_not_cross() -> None:
-    """SPEC §4.2: unification fails only on *crossing* spans (overlapping, neither containing the other).
+    """docs/tedeval.md, "Generalization and unification (2011 protocol)": unification fails only on *crossing*
+    spans (overlapping, neither containing the other).
 
     A tree with a node over {the, dog} and a tree with a node over {dog} alone nest: they unify.
     A node over {dog, barks} crosses {the, dog}: unification fails."""

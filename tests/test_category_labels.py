@@ -1,6 +1,7 @@
-"""``ConversionConfig(category_labels=True)``: our extension of SPEC §5.1 for bracketed input (a node
-without function tags is labeled with its category, part-of-speech nodes included; docs/tedeval.md
-"Category labels").  Expected label sets are written out by hand from that rule."""
+"""``ConversionConfig(category_labels=True)``: our extension of the 2012 conversion (docs/tedeval.md,
+"Category labels") for bracketed input (a node without function tags is labeled with its category, part-of-
+speech nodes included; docs/tedeval.md "Category labels").  Expected label sets are written out by hand from
+that rule."""
 
 from __future__ import annotations
 
@@ -101,7 +102,7 @@ def test_signature_names_the_option_only_when_on() -> None:
 # and with it off the label sets are the function tags (the expected sets computed from the
 # hand-written table below, not from the code under test)
 
-# label → (category, function tags) by SPEC §5.1 with separators '-='
+# label → (category, function tags) by docs/tedeval.md, "Category labels" with separators '-='
 LABELS = {
     "NP": ("NP", ()),
     "VP": ("VP", ()),

@@ -35,7 +35,7 @@ def test_json_rows_and_per_sentence(run_cli, write_file) -> None:  # type: ignor
     assert out["signature"].startswith("tedeval|proto:2012|")
     row = next(r for r in out["rows"] if r["against"] == "a+b" and r["metric"] == "L-TED")
     assert row["parse"] == "p" and row["scheme"] == "a"
-    assert row["score"] == 0.8  # SPEC §5.3
+    assert row["score"] == 0.8  # docs/tedeval.md, "Edit scripts, discount and score"
     assert set(row) >= {"parse", "scheme", "against", "metric", "score", "significant_vs"}
     sent = next(s for s in out["per_sentence"] if s["against"] == "a+b" and s["labeled"])
     assert sent["sent_id"] == "s1"
@@ -102,7 +102,9 @@ def test_bad_labels_map_and_2011_constituency(run_cli, write_file) -> None:  # t
 
 
 def test_label_from_tl_unifies_a_bare_parse(run_cli, write_file) -> None:  # type: ignore[no-untyped-def]
-    """SPEC §5.1/§5.2 (EACL 2012 Figure 4): a bare PTB parse takes its labels from a dependency conversion."""
+    """docs/tedeval.md, "Multi-function trees (2012 protocol)" and "Subsumption, generalization and TL-
+    unification (2012 protocol)" (EACL 2012 Figure 4): a bare PTB parse takes its labels from a dependency
+    conversion."""
     sd = conllu_sentence([2, 0, 2], forms=["John", "loves", "Mary"], deprels=["sbj", "root", "obj"])
     gold = write_file("sd.conllu", sd)
     conv = write_file("conv.conllu", sd)
@@ -121,7 +123,8 @@ def test_label_from_tl_unifies_a_bare_parse(run_cli, write_file) -> None:  # typ
 
 
 def test_per_scheme_labels_map(run_cli, write_file) -> None:  # type: ignore[no-untyped-def]
-    """``--labels-map SCHEME=FILE`` maps that scheme's gold and parses only (SPEC §5.1)."""
+    """``--labels-map SCHEME=FILE`` maps that scheme's gold and parses only (docs/tedeval.md, "Per-scheme
+    label maps")."""
     g1, g2, p = _files(write_file)  # p differs from its gold g1 by one label: obj for vg on 'worked'
     mapping = write_file("obj.map", "obj=vg\n")
 

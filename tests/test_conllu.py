@@ -1,4 +1,4 @@
-"""CoNLL-U / CoNLL-X reader and CoNLL-U writer (SPEC §2)."""
+"""CoNLL-U / CoNLL-X reader and CoNLL-U writer (docs/formats.md, "CoNLL-U and CoNLL-X")."""
 
 from __future__ import annotations
 

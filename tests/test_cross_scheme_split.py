@@ -1,6 +1,7 @@
 """The cross-scheme page scores the parses once and the golds read as parses apart, then joins them
 (workbench.tedeval.join_parses) and re-tests under other shuffles (workbench.tedeval.ranked): both
-must give exactly what one ``run_experiment`` over all the parses gives (SPEC §5.4)."""
+must give exactly what one ``run_experiment`` over all the parses gives (docs/tedeval.md, "The cross-scheme
+experiment and significance")."""
 
 from __future__ import annotations
 

@@ -153,7 +153,8 @@ def test_projectivize_many_lifts() -> None:
 
 
 def _reference_projectivize(heads: list[int]) -> tuple[list[int], int]:
-    """SPEC §4.1 lifting, straight from the definition (yield sets), for small trees."""
+    """docs/tedeval.md, "Function trees (2011 protocol)" lifting, straight from the definition (yield sets),
+    for small trees."""
     heads = list(heads)
     lifts = 0
     while True:

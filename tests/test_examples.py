@@ -91,7 +91,8 @@ def test_on_sunday_las_collapses_tedeval_does_not() -> None:
             ON_SUNDAY.golds(), [("p", flipped.own, parse)], ConversionConfig(protocol=protocol)
         )
         assert report.parses[0].multiple[1].score == 1.0
-    # 2011: the unification-like generalization keeps the specific labels (SPEC §4.2, our decision)
+    # 2011: the unification-like generalization keeps the specific labels (docs/tedeval.md, "Generalization
+    # and unification (2011 protocol)", our decision)
     report = inspect_sentence(ON_SUNDAY.golds(), [], ConversionConfig(protocol="2011"))
     assert bracketed(report.general) == "root( *(arrive), tmod( prep(on), pobj(Sunday) ) )"
     error = ON_SUNDAY.choice("arrive")

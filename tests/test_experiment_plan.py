@@ -1,4 +1,5 @@
-"""Planning the experiment's files (``plan_files``, the first step of ``run_experiment``; SPEC §5.4).
+"""Planning the experiment's files (``plan_files``, the first step of ``run_experiment``; docs/tedeval.md,
+"The cross-scheme experiment and significance").
 
 The expected orders are written out by hand from the rule: each scheme's gold, then its parses,
 then the label donors (``--label-from``) of those that have one; generalizations over 2..K golds.

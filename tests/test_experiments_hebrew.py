@@ -67,7 +67,8 @@ def test_raw_rows_of_the_conll2018_systems_reproduce_the_committed_table() -> No
     rows = hs.ud_raw_rows(DATA)
     _check(rows)
     assert {r.scenario for r in rows} == {"raw"}
-    # raw dependency input: the CoNLL 2018 scorer's aligned UAS/LAS F1 (SPEC §6, issue 16 part 2),
+    # raw dependency input: the CoNLL 2018 scorer's aligned UAS/LAS F1 (docs/lattice.md, "Scenarios", issue 16
+    # part 2),
     # equal to the official scorer's committed tables to two decimals
     for r in rows:
         c = r.result.classic

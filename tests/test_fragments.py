@@ -1,4 +1,5 @@
-"""Fragment counting by dynamic programming (SPEC §7) against brute-force enumeration."""
+"""Fragment counting by dynamic programming (docs/freval.md, "Counting without enumerating") against brute-
+force enumeration."""
 
 from __future__ import annotations
 
@@ -65,7 +66,7 @@ def forests(draw: st.DrawFn, max_nodes: int = 12) -> tuple[list[int], list[bool]
 
 
 # ---------------------------------------------------------------------------
-# SPEC §7 examples (tests/golden)
+# docs/freval.md, "FREVAL" examples (tests/golden)
 
 
 @pytest.mark.parametrize("name", ["freval_spec7_chain3.json", "freval_spec7_star3.json"])
@@ -119,9 +120,10 @@ def test_dp_equals_enumeration(case: tuple[list[int], list[bool], list[bool]]) -
 def test_polynomials_summed_over_nodes_equal_enumeration(
     case: tuple[list[int], list[bool], list[bool]],
 ) -> None:
-    """Each node's polynomial counts the fragments whose top it is (SPEC §7), so their sum over the
-    nodes is every connected fragment: the enumeration.  fragment_counts no longer sums them
-    (unary runs in one step, issue 13), so this is the test of the per-node polynomials."""
+    """Each node's polynomial counts the fragments whose top it is (docs/freval.md, "Counting without
+    enumerating"), so their sum over the nodes is every connected fragment: the enumeration.  fragment_counts
+    no longer sums them (unary runs in one step, issue 13), so this is the test of the per-node
+    polynomials."""
     parents, include, edge_ok = case
     total: tuple[int, ...] = ()
     for f in fragment_polynomials(parents, include, edge_ok):

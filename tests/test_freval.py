@@ -1,4 +1,5 @@
-"""FREVAL (SPEC §7): per-size counts, FLR/FLP/F1, PARSEVAL at size 1, the CLI and the plot tables."""
+"""FREVAL (docs/freval.md, "FREVAL"): per-size counts, FLR/FLP/F1, PARSEVAL at size 1, the CLI and the plot
+tables."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""General ordered TED (evalcore.ted.general, SPEC §6/§8) against APTED (MIT) on random trees."""
+"""General ordered TED (evalcore.ted.general, docs/lattice.md, "TEDEVAL over lattices"; docs/architecture.md,
+"Performance targets") against APTED (MIT) on random trees."""
 
 from __future__ import annotations
 

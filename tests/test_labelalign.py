@@ -42,10 +42,10 @@ def _files(write_file: Callable[[str, str | bytes], str]) -> tuple[str, str]:
 
 
 def test_hand_counted_dependency_onto_constituency(write_file) -> None:  # type: ignore[no-untyped-def]
-    """Counted by hand (the full-sentence span is never counted, SPEC §5.1):
-    A's spans: s1 {John}=nsubj, {loves}=hd (a head with dependents), {Mary}=dobj; s2 {Mary}=nsubj,
-    {sleeps}=hd; s3 {John}=nsubj, {sleeps}=hd.  B's: s1 {John}=SBJ, {loves Mary}=VP (no function),
-    {loves}=V (none), {Mary}=OBJ; s2 {Mary}=SBJ, {sleeps}=none; s3 {John}=OBJ, {sleeps}=none.
+    """Counted by hand (the full-sentence span is never counted, docs/tedeval.md, "Multi-function trees (2012
+    protocol)"): A's spans: s1 {John}=nsubj, {loves}=hd (a head with dependents), {Mary}=dobj; s2
+    {Mary}=nsubj, {sleeps}=hd; s3 {John}=nsubj, {sleeps}=hd.  B's: s1 {John}=SBJ, {loves Mary}=VP (no
+    function), {loves}=V (none), {Mary}=OBJ; s2 {Mary}=SBJ, {sleeps}=none; s3 {John}=OBJ, {sleeps}=none.
     occ(nsubj)=3, occ(hd)=3, occ(dobj)=1; co(nsubj,SBJ)=2, co(nsubj,OBJ)=1, co(dobj,OBJ)=1; hd is
     never on a B-labeled span.  With support >= 1 and share >= 0.5: nsubj → SBJ (2/3), dobj → OBJ
     (1/1), hd a conflict.  Coverage (2 + 1 + 0) / 7 = 3/7; baseline (no label has the same name) 0."""

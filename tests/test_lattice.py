@@ -1,4 +1,5 @@
-"""TedEval over lattices, SEGEVAL, paths in lattices (SPEC §6; ACL 2012)."""
+"""TedEval over lattices, SEGEVAL, paths in lattices (docs/lattice.md, "SEGEVAL and token accuracy"; ACL
+2012)."""
 
 from __future__ import annotations
 
@@ -48,7 +49,7 @@ def _lattice_text(rows: list[list[object]]) -> str:
 
 
 # ---------------------------------------------------------------------------
-# the paper's example (ACL 2012 Figure 1; SPEC §6)
+# the paper's example (ACL 2012 Figure 1; docs/lattice.md, "The paper's example (ACL 2012 Figure 1)")
 
 
 def test_bclm_hneim_golden() -> None:
@@ -183,7 +184,7 @@ def test_first_path_is_a_path_of_the_lattice() -> None:
 
 
 # ---------------------------------------------------------------------------
-# SEGEVAL (SPEC §6)
+# SEGEVAL (docs/lattice.md, "SEGEVAL and token accuracy")
 
 
 def test_lcs() -> None:

@@ -1,4 +1,4 @@
-"""SPMRL / yap lattice files and ``.tokens`` files (SPEC §2)."""
+"""SPMRL / yap lattice files and ``.tokens`` files (docs/formats.md, "SPMRL / yap lattices")."""
 
 from __future__ import annotations
 

@@ -1,13 +1,13 @@
 """A prediction identical to its gold scores 100 under every combination of ``evalcore lattice``'s
-options, or is refused with one line (issue 12, item 3; SPEC §6).
+options, or is refused with one line (issue 12, item 3; docs/lattice.md, "What is compared").
 
 The expected values come from the definitions, not from evalcore: for identical analyses every
 token's segment sequences are equal, so SEGEVAL's ``d = |p| + |g| − 2·LCS`` is 0 and SEGEVAL is 1;
 identical trees have TED 0, so TEDEVAL is 1; identical heads and labels give UAS = LAS = 1; identical
-brackets give PARSEVAL F1 = 1 (ACL 2012 §3–4; SPEC §6).  A metric that needs what one side lacks is
-N/A, never a number: TEDEVAL and the classic metric need trees on both sides, the labeled scores need
-tags on both sides (a yap ``.segmentation`` file has none), token accuracy needs token ids on both
-sides (bare brackets have none).
+brackets give PARSEVAL F1 = 1 (ACL 2012 §3–4; docs/lattice.md, "The classic metric").  A metric that needs
+what one side lacks is N/A, never a number: TEDEVAL and the classic metric need trees on both sides, the
+labeled scores need tags on both sides (a yap ``.segmentation`` file has none), token accuracy needs token ids
+on both sides (bare brackets have none).
 
 Each dataset gives the same analysis in every form the command reads (a *representation*: the
 positional file and the lattice file that goes with it, ``--gold-lattice`` / ``--pred-lattice``).

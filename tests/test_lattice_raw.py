@@ -1,4 +1,5 @@
-"""Raw-text scenario: CoNLL-U with multiword tokens aligned by characters (SPEC §6, evalcore.textalign)."""
+"""Raw-text scenario: CoNLL-U with multiword tokens aligned by characters (docs/lattice.md, "Scenarios",
+evalcore.textalign)."""
 
 from __future__ import annotations
 
@@ -59,7 +60,8 @@ def test_raw_scenario_cli(write_file: Callable[[str, str], str], run_cli: Callab
     res = run_cli("lattice", gold, pred, "--format", "json", "--per-sentence")  # records on request
     assert res.code == 0, res.err
     out = json.loads(res.out)
-    # SPEC §6 (issue 16 part 2): raw CoNLL-U input gets the CoNLL 2018 aligned UAS/LAS (its figures
+    # docs/lattice.md, "What is compared" (issue 16 part 2): raw CoNLL-U input gets the CoNLL 2018 aligned
+    # UAS/LAS (its figures
     # are checked against the official scorer in tests/test_lattice_aligned_attachment.py)
     assert out["scenario"] == "raw" and out["classic"]["metric"] == "aligned attachment"
     assert (out["sentences"], out["unaligned"]) == (1, {"gold": [2], "pred": [2, 3]})

@@ -1,4 +1,5 @@
-"""evalb-compatible PARSEVAL (SPEC §7): evalb's own sample, its bug case, FarPaHC, and the rules."""
+"""evalb-compatible PARSEVAL (docs/freval.md, "PARSEVAL as evalb computes it"): evalb's own sample, its bug
+case, FarPaHC, and the rules."""
 
 from __future__ import annotations
 
@@ -129,7 +130,8 @@ def test_cli_2006_layout_has_fmeasure(capsys: pytest.CaptureFixture[str]) -> Non
 def test_outer_bracket_counts_by_default_and_drop_is_opt_in(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """SPEC §7: evalb counts the outer '( )' (hand count: S, NP, VP + the outer bracket = 4, all matched);
+    """docs/freval.md, "FREVAL": evalb counts the outer '( )' (hand count: S, NP, VP + the outer bracket = 4,
+    all matched);
     ``--drop-unlabeled-root`` leaves 3; ``--keep-unlabeled-root`` is the default's old name."""
     gold = tmp_path / "g.mrg"
     test = tmp_path / "t.mrg"
@@ -262,7 +264,8 @@ def test_root_and_top_follow_the_parameter_file_unless_delete_root() -> None:
     assert ParsevalConfig(empty, delete_root=True).signature().split("|")[5] == "root:delete"
     dropped = _brackets("( (S (A (X a)) (B (X b))))", empty, drop_unlabeled_root=True)
     assert [b[0] for b in dropped] == ["S", "A", "B"]
-    # the default, as evalb: the outer '( )' is a bracket with the empty label (SPEC §7)
+    # the default, as evalb: the outer '( )' is a bracket with the empty label (docs/freval.md, "Brackets and
+    # matching")
     kept = _brackets("( (S (A (X a)) (B (X b))))", empty)
     assert [b[0] for b in kept] == ["", "S", "A", "B"]
 

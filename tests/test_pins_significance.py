@@ -1,6 +1,7 @@
 """Significance and resampling at the points where a wrong rule would still give plausible numbers.
 
-* **p = 0.05 is not significant.**  SPEC §5.4 / docs/attachment.md: ``p = (r + 1) / (N + 1)``,
+* **p = 0.05 is not significant.**  docs/tedeval.md, "The cross-scheme experiment and significance" /
+docs/attachment.md: ``p = (r + 1) / (N + 1)``,
   ``n.s.`` marks p ≥ 0.05.  Twenty identical sentences, on each of which B beats A by the same
   margin: a shuffle reaches the observed difference only when it swaps all twenty sentences or
   none (swapping k of them scales the difference by |20 − 2k| / 20), which happens with
@@ -11,11 +12,12 @@
   of UAS 2/3 gives every resample 2/3, so its interval is [66.67, 66.67] (Efron & Tibshirani
   1993 ch. 13: a resample of the scored sentences); three excluded sentences resampled as zero
   rows would give resamples with no token at all.
-* **SEGEVAL's interval is of 1 − d/n** (ACL 2012 §4; SPEC §6): on the paper's Figure 1
+* **SEGEVAL's interval is of 1 − d/n** (ACL 2012 §4; docs/lattice.md, "SEGEVAL and token accuracy"): on the
+paper's Figure 1
   sentence alone, every resample is that sentence, so the interval is the point 1 − 4/12.
 * **FREVAL in batch** scores the pair over sizes 1..L with L the largest valid gold tree of
-  *either* system (SPEC §7), as ``evalcore freval GOLD A B`` does (docs/batch.md: every number
-  of the batch is the single command's).
+  *either* system (docs/freval.md, "FLR, FLP and F1"), as ``evalcore freval GOLD A B`` does (docs/batch.md:
+  every number of the batch is the single command's).
 """
 
 from __future__ import annotations

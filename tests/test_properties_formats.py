@@ -202,7 +202,7 @@ def test_lattice_write_read_is_identity(lattices: list[Lattice]) -> None:
 
 
 # U+FEFF is excluded: at the start of a file it is a byte-order mark, which every reader accepts and
-# drops (SPEC §2), so a .tokens file cannot begin with a token made of it.
+# drops (docs/formats.md, "Common to every reader"), so a .tokens file cannot begin with a token made of it.
 TOKEN = st.text(
     st.characters(blacklist_categories=("Cs", "Cc", "Zs", "Zl", "Zp"), blacklist_characters="\ufeff"),
     min_size=1,

@@ -1,4 +1,5 @@
-"""Penn-Treebank bracket reader and writer, label splitting, trace removal, unwrapping (SPEC §2, §5.1)."""
+"""Penn-Treebank bracket reader and writer, label splitting, trace removal, unwrapping (docs/formats.md,
+"Penn-Treebank brackets"; docs/tedeval.md, "Multi-function trees (2012 protocol)")."""
 
 from __future__ import annotations
 
@@ -88,7 +89,7 @@ def test_bom_and_crlf() -> None:
 
 
 # ---------------------------------------------------------------------------
-# split_label (SPEC §5.1)
+# split_label (docs/tedeval.md, "Multi-function trees (2012 protocol)")
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,6 @@
 """Bootstrap intervals and paired tests on per-sentence count vectors, for every metric family
-(evalcore.resampling, evalcore.significance; SPEC §5.4), and their command-line forms."""
+(evalcore.resampling, evalcore.significance; docs/tedeval.md, "The cross-scheme experiment and significance"),
+and their command-line forms."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Per-scheme label maps in the library (SPEC §5.1; docs/tedeval.md "Per-scheme label maps")."""
+"""Per-scheme label maps in the library (docs/tedeval.md "Per-scheme label maps")."""
 
 from __future__ import annotations
 
@@ -102,7 +102,8 @@ def test_neutralized_relabels_name_the_map_entry() -> None:
 
 
 def _scan(pairs: tuple[tuple[str, str], ...], label: str) -> str:
-    """SPEC §5.1's map as written: the first ``OLD=NEW`` pair whose OLD is the label."""
+    """docs/tedeval.md, "Multi-function trees (2012 protocol)"'s map as written: the first ``OLD=NEW`` pair
+    whose OLD is the label."""
     return next((new for old, new in pairs if old == label), label)
 
 

@@ -1,4 +1,5 @@
-"""Approximate randomization and paired bootstrap (SPEC §5.4), checked against an exact permutation test."""
+"""Approximate randomization and paired bootstrap (docs/tedeval.md, "The cross-scheme experiment and
+significance"), checked against an exact permutation test."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Every worked example of SPEC §4–5, one golden file each (tests/golden/tedeval/*.json)."""
+"""Every worked example of docs/tedeval.md, "Definitions", one golden file each
+(tests/golden/tedeval/*.json)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Property tests of TedEval (SPEC §4–5), including the cross-check of the span-arithmetic
-scripts against a general ordered TED (APTED, terminals pinned to their positions)."""
+"""Property tests of TedEval (docs/tedeval.md, "Definitions"), including the cross-check of the span-
+arithmetic scripts against a general ordered TED (APTED, terminals pinned to their positions)."""
 
 from __future__ import annotations
 
@@ -220,6 +220,7 @@ def test_labeled_unlabeled_sizes(protocol: str) -> None:
     t = to_span_tree(
         dep(["John", "loves", "Mary"], [2, 0, 2], ["sbj", "root", "obj"]), ConversionConfig(protocol=protocol)
     )  # type: ignore[arg-type]
-    # 2011 counts the root word's node (SPEC §4.1); 2012 never counts the full-sentence root (§5.1)
+    # 2011 counts the root word's node (docs/tedeval.md, "Function trees (2011 protocol)"); 2012 never counts
+    # the full-sentence root (§5.1)
     assert size(t, labeled=True) == (4 if protocol == "2011" else 3)
     assert size(t, labeled=False) == (4 if protocol == "2011" else 3)

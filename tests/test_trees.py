@@ -1,4 +1,4 @@
-"""The data model (SPEC §1): DepTree, Tree, MFTree, EditOp, Lattice values."""
+"""The data model (docs/architecture.md, "The data model"): DepTree, Tree, MFTree, EditOp, Lattice values."""
 
 from __future__ import annotations
 

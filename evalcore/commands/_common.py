@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from evalcore.api import NAME_SUFFIXES, named_path
 from evalcore.errors import one_line
 
-if TYPE_CHECKING:  # imported when a command asks for them (start-up, issue 18)
+if TYPE_CHECKING:  # imported when a command asks for them (kept out of start-up)
     from evalcore.resampling import BootstrapSettings, PairedTestSettings
 
 __all__ = [
@@ -47,7 +47,8 @@ def refuse(command: str, text: str) -> int:
 
 
 def add_label_arguments(p: argparse.ArgumentParser) -> None:
-    """How bracket labels become label sets (SPEC §5.1), shared by ``tedeval``/``atlas`` and
+    """How bracket labels become label sets (docs/tedeval.md, "Multi-function trees (2012 protocol)"), shared
+    by ``tedeval``/``atlas`` and
     ``align-labels``: ``--function-sep``, ``--fold-case``, ``--category-labels``."""
     p.add_argument(
         "--function-sep",
@@ -59,7 +60,7 @@ def add_label_arguments(p: argparse.ArgumentParser) -> None:
         "--category-labels",
         action="store_true",
         help="bracketed input: a node without function tags is labeled with its category, "
-        "part-of-speech nodes included (our extension of SPEC §5.1; docs/tedeval.md)",
+        "part-of-speech nodes included (our extension: docs/tedeval.md, 'Category labels')",
     )
 
 

@@ -1,5 +1,6 @@
 """``evalcore align-labels``: propose a label map between two annotations of the same sentences
-(docs/labels.md; the map feeds ``evalcore tedeval --labels-map SCHEME=FILE``, SPEC §5.1)."""
+(docs/labels.md; the map feeds ``evalcore tedeval --labels-map SCHEME=FILE``, docs/tedeval.md, "Per-scheme
+label maps")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""``evalcore attach GOLD SYSTEM``: UAS, LAS, label accuracy, undirected, NED (SPEC §3).
+"""``evalcore attach GOLD SYSTEM``: UAS, LAS, label accuracy, undirected, NED (docs/attachment.md, "The five
+numbers").
 
 * Same tokens in both files: the streaming path of :func:`evalcore.metrics.attachment.attach_corpus`
   (one sentence pair in memory), with ``--by`` / ``--confusion`` breakdowns summed in the same pass.
@@ -8,7 +9,8 @@
   BLEX with precision, recall, F1 and aligned accuracy.  Options it cannot honour are refused.
 * ``--format conll18``: the CoNLL 2018 scorer's ``-v`` table, byte for byte, under its rules.
 * ``--bootstrap N``: percentile intervals of every score (sentences resampled, seeded);
-  ``GOLD A B``: both systems and each metric's paired approximate-randomization test (SPEC §5.4).
+  ``GOLD A B``: both systems and each metric's paired approximate-randomization test (docs/tedeval.md, "The
+  cross-scheme experiment and significance").
 
 docs/attachment.md documents all three.
 """
@@ -39,7 +41,7 @@ if TYPE_CHECKING:
     from evalcore.resampling import BootstrapSettings, Intervals
 
 # The CoNLL 2018 alignment, the breakdowns and the resampling are imported by the paths that use
-# them, so that scoring the same tokens does not pay for them at start-up (issue 18).
+# them, so that scoring the same tokens does not pay for them at start-up (tests/test_startup.py).
 
 __all__ = ["add_attach_arguments", "add_breakdown_arguments", "register", "run"]
 
@@ -270,8 +272,9 @@ _ATTACH_LABELS = ("UAS", "LAS", "label acc", "undirected", "NED")
 
 def _run_two_systems(args: argparse.Namespace, boot: BootstrapSettings | None) -> int:
     """``GOLD A B``: both systems scored on the same gold sentences, and each metric's paired
-    approximate-randomization test (SPEC §5.4); rows of per-gold-sentence counts.  Same tokens
-    (or ``--format conll18``, the character alignment); no breakdowns."""
+    approximate-randomization test (docs/tedeval.md, "The cross-scheme experiment and significance"); rows of
+    per-gold-sentence counts.  Same tokens (or ``--format conll18``, the character alignment); no
+    breakdowns."""
     refused = _given(args, (("per_sentence", "--per-sentence"), ("by", "--by"), ("confusion", "--confusion")))
     if refused:
         return refuse("attach", f"{', '.join(refused)} take one system")

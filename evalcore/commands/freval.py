@@ -1,4 +1,5 @@
-"""``evalcore freval GOLD TEST``: PARSEVAL per fragment size, FLR / FLP / F1 (SPEC §7).
+"""``evalcore freval GOLD TEST``: PARSEVAL per fragment size, FLR / FLP / F1 (docs/freval.md, "FLR, FLP and
+F1").
 
 Brackets are extracted exactly as ``evalcore parseval`` (evalb) does, so
 ``--max-size 1`` prints evalb's recall and precision.
@@ -23,7 +24,7 @@ from evalcore.metrics.freval import FrevalConfig, FrevalResult, freval_corpus
 from evalcore.report.freval import freval_csv, freval_json, freval_text
 from evalcore.report.tables import json_text
 
-if TYPE_CHECKING:  # the resampling is imported with --bootstrap or two systems (start-up, issue 18)
+if TYPE_CHECKING:  # the resampling is imported with --bootstrap or two systems (kept out of start-up)
     from evalcore.resampling import BootstrapSettings, Intervals, PairedTestSettings
 
 __all__ = ["register", "run"]

@@ -1,4 +1,5 @@
-"""``evalcore lattice GOLD PRED...``: joint segmentation + parsing evaluation (SPEC §6; ACL 2012).
+"""``evalcore lattice GOLD PRED...``: joint segmentation + parsing evaluation (docs/lattice.md, "What is
+compared"; ACL 2012).
 
 SEGEVAL, token segmentation accuracy, TedEval over lattices (U/L) and the
 classic metric where it applies (on raw dependency input, CoNLL-U aligned
@@ -47,7 +48,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "lattice",
         help="joint segmentation + parsing: SEGEVAL, TedEval over lattices, gold/predicted/raw scenarios",
         description=(
-            "Score each PRED against GOLD when segmentation may differ (ACL 2012; SPEC §6). Inputs: "
+            "Score each PRED against GOLD when segmentation may differ (ACL 2012; docs/lattice.md, 'What is "
+            "compared'). Inputs: "
             "bracketed trees over lexemes, CoNLL-X over morphemes with lattice files (SPMRL, yap), "
             "one-path lattice files (segmentation only), or CoNLL-U with multiword tokens (raw-text "
             "parsers; aligned with gold by characters). Name a prediction with NAME=PATH."
@@ -157,7 +159,8 @@ def run(args: argparse.Namespace) -> int:
             keep_sentences=args.per_sentence,
             on_sentence=skipped,
         )
-        # raw dependency input: the CoNLL 2018 scorer's aligned UAS/LAS (SPEC §6)
+        # raw dependency input: the CoNLL 2018 scorer's aligned UAS/LAS (docs/lattice.md, "The classic
+        # metric")
         results.append(with_aligned_attachment(result, stream.mode, args.gold, path, limits=args.limits))
     ivs = None if boot is None else [intervals(lattice_table(rows, average), boot) for rows in resample]
     if args.format == "json":

@@ -1,4 +1,5 @@
-"""``evalcore parseval GOLD TEST``: evalb's PARSEVAL, printed in evalb's own layout (SPEC §7).
+"""``evalcore parseval GOLD TEST``: evalb's PARSEVAL, printed in evalb's own layout (docs/freval.md, "PARSEVAL
+as evalb computes it").
 
 The default output is evalb's report, line for line, so that it can be
 diffed with evalb's.  Error and skip sentences are also reported on stderr.
@@ -95,7 +96,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 class _Spool:
     """Text kept in memory up to ``limit`` characters, then in a temporary file (``tempfile`` is
-    imported then: start-up, issue 18)."""
+    imported then, not at start-up)."""
 
     def __init__(self, limit: int) -> None:
         self.parts: list[str] = []

@@ -1,4 +1,4 @@
-"""``evalcore tedeval``: the cross-scheme TedEval experiment (SPEC §4–5)."""
+"""``evalcore tedeval``: the cross-scheme TedEval experiment (docs/tedeval.md, "Definitions")."""
 
 from __future__ import annotations
 
@@ -37,7 +37,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="cross-scheme TedEval: function trees, generalized gold, discounted TED, significance",
         description=(
             "Score every PARSE against every scheme's GOLD and against every generalization of the golds "
-            "that contains its own gold (SPEC §5.4). Each --scheme takes a name, a gold file and zero or "
+            "that contains its own gold (docs/tedeval.md, 'The cross-scheme experiment and significance'). "
+            "Each --scheme takes a name, a gold file and zero or "
             "more parse files (CoNLL-U/X or bracketed .mrg/.ptb/.psd); name a parse with NAME=PATH."
         ),
     )
@@ -170,7 +171,8 @@ def ted_config_from_args(args: argparse.Namespace) -> TedConfig:
 def label_maps_from_args(
     items: Sequence[str], schemes: Sequence[str], limits: Limits
 ) -> tuple[LabelMap, SchemeLabelMaps]:
-    """The ``--labels-map`` arguments (SPEC §5.1): the map of every scheme and the per-scheme maps.
+    """The ``--labels-map`` arguments (docs/tedeval.md, "Per-scheme label maps"): the map of every scheme and
+    the per-scheme maps.
 
     ``SCHEME=FILE`` when the text before the first ``=`` is one of the ``--scheme`` names, else
     the whole text is a path (so ``maps/v1=v2.txt`` is a file); several maps of every scheme

@@ -1,8 +1,9 @@
-"""Readers and writers (SPEC §2).  Every reader streams and raises typed errors with FILE:LINE.
+"""Readers and writers (docs/formats.md, "Common to every reader").  Every reader streams and raises typed
+errors with FILE:LINE.
 
 The names below are loaded on first use (PEP 562), so that importing one reader
 (``evalcore.formats.ptb``) does not import the others: the command line's start-up
-(issue 18).
+(tests/test_startup.py).
 """
 
 from __future__ import annotations

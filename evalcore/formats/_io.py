@@ -105,7 +105,7 @@ def source_name(source: InputSource, name: str | None = None) -> str:
 
 
 def _gunzip(fileobj: io.BufferedIOBase) -> io.BufferedIOBase:
-    import gzip  # only for compressed input (start-up, issue 18)
+    import gzip  # only for compressed input (kept out of start-up)
 
     return gzip.GzipFile(fileobj=fileobj)
 

@@ -1,4 +1,4 @@
-"""CoNLL-U and CoNLL-X reader and CoNLL-U writer (SPEC §2).
+"""CoNLL-U and CoNLL-X reader and CoNLL-U writer (docs/formats.md, "CoNLL-U and CoNLL-X").
 
 Sentence blocks are split here (so every error can name its line).  An ID that
 is a plain integer is read directly (most lines); ranges, decimals and malformed

@@ -1,4 +1,5 @@
-"""evalb's reading of a bracketed sentence (``read_line`` of ``evalb.c``; SPEC §7, step 1).
+"""evalb's reading of a bracketed sentence (``read_line`` of ``evalb.c``; docs/freval.md, "Brackets and
+matching", step 1).
 
 What evalb sees of one sentence, driven by an evalb parameter file
 (:mod:`evalcore.formats.prm`): a node whose only child is a word is a

@@ -1,4 +1,4 @@
-"""SPMRL / yap lattices and ``.tokens`` files (SPEC §2).
+"""SPMRL / yap lattices and ``.tokens`` files (docs/formats.md, "SPMRL / yap lattices").
 
 Lattice lines are ``FROM TO FORM LEMMA CPOS FPOS FEATS TOKEN_ID``, tab
 separated, a blank line between sentences.  A *gold lattice* file holds one

@@ -1,4 +1,4 @@
-"""Other libraries' sentence objects as evalcore input (issue 18): spaCy ``Doc``s and ``conllu``
+"""Other libraries' sentence objects as evalcore input (docs/api.md): spaCy ``Doc``s and ``conllu``
 TokenLists.
 
 Neither library is imported here: a spaCy ``Doc`` (or sentence ``Span``) is recognised by its

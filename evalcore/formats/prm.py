@@ -1,4 +1,5 @@
-"""evalb parameter files (``.prm``): the settings of bracket extraction (SPEC §7).
+"""evalb parameter files (``.prm``): the settings of bracket extraction (docs/freval.md, "Brackets and
+matching").
 
 The format is evalb's (README §6, ``evalb.c``'s ``read_parameter_file``):
 one ``KEYWORD value`` per line; lines starting with ``#`` or shorter than 3
@@ -112,7 +113,8 @@ COLLINS = EvalbParams(
     max_error=10,
     name="COLLINS.prm",
 )
-"""evalb's ``COLLINS.prm`` (the default of SPEC §7), built in so no file is needed."""
+"""evalb's ``COLLINS.prm`` (the default of docs/freval.md, "Brackets and matching"), built in so no file is
+needed."""
 
 
 def _int_value(value: str, key: str, fname: str, lineno: int) -> int:

@@ -1,4 +1,4 @@
-"""Penn-Treebank bracket reader and writer (SPEC §2).
+"""Penn-Treebank bracket reader and writer (docs/formats.md, "Penn-Treebank brackets").
 
 Reads any number of trees per file, one per line or pretty-printed, with or
 without an outer unlabeled bracket ``( (S ...) )``.  Nothing is dropped on
@@ -232,7 +232,7 @@ def write_ptb(trees: Iterable[Tree]) -> str:
 
 
 # ---------------------------------------------------------------------------
-# evalb's view of a file: one sentence per line (SPEC §7)
+# evalb's view of a file: one sentence per line (docs/freval.md, "Brackets and matching")
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,7 +292,7 @@ def parse_ptb_line(
     limit (words of all its trees).
     """
     # One tokenizing pass and a loop over plain lists (the reader of evalb's files: 80% of
-    # ``evalcore parseval`` was spent here with a method call per token; issue 18).
+    # ``evalcore parseval`` was spent here with a method call per token).
     trees: list[Tree] = []
     labels: list[str] = []
     kids: list[list[int]] = []

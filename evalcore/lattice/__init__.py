@@ -1,4 +1,5 @@
-"""Joint segmentation + parsing over morphological lattices (ACL 2012; SPEC §6), one package:
+"""Joint segmentation + parsing over morphological lattices (ACL 2012; docs/lattice.md, "What is compared"),
+one package:
 
 * :mod:`~evalcore.lattice.model`: lexemes, alignment blocks, trees over lattice paths, and the
   sentence pairs the joint evaluation scores (values only);

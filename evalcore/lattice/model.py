@@ -1,4 +1,5 @@
-"""Morphological lattices, lexemes and trees over lattice paths (ACL 2012 §3; SPEC §1, §2, §6).
+"""Morphological lattices, lexemes and trees over lattice paths (ACL 2012 §3; docs/lattice.md, "Lexemes";
+docs/formats.md, "SPMRL / yap lattices").
 
 * A **lexeme** is a lattice arc ⟨segment, tag⟩ of one space-delimited token,
   anchored at its states (:class:`Lexeme`).  A *path* is a sequence of
@@ -9,7 +10,8 @@
   tokens with the same characters (:mod:`evalcore.lattice.textalign`).
 * **Trees over lattices** (:class:`LatticeTree`): constituency trees whose
   leaves are lexemes (a preterminal and its word are one lexeme node), and
-  dependency trees converted to function trees (SPEC §4.1/§5.1, via
+  dependency trees converted to function trees (docs/tedeval.md, "Function trees (2011 protocol)" and "Multi-
+  function trees (2012 protocol)", via
   :mod:`evalcore.conversion`) whose terminals are lexemes.
 * **Sentence pairs** (:class:`SentencePair`, :class:`Analysis`): what the
   joint evaluation (:mod:`evalcore.metrics.joint`) scores, as values; reading
@@ -54,7 +56,7 @@ TagColumn = Literal["cpos", "fpos"]
 
 @dataclass(frozen=True, slots=True)
 class Lexeme:
-    """⟨segment, tag⟩ of token ``token``, from state ``start`` to ``end`` (SPEC §6).
+    """⟨segment, tag⟩ of token ``token``, from state ``start`` to ``end`` (docs/lattice.md, "Lexemes").
 
     ``token`` is the space-delimited token id (or an alignment block id, see
     :class:`Block`); ``None`` when the input has no token ids (bare brackets):
@@ -73,7 +75,8 @@ class Lexeme:
 
 
 def lexeme_of(arc: Arc, tag_column: TagColumn = "cpos") -> Lexeme:
-    """The lexeme of a lattice arc; the tag is CPOS unless ``tag_column="fpos"`` (SPEC §6)."""
+    """The lexeme of a lattice arc; the tag is CPOS unless ``tag_column="fpos"`` (docs/lattice.md,
+    "Lexemes")."""
     return Lexeme(
         arc.segment, arc.cpos if tag_column == "cpos" else arc.fpos, arc.token_id, arc.start, arc.end
     )
@@ -85,7 +88,7 @@ def lexeme_of(arc: Arc, tag_column: TagColumn = "cpos") -> Lexeme:
 
 @dataclass(frozen=True, slots=True)
 class Block:
-    """A unit of alignment between gold and predicted lexemes (SPEC §6 SEGEVAL).
+    """A unit of alignment between gold and predicted lexemes (docs/lattice.md, "Lexemes" SEGEVAL).
 
     ``key`` is the value of :attr:`Lexeme.token` shared by the block's lexemes
     on both sides.  ``gold_tokens`` / ``pred_tokens``: how many space-delimited
@@ -180,7 +183,7 @@ class LatticeTree:
         return str(lx) if lx is not None else self.labels[i]
 
     def bracketed(self) -> str:
-        """The SPEC §6 notation: ``TOP(PP(IN:B, NP(...)))`` (iterative)."""
+        """The docs/lattice.md, "What is compared" notation: ``TOP(PP(IN:B, NP(...)))`` (iterative)."""
         done: dict[int, str] = {}
         for i in range(len(self.labels) - 1, -1, -1):
             if self.lexemes[i] is not None or not self.children[i]:
@@ -276,7 +279,8 @@ def tree_from_constituency(tree: Tree, path: Sequence[Lexeme] | None = None) -> 
 def tree_from_dependency(
     dep: DepTree, path: Sequence[Lexeme], protocol: Literal["2011", "2012"] = "2012"
 ) -> LatticeTree:
-    """A morpheme-level dependency tree → function tree over lexemes (ACL 2012 Table 2; SPEC §6).
+    """A morpheme-level dependency tree → function tree over lexemes (ACL 2012 Table 2; docs/lattice.md,
+    "Lexemes").
 
     The conversion is :func:`evalcore.conversion.dep_to_span_tree` (2011: ``*``
     heads, v0 on top; 2012: ``hd`` heads, v0 merged with the root word's
@@ -330,7 +334,9 @@ class ReadOptions:
     """How inputs become lexemes and trees; every field enters the lattice signature."""
 
     tag_column: TagColumn = "cpos"
-    protocol: DepProtocol = "2012"  # dependency → function tree (SPEC §4.1 / §5.1)
+    # dependency → function tree (docs/tedeval.md, "Function trees (2011 protocol)" and "Multi-function trees
+    # (2012 protocol)")
+    protocol: DepProtocol = "2012"
     deprel_base: bool = False  # compare only the universal part of a deprel (before ':')
     limits: Limits = field(default=DEFAULT_LIMITS, compare=False)  # resource limits: no number changes
 

@@ -1,5 +1,5 @@
-"""Paths in morphological lattices (ACL 2012 §3; SPEC §6): one-path lattice files, token
-sub-lattices, whether an analysis lies in an ambiguity lattice, and the ways segments split
+"""Paths in morphological lattices (ACL 2012 §3; docs/lattice.md, "What is compared"): one-path lattice files,
+token sub-lattices, whether an analysis lies in an ambiguity lattice, and the ways segments split
 into tokens.
 
 * A gold lattice file and yap's ``output.mapping`` hold one path per sentence
@@ -162,7 +162,7 @@ def token_paths(tl: TokenLattice, limit: int = 10_000) -> Iterator[tuple[Arc, ..
 
 @dataclass(frozen=True, slots=True)
 class PathCheck:
-    """Whether a path lies in an ambiguity lattice, token by token (SPEC §6).
+    """Whether a path lies in an ambiguity lattice, token by token (docs/lattice.md, "What is compared").
 
     ``outside``: token ids whose (segment, tag) sequence is not an analysis of
     the token in the lattice; ``outside_segments``: those whose segment
@@ -211,7 +211,7 @@ def _walk(
 def check_path(path: Sequence[Lexeme], lattice: Lattice, tag_column: TagColumn = "cpos") -> PathCheck:
     """Is ``path`` (lexemes with token ids) an analysis in the ambiguity ``lattice``?
 
-    Never raises for a path outside the lattice: it is reported (SPEC §6).
+    Never raises for a path outside the lattice: it is reported (docs/lattice.md, "What is compared").
     """
     tls = token_lattices(lattice)
     groups: dict[int | None, list[int]] = {}
@@ -241,7 +241,7 @@ def token_splits(segments: Sequence[str], lattice: Lattice, limit: int = 2) -> t
     (first to last state) whose arcs spell ``segments`` (forms only, tags
     ignored); paths that differ only in tags or states give the same way.
     Exactly one way means the lattice fixes which token each segment belongs
-    to (SPEC §6: recovering the token boundaries of a file that does not state
+    to (docs/lattice.md, "What is compared": recovering the token boundaries of a file that does not state
     them).  Keeping at most ``limit`` ways per state is enough to tell one from
     several: a state reached by two ways keeps two, and one reached by one way
     keeps it exactly.

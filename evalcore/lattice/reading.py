@@ -1,4 +1,5 @@
-"""Reading gold and predicted analyses for joint segmentation + parsing (SPEC §2, §6).
+"""Reading gold and predicted analyses for joint segmentation + parsing (docs/formats.md, "Common to every
+reader"; docs/lattice.md, "Inputs").
 
 What users have, and how it is read (each side independently):
 
@@ -18,7 +19,7 @@ What users have, and how it is read (each side independently):
   aligned by character offsets (:mod:`evalcore.lattice.textalign`); otherwise
   sentences are paired in order and must be as many.
 
-**Token boundaries** (SPEC §6).  SEGEVAL and TedEval match lexemes within
+**Token boundaries** (docs/lattice.md, "Inputs").  SEGEVAL and TedEval match lexemes within
 their space-delimited token, so when sentences are paired in order both
 sides must say which token each segment belongs to, and have the same
 tokens.  A CoNLL file without a lattice file and without any multiword-token
@@ -238,7 +239,8 @@ def _dep_analysis(dep: DepTree, path: Sequence[Lexeme], options: ReadOptions, fn
     lex = tuple(lexemes)
     problem = dep.structure_problem()
     if problem is not None:
-        if dep.source is not None:  # name the offending token's line (SPEC §2)
+        # name the offending token's line (docs/formats.md, "Common to every reader")
+        if dep.source is not None:
             where = _where(dep.source.file, dep.source.token_line(problem[0]))
         return Analysis(lex, None, dep, None, problem[1], dep.sent_id, where)
     return Analysis(lex, _dep_tree(dep, lex, options), dep, None, None, dep.sent_id, where)
@@ -272,7 +274,8 @@ def _ud_analysis(dep: DepTree, token_ids: Sequence[int], options: ReadOptions, s
     lex = _ud_lexemes(dep, token_ids, options.tag_column)
     problem = dep.structure_problem()
     if problem is not None:
-        if dep.source is not None:  # name the offending token's line (SPEC §2)
+        # name the offending token's line (docs/formats.md, "Common to every reader")
+        if dep.source is not None:
             where = _where(dep.source.file, dep.source.token_line(problem[0]))
         return Analysis(lex, None, dep, None, problem[1], dep.sent_id, where, stated)
     return Analysis(lex, _dep_tree(dep, lex, options), dep, None, None, dep.sent_id, where, stated)
@@ -490,7 +493,7 @@ class GoldInput:
 def read_gold(
     path: FileInput, lattice: FileInput | None = None, options: ReadOptions = DEFAULT_READ_OPTIONS
 ) -> GoldInput:
-    """Read the gold side once (SPEC §6)."""
+    """Read the gold side once (docs/lattice.md, "Inputs")."""
     src, name = _open(path)
     if lattice is None and input_kind(path, options.limits) == "conll":
         sentences = tuple(
@@ -664,7 +667,7 @@ def load_pairing(
     options: ReadOptions = DEFAULT_READ_OPTIONS,
     ambiguity: Sequence[Lattice] | None = None,
 ) -> Pairing:
-    """Read and pair a gold and a predicted file (SPEC §6): :class:`PairStream`, collected.
+    """Read and pair a gold and a predicted file (docs/lattice.md, "Inputs"): :class:`PairStream`, collected.
 
     Both CoNLL without lattice files: aligned by characters (raw text);
     otherwise paired in order, and a side whose file does not state its

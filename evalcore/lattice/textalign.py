@@ -1,4 +1,5 @@
-"""Aligning two CoNLL-U files over the same text by character offsets (SPEC §6, raw scenario).
+"""Aligning two CoNLL-U files over the same text by character offsets (docs/lattice.md, "Inputs", raw
+scenario).
 
 Parsers that start from raw text (the CoNLL 2018 shared task) split
 sentences, tokens and words their own way.  As the shared task's scorer
@@ -100,7 +101,8 @@ def surface_tokens(tree: DepTree) -> list[tuple[str, tuple[int, ...], int, bool]
 
 
 def tokenize(trees: Iterable[DepTree]) -> list[TokenizedSentence]:
-    """Tokens with character offsets over the whole file (spaces removed, SPEC §6)."""
+    """Tokens with character offsets over the whole file (spaces removed, docs/lattice.md, "What is
+    compared")."""
     return list(iter_tokenize(trees))
 
 

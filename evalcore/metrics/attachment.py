@@ -1,4 +1,4 @@
-"""The attachment family: UAS, LAS, label accuracy, undirected, NED (SPEC §3).
+"""The attachment family: UAS, LAS, label accuracy, undirected, NED (docs/attachment.md, "The five numbers").
 
 NED follows Schwartz et al. (ACL 2011, §5): a token counts as correct if its
 system head is its gold head, a gold child of it (undirected), or its gold
@@ -56,7 +56,7 @@ NedReason = Literal["parent", "child", "grandparent"]
 
 
 def is_punct(token: Token) -> bool:
-    """UPOS ``PUNCT``, a PTB punctuation tag, or an SPMRL ``yy*`` tag (SPEC §3)."""
+    """UPOS ``PUNCT``, a PTB punctuation tag, or an SPMRL ``yy*`` tag (docs/attachment.md, "Punctuation")."""
     return any(tag == "PUNCT" or tag in PTB_PUNCT or tag.startswith("yy") for tag in (token.upos, token.xpos))
 
 
@@ -345,7 +345,8 @@ def attach_corpus(
     """Score a corpus; streams, one sentence pair at a time.
 
     Sentences whose gold or system analysis is not a tree are skipped and
-    counted (SPEC §2), or raise with ``skip_invalid=False``.
+    counted (docs/decisions.md, "Sentences that are not trees: skipped and counted"), or raise with
+    ``skip_invalid=False``.
 
     ``per_sentence=False`` keeps no per-sentence counts (``result.per_sentence``
     is empty), so memory does not grow with the corpus: warnings are kept for the

@@ -1,4 +1,5 @@
-"""MaltEval-style breakdowns of attachment scores, and the relation confusion table (SPEC §3).
+"""MaltEval-style breakdowns of attachment scores, and the relation confusion table (docs/attachment.md, "The
+five numbers").
 
 A breakdown groups the counted tokens of same-tokenization sentence pairs by one property and
 counts, per group, what :func:`evalcore.metrics.attachment.judge_tokens` says of them, so the

@@ -1,4 +1,4 @@
-"""FREVAL: PARSEVAL precision and recall per fragment size (Bastings & Sima'an; SPEC §7).
+"""FREVAL: PARSEVAL precision and recall per fragment size (Bastings & Sima'an; docs/freval.md, "Fragments").
 
 Brackets are extracted and matched exactly as evalb does
 (:mod:`evalcore.metrics.parseval`).  A *fragment* is a connected set of

@@ -1,4 +1,5 @@
-"""Joint segmentation + parsing evaluation: the scenario table of ACL 2012 (Tables 1–2; SPEC §6).
+"""Joint segmentation + parsing evaluation: the scenario table of ACL 2012 (Tables 1–2; docs/lattice.md,
+"Scenarios").
 
 For one predicted file against gold: SEGEVAL (U/L) and token segmentation
 accuracy, lattice TedEval (U/L), and the classic metric where it applies --
@@ -129,7 +130,9 @@ class SentenceJoint:
     ted_unlabeled: SentenceLatticeTed | None
     ted_labeled: SentenceLatticeTed | None
     skipped: str | None  # why TedEval was not computed
-    invalid: bool  # a side's analysis is not a tree (skipped and counted, SPEC §2)
+    # a side's analysis is not a tree (skipped and counted, docs/decisions.md, "Sentences that are not trees:
+    # skipped and counted")
+    invalid: bool
     where: str  # FILE:LINE of the sentence (of the offending token when invalid)
     check: SentenceCheck | None
     attach: attachment.AttachCounts | None
@@ -139,7 +142,8 @@ class SentenceJoint:
 @dataclass(frozen=True, slots=True)
 class ClassicScore:
     """The classic metric of the scenario table: attachment (UAS, LAS), PARSEVAL (labeled F1), or on
-    raw dependency input the CoNLL 2018 scorer's aligned attachment (UAS, LAS F1; SPEC §6)."""
+    raw dependency input the CoNLL 2018 scorer's aligned attachment (UAS, LAS F1; docs/lattice.md,
+    "Scenarios")."""
 
     metric: Literal["attachment", "parseval", "aligned attachment"]
     unlabeled: float | None
@@ -149,7 +153,8 @@ class ClassicScore:
 
 @dataclass(frozen=True, slots=True)
 class LatticeCheckSummary:
-    """How many gold / predicted analyses lie outside the ambiguity lattice (SPEC §6)."""
+    """How many gold / predicted analyses lie outside the ambiguity lattice (docs/lattice.md, "What is
+    compared")."""
 
     sentences: int
     gold_outside: int
@@ -433,8 +438,8 @@ def with_aligned_attachment(
     pred_name: str | None = None,
     limits: Limits = DEFAULT_LIMITS,
 ) -> JointResult:
-    """The *raw* row of dependency input with its classic metric (SPEC §6): the CoNLL 2018
-    scorer's UAS and LAS F1 over a character alignment of the whole document
+    """The *raw* row of dependency input with its classic metric (docs/lattice.md, "The classic metric"): the
+    CoNLL 2018 scorer's UAS and LAS F1 over a character alignment of the whole document
     (:func:`evalcore.metrics.conll18.evaluate_conll18`; DEPREL subtypes ignored, as the scorer
     does).  Only for two CoNLL files paired by characters (``mode``), whose text is the same;
     other rows are returned unchanged.  Where the scorer refuses the files (e.g. a sentence that is

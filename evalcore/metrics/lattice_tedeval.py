@@ -1,4 +1,4 @@
-"""TedEval over lattices (ACL 2012 §3; SPEC §6).
+"""TedEval over lattices (ACL 2012 §3; docs/lattice.md, "TEDEVAL over lattices").
 
     TEDEVAL(p, g) = 1 − TED(p, g) / (|p| + |g| − 2)
 

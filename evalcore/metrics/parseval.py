@@ -1,4 +1,5 @@
-"""PARSEVAL exactly as evalb computes it (SPEC §7; evalb README §4–§7).
+"""PARSEVAL exactly as evalb computes it (docs/freval.md, "PARSEVAL as evalb computes it"; evalb README
+§4–§7).
 
 Bracket extraction follows ``evalb.c`` step by step, driven by an evalb
 parameter file (:mod:`evalcore.formats.prm`):
@@ -28,7 +29,7 @@ parameter file (:mod:`evalcore.formats.prm`):
    ``delete_root`` removes ``ROOT`` and ``TOP`` whatever the file says (the
    FREVAL paper's footnote 8).  The unlabeled outer bracket of ``( (S ...) )``
    is a bracket with the empty label and counts, as in evalb and the FREVAL
-   tool (SPEC §7); ``drop_unlabeled_root`` removes it (opt-in).
+   tool (docs/freval.md, "FREVAL"); ``drop_unlabeled_root`` removes it (opt-in).
 5. *Matching*: multiset, greedy in evalb's order: each gold bracket takes
    the first unused test bracket with the same span and (if ``LABELED``) an
    ``EQ_LABEL``-equal label.  Crossing brackets are test brackets that cross
@@ -123,7 +124,8 @@ class ParsevalConfig:
 
     params: EvalbParams = COLLINS
     function_separators: str = "-="
-    drop_unlabeled_root: bool = False  # opt-in; evalb and FREVAL count the outer '( )' (SPEC §7)
+    # opt-in; evalb and FREVAL count the outer '( )' (docs/freval.md, "FREVAL")
+    drop_unlabeled_root: bool = False
     collapse_unary: bool = False
     delete_root: bool = False  # opt-in: ROOT and TOP deleted (ROOT_LABELS); default: as the .prm says
 
@@ -294,7 +296,8 @@ def massage(
         if keep and config.collapse_unary and anc >= 0:
             up = out[anc]
             if up.start == b.start and up.end == b.end and up.label == label:
-                keep = False  # NP -> NP over the same words: one node (SPEC §7 --collapse-unary)
+                # NP -> NP over the same words: one node (docs/freval.md, "FREVAL" --collapse-unary)
+                keep = False
         if keep:
             assert label is not None
             out.append(Bracket(b.start, b.end, label, anc))
@@ -582,7 +585,8 @@ _Line = TypeVar("_Line", PtbLine, EvalbLine)
 
 
 def paired_lines(gold: Iterable[_Line], test: Iterable[_Line]) -> Iterator[tuple[_Line, _Line]]:
-    """Zip gold and test sentences; differing counts are a :class:`MismatchError` (SPEC §2)."""
+    """Zip gold and test sentences; differing counts are a :class:`MismatchError` (docs/formats.md, "Pairing
+    files: the same sentences, the same words")."""
     gi, ti = iter(gold), iter(test)
     n = 0
     while True:
@@ -757,7 +761,7 @@ def parseval_lines(
 
 
 # ---------------------------------------------------------------------------
-# The count-only path of ``evalcore parseval`` (issue 18, part 4)
+# The count-only path of ``evalcore parseval``: evalb's counts without building trees
 
 
 class SentenceRow(NamedTuple):

@@ -1,4 +1,4 @@
-"""SEGEVAL and token-level segmentation accuracy (ACL 2012 §4; SPEC §6).
+"""SEGEVAL and token-level segmentation accuracy (ACL 2012 §4; docs/lattice.md, "SEGEVAL and token accuracy").
 
 SEGEVAL is TedEval with strings instead of trees, token by token: for each
 alignment block (a space-delimited token, or the smallest group of gold and

@@ -1,6 +1,6 @@
 """TedEval scores: discounted tree edit distance against a (generalized) gold.
 
-EMNLP 2011 §3.3 / EACL 2012 §3.3 (SPEC §4.3, §5.3):
+EMNLP 2011 §3.3 / EACL 2012 §3.3 (docs/tedeval.md, "Edit scripts, discount and score"):
 
     δ(p, g, G) = cost(ES(p, G)) − cost(ES(p, G) ∩ ES(g, G))
     sentence score = 1 − δ / (|p| + |G|)   (1 if |p| + |G| = 0)
@@ -126,7 +126,7 @@ class TedScore:
 def sentence_ted(
     parse: SpanTree, own_gold: SpanTree, general: SpanTree, *, labeled: bool = True
 ) -> SentenceTed:
-    """δ(p, g, G) with its scripts (SPEC §4.3)."""
+    """δ(p, g, G) with its scripts (docs/tedeval.md, "Edit scripts, discount and score")."""
     es_p = edit_script(parse, general, labeled=labeled)
     es_g = edit_script(own_gold, general, labeled=labeled)
     shared = intersect(es_p, es_g)

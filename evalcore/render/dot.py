@@ -230,7 +230,7 @@ def lattice_to_dot(
 
     Path arcs are matched to lattice arcs by equality, else by
     ``(start, end, segment, tag)``; the caller aligns paths whose states were
-    renumbered (by token id, SPEC §6).  A path arc with no
+    renumbered (by token id, docs/lattice.md, "Inputs").  A path arc with no
     match in the lattice is drawn as an extra edge marked "not in lattice",
     so out-of-lattice gold is visible rather than dropped.
     """

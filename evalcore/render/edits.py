@@ -1,4 +1,5 @@
-"""Edit scripts drawn on function trees (TedEval, SPEC §4.3, §5.3, §6) -- pure data to DOT.
+"""Edit scripts drawn on function trees (TedEval, docs/tedeval.md, "Edit scripts, discount and score";
+docs/lattice.md, "TEDEVAL over lattices") -- pure data to DOT.
 
 * :func:`marked_tree_dot` -- a parse's function tree with its deletions (and
   2011 relabelings), or the generalized gold with the insertions, each marked

@@ -1,4 +1,5 @@
-"""Preparing lattices and trees over lattices for drawing (SPEC §6): placement, union, tree layout.
+"""Preparing lattices and trees over lattices for drawing (docs/lattice.md, "What is compared"): placement,
+union, tree layout.
 
 * :func:`place_path` -- put a gold or predicted path (lexemes with token ids,
   in the file's own state numbers) into an ambiguity lattice's states, token

@@ -96,7 +96,7 @@ def dot_html(text: str) -> str:
     from ``&#92;``; a doubled backslash is the one way to draw a literal one,
     so backslashes are doubled.  ``[ ] | { }`` are written as character
     references too: a label that is only ``]`` stops ``dot`` with a syntax
-    error (found by the hostile-input run, issue 13).  An empty string becomes
+    error (found by the hostile-input run, docs/robustness.md).  An empty string becomes
     a no-break space so the label is never empty.
     """
     escaped = xml_escape(text).replace("\\", "\\\\").translate(_DOT_HTML_EXTRA)

@@ -340,8 +340,8 @@ def misc_tree(
 ) -> DepTree:
     """``tree`` with each word's verdicts added to MISC: ``TedEval=counted:del:cop,discounted:ins:hd``
     (the operations whose span the word heads, :func:`evalcore.atlas.word_verdicts`) and, with
-    ``ned_gold`` and ``ned_parse``, ``NED=correct|neutral|wrong`` for the parse's word (SPEC §3).
-    Earlier ``TedEval``/``NED`` attributes are replaced; other attributes are kept."""
+    ``ned_gold`` and ``ned_parse``, ``NED=correct|neutral|wrong`` for the parse's word (docs/attachment.md,
+    "The five numbers"). Earlier ``TedEval``/``NED`` attributes are replaced; other attributes are kept."""
     verdicts = word_verdicts(ops, len(tree.tokens))
     ned = _ned_verdicts(ned_gold, ned_parse) if ned_gold is not None and ned_parse is not None else None
     tokens: list[Token] = []

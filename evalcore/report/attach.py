@@ -1,4 +1,5 @@
-"""Writers of attachment scores (``evalcore attach``; SPEC §3): text, JSON, CSV."""
+"""Writers of attachment scores (``evalcore attach``; docs/attachment.md, "The five numbers"): text, JSON,
+CSV."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import TYPE_CHECKING
 from evalcore.display import Table, rows_of
 from evalcore.report.tables import Cell, csv_text, text_table
 
-if TYPE_CHECKING:  # the intervals' writers are imported with --bootstrap only (start-up, issue 18)
+if TYPE_CHECKING:  # the intervals' writers are imported with --bootstrap only (kept out of start-up)
     from evalcore.metrics.attachment import AttachResult
     from evalcore.resampling import Intervals
 

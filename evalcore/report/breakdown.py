@@ -1,4 +1,5 @@
-"""Writers of ``evalcore attach --by`` and ``--confusion`` (MaltEval-style; SPEC §3, docs/attachment.md).
+"""Writers of ``evalcore attach --by`` and ``--confusion`` (MaltEval-style; docs/attachment.md, "The five
+numbers", docs/attachment.md).
 
 A group's recall-side scores (UAS, LAS, label accuracy, LAS recall) are over the tokens whose
 *gold* property is the group, its precision over the tokens whose *system* property is the group

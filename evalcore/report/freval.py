@@ -1,4 +1,4 @@
-"""Writers of FREVAL (``evalcore freval``; SPEC §7): per-size table as text (with the paper's
+"""Writers of FREVAL (``evalcore freval``; docs/freval.md, "FREVAL"): per-size table as text (with the paper's
 Table 1 size limits), JSON and CSV."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from evalcore.display import Table, rows_of
 from evalcore.metrics.freval import TABLE1_LIMITS, FrevalResult, limit_name
 from evalcore.report.tables import Cell, csv_text, text_table
 
-if TYPE_CHECKING:  # with --bootstrap only (start-up, issue 18)
+if TYPE_CHECKING:  # with --bootstrap only (kept out of start-up)
     from evalcore.resampling import Intervals
 
 __all__ = ["freval_csv", "freval_json", "freval_table", "freval_text"]

@@ -1,5 +1,5 @@
-"""Writers of the joint segmentation + parsing evaluation (``evalcore lattice``; SPEC §6): the
-scenario table of ACL 2012 (Tables 1–2) as text and CSV, the JSON document, every sentence."""
+"""Writers of the joint segmentation + parsing evaluation (``evalcore lattice``; docs/lattice.md, "What is
+compared"): the scenario table of ACL 2012 (Tables 1–2) as text and CSV, the JSON document, every sentence."""
 
 from __future__ import annotations
 
@@ -95,7 +95,7 @@ def _sentence_json(s: SentenceJoint) -> dict[str, object]:
 
 
 def result_json(r: JointResult) -> dict[str, object]:
-    """The JSON of one prediction (issue 5 layout)."""
+    """The JSON of one prediction: one entry of ``evalcore lattice --format json``."""
     c = r.classic
     lc = r.lattice_check
     ted = _ul(r.ted_unlabeled.score, r.ted_labeled.score) if r.ted_unlabeled and r.ted_labeled else None

@@ -1,6 +1,6 @@
-"""Writers of PARSEVAL (``evalcore parseval``; SPEC §7): evalb's report, line for line as the
-compiled evalb prints it (2006, or the 1997 layout of evalb's ``sample.rsl``), the JSON document,
-and the error and skip sentences for stderr."""
+"""Writers of PARSEVAL (``evalcore parseval``; docs/freval.md, "PARSEVAL as evalb computes it"): evalb's
+report, line for line as the compiled evalb prints it (2006, or the 1997 layout of evalb's ``sample.rsl``),
+the JSON document, and the error and skip sentences for stderr."""
 
 from __future__ import annotations
 

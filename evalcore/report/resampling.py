@@ -3,7 +3,8 @@
 Shared by the commands that print them (``attach``, ``freval``, ``tedeval``): intervals next to
 the scores in text (``[low, high]`` in percent), ``low``/``high`` fields in JSON and CSV; the
 paired table gives both systems' scores, the difference B − A and the approximate-randomization
-p-value ``(r + 1) / (N + 1)`` (SPEC §5.4), marked ``n.s.`` at p ≥ 0.05 as the papers mark it.
+p-value ``(r + 1) / (N + 1)`` (docs/tedeval.md, "The numbers in the table"), marked ``n.s.`` at p ≥ 0.05 as
+the papers mark it.
 """
 
 from __future__ import annotations

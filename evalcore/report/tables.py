@@ -87,7 +87,7 @@ def csv_text(headers: Sequence[str], rows: Sequence[Sequence[Cell]]) -> str:
 
 def json_text(obj: object) -> str:
     """Indented JSON, non-ASCII kept as it is, with a final newline."""
-    import json  # the JSON writers only (start-up, issue 18)
+    import json  # the JSON writers only (kept out of start-up)
 
     return json.dumps(obj, ensure_ascii=False, indent=2) + "\n"
 

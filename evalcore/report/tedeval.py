@@ -1,5 +1,5 @@
-"""Writers of the cross-scheme TedEval experiment (``evalcore tedeval``; SPEC §4–5): the papers'
-table as text and LaTeX, the JSON document, and the long CSV."""
+"""Writers of the cross-scheme TedEval experiment (``evalcore tedeval``; docs/tedeval.md, "Definitions"): the
+papers' table as text and LaTeX, the JSON document, and the long CSV."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The one door to ``edist`` (Paaßen; GPLv3, untyped Cython; SPEC §8): typed calls, typed results.
+"""The one door to ``edist`` (Paaßen; GPLv3, untyped Cython; docs/architecture.md, "Performance targets"):
+typed calls, typed results.
 
 Trees are given as preorder child lists (node ``i``'s children, by index); nodes are their
 indices, so ``delta(a, b)`` receives node indices, ``None`` standing for the empty node

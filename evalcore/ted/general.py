@@ -1,4 +1,5 @@
-"""General ordered tree edit distance with an optimal mapping (SPEC §6, §8; ACL 2012 §3).
+"""General ordered tree edit distance with an optimal mapping (docs/lattice.md, "TEDEVAL over lattices";
+docs/architecture.md, "Performance targets"; ACL 2012 §3).
 
 Trees over *different* yields (lattice paths) need a real TED algorithm: there
 is no span to anchor a node to.  The cost model is the one of the ACL 2012
@@ -8,7 +9,7 @@ unequal keys is given a cost above any script that avoids it (``|x| + |y| + 1``)
 so it is never part of an optimum: a relabel is always a DEL plus an ADD.
 
 The distance and the mapping come from ``edist`` (Paaßen; GPLv3, Cython
-Zhang–Shasha with backtrace, 0.7–2.6 ms on 50–100-node trees, SPEC §8; the
+Zhang–Shasha with backtrace, 0.7–2.6 ms on 50–100-node trees, docs/architecture.md, "Performance targets"; the
 reason evalcore is GPL-3.0-or-later, ``docs/decisions.md``).  The test suite
 checks distances against ``apted`` (MIT) on random trees.
 

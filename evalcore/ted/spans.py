@@ -1,4 +1,5 @@
-"""Optimal edit scripts for trees over the same words, by span arithmetic (SPEC §4.3, §5.3).
+"""Optimal edit scripts for trees over the same words, by span arithmetic (docs/tedeval.md, "Edit scripts,
+discount and score").
 
 With terminals pinned to their positions, a node can only be mapped to a node
 with the same span, and function trees have one node per span, so the
