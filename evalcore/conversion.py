@@ -36,6 +36,7 @@ __all__ = [
     "LabelMap",
     "SchemeLabelMaps",
     "dep_to_span_tree",
+    "first_difference",
     "is_projective",
     "projectivize",
     "ptb_to_span_tree",
@@ -424,6 +425,18 @@ def words_of(tree: DepTree | Tree) -> tuple[str, ...]:
     if isinstance(tree, DepTree):
         return tree.forms
     return tuple(unescape_ptb(w) for w in unwrap(strip_empty(unwrap(tree))).words)
+
+
+def first_difference(words: Sequence[str], ref_words: Sequence[str]) -> tuple[int, str, str]:
+    """Where two word sequences first differ: the 0-based position and the word of each there
+    (``<end>`` past a sequence's end), as the mismatch messages quote them."""
+    k = next(
+        (j for j, (a, b) in enumerate(zip(words, ref_words, strict=False)) if a != b),
+        min(len(words), len(ref_words)),
+    )
+    got = words[k] if k < len(words) else "<end>"
+    want = ref_words[k] if k < len(ref_words) else "<end>"
+    return k, got, want
 
 
 def convert_all(

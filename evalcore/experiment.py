@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from itertools import combinations
 from types import MappingProxyType
 
-from evalcore.conversion import SchemeLabelMaps, to_span_tree, words_of
+from evalcore.conversion import SchemeLabelMaps, first_difference, to_span_tree, words_of
 from evalcore.display import Tabular
 from evalcore.errors import EvalcoreError, MismatchError
 from evalcore.generalization import generalize_all, tl_unify
@@ -179,12 +179,7 @@ def _words_mismatch(
 ) -> MismatchError:
     """The error for sentence ``index`` (0-based) whose words differ between ``f`` and the reference."""
     w = words_of(t)
-    k = next(
-        (j for j, (a, b) in enumerate(zip(w, ref_words, strict=False)) if a != b),
-        min(len(w), len(ref_words)),
-    )
-    got = w[k] if k < len(w) else "<end>"
-    want = ref_words[k] if k < len(ref_words) else "<end>"
+    k, got, want = first_difference(w, ref_words)
     src = t.source
     return MismatchError(
         f"sentence {index + 1} ('{getattr(ref_tree, 'sent_id', '') or index + 1}'): word {k + 1} is "

@@ -22,7 +22,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps, to_span_tree, words_of
+from evalcore.conversion import (
+    ConversionConfig,
+    LabelMap,
+    SchemeLabelMaps,
+    first_difference,
+    to_span_tree,
+    words_of,
+)
 from evalcore.display import Reported
 from evalcore.errors import EvalcoreError, MismatchError
 from evalcore.generalization import generalize_all, tl_unify
@@ -148,10 +155,7 @@ def _check_words(golds: Sequence[tuple[str, AnyTree]], others: Sequence[tuple[st
         words = words_of(tree)
         if words == ref_words:
             continue
-        k = next((j for j, (a, b) in enumerate(zip(words, ref_words, strict=False)) if a != b), None)
-        k = min(len(words), len(ref_words)) if k is None else k
-        got = words[k] if k < len(words) else "<end>"
-        want = ref_words[k] if k < len(ref_words) else "<end>"
+        k, got, want = first_difference(words, ref_words)
         src = tree.source
         raise MismatchError(
             f"{what} has {len(words)} words and gold '{ref_name}' {len(ref_words)}: word {k + 1} is "
