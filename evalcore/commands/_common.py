@@ -12,7 +12,9 @@ import sys
 from typing import TYPE_CHECKING
 
 from evalcore.api import NAME_SUFFIXES, named_path
+from evalcore.declare import add_arguments
 from evalcore.errors import one_line
+from evalcore.families.common import LabelReading, Resampling
 
 if TYPE_CHECKING:  # imported when a command asks for them (kept out of start-up)
     from evalcore.resampling import BootstrapSettings, PairedTestSettings
@@ -47,48 +49,16 @@ def refuse(command: str, text: str) -> int:
 
 
 def add_label_arguments(p: argparse.ArgumentParser) -> None:
-    """How bracket labels become label sets (docs/tedeval.md, "Multi-function trees (2012 protocol)"), shared
-    by ``tedeval``/``atlas`` and
-    ``align-labels``: ``--function-sep``, ``--fold-case``, ``--category-labels``."""
-    p.add_argument(
-        "--function-sep",
-        default="-=",
-        help="separators of function tags in bracket labels (default '-='; FarPaHC: '-=*')",
-    )
-    p.add_argument("--fold-case", action="store_true", help="lower-case every label")
-    p.add_argument(
-        "--category-labels",
-        action="store_true",
-        help="bracketed input: a node without function tags is labeled with its category, "
-        "part-of-speech nodes included (our extension: docs/tedeval.md, 'Category labels')",
-    )
+    """How bracket labels become label sets, shared by ``tedeval``/``atlas`` and ``align-labels``
+    (declared by :class:`~evalcore.families.common.LabelReading`)."""
+    add_arguments(p, LabelReading)
 
 
 def add_bootstrap_arguments(p: argparse.ArgumentParser, *, seed_and_shuffles: bool = True) -> None:
     """``--bootstrap N`` and ``--level``; with ``seed_and_shuffles`` also ``--shuffles`` (the paired
-    test of two systems) and ``--seed`` (``evalcore tedeval`` has its own, shared with its test)."""
-    p.add_argument(
-        "--bootstrap",
-        type=int,
-        metavar="N",
-        help="a percentile interval for every score from N resamples of the sentences (seeded; e.g. 1000)",
-    )
-    p.add_argument(
-        "--level",
-        type=float,
-        default=0.95,
-        help="confidence level of the --bootstrap intervals (default 0.95)",
-    )
-    if seed_and_shuffles:
-        p.add_argument(
-            "--shuffles",
-            type=int,
-            default=10_000,
-            help="two systems: approximate-randomization trials of the paired test (default 10000)",
-        )
-        p.add_argument(
-            "--seed", type=int, default=12345, help="random seed of --bootstrap and of the paired test"
-        )
+    test of two systems) and ``--seed`` (``evalcore tedeval`` has its own, shared with its test;
+    declared by :class:`~evalcore.families.common.Resampling`)."""
+    add_arguments(p, Resampling, only=lambda d: seed_and_shuffles or d.name in ("bootstrap", "level"))
 
 
 def bootstrap_settings(args: argparse.Namespace) -> BootstrapSettings | None:

@@ -1,0 +1,77 @@
+"""Settings several families share, declared once (docs/architecture.md, "The registry of metric
+families").
+
+:class:`Resampling` is ``--bootstrap``, ``--level``, ``--shuffles`` and ``--seed`` (docs/tedeval.md, "The
+cross-scheme experiment and significance"); :class:`LabelReading` is how bracket labels become label
+sets (docs/tedeval.md, "Multi-function trees (2012 protocol)" and "Category labels").  A family's settings
+inherit them (they are plain frozen dataclasses, without slots, so that a family may inherit several);
+a family whose flag says something else redeclares the field with its own help, keeping its place.
+
+Start-up: this module imports the declarations only; :mod:`evalcore.resampling` when a value asks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from evalcore.declare import setting
+
+if TYPE_CHECKING:
+    from evalcore.resampling import BootstrapSettings, PairedTestSettings
+
+__all__ = ["LabelReading", "Resampling"]
+
+
+@dataclass(frozen=True)
+class Resampling:
+    """Bootstrap intervals over the sentences and the paired test of two systems (seeded)."""
+
+    bootstrap: int | None = setting(
+        None,
+        "a percentile interval for every score from N resamples of the sentences (seeded; e.g. 1000)",
+        flag="--bootstrap",
+        metavar="N",
+    )
+    level: float = setting(
+        0.95, "confidence level of the --bootstrap intervals (default 0.95)", flag="--level"
+    )
+    shuffles: int = setting(
+        10_000,
+        "two systems: approximate-randomization trials of the paired test (default 10000)",
+        flag="--shuffles",
+    )
+    seed: int = setting(12345, "random seed of --bootstrap and of the paired test", flag="--seed")
+
+    def bootstrap_settings(self) -> BootstrapSettings | None:
+        """The bootstrap's settings, or ``None`` without ``bootstrap`` (raises ``ValueError`` out of
+        range)."""
+        if self.bootstrap is None:
+            return None
+        from evalcore.resampling import BootstrapSettings
+
+        return BootstrapSettings(self.bootstrap, self.level, self.seed)
+
+    def paired_settings(self) -> PairedTestSettings:
+        """The paired test's settings (raises ``ValueError`` out of range)."""
+        from evalcore.resampling import PairedTestSettings
+
+        return PairedTestSettings(self.shuffles, self.seed)
+
+
+@dataclass(frozen=True)
+class LabelReading:
+    """How a bracketed node's label becomes its label set (function tags, case, categories)."""
+
+    function_sep: str = setting(
+        "-=",
+        "separators of function tags in bracket labels (default '-='; FarPaHC: '-=*')",
+        flag="--function-sep",
+    )
+    fold_case: bool = setting(False, "lower-case every label", flag="--fold-case")
+    category_labels: bool = setting(
+        False,
+        "bracketed input: a node without function tags is labeled with its category, "
+        "part-of-speech nodes included (our extension: docs/tedeval.md, 'Category labels')",
+        flag="--category-labels",
+    )
