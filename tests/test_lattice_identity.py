@@ -405,6 +405,7 @@ def test_the_issue_command_scores_100_on_the_spmrl_excerpt(data: Path) -> None:
         assert out["tedeval"] in ({"U": 1.0, "L": 1.0}, None), argv
 
 
+@pytest.mark.slow
 def test_identity_matrix_shipped_inputs_by_scoring_options(shipped: Dataset) -> None:
     """Every gold × predicted representation × ambiguity lattice × every scoring option (JSON)."""
     n = 0
@@ -463,6 +464,7 @@ def test_identity_matrix_shipped_every_option_combination(shipped: Dataset) -> N
         check_cell(shipped, g, p, ambiguity, s, pr)
 
 
+@pytest.mark.slow
 def test_identity_matrix_spmrl_inputs(data: Path, tmp_path: Path) -> None:
     """The SPMRL excerpt's first 8 sentences: every input combination with the default scoring."""
     ds = spmrl_dataset(tmp_path, 8)
