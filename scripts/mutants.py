@@ -1,4 +1,4 @@
-"""The fixed list of single-point mutants run by ``scripts/mutation.py`` (issue 12; docs/mutation.md).
+"""The fixed list of single-point mutants run by ``scripts/mutation.py`` (docs/mutation.md).
 
 Each entry: the file, the function or method (``Class.name``) inside which the
 snippet must occur exactly once (``None``: once in the whole file), the exact
@@ -59,13 +59,13 @@ LATTICE = (
 SIGNIFICANCE = ("tests/test_boundaries_core.py", "tests/test_significance.py")
 RESAMPLING = ("tests/test_resampling.py", "tests/test_significance.py")
 OUTPUTS = ("tests/test_outputs_signals.py",)
-# token boundaries of files that do not state them (issue 12), read as a stream (issue 13)
+# token boundaries of files that do not state them, read as a stream
 BOUNDARIES = ("tests/test_lattice_identity.py", *LATTICE)
-# the linear algorithms of issue 13, tested against their definitions
+# the linear algorithms, tested against their definitions
 LINEAR_EVALB = ("tests/test_limits.py", *EVALB)
 LINEAR_FRAGMENTS = ("tests/test_limits.py", *FRAGMENTS)
 LINEAR_TED = ("tests/test_limits.py", *GENERAL_TED)
-# issue 24: behaviours pinned by tests/test_pins_*.py to the CoNLL 2018 scorer's output on small
+# behaviours pinned by tests/test_pins_*.py to the CoNLL 2018 scorer's output on small
 # inputs, hand counts and the docs' definitions (each mutant survived the tests of its own module)
 CONLL18_PINS = ("tests/test_pins_conll18.py", "tests/test_conll18.py")
 BREAKDOWN_PINS = ("tests/test_pins_breakdown.py", "tests/test_breakdown.py")
@@ -305,7 +305,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
      'elif table[g][s] == table[g][s + 1]:', SWAP, LATTICE),
     # ---- significance ------------------------------------------------------------------
     (SI, 'paired_bootstrap', '(hits + 1) / (samples + 1)', 'hits / samples', OFF_BY_ONE, SIGNIFICANCE),
-    # approximate_randomization runs on randomization_tests (count vectors and a scorer; issue 16)
+    # approximate_randomization runs on randomization_tests (count vectors and a scorer)
     (SI, 'randomization_tests', '(int(h) + 1) / (shuffles + 1)',
      'int(h) / shuffles', OFF_BY_ONE, SIGNIFICANCE),
     (SI, 'randomization_tests', 'diff >= observed - eps',
@@ -338,7 +338,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
     (J, '_check', '        p.inside,\n', '        g.inside,\n', SIDE, LATTICE),
     (LI, '_dep_tree', 't.deprel.split(":", 1)[0]', 't.deprel.split(":", 1)[-1]', OFF_BY_ONE, LATTICE),
     (TA, 'surface_tokens', 'tuple(range(i - 1, last))', 'tuple(range(i, last))', OFF_BY_ONE, LATTICE),
-    # ---- added with the merge of issues 12 and 13: recovered token boundaries, streamed; --
+    # ---- recovered token boundaries, streamed; --
     # ---- the algorithms made linear ----------------------------------------------------
     (LI, '_Ahead.at', 'return self.current if self.index == index else None', 'return None', EARLY,
      BOUNDARIES),
@@ -353,7 +353,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
      'out = [max(k - u - 1, 0) for u in range(length)]', OFF_BY_ONE, LINEAR_FRAGMENTS),
     (GT, 'ted_same_yield', 'if cost > _count_bound(kx, ky, pin_roots):', 'if False:', DROP, LINEAR_TED),
     (FR, 'fragment_counts', ' and (edge_ok is None or edge_ok[i])', '', DROP, LINEAR_FRAGMENTS),
-    # ---- issue 16: intervals and paired tests on per-sentence count vectors ---------------
+    # ---- intervals and paired tests on per-sentence count vectors ---------------
     (SI, 'bootstrap_intervals', 'scorer(rows.sum(axis=0)[None, :])[0]', 'scorer(rows[:1])[0]', DROP,
      RESAMPLING),
     (RS, '_freval_scorer', 'limit - np.argmax(present[:, ::-1], axis=1)',
@@ -362,7 +362,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
      RESAMPLING),
     (RS, '_ted_scorer', '1.0 - _ratio(sums[:, 0:1], sums[:, 1:2])', '_ratio(sums[:, 0:1], sums[:, 1:2])',
      DROP, RESAMPLING),
-    # ---- issue 18: evalb's reading step without trees (evalcore parseval) ------------------
+    # ---- evalb's reading step without trees (evalcore parseval) ------------------
     (EV, '_splitter', 'length = n - sum(map(for_length, tags)) if delete_len else n', 'length = n', DROP,
      EVALB_READER),
     (EV, '_splitter', 'before = list(accumulate(kept, initial=0))', 'before = list(range(n + 1))',
@@ -371,7 +371,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
      EVALB_READER),
     (EV, '_splitter', ' or (quote_labels and not QUOTE_WORDS.isdisjoint(words))', '', DROP,
      EVALB_READER),
-    # ---- issue 18: the count-only path of evalcore parseval (the reader's counting mode, parseval_rows)
+    # ---- the count-only path of evalcore parseval (the reader's counting mode, parseval_rows)
     (EV, '_counter', 'if start != pos and label is not None:', 'if label is not None:', DROP,
      EVALB_READER),
     (EV, '_splitter', 'if text.count("(") >= max_depth - 1:', 'if False:', DROP, EVALB_READER),
@@ -392,7 +392,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
      'if config.category_labels and parts.category:', DROP, CATEGORY),
     (C, 'ptb_to_span_tree', 'names = (parts.category,)', 'names = (raw,)', OPERATOR, CATEGORY),
     (T, 'TedConfig.signature_value', 'if c.category_labels:', 'if False:', DROP, CATEGORY),
-    # ---- issue 24: behaviours pinned to the CoNLL 2018 scorer on small inputs --------------
+    # ---- behaviours pinned to the CoNLL 2018 scorer on small inputs --------------
     (C18, '_Aligner._flush', 'if las:', 'if uas:', OPERATOR, CONLL18_PINS),
     (C18, '_Aligner._flush', 'if upos and feats and _children(g, s):', 'if upos and feats:', DROP,
      CONLL18_PINS),
@@ -413,7 +413,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
      '_ratio(sums[:, c], sums[:, g] + sums[:, s])', CONSTANT, CONLL18_PINS),
     (RC18, 'format_conll18_counts', 'r.aligned or (r.correct if r.metric == "Words" else "")',
      'r.aligned or ""', DROP, CONLL18_PINS),
-    # ---- issue 24: breakdown bins at their edges (hand counts) ---------------------------
+    # ---- breakdown bins at their edges (hand counts) ---------------------------
     (BD, '_bin_distance', '("3-6" if d <= 6 else "7+")', '("3-6" if d < 6 else "7+")', COMPARISON,
      BREAKDOWN_PINS),
     (BD, '_depth_key', '(str(d) if d <= 6 else "7+")', '(str(d) if d < 6 else "7+")', COMPARISON,
@@ -421,7 +421,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
     (BD, '_bin_length', '"51+" if n > 50', '"51+" if n >= 50', COMPARISON, BREAKDOWN_PINS),
     (BD, 'group_keys', '_bin_length(_kept_length(tree, config))', '_bin_length(len(toks))', DROP,
      BREAKDOWN_PINS),
-    # ---- issue 24: report columns (B - A, n.s.) and the app's intervals ----------------------
+    # ---- report columns (B - A, n.s.) and the app's intervals ----------------------
     (RR, 'paired_text', '100 * (cmp.b[i] - cmp.a[i]),', '100 * (cmp.a[i] - cmp.b[i]),', SWAP, REPORT_PINS),
     (RR, 'paired_text', '"" if t.significant else "n.s.",', '"" if t.p_value <= 0.05 else "n.s.",',
      COMPARISON, ("tests/test_pins_significance.py", "tests/test_pins_report.py")),
@@ -436,7 +436,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
     (AV, 'breakdown_frame', '"LAS high": round(100 * r.las.high, 2),',
      '"LAS high": round(100 * r.uas.high, 2),', SIDE, APP_PINS),
     (AV, 'corpus_intervals', 'if not c.skipped and not c.excluded]', 'if not c.skipped]', DROP, APP_PINS),
-    # ---- issue 24: significance at p = 0.05, resampling of excluded rows, SEGEVAL, batch FREVAL
+    # ---- significance at p = 0.05, resampling of excluded rows, SEGEVAL, batch FREVAL
     (EX, 'build_rows', 'r.p_value < config.alpha', 'r.p_value <= config.alpha', COMPARISON,
      SIGNIFICANCE_PINS),
     (RK, 'rank_parses', 'r.p_value < config.alpha', 'r.p_value <= config.alpha', COMPARISON,
@@ -451,7 +451,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
 ]
 # fmt: on
 
-# ---- issue 24: behaviours pinned to the reference tools' outputs and to hand counts -------
+# ---- behaviours pinned to the reference tools' outputs and to hand counts -------
 # (tests/test_pins_*.py; the inputs and the tools' outputs in tests/fixtures/reference/pins)
 API = "evalcore/api.py"
 AT = "evalcore/atlas.py"
@@ -587,7 +587,7 @@ _RAW += [
     (SI, 'check_seed', 'or seed < 0:', 'or seed < -1:', OFF_BY_ONE, OUTPUTS),
     ("evalcore/batch.py", 'run_batch_outcome', 'if bad and not keep_going:', 'if False:', DROP, OUTPUTS),
     ("evalcore/commands/batch.py", '_first_failure', 'FIRST_EXCEPTION', '"ALL_COMPLETED"', CONSTANT, OUTPUTS),
-    # ---- issue 30: what grows with the parses, a size limit, a map; streams that cannot pair --
+    # ---- what grows with the parses, a size limit, a map; streams that cannot pair --
     (SI, '_pairwise', 'block = max(1, _CELLS // max(1, m, _chunk(trials, m)))',
      'block = max(1, _CELLS // max(1, m))', DROP, SIGNIFICANCE),
     (SI, '_first_equal', 'rep.append(i if match is None else match)', 'rep.append(i)', DROP, SIGNIFICANCE),

@@ -1,4 +1,4 @@
-"""docs/api.md runs as shown, and its numbers are the command line's (issue 18, part 1).
+"""docs/api.md runs as shown, and its numbers are the command line's.
 
 Every ```python block of the page is run in order in one namespace, from the repository's root;
 a ```text block right after a block is what it must print (trailing spaces aside).  A block

@@ -1,4 +1,4 @@
-"""Per-scheme label maps on the cross-scheme page (issue 19 part 5): chosen per scheme (shipped or
+"""Per-scheme label maps on the cross-scheme page: chosen per scheme (shipped or
 uploaded), in the page's link, applied to the table, and the labels they merged listed."""
 
 from __future__ import annotations

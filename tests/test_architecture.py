@@ -1,4 +1,4 @@
-"""The house's rooms (docs ARCHITECTURE; issue 15), checked on the source with ``ast``.
+"""The house's rooms (docs ARCHITECTURE), checked on the source with ``ast``.
 
 * **Layers**: data flows one way, files → trees → conversions → counts → scores → reports → API.
   A module imports only from its own layer or lower ones::

@@ -1,4 +1,4 @@
-"""``evalcore batch`` (issue 18, part 5; docs/batch.md).
+"""``evalcore batch`` (docs/batch.md).
 
 * Every number of the table equals what the single command prints on the same files (attach,
   parseval, freval, tedeval, and the paired tests of ``attach GOLD A B`` / ``freval GOLD A B``).

@@ -1,4 +1,4 @@
-"""The label maps shipped in ``assets/labelmaps/`` (docs/labels.md, issue 19 part 3)."""
+"""The label maps shipped in ``assets/labelmaps/`` (docs/labels.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Deep links (issue 13): one validating parser of the query string (``workbench/links.py``), and a
+"""Deep links: one validating parser of the query string (``workbench/links.py``), and a
 walk of every page with hostile values for each key it reads, asserting that no traceback
 (``stException``) reaches the page and that the refused value is reported in the page.
 

@@ -1,4 +1,4 @@
-"""The readers' fast paths (issue 18, part 4) against what they replace.
+"""The readers' fast paths against what they replace.
 
 * CoNLL-U: a plain-integer ID is read without the ``conllu`` library, and comments are split without
   it; the library's own ``parse_id_value`` / ``parse_comment_line`` are the reference here.

@@ -1,4 +1,4 @@
-"""Streaming (issue 8): the command line holds one sentence at a time, whatever the corpus length.
+"""Streaming: the command line holds one sentence at a time, whatever the corpus length.
 
 The readers the commands use are wrapped so that every tree they hand out is tracked with a weak
 reference: the most trees alive at once must stay a small constant (a command that kept the trees,
