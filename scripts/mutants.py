@@ -618,6 +618,10 @@ _RAW += [
      'complete=sum(1 for r in ok if r.gold == r.matched)', DROP, EVALB_READER),
     ("evalcore/families/parseval.py", 'run', 'if keep_rows and not settings.keep_sentences:', 'if False:',
      DROP, ("tests/test_pins_misc.py",)),
+    ("evalcore/formats/evalb.py", '_counter', 'if closes > len(stack):', 'if closes > len(stack) + 1:',
+     OFF_BY_ONE, EVALB_READER),
+    ("evalcore/formats/evalb.py", '_counter', 'if any(t[0] != "(" or t == ")" for t in opens):', 'if False:',
+     DROP, EVALB_READER),
 ]
 # fmt: on
 

@@ -309,6 +309,9 @@ def test_count_reader_reads_a_wsj_line_and_declines_what_it_cannot_read() -> Non
     assert sorted(keys) == [(0, 2, "NP"), (0, 3, ""), (0, 3, "S"), (2, 3, "VP")]
     for bad in ["(S (NP a b) (VP c))", "(S (NP a)", "(S (NP a)))", "word (S a)", "( NP (NN a))"]:
         assert _count_reading(bad, config, Limits()) is None
+    # as many ")" as "(", but a word outside a preterminal, or an empty bracket: declined too
+    for bad in ["(S (NP a (NN b))))", "(S (X ) (NN a))))"]:
+        assert _count_reading(bad, config, Limits()) is None
     # glued brackets: one bracket per "(" (hand count: the outer "" and S over the word)
     for glued, brackets in [
         ("((S (NN a)))", [(0, 1, ""), (0, 1, "S")]),
@@ -421,7 +424,6 @@ def test_parseval_rows_counts_as_parseval_lines(
     assert fast == slow
 
 
-@pytest.mark.slow
 def test_parseval_rows_on_the_wsj_sample_as_parseval_lines(tmp_path: Path) -> None:
     data = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
     if not (data / "ptb_wsj_sample").is_dir():
