@@ -40,6 +40,9 @@ DECLARED = [f for f in FAMILIES if f.settings is not None]
 
 # options of a command that are not settings of its family: how the command writes its output
 WRITING = {"--format", "--help"}
+# evalcore attach: tables added beside the scores (the same numbers per group, the relation table),
+# not settings of the scores; the API and batch give the scores only
+WRITING |= {"--by", "--confusion"}
 # settings the manifest names at the gold's level, not in [gold.FAMILY] (a path relative to it)
 GOLD_KEYS = {"prm"}
 
