@@ -40,10 +40,12 @@ if TYPE_CHECKING:
 
     from evalcore.conversion import Protocol
     from evalcore.experiment import ExperimentResult, NamedTrees
+    from evalcore.families.align_labels import LabelAlignments
     from evalcore.families.attach import AttachOutcome
     from evalcore.formats._io import InMemoryText
     from evalcore.formats.ptb import PtbLine
     from evalcore.inspection import SentenceReport
+    from evalcore.labelalign import Direction
     from evalcore.lattice.reading import FileInput
     from evalcore.metrics.attachment import PunctTags
     from evalcore.metrics.freval import FrevalResult
@@ -54,6 +56,7 @@ if TYPE_CHECKING:
 __all__ = [
     "NAME_SUFFIXES",
     "Input",
+    "align_labels",
     "attach",
     "freval",
     "inspect",
@@ -301,6 +304,43 @@ def _input_name(value: Input | None, default: str) -> str:
     if isinstance(value, str | os.PathLike) and not (isinstance(value, str) and _is_content(value)):
         return named_path(os.fspath(value))[0]
     return default
+
+
+def align_labels(
+    gold_a: Input,
+    gold_b: Input,
+    *,
+    function_sep: str = "-=",
+    fold_case: bool = False,
+    category_labels: bool = False,
+    direction: Direction = "a-b",
+    min_support: int = 5,
+    min_share: float = 0.5,
+    skip_mismatched: bool = False,
+    limits: Limits = DEFAULT_LIMITS,
+) -> LabelAlignments:
+    """A proposed map from the labels of ``gold_a`` onto those of ``gold_b`` (``direction``
+    ``"b-a"``: the other way, ``"both"``: the two), two annotations of the same sentences
+    (docs/labels.md; ``evalcore align-labels``): a pair of labels on the same span is kept with at
+    least ``min_support`` co-occurrences and ``min_share`` of the label's occurrences.  Labels are
+    read as ``evalcore tedeval`` reads them (``function_sep``, ``fold_case``, ``category_labels``);
+    ``skip_mismatched`` skips and counts sentences whose words differ instead of raising
+    :class:`~evalcore.errors.MismatchError`.  ``result.alignments[0].label_map`` is the map;
+    ``to_dict()`` is ``{"alignments": ...}``, the command's JSON."""
+    from evalcore.families.align_labels import AlignInputs, AlignLabelsSettings, run
+
+    settings = AlignLabelsSettings(
+        function_sep=function_sep,
+        fold_case=fold_case,
+        category_labels=category_labels,
+        direction=direction,
+        min_support=min_support,
+        min_share=min_share,
+        skip_mismatched=skip_mismatched,
+    )
+    a, b = _source(gold_a, "gold_a", limits), _source(gold_b, "gold_b", limits)
+    names = (_input_name(gold_a, "A"), _input_name(gold_b, "B"))
+    return run(AlignInputs(a.data, b.data, names, (a.name, b.name)), settings, limits)
 
 
 # ---------------------------------------------------------------------------

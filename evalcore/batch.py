@@ -90,7 +90,7 @@ MAX_SYSTEMS = 200
 """Systems of one gold: the pairs grow as its square (200 systems: 19,900 paired tests)."""
 
 _GOLD_KEYS = frozenset({"name", "file", "metrics", "systems", "prm"}) | {
-    f.name for f in FAMILIES if f.settings is not None
+    f.name for f in FAMILIES if f.settings is not None and f.name in METRICS
 }
 _SETTINGS_KEYS = frozenset({"shuffles", "seed"})
 _NOT_IN_TABLE = {"attach": attach_family.RESAMPLING | {"per_sentence"}}

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from evalcore.families import attach, parseval
+from evalcore.families import align_labels, attach, parseval
 
 __all__ = ["FAMILIES", "Family", "family_named", "family_of"]
 
@@ -58,6 +58,11 @@ FAMILIES: tuple[Family, ...] = (
     Family(
         "lattice", "evalcore.metrics.joint.JointResult", "evalcore.report.lattice",
         "scenario_table", "result_json",
+    ),
+    Family(
+        "align-labels", "evalcore.families.align_labels.LabelAlignments", "evalcore.report.labels",
+        "alignments_table", "alignments_document", settings=align_labels.AlignLabelsSettings,
+        inputs=align_labels.AlignInputs, run=align_labels.run,
     ),
 )  # fmt: skip
 """Every family, in the order of the command line's help."""
