@@ -616,6 +616,28 @@ _RAW += [
     (P, 'counts_of', 'if c <= 2)', 'if c < 2)', COMPARISON, EVALB_READER),
     (P, 'counts_of', 'complete=sum(1 for r in ok if r.gold == r.test == r.matched)',
      'complete=sum(1 for r in ok if r.gold == r.matched)', DROP, EVALB_READER),
+    # ---- the registry's attach and align-labels families ---------------------------------------
+    ("evalcore/families/attach.py", 'run',
+     'keep = settings.per_sentence or boot is not None or inputs.system_b is not None',
+     'keep = settings.per_sentence or inputs.system_b is not None', DROP,
+     ("tests/test_resampling.py", "tests/test_registry.py")),
+    ("evalcore/families/attach.py", 'run', 'if not settings.per_sentence:', 'if False:', DROP,
+     ("tests/test_registry.py",)),
+    ("evalcore/families/attach.py", 'attach_config',
+     'if settings.punct_tags != "ptb" and not settings.no_punct:', 'if False:', DROP,
+     ("tests/test_registry.py",)),
+    ("evalcore/families/attach.py", 'attach_config', 'skip_invalid=not settings.strict', 'skip_invalid=True',
+     CONSTANT, ("tests/test_cli_attach.py",)),
+    ("evalcore/report/attach.py", 'attach_json', 'intervals = intervals or result.intervals', 'pass', DELETE,
+     ("tests/test_registry.py",)),
+    ("evalcore/registry.py", 'family_of', 'for cls in type(result).__mro__}', 'for cls in (type(result),)}',
+     DROP, ("tests/test_registry.py",)),
+    (BA, '_score_attach', 'per_sentence=len(job.gold.systems) > 1', 'per_sentence=False', CONSTANT,
+     ("tests/test_batch.py", "tests/test_registry.py")),
+    ("evalcore/families/align_labels.py", 'run', 'skip_mismatched=settings.skip_mismatched',
+     'skip_mismatched=False', CONSTANT, ("tests/test_labelalign.py",)),
+    ("evalcore/families/align_labels.py", 'run', 'direction=settings.direction,', 'direction="a-b",',
+     CONSTANT, ("tests/test_labelalign.py", "tests/test_registry.py")),
 ]
 # fmt: on
 

@@ -34,6 +34,7 @@ from evalcore.families.attach import AttachSettings
 from evalcore.families.parseval import Extraction, ParsevalSettings
 from evalcore.limits import LIMIT_SPECS, Limits
 from evalcore.registry import FAMILIES, Family, family_named, family_of
+from evalcore.resampling import PairedTestSettings
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "assets" / "evalb" / "sample"
@@ -321,8 +322,39 @@ def _check_attach(s: AttachSettings, two: bool) -> None:
 
 
 def test_attach_faces_agree_on_an_example() -> None:
-    """One example, fast: NED.pl's punctuation left out, short sentences, the deprels' base."""
-    _check_attach(AttachSettings(no_punct=True, punct_tags="nedpl", max_len=12, deprel_base=True), two=False)
+    """One example, fast: NED.pl's punctuation left out, short sentences, the deprels' base, and
+    bootstrap intervals (kept by the result, its sentences not: ``per_sentence`` is not asked)."""
+    s = AttachSettings(no_punct=True, punct_tags="nedpl", max_len=12, deprel_base=True, bootstrap=20, seed=7)
+    _check_attach(s, two=False)
+    result = evalcore.attach(FR_GOLD, FR_A, bootstrap=20, seed=7)
+    assert result.intervals is not None and result.per_sentence == ()
+    for name in ("uas", "las", "ned"):  # a percentile interval around its score, over varied sentences
+        interval = result.intervals.get(name)
+        assert interval.low < getattr(result.score, name) < interval.high
+
+
+def test_batch_tests_two_systems_as_the_command_does() -> None:
+    """Batch's paired rows (the manifest's shuffles and seed) are ``evalcore attach GOLD A B``'s tests."""
+    code, doc, err = _cli_json(["attach", str(FR_GOLD), str(FR_A), str(FR_B), "--shuffles", "200"])
+    assert code == 0, err
+    systems = tuple(SystemEntry(p.name, str(p), 2) for p in (FR_A, FR_B))
+    entry = GoldEntry("g", str(FR_GOLD), 1, systems, ("attach",))
+    rows = run_batch(Manifest("m.toml", (entry,), PairedTestSettings(shuffles=200)), Limits())
+    p = {r.score: r.value for r in rows if r.kind == "p"}
+    assert p == {m["metric"]: m["p_value"] for m in doc["metrics"]}  # type: ignore[index]
+
+
+def test_a_setting_out_of_range_is_refused_by_each_face_in_its_own_words() -> None:
+    """``punct_tags`` says which tokens ``no_punct`` leaves out; a negative ``max_len``."""
+    for kwargs, flags, message in (
+        ({"punct_tags": "nedpl"}, ["--punct-tags", "nedpl"], "--punct-tags says which tokens --no-punct"),
+        ({"max_len": -1}, ["--max-len", "-1"], "--max-len must be >= 0"),
+    ):
+        code, _, err = _cli_json(["attach", str(FR_GOLD), str(FR_A), *flags])
+        assert code == 2 and f"evalcore attach: {message}" in err
+        with pytest.raises(InvalidSetting, match=message.split(" ", 1)[1]) as caught:
+            evalcore.attach(FR_GOLD, FR_A, **kwargs)  # type: ignore[arg-type]
+        assert caught.value.field.option.flag == flags[0]
 
 
 @pytest.mark.slow
