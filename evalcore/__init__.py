@@ -16,7 +16,7 @@ it is light: each function imports its metric when called (tests/test_startup.py
 # sets a package's attribute when it first loads a subpackage, and would otherwise replace the
 # function by the subpackage as soon as anything imported evalcore.lattice.reading.
 from evalcore import lattice as _lattice_package  # noqa: F401  (see above)
-from evalcore.api import Input, attach, freval, inspect, lattice, parseval, read, tedeval
+from evalcore.api import Input, align_labels, attach, freval, inspect, lattice, parseval, read, tedeval
 from evalcore.errors import (
     EvalcoreError,
     InputFormatError,
@@ -45,6 +45,7 @@ __all__ = [
     "TreeStructureError",
     "UnificationError",
     "__version__",
+    "align_labels",
     "attach",
     "freval",
     "inspect",

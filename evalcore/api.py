@@ -40,11 +40,14 @@ if TYPE_CHECKING:
 
     from evalcore.conversion import Protocol
     from evalcore.experiment import ExperimentResult, NamedTrees
+    from evalcore.families.align_labels import LabelAlignments
+    from evalcore.families.attach import AttachOutcome
     from evalcore.formats._io import InMemoryText
     from evalcore.formats.ptb import PtbLine
     from evalcore.inspection import SentenceReport
+    from evalcore.labelalign import Direction
     from evalcore.lattice.reading import FileInput
-    from evalcore.metrics.attachment import AttachResult
+    from evalcore.metrics.attachment import PunctTags
     from evalcore.metrics.freval import FrevalResult
     from evalcore.metrics.joint import JointResult
     from evalcore.metrics.parseval import ParsevalResult
@@ -53,6 +56,7 @@ if TYPE_CHECKING:
 __all__ = [
     "NAME_SUFFIXES",
     "Input",
+    "align_labels",
     "attach",
     "freval",
     "inspect",
@@ -246,43 +250,97 @@ def read(
 def attach(
     gold: Input,
     system: Input,
+    system_b: Input | None = None,
     *,
     no_punct: bool = False,
+    punct_tags: PunctTags = "ptb",
     max_len: int | None = None,
     deprel_base: bool = False,
     strict: bool = False,
     per_sentence: bool = False,
-    punct_tags: Literal["ptb", "nedpl"] = "ptb",
+    bootstrap: int | None = None,
+    level: float = 0.95,
+    shuffles: int = 10_000,
+    seed: int = 12345,
     limits: Limits = DEFAULT_LIMITS,
-) -> AttachResult:
+) -> AttachOutcome:
     """UAS, LAS, label accuracy, undirected, NED of ``system`` against ``gold`` over the same
     tokens (docs/attachment.md, "The five numbers"; ``evalcore attach``).  Sentences that are not trees are
     skipped and counted (``result.warnings`` names them), or raise with ``strict``; ``per_sentence`` keeps
     every sentence's counts.  A system of another tokenization raises
     :class:`~evalcore.errors.MismatchError` (``evalcore attach`` then aligns characters).
     ``punct_tags="nedpl"``: ``no_punct`` leaves out the tags NED.pl takes for punctuation
-    (``--punct-tags nedpl``; docs/attachment.md)."""
-    from evalcore.formats.conllu import read_conllu
-    from evalcore.metrics.attachment import AttachConfig, attach_corpus
+    (``--punct-tags nedpl``; docs/attachment.md).  ``bootstrap=N``: ``result.intervals``, each score's
+    percentile interval from N resamples of the sentences at ``level`` (seeded; ``--bootstrap``).
+    ``system_b``: a second system over the same gold, ``result.system_b`` its scores and
+    ``result.comparison`` each score's paired approximate-randomization test (``shuffles`` trials,
+    ``seed``; ``evalcore attach GOLD A B``, docs/tedeval.md, "The cross-scheme experiment and
+    significance"); ``to_dict()`` is then the command's document of the two."""
+    from evalcore.families.attach import AttachInputs, AttachSettings, run
 
-    if max_len is not None and max_len < 0:
-        raise ValueError("max_len must be >= 0")
-    if punct_tags != "ptb" and not no_punct:
-        raise ValueError("punct_tags says which tokens no_punct leaves out: give no_punct=True")
-    config = AttachConfig(
+    settings = AttachSettings(
+        bootstrap=bootstrap,
+        level=level,
+        shuffles=shuffles,
+        seed=seed,
         no_punct=no_punct,
+        punct_tags=punct_tags,
         max_len=max_len,
         deprel_base=deprel_base,
-        skip_invalid=not strict,
-        punct_tags=punct_tags,
-    )
-    g, s = _source(gold, "gold", limits), _source(system, "system", limits)
-    return attach_corpus(
-        read_conllu(g.data, name=g.name, on_invalid="keep", limits=limits),
-        read_conllu(s.data, name=s.name, on_invalid="keep", limits=limits),
-        config,
+        strict=strict,
         per_sentence=per_sentence,
     )
+    g, s = _source(gold, "gold", limits), _source(system, "system", limits)
+    b = None if system_b is None else _source(system_b, "system_b", limits)
+    names = (_input_name(system, "A"), _input_name(system_b, "B"))
+    b_data, b_name = (None, None) if b is None else (b.data, b.name)
+    inputs = AttachInputs(g.data, s.data, b_data, g.name, s.name, b_name, names)
+    return run(inputs, settings, limits)
+
+
+def _input_name(value: Input | None, default: str) -> str:
+    """A path's name as ``evalcore attach GOLD A B`` names a system (``NAME=PATH`` or its file
+    name); in-memory input: ``default``."""
+    if isinstance(value, str | os.PathLike) and not (isinstance(value, str) and _is_content(value)):
+        return named_path(os.fspath(value))[0]
+    return default
+
+
+def align_labels(
+    gold_a: Input,
+    gold_b: Input,
+    *,
+    function_sep: str = "-=",
+    fold_case: bool = False,
+    category_labels: bool = False,
+    direction: Direction = "a-b",
+    min_support: int = 5,
+    min_share: float = 0.5,
+    skip_mismatched: bool = False,
+    limits: Limits = DEFAULT_LIMITS,
+) -> LabelAlignments:
+    """A proposed map from the labels of ``gold_a`` onto those of ``gold_b`` (``direction``
+    ``"b-a"``: the other way, ``"both"``: the two), two annotations of the same sentences
+    (docs/labels.md; ``evalcore align-labels``): a pair of labels on the same span is kept with at
+    least ``min_support`` co-occurrences and ``min_share`` of the label's occurrences.  Labels are
+    read as ``evalcore tedeval`` reads them (``function_sep``, ``fold_case``, ``category_labels``);
+    ``skip_mismatched`` skips and counts sentences whose words differ instead of raising
+    :class:`~evalcore.errors.MismatchError`.  ``result.alignments[0].label_map`` is the map;
+    ``to_dict()`` is ``{"alignments": ...}``, the command's JSON."""
+    from evalcore.families.align_labels import AlignInputs, AlignLabelsSettings, run
+
+    settings = AlignLabelsSettings(
+        function_sep=function_sep,
+        fold_case=fold_case,
+        category_labels=category_labels,
+        direction=direction,
+        min_support=min_support,
+        min_share=min_share,
+        skip_mismatched=skip_mismatched,
+    )
+    a, b = _source(gold_a, "gold_a", limits), _source(gold_b, "gold_b", limits)
+    names = (_input_name(gold_a, "A"), _input_name(gold_b, "B"))
+    return run(AlignInputs(a.data, b.data, names, (a.name, b.name)), settings, limits)
 
 
 # ---------------------------------------------------------------------------

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, BinaryIO, Literal, TypeAlias, TypeVar
 
 from evalcore.declare import from_mapping
 from evalcore.errors import EvalcoreError, InputFormatError, LimitError, one_line
+from evalcore.families import attach as attach_family
 from evalcore.families import parseval as parseval_family
 from evalcore.formats.conllu import read_conllu
 from evalcore.formats.detect import read_trees
@@ -89,9 +90,12 @@ MAX_SYSTEMS = 200
 """Systems of one gold: the pairs grow as its square (200 systems: 19,900 paired tests)."""
 
 _GOLD_KEYS = frozenset({"name", "file", "metrics", "systems", "prm"}) | {
-    f.name for f in FAMILIES if f.settings is not None
+    f.name for f in FAMILIES if f.settings is not None and f.name in METRICS
 }
 _SETTINGS_KEYS = frozenset({"shuffles", "seed"})
+_NOT_IN_TABLE = {"attach": attach_family.RESAMPLING | {"per_sentence"}}
+"""Settings a ``[gold.FAMILY]`` table does not take: the paired tests' ``shuffles`` and ``seed``
+are the manifest's ``[settings]``, and the table's rows have no intervals and no sentences."""
 S = TypeVar("S")
 
 
@@ -399,7 +403,8 @@ def _family_settings(raw: dict[str, object], index: int, lines: _Lines, path: st
         if not isinstance(table, dict):
             raise _fail(path, where, f"[gold.{family.name}] must be a table of settings")
         try:
-            out.append(from_mapping(family.settings, table, leave=frozenset({"prm"})))
+            leave = frozenset({"prm"}) | _NOT_IN_TABLE.get(family.name, frozenset())
+            out.append(from_mapping(family.settings, table, leave=leave))
         except ValueError as exc:
             key = next((k for k in table if str(exc).startswith((f"{k} ", f"unknown setting {k!r}"))), None)
             line = lines.key(key, index) if key is not None else where
@@ -463,24 +468,15 @@ def _rows(
 
 
 def _score_attach(job: ScoreJob) -> ScoreOutput:
-    from evalcore.metrics.attachment import AttachConfig, attach_corpus
-
     system = job.systems[0]
-    result = attach_corpus(
-        read_conllu(job.gold.path, on_invalid="keep", limits=job.limits),
-        read_conllu(system.path, on_invalid="keep", limits=job.limits),
-        AttachConfig(),
-        per_sentence=len(job.gold.systems) > 1,
+    settings = replace(
+        job.gold.settings_of(attach_family.AttachSettings), per_sentence=len(job.gold.systems) > 1
     )
-    s = result.score
-    values = [
-        ("uas", s.uas),
-        ("las", s.las),
-        ("label", s.label),
-        ("undirected", s.undirected),
-        ("ned", s.ned),
-    ]
-    return ScoreOutput(_rows(job, system.name, values, s.signature), tuple(c for _, c in result.per_sentence))
+    result = attach_family.run(attach_family.AttachInputs(job.gold.path, system.path), settings, job.limits)
+    values = attach_family.batch_values(result)
+    return ScoreOutput(
+        _rows(job, system.name, values, result.signature), tuple(c for _, c in result.per_sentence)
+    )
 
 
 def _score_parseval(job: ScoreJob) -> ScoreOutput:

@@ -622,6 +622,28 @@ _RAW += [
      OFF_BY_ONE, EVALB_READER),
     ("evalcore/formats/evalb.py", '_counter', 'if any(t[0] != "(" or t == ")" for t in opens):', 'if False:',
      DROP, EVALB_READER),
+    # ---- the registry's attach and align-labels families ---------------------------------------
+    ("evalcore/families/attach.py", 'run',
+     'keep = settings.per_sentence or boot is not None or inputs.system_b is not None',
+     'keep = settings.per_sentence or inputs.system_b is not None', DROP,
+     ("tests/test_resampling.py", "tests/test_registry.py")),
+    ("evalcore/families/attach.py", 'run', 'if not settings.per_sentence:', 'if False:', DROP,
+     ("tests/test_registry.py",)),
+    ("evalcore/families/attach.py", 'attach_config',
+     'if settings.punct_tags != "ptb" and not settings.no_punct:', 'if False:', DROP,
+     ("tests/test_registry.py",)),
+    ("evalcore/families/attach.py", 'attach_config', 'skip_invalid=not settings.strict', 'skip_invalid=True',
+     CONSTANT, ("tests/test_cli_attach.py",)),
+    ("evalcore/report/attach.py", 'attach_json', 'intervals = intervals or result.intervals', 'pass', DELETE,
+     ("tests/test_registry.py",)),
+    ("evalcore/registry.py", 'family_of', 'for cls in type(result).__mro__}', 'for cls in (type(result),)}',
+     DROP, ("tests/test_registry.py",)),
+    (BA, '_score_attach', 'per_sentence=len(job.gold.systems) > 1', 'per_sentence=False', CONSTANT,
+     ("tests/test_batch.py", "tests/test_registry.py")),
+    ("evalcore/families/align_labels.py", 'run', 'skip_mismatched=settings.skip_mismatched',
+     'skip_mismatched=False', CONSTANT, ("tests/test_labelalign.py",)),
+    ("evalcore/families/align_labels.py", 'run', 'direction=settings.direction,', 'direction="a-b",',
+     CONSTANT, ("tests/test_labelalign.py", "tests/test_registry.py")),
 ]
 # fmt: on
 

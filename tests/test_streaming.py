@@ -20,12 +20,13 @@ from typing import Any
 import pytest
 from ec_support import CliResult, conllu_sentence
 
-import evalcore.commands.attach as attach_cmd
 import evalcore.commands.freval as freval_cmd
 import evalcore.commands.parseval as parseval_cmd
 import evalcore.commands.tedeval as tedeval_cmd
 import evalcore.formats._io as io_module
+import evalcore.formats.conllu as conllu_module
 import evalcore.formats.evalb as evalb_module
+import evalcore.metrics.attachment as attachment_module
 import evalcore.metrics.parseval as parseval_module
 import evalcore.significance as sig
 from evalcore.experiment import ExperimentConfig, NamedTrees, Scheme, run_experiment
@@ -144,9 +145,9 @@ def test_attach_command_streams(
     corpus: dict[str, str], run_cli: RunCli, monkeypatch: pytest.MonkeyPatch, per_sentence: bool
 ) -> None:
     tracker = Tracker()
-    real = attach_cmd.read_conllu
-    monkeypatch.setattr(attach_cmd, "read_conllu", lambda *a, **k: tracker.trees(real(*a, **k)))
-    results = capture(monkeypatch, attach_cmd, "attach_corpus")
+    real = conllu_module.read_conllu  # the attach family's run imports both when it runs
+    monkeypatch.setattr(conllu_module, "read_conllu", lambda *a, **k: tracker.trees(real(*a, **k)))
+    results = capture(monkeypatch, attachment_module, "attach_corpus")
     options = ("--per-sentence",) if per_sentence else ()
     r = run_cli("attach", corpus["gold"], corpus["sys"], "--format", "json", *options)
     assert r.code == 0, r.err
