@@ -36,12 +36,9 @@ from typing import TYPE_CHECKING, Literal, overload
 from evalcore.limits import DEFAULT_LIMITS, Limits
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-
     from evalcore.conversion import Protocol
     from evalcore.experiment import ExperimentResult, NamedTrees
     from evalcore.formats._io import InMemoryText
-    from evalcore.formats.ptb import PtbLine
     from evalcore.inspection import SentenceReport
     from evalcore.lattice.reading import FileInput
     from evalcore.metrics.attachment import AttachResult
@@ -341,28 +338,18 @@ def parseval(
     return run(BracketInputs(g.data, s.data, g.name, s.name), settings, limits, on_warning=_warner(4))
 
 
-def _bracket_pair(
-    gold: Input, system: Input, layout: Layout, limits: Limits
-) -> tuple[Iterator[PtbLine], Iterator[PtbLine]]:
-    """The gold's and the system's sentences, read as ``evalcore parseval`` and ``freval`` read them."""
-    from evalcore.formats.ptb import read_ptb_sentences
-
-    g, s = _source(gold, "gold", limits), _source(system, "system", limits)
-    return (
-        read_ptb_sentences(g.data, name=g.name, layout=layout, limits=limits),
-        read_ptb_sentences(s.data, name=s.name, layout=layout, limits=limits),
-    )
+def _parse_named(value: Input, role: str, limits: Limits) -> tuple[_Source, str]:
+    """A parse and its name in a two-parse report (a path's file name, as ``NAME=PATH`` names it
+    on the command line; else ``role``)."""
+    src = _source(value, role, limits)
+    return src, named_path(src.data)[0] if isinstance(src.data, str) else role
 
 
 def freval(
     gold: Input,
     system: Input,
+    system_b: Input | None = None,
     *,
-    max_size: int | None = None,
-    alpha: Sequence[float] | None = None,
-    strict: bool = False,
-    cutoff_len: int | None = None,
-    collapse_unary: bool = False,
     prm: str | os.PathLike[str] | None = None,
     unlabeled: bool = False,
     max_error: int | None = None,
@@ -370,17 +357,32 @@ def freval(
     drop_unlabeled_root: bool = False,
     delete_root: bool = False,
     function_separators: str = "-=",
+    max_size: int | None = None,
+    cutoff_len: int | None = None,
+    alpha: Sequence[float] | str | None = None,
+    strict: bool = False,
+    collapse_unary: bool = False,
+    bootstrap: int | None = None,
+    level: float = 0.95,
+    shuffles: int = 10_000,
+    seed: int = 12345,
     keep_sentences: bool = True,
     limits: Limits = DEFAULT_LIMITS,
 ) -> FrevalResult:
     """FREVAL (Bastings & Sima'an 2014; docs/freval.md, "FREVAL"; ``evalcore freval``): recall, precision and
-    F1 per fragment size 1..``max_size`` and FLR / FLP / F1 mixed with ``alpha`` (default uniform);
-    brackets extracted as :func:`parseval` does."""
-    from evalcore.declare import check
-    from evalcore.families.parseval import Extraction, extraction_config
-    from evalcore.metrics.freval import FrevalConfig, freval_corpus
+    F1 per fragment size 1..``max_size`` and FLR / FLP / F1 mixed with ``alpha`` (weights of sizes
+    1, 2, ...; default uniform); brackets extracted as :func:`parseval` does (the same keywords).
+    ``strict``: a matched fragment must also have its parent-child edges in the test tree;
+    ``collapse_unary``: a bracket over the same words and label as its parent is merged into it.
+    ``bootstrap=N``: a percentile interval (``level``) for every score from N resamples of the
+    sentences (``seed``), in ``result.intervals``.  ``system_b``: a second parse of the same gold,
+    scored too, with the paired approximate-randomization test (``shuffles``, ``seed``) of every
+    score in ``result.paired`` (``to_dict()`` is then the two-parse document)."""
+    from evalcore.families.freval import FrevalInputs, FrevalSettings, run
 
-    declared = Extraction(
+    if alpha is not None and not isinstance(alpha, str):
+        alpha = ",".join(repr(float(a)) for a in alpha)
+    settings = FrevalSettings(
         prm=None if prm is None else os.fspath(prm),
         unlabeled=unlabeled,
         max_error=max_error,
@@ -388,17 +390,30 @@ def freval(
         drop_unlabeled_root=drop_unlabeled_root,
         delete_root=delete_root,
         function_separators=function_separators,
-    )
-    check(declared, ("max_error",))
-    config = FrevalConfig(
-        extraction=extraction_config(declared, limits, _warner(3), collapse_unary=collapse_unary),
         max_size=max_size,
-        alpha=None if alpha is None else tuple(alpha),
-        strict=strict,
         cutoff_len=cutoff_len,
+        alpha=alpha,
+        strict=strict,
+        collapse_unary=collapse_unary,
+        bootstrap=bootstrap,
+        level=level,
+        shuffles=shuffles,
+        seed=seed,
+        keep_sentences=keep_sentences,
     )
-    g, s = _bracket_pair(gold, system, layout, limits)
-    return freval_corpus(g, s, config, keep_sentences=keep_sentences)
+    g = _source(gold, "gold", limits)
+    a, name_a = _parse_named(system, "system", limits)
+    b, name_b = (None, "system_b") if system_b is None else _parse_named(system_b, "system_b", limits)
+    inputs = FrevalInputs(
+        g.data,
+        a.data,
+        None if b is None else b.data,
+        g.name,
+        a.name,
+        None if b is None else b.name,
+        (name_a, name_b),
+    )
+    return run(inputs, settings, limits, on_warning=_warner(5))
 
 
 # ---------------------------------------------------------------------------

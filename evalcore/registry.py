@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from evalcore.families import parseval
+from evalcore.families import freval, parseval
 
 __all__ = ["FAMILIES", "Family", "family_named", "family_of"]
 
@@ -48,7 +48,8 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "freval", "evalcore.metrics.freval.FrevalResult", "evalcore.report.freval",
-        "freval_table", "freval_json",
+        "freval_table", "freval_json", settings=freval.FrevalSettings,
+        inputs=freval.FrevalInputs, run=freval.run, batch=freval.batch_values,
     ),
     Family(
         "tedeval", "evalcore.experiment.ExperimentResult", "evalcore.report.tedeval",
@@ -71,7 +72,6 @@ def family_named(name: str) -> Family:
 
 
 def family_of(result: object) -> Family | None:
-    """The family whose result ``result`` is (by its class's name), or ``None``."""
-    cls = type(result)
-    name = f"{cls.__module__}.{cls.__qualname__}"
-    return next((f for f in FAMILIES if f.result == name), None)
+    """The family whose result ``result`` is (by its class's name, or a base class's), or ``None``."""
+    names = {f"{cls.__module__}.{cls.__qualname__}" for cls in type(result).__mro__}
+    return next((f for f in FAMILIES if f.result in names), None)

@@ -20,6 +20,7 @@ from evalcore.limits import DEFAULT_LIMITS, Limits
 
 if TYPE_CHECKING:
     from evalcore.formats._io import InputSource
+    from evalcore.formats.prm import EvalbParams
     from evalcore.metrics.parseval import ParsevalConfig, ParsevalResult, SentenceComparison, SentenceRow
 
 __all__ = [
@@ -120,13 +121,16 @@ def extraction_config(
     *,
     cutoff_len: int | None = None,
     collapse_unary: bool = False,
+    params: EvalbParams | None = None,
 ) -> ParsevalConfig:
-    """The metric's configuration: the parameter file (default COLLINS.prm's settings, its
-    warnings given to ``on_warning``) with the overrides."""
+    """The metric's configuration: the parameter file (``params`` if already read, else
+    ``extraction.prm``'s, default COLLINS.prm's settings; its warnings given to ``on_warning``)
+    with the overrides."""
     from evalcore.formats.prm import COLLINS, read_prm
     from evalcore.metrics.parseval import ParsevalConfig
 
-    params = read_prm(extraction.prm, limits=limits) if extraction.prm is not None else COLLINS
+    if params is None:
+        params = read_prm(extraction.prm, limits=limits) if extraction.prm is not None else COLLINS
     for w in params.warnings:
         if on_warning is not None:
             on_warning(w)
