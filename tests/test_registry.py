@@ -19,6 +19,8 @@ import inspect
 import io
 import json
 import typing
+import warnings
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -26,12 +28,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import evalcore
-from evalcore.batch import GoldEntry, Manifest, SystemEntry, run_batch
+from evalcore.batch import ELSEWHERE, BatchRow, GoldEntry, Manifest, SystemEntry, run_batch
 from evalcore.cli import build_parser, main
 from evalcore.declare import InvalidSetting, accepted, declared, from_mapping
+from evalcore.families.freval import FrevalSettings
 from evalcore.families.parseval import Extraction, ParsevalSettings
 from evalcore.limits import LIMIT_SPECS, Limits
 from evalcore.registry import FAMILIES, Family, family_named, family_of
+from evalcore.resampling import PairedTestSettings
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "assets" / "evalb" / "sample"
@@ -197,3 +201,111 @@ def test_parseval_faces_agree(s: ParsevalSettings) -> None:
     batch = _batch_numbers(s, gold, test)
     expected = {k: api["all"][k] for k in batch}  # type: ignore[index]
     assert batch == expected
+
+
+# FREVAL: the extraction's settings as PARSEVAL's, the sizes and their weights, the resampling
+ALPHAS = (None, "0.5,0.5", "1", "0.2,0.3,0.5")
+
+
+@st.composite
+def freval_settings(draw: st.DrawFn) -> FrevalSettings:
+    """FREVAL's settings drawn from the declaration (small resamplings: the test's time)."""
+    values: dict[str, object] = {}
+    for d in accepted(FrevalSettings):
+        if d.name == "prm":
+            prm = draw(st.sampled_from(PRMS))
+            values[d.name] = None if prm is None else str(prm)
+        elif d.kind == "flag":
+            values[d.name] = draw(st.booleans())
+        elif d.kind == "choice":
+            values[d.name] = draw(st.sampled_from(d.choices))
+        elif d.name == "function_separators":
+            values[d.name] = draw(st.sampled_from(["-=", "-=*", "="]))
+        elif d.name == "alpha":
+            values[d.name] = draw(st.sampled_from(ALPHAS))
+        elif d.name == "max_size":
+            values[d.name] = draw(st.one_of(st.none(), st.integers(1, 5)))
+        elif d.name == "bootstrap":
+            values[d.name] = draw(st.sampled_from([None, 30]))
+        elif d.name == "level":
+            values[d.name] = draw(st.sampled_from([0.9, 0.95]))
+        elif d.name == "shuffles":
+            values[d.name] = draw(st.sampled_from([50, 200]))
+        elif d.name == "seed":
+            values[d.name] = draw(st.integers(0, 2**16))
+        elif d.name == "max_error":
+            values[d.name] = draw(st.sampled_from([None, 10, 1000]))
+        else:
+            values[d.name] = draw(st.one_of(st.none(), st.integers(0, 60)))
+    return FrevalSettings(**values)  # type: ignore[arg-type]
+
+
+def _flags(cls: type, s: object) -> list[str]:
+    """The command line of the settings value ``s`` (the inverse of the generated parser)."""
+    argv = []
+    for d in accepted(cls):
+        value = getattr(s, d.name)
+        assert d.option.flag is not None
+        if d.kind == "flag":
+            argv += [d.option.flag] if value else []
+        elif value is not None and value != d.default:
+            argv += [f"{d.option.flag}={value}"]
+    return argv
+
+
+def _freval_batch(s: FrevalSettings, gold: Path, tests: tuple[Path, ...]) -> list[BatchRow]:
+    left = ELSEWHERE["freval"] | {"prm"}
+    table = replace(s, **{d.name: d.default for d in accepted(FrevalSettings) if d.keyword in left})
+    systems = tuple(SystemEntry(f"s{k}", str(t), 2 + k) for k, t in enumerate(tests))
+    entry = GoldEntry("g", str(gold), 1, systems, ("freval",), s.prm, (table,))
+    manifest = Manifest("m.toml", (entry,), PairedTestSettings(s.shuffles, s.seed))
+    return run_batch(manifest, Limits())
+
+
+def _cli(argv: list[str]) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(argv)
+    return code, out.getvalue(), err.getvalue()
+
+
+def _freval_faces(s: FrevalSettings, two: bool) -> None:
+    gold, test = SAMPLE / "sample.gld", SAMPLE / "sample.tst"
+    test_b = (gold,) if two else ()  # the gold taken as a second parse
+    code, out, err = _cli(
+        ["freval", str(gold), str(test), *map(str, test_b), *_flags(FrevalSettings, s), "--format", "json"]
+    )
+    kwargs = {d.keyword: getattr(s, d.name) for d in accepted(FrevalSettings)}
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # a parameter file's warnings (on stderr for the command)
+            result = evalcore.freval(gold, test, *test_b, **kwargs)  # type: ignore[arg-type]
+    except (evalcore.EvalcoreError, ValueError) as exc:  # the same refusal
+        assert code == 2 and str(exc) in err, (str(exc), err)
+        return
+    assert code == 0, err
+    api = result.to_dict()
+    assert json.loads(out) == json.loads(json.dumps(api))
+    rows = _freval_batch(s, gold, (test, *test_b))
+    scores = {r.score: r.value for r in rows if r.kind == "score" and r.system == "s0"}
+    assert scores == {k: result.score.__getattribute__(k) for k in ("flr", "flp", "f1")}
+    if two:
+        metrics = {m["metric"]: m for m in api["metrics"]}  # type: ignore[attr-defined]
+        p_values = {r.score: r.value for r in rows if r.kind == "p"}
+        assert p_values == {k: metrics[k]["p_value"] for k in ("flr", "flp", "f1")}
+
+
+@pytest.mark.slow
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(s=freval_settings(), two=st.booleans())
+def test_freval_faces_agree(s: FrevalSettings, two: bool) -> None:
+    """On evalb's sample (errors and skips included), one parse or two (the gold as the second):
+    the command's ``--format json``, the API's ``to_dict()`` (every sentence kept), batch's rows
+    (FLR / FLP / F1 and, for two parses, their paired tests' p-values)."""
+    _freval_faces(s, two)
+
+
+def test_freval_faces_agree_example() -> None:
+    """One example of the property, in the fast loop: a limit, weights, a bootstrap, two parses."""
+    _freval_faces(FrevalSettings(max_size=2, alpha="0.5,0.5", bootstrap=30, shuffles=50), True)
+    _freval_faces(FrevalSettings(prm=str(SAMPLE / "sample.prm"), strict=True, bootstrap=30), False)
