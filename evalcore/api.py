@@ -1,9 +1,9 @@
 """The public API (docs/api.md): one function per evaluation, the same numbers as the command line.
 
 ``evalcore.read``, ``evalcore.attach``, ``evalcore.parseval``, ``evalcore.freval``,
-``evalcore.tedeval``, ``evalcore.lattice`` and ``evalcore.inspect`` wrap the metrics that the
-commands of :mod:`evalcore.cli` call (no metric is computed here), with keyword arguments named
-after the command-line options.  docs/api.md shows each on the shipped data.
+``evalcore.tedeval``, ``evalcore.atlas``, ``evalcore.lattice`` and ``evalcore.inspect`` wrap the
+metrics that the commands of :mod:`evalcore.cli` call (no metric is computed here), with keyword
+arguments named after the command-line options.  docs/api.md shows each on the shipped data.
 
 Every input (``gold``, ``system``, a scheme's files) may be
 
@@ -36,8 +36,9 @@ from typing import TYPE_CHECKING, Literal, overload
 from evalcore.limits import DEFAULT_LIMITS, Limits
 
 if TYPE_CHECKING:
-    from evalcore.conversion import Protocol
+    from evalcore.conversion import ConversionConfig, Protocol
     from evalcore.experiment import ExperimentResult, NamedTrees
+    from evalcore.families.atlas import AtlasResult
     from evalcore.formats._io import InMemoryText
     from evalcore.inspection import SentenceReport
     from evalcore.lattice.reading import FileInput
@@ -50,6 +51,7 @@ if TYPE_CHECKING:
 __all__ = [
     "NAME_SUFFIXES",
     "Input",
+    "atlas",
     "attach",
     "freval",
     "inspect",
@@ -448,6 +450,36 @@ def _parse_names(scheme: str, parses: Parses) -> list[tuple[str, Input]]:
     return out
 
 
+LabelsMap = str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | None
+
+
+def _conversion(
+    schemes: Mapping[str, object],
+    protocol: Protocol,
+    labels_map: LabelsMap,
+    scheme_labels_maps: Mapping[str, str | os.PathLike[str]] | None,
+    function_sep: str,
+    fold_case: bool,
+    projectivize: bool,
+    category_labels: bool,
+    limits: Limits,
+) -> ConversionConfig:
+    """The experiment's conversion (``evalcore tedeval``'s label options): the label maps read, the
+    per-scheme ones checked against the schemes."""
+    from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps, read_label_map
+
+    label_map = LabelMap()
+    for path in [labels_map] if isinstance(labels_map, str | os.PathLike) else labels_map or ():
+        label_map = label_map.then(read_label_map(os.fspath(path), limits=limits))
+    own = dict(scheme_labels_maps or {})
+    if set(own) - set(schemes):
+        raise ValueError(f"scheme_labels_maps names no scheme: {', '.join(sorted(set(own) - set(schemes)))}")
+    maps = SchemeLabelMaps.of({k: read_label_map(os.fspath(v), limits=limits) for k, v in own.items()})
+    return ConversionConfig(
+        protocol, label_map, function_sep, fold_case, projectivize, maps, category_labels=category_labels
+    )
+
+
 def tedeval(
     schemes: Mapping[str, tuple[Input, Parses]],
     *,
@@ -481,7 +513,6 @@ def tedeval(
     function tags is labeled with its category (``--category-labels``, docs/tedeval.md)."""
     from dataclasses import replace
 
-    from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps, read_label_map
     from evalcore.experiment import ExperimentConfig, Scheme, run_experiment
     from evalcore.formats.detect import read_trees
     from evalcore.metrics.tedeval import TedConfig
@@ -498,15 +529,16 @@ def tedeval(
         built.append(Scheme(scheme, _named(gold, scheme, limits), tuple(named)))
     if donors:
         raise ValueError(f"label_from names no parse: {', '.join(sorted(donors))}")
-    label_map = LabelMap()
-    for path in [labels_map] if isinstance(labels_map, str | os.PathLike) else labels_map or ():
-        label_map = label_map.then(read_label_map(os.fspath(path), limits=limits))
-    own = dict(scheme_labels_maps or {})
-    if set(own) - set(schemes):
-        raise ValueError(f"scheme_labels_maps names no scheme: {', '.join(sorted(set(own) - set(schemes)))}")
-    maps = SchemeLabelMaps.of({k: read_label_map(os.fspath(v), limits=limits) for k, v in own.items()})
-    conv = ConversionConfig(
-        protocol, label_map, function_sep, fold_case, projectivize, maps, category_labels=category_labels
+    conv = _conversion(
+        schemes,
+        protocol,
+        labels_map,
+        scheme_labels_maps,
+        function_sep,
+        fold_case,
+        projectivize,
+        category_labels,
+        limits,
     )
     config = ExperimentConfig(TedConfig(conv, average), shuffles, seed, test, skip_mismatched)
 
@@ -514,6 +546,86 @@ def tedeval(
         return read_trees(f.path, limits=limits) if f.path else f.trees
 
     return run_experiment(built, config, details=per_sentence, reader=reader)
+
+
+# ---------------------------------------------------------------------------
+# the discrepancy atlas
+
+
+def _in_memory(value: Input, name: str, limits: Limits) -> NamedTrees:
+    """A file of the atlas, its trees read (the atlas keeps them to classify the operations)."""
+    from evalcore.experiment import NamedTrees
+    from evalcore.formats.detect import read_trees
+
+    src = _source(value, name, limits)
+    trees = tuple(read_trees(src.data, name=src.name, limits=limits))
+    return NamedTrees(name, trees, src.data if isinstance(src.data, str) else "")
+
+
+def atlas(
+    schemes: Mapping[str, tuple[Input, Parses]],
+    *,
+    protocol: Protocol = "2012",
+    average: Literal["global", "sentence"] = "global",
+    labels_map: LabelsMap = None,
+    scheme_labels_maps: Mapping[str, str | os.PathLike[str]] | None = None,
+    function_sep: str = "-=",
+    fold_case: bool = False,
+    projectivize: bool = False,
+    category_labels: bool = False,
+    label_from: Mapping[str, Input] | None = None,
+    skip_mismatched: bool = False,
+    shuffles: int = 10_000,
+    seed: int = 12345,
+    test: Literal["ar", "bootstrap"] = "ar",
+    per_sentence: bool = False,
+    no_golds: bool = False,
+    no_ranking: bool = False,
+    freval_sizes: int = 3,
+    limits: Limits = DEFAULT_LIMITS,
+) -> AtlasResult:
+    """The discrepancy atlas and the ranking of the parses (docs/atlas.md; ``evalcore atlas``): every
+    TedEval operation of every parse (and, unless ``no_golds``, of every gold taken as a parse)
+    against every gold and generalization, grouped by operation, head word, construction and span
+    length; then, unless ``no_ranking``, the parses ranked under every metric with every pair
+    tested (``shuffles``, ``seed``, ``test``; FREVAL F1 rows for sizes 1..``freval_sizes`` where the
+    trees are constituency trees).  ``schemes`` and the conversion's keywords are :func:`tedeval`'s;
+    ``per_sentence`` keeps every operation (``result.atlas.ops``)."""
+    from dataclasses import replace
+
+    from evalcore.experiment import ExperimentConfig, Scheme
+    from evalcore.families.atlas import AtlasInputs, AtlasSettings, ranking_config, run
+    from evalcore.metrics.tedeval import TedConfig
+
+    settings = AtlasSettings(
+        per_sentence=per_sentence, no_golds=no_golds, no_ranking=no_ranking, freval_sizes=freval_sizes
+    )
+    ranking_config(settings, shuffles, seed, test)  # checked before a file is read
+    donors = dict(label_from or {})
+    built: list[Scheme] = []
+    for scheme, (gold, parses) in schemes.items():
+        named = []
+        for parse_name, parse in _parse_names(scheme, parses):
+            nt = _in_memory(parse, parse_name, limits)
+            if parse_name in donors:
+                nt = replace(nt, label_from=_in_memory(donors.pop(parse_name), parse_name, limits))
+            named.append(nt)
+        built.append(Scheme(scheme, _in_memory(gold, scheme, limits), tuple(named)))
+    if donors:
+        raise ValueError(f"label_from names no parse: {', '.join(sorted(donors))}")
+    conv = _conversion(
+        schemes,
+        protocol,
+        labels_map,
+        scheme_labels_maps,
+        function_sep,
+        fold_case,
+        projectivize,
+        category_labels,
+        limits,
+    )
+    experiment = ExperimentConfig(TedConfig(conv, average), shuffles, seed, test, skip_mismatched)
+    return run(AtlasInputs(tuple(built), experiment), settings, limits, on_warning=_warner(3))
 
 
 # ---------------------------------------------------------------------------

@@ -91,7 +91,7 @@ MAX_SYSTEMS = 200
 """Systems of one gold: the pairs grow as its square (200 systems: 19,900 paired tests)."""
 
 _GOLD_KEYS = frozenset({"name", "file", "metrics", "systems", "prm"}) | {
-    f.name for f in FAMILIES if f.settings is not None
+    f.name for f in FAMILIES if f.settings is not None and f.name in METRICS
 }
 _SETTINGS_KEYS = frozenset({"shuffles", "seed"})
 ELSEWHERE: dict[str, frozenset[str]] = {
@@ -400,7 +400,7 @@ def _family_settings(raw: dict[str, object], index: int, lines: _Lines, path: st
     (:func:`evalcore.declare.from_mapping`; the parameter file is the gold's ``prm``)."""
     out: list[object] = []
     for family in FAMILIES:
-        if family.settings is None or family.name not in raw:
+        if family.settings is None or family.name not in raw or family.name not in _GOLD_KEYS:
             continue
         table = raw[family.name]
         where = lines.find(f"gold.{family.name}", index)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from evalcore.families import freval, parseval
+from evalcore.families import atlas, freval, parseval
 
 __all__ = ["FAMILIES", "Family", "family_named", "family_of"]
 
@@ -58,6 +58,11 @@ FAMILIES: tuple[Family, ...] = (
     Family(
         "lattice", "evalcore.metrics.joint.JointResult", "evalcore.report.lattice",
         "scenario_table", "result_json",
+    ),
+    Family(
+        "atlas", "evalcore.families.atlas.AtlasResult", "evalcore.report.atlas",
+        "atlas_table", "atlas_result_json", per_sentence="per_sentence", settings=atlas.AtlasSettings,
+        inputs=atlas.AtlasInputs, run=atlas.run,
     ),
 )  # fmt: skip
 """Every family, in the order of the command line's help."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gzip
 import inspect
 import io
 import json
@@ -28,11 +29,23 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import evalcore
-from evalcore.batch import ELSEWHERE, BatchRow, GoldEntry, Manifest, SystemEntry, run_batch
+from evalcore.batch import (
+    ELSEWHERE,
+    METRICS,
+    BatchRow,
+    GoldEntry,
+    Manifest,
+    SystemEntry,
+    read_manifest,
+    run_batch,
+)
 from evalcore.cli import build_parser, main
+from evalcore.conversion import Protocol
 from evalcore.declare import InvalidSetting, accepted, declared, from_mapping
+from evalcore.families.atlas import AtlasResult, AtlasSettings
 from evalcore.families.freval import FrevalSettings
 from evalcore.families.parseval import Extraction, ParsevalSettings
+from evalcore.formats.ptb import write_ptb
 from evalcore.limits import LIMIT_SPECS, Limits
 from evalcore.registry import FAMILIES, Family, family_named, family_of
 from evalcore.resampling import PairedTestSettings
@@ -44,6 +57,16 @@ DECLARED = [f for f in FAMILIES if f.settings is not None]
 
 # options of a command that are not settings of its family: how the command writes its output
 WRITING = {"--format", "--help"}
+# the experiment's options, declared with evalcore tedeval's settings (not the atlas's)
+EXPERIMENT = {
+    "--scheme", "--protocol", "--labels-map", "--average", "--function-sep", "--fold-case",
+    "--category-labels", "--projectivize", "--label-from", "--skip-mismatched", "--shuffles",
+    "--seed", "--test",
+}  # fmt: skip
+# how evalcore atlas writes: the text's groups (--top, --grouping), the MISC export's file
+ATLAS_WRITING = {"--top", "--grouping", "--export-misc"}
+# options of a family's command that another family declares, or that say how it writes, by family
+NOT_ITS_OWN = {"atlas": EXPERIMENT | ATLAS_WRITING}
 # settings the manifest names at the gold's level, not in [gold.FAMILY] (a path relative to it)
 GOLD_KEYS = {"prm"}
 
@@ -61,7 +84,9 @@ def test_every_option_of_the_command_is_declared(family: Family) -> None:
     flags = {d.option.flag for d in declared(family.settings)}
     flags |= {d.option.negation[0] for d in declared(family.settings) if d.option.negation}
     limits = {s.flag for s in LIMIT_SPECS if s.flag}
-    undeclared = set(_options(family)) - flags - limits - WRITING - {"-h"}
+    undeclared = (
+        set(_options(family)) - flags - limits - WRITING - NOT_ITS_OWN.get(family.name, set()) - {"-h"}
+    )
     assert undeclared == set()
 
 
@@ -262,6 +287,21 @@ def _freval_batch(s: FrevalSettings, gold: Path, tests: tuple[Path, ...]) -> lis
     return run_batch(manifest, Limits())
 
 
+def test_a_manifest_freval_table_takes_the_settings_batch_can_honour(tmp_path: Path) -> None:
+    """``[gold.freval]`` takes FREVAL's settings by their API names; the resampling's are not its
+    (the paired test is the manifest's ``[settings]``, the table has no intervals)."""
+    gold = SAMPLE / "sample.gld"
+    head = f'[[gold]]\nname = "g"\nfile = "{gold}"\nmetrics = ["freval"]\n[gold.systems]\ns = "{gold}"\n'
+    manifest = tmp_path / "m.toml"
+    manifest.write_text(head + "[gold.freval]\nmax_size = 2\nalpha = '0.5,0.5'\n")
+    (entry,) = read_manifest(str(manifest)).golds
+    assert entry.settings_of(FrevalSettings) == FrevalSettings(max_size=2, alpha="0.5,0.5")
+    for key in ("bootstrap = 100", "seed = 1", "shuffles = 10", "level = 0.9"):
+        manifest.write_text(head + f"[gold.freval]\n{key}\n")
+        with pytest.raises(evalcore.InputFormatError, match=f"unknown setting '{key.split()[0]}'"):
+            read_manifest(str(manifest))
+
+
 def _cli(argv: list[str]) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -309,3 +349,143 @@ def test_freval_faces_agree_example() -> None:
     """One example of the property, in the fast loop: a limit, weights, a bootstrap, two parses."""
     _freval_faces(FrevalSettings(max_size=2, alpha="0.5,0.5", bootstrap=30, shuffles=50), True)
     _freval_faces(FrevalSettings(prm=str(SAMPLE / "sample.prm"), strict=True, bootstrap=30), False)
+
+
+# the atlas: its own settings (the experiment's are evalcore tedeval's), on excerpts of the shipped
+# French GSD (UD and SUD golds, three spaCy parses) and evalb's sample (constituency: FREVAL rows)
+FR = ROOT / "assets" / "fr_gsd"
+FR_FILES = {
+    "ud": (FR / "fr_gsd-ud-test.r2.16.conllu.gz", ("spacy-ud", "spacy-ud-seed1")),
+    "sud": (FR / "fr_gsd-sud-test.r2.16.conllu.gz", ("spacy-sud",)),
+}
+
+
+def _head(path: Path, sentences: int) -> str:
+    """The first ``sentences`` CoNLL-U sentences of ``path``."""
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        blocks = f.read().split("\n\n")
+    return "\n\n".join(blocks[:sentences]) + "\n\n"
+
+
+@pytest.fixture(scope="module")
+def atlas_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, tuple[Path, ...]]]:
+    """Each French scheme's gold and parses, their first 12 sentences, as files."""
+    folder = tmp_path_factory.mktemp("atlas")
+    out = {}
+    for scheme, (gold, parses) in FR_FILES.items():
+        (folder / f"{scheme}.conllu").write_text(_head(gold, 12), encoding="utf-8")
+        written = []
+        for p in parses:
+            (folder / f"{p}.conllu").write_text(_head(FR / "parses" / f"fr_gsd-test.{p}.conllu.gz", 12))
+            written.append(folder / f"{p}.conllu")
+        out[scheme] = (folder / f"{scheme}.conllu", tuple(written))
+    return out
+
+
+@st.composite
+def atlas_settings(draw: st.DrawFn) -> AtlasSettings:
+    """The atlas's settings drawn from the declaration (the export's are the command's only)."""
+    values: dict[str, object] = {}
+    for d in accepted(AtlasSettings):
+        if d.kind == "flag":
+            values[d.name] = draw(st.booleans())
+        else:
+            values[d.name] = draw(st.integers(1, 3))
+    return AtlasSettings(**values)  # type: ignore[arg-type]
+
+
+def _atlas_faces(
+    s: AtlasSettings, schemes: dict[str, tuple[Path, tuple[Path, ...]]], protocol: str, seed: int
+) -> AtlasResult:
+    argv = ["atlas", "--protocol", protocol, "--shuffles", "50", "--seed", str(seed), "--format", "json"]
+    for scheme, (gold, parses) in schemes.items():
+        argv += ["--scheme", scheme, str(gold), *map(str, parses)]
+    code, out, err = _cli([*argv, *_flags(AtlasSettings, s)])
+    kwargs = {d.keyword: getattr(s, d.name) for d in accepted(AtlasSettings)}
+    api = evalcore.atlas(
+        {k: (g, list(map(str, ps))) for k, (g, ps) in schemes.items()},
+        protocol=protocol,  # type: ignore[arg-type]
+        shuffles=50,
+        seed=seed,
+        **kwargs,  # type: ignore[arg-type]
+    )
+    assert code == 0, err
+    assert json.loads(out) == json.loads(json.dumps(api.to_dict()))
+    assert ("ranking" in api.to_dict()) == (not s.no_ranking and api.ranking is not None)
+    return api
+
+
+def test_the_atlas_api_takes_the_experiments_options() -> None:
+    """The experiment's options of evalcore atlas (evalcore tedeval's) are keywords of
+    ``evalcore.atlas`` too, by their names in ``evalcore.tedeval``."""
+    atlas, tedeval = (inspect.signature(f).parameters for f in (evalcore.atlas, evalcore.tedeval))
+    for flag in EXPERIMENT - {"--scheme", "--label-from", "--labels-map"}:
+        name = flag.lstrip("-").replace("-", "_")
+        assert (
+            atlas[name].default == tedeval[name].default
+            and atlas[name].kind is inspect.Parameter.KEYWORD_ONLY
+        )
+    for name in ("label_from", "labels_map", "scheme_labels_maps"):
+        assert atlas[name].default == tedeval[name].default
+
+
+def test_batch_does_not_take_the_atlas(tmp_path: Path) -> None:
+    """The atlas compares several schemes, each a gold with its parses; a batch gold is one file
+    with its systems: batch has no atlas entry and refuses a [gold.atlas] table."""
+    assert "atlas" not in METRICS
+    manifest = tmp_path / "m.toml"
+    manifest.write_text(
+        '[[gold]]\nname = "g"\nfile = "g.conllu"\nmetrics = ["attach"]\n'
+        '[gold.systems]\ns = "s.conllu"\n[gold.atlas]\nno_golds = true\n'
+    )
+    with pytest.raises(evalcore.InputFormatError, match="atlas"):
+        read_manifest(str(manifest))
+
+
+@pytest.mark.slow
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    s=atlas_settings(),
+    which=st.sampled_from(["ud", "sud", "both"]),
+    protocol=st.sampled_from(typing.get_args(Protocol)),
+    seed=st.integers(0, 2**16),
+)
+def test_atlas_faces_agree(
+    atlas_files: dict[str, tuple[Path, tuple[Path, ...]]],
+    s: AtlasSettings,
+    which: str,
+    protocol: str,
+    seed: int,
+) -> None:
+    """On the French GSD excerpt, one scheme or both: the command's ``--format json`` and the API's
+    ``to_dict()`` (atlas, ranking, operations)."""
+    schemes = atlas_files if which == "both" else {which: atlas_files[which]}
+    _atlas_faces(s, schemes, protocol, seed)
+
+
+@pytest.mark.slow
+def test_atlas_faces_agree_example(atlas_files: dict[str, tuple[Path, tuple[Path, ...]]]) -> None:
+    """One example of the property in the fast loop: both schemes, every operation, the ranking."""
+    _atlas_faces(AtlasSettings(per_sentence=True, freval_sizes=2), atlas_files, "2012", 7)
+
+
+def test_atlas_ranks_constituency_parses_with_freval_rows(tmp_path: Path) -> None:
+    """FarPaHC's first 8 trees, gold and the Berkeley parser's, the gold taken as a second parse:
+    the command and the API agree, FREVAL's rows included (sizes 1..2)."""
+    far = ROOT / "assets" / "farpahc"
+    files = []
+    for name in ("far_split0testing.oneline.psd.gz", "far_split0machineparsed.psd.gz"):
+        trees = [t for t in evalcore.read(far / name, format="ptb")[:8] if isinstance(t, evalcore.Tree)]
+        files.append(tmp_path / name.replace(".gz", ""))
+        files[-1].write_text(write_ptb(trees), encoding="utf-8")
+    schemes = {"far": (files[0], (files[1], files[0]))}
+    result = _atlas_faces(AtlasSettings(freval_sizes=2, no_golds=True), schemes, "2012", 3)
+    assert result.ranking is not None
+    assert {r.metric for r in result.ranking.rows} >= {"FREVAL F1 s=1", "FREVAL F1 s=2"}
+    assert not any(r.metric == "FREVAL F1 s=3" for r in result.ranking.rows)
+    assert {c.parse for c in result.atlas.cells} == {
+        f.name.removesuffix(".psd") for f in files
+    }  # no gold:far
+    unranked = evalcore.atlas({"far": (files[0], [str(files[1])])}, no_ranking=True, shuffles=50)
+    assert unranked.ranking is None and "ranking" not in unranked.to_dict()
+    assert {c.parse for c in unranked.atlas.cells} == {files[1].name.removesuffix(".psd"), "gold:far"}
