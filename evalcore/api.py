@@ -36,8 +36,8 @@ from typing import TYPE_CHECKING, Literal, overload
 from evalcore.limits import DEFAULT_LIMITS, Limits
 
 if TYPE_CHECKING:
-    from evalcore.conversion import ConversionConfig, Protocol
-    from evalcore.experiment import ExperimentResult, NamedTrees
+    from evalcore.conversion import Protocol
+    from evalcore.experiment import ExperimentConfig, ExperimentResult, NamedTrees, Scheme
     from evalcore.families.atlas import AtlasResult
     from evalcore.formats._io import InMemoryText
     from evalcore.inspection import SentenceReport
@@ -453,21 +453,42 @@ def _parse_names(scheme: str, parses: Parses) -> list[tuple[str, Input]]:
 LabelsMap = str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | None
 
 
-def _conversion(
-    schemes: Mapping[str, object],
-    protocol: Protocol,
-    labels_map: LabelsMap,
-    scheme_labels_maps: Mapping[str, str | os.PathLike[str]] | None,
-    function_sep: str,
-    fold_case: bool,
-    projectivize: bool,
-    category_labels: bool,
-    limits: Limits,
-) -> ConversionConfig:
-    """The experiment's conversion (``evalcore tedeval``'s label options): the label maps read, the
-    per-scheme ones checked against the schemes."""
-    from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps, read_label_map
+Load = Callable[[Input, str, Limits], "NamedTrees"]
 
+
+def _experiment(
+    schemes: Mapping[str, tuple[Input, Parses]],
+    load: Load,
+    label_from: Mapping[str, Input] | None,
+    protocol: Protocol,
+    average: Literal["global", "sentence"],
+    labels: tuple[LabelsMap, Mapping[str, str | os.PathLike[str]] | None, str, bool, bool, bool],
+    significance: tuple[int, int, Literal["ar", "bootstrap"], bool],
+    limits: Limits,
+) -> tuple[list[Scheme], ExperimentConfig]:
+    """The schemes (each file given to ``load``) and the experiment's configuration of
+    ``evalcore tedeval``'s keywords: ``labels`` are the label maps, the per-scheme ones (checked
+    against the schemes), the function separators, case folding, lifting and category labels;
+    ``significance`` the trials, seed, test and mismatch policy."""
+    from dataclasses import replace
+
+    from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps, read_label_map
+    from evalcore.experiment import ExperimentConfig, Scheme
+    from evalcore.metrics.tedeval import TedConfig
+
+    donors = dict(label_from or {})
+    built: list[Scheme] = []
+    for scheme, (gold, parses) in schemes.items():
+        named = []
+        for parse_name, parse in _parse_names(scheme, parses):
+            nt = load(parse, parse_name, limits)
+            if parse_name in donors:
+                nt = replace(nt, label_from=load(donors.pop(parse_name), parse_name, limits))
+            named.append(nt)
+        built.append(Scheme(scheme, load(gold, scheme, limits), tuple(named)))
+    if donors:
+        raise ValueError(f"label_from names no parse: {', '.join(sorted(donors))}")
+    labels_map, scheme_labels_maps, function_sep, fold_case, projectivize, category_labels = labels
     label_map = LabelMap()
     for path in [labels_map] if isinstance(labels_map, str | os.PathLike) else labels_map or ():
         label_map = label_map.then(read_label_map(os.fspath(path), limits=limits))
@@ -475,9 +496,10 @@ def _conversion(
     if set(own) - set(schemes):
         raise ValueError(f"scheme_labels_maps names no scheme: {', '.join(sorted(set(own) - set(schemes)))}")
     maps = SchemeLabelMaps.of({k: read_label_map(os.fspath(v), limits=limits) for k, v in own.items()})
-    return ConversionConfig(
+    conv = ConversionConfig(
         protocol, label_map, function_sep, fold_case, projectivize, maps, category_labels=category_labels
     )
+    return built, ExperimentConfig(TedConfig(conv, average), *significance)
 
 
 def tedeval(
@@ -511,36 +533,12 @@ def tedeval(
     FILE``); ``scheme_labels_maps``: scheme → file, applied first to that scheme's gold and
     parses only (``--labels-map SCHEME=FILE``); ``category_labels``: a bracketed node without
     function tags is labeled with its category (``--category-labels``, docs/tedeval.md)."""
-    from dataclasses import replace
-
-    from evalcore.experiment import ExperimentConfig, Scheme, run_experiment
+    from evalcore.experiment import run_experiment
     from evalcore.formats.detect import read_trees
-    from evalcore.metrics.tedeval import TedConfig
 
-    donors = dict(label_from or {})
-    built: list[Scheme] = []
-    for scheme, (gold, parses) in schemes.items():
-        named = []
-        for parse_name, parse in _parse_names(scheme, parses):
-            nt = _named(parse, parse_name, limits)
-            if parse_name in donors:
-                nt = replace(nt, label_from=_named(donors.pop(parse_name), parse_name, limits))
-            named.append(nt)
-        built.append(Scheme(scheme, _named(gold, scheme, limits), tuple(named)))
-    if donors:
-        raise ValueError(f"label_from names no parse: {', '.join(sorted(donors))}")
-    conv = _conversion(
-        schemes,
-        protocol,
-        labels_map,
-        scheme_labels_maps,
-        function_sep,
-        fold_case,
-        projectivize,
-        category_labels,
-        limits,
-    )
-    config = ExperimentConfig(TedConfig(conv, average), shuffles, seed, test, skip_mismatched)
+    labels = (labels_map, scheme_labels_maps, function_sep, fold_case, projectivize, category_labels)
+    significance = (shuffles, seed, test, skip_mismatched)
+    built, config = _experiment(schemes, _named, label_from, protocol, average, labels, significance, limits)
 
     def reader(f: NamedTrees) -> Iterable[DepTree | Tree]:
         return read_trees(f.path, limits=limits) if f.path else f.trees
@@ -591,40 +589,17 @@ def atlas(
     tested (``shuffles``, ``seed``, ``test``; FREVAL F1 rows for sizes 1..``freval_sizes`` where the
     trees are constituency trees).  ``schemes`` and the conversion's keywords are :func:`tedeval`'s;
     ``per_sentence`` keeps every operation (``result.atlas.ops``)."""
-    from dataclasses import replace
-
-    from evalcore.experiment import ExperimentConfig, Scheme
     from evalcore.families.atlas import AtlasInputs, AtlasSettings, ranking_config, run
-    from evalcore.metrics.tedeval import TedConfig
 
     settings = AtlasSettings(
         per_sentence=per_sentence, no_golds=no_golds, no_ranking=no_ranking, freval_sizes=freval_sizes
     )
     ranking_config(settings, shuffles, seed, test)  # checked before a file is read
-    donors = dict(label_from or {})
-    built: list[Scheme] = []
-    for scheme, (gold, parses) in schemes.items():
-        named = []
-        for parse_name, parse in _parse_names(scheme, parses):
-            nt = _in_memory(parse, parse_name, limits)
-            if parse_name in donors:
-                nt = replace(nt, label_from=_in_memory(donors.pop(parse_name), parse_name, limits))
-            named.append(nt)
-        built.append(Scheme(scheme, _in_memory(gold, scheme, limits), tuple(named)))
-    if donors:
-        raise ValueError(f"label_from names no parse: {', '.join(sorted(donors))}")
-    conv = _conversion(
-        schemes,
-        protocol,
-        labels_map,
-        scheme_labels_maps,
-        function_sep,
-        fold_case,
-        projectivize,
-        category_labels,
-        limits,
+    labels = (labels_map, scheme_labels_maps, function_sep, fold_case, projectivize, category_labels)
+    significance = (shuffles, seed, test, skip_mismatched)
+    built, experiment = _experiment(
+        schemes, _in_memory, label_from, protocol, average, labels, significance, limits
     )
-    experiment = ExperimentConfig(TedConfig(conv, average), shuffles, seed, test, skip_mismatched)
     return run(AtlasInputs(tuple(built), experiment), settings, limits, on_warning=_warner(3))
 
 

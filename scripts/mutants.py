@@ -486,8 +486,8 @@ _RAW += [
     # the API's keyword arguments
     (API, 'tedeval', 'shuffles, seed, test, skip_mismatched', 'shuffles, 12345, test, skip_mismatched',
      CONSTANT, PIN_API),
-    (API, '_conversion', TED_CONV, TED_CONV.replace("fold_case", "False"), CONSTANT, PIN_API),
-    (API, '_conversion', TED_CONV, TED_CONV.replace(", projectivize", ", False"), CONSTANT, PIN_API),
+    (API, '_experiment', TED_CONV, TED_CONV.replace("fold_case", "False"), CONSTANT, PIN_API),
+    (API, '_experiment', TED_CONV, TED_CONV.replace(", projectivize", ", False"), CONSTANT, PIN_API),
     (API, 'lattice', 'JointConfig(tag_column, protocol', 'JointConfig("cpos", protocol', CONSTANT, PIN_API),
     (API, 'inspect', INSPECT_CONV, INSPECT_CONV.replace(", projectivize", ", False"), CONSTANT, PIN_API),
     (API, 'inspect', INSPECT_CONV, INSPECT_CONV.replace("fold_case", "False"), CONSTANT, PIN_API),
