@@ -39,11 +39,11 @@ if TYPE_CHECKING:
     from evalcore.conversion import Protocol
     from evalcore.experiment import ExperimentConfig, ExperimentResult, NamedTrees, Scheme
     from evalcore.families.atlas import AtlasResult
+    from evalcore.families.freval_resampled import FrevalResampled
     from evalcore.formats._io import InMemoryText
     from evalcore.inspection import SentenceReport
     from evalcore.lattice.reading import FileInput
     from evalcore.metrics.attachment import AttachResult
-    from evalcore.metrics.freval import FrevalResult
     from evalcore.metrics.joint import JointResult
     from evalcore.metrics.parseval import ParsevalResult
     from evalcore.trees import DepTree, Lattice, Tree
@@ -370,7 +370,7 @@ def freval(
     seed: int = 12345,
     keep_sentences: bool = True,
     limits: Limits = DEFAULT_LIMITS,
-) -> FrevalResult:
+) -> FrevalResampled:
     """FREVAL (Bastings & Sima'an 2014; docs/freval.md, "FREVAL"; ``evalcore freval``): recall, precision and
     F1 per fragment size 1..``max_size`` and FLR / FLP / F1 mixed with ``alpha`` (weights of sizes
     1, 2, ...; default uniform); brackets extracted as :func:`parseval` does (the same keywords).

@@ -23,7 +23,7 @@ from evalcore.families.parseval import Extraction, extraction_config
 from evalcore.limits import DEFAULT_LIMITS, Limits
 
 if TYPE_CHECKING:
-    from evalcore.families.freval_resampled import FrevalPaired
+    from evalcore.families.freval_resampled import FrevalPaired, FrevalResampled
     from evalcore.formats._io import InputSource
     from evalcore.formats.prm import EvalbParams
     from evalcore.metrics.freval import FrevalConfig, FrevalResult
@@ -40,9 +40,15 @@ class FrevalSettings(Extraction, Resampling):
     scored and their weights, the match, the bootstrap and paired test, and (API only) whether every
     sentence's comparison is kept."""
 
-    max_size: int | None = setting(None, "fragment sizes 1..L (default: all)", flag="--max-size", metavar="L")
+    max_size: int | None = setting(
+        None, "fragment sizes 1..L (default: all)", flag="--max-size", metavar="L", link="maxsize"
+    )
     cutoff_len: int | None = setting(
-        None, "only sentences of at most N words (evalb's length)", flag="--cutoff-len", metavar="N"
+        None,
+        "only sentences of at most N words (evalb's length)",
+        flag="--cutoff-len",
+        metavar="N",
+        link="cutoff",
     )
     alpha: str | None = setting(
         None,
@@ -121,7 +127,7 @@ def run(
     on_warning: Warn | None = None,
     on_result: Callable[[FrevalResult], None] | None = None,
     keep_counts: bool = False,
-) -> FrevalResult:
+) -> FrevalResampled:
     """FREVAL of ``inputs`` (docs/freval.md): the settings are checked before a file is read.
 
     Streams unless ``settings.keep_sentences`` (only the first error and skip sentences are kept).
@@ -152,7 +158,7 @@ def run(
     a = score(inputs.test, inputs.test_name)
     if inputs.test_b is None:
         if boot is None:
-            return a
+            return _resampled(a)
         from evalcore.resampling import freval_table, intervals
 
         scored = [c for c in a.per_sentence if c.sentences and not (c.errors or c.skipped)]
@@ -169,7 +175,7 @@ def run(
 
 def _resampled(
     r: FrevalResult, intervals: Intervals | None = None, paired: FrevalPaired | None = None
-) -> FrevalResult:
+) -> FrevalResampled:
     from evalcore.families.freval_resampled import FrevalResampled
 
     return FrevalResampled(r.comparisons, r.per_sentence, r.counts, r.score, r.config, intervals, paired)

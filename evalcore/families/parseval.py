@@ -45,9 +45,11 @@ class Extraction:
     prm: str | None = setting(
         None, "evalb parameter file (default: COLLINS.prm's settings)", flag="--prm", metavar="FILE"
     )
-    unlabeled: bool = setting(False, "unlabeled brackets (overrides LABELED)", flag="--unlabeled")
+    unlabeled: bool = setting(
+        False, "unlabeled brackets (overrides LABELED)", flag="--unlabeled", link="unlabeled"
+    )
     max_error: int | None = setting(
-        None, "override MAX_ERROR (evalb's -e)", flag="--max-error", metavar="N", minimum=0
+        None, "override MAX_ERROR (evalb's -e)", flag="--max-error", metavar="N", minimum=0, link="maxerror"
     )
     layout: Layout = setting(
         "auto",
@@ -62,6 +64,7 @@ class Extraction:
         "bracket with the empty label and counts, as in evalb and the FREVAL tool: one more matched "
         "bracket per valid sentence when both files have it)",
         flag="--drop-unlabeled-root",
+        link="droproot",
         negation=(
             "--keep-unlabeled-root",
             "the default (count the outer unlabeled bracket); accepted so that older scripts keep working",
@@ -80,6 +83,7 @@ class Extraction:
         "--function-separators='-=*')",
         flag="--function-separators",
         metavar="CHARS",
+        link="funcsep",
     )
 
 
