@@ -108,6 +108,13 @@ def test_every_declared_option_is_reachable_from_each_face(family: Family) -> No
         assert api[d.keyword].default == d.default, d.name
         if d.option.flag is not None:
             assert d.keyword in table | GOLD_KEYS
+    if family.name not in METRICS:  # batch does not take the family (test_batch_does_not_take_the_atlas)
+        return
+    elsewhere = ELSEWHERE.get(family.name, frozenset())  # in the manifest's [settings], or none
+    for d in accepted(family.settings):
+        if d.keyword not in GOLD_KEYS | elsewhere:  # the [gold.FAMILY] table takes it
+            leave = frozenset(GOLD_KEYS) | elsewhere
+            assert from_mapping(family.settings, {d.keyword: d.default}, leave=leave) == family.settings()
 
 
 def test_choices_come_from_the_literal_types() -> None:
