@@ -619,7 +619,7 @@ _RAW += [
     ("evalcore/families/freval.py", 'run', 'keep = keep_counts or boot is not None or',
      'keep = keep_counts or', DROP, ("tests/test_registry.py", "tests/test_resampling.py")),
     ("evalcore/families/freval.py", 'freval_config', 'collapse_unary=settings.collapse_unary',
-     'collapse_unary=False', CONSTANT, ("tests/test_boundaries_evalb.py", "tests/test_reader_fast_paths.py")),
+     'collapse_unary=False', CONSTANT, ("tests/test_registry.py",)),
     ("evalcore/families/freval.py", 'run', 'on_result(result)', 'pass', DELETE,
      ("tests/test_cli_snapshots.py",)),
     ("evalcore/batch.py", '_family_settings', ' | ELSEWHERE.get(family.name, frozenset())', '', DROP,

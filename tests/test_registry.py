@@ -294,6 +294,21 @@ def _freval_batch(s: FrevalSettings, gold: Path, tests: tuple[Path, ...]) -> lis
     return run_batch(manifest, Limits())
 
 
+def test_collapse_unary_reaches_freval_from_each_face(tmp_path: Path) -> None:
+    """A noun phrase over a noun phrase of the same words: 4 gold brackets (S, NP, NP, VP), 3 in
+    the parse; merged (``collapse_unary``), 3 and 3 (hand count).  Size 1 is PARSEVAL: recall 3/4,
+    then 3/3, from the API and the command line alike."""
+    gold, test = tmp_path / "g.mrg", tmp_path / "t.mrg"
+    gold.write_text("(S (NP (NP (DT the) (NN dog))) (VP (VBZ barks)))\n")
+    test.write_text("(S (NP (DT the) (NN dog)) (VP (VBZ barks)))\n")
+    for collapse, recall in ((False, 0.75), (True, 1.0)):
+        api = evalcore.freval(gold, test, max_size=1, collapse_unary=collapse)
+        assert (api.score.per_size[0].recall, api.score.per_size[0].precision) == (recall, 1.0)
+        flags = ["--collapse-unary"] if collapse else []
+        code, out, _ = _cli(["freval", str(gold), str(test), "--max-size=1", *flags, "--format", "json"])
+        assert code == 0 and json.loads(out)["per_size"][0]["recall"] == recall
+
+
 def test_a_manifest_freval_table_takes_the_settings_batch_can_honour(tmp_path: Path) -> None:
     """``[gold.freval]`` takes FREVAL's settings by their API names; the resampling's are not its
     (the paired test is the manifest's ``[settings]``, the table has no intervals)."""
@@ -477,12 +492,12 @@ def test_atlas_faces_agree_example(atlas_files: dict[str, tuple[Path, tuple[Path
 
 
 def test_atlas_ranks_constituency_parses_with_freval_rows(tmp_path: Path) -> None:
-    """FarPaHC's first 8 trees, gold and the Berkeley parser's, the gold taken as a second parse:
+    """FarPaHC's first 6 trees, gold and the Berkeley parser's, the gold taken as a second parse:
     the command and the API agree, FREVAL's rows included (sizes 1..2)."""
     far = ROOT / "assets" / "farpahc"
     files = []
     for name in ("far_split0testing.oneline.psd.gz", "far_split0machineparsed.psd.gz"):
-        trees = [t for t in evalcore.read(far / name, format="ptb")[:8] if isinstance(t, evalcore.Tree)]
+        trees = [t for t in evalcore.read(far / name, format="ptb")[:6] if isinstance(t, evalcore.Tree)]
         files.append(tmp_path / name.replace(".gz", ""))
         files[-1].write_text(write_ptb(trees), encoding="utf-8")
     schemes = {"far": (files[0], (files[1], files[0]))}
@@ -493,6 +508,10 @@ def test_atlas_ranks_constituency_parses_with_freval_rows(tmp_path: Path) -> Non
     assert {c.parse for c in result.atlas.cells} == {
         f.name.removesuffix(".psd") for f in files
     }  # no gold:far
-    unranked = evalcore.atlas({"far": (files[0], [str(files[1])])}, no_ranking=True, shuffles=50)
+    unranked = evalcore.atlas(
+        {"far": (files[0], [str(files[1]), str(files[0])])}, no_ranking=True, shuffles=50
+    )
     assert unranked.ranking is None and "ranking" not in unranked.to_dict()
-    assert {c.parse for c in unranked.atlas.cells} == {files[1].name.removesuffix(".psd"), "gold:far"}
+    assert {c.parse for c in unranked.atlas.cells} == {f.name.removesuffix(".psd") for f in files} | {
+        "gold:far"
+    }
