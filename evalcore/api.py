@@ -1,9 +1,9 @@
 """The public API (docs/api.md): one function per evaluation, the same numbers as the command line.
 
 ``evalcore.read``, ``evalcore.attach``, ``evalcore.parseval``, ``evalcore.freval``,
-``evalcore.tedeval``, ``evalcore.lattice`` and ``evalcore.inspect`` wrap the metrics that the
-commands of :mod:`evalcore.cli` call (no metric is computed here), with keyword arguments named
-after the command-line options.  docs/api.md shows each on the shipped data.
+``evalcore.tedeval``, ``evalcore.atlas``, ``evalcore.lattice`` and ``evalcore.inspect`` wrap the
+metrics that the commands of :mod:`evalcore.cli` call (no metric is computed here), with keyword
+arguments named after the command-line options.  docs/api.md shows each on the shipped data.
 
 Every input (``gold``, ``system``, a scheme's files) may be
 
@@ -36,19 +36,17 @@ from typing import TYPE_CHECKING, Literal, overload
 from evalcore.limits import DEFAULT_LIMITS, Limits
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-
     from evalcore.conversion import Protocol
-    from evalcore.experiment import ExperimentResult, NamedTrees
+    from evalcore.experiment import ExperimentConfig, ExperimentResult, NamedTrees, Scheme
     from evalcore.families.align_labels import LabelAlignments
+    from evalcore.families.atlas import AtlasResult
     from evalcore.families.attach import AttachOutcome
+    from evalcore.families.freval_resampled import FrevalResampled
     from evalcore.formats._io import InMemoryText
-    from evalcore.formats.ptb import PtbLine
     from evalcore.inspection import SentenceReport
     from evalcore.labelalign import Direction
     from evalcore.lattice.reading import FileInput
     from evalcore.metrics.attachment import PunctTags
-    from evalcore.metrics.freval import FrevalResult
     from evalcore.metrics.joint import JointResult
     from evalcore.metrics.parseval import ParsevalResult
     from evalcore.trees import DepTree, Lattice, Tree
@@ -57,6 +55,7 @@ __all__ = [
     "NAME_SUFFIXES",
     "Input",
     "align_labels",
+    "atlas",
     "attach",
     "freval",
     "inspect",
@@ -402,28 +401,18 @@ def parseval(
     return run(inputs, settings, limits, on_warning=_warner(4), keep_rows=True)
 
 
-def _bracket_pair(
-    gold: Input, system: Input, layout: Layout, limits: Limits
-) -> tuple[Iterator[PtbLine], Iterator[PtbLine]]:
-    """The gold's and the system's sentences, read as ``evalcore parseval`` and ``freval`` read them."""
-    from evalcore.formats.ptb import read_ptb_sentences
-
-    g, s = _source(gold, "gold", limits), _source(system, "system", limits)
-    return (
-        read_ptb_sentences(g.data, name=g.name, layout=layout, limits=limits),
-        read_ptb_sentences(s.data, name=s.name, layout=layout, limits=limits),
-    )
+def _parse_named(value: Input, role: str, limits: Limits) -> tuple[_Source, str]:
+    """A parse and its name in a two-parse report (a path's file name, as ``NAME=PATH`` names it
+    on the command line; else ``role``)."""
+    src = _source(value, role, limits)
+    return src, named_path(src.data)[0] if isinstance(src.data, str) else role
 
 
 def freval(
     gold: Input,
     system: Input,
+    system_b: Input | None = None,
     *,
-    max_size: int | None = None,
-    alpha: Sequence[float] | None = None,
-    strict: bool = False,
-    cutoff_len: int | None = None,
-    collapse_unary: bool = False,
     prm: str | os.PathLike[str] | None = None,
     unlabeled: bool = False,
     max_error: int | None = None,
@@ -431,17 +420,32 @@ def freval(
     drop_unlabeled_root: bool = False,
     delete_root: bool = False,
     function_separators: str = "-=",
+    max_size: int | None = None,
+    cutoff_len: int | None = None,
+    alpha: Sequence[float] | str | None = None,
+    strict: bool = False,
+    collapse_unary: bool = False,
+    bootstrap: int | None = None,
+    level: float = 0.95,
+    shuffles: int = 10_000,
+    seed: int = 12345,
     keep_sentences: bool = True,
     limits: Limits = DEFAULT_LIMITS,
-) -> FrevalResult:
+) -> FrevalResampled:
     """FREVAL (Bastings & Sima'an 2014; docs/freval.md, "FREVAL"; ``evalcore freval``): recall, precision and
-    F1 per fragment size 1..``max_size`` and FLR / FLP / F1 mixed with ``alpha`` (default uniform);
-    brackets extracted as :func:`parseval` does."""
-    from evalcore.declare import check
-    from evalcore.families.parseval import Extraction, extraction_config
-    from evalcore.metrics.freval import FrevalConfig, freval_corpus
+    F1 per fragment size 1..``max_size`` and FLR / FLP / F1 mixed with ``alpha`` (weights of sizes
+    1, 2, ...; default uniform); brackets extracted as :func:`parseval` does (the same keywords).
+    ``strict``: a matched fragment must also have its parent-child edges in the test tree;
+    ``collapse_unary``: a bracket over the same words and label as its parent is merged into it.
+    ``bootstrap=N``: a percentile interval (``level``) for every score from N resamples of the
+    sentences (``seed``), in ``result.intervals``.  ``system_b``: a second parse of the same gold,
+    scored too, with the paired approximate-randomization test (``shuffles``, ``seed``) of every
+    score in ``result.paired`` (``to_dict()`` is then the two-parse document)."""
+    from evalcore.families.freval import FrevalInputs, FrevalSettings, run
 
-    declared = Extraction(
+    if alpha is not None and not isinstance(alpha, str):
+        alpha = ",".join(repr(float(a)) for a in alpha)
+    settings = FrevalSettings(
         prm=None if prm is None else os.fspath(prm),
         unlabeled=unlabeled,
         max_error=max_error,
@@ -449,17 +453,30 @@ def freval(
         drop_unlabeled_root=drop_unlabeled_root,
         delete_root=delete_root,
         function_separators=function_separators,
-    )
-    check(declared, ("max_error",))
-    config = FrevalConfig(
-        extraction=extraction_config(declared, limits, _warner(3), collapse_unary=collapse_unary),
         max_size=max_size,
-        alpha=None if alpha is None else tuple(alpha),
-        strict=strict,
         cutoff_len=cutoff_len,
+        alpha=alpha,
+        strict=strict,
+        collapse_unary=collapse_unary,
+        bootstrap=bootstrap,
+        level=level,
+        shuffles=shuffles,
+        seed=seed,
+        keep_sentences=keep_sentences,
     )
-    g, s = _bracket_pair(gold, system, layout, limits)
-    return freval_corpus(g, s, config, keep_sentences=keep_sentences)
+    g = _source(gold, "gold", limits)
+    a, name_a = _parse_named(system, "system", limits)
+    b, name_b = (None, "system_b") if system_b is None else _parse_named(system_b, "system_b", limits)
+    inputs = FrevalInputs(
+        g.data,
+        a.data,
+        None if b is None else b.data,
+        g.name,
+        a.name,
+        None if b is None else b.name,
+        (name_a, name_b),
+    )
+    return run(inputs, settings, limits, on_warning=_warner(5))
 
 
 # ---------------------------------------------------------------------------
@@ -494,6 +511,58 @@ def _parse_names(scheme: str, parses: Parses) -> list[tuple[str, Input]]:
     return out
 
 
+LabelsMap = str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | None
+
+
+Load = Callable[[Input, str, Limits], "NamedTrees"]
+
+
+def _experiment(
+    schemes: Mapping[str, tuple[Input, Parses]],
+    load: Load,
+    label_from: Mapping[str, Input] | None,
+    protocol: Protocol,
+    average: Literal["global", "sentence"],
+    labels: tuple[LabelsMap, Mapping[str, str | os.PathLike[str]] | None, str, bool, bool, bool],
+    significance: tuple[int, int, Literal["ar", "bootstrap"], bool],
+    limits: Limits,
+) -> tuple[list[Scheme], ExperimentConfig]:
+    """The schemes (each file given to ``load``) and the experiment's configuration of
+    ``evalcore tedeval``'s keywords: ``labels`` are the label maps, the per-scheme ones (checked
+    against the schemes), the function separators, case folding, lifting and category labels;
+    ``significance`` the trials, seed, test and mismatch policy."""
+    from dataclasses import replace
+
+    from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps, read_label_map
+    from evalcore.experiment import ExperimentConfig, Scheme
+    from evalcore.metrics.tedeval import TedConfig
+
+    donors = dict(label_from or {})
+    built: list[Scheme] = []
+    for scheme, (gold, parses) in schemes.items():
+        named = []
+        for parse_name, parse in _parse_names(scheme, parses):
+            nt = load(parse, parse_name, limits)
+            if parse_name in donors:
+                nt = replace(nt, label_from=load(donors.pop(parse_name), parse_name, limits))
+            named.append(nt)
+        built.append(Scheme(scheme, load(gold, scheme, limits), tuple(named)))
+    if donors:
+        raise ValueError(f"label_from names no parse: {', '.join(sorted(donors))}")
+    labels_map, scheme_labels_maps, function_sep, fold_case, projectivize, category_labels = labels
+    label_map = LabelMap()
+    for path in [labels_map] if isinstance(labels_map, str | os.PathLike) else labels_map or ():
+        label_map = label_map.then(read_label_map(os.fspath(path), limits=limits))
+    own = dict(scheme_labels_maps or {})
+    if set(own) - set(schemes):
+        raise ValueError(f"scheme_labels_maps names no scheme: {', '.join(sorted(set(own) - set(schemes)))}")
+    maps = SchemeLabelMaps.of({k: read_label_map(os.fspath(v), limits=limits) for k, v in own.items()})
+    conv = ConversionConfig(
+        protocol, label_map, function_sep, fold_case, projectivize, maps, category_labels=category_labels
+    )
+    return built, ExperimentConfig(TedConfig(conv, average), *significance)
+
+
 def tedeval(
     schemes: Mapping[str, tuple[Input, Parses]],
     *,
@@ -525,41 +594,74 @@ def tedeval(
     FILE``); ``scheme_labels_maps``: scheme → file, applied first to that scheme's gold and
     parses only (``--labels-map SCHEME=FILE``); ``category_labels``: a bracketed node without
     function tags is labeled with its category (``--category-labels``, docs/tedeval.md)."""
-    from dataclasses import replace
-
-    from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps, read_label_map
-    from evalcore.experiment import ExperimentConfig, Scheme, run_experiment
+    from evalcore.experiment import run_experiment
     from evalcore.formats.detect import read_trees
-    from evalcore.metrics.tedeval import TedConfig
 
-    donors = dict(label_from or {})
-    built: list[Scheme] = []
-    for scheme, (gold, parses) in schemes.items():
-        named = []
-        for parse_name, parse in _parse_names(scheme, parses):
-            nt = _named(parse, parse_name, limits)
-            if parse_name in donors:
-                nt = replace(nt, label_from=_named(donors.pop(parse_name), parse_name, limits))
-            named.append(nt)
-        built.append(Scheme(scheme, _named(gold, scheme, limits), tuple(named)))
-    if donors:
-        raise ValueError(f"label_from names no parse: {', '.join(sorted(donors))}")
-    label_map = LabelMap()
-    for path in [labels_map] if isinstance(labels_map, str | os.PathLike) else labels_map or ():
-        label_map = label_map.then(read_label_map(os.fspath(path), limits=limits))
-    own = dict(scheme_labels_maps or {})
-    if set(own) - set(schemes):
-        raise ValueError(f"scheme_labels_maps names no scheme: {', '.join(sorted(set(own) - set(schemes)))}")
-    maps = SchemeLabelMaps.of({k: read_label_map(os.fspath(v), limits=limits) for k, v in own.items()})
-    conv = ConversionConfig(
-        protocol, label_map, function_sep, fold_case, projectivize, maps, category_labels=category_labels
-    )
-    config = ExperimentConfig(TedConfig(conv, average), shuffles, seed, test, skip_mismatched)
+    labels = (labels_map, scheme_labels_maps, function_sep, fold_case, projectivize, category_labels)
+    significance = (shuffles, seed, test, skip_mismatched)
+    built, config = _experiment(schemes, _named, label_from, protocol, average, labels, significance, limits)
 
     def reader(f: NamedTrees) -> Iterable[DepTree | Tree]:
         return read_trees(f.path, limits=limits) if f.path else f.trees
 
     return run_experiment(built, config, details=per_sentence, reader=reader)
+
+
+# ---------------------------------------------------------------------------
+# the discrepancy atlas
+
+
+def _in_memory(value: Input, name: str, limits: Limits) -> NamedTrees:
+    """A file of the atlas, its trees read (the atlas keeps them to classify the operations)."""
+    from evalcore.experiment import NamedTrees
+    from evalcore.formats.detect import read_trees
+
+    src = _source(value, name, limits)
+    trees = tuple(read_trees(src.data, name=src.name, limits=limits))
+    return NamedTrees(name, trees, src.data if isinstance(src.data, str) else "")
+
+
+def atlas(
+    schemes: Mapping[str, tuple[Input, Parses]],
+    *,
+    protocol: Protocol = "2012",
+    average: Literal["global", "sentence"] = "global",
+    labels_map: LabelsMap = None,
+    scheme_labels_maps: Mapping[str, str | os.PathLike[str]] | None = None,
+    function_sep: str = "-=",
+    fold_case: bool = False,
+    projectivize: bool = False,
+    category_labels: bool = False,
+    label_from: Mapping[str, Input] | None = None,
+    skip_mismatched: bool = False,
+    shuffles: int = 10_000,
+    seed: int = 12345,
+    test: Literal["ar", "bootstrap"] = "ar",
+    per_sentence: bool = False,
+    no_golds: bool = False,
+    no_ranking: bool = False,
+    freval_sizes: int = 3,
+    limits: Limits = DEFAULT_LIMITS,
+) -> AtlasResult:
+    """The discrepancy atlas and the ranking of the parses (docs/atlas.md; ``evalcore atlas``): every
+    TedEval operation of every parse (and, unless ``no_golds``, of every gold taken as a parse)
+    against every gold and generalization, grouped by operation, head word, construction and span
+    length; then, unless ``no_ranking``, the parses ranked under every metric with every pair
+    tested (``shuffles``, ``seed``, ``test``; FREVAL F1 rows for sizes 1..``freval_sizes`` where the
+    trees are constituency trees).  ``schemes`` and the conversion's keywords are :func:`tedeval`'s;
+    ``per_sentence`` keeps every operation (``result.atlas.ops``)."""
+    from evalcore.families.atlas import AtlasInputs, AtlasSettings, ranking_config, run
+
+    settings = AtlasSettings(
+        per_sentence=per_sentence, no_golds=no_golds, no_ranking=no_ranking, freval_sizes=freval_sizes
+    )
+    ranking_config(settings, shuffles, seed, test)  # checked before a file is read
+    labels = (labels_map, scheme_labels_maps, function_sep, fold_case, projectivize, category_labels)
+    significance = (shuffles, seed, test, skip_mismatched)
+    built, experiment = _experiment(
+        schemes, _in_memory, label_from, protocol, average, labels, significance, limits
+    )
+    return run(AtlasInputs(tuple(built), experiment), settings, limits, on_warning=_warner(3))
 
 
 # ---------------------------------------------------------------------------

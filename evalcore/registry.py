@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from evalcore.families import align_labels, attach, parseval
+from evalcore.families import align_labels, atlas, attach, freval, parseval
 
 __all__ = ["FAMILIES", "Family", "family_named", "family_of"]
 
@@ -49,7 +49,8 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "freval", "evalcore.metrics.freval.FrevalResult", "evalcore.report.freval",
-        "freval_table", "freval_json",
+        "freval_table", "freval_json", settings=freval.FrevalSettings,
+        inputs=freval.FrevalInputs, run=freval.run, batch=freval.batch_values,
     ),
     Family(
         "tedeval", "evalcore.experiment.ExperimentResult", "evalcore.report.tedeval",
@@ -58,6 +59,11 @@ FAMILIES: tuple[Family, ...] = (
     Family(
         "lattice", "evalcore.metrics.joint.JointResult", "evalcore.report.lattice",
         "scenario_table", "result_json",
+    ),
+    Family(
+        "atlas", "evalcore.families.atlas.AtlasResult", "evalcore.report.atlas",
+        "atlas_table", "atlas_result_json", per_sentence="per_sentence", settings=atlas.AtlasSettings,
+        inputs=atlas.AtlasInputs, run=atlas.run,
     ),
     Family(
         "align-labels", "evalcore.families.align_labels.LabelAlignments", "evalcore.report.labels",

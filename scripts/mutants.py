@@ -103,7 +103,6 @@ AV = "workbench/attachment_view.py"
 EX = "evalcore/experiment.py"
 RK = "evalcore/ranking.py"
 BA = "evalcore/batch.py"
-CF = "evalcore/commands/freval.py"
 PT = "evalcore/formats/ptb.py"
 IO = "evalcore/formats/_io.py"
 PR = "evalcore/formats/prm.py"
@@ -446,8 +445,9 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
      SIGNIFICANCE_PINS),
     (BA, 'run_pair_job', 'limit = max(freval_limit(a_fr, config), freval_limit(b_fr, config))',
      'limit = freval_limit(a_fr, config)', DROP, SIGNIFICANCE_PINS),
-    (CF, '_run_two', 'max(freval_limit(ra.per_sentence, config), freval_limit(rb.per_sentence, config))',
-     'freval_limit(ra.per_sentence, config)', DROP, SIGNIFICANCE_PINS),
+    ("evalcore/families/freval.py", 'run',
+     'max(freval_limit(a.per_sentence, config), freval_limit(b.per_sentence, config))',
+     'freval_limit(a.per_sentence, config)', DROP, SIGNIFICANCE_PINS),
 ]
 # fmt: on
 
@@ -482,13 +482,12 @@ _RAW += [
     (F, 'FrevalResult.rescore', 'return score(self.counts, max_size, alpha, self.score.signature)',
      'return score(self.counts, made, alpha, self.score.signature)', OPERATOR, PIN_FREVAL),
     (F, 'FrevalResult.rescore', 'max_size > made', 'max_size >= made', COMPARISON, PIN_FREVAL),
-    (API, 'freval', 'strict=strict,\n        cutoff_len=cutoff_len,',
-     'strict=strict,\n        cutoff_len=None,', DROP, PIN_FREVAL_API),
+    (API, 'freval', 'cutoff_len=cutoff_len,', 'cutoff_len=None,', DROP, PIN_FREVAL_API),
     # the API's keyword arguments
     (API, 'tedeval', 'shuffles, seed, test, skip_mismatched', 'shuffles, 12345, test, skip_mismatched',
      CONSTANT, PIN_API),
-    (API, 'tedeval', TED_CONV, TED_CONV.replace("fold_case", "False"), CONSTANT, PIN_API),
-    (API, 'tedeval', TED_CONV, TED_CONV.replace(", projectivize", ", False"), CONSTANT, PIN_API),
+    (API, '_experiment', TED_CONV, TED_CONV.replace("fold_case", "False"), CONSTANT, PIN_API),
+    (API, '_experiment', TED_CONV, TED_CONV.replace(", projectivize", ", False"), CONSTANT, PIN_API),
     (API, 'lattice', 'JointConfig(tag_column, protocol', 'JointConfig("cpos", protocol', CONSTANT, PIN_API),
     (API, 'inspect', INSPECT_CONV, INSPECT_CONV.replace(", projectivize", ", False"), CONSTANT, PIN_API),
     (API, 'inspect', INSPECT_CONV, INSPECT_CONV.replace("fold_case", "False"), CONSTANT, PIN_API),
@@ -549,7 +548,8 @@ _RAW += [
     (EV, '_read_tokens', ' or (blank and word and not shut)', '', DROP, DEPARTURES),
     (EV, 'evalb_line_reader', 'if _EOL_OPEN.search(text) else (UNBALANCED,)', 'if False else (UNBALANCED,)',
      DROP, DEPARTURES),
-    (EV, '_counter', 'if not stack or fresh:', 'if not stack:', DROP, DEPARTURES),
+    (EV, '_counter', 'if any(t[0] != "(" or t == ")" for t in opens):', 'if any(t[0] != "(" for t in opens):',
+     DROP, DEPARTURES),
     (EV, '_splitter', 'elif odd_blank(text):', 'elif False:', DROP, DEPARTURES),
     (EV, '_splitter', 'if "\\x1c" in text or ', 'if ', DROP, DEPARTURES),
     (PT, 'parse_ptb_line', 'if blank and not shut and word:', 'if False:', DROP, DEPARTURES),
@@ -644,6 +644,23 @@ _RAW += [
      'skip_mismatched=False', CONSTANT, ("tests/test_labelalign.py",)),
     ("evalcore/families/align_labels.py", 'run', 'direction=settings.direction,', 'direction="a-b",',
      CONSTANT, ("tests/test_labelalign.py", "tests/test_registry.py")),
+    # ---- the FREVAL and atlas families (families/freval.py, families/atlas.py) -------------------
+    ("evalcore/families/freval.py", 'run', 'keep = keep_counts or boot is not None or',
+     'keep = keep_counts or', DROP, ("tests/test_registry.py", "tests/test_resampling.py")),
+    ("evalcore/families/freval.py", 'freval_config', 'collapse_unary=settings.collapse_unary',
+     'collapse_unary=False', CONSTANT, ("tests/test_registry.py",)),
+    ("evalcore/families/freval.py", 'run', 'on_result(result)', 'pass', DELETE,
+     ("tests/test_cli_snapshots.py",)),
+    ("evalcore/batch.py", '_family_settings', ' | ELSEWHERE.get(family.name, frozenset())', '', DROP,
+     ("tests/test_registry.py",)),
+    ("evalcore/registry.py", 'family_of', 'type(result).__mro__', '(type(result),)', DROP,
+     ("tests/test_registry.py",)),
+    ("evalcore/families/atlas.py", 'run', 'not settings.no_golds', 'True', CONSTANT,
+     ("tests/test_registry.py",)),
+    ("evalcore/families/atlas.py", 'run', 'if not settings.no_ranking and len(real) >= 2:',
+     'if len(real) >= 2:', DROP, ("tests/test_registry.py",)),
+    ("evalcore/families/atlas.py", 'ranking_config', 'if settings.freval_sizes < 1:',
+     'if settings.freval_sizes < 0:', OFF_BY_ONE, ("tests/test_atlas_links.py",)),
 ]
 # fmt: on
 

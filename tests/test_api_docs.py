@@ -64,7 +64,7 @@ def namespace() -> dict[str, object]:
 
 def test_the_page_has_an_example_of_every_function() -> None:
     code = "".join(c for _, c, _, _ in doc_blocks(DOC.read_text(encoding="utf-8")))
-    for name in ("read", "attach", "parseval", "freval", "tedeval", "lattice", "inspect"):
+    for name in ("read", "attach", "parseval", "freval", "tedeval", "atlas", "lattice", "inspect"):
         assert f"evalcore.{name}(" in code, name
 
 

@@ -20,13 +20,13 @@ from typing import Any
 import pytest
 from ec_support import CliResult, conllu_sentence
 
-import evalcore.commands.freval as freval_cmd
-import evalcore.commands.parseval as parseval_cmd
 import evalcore.commands.tedeval as tedeval_cmd
 import evalcore.formats._io as io_module
 import evalcore.formats.conllu as conllu_module
 import evalcore.formats.evalb as evalb_module
+import evalcore.formats.ptb as ptb_module
 import evalcore.metrics.attachment as attachment_module
+import evalcore.metrics.freval as freval_module
 import evalcore.metrics.parseval as parseval_module
 import evalcore.significance as sig
 from evalcore.experiment import ExperimentConfig, NamedTrees, Scheme, run_experiment
@@ -190,8 +190,8 @@ def test_parseval_and_freval_keep_only_problem_sentences(corpus: dict[str, str])
         # --input tree: evalcore parseval's reader of readings (the line layout counts, below)
         ("parseval", parseval_module, "parseval_lines", "evalb"),
         ("parseval", parseval_module, "parseval_lines", "json"),
-        ("freval", freval_cmd, "freval_corpus", "text"),
-        ("freval", freval_cmd, "freval_corpus", "json"),
+        ("freval", freval_module, "freval_corpus", "text"),  # imported by the family's run
+        ("freval", freval_module, "freval_corpus", "json"),
     ],
 )
 def test_bracket_commands_stream(
@@ -204,8 +204,8 @@ def test_bracket_commands_stream(
     fmt: str,
 ) -> None:
     tracker = Tracker()
-    real = parseval_cmd.read_ptb_sentences
-    monkeypatch.setattr(parseval_cmd, "read_ptb_sentences", lambda *a, **k: tracker.lines(real(*a, **k)))
+    real = ptb_module.read_ptb_sentences  # imported by the family's run when it runs
+    monkeypatch.setattr(ptb_module, "read_ptb_sentences", lambda *a, **k: tracker.lines(real(*a, **k)))
     read = evalb_module.read_evalb_sentences  # evalcore parseval: evalb's reading, no trees
     monkeypatch.setattr(evalb_module, "read_evalb_sentences", lambda *a, **k: tracker.readings(read(*a, **k)))
     results = capture(monkeypatch, module, function)
