@@ -58,6 +58,12 @@ from evalcore.limits import Limits
 from evalcore.outputs import check_output, open_output, write_text
 
 OPTIONS = output_options()
+# the fast run checks the quick commands' outputs; atlas and batch (a second of start-up each) run
+# in make test
+CHECKED = [
+    pytest.param(c, o, marks=(pytest.mark.slow,) if c in ("atlas", "batch") else (), id=_id((c, o)))
+    for c, o in OPTIONS
+]
 OLD = b"the old file: it must survive\n" * 200
 
 
@@ -107,7 +113,7 @@ def _snapshot(paths: list[Path]) -> dict[Path, bytes]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("command", "option"), OPTIONS, ids=_id)
+@pytest.mark.parametrize(("command", "option"), CHECKED)
 def test_the_option_writes_its_file(command: str, option: str, tmp_path: Path) -> None:
     run = INVOCATIONS[command](tmp_path)
     out = tmp_path / "out" / "result.txt"
@@ -119,7 +125,7 @@ def test_the_option_writes_its_file(command: str, option: str, tmp_path: Path) -
         assert out.read_text(encoding="utf-8") == run_evalcore(run.args).stdout
 
 
-@pytest.mark.parametrize(("command", "option"), OPTIONS, ids=_id)
+@pytest.mark.parametrize(("command", "option"), CHECKED)
 def test_an_input_given_as_the_output_is_refused(command: str, option: str, tmp_path: Path) -> None:
     run = INVOCATIONS[command](tmp_path / "in")
     first = run.inputs[0] if command != "batch" else run.inputs[2]  # batch: a data file, not the manifest
@@ -141,7 +147,7 @@ def test_an_input_given_as_the_output_is_refused(command: str, option: str, tmp_
     assert _snapshot(run.inputs) == before
 
 
-@pytest.mark.parametrize(("command", "option"), OPTIONS, ids=_id)
+@pytest.mark.parametrize(("command", "option"), CHECKED)
 def test_sigkill_at_the_first_write_leaves_the_old_file(command: str, option: str, tmp_path: Path) -> None:
     run = INVOCATIONS[command](tmp_path / "in")
     old = tmp_path / "out" / "result.txt"
@@ -155,7 +161,7 @@ def test_sigkill_at_the_first_write_leaves_the_old_file(command: str, option: st
     assert all(re.fullmatch(r"\.result\.txt\.[0-9a-f]{8}\.tmp", name) for name in left), left
 
 
-@pytest.mark.parametrize(("command", "option"), OPTIONS, ids=_id)
+@pytest.mark.parametrize(("command", "option"), CHECKED)
 def test_a_full_disk_leaves_the_old_file(command: str, option: str, tmp_path: Path) -> None:
     run = INVOCATIONS[command](tmp_path / "in")
     old = tmp_path / "out" / "result.txt"
@@ -169,7 +175,7 @@ def test_a_full_disk_leaves_the_old_file(command: str, option: str, tmp_path: Pa
     assert one_line_problems(full) == [] and "No space left on device" in full.stderr, full.stderr
 
 
-@pytest.mark.parametrize(("command", "option"), OPTIONS, ids=_id)
+@pytest.mark.parametrize(("command", "option"), CHECKED)
 def test_a_path_that_cannot_be_written_is_refused(command: str, option: str, tmp_path: Path) -> None:
     run = INVOCATIONS[command](tmp_path / "in")
     a_file = tmp_path / "a-file"
