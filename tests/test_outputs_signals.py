@@ -61,7 +61,7 @@ OPTIONS = output_options()
 # the fast run checks the quick commands' outputs; atlas and batch (a second of start-up each) run
 # in make test
 CHECKED = [
-    pytest.param(c, o, marks=(pytest.mark.slow,) if c in ("atlas", "batch") else (), id=_id((c, o)))
+    pytest.param(c, o, marks=(pytest.mark.slow,) if c in ("atlas", "batch") else (), id=f"{c}-{o}")
     for c, o in OPTIONS
 ]
 OLD = b"the old file: it must survive\n" * 200
