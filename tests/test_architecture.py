@@ -36,6 +36,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "evalcore.outputs",
         "evalcore.interrupts",
         "evalcore.declare",
+        "evalcore.choices",
     ),
     ("evalcore.trees",),
     ("evalcore.formats",),

@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from evalcore.choices import PROTOCOL_2012, Average, Protocol, Scenario
 from evalcore.display import Tabular
 from evalcore.errors import EvalcoreError
 from evalcore.formats._io import InputSource
@@ -68,16 +69,14 @@ __all__ = [
     "with_aligned_attachment",
 ]
 
-Scenario = Literal["gold", "predicted", "raw"]
-
 
 @dataclass(frozen=True, slots=True)
 class JointConfig:
     """Settings of the joint evaluation; all in the signature."""
 
     tag_column: TagColumn = "cpos"
-    protocol: Literal["2011", "2012"] = "2012"
-    average: Literal["global", "sentence"] = "global"
+    protocol: Protocol = PROTOCOL_2012
+    average: Average = "global"
     deprel_base: bool = False
     limits: Limits = field(default=DEFAULT_LIMITS, compare=False)  # resource limits: no number changes
 
