@@ -33,12 +33,12 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Literal, overload
 
+from evalcore.choices import PROTOCOL_2012, Average, Protocol, Scenario, TagColumn
 from evalcore.limits import DEFAULT_LIMITS, Limits
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from evalcore.conversion import Protocol
     from evalcore.experiment import ExperimentResult, NamedTrees
     from evalcore.formats._io import InMemoryText
     from evalcore.formats.ptb import PtbLine
@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from evalcore.metrics.freval import FrevalResult
     from evalcore.metrics.joint import JointResult
     from evalcore.metrics.parseval import ParsevalResult
+    from evalcore.significance import Method
     from evalcore.trees import DepTree, Lattice, Tree
 
 __all__ = [
@@ -436,20 +437,22 @@ def _parse_names(scheme: str, parses: Parses) -> list[tuple[str, Input]]:
 def tedeval(
     schemes: Mapping[str, tuple[Input, Parses]],
     *,
-    protocol: Protocol = "2012",
-    average: Literal["global", "sentence"] = "global",
-    labels_map: str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | None = None,
+    protocol: Protocol = PROTOCOL_2012,
+    average: Average = "global",
+    labels_map: str | os.PathLike[str] | Sequence[str | os.PathLike[str]] = (),
     scheme_labels_maps: Mapping[str, str | os.PathLike[str]] | None = None,
     function_sep: str = "-=",
     fold_case: bool = False,
-    projectivize: bool = False,
     category_labels: bool = False,
+    projectivize: bool = False,
     label_from: Mapping[str, Input] | None = None,
     skip_mismatched: bool = False,
     shuffles: int = 10_000,
     seed: int = 12345,
-    test: Literal["ar", "bootstrap"] = "ar",
+    test: Method = "ar",
     per_sentence: bool = False,
+    bootstrap: int | None = None,
+    level: float = 0.95,
     limits: Limits = DEFAULT_LIMITS,
 ) -> ExperimentResult:
     """The cross-scheme TedEval experiment (docs/tedeval.md, "Definitions"; ``evalcore tedeval``).
@@ -457,19 +460,20 @@ def tedeval(
     ``schemes`` maps each scheme's name to its gold and its parses: ``{"ud": (gold, {"parser":
     parse, ...}), ...}`` (parses may also be a list of paths, named by their file names, or
     ``NAME=PATH``).  Every parse is scored against its own gold and against every generalization
-    of the golds that contains it, with the significance tests of each row (``shuffles`` trials,
-    ``seed``).  ``label_from`` maps a parse name to a dependency conversion of the same parse
-    (``--label-from``).  ``per_sentence`` keeps every sentence's scores and edit scripts.
+    of the golds that contains it, with the significance tests of each row (``test``: approximate
+    randomization or the paired bootstrap, ``shuffles`` trials, ``seed``): two parses or more
+    are two systems compared.  ``label_from`` maps a parse name to a dependency conversion of the
+    same parse (``--label-from``).  ``per_sentence`` keeps every sentence's scores and edit scripts.
     ``labels_map``: one file or several, applied in order to every scheme (``--labels-map
     FILE``); ``scheme_labels_maps``: scheme → file, applied first to that scheme's gold and
     parses only (``--labels-map SCHEME=FILE``); ``category_labels``: a bracketed node without
-    function tags is labeled with its category (``--category-labels``, docs/tedeval.md)."""
+    function tags is labeled with its category (``--category-labels``, docs/tedeval.md).
+    ``bootstrap=N``: every cell's percentile interval at ``level`` from N resamples of the
+    sentences (``--bootstrap``; in ``result.intervals`` and ``to_dict()``)."""
     from dataclasses import replace
 
-    from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps, read_label_map
-    from evalcore.experiment import ExperimentConfig, Scheme, run_experiment
-    from evalcore.formats.detect import read_trees
-    from evalcore.metrics.tedeval import TedConfig
+    from evalcore.experiment import Scheme
+    from evalcore.families import tedeval as family
 
     donors = dict(label_from or {})
     built: list[Scheme] = []
@@ -483,22 +487,24 @@ def tedeval(
         built.append(Scheme(scheme, _named(gold, scheme, limits), tuple(named)))
     if donors:
         raise ValueError(f"label_from names no parse: {', '.join(sorted(donors))}")
-    label_map = LabelMap()
-    for path in [labels_map] if isinstance(labels_map, str | os.PathLike) else labels_map or ():
-        label_map = label_map.then(read_label_map(os.fspath(path), limits=limits))
-    own = dict(scheme_labels_maps or {})
-    if set(own) - set(schemes):
-        raise ValueError(f"scheme_labels_maps names no scheme: {', '.join(sorted(set(own) - set(schemes)))}")
-    maps = SchemeLabelMaps.of({k: read_label_map(os.fspath(v), limits=limits) for k, v in own.items()})
-    conv = ConversionConfig(
-        protocol, label_map, function_sep, fold_case, projectivize, maps, category_labels=category_labels
+    maps = family.api_labels_map(labels_map, (scheme_labels_maps or {}).items(), list(schemes))
+    settings = family.TedevalSettings(
+        protocol=protocol,
+        labels_map=maps,
+        average=average,
+        function_sep=function_sep,
+        fold_case=fold_case,
+        category_labels=category_labels,
+        projectivize=projectivize,
+        skip_mismatched=skip_mismatched,
+        shuffles=shuffles,
+        seed=seed,
+        test=test,
+        per_sentence=per_sentence,
+        bootstrap=bootstrap,
+        level=level,
     )
-    config = ExperimentConfig(TedConfig(conv, average), shuffles, seed, test, skip_mismatched)
-
-    def reader(f: NamedTrees) -> Iterable[DepTree | Tree]:
-        return read_trees(f.path, limits=limits) if f.path else f.trees
-
-    return run_experiment(built, config, details=per_sentence, reader=reader)
+    return family.run(family.TedevalInputs(tuple(built)), settings, limits)
 
 
 # ---------------------------------------------------------------------------
@@ -512,49 +518,53 @@ def lattice(
     gold_lattice: Input | None = None,
     pred_lattice: Input | None = None,
     ambiguity_lattice: Input | None = None,
-    tag_column: Literal["cpos", "fpos"] = "cpos",
-    protocol: Protocol = "2012",
-    average: Literal["global", "sentence"] = "global",
+    tag_column: TagColumn = "cpos",
+    protocol: Protocol = PROTOCOL_2012,
+    scenario: Literal["auto", Scenario] | None = "auto",
     deprel_base: bool = False,
-    scenario: Literal["gold", "predicted", "raw"] | None = None,
+    average: Average = "global",
     name: str | None = None,
     per_sentence: bool = False,
+    bootstrap: int | None = None,
+    level: float = 0.95,
+    seed: int = 12345,
     limits: Limits = DEFAULT_LIMITS,
 ) -> JointResult:
     """Joint segmentation + parsing (ACL 2012; docs/lattice.md, "What is compared"; ``evalcore lattice``):
     SEGEVAL, token accuracy, TedEval over lattices and the scenario's classic metric, of one prediction.
-    ``scenario=None`` detects it from the data; ``per_sentence`` keeps every sentence's record.
+    ``scenario="auto"`` (or ``None``) detects it from the data; ``per_sentence`` keeps every sentence's
+    record; ``bootstrap=N``: each score's percentile interval at ``level`` from N resamples of the
+    sentences (``seed``; in ``result.intervals`` and ``to_dict()``).
     Give a CoNLL-U prediction of the raw text to have it aligned with gold by characters."""
-    from evalcore.errors import InputFormatError
-    from evalcore.formats.lattice import read_lattices
-    from evalcore.lattice.reading import PairStream
-    from evalcore.metrics.joint import JointConfig, evaluate_stream, with_aligned_attachment
+    from evalcore.families import lattice as family
 
-    config = JointConfig(tag_column, protocol, average, deprel_base, limits)
+    settings = family.LatticeSettings(
+        tag_column=tag_column,
+        protocol=protocol,
+        scenario=scenario or "auto",
+        deprel_base=deprel_base,
+        average=average,
+        per_sentence=per_sentence,
+        bootstrap=bootstrap,
+        level=level,
+        seed=seed,
+    )
     g, p = _source(gold, "gold", limits), _source(pred, "pred", limits)
     if name is None:
         name = named_path(p.data)[0] if isinstance(p.data, str) else "pred"
-    ambiguity = None
-    if ambiguity_lattice is not None:
-        a = _source(ambiguity_lattice, "ambiguity.lattice", limits)
-        ambiguity = read_lattices(a.data, name=a.name, limits=limits)
-    stream = PairStream(
-        g.file,
-        p.file,
+    a = None if ambiguity_lattice is None else _source(ambiguity_lattice, "ambiguity.lattice", limits)
+    inputs = family.LatticeInputs(
+        g.data,
+        p.data,
+        name,
+        gold_name=g.name,
+        pred_name=p.name,
         gold_lattice=None if gold_lattice is None else _source(gold_lattice, "gold.lattice", limits).file,
         pred_lattice=None if pred_lattice is None else _source(pred_lattice, "pred.mapping", limits).file,
-        options=config.read_options,
-        ambiguity=ambiguity,
+        ambiguity=None if a is None else a.data,
+        ambiguity_name=None if a is None else a.name,
     )
-    if ambiguity is not None and stream.mode != "index":
-        raise InputFormatError(
-            "ambiguity_lattice needs token ids on both sides, and two CoNLL files without lattice "
-            "files are aligned by characters instead: give gold_lattice and pred_lattice"
-        )
-    result = evaluate_stream(stream, config, name=name, scenario=scenario, keep_sentences=per_sentence)
-    return with_aligned_attachment(
-        result, stream.mode, g.data, p.data, gold_name=g.name, pred_name=p.name, limits=limits
-    )
+    return family.run(inputs, settings, limits)
 
 
 # ---------------------------------------------------------------------------
@@ -565,7 +575,7 @@ def inspect(
     golds: Mapping[str, DepTree | Tree],
     parses: Mapping[str, tuple[str, DepTree | Tree]],
     *,
-    protocol: Protocol = "2012",
+    protocol: Protocol = PROTOCOL_2012,
     function_sep: str = "-=",
     fold_case: bool = False,
     projectivize: bool = False,
@@ -574,10 +584,13 @@ def inspect(
     tree, the generalized gold, and each parse's TedEval edit scripts (SINGLE against its own gold, MULTIPLE
     against the generalization).  ``golds`` maps scheme → tree, ``parses`` maps parse name →
     (its scheme, tree); all over the same words.  In Jupyter the report draws itself."""
-    from evalcore.conversion import ConversionConfig, LabelMap
+    from evalcore.families.tedeval import TedevalSettings, conversion_config
     from evalcore.inspection import inspect_sentence
 
-    config = ConversionConfig(protocol, LabelMap(), function_sep, fold_case, projectivize)
+    settings = TedevalSettings(
+        protocol=protocol, function_sep=function_sep, fold_case=fold_case, projectivize=projectivize
+    )
+    config = conversion_config(settings)
     return inspect_sentence(
         list(golds.items()), [(name, scheme, tree) for name, (scheme, tree) in parses.items()], config
     )

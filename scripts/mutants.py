@@ -468,8 +468,7 @@ PIN_ATLAS = ("tests/test_pins_misc.py", "tests/test_atlas.py")
 PIN_LABELS = ("tests/test_pins_misc.py", "tests/test_labelalign.py")
 PIN_TED = ("tests/test_pins_misc.py", "tests/test_tedeval_golden.py")
 PIN_LATTICE = ("tests/test_pins_misc.py", "tests/test_lattice.py")
-TED_CONV = "protocol, label_map, function_sep, fold_case, projectivize, maps"
-INSPECT_CONV = "ConversionConfig(protocol, LabelMap(), function_sep, fold_case, projectivize)"
+INSPECT_CONV = "protocol=protocol, function_sep=function_sep, fold_case=fold_case, projectivize=projectivize"
 SHARE = "g.counted / c.delta if c.delta else 0.0"
 MEAN = "ratio(counts.score_sum, counts.sentences, empty=1.0)"
 
@@ -486,13 +485,14 @@ _RAW += [
     (API, 'freval', 'strict=strict,\n        cutoff_len=cutoff_len,',
      'strict=strict,\n        cutoff_len=None,', DROP, PIN_FREVAL_API),
     # the API's keyword arguments
-    (API, 'tedeval', 'shuffles, seed, test, skip_mismatched', 'shuffles, 12345, test, skip_mismatched',
+    (API, 'tedeval', 'seed=seed,', 'seed=12345,', CONSTANT, PIN_API),
+    (API, 'tedeval', 'fold_case=fold_case,', 'fold_case=False,', CONSTANT, PIN_API),
+    (API, 'tedeval', 'projectivize=projectivize,', 'projectivize=False,', CONSTANT, PIN_API),
+    (API, 'lattice', 'tag_column=tag_column,', 'tag_column="cpos",', CONSTANT, PIN_API),
+    (API, 'inspect', INSPECT_CONV, INSPECT_CONV.replace("projectivize=projectivize", "projectivize=False"),
      CONSTANT, PIN_API),
-    (API, 'tedeval', TED_CONV, TED_CONV.replace("fold_case", "False"), CONSTANT, PIN_API),
-    (API, 'tedeval', TED_CONV, TED_CONV.replace(", projectivize", ", False"), CONSTANT, PIN_API),
-    (API, 'lattice', 'JointConfig(tag_column, protocol', 'JointConfig("cpos", protocol', CONSTANT, PIN_API),
-    (API, 'inspect', INSPECT_CONV, INSPECT_CONV.replace(", projectivize", ", False"), CONSTANT, PIN_API),
-    (API, 'inspect', INSPECT_CONV, INSPECT_CONV.replace("fold_case", "False"), CONSTANT, PIN_API),
+    (API, 'inspect', INSPECT_CONV, INSPECT_CONV.replace("fold_case=fold_case", "fold_case=False"), CONSTANT,
+     PIN_API),
     # evalb: quote repair, EQ_LABEL both ways, crossing brackets past 256 positions
     (P, 'fix_quote', 'for k in range(j, len(gidx)):', 'for k in range(j + 1, len(gidx)):', OFF_BY_ONE,
      PIN_EVALB),

@@ -53,6 +53,7 @@ from evalcore.metrics.lattice_tedeval import (
 from evalcore.metrics.lattice_tedeval import score as ted_score
 from evalcore.metrics.segeval import SegConfig, SegCounts, SegScore, sentence_counts
 from evalcore.metrics.segeval import score as seg_score
+from evalcore.significance import Interval
 from evalcore.trees import Lattice
 
 __all__ = [
@@ -186,6 +187,9 @@ class JointResult(Tabular):
     signature: str
     pairs: int = 0  # sentence pairs scored (``sentences`` holds them all, or none when streamed)
     classic_note: str | None = None  # why the classic metric is N/A where it could have applied
+    # --bootstrap: each score's percentile interval, and the samples, level and seed that made them
+    intervals: tuple[tuple[str, Interval], ...] = field(default=(), repr=False)
+    bootstrap: tuple[int, float, int] | None = field(default=None, repr=False)
 
 
 def _same_segmentation(pair: SentencePair) -> bool:
