@@ -462,6 +462,9 @@ EX = "evalcore/experiment.py"
 PIN_FREVAL = ("tests/test_pins_freval.py", "tests/test_freval.py")
 PIN_FREVAL_API = ("tests/test_pins_freval.py", "tests/test_api.py")
 PIN_API = ("tests/test_pins_api_options.py", "tests/test_api.py")
+FT = "evalcore/families/tedeval.py"
+FL = "evalcore/families/lattice.py"
+FACES = ("tests/test_registry.py",)
 PIN_EVALB = ("tests/test_pins_misc.py", "tests/test_parseval.py")
 PIN_NED = ("tests/test_pins_misc.py", "tests/test_attachment.py")
 PIN_ATLAS = ("tests/test_pins_misc.py", "tests/test_atlas.py")
@@ -617,6 +620,21 @@ _RAW += [
     (P, 'counts_of', 'if c <= 2)', 'if c < 2)', COMPARISON, EVALB_READER),
     (P, 'counts_of', 'complete=sum(1 for r in ok if r.gold == r.test == r.matched)',
      'complete=sum(1 for r in ok if r.gold == r.matched)', DROP, EVALB_READER),
+    # ---- the tedeval and lattice families (declared once) ---------------------------------------
+    (FT, 'conversion_config', 'settings.fold_case,', 'False,', CONSTANT, (*FACES, *PIN_API)),
+    (FT, 'label_map_items', 'if sep and scheme in schemes:', 'if sep:', DROP,
+     ("tests/test_scheme_label_maps.py", *FACES)),
+    (FT, 'batch_values', 'if row.against == cell.scheme', 'if row.against != cell.scheme', COMPARISON,
+     ("tests/test_batch.py", *FACES)),
+    (FT, 'run', 'details=settings.per_sentence', 'details=False', CONSTANT,
+     ("tests/test_cli_tedeval.py", *FACES)),
+    (FT, 'api_labels_map', 'os.path.join(".", p) if', 'p if', DROP, FACES),
+    (FL, 'run', 'rows.append(lattice_row(s, average))', 'rows.append(lattice_row(s, False))', CONSTANT,
+     (*FACES, "tests/test_resampling.py")),
+    (FL, 'run', 'None if settings.scenario == "auto" else settings.scenario', 'None', CONSTANT,
+     (*FACES, *LATTICE)),
+    ("evalcore/batch.py", '_family_settings', 'defaults | table', 'table', DROP,
+     ("tests/test_batch.py", *FACES)),
 ]
 # fmt: on
 

@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import evalcore
-from evalcore.batch import GoldEntry, Manifest, SystemEntry, run_batch
+from evalcore.batch import GoldEntry, Manifest, SystemEntry, read_manifest, run_batch
 from evalcore.cli import build_parser, main
 from evalcore.declare import InvalidSetting, accepted, declared, from_mapping
 from evalcore.families import tedeval as tedeval_family
@@ -404,3 +404,95 @@ def test_lattice_faces_agree(s: LatticeSettings, segmentation: bool) -> None:
     """yap's output against its own mapping (the gold scenario) or its segmentation: the command's
     --format json and the API's to_dict(), bootstrap intervals included."""
     _lattice_faces(s, YAP / ("output.segmentation" if segmentation else "output.mapping"))
+
+
+# ---------------------------------------------------------------------------
+# the families' own rules, pinned to the docs (the faces above share them, so only these see a
+# change of a rule)
+
+
+def test_a_labels_map_item_names_a_scheme_only_when_its_prefix_is_one() -> None:
+    """docs/tedeval.md, "Per-scheme label maps": ``SCHEME=FILE`` when the text before the first
+    ``=`` is a scheme's name, else the whole text is a path."""
+    items = ["ud=a.map", "maps/v1=v2.txt", "x.map", "sud=b=c.map"]
+    assert tedeval_family.label_map_items(items, ["ud", "sud"]) == [
+        ("ud", "a.map"),
+        (None, "maps/v1=v2.txt"),
+        (None, "x.map"),
+        ("sud", "b=c.map"),
+    ]
+
+
+def test_the_api_reads_a_path_that_looks_like_a_scheme_map_as_a_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``labels_map`` is every scheme's: a file named ``ud=x.map`` is that file, not scheme ud's
+    ``x.map`` (which does not exist)."""
+    monkeypatch.chdir(tmp_path)
+    Path("ud=x.map").write_text("nsubj=SUBJ\n", encoding="utf-8")
+    gold = _first_sentences(FR / "fr_gsd-ud-test.r2.16.conllu.gz", tmp_path / "g.conllu", 3)
+    result = evalcore.tedeval({"ud": (gold, {"self": gold})}, labels_map="ud=x.map", shuffles=10)
+    assert result.sentences == 3
+
+
+def test_batch_names_tedeval_scores_as_docs_batch_says(french: dict[str, str]) -> None:
+    """docs/batch.md: a tedeval gold's scores are ``UAS LAS U-TED L-TED`` (one scheme: no
+    generalization); against another scheme's gold or a generalization, ``METRIC@sud``,
+    ``METRIC@ud+sud``."""
+    systems = (SystemEntry("spacy", french["spacy"], 2),)
+    entry = GoldEntry("ud", french["ud"], 1, systems, ("tedeval",), None, (TedevalSettings(shuffles=10),))
+    rows = run_batch(Manifest("m.toml", (entry,)), Limits())
+    assert [r.score for r in rows] == ["UAS", "LAS", "U-TED", "L-TED"]
+    both = evalcore.tedeval(
+        {"ud": (french["ud"], {"spacy": french["spacy"]}), "sud": (french["sud"], {})}, shuffles=10
+    )
+    names = [n for n, _ in tedeval_family.batch_values(both, "spacy")]
+    own = ["UAS", "LAS", "U-TED", "L-TED"]
+    assert names == [*own, *(f"{m}@sud" for m in own), "U-TED@ud+sud", "L-TED@ud+sud"]
+
+
+def test_a_manifest_settings_give_tedeval_its_seed_and_shuffles(tmp_path: Path) -> None:
+    """docs/batch.md: ``[settings]``' ``shuffles`` and ``seed`` apply to tedeval unless its
+    ``[gold.tedeval]`` table sets them."""
+    gold = tmp_path / "g.conllu"
+    _first_sentences(FR / "fr_gsd-ud-test.r2.16.conllu.gz", gold, 3)
+    one = 'file = "g.conllu"\nmetrics = ["tedeval"]\nsystems = { s = "g.conllu" }\n'
+    text = f'[settings]\nshuffles = 50\nseed = 7\n\n[[gold]]\nname = "a"\n{one}\n[[gold]]\nname = "b"\n{one}'
+    text += "[gold.tedeval]\nseed = 3\n"
+    (tmp_path / "m.toml").write_text(text, encoding="utf-8")
+    a, b = read_manifest(str(tmp_path / "m.toml")).golds
+    assert (a.settings_of(TedevalSettings).shuffles, a.settings_of(TedevalSettings).seed) == (50, 7)
+    assert (b.settings_of(TedevalSettings).shuffles, b.settings_of(TedevalSettings).seed) == (50, 3)
+
+
+def test_a_stated_scenario_is_the_one_scored() -> None:
+    """docs/lattice.md: ``--scenario`` names the scenario printed instead of the detected one."""
+    files = {"gold_lattice": YAP / "output.mapping", "pred_lattice": YAP / "output.segmentation"}
+    detected = evalcore.lattice(YAP / "output.conll", YAP / "output.conll", **files)
+    other = next(s for s in ("gold", "predicted", "raw") if s != detected.detected)
+    stated = evalcore.lattice(YAP / "output.conll", YAP / "output.conll", scenario=other, **files)  # type: ignore[arg-type]
+    assert (stated.scenario, stated.detected) == (other, detected.detected)
+
+
+def test_lattice_intervals_resample_the_sentences_rows() -> None:
+    """The bootstrap resamples each sentence's (x, n) pairs of the scenario table
+    (evalcore.resampling.lattice_row; averaged by sentence, TedEval's pair is (score, 1))."""
+    from evalcore.resampling import BootstrapSettings, intervals, lattice_row, lattice_table
+
+    files = {"gold_lattice": YAP / "output.mapping", "pred_lattice": YAP / "output.segmentation"}
+    for average in ("global", "sentence"):
+        r = evalcore.lattice(
+            YAP / "output.conll",
+            YAP / "output.conll",
+            average=average,
+            per_sentence=True,
+            bootstrap=50,
+            **files,
+        )  # type: ignore[arg-type]
+        by_hand = intervals(
+            lattice_table(
+                [lattice_row(s, average == "sentence") for s in r.sentences], average == "sentence"
+            ),
+            BootstrapSettings(50, 0.95, 12345),
+        )
+        assert r.intervals == tuple(zip(by_hand.names, by_hand.values, strict=True))
