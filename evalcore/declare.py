@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Literal, TypeVar
 
@@ -104,6 +105,12 @@ def _kind(hint: object) -> tuple[Kind, tuple[str, ...]]:
 
 def declared(cls: type) -> tuple[Declared, ...]:
     """The declared settings of a settings dataclass, in their order."""
+    return _declared(typing.cast(Hashable, cls))
+
+
+@functools.cache  # a class's declarations do not change, and every face asks for them on every call
+def _declared(key: Hashable) -> tuple[Declared, ...]:
+    cls = typing.cast(type, key)
     hints = typing.get_type_hints(cls)
     out = []
     for f in dataclasses.fields(cls):
