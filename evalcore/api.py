@@ -33,11 +33,12 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Literal, overload
 
+from evalcore.choices import PROTOCOL_2012, Average, Protocol, Scenario, TagColumn
 from evalcore.limits import DEFAULT_LIMITS, Limits
 
 if TYPE_CHECKING:
     from evalcore.conversion import Protocol
-    from evalcore.experiment import ExperimentConfig, ExperimentResult, NamedTrees, Scheme
+    from evalcore.experiment import ExperimentResult, NamedTrees, Scheme
     from evalcore.families.align_labels import LabelAlignments
     from evalcore.families.atlas import AtlasResult
     from evalcore.families.attach import AttachOutcome
@@ -49,6 +50,7 @@ if TYPE_CHECKING:
     from evalcore.metrics.attachment import PunctTags
     from evalcore.metrics.joint import JointResult
     from evalcore.metrics.parseval import ParsevalResult
+    from evalcore.significance import Method
     from evalcore.trees import DepTree, Lattice, Tree
 
 __all__ = [
@@ -517,25 +519,17 @@ LabelsMap = str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | None
 Load = Callable[[Input, str, Limits], "NamedTrees"]
 
 
-def _experiment(
+def _schemes(
     schemes: Mapping[str, tuple[Input, Parses]],
     load: Load,
     label_from: Mapping[str, Input] | None,
-    protocol: Protocol,
-    average: Literal["global", "sentence"],
-    labels: tuple[LabelsMap, Mapping[str, str | os.PathLike[str]] | None, str, bool, bool, bool],
-    significance: tuple[int, int, Literal["ar", "bootstrap"], bool],
     limits: Limits,
-) -> tuple[list[Scheme], ExperimentConfig]:
-    """The schemes (each file given to ``load``) and the experiment's configuration of
-    ``evalcore tedeval``'s keywords: ``labels`` are the label maps, the per-scheme ones (checked
-    against the schemes), the function separators, case folding, lifting and category labels;
-    ``significance`` the trials, seed, test and mismatch policy."""
+) -> tuple[Scheme, ...]:
+    """The schemes of ``evalcore tedeval``'s and ``atlas``'s keywords, each file given to ``load``
+    (``label_from``: a parse's label donor, ``--label-from``)."""
     from dataclasses import replace
 
-    from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps, read_label_map
-    from evalcore.experiment import ExperimentConfig, Scheme
-    from evalcore.metrics.tedeval import TedConfig
+    from evalcore.experiment import Scheme
 
     donors = dict(label_from or {})
     built: list[Scheme] = []
@@ -549,37 +543,28 @@ def _experiment(
         built.append(Scheme(scheme, load(gold, scheme, limits), tuple(named)))
     if donors:
         raise ValueError(f"label_from names no parse: {', '.join(sorted(donors))}")
-    labels_map, scheme_labels_maps, function_sep, fold_case, projectivize, category_labels = labels
-    label_map = LabelMap()
-    for path in [labels_map] if isinstance(labels_map, str | os.PathLike) else labels_map or ():
-        label_map = label_map.then(read_label_map(os.fspath(path), limits=limits))
-    own = dict(scheme_labels_maps or {})
-    if set(own) - set(schemes):
-        raise ValueError(f"scheme_labels_maps names no scheme: {', '.join(sorted(set(own) - set(schemes)))}")
-    maps = SchemeLabelMaps.of({k: read_label_map(os.fspath(v), limits=limits) for k, v in own.items()})
-    conv = ConversionConfig(
-        protocol, label_map, function_sep, fold_case, projectivize, maps, category_labels=category_labels
-    )
-    return built, ExperimentConfig(TedConfig(conv, average), *significance)
+    return tuple(built)
 
 
 def tedeval(
     schemes: Mapping[str, tuple[Input, Parses]],
     *,
-    protocol: Protocol = "2012",
-    average: Literal["global", "sentence"] = "global",
-    labels_map: str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | None = None,
+    protocol: Protocol = PROTOCOL_2012,
+    average: Average = "global",
+    labels_map: str | os.PathLike[str] | Sequence[str | os.PathLike[str]] = (),
     scheme_labels_maps: Mapping[str, str | os.PathLike[str]] | None = None,
     function_sep: str = "-=",
     fold_case: bool = False,
-    projectivize: bool = False,
     category_labels: bool = False,
+    projectivize: bool = False,
     label_from: Mapping[str, Input] | None = None,
     skip_mismatched: bool = False,
     shuffles: int = 10_000,
     seed: int = 12345,
-    test: Literal["ar", "bootstrap"] = "ar",
+    test: Method = "ar",
     per_sentence: bool = False,
+    bootstrap: int | None = None,
+    level: float = 0.95,
     limits: Limits = DEFAULT_LIMITS,
 ) -> ExperimentResult:
     """The cross-scheme TedEval experiment (docs/tedeval.md, "Definitions"; ``evalcore tedeval``).
@@ -587,24 +572,37 @@ def tedeval(
     ``schemes`` maps each scheme's name to its gold and its parses: ``{"ud": (gold, {"parser":
     parse, ...}), ...}`` (parses may also be a list of paths, named by their file names, or
     ``NAME=PATH``).  Every parse is scored against its own gold and against every generalization
-    of the golds that contains it, with the significance tests of each row (``shuffles`` trials,
-    ``seed``).  ``label_from`` maps a parse name to a dependency conversion of the same parse
-    (``--label-from``).  ``per_sentence`` keeps every sentence's scores and edit scripts.
+    of the golds that contains it, with the significance tests of each row (``test``: approximate
+    randomization or the paired bootstrap, ``shuffles`` trials, ``seed``): two parses or more
+    are two systems compared.  ``label_from`` maps a parse name to a dependency conversion of the
+    same parse (``--label-from``).  ``per_sentence`` keeps every sentence's scores and edit scripts.
     ``labels_map``: one file or several, applied in order to every scheme (``--labels-map
     FILE``); ``scheme_labels_maps``: scheme → file, applied first to that scheme's gold and
     parses only (``--labels-map SCHEME=FILE``); ``category_labels``: a bracketed node without
-    function tags is labeled with its category (``--category-labels``, docs/tedeval.md)."""
-    from evalcore.experiment import run_experiment
-    from evalcore.formats.detect import read_trees
+    function tags is labeled with its category (``--category-labels``, docs/tedeval.md).
+    ``bootstrap=N``: every cell's percentile interval at ``level`` from N resamples of the
+    sentences (``--bootstrap``; in ``result.intervals`` and ``to_dict()``)."""
+    from evalcore.families import tedeval as family
 
-    labels = (labels_map, scheme_labels_maps, function_sep, fold_case, projectivize, category_labels)
-    significance = (shuffles, seed, test, skip_mismatched)
-    built, config = _experiment(schemes, _named, label_from, protocol, average, labels, significance, limits)
-
-    def reader(f: NamedTrees) -> Iterable[DepTree | Tree]:
-        return read_trees(f.path, limits=limits) if f.path else f.trees
-
-    return run_experiment(built, config, details=per_sentence, reader=reader)
+    built = _schemes(schemes, _named, label_from, limits)
+    maps = family.api_labels_map(labels_map, (scheme_labels_maps or {}).items(), list(schemes))
+    settings = family.TedevalSettings(
+        protocol=protocol,
+        labels_map=maps,
+        average=average,
+        function_sep=function_sep,
+        fold_case=fold_case,
+        category_labels=category_labels,
+        projectivize=projectivize,
+        skip_mismatched=skip_mismatched,
+        shuffles=shuffles,
+        seed=seed,
+        test=test,
+        per_sentence=per_sentence,
+        bootstrap=bootstrap,
+        level=level,
+    )
+    return family.run(family.TedevalInputs(built), settings, limits)
 
 
 # ---------------------------------------------------------------------------
@@ -624,8 +622,8 @@ def _in_memory(value: Input, name: str, limits: Limits) -> NamedTrees:
 def atlas(
     schemes: Mapping[str, tuple[Input, Parses]],
     *,
-    protocol: Protocol = "2012",
-    average: Literal["global", "sentence"] = "global",
+    protocol: Protocol = PROTOCOL_2012,
+    average: Average = "global",
     labels_map: LabelsMap = None,
     scheme_labels_maps: Mapping[str, str | os.PathLike[str]] | None = None,
     function_sep: str = "-=",
@@ -636,7 +634,7 @@ def atlas(
     skip_mismatched: bool = False,
     shuffles: int = 10_000,
     seed: int = 12345,
-    test: Literal["ar", "bootstrap"] = "ar",
+    test: Method = "ar",
     per_sentence: bool = False,
     no_golds: bool = False,
     no_ranking: bool = False,
@@ -650,18 +648,30 @@ def atlas(
     tested (``shuffles``, ``seed``, ``test``; FREVAL F1 rows for sizes 1..``freval_sizes`` where the
     trees are constituency trees).  ``schemes`` and the conversion's keywords are :func:`tedeval`'s;
     ``per_sentence`` keeps every operation (``result.atlas.ops``)."""
+    from evalcore.families import tedeval as ted
     from evalcore.families.atlas import AtlasInputs, AtlasSettings, ranking_config, run
 
     settings = AtlasSettings(
         per_sentence=per_sentence, no_golds=no_golds, no_ranking=no_ranking, freval_sizes=freval_sizes
     )
     ranking_config(settings, shuffles, seed, test)  # checked before a file is read
-    labels = (labels_map, scheme_labels_maps, function_sep, fold_case, projectivize, category_labels)
-    significance = (shuffles, seed, test, skip_mismatched)
-    built, experiment = _experiment(
-        schemes, _in_memory, label_from, protocol, average, labels, significance, limits
+    maps = ted.api_labels_map(labels_map or (), (scheme_labels_maps or {}).items(), list(schemes))
+    conversion = ted.TedevalSettings(
+        protocol=protocol,
+        labels_map=maps,
+        average=average,
+        function_sep=function_sep,
+        fold_case=fold_case,
+        category_labels=category_labels,
+        projectivize=projectivize,
+        skip_mismatched=skip_mismatched,
+        shuffles=shuffles,
+        seed=seed,
+        test=test,
     )
-    return run(AtlasInputs(tuple(built), experiment), settings, limits, on_warning=_warner(3))
+    experiment = ted.experiment_config(conversion, ted.ted_config(conversion, list(schemes), limits))
+    built = _schemes(schemes, _in_memory, label_from, limits)
+    return run(AtlasInputs(built, experiment), settings, limits, on_warning=_warner(3))
 
 
 # ---------------------------------------------------------------------------
@@ -675,49 +685,53 @@ def lattice(
     gold_lattice: Input | None = None,
     pred_lattice: Input | None = None,
     ambiguity_lattice: Input | None = None,
-    tag_column: Literal["cpos", "fpos"] = "cpos",
-    protocol: Protocol = "2012",
-    average: Literal["global", "sentence"] = "global",
+    tag_column: TagColumn = "cpos",
+    protocol: Protocol = PROTOCOL_2012,
+    scenario: Literal["auto", Scenario] | None = "auto",
     deprel_base: bool = False,
-    scenario: Literal["gold", "predicted", "raw"] | None = None,
+    average: Average = "global",
     name: str | None = None,
     per_sentence: bool = False,
+    bootstrap: int | None = None,
+    level: float = 0.95,
+    seed: int = 12345,
     limits: Limits = DEFAULT_LIMITS,
 ) -> JointResult:
     """Joint segmentation + parsing (ACL 2012; docs/lattice.md, "What is compared"; ``evalcore lattice``):
     SEGEVAL, token accuracy, TedEval over lattices and the scenario's classic metric, of one prediction.
-    ``scenario=None`` detects it from the data; ``per_sentence`` keeps every sentence's record.
+    ``scenario="auto"`` (or ``None``) detects it from the data; ``per_sentence`` keeps every sentence's
+    record; ``bootstrap=N``: each score's percentile interval at ``level`` from N resamples of the
+    sentences (``seed``; in ``result.intervals`` and ``to_dict()``).
     Give a CoNLL-U prediction of the raw text to have it aligned with gold by characters."""
-    from evalcore.errors import InputFormatError
-    from evalcore.formats.lattice import read_lattices
-    from evalcore.lattice.reading import PairStream
-    from evalcore.metrics.joint import JointConfig, evaluate_stream, with_aligned_attachment
+    from evalcore.families import lattice as family
 
-    config = JointConfig(tag_column, protocol, average, deprel_base, limits)
+    settings = family.LatticeSettings(
+        tag_column=tag_column,
+        protocol=protocol,
+        scenario=scenario or "auto",
+        deprel_base=deprel_base,
+        average=average,
+        per_sentence=per_sentence,
+        bootstrap=bootstrap,
+        level=level,
+        seed=seed,
+    )
     g, p = _source(gold, "gold", limits), _source(pred, "pred", limits)
     if name is None:
         name = named_path(p.data)[0] if isinstance(p.data, str) else "pred"
-    ambiguity = None
-    if ambiguity_lattice is not None:
-        a = _source(ambiguity_lattice, "ambiguity.lattice", limits)
-        ambiguity = read_lattices(a.data, name=a.name, limits=limits)
-    stream = PairStream(
-        g.file,
-        p.file,
+    a = None if ambiguity_lattice is None else _source(ambiguity_lattice, "ambiguity.lattice", limits)
+    inputs = family.LatticeInputs(
+        g.data,
+        p.data,
+        name,
+        gold_name=g.name,
+        pred_name=p.name,
         gold_lattice=None if gold_lattice is None else _source(gold_lattice, "gold.lattice", limits).file,
         pred_lattice=None if pred_lattice is None else _source(pred_lattice, "pred.mapping", limits).file,
-        options=config.read_options,
-        ambiguity=ambiguity,
+        ambiguity=None if a is None else a.data,
+        ambiguity_name=None if a is None else a.name,
     )
-    if ambiguity is not None and stream.mode != "index":
-        raise InputFormatError(
-            "ambiguity_lattice needs token ids on both sides, and two CoNLL files without lattice "
-            "files are aligned by characters instead: give gold_lattice and pred_lattice"
-        )
-    result = evaluate_stream(stream, config, name=name, scenario=scenario, keep_sentences=per_sentence)
-    return with_aligned_attachment(
-        result, stream.mode, g.data, p.data, gold_name=g.name, pred_name=p.name, limits=limits
-    )
+    return family.run(inputs, settings, limits)
 
 
 # ---------------------------------------------------------------------------
@@ -728,7 +742,7 @@ def inspect(
     golds: Mapping[str, DepTree | Tree],
     parses: Mapping[str, tuple[str, DepTree | Tree]],
     *,
-    protocol: Protocol = "2012",
+    protocol: Protocol = PROTOCOL_2012,
     function_sep: str = "-=",
     fold_case: bool = False,
     projectivize: bool = False,
@@ -737,10 +751,13 @@ def inspect(
     tree, the generalized gold, and each parse's TedEval edit scripts (SINGLE against its own gold, MULTIPLE
     against the generalization).  ``golds`` maps scheme → tree, ``parses`` maps parse name →
     (its scheme, tree); all over the same words.  In Jupyter the report draws itself."""
-    from evalcore.conversion import ConversionConfig, LabelMap
+    from evalcore.families.tedeval import TedevalSettings, conversion_config
     from evalcore.inspection import inspect_sentence
 
-    config = ConversionConfig(protocol, LabelMap(), function_sep, fold_case, projectivize)
+    settings = TedevalSettings(
+        protocol=protocol, function_sep=function_sep, fold_case=fold_case, projectivize=projectivize
+    )
+    config = conversion_config(settings)
     return inspect_sentence(
         list(golds.items()), [(name, scheme, tree) for name, (scheme, tree) in parses.items()], config
     )

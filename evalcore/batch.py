@@ -34,11 +34,12 @@ from itertools import combinations
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Literal, TypeAlias, TypeVar
 
-from evalcore.declare import from_mapping
+from evalcore.declare import accepted, from_mapping
 from evalcore.errors import EvalcoreError, InputFormatError, LimitError, one_line
 from evalcore.families import attach as attach_family
 from evalcore.families import freval as freval_family
 from evalcore.families import parseval as parseval_family
+from evalcore.families import tedeval as tedeval_family
 from evalcore.formats.conllu import read_conllu
 from evalcore.formats.detect import read_trees
 from evalcore.formats.prm import read_prm
@@ -55,10 +56,8 @@ from evalcore.resampling import (
 
 if TYPE_CHECKING:  # the metrics are imported by the jobs that run them (a batch of one metric
     # imports only that one)
-    from evalcore.experiment import NamedTrees
     from evalcore.metrics.attachment import AttachCounts
     from evalcore.metrics.freval import FrevalConfig, FrevalCounts
-    from evalcore.trees import DepTree, Tree
 
 __all__ = [
     "ELSEWHERE",
@@ -100,6 +99,8 @@ ELSEWHERE: dict[str, frozenset[str]] = {
     # table's rows have no intervals (no bootstrap) and no sentences
     "attach": attach_family.RESAMPLING | {"per_sentence"},
     "freval": frozenset({"bootstrap", "level", "shuffles", "seed"}),
+    # label maps' files would be named relative to the current folder, not the manifest's
+    "tedeval": frozenset({"labels_map"}),
 }
 """Settings of a family that its ``[gold.FAMILY]`` table does not take, by family."""
 S = TypeVar("S")
@@ -360,7 +361,9 @@ def _metrics(raw: object, path: str, line: int | None) -> tuple[Metric, ...]:
     return tuple(out)
 
 
-def _gold(raw: object, index: int, lines: _Lines, base: Path, path: str) -> GoldEntry:
+def _gold(
+    raw: object, index: int, lines: _Lines, base: Path, path: str, paired: PairedTestSettings
+) -> GoldEntry:
     first, _ = lines.block(index)
     if not isinstance(raw, dict):
         raise _fail(path, first, "each [[gold]] must be a table")
@@ -392,25 +395,34 @@ def _gold(raw: object, index: int, lines: _Lines, base: Path, path: str) -> Gold
         systems.append(
             SystemEntry(sys_name, _file(sys_file, base, path, line, f"system {sys_name!r}"), line or first)
         )
-    return GoldEntry(
-        name, gold_path, first, tuple(systems), metrics, prm, _family_settings(raw, index, lines, path)
-    )
+    settings = _family_settings(raw, index, lines, path, paired)
+    return GoldEntry(name, gold_path, first, tuple(systems), metrics, prm, settings)
 
 
-def _family_settings(raw: dict[str, object], index: int, lines: _Lines, path: str) -> tuple[object, ...]:
+def _family_settings(
+    raw: dict[str, object], index: int, lines: _Lines, path: str, paired: PairedTestSettings
+) -> tuple[object, ...]:
     """The ``[gold.FAMILY]`` tables of a gold: the settings named by the API's keywords
-    (:func:`evalcore.declare.from_mapping`; the parameter file is the gold's ``prm``)."""
+    (:func:`evalcore.declare.from_mapping`; the parameter file is the gold's ``prm``; the
+    manifest's ``[settings]`` give the ``shuffles`` and ``seed`` a table does not).  Label maps are
+    not taken (their files would be named relative to the current folder, not the manifest's)."""
     out: list[object] = []
     for family in FAMILIES:
-        if family.settings is None or family.name not in raw or family.name not in _GOLD_KEYS:
+        if family.settings is None or family.name not in _GOLD_KEYS:
+            continue
+        leave = frozenset({"prm"}) | ELSEWHERE.get(family.name, frozenset())
+        keywords = {d.keyword for d in accepted(family.settings)} - leave
+        defaults: dict[str, object] = {k: getattr(paired, k) for k in ("shuffles", "seed") if k in keywords}
+        if family.name not in raw:
+            if defaults:
+                out.append(from_mapping(family.settings, defaults, leave=leave))
             continue
         table = raw[family.name]
         where = lines.find(f"gold.{family.name}", index)
         if not isinstance(table, dict):
             raise _fail(path, where, f"[gold.{family.name}] must be a table of settings")
         try:
-            leave = frozenset({"prm"}) | ELSEWHERE.get(family.name, frozenset())
-            out.append(from_mapping(family.settings, table, leave=leave))
+            out.append(from_mapping(family.settings, defaults | table, leave=leave))
         except ValueError as exc:
             key = next((k for k in table if str(exc).startswith((f"{k} ", f"unknown setting {k!r}"))), None)
             line = lines.key(key, index) if key is not None else where
@@ -434,13 +446,14 @@ def read_manifest(path: str, limits: Limits = DEFAULT_LIMITS) -> Manifest:
     if not isinstance(golds_raw, list) or not golds_raw:
         raise _fail(path, 1, "the manifest lists no [[gold]]")
     base = Path(path).resolve().parent
-    golds = tuple(_gold(raw, i, lines, base, path) for i, raw in enumerate(golds_raw))
+    paired = _settings(data.get("settings"), lines, path)
+    golds = tuple(_gold(raw, i, lines, base, path, paired) for i, raw in enumerate(golds_raw))
     seen: set[str] = set()
     for g in golds:
         if g.name in seen:
             raise _fail(path, g.line, f"two golds are named {g.name!r}")
         seen.add(g.name)
-    return Manifest(path, golds, _settings(data.get("settings"), lines, path))
+    return Manifest(path, golds, paired)
 
 
 # --- the jobs ----------------------------------------------------------------------------------
@@ -517,34 +530,27 @@ def _score_tedeval(job: ScoreJob) -> ScoreOutput:
     """The one-scheme experiment of ``evalcore tedeval --scheme GOLD SYSTEM...``: every system's
     UAS, LAS, U-TED, L-TED and the test of every pair (its own, docs/tedeval.md, "The cross-scheme experiment
     and significance")."""
-    from evalcore.experiment import ExperimentConfig, NamedTrees, Scheme, run_experiment
+    from evalcore.experiment import NamedTrees, Scheme
 
     scheme = Scheme(
         job.gold.name,
         NamedTrees(job.gold.name, (), job.gold.path),
         tuple(NamedTrees(s.name, (), s.path) for s in job.systems),
     )
-    limits = job.limits
-
-    def reader(named: NamedTrees) -> Sequence[DepTree | Tree]:
-        return list(read_trees(named.path, limits=limits))
-
-    config = ExperimentConfig(shuffles=job.paired.shuffles, seed=job.paired.seed)
-    result = run_experiment([scheme], config, reader=reader)
+    settings = job.gold.settings_of(tedeval_family.TedevalSettings)
+    result = tedeval_family.run(tedeval_family.TedevalInputs((scheme,)), settings, job.limits)
     rows: list[BatchRow] = []
+    values = [tedeval_family.batch_values(result, s.name) for s in job.systems]
+    for scores in zip(*values, strict=True):  # in the table's order: each score, every system
+        for s, score in zip(job.systems, scores, strict=True):
+            rows += _rows(job, s.name, (score,), result.signature)
     tests: list[BatchRow] = []
     for row in result.rows:
         score = row.metric if row.against == job.gold.name else f"{row.metric}@{row.against}"
-        for cell in row.cells:
-            rows.append(
-                BatchRow(
-                    job.gold.name, cell.parse, "", job.metric, score, "score", cell.score, result.signature
-                )
-            )
-        for t in row.tests:
-            tests.append(
-                BatchRow(job.gold.name, t.a, t.b, job.metric, score, "p", t.p_value, result.signature)
-            )
+        tests += [
+            BatchRow(job.gold.name, t.a, t.b, job.metric, score, "p", t.p_value, result.signature)
+            for t in row.tests
+        ]
     return ScoreOutput(tuple(rows) + tuple(tests))
 
 

@@ -22,8 +22,8 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal
 
+from evalcore.choices import PROTOCOL_2011, PROTOCOL_2012, Protocol
 from evalcore.errors import InputFormatError
 from evalcore.formats._io import InputSource, iter_lines, source_name
 from evalcore.limits import DEFAULT_LIMITS, Limits
@@ -34,6 +34,7 @@ __all__ = [
     "HEAD_2012",
     "ConversionConfig",
     "LabelMap",
+    "Protocol",
     "SchemeLabelMaps",
     "dep_to_span_tree",
     "first_difference",
@@ -46,9 +47,6 @@ __all__ = [
     "words_of",
 ]
 
-Protocol = Literal["2012", "2011"]
-"""The protocols of dependency → function trees (docs/tedeval.md), the default first: every face's
-choices are read from this type."""
 HEAD_2011 = "*"
 HEAD_2012 = "hd"
 
@@ -170,7 +168,7 @@ class ConversionConfig:
     ``label_map`` applies to every scheme; ``scheme_maps`` to one scheme's gold and parses each,
     before ``label_map`` (:meth:`for_scheme`)."""
 
-    protocol: Protocol = "2012"
+    protocol: Protocol = PROTOCOL_2012
     label_map: LabelMap = LabelMap()
     function_separators: str = "-="
     fold_case: bool = False
@@ -322,10 +320,10 @@ def dep_to_span_tree(tree: DepTree, config: ConversionConfig = ConversionConfig(
 
     The 2011 protocol projectivizes first (so does 2012 with ``projectivize``).
     """
-    if config.protocol == "2011" or config.projectivize:
+    if config.protocol == PROTOCOL_2011 or config.projectivize:
         tree, _ = projectivize(tree)
     n = len(tree.tokens)
-    head_label = HEAD_2011 if config.protocol == "2011" else HEAD_2012
+    head_label = HEAD_2011 if config.protocol == PROTOCOL_2011 else HEAD_2012
     ys = _yields(tree)
     kids = tree.children
     mapping: dict[Span, frozenset[str]] = {}
@@ -339,7 +337,7 @@ def dep_to_span_tree(tree: DepTree, config: ConversionConfig = ConversionConfig(
         else:
             mapping[span] = mapping.get(span, frozenset()) | {label}
     root_labels: frozenset[str] = frozenset()
-    if config.protocol == "2012":
+    if config.protocol == PROTOCOL_2012:
         full = frozenset(range(n))
         root_labels = mapping.pop(full, frozenset())
     return SpanTree.build(tree.forms, mapping, config.protocol, tree.sent_id, root_labels)
@@ -361,7 +359,7 @@ def ptb_to_span_tree(tree: Tree, config: ConversionConfig = ConversionConfig()) 
     function tags gets its category as its one label, part-of-speech nodes included
     (``(NP (D the) (N dog))`` → ``NP``, ``D``, ``N``); a node with function tags keeps only them.
     """
-    if config.protocol != "2012":
+    if config.protocol != PROTOCOL_2012:
         raise InputFormatError(
             "the 2011 protocol compares dependency trees only; use --protocol 2012 for constituency input",
             file=tree.source.file if tree.source else None,
@@ -387,7 +385,7 @@ def ptb_to_span_tree(tree: Tree, config: ConversionConfig = ConversionConfig()) 
     full = frozenset(range(n))
     root_labels = mapping.pop(full, frozenset())
     words = tuple(unescape_ptb(w) for w in clean.words)
-    return SpanTree.build(words, mapping, "2012", clean.sent_id, root_labels)
+    return SpanTree.build(words, mapping, PROTOCOL_2012, clean.sent_id, root_labels)
 
 
 def to_span_tree(tree: DepTree | Tree, config: ConversionConfig = ConversionConfig()) -> SpanTree:

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Literal, TypeVar
 
@@ -38,7 +39,7 @@ T = TypeVar("T")
 
 _KEY = "evalcore.option"
 
-Kind = Literal["flag", "choice", "int", "float", "str"]
+Kind = Literal["flag", "choice", "int", "float", "str", "list"]  # list: a repeatable flag (strings)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +92,8 @@ def _kind(hint: object) -> tuple[Kind, tuple[str, ...]]:
     args = typing.get_args(hint)
     if typing.get_origin(hint) is Literal:
         return "choice", tuple(str(a) for a in args)
+    if typing.get_origin(hint) is tuple and args == (str, Ellipsis):
+        return "list", ()
     if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
         (inner,) = (a for a in args if a is not type(None))
         return _kind(inner)
@@ -102,6 +105,12 @@ def _kind(hint: object) -> tuple[Kind, tuple[str, ...]]:
 
 def declared(cls: type) -> tuple[Declared, ...]:
     """The declared settings of a settings dataclass, in their order."""
+    return _declared(typing.cast(Hashable, cls))
+
+
+@functools.cache  # a class's declarations do not change, and every face asks for them on every call
+def _declared(key: Hashable) -> tuple[Declared, ...]:
+    cls = typing.cast(type, key)
     hints = typing.get_type_hints(cls)
     out = []
     for f in dataclasses.fields(cls):
@@ -127,6 +136,11 @@ def add_arguments(
             target.add_argument(flag, dest=d.name, action="store_true", help=d.option.help)
         elif d.kind == "choice":
             target.add_argument(flag, dest=d.name, choices=d.choices, default=d.default, help=d.option.help)
+        elif d.kind == "list":
+            metavar = d.option.metavar
+            target.add_argument(
+                flag, dest=d.name, action="append", default=[], metavar=metavar, help=d.option.help
+            )
         else:
             convert: Callable[[str], object] = {"int": int, "float": float, "str": str}[d.kind]
             metavar = d.option.metavar or flag.lstrip("-").replace("-", "_").upper()
@@ -153,6 +167,8 @@ def _valid(d: Declared, value: object) -> bool:
         return isinstance(value, bool)
     if d.kind == "float":
         return isinstance(value, int | float) and not isinstance(value, bool)
+    if d.kind == "list":
+        return isinstance(value, list | tuple) and all(isinstance(v, str) for v in value)
     return isinstance(value, {"int": int, "str": str}[d.kind]) and not isinstance(value, bool)
 
 
@@ -167,10 +183,16 @@ def from_mapping(cls: type[T], values: Mapping[str, object], *, leave: frozenset
         if d is None:
             raise ValueError(f"unknown setting {key!r} ({', '.join(sorted(k for k in known if k))})")
         if not _valid(d, value):
-            kinds = {"flag": "true or false", "int": "an integer", "float": "a number", "str": "a string"}
+            kinds = {
+                "flag": "true or false",
+                "int": "an integer",
+                "float": "a number",
+                "str": "a string",
+                "list": "a list of strings",
+            }
             expected = "one of " + ", ".join(d.choices) if d.choices else kinds[d.kind]
             raise ValueError(f"{key} must be {expected}")
-        given[d.name] = value
+        given[d.name] = tuple(value) if isinstance(value, list) else value
     out = cls(**given)
     check(out, tuple(d.name for d in known.values()))
     return out
@@ -180,6 +202,7 @@ def from_namespace(cls: type[T], args: argparse.Namespace, **given: object) -> T
     """The settings value of a parsed command line (the fields without a flag from ``given`` or
     their defaults)."""
     values = {d.name: getattr(args, d.name) for d in declared(cls) if d.option.flag is not None}
+    values = {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
     return cls(**values, **given)
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from evalcore.choices import PROTOCOL_2011, PROTOCOL_2012, Protocol
 from evalcore.formats.ptb import parse_ptb
 from evalcore.lattice.model import LatticeTree, Lexeme, tree_from_constituency
 from evalcore.trees import Arc, DepTree, Lattice, Token, Tree
@@ -89,7 +90,7 @@ class DepExample:
     schemes: tuple[tuple[str, str, DepSpec], ...]  # (name, description, gold)
     choices: tuple[Choice, ...]
     question: str
-    protocol: str = "2011"
+    protocol: Protocol = PROTOCOL_2011
     default: str = ""  # key of the choice shown first
 
     def tree(self, spec: DepSpec, sent_id: str = "") -> DepTree:
@@ -168,7 +169,7 @@ ON_SUNDAY = DepExample(
     question="Which word heads 'on Sunday' in the parse?",
     # 2012: the scheme's own conventions show as discounted deletions (under 2011, '*' heads equal any
     # label and the script is empty), so the tour's first step shows discounting at once
-    protocol="2012",
+    protocol=PROTOCOL_2012,
     default="sunday",
 )
 
@@ -196,7 +197,7 @@ COORDINATION = DepExample(
         ),
     ),
     question="Which analysis does the parse give?",
-    protocol="2011",
+    protocol=PROTOCOL_2011,
     default="5a",
 )
 
@@ -223,7 +224,7 @@ VERB_GROUP = DepExample(
         ),
     ),
     question="What does the parse say?",
-    protocol="2012",
+    protocol=PROTOCOL_2012,
     default="obj",
 )
 

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from evalcore.conversion import SchemeLabelMaps, first_difference, to_span_tree, words_of
 from evalcore.display import Tabular
@@ -26,6 +27,9 @@ from evalcore.metrics.base import Signature
 from evalcore.metrics.tedeval import SentenceTed, TedConfig, sentence_ted
 from evalcore.significance import Method, check_seed, pairwise_significance
 from evalcore.trees import DepTree, SpanTree, Tree
+
+if TYPE_CHECKING:
+    from evalcore.resampling import Intervals
 
 __all__ = [
     "METRICS",
@@ -41,6 +45,7 @@ __all__ = [
     "Scheme",
     "SentenceDetail",
     "build_rows",
+    "cell_name",
     "plan_files",
     "row_order",
     "run_experiment",
@@ -107,6 +112,11 @@ class Cell:
     sentence_scores: tuple[float, ...] = field(default=(), repr=False)  # per kept sentence, file order
 
 
+def cell_name(against: str, metric: str, parse: str) -> str:
+    """The name of a cell's interval in :class:`~evalcore.resampling.Intervals`."""
+    return f"{against}\t{metric}\t{parse}"
+
+
 @dataclass(frozen=True, slots=True)
 class PairTest:
     a: str
@@ -159,6 +169,7 @@ class ExperimentResult(Tabular):
     details: tuple[SentenceDetail, ...] = ()
     sent_ids: tuple[str, ...] = field(default=(), repr=False)  # of the kept sentences, in file order
     indices: tuple[int, ...] = field(default=(), repr=False)  # their 0-based positions in the files
+    intervals: Intervals | None = field(default=None, repr=False)  # every cell's, named by cell_name()
 
     def row(self, against: str, metric: str) -> Row | None:
         """The row ``(against, metric)``, if the experiment produced it."""

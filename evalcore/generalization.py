@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import reduce
 
+from evalcore.choices import PROTOCOL_2011
 from evalcore.errors import MismatchError, UnificationError
 from evalcore.trees import Span, SpanTree, span_key
 
@@ -86,7 +87,7 @@ def generalize(a: SpanTree, b: SpanTree) -> SpanTree:
         other = bb.get(span)
         if other is None:
             continue
-        if a.protocol == "2011":
+        if a.protocol == PROTOCOL_2011:
             out[span] = frozenset((_gen_label(_label2011(labels), _label2011(other)),))
         else:
             out[span] = labels & other
@@ -135,7 +136,7 @@ def unify(a: SpanTree, b: SpanTree) -> SpanTree:
         mine = out.get(span)
         if mine is None:
             out[span] = labels
-        elif a.protocol == "2011":
+        elif a.protocol == PROTOCOL_2011:
             la, lb = _label2011(mine), _label2011(labels)
             if la != lb and WILDCARD not in (la, lb):
                 raise UnificationError(
@@ -153,7 +154,7 @@ def tl_unify(a: SpanTree, b: SpanTree) -> SpanTree:
     _check_same(a, b)
     bb = b.by_span
     out = {span: labels | bb.get(span, frozenset()) for span, labels in a.items}
-    if a.protocol == "2011":
+    if a.protocol == PROTOCOL_2011:
         raise UnificationError("TL-unification is defined for multi-function trees (protocol 2012)")
     return SpanTree.build(a.words, out, a.protocol, a.sent_id, a.root_labels | b.root_labels)
 
@@ -168,7 +169,7 @@ def subsumes(a: SpanTree, b: SpanTree) -> bool:
         other = bb.get(span)
         if other is None:
             return False
-        if a.protocol == "2011":
+        if a.protocol == PROTOCOL_2011:
             if not labels_equal(_label2011(labels), _label2011(other)):
                 return False
         elif not labels <= other:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from evalcore.families import align_labels, atlas, attach, freval, parseval
+from evalcore.families import align_labels, atlas, attach, freval, lattice, parseval, tedeval
 
 __all__ = ["FAMILIES", "Family", "family_named", "family_of"]
 
@@ -54,11 +54,13 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "tedeval", "evalcore.experiment.ExperimentResult", "evalcore.report.tedeval",
-        "result_table", "result_json", per_sentence="details",
+        "result_table", "result_json", per_sentence="details", settings=tedeval.TedevalSettings,
+        inputs=tedeval.TedevalInputs, run=tedeval.run, batch=tedeval.batch_values,
     ),
     Family(
         "lattice", "evalcore.metrics.joint.JointResult", "evalcore.report.lattice",
-        "scenario_table", "result_json",
+        "scenario_table", "result_document", settings=lattice.LatticeSettings, inputs=lattice.LatticeInputs,
+        run=lattice.run,
     ),
     Family(
         "atlas", "evalcore.families.atlas.AtlasResult", "evalcore.report.atlas",

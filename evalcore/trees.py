@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
 
+from evalcore.choices import PROTOCOL_2011, PROTOCOL_2012, Protocol
 from evalcore.display import Drawable
 
 __all__ = [
@@ -493,7 +494,7 @@ class SpanTree(Drawable):
 
     words: tuple[str, ...]
     items: tuple[tuple[Span, frozenset[str]], ...]
-    protocol: Literal["2011", "2012"] = "2012"
+    protocol: Protocol = PROTOCOL_2012
     sent_id: str = field(default="", compare=False)
     root_labels: frozenset[str] = field(default=frozenset(), compare=False)  # shown, never scored
 
@@ -501,7 +502,7 @@ class SpanTree(Drawable):
     def build(
         words: Sequence[str],
         mapping: dict[Span, frozenset[str]],
-        protocol: Literal["2011", "2012"],
+        protocol: Protocol,
         sent_id: str = "",
         root_labels: frozenset[str] = frozenset(),
     ) -> SpanTree:
@@ -533,7 +534,7 @@ class SpanTree(Drawable):
         """
         n = len(self.words)
         full = frozenset(range(n))
-        spans = [s for s, _ in self.items if s != full or self.protocol == "2011"]
+        spans = [s for s, _ in self.items if s != full or self.protocol == PROTOCOL_2011]
         chains: list[list[Span]] = [[] for _ in range(n)]
         for s in spans:
             for w in s:
@@ -556,7 +557,9 @@ class SpanTree(Drawable):
             kids[owner].append((w, 0, w))
         nodes: list[MFNode] = []
         labels = self.by_span
-        root_labels = self.root_labels | labels.get(full, frozenset()) if self.protocol == "2012" else None
+        root_labels = (
+            self.root_labels | labels.get(full, frozenset()) if self.protocol == PROTOCOL_2012 else None
+        )
         order: list[tuple[Span | int | None, int]] = [(None, -1)]
         pending_children: list[list[int]] = []
         meta: list[Span | int | None] = []
@@ -724,7 +727,7 @@ def bracketed(tree: SpanTree) -> str:
 
     def name(i: int) -> str:
         labels = nodes[i].labels
-        if tree.protocol == "2011":
+        if tree.protocol == PROTOCOL_2011:
             return next(iter(labels)) if labels else "*"
         return "{" + ",".join(sorted(labels)) + "}" if labels else "∅"
 
@@ -737,10 +740,10 @@ def bracketed(tree: SpanTree) -> str:
         kids = [done.pop(c) for c in n.children]
         only_word = len(n.children) == 1 and nodes[n.children[0]].terminal is not None
         if only_word:
-            done[i] = f"{name(i)}({kids[0]})" if tree.protocol == "2011" else f"{name(i)}{kids[0]}"
+            done[i] = f"{name(i)}({kids[0]})" if tree.protocol == PROTOCOL_2011 else f"{name(i)}{kids[0]}"
         else:
             done[i] = f"{name(i)}( {', '.join(kids)} )"
     root = nodes[0]
-    if tree.protocol == "2011" and len(root.children) == 1:
+    if tree.protocol == PROTOCOL_2011 and len(root.children) == 1:
         return done[0][len(name(0)) + 2 : -2]
     return done[0]

@@ -193,7 +193,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
     (T, 'score', 'if config.average == "sentence":', 'if config.average != "sentence":', COMPARISON, TEDEVAL),
     (T, 'TedCounts.__add__', 'self.score_sum + other.score_sum', 'self.score_sum', DROP, TEDEVAL),
     # ---- conversions -------------------------------------------------------------------
-    (C, 'dep_to_span_tree', 'if config.protocol == "2011" or config.projectivize:',
+    (C, 'dep_to_span_tree', 'if config.protocol == PROTOCOL_2011 or config.projectivize:',
      'if config.projectivize:', DROP, TEDEVAL),
     (C, '_label', 'return label.lower() if config.fold_case else label', 'return label', DROP, TEDEVAL),
     (C, 'ptb_to_span_tree', '{config.label_map.apply(f) for f in names}',
@@ -205,8 +205,8 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
      '(abs(h - d), -min(h, d), d)', COMPARISON, TEDEVAL),
     (C, '_dominance', 'leave[w] = clock - 1', 'leave[w] = clock', OFF_BY_ONE, TEDEVAL),
     (C, '_yields', 'acc = {w - 1} if w else set()', 'acc = set()', DROP, TEDEVAL),
-    (C, 'dep_to_span_tree', 'HEAD_2011 if config.protocol == "2011" else HEAD_2012',
-     'HEAD_2012 if config.protocol == "2011" else HEAD_2011', SWAP, TEDEVAL),
+    (C, 'dep_to_span_tree', 'HEAD_2011 if config.protocol == PROTOCOL_2011 else HEAD_2012',
+     'HEAD_2012 if config.protocol == PROTOCOL_2011 else HEAD_2011', SWAP, TEDEVAL),
     (C, 'dep_to_span_tree', 'root_labels = mapping.pop(full, frozenset())',
      'root_labels = mapping.get(full, frozenset())', DROP, TEDEVAL),
     (C, 'projectivize', 'heads[d] = heads[heads[d]]', 'heads[d] = 0', CONSTANT, TEDEVAL),
@@ -228,7 +228,8 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
     (S, 'edit_script', ' and b not in WILDCARDS:', ':', DROP, TEDEVAL),
     (S, 'edit_script', 'for label in sorted(labels - tgt.get(span, frozenset())):',
      'for label in sorted(labels):', DROP, TEDEVAL),
-    (S, 'size', 'if tree.protocol == "2012" and labeled:', 'if tree.protocol == "2012":', DROP, TEDEVAL),
+    (S, 'size', 'if tree.protocol == PROTOCOL_2012 and labeled:', 'if tree.protocol == PROTOCOL_2012:',
+     DROP, TEDEVAL),
     (S, 'intersect', 'if budget[op] > 0:', 'if budget[op] >= 0:', COMPARISON, TEDEVAL),
     # ---- general ordered TED -----------------------------------------------------------
     (GT, 'ted_mapping', 'return 0.0 if ax[a] == ay[b] else eps', 'return 0.0', DROP, GENERAL_TED),
@@ -461,14 +462,16 @@ EX = "evalcore/experiment.py"
 PIN_FREVAL = ("tests/test_pins_freval.py", "tests/test_freval.py")
 PIN_FREVAL_API = ("tests/test_pins_freval.py", "tests/test_api.py")
 PIN_API = ("tests/test_pins_api_options.py", "tests/test_api.py")
+FT = "evalcore/families/tedeval.py"
+FL = "evalcore/families/lattice.py"
+FACES = ("tests/test_registry.py",)
 PIN_EVALB = ("tests/test_pins_misc.py", "tests/test_parseval.py")
 PIN_NED = ("tests/test_pins_misc.py", "tests/test_attachment.py")
 PIN_ATLAS = ("tests/test_pins_misc.py", "tests/test_atlas.py")
 PIN_LABELS = ("tests/test_pins_misc.py", "tests/test_labelalign.py")
 PIN_TED = ("tests/test_pins_misc.py", "tests/test_tedeval_golden.py")
 PIN_LATTICE = ("tests/test_pins_misc.py", "tests/test_lattice.py")
-TED_CONV = "protocol, label_map, function_sep, fold_case, projectivize, maps"
-INSPECT_CONV = "ConversionConfig(protocol, LabelMap(), function_sep, fold_case, projectivize)"
+INSPECT_CONV = "protocol=protocol, function_sep=function_sep, fold_case=fold_case, projectivize=projectivize"
 SHARE = "g.counted / c.delta if c.delta else 0.0"
 MEAN = "ratio(counts.score_sum, counts.sentences, empty=1.0)"
 
@@ -484,13 +487,14 @@ _RAW += [
     (F, 'FrevalResult.rescore', 'max_size > made', 'max_size >= made', COMPARISON, PIN_FREVAL),
     (API, 'freval', 'cutoff_len=cutoff_len,', 'cutoff_len=None,', DROP, PIN_FREVAL_API),
     # the API's keyword arguments
-    (API, 'tedeval', 'shuffles, seed, test, skip_mismatched', 'shuffles, 12345, test, skip_mismatched',
+    (API, 'tedeval', 'seed=seed,', 'seed=12345,', CONSTANT, PIN_API),
+    (API, 'tedeval', 'fold_case=fold_case,', 'fold_case=False,', CONSTANT, PIN_API),
+    (API, 'tedeval', 'projectivize=projectivize,', 'projectivize=False,', CONSTANT, PIN_API),
+    (API, 'lattice', 'tag_column=tag_column,', 'tag_column="cpos",', CONSTANT, PIN_API),
+    (API, 'inspect', INSPECT_CONV, INSPECT_CONV.replace("projectivize=projectivize", "projectivize=False"),
      CONSTANT, PIN_API),
-    (API, '_experiment', TED_CONV, TED_CONV.replace("fold_case", "False"), CONSTANT, PIN_API),
-    (API, '_experiment', TED_CONV, TED_CONV.replace(", projectivize", ", False"), CONSTANT, PIN_API),
-    (API, 'lattice', 'JointConfig(tag_column, protocol', 'JointConfig("cpos", protocol', CONSTANT, PIN_API),
-    (API, 'inspect', INSPECT_CONV, INSPECT_CONV.replace(", projectivize", ", False"), CONSTANT, PIN_API),
-    (API, 'inspect', INSPECT_CONV, INSPECT_CONV.replace("fold_case", "False"), CONSTANT, PIN_API),
+    (API, 'inspect', INSPECT_CONV, INSPECT_CONV.replace("fold_case=fold_case", "fold_case=False"), CONSTANT,
+     PIN_API),
     # evalb: quote repair, EQ_LABEL both ways, crossing brackets past 256 positions
     (P, 'fix_quote', 'for k in range(j, len(gidx)):', 'for k in range(j + 1, len(gidx)):', OFF_BY_ONE,
      PIN_EVALB),
@@ -626,24 +630,24 @@ _RAW += [
     ("evalcore/families/attach.py", 'run',
      'keep = settings.per_sentence or boot is not None or inputs.system_b is not None',
      'keep = settings.per_sentence or inputs.system_b is not None', DROP,
-     ("tests/test_resampling.py", "tests/test_registry.py")),
+     ("tests/test_resampling.py", "tests/test_registry_dependency.py")),
     ("evalcore/families/attach.py", 'run', 'if not settings.per_sentence:', 'if False:', DROP,
-     ("tests/test_registry.py",)),
+     ("tests/test_registry_dependency.py",)),
     ("evalcore/families/attach.py", 'attach_config',
      'if settings.punct_tags != "ptb" and not settings.no_punct:', 'if False:', DROP,
-     ("tests/test_registry.py",)),
+     ("tests/test_registry_dependency.py",)),
     ("evalcore/families/attach.py", 'attach_config', 'skip_invalid=not settings.strict', 'skip_invalid=True',
      CONSTANT, ("tests/test_cli_attach.py",)),
     ("evalcore/report/attach.py", 'attach_json', 'intervals = intervals or result.intervals', 'pass', DELETE,
-     ("tests/test_registry.py",)),
+     ("tests/test_registry_dependency.py",)),
     ("evalcore/registry.py", 'family_of', 'for cls in type(result).__mro__}', 'for cls in (type(result),)}',
-     DROP, ("tests/test_registry.py",)),
+     DROP, ("tests/test_registry_dependency.py",)),
     (BA, '_score_attach', 'per_sentence=len(job.gold.systems) > 1', 'per_sentence=False', CONSTANT,
-     ("tests/test_batch.py", "tests/test_registry.py")),
+     ("tests/test_batch.py", "tests/test_registry_dependency.py")),
     ("evalcore/families/align_labels.py", 'run', 'skip_mismatched=settings.skip_mismatched',
      'skip_mismatched=False', CONSTANT, ("tests/test_labelalign.py",)),
     ("evalcore/families/align_labels.py", 'run', 'direction=settings.direction,', 'direction="a-b",',
-     CONSTANT, ("tests/test_labelalign.py", "tests/test_registry.py")),
+     CONSTANT, ("tests/test_labelalign.py", "tests/test_registry_dependency.py")),
     # ---- the FREVAL and atlas families (families/freval.py, families/atlas.py) -------------------
     ("evalcore/families/freval.py", 'run', 'keep = keep_counts or boot is not None or',
      'keep = keep_counts or', DROP, ("tests/test_registry.py", "tests/test_resampling.py")),
@@ -653,14 +657,27 @@ _RAW += [
      ("tests/test_cli_snapshots.py",)),
     ("evalcore/batch.py", '_family_settings', ' | ELSEWHERE.get(family.name, frozenset())', '', DROP,
      ("tests/test_registry.py",)),
-    ("evalcore/registry.py", 'family_of', 'type(result).__mro__', '(type(result),)', DROP,
-     ("tests/test_registry.py",)),
     ("evalcore/families/atlas.py", 'run', 'not settings.no_golds', 'True', CONSTANT,
      ("tests/test_registry.py",)),
     ("evalcore/families/atlas.py", 'run', 'if not settings.no_ranking and len(real) >= 2:',
      'if len(real) >= 2:', DROP, ("tests/test_registry.py",)),
     ("evalcore/families/atlas.py", 'ranking_config', 'if settings.freval_sizes < 1:',
      'if settings.freval_sizes < 0:', OFF_BY_ONE, ("tests/test_atlas_links.py",)),
+    # ---- the tedeval and lattice families (declared once) ---------------------------------------
+    (FT, 'conversion_config', 'settings.fold_case,', 'False,', CONSTANT, (*FACES, *PIN_API)),
+    (FT, 'label_map_items', 'if sep and scheme in schemes:', 'if sep:', DROP,
+     ("tests/test_scheme_label_maps.py", *FACES)),
+    (FT, 'batch_values', 'if row.against == cell.scheme', 'if row.against != cell.scheme', COMPARISON,
+     ("tests/test_batch.py", *FACES)),
+    (FT, 'run', 'details=settings.per_sentence', 'details=False', CONSTANT,
+     ("tests/test_cli_tedeval.py", *FACES)),
+    (FT, 'api_labels_map', 'os.path.join(".", p) if', 'p if', DROP, FACES),
+    (FL, 'run', 'rows.append(lattice_row(s, average))', 'rows.append(lattice_row(s, False))', CONSTANT,
+     (*FACES, "tests/test_resampling.py")),
+    (FL, 'run', 'None if settings.scenario == "auto" else settings.scenario', 'None', CONSTANT,
+     (*FACES, *LATTICE)),
+    ("evalcore/batch.py", '_family_settings', 'defaults | table', 'table', DROP,
+     ("tests/test_batch.py", *FACES)),
 ]
 # fmt: on
 

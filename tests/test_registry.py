@@ -60,9 +60,14 @@ WRITING = {"--format", "--help"}
 # evalcore attach: tables added beside the scores (the same numbers per group, the relation table),
 # not settings of the scores; the API and batch give the scores only
 WRITING |= {"--by", "--confusion"}
+# options that name a family's input files, not settings: tedeval's schemes and a parse's label donor
+# (in-memory trees in the API: TedevalInputs)
+INPUTS = {"--scheme", "--label-from", "--gold-lattice", "--pred-lattice", "--ambiguity-lattice"}
 # families batch cannot take: a manifest's [[gold]] is one gold scored against its systems
 NOT_IN_BATCH = {
     "align-labels": "two golds of the same sentences and no system",
+    "lattice": "a prediction may need its own lattice file (--pred-lattice), which a manifest's systems "
+    "do not name",
     "atlas": "several schemes' golds and their parses (test_batch_does_not_take_the_atlas)",
 }
 # the experiment's options, declared with evalcore tedeval's settings (not the atlas's)
@@ -93,7 +98,13 @@ def test_every_option_of_the_command_is_declared(family: Family) -> None:
     flags |= {d.option.negation[0] for d in declared(family.settings) if d.option.negation}
     limits = {s.flag for s in LIMIT_SPECS if s.flag}
     undeclared = (
-        set(_options(family)) - flags - limits - WRITING - NOT_ITS_OWN.get(family.name, set()) - {"-h"}
+        set(_options(family))
+        - flags
+        - limits
+        - WRITING
+        - INPUTS
+        - NOT_ITS_OWN.get(family.name, set())
+        - {"-h"}
     )
     assert undeclared == set()
 
@@ -108,7 +119,8 @@ def test_every_declared_option_is_reachable_from_each_face(family: Family) -> No
     for d in declared(family.settings):
         if d.option.flag is not None:
             action = options[d.option.flag]
-            assert action.dest == d.name and action.default == d.default
+            default = tuple(action.default) if d.kind == "list" else action.default  # append: a list
+            assert action.dest == d.name and default == d.default
             assert (action.choices or ()) == (d.choices or ())
         if d.keyword is None:  # how the command writes (a report's layout): no API or batch form
             assert d.option.flag is not None

@@ -23,6 +23,7 @@ from ec_support import CliResult, conllu_sentence
 import evalcore.commands.tedeval as tedeval_cmd
 import evalcore.formats._io as io_module
 import evalcore.formats.conllu as conllu_module
+import evalcore.formats.detect as detect_module
 import evalcore.formats.evalb as evalb_module
 import evalcore.formats.ptb as ptb_module
 import evalcore.metrics.attachment as attachment_module
@@ -286,6 +287,8 @@ def test_tedeval_command_streams(
     tracker = Tracker()
     real = tedeval_cmd.read_trees
     monkeypatch.setattr(tedeval_cmd, "read_trees", lambda *a, **k: tracker.trees(real(*a, **k)))
+    # the family's run reads the files (evalcore.families.tedeval imports the reader when it runs)
+    monkeypatch.setattr(detect_module, "read_trees", lambda *a, **k: tracker.trees(real(*a, **k)))
     gold, system = corpus["gold"], corpus["sys"]
     r = run_cli("tedeval", "--scheme", "a", gold, f"p={system}", "--scheme", "b", system, "--shuffles", "50")
     assert r.code == 0, r.err

@@ -15,22 +15,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import get_args
 
-from evalcore.commands._common import add_bootstrap_arguments, bootstrap_settings, named_path, refuse, warn
-from evalcore.conversion import Protocol
+from evalcore.commands._common import named_path, refuse, warn
+from evalcore.declare import add_arguments, from_namespace
 from evalcore.errors import InputFormatError
-from evalcore.formats.lattice import read_lattices
-from evalcore.lattice.reading import PairStream
-from evalcore.metrics.joint import (
-    JointConfig,
-    JointResult,
-    SentenceJoint,
-    evaluate_stream,
-    with_aligned_attachment,
-)
+from evalcore.families import lattice as family
+from evalcore.families.lattice import LatticeSettings
+from evalcore.metrics.joint import JointResult, SentenceJoint
 from evalcore.report.lattice import (
     add_intervals_json,
+    intervals_of,
     intervals_text,
     results_csv,
     results_csv_intervals,
@@ -38,9 +32,17 @@ from evalcore.report.lattice import (
     results_text,
 )
 from evalcore.report.tables import json_text
-from evalcore.resampling import intervals, lattice_row, lattice_table
 
 __all__ = ["register", "run"]
+
+# the settings in the order of the help, around --format
+_BEFORE = ("tag_column", "protocol", "scenario", "deprel_base", "average", "per_sentence")
+_AFTER = ("bootstrap", "level", "seed")
+
+
+def _add(p: argparse.ArgumentParser, names: tuple[str, ...]) -> None:
+    for name in names:
+        add_arguments(p, LatticeSettings, only=lambda d, name=name: d.name == name)  # type: ignore[misc]
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -70,39 +72,19 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         metavar="F",
         help="MA lattices of the gold sentences: report analyses outside them (needs token ids)",
     )
-    p.add_argument("--tag-column", choices=("cpos", "fpos"), default="cpos", help="lattice/CoNLL tag column")
-    p.add_argument(
-        "--protocol",
-        choices=get_args(Protocol),
-        default=get_args(Protocol)[0],
-        help="dependency → function tree: 2012 (hd heads, default) or 2011 (* heads)",
-    )
-    p.add_argument(
-        "--scenario",
-        choices=("auto", "gold", "predicted", "raw"),
-        default="auto",
-        help="the scenario to print (default: detected from the data)",
-    )
-    p.add_argument(
-        "--deprel-base",
-        action="store_true",
-        help="compare only the universal part of dependency labels (before ':'), as CoNLL 2018 LAS does",
-    )
-    p.add_argument("--average", choices=("global", "sentence"), default="global")
-    p.add_argument(
-        "--per-sentence",
-        action="store_true",
-        help="also list every sentence (text), or add them as per_sentence (JSON); keeps them in memory",
-    )
+    _add(p, _BEFORE)
     p.add_argument("--format", choices=("text", "json", "csv"), default="text")
-    add_bootstrap_arguments(p, seed_and_shuffles=False)
-    p.add_argument("--seed", type=int, default=12345, help="random seed of --bootstrap")
+    _add(p, _AFTER)
     p.set_defaults(run=run)
 
 
+_FLAGS = ("--ambiguity-lattice", "--gold-lattice", "--pred-lattice")
+
+
 def run(args: argparse.Namespace) -> int:
+    settings = from_namespace(LatticeSettings, args)
     try:
-        boot = bootstrap_settings(args)
+        settings.bootstrap_settings()
     except ValueError as exc:
         return refuse("lattice", str(exc))
     preds = [named_path(p) for p in args.pred]
@@ -114,55 +96,26 @@ def run(args: argparse.Namespace) -> int:
             f"{len(preds)} predictions but {len(lattices)} --pred-lattice files (one per PRED, in order)",
             file=args.pred_lattice[0],
         )
-    config = JointConfig(args.tag_column, args.protocol, args.average, args.deprel_base, args.limits)
-    scenario = None if args.scenario == "auto" else args.scenario
-    results: list[JointResult] = []
-    # --bootstrap: each sentence's (x, n) pairs of the table's scores, for resampling
-    resample: list[list[tuple[tuple[float, float], ...]]] = []
-    average = args.average == "sentence"
 
     def skipped(s: SentenceJoint) -> None:
-        if boot is not None:
-            resample[-1].append(lattice_row(s, average))
         if s.invalid:
             label = f"sentence {s.index}" + (f" ({s.sent_id})" if s.sent_id else "")
             warn(f"{s.where}: {label} skipped: {s.skipped}")
 
-    for name, path in preds:
-        resample.append([])
-        lat = lattices[len(results)]
+    results: list[JointResult] = []
+    for (name, path), lat in zip(preds, lattices, strict=True):
         # the ambiguity lattices are read in step with the gold, once per prediction
-        ambiguity = (
-            None
-            if args.ambiguity_lattice is None
-            else read_lattices(args.ambiguity_lattice, limits=args.limits)
-        )
-        stream = PairStream(
+        inputs = family.LatticeInputs(
             args.gold,
             path,
+            name,
             gold_lattice=args.gold_lattice,
             pred_lattice=lat,
-            options=config.read_options,
-            ambiguity=ambiguity,
+            ambiguity=args.ambiguity_lattice,
         )
-        if ambiguity is not None and stream.mode != "index":
-            raise InputFormatError(
-                "--ambiguity-lattice needs token ids on both sides, and two CoNLL files without lattice "
-                "files are aligned by characters instead: give --gold-lattice and --pred-lattice",
-                file=args.ambiguity_lattice,
-            )
-        result = evaluate_stream(
-            stream,
-            config,
-            name=name,
-            scenario=scenario,
-            keep_sentences=args.per_sentence,
-            on_sentence=skipped,
-        )
-        # raw dependency input: the CoNLL 2018 scorer's aligned UAS/LAS (docs/lattice.md, "The classic
-        # metric")
-        results.append(with_aligned_attachment(result, stream.mode, args.gold, path, limits=args.limits))
-    ivs = None if boot is None else [intervals(lattice_table(rows, average), boot) for rows in resample]
+        results.append(family.run(inputs, settings, args.limits, on_sentence=skipped, names=_FLAGS))
+    found = [intervals_of(r) for r in results]
+    ivs = None if settings.bootstrap is None else [i for i in found if i is not None]
     if args.format == "json":
         doc = results_json(results)
         if ivs is not None:

@@ -1,34 +1,50 @@
-"""``evalcore tedeval``: the cross-scheme TedEval experiment (docs/tedeval.md, "Definitions")."""
+"""``evalcore tedeval``: the cross-scheme TedEval experiment (docs/tedeval.md, "Definitions"); its settings
+are declared by :class:`~evalcore.families.tedeval.TedevalSettings`."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
 from dataclasses import replace
-from typing import get_args
 
-from evalcore.commands._common import add_bootstrap_arguments, add_label_arguments, named_path, refuse, warn
-from evalcore.conversion import ConversionConfig, LabelMap, Protocol, SchemeLabelMaps, read_label_map
+from evalcore.commands._common import named_path, refuse, warn
+from evalcore.declare import add_arguments, declared, from_namespace
 from evalcore.errors import InputFormatError
-from evalcore.experiment import ExperimentConfig, ExperimentResult, NamedTrees, Scheme, run_experiment
+from evalcore.experiment import NamedTrees, Scheme
+from evalcore.families import tedeval as family
+from evalcore.families.tedeval import TedevalSettings
 from evalcore.formats.detect import read_trees
 from evalcore.limits import Limits
 from evalcore.metrics.tedeval import TedConfig
 from evalcore.report.tables import json_text
-from evalcore.report.tedeval import cell_name, latex_table, result_csv, result_json, result_text
-from evalcore.resampling import BootstrapSettings, Intervals, RatioKind, cells_table, intervals
-from evalcore.trees import DepTree, Tree
+from evalcore.report.tedeval import latex_table, result_csv, result_json, result_text
 
 __all__ = [
     "add_experiment_arguments",
     "input_files",
-    "label_maps_from_args",
     "register",
     "run",
     "schemes_from_args",
+    "settings_from_args",
     "ted_config_from_args",
 ]
+
+# the experiment's settings in the order of the help (shared with ``evalcore atlas``)
+_EXPERIMENT = (
+    "protocol",
+    "labels_map",
+    "average",
+    "function_sep",
+    "fold_case",
+    "category_labels",
+    "projectivize",
+    "label_from",  # the command's input (a parse's label donor), not a setting
+    "skip_mismatched",
+    "shuffles",
+    "seed",
+    "test",
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -43,14 +59,15 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         ),
     )
     add_experiment_arguments(p)
-    p.add_argument(
-        "--per-sentence",
-        action="store_true",
-        help="JSON: add every sentence's scores and edit scripts (counted / discounted)",
-    )
+    _add(p, ("per_sentence",))
     p.add_argument("--format", choices=("text", "json", "csv", "latex"), default="text")
-    add_bootstrap_arguments(p, seed_and_shuffles=False)  # --seed is the experiment's
+    _add(p, ("bootstrap", "level"))
     p.set_defaults(run=run)
+
+
+def _add(p: argparse.ArgumentParser, names: tuple[str, ...]) -> None:
+    for name in names:
+        add_arguments(p, TedevalSettings, only=lambda d, name=name: d.name == name)  # type: ignore[misc]
 
 
 def add_experiment_arguments(p: argparse.ArgumentParser) -> None:
@@ -63,45 +80,25 @@ def add_experiment_arguments(p: argparse.ArgumentParser) -> None:
         metavar="NAME GOLD [PARSE",
         help="a scheme: its name, gold file, and parse files",
     )
-    p.add_argument(
-        "--protocol",
-        choices=get_args(Protocol),
-        default=get_args(Protocol)[0],
-        help="2012: multi-function trees (default); 2011: function trees with * heads",
-    )
-    p.add_argument(
-        "--labels-map",
-        action="append",
-        default=[],
-        metavar="[SCHEME=]FILE",
-        help="OLD=NEW label pairs applied first: FILE to every scheme's labels, SCHEME=FILE to that "
-        "scheme's gold and parses only (SCHEME must be a --scheme name; else the whole text is a "
-        "path); repeatable",
-    )
-    p.add_argument("--average", choices=("global", "sentence"), default="global")
-    add_label_arguments(p)
-    p.add_argument("--projectivize", action="store_true", help="2012: lift non-projective arcs first")
-    p.add_argument(
-        "--label-from",
-        action="append",
-        default=[],
-        metavar="PARSE=FILE",
-        help="TL-unify the parse named PARSE with the dependency conversion FILE of the same parse "
-        "(labels a bare phrase-structure parse, as the EACL 2012 paper did)",
-    )
-    p.add_argument(
-        "--skip-mismatched",
-        action="store_true",
-        help="skip (and count) sentences whose words differ between files instead of failing",
-    )
-    p.add_argument("--shuffles", type=int, default=10_000, help="significance trials (default 10000)")
-    p.add_argument("--seed", type=int, default=12345)
-    p.add_argument(
-        "--test",
-        choices=("ar", "bootstrap"),
-        default="ar",
-        help="approximate randomization (default) or paired bootstrap",
-    )
+    for name in _EXPERIMENT:
+        if name != "label_from":
+            _add(p, (name,))
+            continue
+        p.add_argument(
+            "--label-from",
+            action="append",
+            default=[],
+            metavar="PARSE=FILE",
+            help="TL-unify the parse named PARSE with the dependency conversion FILE of the same parse "
+            "(labels a bare phrase-structure parse, as the EACL 2012 paper did)",
+        )
+
+
+def settings_from_args(args: argparse.Namespace) -> TedevalSettings:
+    """The declared settings of a parsed command line (those ``evalcore atlas`` does not take: their
+    defaults)."""
+    absent = {d.name: d.default for d in declared(TedevalSettings) if not hasattr(args, d.name)}
+    return from_namespace(TedevalSettings, argparse.Namespace(**absent, **vars(args)))
 
 
 def _load(path: str, limits: Limits) -> NamedTrees:
@@ -112,13 +109,6 @@ def _load(path: str, limits: Limits) -> NamedTrees:
     name, real = named_path(path)
     next(iter(read_trees(real, limits=limits)), None)
     return NamedTrees(name, (), real)
-
-
-def _reader(limits: Limits) -> Callable[[NamedTrees], Iterator[DepTree | Tree]]:
-    def read(named: NamedTrees) -> Iterator[DepTree | Tree]:
-        return read_trees(named.path, limits=limits)
-
-    return read
 
 
 def schemes_from_args(
@@ -153,52 +143,7 @@ def schemes_from_args(
 def ted_config_from_args(args: argparse.Namespace) -> TedConfig:
     """The TedEval settings of the command line (protocol, labels map, separators, case, lifting,
     category labels)."""
-    label_map, scheme_maps = label_maps_from_args(
-        args.labels_map, [spec[0] for spec in args.scheme], args.limits
-    )
-    conv = ConversionConfig(
-        args.protocol,
-        label_map,
-        args.function_sep,
-        args.fold_case,
-        args.projectivize,
-        scheme_maps,
-        category_labels=args.category_labels,
-    )
-    return TedConfig(conv, args.average)
-
-
-def label_maps_from_args(
-    items: Sequence[str], schemes: Sequence[str], limits: Limits
-) -> tuple[LabelMap, SchemeLabelMaps]:
-    """The ``--labels-map`` arguments (docs/tedeval.md, "Per-scheme label maps"): the map of every scheme and
-    the per-scheme maps.
-
-    ``SCHEME=FILE`` when the text before the first ``=`` is one of the ``--scheme`` names, else
-    the whole text is a path (so ``maps/v1=v2.txt`` is a file); several maps of every scheme
-    are applied in the order given, as are several maps of one scheme."""
-    every = LabelMap()
-    own: dict[str, LabelMap] = {}
-    for scheme, path in _label_map_items(items, schemes):
-        if scheme is None:
-            every = every.then(read_label_map(path, limits=limits))
-        else:
-            own[scheme] = own.get(scheme, LabelMap()).then(read_label_map(path, limits=limits))
-    return every, SchemeLabelMaps.of(own)
-
-
-def _label_map_items(items: Sequence[str], schemes: Sequence[str]) -> list[tuple[str | None, str]]:
-    """Each ``--labels-map`` argument as (its scheme, or ``None`` for every scheme; the file)."""
-    out: list[tuple[str | None, str]] = []
-    for item in items:
-        scheme, sep, path = item.partition("=")
-        if sep and scheme in schemes:
-            if not path:
-                raise InputFormatError(f"--labels-map {item}: no file after '{scheme}='")
-            out.append((scheme, path))
-        else:
-            out.append((None, item))
-    return out
+    return family.ted_config(settings_from_args(args), [spec[0] for spec in args.scheme], args.limits)
 
 
 def input_files(args: argparse.Namespace) -> list[str]:
@@ -206,42 +151,27 @@ def input_files(args: argparse.Namespace) -> list[str]:
     command line refuses an output that is one of them, :mod:`evalcore.outputs`)."""
     files = [named_path(item)[1] for spec in args.scheme for item in spec[1:]]
     files += [item.partition("=")[2] for item in args.label_from]
-    files += [path for _, path in _label_map_items(args.labels_map, [spec[0] for spec in args.scheme])]
+    schemes = [spec[0] for spec in args.scheme]
+    files += [path for _, path in family.label_map_items(args.labels_map, schemes)]
     return files
 
 
-def experiment_intervals(result: ExperimentResult, settings: BootstrapSettings, average: bool) -> Intervals:
-    """Every cell's bootstrap interval, all from one stream of resamples of the kept sentences."""
-    names: list[str] = []
-    cells: list[tuple[tuple[float, float], ...]] = []
-    kinds: list[RatioKind] = []
-    for row in result.rows:
-        for cell in row.cells:
-            names.append(cell_name(row.against, row.metric, cell.parse))
-            cells.append(cell.pairs)
-            kinds.append("ratio" if average or row.metric in ("UAS", "LAS") else "ted")
-    return intervals(cells_table(names, cells, kinds), settings)
-
-
 def run(args: argparse.Namespace) -> int:
+    settings = settings_from_args(args)
     try:  # the settings are checked before any file is read
-        boot = None if args.bootstrap is None else BootstrapSettings(args.bootstrap, args.level, args.seed)
-        settings = ExperimentConfig(
-            shuffles=args.shuffles, seed=args.seed, method=args.test, skip_mismatched=args.skip_mismatched
-        )
+        config = family.experiment_config(settings)
     except ValueError as exc:
         return refuse("tedeval", str(exc))
-    schemes = schemes_from_args(args)
-    config = replace(settings, ted=ted_config_from_args(args))
+    inputs = family.TedevalInputs(tuple(schemes_from_args(args)))
     # streams: the files are read in step, one sentence at a time (see run_experiment)
-    result = run_experiment(schemes, config, details=args.per_sentence, reader=_reader(args.limits))
+    result = family.run(inputs, settings, args.limits)
     if result.skipped_mismatched:
         warn(f"skipped {result.skipped_mismatched} sentence(s) whose words differ between files")
     if result.skipped_invalid:
         warn(f"skipped {result.skipped_invalid} sentence(s) that are not trees")
-    ivs = None if boot is None else experiment_intervals(result, boot, args.average == "sentence")
+    ivs = result.intervals
     if args.format == "json":
-        sys.stdout.write(json_text(result_json(result, args.per_sentence, ivs)))
+        sys.stdout.write(json_text(result_json(result, args.per_sentence)))
     elif args.format == "latex":
         sys.stdout.write(latex_table(result))
     elif args.format == "csv":

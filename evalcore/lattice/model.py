@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal, Protocol
 
+from evalcore import choices
+from evalcore.choices import PROTOCOL_2012, TagColumn
 from evalcore.conversion import ConversionConfig, dep_to_span_tree
 from evalcore.errors import InputFormatError, TreeStructureError
 from evalcore.limits import DEFAULT_LIMITS, Limits
@@ -37,7 +39,6 @@ __all__ = [
     "DEFAULT_READ_OPTIONS",
     "Analysis",
     "Block",
-    "DepProtocol",
     "LatticeTree",
     "Lexeme",
     "PairSource",
@@ -50,8 +51,6 @@ __all__ = [
     "tree_from_constituency",
     "tree_from_dependency",
 ]
-
-TagColumn = Literal["cpos", "fpos"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,7 +276,7 @@ def tree_from_constituency(tree: Tree, path: Sequence[Lexeme] | None = None) -> 
 
 
 def tree_from_dependency(
-    dep: DepTree, path: Sequence[Lexeme], protocol: Literal["2011", "2012"] = "2012"
+    dep: DepTree, path: Sequence[Lexeme], protocol: choices.Protocol = PROTOCOL_2012
 ) -> LatticeTree:
     """A morpheme-level dependency tree → function tree over lexemes (ACL 2012 Table 2; docs/lattice.md,
     "Lexemes").
@@ -325,9 +324,6 @@ def tree_from_dependency(
 # ---------------------------------------------------------------------------
 # sentence pairs: what the joint evaluation scores
 
-DepProtocol = Literal["2011", "2012"]
-"""Dependency → function tree: the 2011 (``*`` heads) or 2012 (``hd`` heads) protocol."""
-
 
 @dataclass(frozen=True, slots=True)
 class ReadOptions:
@@ -336,7 +332,7 @@ class ReadOptions:
     tag_column: TagColumn = "cpos"
     # dependency → function tree (docs/tedeval.md, "Function trees (2011 protocol)" and "Multi-function trees
     # (2012 protocol)")
-    protocol: DepProtocol = "2012"
+    protocol: choices.Protocol = PROTOCOL_2012
     deprel_base: bool = False  # compare only the universal part of a deprel (before ':')
     limits: Limits = field(default=DEFAULT_LIMITS, compare=False)  # resource limits: no number changes
 

@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from evalcore.choices import PROTOCOL_2012, Average, Protocol, Scenario
 from evalcore.display import Tabular
 from evalcore.errors import EvalcoreError
 from evalcore.formats._io import InputSource
@@ -52,6 +53,7 @@ from evalcore.metrics.lattice_tedeval import (
 from evalcore.metrics.lattice_tedeval import score as ted_score
 from evalcore.metrics.segeval import SegConfig, SegCounts, SegScore, sentence_counts
 from evalcore.metrics.segeval import score as seg_score
+from evalcore.significance import Interval
 from evalcore.trees import Lattice
 
 __all__ = [
@@ -68,16 +70,14 @@ __all__ = [
     "with_aligned_attachment",
 ]
 
-Scenario = Literal["gold", "predicted", "raw"]
-
 
 @dataclass(frozen=True, slots=True)
 class JointConfig:
     """Settings of the joint evaluation; all in the signature."""
 
     tag_column: TagColumn = "cpos"
-    protocol: Literal["2011", "2012"] = "2012"
-    average: Literal["global", "sentence"] = "global"
+    protocol: Protocol = PROTOCOL_2012
+    average: Average = "global"
     deprel_base: bool = False
     limits: Limits = field(default=DEFAULT_LIMITS, compare=False)  # resource limits: no number changes
 
@@ -187,6 +187,9 @@ class JointResult(Tabular):
     signature: str
     pairs: int = 0  # sentence pairs scored (``sentences`` holds them all, or none when streamed)
     classic_note: str | None = None  # why the classic metric is N/A where it could have applied
+    # --bootstrap: each score's percentile interval, and the samples, level and seed that made them
+    intervals: tuple[tuple[str, Interval], ...] = field(default=(), repr=False)
+    bootstrap: tuple[int, float, int] | None = field(default=None, repr=False)
 
 
 def _same_segmentation(pair: SentencePair) -> bool:

@@ -29,6 +29,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Literal
 
+from evalcore.choices import PROTOCOL_2012, Average, Protocol
 from evalcore.lattice.model import LatticeTree, TagColumn
 from evalcore.limits import DEFAULT_LIMITS, Limits, format_size
 from evalcore.metrics.base import make_signature, ratio
@@ -47,8 +48,6 @@ __all__ = [
     "ted_memory_estimate",
 ]
 
-Average = Literal["global", "sentence"]
-
 TED_BYTES_PER_CELL = 24
 """Bytes of the general TED per (parse node + 1) × (gold node + 1) cell (edist; measured: 2,000 × 2,000
 nodes peak at 92 MiB)."""
@@ -64,7 +63,7 @@ class LatticeTedConfig:
     """Settings of lattice TedEval; all in the signature."""
 
     tag_column: TagColumn = "cpos"
-    protocol: Literal["2011", "2012"] = "2012"  # dependency → function tree conversion
+    protocol: Protocol = PROTOCOL_2012  # dependency → function tree conversion
     average: Average = "global"
     deprel_base: bool = False  # dependency labels cut before ':' when the trees were read
 

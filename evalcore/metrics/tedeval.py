@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Literal
 
+from evalcore.choices import PROTOCOL_2011, Average
 from evalcore.conversion import ConversionConfig
 from evalcore.display import Reported
 from evalcore.metrics.base import Signature, ratio
@@ -31,8 +31,6 @@ __all__ = [
     "score",
     "sentence_ted",
 ]
-
-Average = Literal["global", "sentence"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +55,7 @@ class TedConfig:
             ("map", c.map_signature()),
             ("sep", c.function_separators),
             ("case", "fold" if c.fold_case else "keep"),
-            ("proj", True if c.protocol == "2011" else c.projectivize),
+            ("proj", True if c.protocol == PROTOCOL_2011 else c.projectivize),
         ]
         if c.category_labels:  # only when on: the signatures of §5.1's conversion stay as they were
             settings.append(("cat", True))

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Literal, Protocol
 
+from evalcore.choices import PROTOCOL_2011
 from evalcore.lattice.model import LatticeTree
 from evalcore.render.dot import NodeStyleName, tree_to_dot
 from evalcore.trees import EditOp, MFTree, Node, SpanTree, Tree
@@ -66,7 +67,7 @@ LATTICE_LEGEND = (
 
 
 def _label_text(labels: frozenset[str], protocol: str) -> list[str]:
-    if protocol == "2011":
+    if protocol == PROTOCOL_2011:
         return [next(iter(labels)) if labels else "*"]
     return sorted(labels)
 

@@ -10,12 +10,14 @@ from evalcore.metrics.joint import JointResult, SentenceJoint
 from evalcore.metrics.segeval import score as seg_score
 from evalcore.report.resampling import bootstrap_json, interval_text, level_header
 from evalcore.report.tables import Cell, csv_text, text_table
-from evalcore.resampling import Intervals
+from evalcore.resampling import BootstrapSettings, Intervals
 
 __all__ = [
     "HEADERS",
     "add_intervals_json",
+    "intervals_of",
     "intervals_text",
+    "result_document",
     "result_json",
     "results_csv",
     "results_csv_intervals",
@@ -279,3 +281,20 @@ def results_csv_intervals(results: Sequence[JointResult], ivs: Sequence[Interval
     ]
     extra = [f"{n} {b}" for n in names for b in ("low", "high")]
     return csv_text([*HEADERS, *extra, "signature"], rows)
+
+
+def intervals_of(result: JointResult) -> Intervals | None:
+    """The bootstrap intervals a result holds (``--bootstrap``), or ``None``."""
+    if result.bootstrap is None:
+        return None
+    names = tuple(n for n, _ in result.intervals)
+    return Intervals(names, tuple(v for _, v in result.intervals), BootstrapSettings(*result.bootstrap))
+
+
+def result_document(result: JointResult) -> dict[str, object]:
+    """The ``--format json`` document of one prediction, its bootstrap intervals included."""
+    doc = results_json([result])
+    ivs = intervals_of(result)
+    if ivs is not None:
+        add_intervals_json(doc, [result], [ivs])
+    return doc

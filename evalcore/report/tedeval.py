@@ -4,7 +4,7 @@ papers' table as text and LaTeX, the JSON document, and the long CSV."""
 from __future__ import annotations
 
 from evalcore.display import Table, rows_of
-from evalcore.experiment import ExperimentConfig, ExperimentResult, Row
+from evalcore.experiment import ExperimentConfig, ExperimentResult, Row, cell_name
 from evalcore.report.resampling import bootstrap_json, interval_text, level_header
 from evalcore.report.tables import Cell, csv_text, latex_escape, text_table
 from evalcore.resampling import Intervals, with_settings
@@ -18,11 +18,6 @@ __all__ = [
     "result_text",
     "table_rows",
 ]
-
-
-def cell_name(against: str, metric: str, parse: str) -> str:
-    """The name of a cell's interval in :class:`~evalcore.resampling.Intervals`."""
-    return f"{against}\t{metric}\t{parse}"
 
 
 def _signature(result: ExperimentResult, intervals: Intervals | None) -> str:
@@ -163,6 +158,7 @@ def result_json(
     """The JSON document: every cell with its significance against the row's other parses (and,
     with ``intervals``, its ``low``/``high``), and (``per_sentence``) every sentence's scores and
     edit scripts."""
+    intervals = result.intervals if intervals is None else intervals
     rows = []
     for row in result.rows:
         for cell in row.cells:

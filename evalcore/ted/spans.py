@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
+from evalcore.choices import PROTOCOL_2011, PROTOCOL_2012
 from evalcore.generalization import WILDCARDS
 from evalcore.trees import EditOp, SpanTree
 
@@ -36,7 +37,7 @@ def edit_script(source: SpanTree, target: SpanTree, *, labeled: bool = True) -> 
     """
     src, tgt = source.by_span, target.by_span
     ops: list[EditOp] = []
-    if source.protocol == "2011":
+    if source.protocol == PROTOCOL_2011:
         for span, labels in source.items:
             other = tgt.get(span)
             if other is None:
@@ -81,6 +82,6 @@ def intersect(a: Iterable[EditOp], b: Iterable[EditOp]) -> tuple[EditOp, ...]:
 def size(tree: SpanTree, *, labeled: bool = True) -> int:
     """``|π|``: nodes (2011), ``(label, span)`` pairs (2012 labeled) or spans (2012 unlabeled);
     the never-edited root and the terminals excluded."""
-    if tree.protocol == "2012" and labeled:
+    if tree.protocol == PROTOCOL_2012 and labeled:
         return sum(len(labels) for _, labels in tree.items)
     return len(tree.items)

@@ -1,0 +1,39 @@
+"""The values of the evaluations' choices, each a ``Literal`` type declared once: every face reads
+its choices from these types (:func:`typing.get_args`, docs/architecture.md, "The registry of metric
+families") and code names a value by its constant, never by spelling it again.
+
+Start-up: this module imports nothing but the standard library.
+"""
+
+from __future__ import annotations
+
+import typing
+from typing import Literal
+
+__all__ = [
+    "AVERAGES",
+    "PROTOCOLS",
+    "PROTOCOL_2011",
+    "PROTOCOL_2012",
+    "Average",
+    "Protocol",
+    "Scenario",
+    "TagColumn",
+]
+
+Protocol = Literal["2012", "2011"]
+"""The protocols of dependency → function trees (docs/tedeval.md), the default first: EACL 2012's
+multi-function trees (``hd`` heads), EMNLP 2011's function trees (``*`` heads)."""
+PROTOCOLS: tuple[Protocol, ...] = typing.get_args(Protocol)
+PROTOCOL_2012, PROTOCOL_2011 = PROTOCOLS
+
+Average = Literal["global", "sentence"]
+"""How a TedEval score averages over the sentences (docs/tedeval.md, "Edit scripts, discount and
+score"): sums then the ratio (global), or the mean of the sentences' scores."""
+AVERAGES: tuple[Average, ...] = typing.get_args(Average)
+
+TagColumn = Literal["cpos", "fpos"]
+"""The CoNLL / lattice column a lexeme's tag is read from (docs/lattice.md)."""
+
+Scenario = Literal["gold", "predicted", "raw"]
+"""The scenario of joint segmentation and parsing (ACL 2012; docs/lattice.md)."""

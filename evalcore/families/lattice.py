@@ -1,0 +1,167 @@
+"""The joint segmentation and parsing family (ACL 2012; docs/lattice.md, "What is compared").
+
+:class:`LatticeSettings` declares ``evalcore lattice``'s settings (the tag column, the protocol of
+dependency → function trees, the scenario, the averaging, the bootstrap shared through
+:mod:`evalcore.families.common`), :class:`LatticeInputs` one prediction with its gold and lattice
+files, and :func:`run` scores it (SEGEVAL, token accuracy, TedEval over lattices and the classic
+metric where it applies): the command line (once per prediction) and the API call it
+(docs/architecture.md, "The registry of metric families").  Batch does not take this family: a
+prediction may need its own lattice file, which a manifest's systems do not name.
+
+Start-up: the metric is imported when :func:`run` runs.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Literal
+
+from evalcore.choices import AVERAGES, PROTOCOL_2012, Average, Protocol, Scenario, TagColumn
+from evalcore.declare import setting
+from evalcore.families.common import Resampling
+from evalcore.limits import DEFAULT_LIMITS, Limits
+
+if TYPE_CHECKING:
+    from evalcore.formats._io import InputSource
+    from evalcore.lattice.reading import FileInput
+    from evalcore.metrics.joint import JointResult, SentenceJoint
+
+__all__ = ["LatticeInputs", "LatticeSettings", "run"]
+
+Detected = Literal["auto", Scenario]
+"""The scenario to score: detected from the data (``auto``), or one of :data:`Scenario`."""
+
+
+@dataclass(frozen=True)
+class LatticeSettings(Resampling):
+    """``evalcore lattice``'s settings: how inputs become lexemes and trees, the scenario, the
+    averaging and the bootstrap intervals (no paired test: ``shuffles`` is not a setting here)."""
+
+    tag_column: TagColumn = setting("cpos", "lattice/CoNLL tag column", flag="--tag-column", link="tag")
+    protocol: Protocol = setting(
+        PROTOCOL_2012,
+        "dependency → function tree: 2012 (hd heads, default) or 2011 (* heads)",
+        flag="--protocol",
+        link="protocol",
+    )
+    scenario: Detected = setting(
+        "auto", "the scenario to print (default: detected from the data)", flag="--scenario"
+    )
+    deprel_base: bool = setting(
+        False,
+        "compare only the universal part of dependency labels (before ':'), as CoNLL 2018 LAS does",
+        flag="--deprel-base",
+        link="deprelbase",
+    )
+    average: Average = setting(AVERAGES[0], "", flag="--average")
+    per_sentence: bool = setting(
+        False,
+        "also list every sentence (text), or add them as per_sentence (JSON); keeps them in memory",
+        flag="--per-sentence",
+    )
+    shuffles: int = 10_000  # not declared: the family has no paired test
+    seed: int = setting(12345, "random seed of --bootstrap", flag="--seed")
+
+
+@dataclass(frozen=True, slots=True)
+class LatticeInputs:
+    """One prediction and its gold (a path, bytes or in-memory text, with the names used in
+    messages), their lattice files, and the ambiguity lattices of the gold sentences."""
+
+    gold: InputSource
+    pred: InputSource
+    name: str = "pred"  # the prediction's name in the table
+    gold_name: str | None = None
+    pred_name: str | None = None
+    gold_lattice: FileInput | None = None
+    pred_lattice: FileInput | None = None
+    ambiguity: InputSource | None = None
+    ambiguity_name: str | None = None
+
+
+def _file(source: InputSource, name: str | None) -> FileInput:
+    from evalcore.lattice.reading import InMemoryFile
+
+    if isinstance(source, str | os.PathLike):
+        return os.fspath(source)
+    return InMemoryFile(name or "<input>", source)
+
+
+def run(
+    inputs: LatticeInputs,
+    settings: LatticeSettings,
+    limits: Limits = DEFAULT_LIMITS,
+    *,
+    on_sentence: Callable[[SentenceJoint], None] | None = None,
+    names: tuple[str, str, str] = ("ambiguity_lattice", "gold_lattice", "pred_lattice"),
+) -> JointResult:
+    """The joint evaluation of ``inputs.pred`` against ``inputs.gold`` (raises ``ValueError`` for a
+    bootstrap out of range, before any file is read).
+
+    Both files are read in step (with their lattice files), one sentence pair at a time; every
+    sentence's record is kept only with ``per_sentence``, and ``on_sentence`` sees each.  Raw
+    dependency input gets the CoNLL 2018 scorer's aligned UAS/LAS (docs/lattice.md, "The classic
+    metric").  With ``bootstrap``, the result holds each score's percentile interval.  ``names``: how
+    messages name the ambiguity, gold and predicted lattices."""
+    from evalcore.errors import InputFormatError
+    from evalcore.formats.lattice import read_lattices
+    from evalcore.lattice.reading import PairStream
+    from evalcore.metrics.joint import JointConfig, evaluate_stream, with_aligned_attachment
+    from evalcore.resampling import intervals, lattice_row, lattice_table
+
+    boot = settings.bootstrap_settings()
+    config = JointConfig(
+        settings.tag_column, settings.protocol, settings.average, settings.deprel_base, limits
+    )
+    average = settings.average == "sentence"
+    rows: list[tuple[tuple[float, float], ...]] = []  # each sentence's (x, n) pairs, for resampling
+
+    def seen(s: SentenceJoint) -> None:
+        if boot is not None:
+            rows.append(lattice_row(s, average))
+        if on_sentence is not None:
+            on_sentence(s)
+
+    ambiguity = None
+    if inputs.ambiguity is not None:
+        ambiguity = read_lattices(inputs.ambiguity, name=inputs.ambiguity_name, limits=limits)
+    stream = PairStream(
+        _file(inputs.gold, inputs.gold_name),
+        _file(inputs.pred, inputs.pred_name),
+        gold_lattice=inputs.gold_lattice,
+        pred_lattice=inputs.pred_lattice,
+        options=config.read_options,
+        ambiguity=ambiguity,
+    )
+    if ambiguity is not None and stream.mode != "index":
+        a, g, p = names
+        raise InputFormatError(
+            f"{a} needs token ids on both sides, and two CoNLL files without lattice files are aligned "
+            f"by characters instead: give {g} and {p}",
+            file=inputs.ambiguity if isinstance(inputs.ambiguity, str) else None,
+        )
+    scenario = None if settings.scenario == "auto" else settings.scenario
+    result = evaluate_stream(
+        stream,
+        config,
+        name=inputs.name,
+        scenario=scenario,
+        keep_sentences=settings.per_sentence,
+        on_sentence=seen,
+    )
+    result = with_aligned_attachment(
+        result,
+        stream.mode,
+        inputs.gold,
+        inputs.pred,
+        gold_name=inputs.gold_name,
+        pred_name=inputs.pred_name,
+        limits=limits,
+    )
+    if boot is None:
+        return result
+    ivs = intervals(lattice_table(rows, average), boot)
+    bootstrap = (boot.samples, boot.level, boot.seed)
+    return replace(result, intervals=tuple(zip(ivs.names, ivs.values, strict=True)), bootstrap=bootstrap)
