@@ -479,8 +479,8 @@ _RAW += [
      PIN_FREVAL),
     (F, 'score', 'max(counts.largest_gold, len(alpha or ()))', 'max(len(counts.test), len(alpha or ()))',
      SIDE, PIN_FREVAL),
-    (F, 'FrevalResult.rescore', 'return score(self.counts, max_size, alpha, self.score.signature)',
-     'return score(self.counts, made, alpha, self.score.signature)', OPERATOR, PIN_FREVAL),
+    (F, 'FrevalResult.rescore', 'return score(self.counts, max_size, alpha, config.signature())',
+     'return score(self.counts, made, alpha, config.signature())', OPERATOR, PIN_FREVAL),
     (F, 'FrevalResult.rescore', 'max_size > made', 'max_size >= made', COMPARISON, PIN_FREVAL),
     (API, 'freval', 'strict=strict,\n        cutoff_len=cutoff_len,',
      'strict=strict,\n        cutoff_len=None,', DROP, PIN_FREVAL_API),
@@ -616,6 +616,9 @@ _RAW += [
     (P, 'counts_of', 'if c <= 2)', 'if c < 2)', COMPARISON, EVALB_READER),
     (P, 'counts_of', 'complete=sum(1 for r in ok if r.gold == r.test == r.matched)',
      'complete=sum(1 for r in ok if r.gold == r.matched)', DROP, EVALB_READER),
+    # ---- the workbench from the registry: a rescored FREVAL score's signature says its limit ----
+    (F, 'FrevalResult.rescore', 'alpha, config.signature())', 'alpha, self.score.signature)', DROP,
+     PIN_FREVAL),
 ]
 # fmt: on
 

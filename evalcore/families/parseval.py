@@ -20,6 +20,7 @@ from evalcore.limits import DEFAULT_LIMITS, Limits
 
 if TYPE_CHECKING:
     from evalcore.formats._io import InputSource
+    from evalcore.formats.prm import EvalbParams
     from evalcore.metrics.parseval import ParsevalConfig, ParsevalResult, SentenceComparison, SentenceRow
 
 __all__ = [
@@ -42,11 +43,17 @@ class Extraction:
     options over it; docs/freval.md)."""
 
     prm: str | None = setting(
-        None, "evalb parameter file (default: COLLINS.prm's settings)", flag="--prm", metavar="FILE"
+        None,
+        "evalb parameter file (default: COLLINS.prm's settings)",
+        flag="--prm",
+        link="prm",
+        metavar="FILE",
     )
-    unlabeled: bool = setting(False, "unlabeled brackets (overrides LABELED)", flag="--unlabeled")
+    unlabeled: bool = setting(
+        False, "unlabeled brackets (overrides LABELED)", flag="--unlabeled", link="unlabeled"
+    )
     max_error: int | None = setting(
-        None, "override MAX_ERROR (evalb's -e)", flag="--max-error", metavar="N", minimum=0
+        None, "override MAX_ERROR (evalb's -e)", flag="--max-error", link="maxerror", metavar="N", minimum=0
     )
     layout: Layout = setting(
         "auto",
@@ -61,6 +68,7 @@ class Extraction:
         "bracket with the empty label and counts, as in evalb and the FREVAL tool: one more matched "
         "bracket per valid sentence when both files have it)",
         flag="--drop-unlabeled-root",
+        link="droproot",
         negation=(
             "--keep-unlabeled-root",
             "the default (count the outer unlabeled bracket); accepted so that older scripts keep working",
@@ -72,12 +80,14 @@ class Extraction:
         "and GUM write (ROOT ...)) whatever the parameter file says (default: only its DELETE_LABEL "
         "labels, as evalb: COLLINS.prm deletes TOP, not ROOT); the signature says root:delete",
         flag="--delete-root",
+        link="deleteroot",
     )
     function_separators: str = setting(
         "-=",
         "a label is cut at the first of these characters (evalb: '-='; for FarPaHC's NP*SBJ write "
         "--function-separators='-=*')",
         flag="--function-separators",
+        link="funcsep",
         metavar="CHARS",
     )
 
@@ -120,13 +130,16 @@ def extraction_config(
     *,
     cutoff_len: int | None = None,
     collapse_unary: bool = False,
+    params: EvalbParams | None = None,
 ) -> ParsevalConfig:
-    """The metric's configuration: the parameter file (default COLLINS.prm's settings, its
-    warnings given to ``on_warning``) with the overrides."""
+    """The metric's configuration: the parameter file (``params`` if already read, else
+    ``extraction.prm``'s, default COLLINS.prm's settings; its warnings given to ``on_warning``)
+    with the overrides."""
     from evalcore.formats.prm import COLLINS, read_prm
     from evalcore.metrics.parseval import ParsevalConfig
 
-    params = read_prm(extraction.prm, limits=limits) if extraction.prm is not None else COLLINS
+    if params is None:
+        params = read_prm(extraction.prm, limits=limits) if extraction.prm is not None else COLLINS
     for w in params.warnings:
         if on_warning is not None:
             on_warning(w)
