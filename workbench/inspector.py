@@ -27,6 +27,7 @@ from functools import cached_property
 
 import pandas as pd
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps
 from evalcore.errors import EvalcoreError
@@ -55,12 +56,10 @@ from workbench.links import (
     OP_STATUSES,
     current_link,
     followed,
-    keep_widget,
-    report_link_problem,
-    seed_widget,
     widget_value,
     write_link,
 )
+from workbench.settings_form import bind
 from workbench.tedeval import (
     ParseTeds,
     TedParse,
@@ -577,47 +576,8 @@ def panel_lattice(view: View) -> None:
 # sidebar: the settings of every sentence (each in the URL)
 
 
-def _flag(value: bool) -> str:
-    return "yes" if value else "no"
-
-
 def _toggle(label: str, name: str, widget: str, default: bool, help: str) -> bool:
-    seed_widget(name, widget, default, lambda v: v if isinstance(v, bool) else None)
-    value = bool(st.toggle(label, key=widget, help=help))
-    keep_widget(name, widget, None if value == default else _flag(value))
-    return value
-
-
-def _choice(
-    name: str,
-    widget: str,
-    options: Sequence[str],
-    default: str,
-    draw: Callable[[], object],
-    *,
-    to_url: Callable[[str], str] = str,
-    from_url: Callable[[str], str | None] = str,
-) -> str:
-    """A radio or selectbox over ``options`` bound to the link key ``name`` (``to_url`` /
-    ``from_url``: an option as written in the URL, and back); a value of the link that is not an
-    option here is said."""
-
-    def accept(value: object) -> str | None:
-        option = from_url(value) if isinstance(value, str) else None
-        return option if option in options else None
-
-    refused = seed_widget(name, widget, default, accept)
-    if refused is not None:
-        named = [to_url(o) for o in options if o]
-        more = f", … ({len(named):,} in all)" if len(named) > 12 else ""
-        shown = ", ".join(named[:12]) + more if named else "nothing"
-        report_link_problem(f"{name}: no '{refused}' here (one of: {shown})")
-    if st.session_state.get(widget) not in options:
-        st.session_state[widget] = default
-    draw()
-    value = str(st.session_state[widget])
-    keep_widget(name, widget, None if value == default else to_url(value))
-    return value
+    return bind(name, widget, default, lambda: st.toggle(label, key=widget, help=help))
 
 
 def sidebar_settings(loaded: LoadedDataset, choices: Sequence[TedParse]) -> Settings:
@@ -637,29 +597,29 @@ def sidebar_settings(loaded: LoadedDataset, choices: Sequence[TedParse]) -> Sett
         )
         drawing_size_control()
         st.markdown("**TedEval**")
-        protocol = _choice(
+        protocols = ["2012", "2011"]
+        protocol = bind(
             "protocol",
             "wb_protocol",
-            ["2012", "2011"],
             "2012",
             lambda: st.radio(
                 "Protocol",
-                ["2012", "2011"],
+                protocols,
                 key="wb_protocol",
                 horizontal=True,
                 help="2012 (EACL 2012, default): multi-function trees, any trees. 2011 (EMNLP 2011): "
                 "function trees with * heads, dependency trees only.",
             ),
+            offered=protocols,
         )
         names = [c.name for c in choices]
         parse = ""
         if names:
             # keyed on the choices too: new uploads start again at their first parse
             parse_key = f"wb_parse:{loaded.spec.key}:{zlib.crc32(chr(10).join(names).encode()):08x}"
-            parse = _choice(
+            parse = bind(
                 "parse",
                 parse_key,
-                names,
                 names[0],
                 lambda: st.selectbox(
                     "Parse (edit script)",
@@ -669,47 +629,50 @@ def sidebar_settings(loaded: LoadedDataset, choices: Sequence[TedParse]) -> Sett
                     "another scheme's gold (every disagreement of the two) and against the "
                     "generalization.",
                 ),
+                offered=names,
             )
         labeled = _toggle(
             "Labeled edit script", "labeled", "wb_labeled", True, "Off: the unlabeled script (U-TED)."
         )
-        target = _choice(
+        target = bind(
             "target",
             "wb_script",
-            list(TARGET_LABELS.values()),
-            TARGET_LABELS["general"],
+            "general",
             lambda: st.radio(
                 "Edit script to",
-                list(TARGET_LABELS.values()),
+                list(TARGET_LABELS),
                 key="wb_script",
+                format_func=TARGET_LABELS.__getitem__,
                 help="The generalized gold (TEDEVAL MULTIPLE, with discounting) or the gold the parse is "
                 "scored with (SINGLE, nothing discounted).",
             ),
-            to_url=lambda label: next(k for k, v in TARGET_LABELS.items() if v == label),
-            from_url=TARGET_LABELS.get,
+            offered=list(TARGET_LABELS),
         )
         function_sep = "-="
         if loaded.ptb():
             guess = guess_function_separators(loaded)
             sep_key = f"wb_funcsep:{loaded.spec.key}"
-            seed_widget("funcsep", sep_key, guess, lambda v: v if isinstance(v, str) and v else None)
             function_sep = (
-                st.text_input(
-                    "Function-tag separators",
-                    key=sep_key,
-                    help="Bracketed trees: the function tags follow the category after one of these "
-                    "characters (PTB: NP-SBJ, '-='; FarPaHC: NP*SBJ, '-=*'), as --function-sep.",
+                bind(
+                    "funcsep",
+                    sep_key,
+                    guess,
+                    lambda: st.text_input(
+                        "Function-tag separators",
+                        key=sep_key,
+                        help="Bracketed trees: the function tags follow the category after one of these "
+                        "characters (PTB: NP-SBJ, '-='; FarPaHC: NP*SBJ, '-=*'), as --function-sep.",
+                    ),
                 )
                 or guess
             )
-            keep_widget("funcsep", sep_key, None if function_sep == guess else function_sep)
         label_maps = chosen_label_maps()
     return Settings(
         count_punct,
         side_by_side,
         protocol,
         labeled,
-        target == TARGET_LABELS["single"],
+        target == "single",
         function_sep,
         parse,
         maps_key(label_maps),
@@ -814,24 +777,26 @@ class Filters:
         return bool(self.label) + bool(self.ops.status) + bool(self.ops.kind) + bool(self.ops.label)
 
 
-def _name_filter(name: str, widget: str, options: Sequence[str], label: str, holder: object) -> str:
-    def draw() -> object:
-        return holder.selectbox(label, ["", *options], key=widget, format_func=lambda x: x or "any")  # type: ignore[attr-defined]
+def _name_filter(name: str, widget: str, options: Sequence[str], label: str, holder: DeltaGenerator) -> str:
+    offered = ["", *options]
 
-    return _choice(name, widget, ["", *options], "", draw)
+    def draw() -> object:
+        return holder.selectbox(label, offered, key=widget, format_func=lambda x: x or "any")
+
+    return bind(name, widget, "", draw, offered=offered)
 
 
 def _op_select(
-    name: str, widget: str, labels: dict[str, str], label: str, holder: object, disabled: bool
+    name: str, widget: str, labels: dict[str, str], label: str, holder: DeltaGenerator, disabled: bool
 ) -> str:
     options = list(labels)
 
     def draw() -> object:
-        return holder.selectbox(  # type: ignore[attr-defined]
+        return holder.selectbox(
             label, options, key=widget, format_func=lambda x: labels.get(x, x), disabled=disabled
         )
 
-    return _choice(name, widget, options, "", draw)
+    return bind(name, widget, "", draw, offered=options)
 
 
 def filters_ui(loaded: LoadedDataset, choice: TedParse | None) -> Filters:
