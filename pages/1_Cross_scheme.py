@@ -19,7 +19,7 @@ from evalcore.errors import EvalcoreError
 from evalcore.experiment import ExperimentResult, Row
 from evalcore.report.tedeval import latex_table, result_json
 from workbench.datasets import LoadedDataset
-from workbench.labelmaps import LABELMAP_SLOT, choice_text, maps_key, maps_with, scheme_maps
+from workbench.labelmaps import LABELMAP_SLOT, choice_text, maps_with, scheme_maps
 from workbench.links import inspector_url
 from workbench.settings_form import bind
 from workbench.tedeval import experiment_schemes, guess_function_separators
@@ -154,7 +154,7 @@ def settings(loaded: LoadedDataset) -> ExperimentSettings:
         bool(skip),
         bool(golds),
         function_sep,
-        maps_key(chosen_maps),
+        chosen_maps,
     )
 
 
@@ -334,7 +334,7 @@ def main() -> None:
         f"{result.sentences} sentences, skipped {result.skipped_mismatched} (words differ) and "
         f"{result.skipped_invalid} (not a tree). Signature: `{result.signature}`"
     )
-    if chosen.label_maps:
+    if chosen.maps.maps:
         merged_panel(loaded, chosen)
     if chosen.shuffles == 0:
         st.caption("Shuffles = 0: no significance test was run, so every pair is marked ?.")

@@ -24,12 +24,13 @@ import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import get_args
 
 import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps
+from evalcore.conversion import ConversionConfig, Protocol, SchemeLabelMaps
 from evalcore.errors import EvalcoreError
 from evalcore.inspection import (
     OperationFilter,
@@ -43,14 +44,14 @@ from evalcore.inspection import (
 from evalcore.metrics.attachment import AttachConfig, is_punct
 from evalcore.render.dot import dep_to_dot, tree_to_dot
 from evalcore.render.edits import marked_tree_dot
-from evalcore.render.layout import ArcVerdict, DepLayout, WordGrid, layout_dep, merge_grids, word_grid
+from evalcore.render.layout import DepLayout, WordGrid, layout_dep, merge_grids, word_grid
 from evalcore.render.svg import dep_svg
-from evalcore.trees import DepTree, SpanTree
+from evalcore.trees import ArcVerdict, DepTree, SpanTree
 from workbench.atlas_links import highlight_flags, parse_group
 from workbench.cache import cached, corpus_attach
 from workbench.datasets import Analysis, LoadedDataset, SentenceInfo
 from workbench.handoff import offer_lattice_page
-from workbench.labelmaps import LABELMAP_SLOT, maps_key, maps_with, parse_choice, scheme_maps
+from workbench.labelmaps import LABELMAP_SLOT, maps_with, parse_choice, scheme_maps
 from workbench.links import (
     OP_KINDS,
     OP_STATUSES,
@@ -97,21 +98,20 @@ class Settings:
 
     count_punct: bool = True
     side_by_side: bool = True
-    protocol: str = "2012"  # TedEval protocol (docs/tedeval.md, "Definitions")
+    protocol: Protocol = "2012"  # TedEval protocol (docs/tedeval.md, "Definitions")
     labeled: bool = True  # the edit script drawn: labeled (L-TED) or unlabeled (U-TED)
     script_single: bool = False  # the edit script to the single gold instead of the generalization
     # separators of function tags in bracketed labels (docs/tedeval.md, "Multi-function trees (2012
     # protocol)")
     function_sep: str = "-="
     parse: str = ""  # the parse whose edit script is drawn (a TedParse name; "" = none)
-    label_maps: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()  # chosen on the cross-scheme page
+    label_maps: SchemeLabelMaps = field(default_factory=SchemeLabelMaps)  # chosen on the cross-scheme page
 
     @property
     def conversion(self) -> ConversionConfig:
-        maps = SchemeLabelMaps(tuple((scheme, LabelMap(pairs)) for scheme, pairs in self.label_maps))
         return ConversionConfig(
-            protocol=self.protocol, function_separators=self.function_sep, scheme_maps=maps
-        )  # type: ignore[arg-type]
+            protocol=self.protocol, function_separators=self.function_sep, scheme_maps=self.label_maps
+        )
 
 
 @dataclass(frozen=True)
@@ -498,7 +498,7 @@ def panel_tedeval(view: View) -> None:
         key=f"ted:{pv.name}",
         highlighted=group_highlight(view, chosen, pv),
     )
-    if view.settings.label_maps:
+    if view.settings.label_maps.maps:
         neutralized_panel(view, chosen, pv)
 
 
@@ -597,8 +597,8 @@ def sidebar_settings(loaded: LoadedDataset, choices: Sequence[TedParse]) -> Sett
         )
         drawing_size_control()
         st.markdown("**TedEval**")
-        protocols = ["2012", "2011"]
-        protocol = bind(
+        protocols = list(get_args(Protocol))
+        protocol: Protocol = bind(
             "protocol",
             "wb_protocol",
             "2012",
@@ -675,7 +675,7 @@ def sidebar_settings(loaded: LoadedDataset, choices: Sequence[TedParse]) -> Sett
         target == "single",
         function_sep,
         parse,
-        maps_key(label_maps),
+        label_maps,
     )
 
 

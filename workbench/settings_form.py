@@ -55,17 +55,12 @@ def _accept(value: LinkValue, default: object, offered: Sequence[object] | None,
 
 
 def _refused(name: str, value: LinkValue, offered: Sequence[object] | None) -> str:
-    text = (
-        link_text(value.number if value.number is not None else value.id)
-        if isinstance(value, SentenceRef)
-        else link_text(value)
-    )
-    text = text if len(text) <= 40 else text[:39] + "…"
-    named = [link_text(o) for o in offered or () if o != ""]
+    if isinstance(value, SentenceRef):
+        value = value.number if value.number is not None else str(value.id)
+    text, named = link_text(value), [link_text(o) for o in offered or () if o != ""]
     more = f", … ({len(named):,} in all)" if len(named) > 12 else ""
-    return f"{name}: '{text}' is not offered here" + (
-        f" (one of: {', '.join(named[:12])}{more})" if named else ""
-    )
+    listed = f" (one of: {', '.join(named[:12])}{more})" if named else ""
+    return f"{name}: '{text if len(text) <= 40 else text[:39] + '…'}' is not offered here{listed}"
 
 
 def bind(

@@ -53,7 +53,7 @@ class Extraction:
         False, "unlabeled brackets (overrides LABELED)", flag="--unlabeled", link="unlabeled"
     )
     max_error: int | None = setting(
-        None, "override MAX_ERROR (evalb's -e)", flag="--max-error", link="maxerror", metavar="N", minimum=0
+        None, "override MAX_ERROR (evalb's -e)", flag="--max-error", metavar="N", minimum=0, link="maxerror"
     )
     layout: Layout = setting(
         "auto",
