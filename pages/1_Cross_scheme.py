@@ -55,15 +55,13 @@ def label_map_choice(schemes: list[str], maps: dict[str, LabelMap]) -> SchemeLab
         "labelmaps",
         "xs_labelmaps",
         [],
-        lambda: st.sidebar.multiselect(
-            "Label maps (per scheme)",
-            options,
-            key="xs_labelmaps",
-            help="SCHEME:MAP applies the map to that scheme's gold and parses before conversion, as "
-            "`evalcore tedeval --labels-map SCHEME=FILE` (docs/tedeval.md, 'Per-scheme label maps'); "
-            "the shipped maps are in "
-            "assets/labelmaps/, made by `evalcore align-labels` (docs/labels.md).",
-        ),
+        st.sidebar.multiselect,
+        "Label maps (per scheme)",
+        options,
+        help="SCHEME:MAP applies the map to that scheme's gold and parses before conversion, as "
+        "`evalcore tedeval --labels-map SCHEME=FILE` (docs/tedeval.md, 'Per-scheme label maps'); "
+        "the shipped maps are in "
+        "assets/labelmaps/, made by `evalcore align-labels` (docs/labels.md).",
         offered=options,
         many=True,
     )
@@ -73,8 +71,17 @@ def label_map_choice(schemes: list[str], maps: dict[str, LabelMap]) -> SchemeLab
 def _radio(name: str, widget: str, label: str, shown: dict[str, str]) -> str:
     """A horizontal radio over ``shown``'s keys (the first the default), in the link as ``name``."""
     options = list(shown)
-    radio = lambda: st.sidebar.radio(label, options, key=widget, horizontal=True, format_func=shown.get)  # noqa: E731
-    return bind(name, widget, options[0], radio, offered=options)
+    return bind(
+        name,
+        widget,
+        options[0],
+        st.sidebar.radio,
+        label,
+        options,
+        horizontal=True,
+        format_func=shown.get,
+        offered=options,
+    )
 
 
 def settings(loaded: LoadedDataset) -> ExperimentSettings:
@@ -87,16 +94,13 @@ def settings(loaded: LoadedDataset) -> ExperimentSettings:
         "shuffles",
         "xs_shuffles",
         10_000,
-        lambda: side.number_input(
-            "Shuffles (significance)", min_value=0, max_value=100_000, step=1000, key="xs_shuffles"
-        ),
+        side.number_input,
+        "Shuffles (significance)",
+        min_value=0,
+        max_value=100_000,
+        step=1000,
     )
-    seed = bind(
-        "seed",
-        "xs_seed",
-        12345,
-        lambda: side.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key="xs_seed"),
-    )
+    seed = bind("seed", "xs_seed", 12345, side.number_input, "Seed", min_value=0, max_value=2**31 - 1, step=1)
     method = _radio(
         "test", "xs_method", "Test", {"ar": "approximate randomization", "bootstrap": "paired bootstrap"}
     )
@@ -110,21 +114,17 @@ def settings(loaded: LoadedDataset) -> ExperimentSettings:
         "skip",
         "xs_skip",
         skip_default,
-        lambda: side.toggle(
-            "Skip sentences whose words differ",
-            key="xs_skip",
-            help="--skip-mismatched: such sentences are left out everywhere and counted (else an error).",
-        ),
+        side.toggle,
+        "Skip sentences whose words differ",
+        help="--skip-mismatched: such sentences are left out everywhere and counted (else an error).",
     )
     golds = bind(
         "golds",
         "xs_golds",
         False,
-        lambda: side.toggle(
-            "Also score each gold as a parse",
-            key="xs_golds",
-            help="The ceiling: a gold scores 1.0 against every generalization it takes part in.",
-        ),
+        side.toggle,
+        "Also score each gold as a parse",
+        help="The ceiling: a gold scores 1.0 against every generalization it takes part in.",
     )
     function_sep = "-="
     if loaded.ptb():
@@ -135,12 +135,10 @@ def settings(loaded: LoadedDataset) -> ExperimentSettings:
                 "funcsep",
                 sep_key,
                 guess,
-                lambda: side.text_input(
-                    "Function-tag separators",
-                    key=sep_key,
-                    help="Bracketed trees: function tags follow the category after one of these characters "
-                    "(PTB NP-SBJ: '-='; FarPaHC NP*SBJ: '-=*'), as --function-sep.",
-                ),
+                side.text_input,
+                "Function-tag separators",
+                help="Bracketed trees: function tags follow the category after one of these characters "
+                "(PTB NP-SBJ: '-='; FarPaHC NP*SBJ: '-=*'), as --function-sep.",
             )
             or guess
         )
@@ -251,15 +249,11 @@ def row_panel(loaded: LoadedDataset, result: ExperimentResult) -> None:
     )
     c1, c2 = st.columns([2, 2])
     # the row of another dataset or setting is not offered: the default is taken
-    chosen = bind(
-        "row", "xs_row", labels[default], lambda: c1.selectbox("Row", labels, key="xs_row"), offered=labels
-    )
+    chosen = bind("row", "xs_row", labels[default], c1.selectbox, "Row", labels, offered=labels)
     row = result.rows[labels.index(chosen)]
     parses = [c.parse for c in row.cells]
     worst = f"xs_order:{chosen}"
-    order_by = bind(
-        "worst", worst, parses[0], lambda: c2.selectbox("Worst first by", parses, key=worst), offered=parses
-    )
+    order_by = bind("worst", worst, parses[0], c2.selectbox, "Worst first by", parses, offered=parses)
     table = sentences_of_row(loaded, result, row, order_by)
     against = "against the generalized gold, discounted" if _is_general(row) else "against this gold"
     st.caption(

@@ -96,17 +96,21 @@ def settings(
         "maxsize",
         "freval_max_size",
         None,
-        lambda: c2.number_input(
-            "Max size (--max-size)", min_value=1, max_value=10_000, placeholder="all", key="freval_max_size"
-        ),
+        c2.number_input,
+        "Max size (--max-size)",
+        min_value=1,
+        max_value=10_000,
+        placeholder="all",
     )
     cutoff: int | None = bind(
         "cutoff",
         "freval_cutoff",
         None,
-        lambda: c3.number_input(
-            "Max words (--cutoff-len)", min_value=0, max_value=100_000, placeholder="all", key="freval_cutoff"
-        ),
+        c3.number_input,
+        "Max words (--cutoff-len)",
+        min_value=0,
+        max_value=100_000,
+        placeholder="all",
     )
     f1, f2 = st.columns([3, 2])
     file_names = [t.name for t in tests]
@@ -115,13 +119,11 @@ def settings(
         "variants",
         f"freval_variants:{key}",
         ["as set", "labels ignored"] if len(file_names) == 1 else ["as set"],
-        lambda: f2.multiselect(
-            "Score each file",
-            list(VARIANTS),
-            key=f"freval_variants:{key}",
-            help="Each choice is a curve of its own: 'labels ignored' shows how much of the drop at larger "
-            "sizes comes from labels; '--strict' also requires the fragment's edges in the test tree.",
-        ),
+        f2.multiselect,
+        "Score each file",
+        list(VARIANTS),
+        help="Each choice is a curve of its own: 'labels ignored' shows how much of the drop at larger "
+        "sizes comes from labels; '--strict' also requires the fragment's edges in the test tree.",
         offered=tuple(VARIANTS),
         many=True,
     )
@@ -173,7 +175,7 @@ def curves(series: list[Series], max_size: int | None, key: str) -> None:
         "Right: each curve minus the baseline's (the paper's Figures 1-3)."
     )
     widget = f"freval_baseline:{key}"
-    baseline = bind("baseline", widget, ok[0], lambda: c2.selectbox("Baseline", ok, key=widget), offered=ok)
+    baseline = bind("baseline", widget, ok[0], c2.selectbox, "Baseline", ok, offered=ok)
     frame = curves_frame(series, max_size, baseline=baseline)
     left, right = st.columns(2)
     charts = (
@@ -224,13 +226,7 @@ def one_sentence(
     st.subheader("One sentence: missed and extra brackets")
     c1, c2 = st.columns([2, 3], vertical_alignment="bottom")
     runs = [s.name for s in ok]
-    run = bind(
-        "run",
-        f"freval_run:{key}",
-        runs[0],
-        lambda: c1.selectbox("Run", runs, key=f"freval_run:{key}"),
-        offered=runs,
-    )
+    run = bind("run", f"freval_run:{key}", runs[0], c1.selectbox, "Run", runs, offered=runs)
     s = next(x for x in ok if x.name == run)
     frame = sentences_frame(s, max_size)
     scored = frame[frame["missed fragments"].notna()]
@@ -244,12 +240,10 @@ def one_sentence(
         "sentno",
         sent_key,
         numbers[0],
-        lambda: c2.selectbox(
-            "Sentence (worst first: most gold fragments missed)",
-            numbers,
-            key=sent_key,
-            format_func=lambda n: f"{n} · {missed[n]} fragments missed",
-        ),
+        c2.selectbox,
+        "Sentence (worst first: most gold fragments missed)",
+        numbers,
+        format_func=lambda n: f"{n} · {missed[n]} fragments missed",
         offered=numbers,
     )
     test = next(t for t in tests if t.name == s.file)

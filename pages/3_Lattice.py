@@ -109,25 +109,22 @@ def settings() -> JointConfig:
     """The command line's options (in the link: tag=fpos&protocol=2011&deprelbase=yes)."""
     c1, c2, c3 = st.columns(3)
     tags, protocols = ["cpos", "fpos"], ["2012", "2011"]
-    tag = bind(
-        "tag",
-        "lattice_tag",
-        "cpos",
-        lambda: c1.selectbox("Tags (--tag-column)", tags, key="lattice_tag"),
-        offered=tags,
-    )
+    tag = bind("tag", "lattice_tag", "cpos", c1.selectbox, "Tags (--tag-column)", tags, offered=tags)
     protocol = bind(
         "protocol",
         "lattice_protocol",
         "2012",
-        lambda: c2.selectbox("Dependency → function tree (--protocol)", protocols, key="lattice_protocol"),
+        c2.selectbox,
+        "Dependency → function tree (--protocol)",
+        protocols,
         offered=protocols,
     )
     base = bind(
         "deprelbase",
         "lattice_deprel_base",
         False,
-        lambda: c3.toggle("Compare labels before ':' only (--deprel-base)", key="lattice_deprel_base"),
+        c3.toggle,
+        "Compare labels before ':' only (--deprel-base)",
     )
     return JointConfig(tag_column=tag, protocol=protocol, deprel_base=base, limits=app_limits())  # type: ignore[arg-type]
 
@@ -263,12 +260,9 @@ def main() -> None:
     names = list(data.predictions)
     widget = f"lattice_prediction:{key}"
     # a prediction the data does not have is reported, even with one to choose from
+    draw = st.selectbox if len(names) > 1 else lambda *_, **__: None  # one prediction: nothing to choose
     prediction = bind(
-        "prediction",
-        widget,
-        names[0] if names else None,
-        lambda: st.selectbox("Prediction", names, key=widget) if len(names) > 1 else None,
-        offered=names,
+        "prediction", widget, names[0] if names else None, draw, "Prediction", names, offered=names
     )
     loaded = LoadedDataset(spec or DatasetSpec(UPLOAD_KEY, "your files", "lattice", ()), (), (), (), infos)
     result = data.results.get(prediction) if prediction is not None else None

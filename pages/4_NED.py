@@ -69,43 +69,29 @@ def choose_pair(loaded: LoadedDataset) -> tuple[Analysis, Analysis] | None:
     g_default = default[0].name if default else names[0]
     c1, c2 = st.columns(2)
     gold_key, system_key = f"ned_gold:{loaded.spec.key}", f"ned_system:{loaded.spec.key}"
-    gold_name = bind(
-        "gold", gold_key, g_default, lambda: c1.selectbox("Gold", names, key=gold_key), offered=names
-    )
+    gold_name = bind("gold", gold_key, g_default, c1.selectbox, "Gold", names, offered=names)
     others = [n for n in names if n != gold_name]
     s_default = default[1].name if default and default[1].name in others else others[0]
     # a system that is the gold chosen now is not offered: the default is taken
-    system_name = bind(
-        "system",
-        system_key,
-        s_default,
-        lambda: c2.selectbox("System", others, key=system_key),
-        offered=others,
-    )
+    system_name = bind("system", system_key, s_default, c2.selectbox, "System", others, offered=others)
     return loaded.analysis(gold_name), loaded.analysis(str(system_name))
 
 
 def settings() -> AttachConfig:
     c1, c2, c3 = st.columns(3)
-    no_punct = bind(
-        "nopunct",
-        "ned_no_punct",
-        False,
-        lambda: c1.toggle("Leave punctuation out (--no-punct)", key="ned_no_punct"),
-    )
+    no_punct = bind("nopunct", "ned_no_punct", False, c1.toggle, "Leave punctuation out (--no-punct)")
     max_len = bind(
         "maxlen",
         "ned_max_len",
         0,
-        lambda: c2.number_input(
-            "--max-len (0 = all sentences)", min_value=0, max_value=1000, step=1, key="ned_max_len"
-        ),
+        c2.number_input,
+        "--max-len (0 = all sentences)",
+        min_value=0,
+        max_value=1000,
+        step=1,
     )
     deprel_base = bind(
-        "deprelbase",
-        "ned_base",
-        False,
-        lambda: c3.toggle("Compare labels before ':' only (--deprel-base)", key="ned_base"),
+        "deprelbase", "ned_base", False, c3.toggle, "Compare labels before ':' only (--deprel-base)"
     )
     return AttachConfig(no_punct=no_punct, max_len=int(max_len) or None, deprel_base=deprel_base)
 
@@ -191,18 +177,15 @@ def breakdown_panel(
 ) -> None:
     st.subheader("Breakdown (MaltEval's --by)")
     c1, c2 = st.columns(2)
-    by = bind(
-        "by",
-        "ned_by",
-        "deprel",
-        lambda: c1.selectbox("Break down by", list(GROUPINGS), key="ned_by"),
-        offered=GROUPINGS,
-    )
+    by = bind("by", "ned_by", "deprel", c1.selectbox, "Break down by", list(GROUPINGS), offered=GROUPINGS)
     sort = bind(
         "sort",
         "ned_sort",
         "group",
-        lambda: c2.selectbox("Order", list(SORTS), key="ned_sort", format_func=lambda k: SORT_LABELS[k]),
+        c2.selectbox,
+        "Order",
+        list(SORTS),
+        format_func=lambda k: SORT_LABELS[k],
         offered=SORTS,
     )
     view = breakdown_view(gold, system, result, config, by)
@@ -229,11 +212,7 @@ def breakdown_panel(
     download_table(frame, stem=f"breakdown_{by}_{system.name}_vs_{gold.name}", key="ned-breakdown")
 
     group = bind(
-        "group",
-        group_key,
-        groups[0],
-        lambda: st.selectbox(f"Sentences of the group ({by})", groups, key=group_key),
-        offered=groups,
+        "group", group_key, groups[0], st.selectbox, f"Sentences of the group ({by})", groups, offered=groups
     )
     row = view.row(str(group))
     if row is not None:

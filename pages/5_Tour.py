@@ -87,18 +87,21 @@ def numbers_table(rows: list[dict[str, object]], key: str) -> None:
 def protocol_radio(key: str, default: str) -> str:
     """The step's protocol, in the link (``protocol=``)."""
     protocols = ["2011", "2012"]
-
-    def radio() -> object:
-        return st.radio(
-            "TedEval protocol",
-            protocols,
-            key=key,
-            horizontal=True,
-            help="2011 (EMNLP 2011): function trees, heads labeled * (equal to anything). "
-            "2012 (EACL 2012): multi-function trees, heads labeled hd.",
-        )
-
-    return bind("protocol", key, default, radio, offered=protocols)
+    help = (
+        "2011 (EMNLP 2011): function trees, heads labeled * (equal to anything). "
+        "2012 (EACL 2012): multi-function trees, heads labeled hd."
+    )
+    return bind(
+        "protocol",
+        key,
+        default,
+        st.radio,
+        "TedEval protocol",
+        protocols,
+        horizontal=True,
+        help=help,
+        offered=protocols,
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -152,14 +155,12 @@ def dependency_step(example: DepExample) -> None:
             "parse",
             parse_key,
             example.default or offered[0],
-            lambda: st.radio(
-                example.question,
-                offered,
-                key=parse_key,
-                format_func=lambda k: example.choice(k).label,
-                on_change=_follow,
-                args=(example, parse_key, own_key),
-            ),
+            st.radio,
+            example.question,
+            offered,
+            format_func=lambda k: example.choice(k).label,
+            on_change=_follow,
+            args=(example, parse_key, own_key),
             offered=offered,
         )
     with c2:
@@ -167,12 +168,10 @@ def dependency_step(example: DepExample) -> None:
             "own",
             own_key,
             example.choice(str(choice_key)).own,
-            lambda: st.radio(
-                "The parser was trained on (its own gold, used for discounting)",
-                list(schemes),
-                key=own_key,
-                format_func=lambda s: f"{s}: {schemes[s]}",
-            ),
+            st.radio,
+            "The parser was trained on (its own gold, used for discounting)",
+            list(schemes),
+            format_func=lambda s: f"{s}: {schemes[s]}",
             offered=list(schemes),
         )
     with c3:
@@ -276,7 +275,11 @@ def ptb_sd_step() -> None:
         "parse",
         key,
         "bare",
-        lambda: st.radio("The parse", list(options), key=key, format_func=options.get, horizontal=False),
+        st.radio,
+        "The parse",
+        list(options),
+        format_func=options.get,
+        horizontal=False,
         offered=list(options),
     )
     golds: list[tuple[str, object]] = [("PTB", ex.ptb(True)), ("SD", ex.sd_tree())]
@@ -355,7 +358,10 @@ def lattice_step() -> None:
         "parse",
         key,
         keys[0],
-        lambda: st.radio("The parser's analysis", keys, key=key, format_func=lambda k: ex.parse(k).label),
+        st.radio,
+        "The parser's analysis",
+        keys,
+        format_func=lambda k: ex.parse(k).label,
         offered=keys,
     )
     analysis = ex.parse(str(choice))

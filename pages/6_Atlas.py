@@ -58,18 +58,19 @@ def main() -> None:
         "protocol",
         "atlas_protocol",
         "2012",
-        lambda: side.radio("Protocol", protocols, key="atlas_protocol", horizontal=True),
+        side.radio,
+        "Protocol",
+        protocols,
+        horizontal=True,
         offered=protocols,
     )
     skip = bind(
         "skip",
         "atlas_skip",
         True,
-        lambda: side.toggle(
-            "Skip sentences whose words differ",
-            key="atlas_skip",
-            help="--skip-mismatched: such sentences are left out and counted (else an error).",
-        ),
+        side.toggle,
+        "Skip sentences whose words differ",
+        help="--skip-mismatched: such sentences are left out and counted (else an error).",
     )
     try:
         atlas = dataset_atlas(loaded, str(protocol), bool(skip))
@@ -86,24 +87,21 @@ def main() -> None:
         "against",
         target_key,
         names[0],
-        lambda: c1.selectbox(
-            "Target", names, key=target_key, help="a gold, or the generalization of the golds"
-        ),
+        c1.selectbox,
+        "Target",
+        names,
+        help="a gold, or the generalization of the golds",
         offered=names,
     )
     scripts = bind(
-        "scripts",
-        "atlas_scripts",
-        "unlabeled",
-        lambda: c2.radio("Scripts", kinds, key="atlas_scripts", horizontal=True),
-        offered=kinds,
+        "scripts", "atlas_scripts", "unlabeled", c2.radio, "Scripts", kinds, horizontal=True, offered=kinds
     )
     linked = linked_group()  # group=GROUPING:NAME: its grouping is chosen
 
-    def grouping_box() -> object:
+    def grouping_box(*, key: str) -> object:
         if linked is not None:
-            st.session_state["atlas_grouping"] = linked.grouping
-        return c3.selectbox("Grouping", list(GROUPINGS), key="atlas_grouping")
+            st.session_state[key] = linked.grouping
+        return c3.selectbox("Grouping", list(GROUPINGS), key=key)
 
     grouping = bind("grouping", "atlas_grouping", "construction", grouping_box, offered=GROUPINGS)
     labeled = scripts == "labeled"
@@ -128,9 +126,7 @@ def main() -> None:
     parses = list(dict.fromkeys(table["parse"]))
     d1, d2 = st.columns(2)
     parse_key = f"atlas_parse:{key}"
-    parse = bind(
-        "parse", parse_key, parses[0], lambda: d1.selectbox("Parse", parses, key=parse_key), offered=parses
-    )
+    parse = bind("parse", parse_key, parses[0], d1.selectbox, "Parse", parses, offered=parses)
     mine = table[table["parse"] == parse]
     groups = list(mine["group"])
     group_key = f"atlas_group:{key}:{grouping}"

@@ -577,7 +577,7 @@ def panel_lattice(view: View) -> None:
 
 
 def _toggle(label: str, name: str, widget: str, default: bool, help: str) -> bool:
-    return bind(name, widget, default, lambda: st.toggle(label, key=widget, help=help))
+    return bind(name, widget, default, st.toggle, label, help=help)
 
 
 def sidebar_settings(loaded: LoadedDataset, choices: Sequence[TedParse]) -> Settings:
@@ -602,14 +602,12 @@ def sidebar_settings(loaded: LoadedDataset, choices: Sequence[TedParse]) -> Sett
             "protocol",
             "wb_protocol",
             "2012",
-            lambda: st.radio(
-                "Protocol",
-                protocols,
-                key="wb_protocol",
-                horizontal=True,
-                help="2012 (EACL 2012, default): multi-function trees, any trees. 2011 (EMNLP 2011): "
-                "function trees with * heads, dependency trees only.",
-            ),
+            st.radio,
+            "Protocol",
+            protocols,
+            horizontal=True,
+            help="2012 (EACL 2012, default): multi-function trees, any trees. 2011 (EMNLP 2011): "
+            "function trees with * heads, dependency trees only.",
             offered=protocols,
         )
         names = [c.name for c in choices]
@@ -621,14 +619,12 @@ def sidebar_settings(loaded: LoadedDataset, choices: Sequence[TedParse]) -> Sett
                 "parse",
                 parse_key,
                 names[0],
-                lambda: st.selectbox(
-                    "Parse (edit script)",
-                    names,
-                    key=parse_key,
-                    help="The parse whose edit script is drawn; a gold can be read as a parse against "
-                    "another scheme's gold (every disagreement of the two) and against the "
-                    "generalization.",
-                ),
+                st.selectbox,
+                "Parse (edit script)",
+                names,
+                help="The parse whose edit script is drawn; a gold can be read as a parse against "
+                "another scheme's gold (every disagreement of the two) and against the "
+                "generalization.",
                 offered=names,
             )
         labeled = _toggle(
@@ -638,14 +634,12 @@ def sidebar_settings(loaded: LoadedDataset, choices: Sequence[TedParse]) -> Sett
             "target",
             "wb_script",
             "general",
-            lambda: st.radio(
-                "Edit script to",
-                list(TARGET_LABELS),
-                key="wb_script",
-                format_func=TARGET_LABELS.__getitem__,
-                help="The generalized gold (TEDEVAL MULTIPLE, with discounting) or the gold the parse is "
-                "scored with (SINGLE, nothing discounted).",
-            ),
+            st.radio,
+            "Edit script to",
+            list(TARGET_LABELS),
+            format_func=TARGET_LABELS.__getitem__,
+            help="The generalized gold (TEDEVAL MULTIPLE, with discounting) or the gold the parse is "
+            "scored with (SINGLE, nothing discounted).",
             offered=list(TARGET_LABELS),
         )
         function_sep = "-="
@@ -657,12 +651,10 @@ def sidebar_settings(loaded: LoadedDataset, choices: Sequence[TedParse]) -> Sett
                     "funcsep",
                     sep_key,
                     guess,
-                    lambda: st.text_input(
-                        "Function-tag separators",
-                        key=sep_key,
-                        help="Bracketed trees: the function tags follow the category after one of these "
-                        "characters (PTB: NP-SBJ, '-='; FarPaHC: NP*SBJ, '-=*'), as --function-sep.",
-                    ),
+                    st.text_input,
+                    "Function-tag separators",
+                    help="Bracketed trees: the function tags follow the category after one of these "
+                    "characters (PTB: NP-SBJ, '-='; FarPaHC: NP*SBJ, '-=*'), as --function-sep.",
                 )
                 or guess
             )
@@ -779,24 +771,27 @@ class Filters:
 
 def _name_filter(name: str, widget: str, options: Sequence[str], label: str, holder: DeltaGenerator) -> str:
     offered = ["", *options]
-
-    def draw() -> object:
-        return holder.selectbox(label, offered, key=widget, format_func=lambda x: x or "any")
-
-    return bind(name, widget, "", draw, offered=offered)
+    return bind(
+        name, widget, "", holder.selectbox, label, offered, format_func=lambda x: x or "any", offered=offered
+    )
 
 
 def _op_select(
     name: str, widget: str, labels: dict[str, str], label: str, holder: DeltaGenerator, disabled: bool
 ) -> str:
     options = list(labels)
-
-    def draw() -> object:
-        return holder.selectbox(
-            label, options, key=widget, format_func=lambda x: labels.get(x, x), disabled=disabled
-        )
-
-    return bind(name, widget, "", draw, offered=options)
+    shown = labels.get
+    return bind(
+        name,
+        widget,
+        "",
+        holder.selectbox,
+        label,
+        options,
+        format_func=shown,
+        disabled=disabled,
+        offered=options,
+    )
 
 
 def filters_ui(loaded: LoadedDataset, choice: TedParse | None) -> Filters:

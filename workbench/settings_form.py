@@ -67,14 +67,16 @@ def bind(
     name: str | None,
     widget: str,
     default: T,
-    draw: Callable[[], object],
-    *,
+    draw: Callable[..., object],
+    *args: object,
     offered: Sequence[object] | None = None,
     many: bool = False,
+    **kwargs: object,
 ) -> T:
-    """Draw the widget of session key ``widget`` (``draw``) bound to the link key ``name`` (``None``:
-    not in the link, only kept across pages); ``offered``: the values the widget offers (``None``:
-    any value of the key's kind); ``many``: a multiselect, written comma-separated.  Returns its value."""
+    """Draw the widget of session key ``widget`` (``draw(*args, key=widget, **kwargs)``, e.g.
+    ``st.toggle``) bound to the link key ``name`` (``None``: not in the link, only kept across
+    pages); ``offered``: the values the widget offers (``None``: any value of the key's kind);
+    ``many``: a multiselect, written comma-separated.  Returns its value."""
     if name is None:
         st.session_state.setdefault(widget, default)
     else:
@@ -87,7 +89,7 @@ def bind(
         st.session_state[widget] = [v for v in current if v in offered]  # an option gone (another dataset)
     elif offered is not None and not many and current not in offered:
         st.session_state[widget] = default
-    draw()
+    draw(*args, key=widget, **kwargs)
     value: T = st.session_state.get(widget, default)
     if name is not None:
         keep_widget(name, widget, None if value == default or value is None else link_text(value))
@@ -107,29 +109,30 @@ class Field:
     placeholder: str | None = None  # a number left empty (its default None)
 
 
-def _draw(
-    d: Declared, f: Field, widget: str, holder: Any
-) -> tuple[Callable[[], object], Sequence[object] | None]:
+def _widget(
+    d: Declared, f: Field, holder: Any
+) -> tuple[Any, tuple[object, ...], dict[str, Any], list[str] | None]:
+    """The widget of a declared setting: its function, arguments and keywords, and the values it offers."""
     label = f"{f.label} ({d.option.flag})" if d.option.flag else f.label
-    common: dict[str, Any] = {"key": widget, "help": d.option.help}
+    kwargs: dict[str, Any] = {"help": d.option.help}
     if d.kind == "flag":
-        return (lambda: holder.toggle(label, **common)), None
+        return holder.toggle, (label,), kwargs, None
     if d.kind == "choice" or f.offered is not None:
-        options = list(f.offered if f.offered is not None else d.choices)
-        names = f.names or {}
-        shown: Callable[[str], str] = lambda o: names.get(o, o)  # noqa: E731
+        options, names = list(f.offered if f.offered is not None else d.choices), f.names or {}
+        kwargs["format_func"] = lambda o: names.get(o, o)
         if f.offered is not None:
-            return (lambda: holder.selectbox(label, options, format_func=shown, **common)), options
-        return (lambda: holder.radio(label, options, horizontal=True, format_func=shown, **common)), options
+            return holder.selectbox, (label, options), kwargs, options
+        return holder.radio, (label, options), {**kwargs, "horizontal": True}, options
     if d.kind in ("int", "float"):
         key = LINK_KEYS.get(d.option.link or "")
-        bounds = {
-            "min_value": d.option.minimum if d.option.minimum is not None else 0,
-            "max_value": key.maximum if key is not None else None,
-            "placeholder": f.placeholder,
-        }
-        return (lambda: holder.number_input(label, **bounds, **common)), None
-    return (lambda: holder.text_input(label, **common)), None
+        low, top = (key.minimum, key.maximum) if key is not None else (d.option.minimum or 0, None)
+        return (
+            holder.number_input,
+            (label,),
+            {**kwargs, "min_value": low, "max_value": top, "placeholder": f.placeholder},
+            None,
+        )
+    return holder.text_input, (label,), kwargs, None
 
 
 def settings_form(base: S, fields: Mapping[str, str | Field], *, prefix: str, where: Any = None) -> S:
@@ -143,7 +146,7 @@ def settings_form(base: S, fields: Mapping[str, str | Field], *, prefix: str, wh
         d = by_name[name]
         f = Field(shown) if isinstance(shown, str) else shown
         widget = f.widget or f"{prefix}_{name}"
-        draw, offered = _draw(d, f, widget, f.where or where or st)
-        value = bind(d.option.link, widget, getattr(base, name), draw, offered=offered)
+        draw, args, kwargs, offered = _widget(d, f, f.where or where or st)
+        value = bind(d.option.link, widget, getattr(base, name), draw, *args, offered=offered, **kwargs)
         values[name] = int(value) if d.kind == "int" and value is not None else value
     return dataclasses.replace(base, **values)
