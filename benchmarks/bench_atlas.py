@@ -1,4 +1,4 @@
-"""Time the discrepancy atlas on the shipped French-GSD test data (issue 17): 416 sentences, UD and
+"""Time the discrepancy atlas on the shipped French-GSD test data: 416 sentences, UD and
 SUD golds, the three committed spaCy parses, both golds also taken as parses; every script against
 each gold and the UD+SUD generalization, labeled and unlabeled, grouped four ways.
 

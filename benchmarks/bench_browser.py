@@ -1,4 +1,4 @@
-"""Time the workbench in a real browser (issue 14): medians from a click (or a navigation) to the
+"""Time the workbench in a real browser: medians from a click (or a navigation) to the
 finished view, in headless Chromium against ``streamlit run app.py``.
 
     python benchmarks/bench_browser.py                      # every case

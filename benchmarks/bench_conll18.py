@@ -17,7 +17,7 @@ Each run is a fresh subprocess (interpreter start-up included, as a shell user s
 figures are the best wall-clock time of ``--repeat`` runs and the peak resident memory
 (``ru_maxrss``) of that process.  Also checks that both print the same ``-v`` table.  Printed per
 pair and size: the library's time over the scorer's (``ratio``) and the command's (``attach x``:
-how many times faster ``evalcore attach`` is than the scorer; issue 18 asks for > 1 at every size
+how many times faster ``evalcore attach`` is than the scorer; it must be > 1 at every size
 from x1 to x50).
 """
 

@@ -57,8 +57,8 @@ def faces(gold: Path, test: Path, prm: Path) -> dict[str, list[str]]:
             *(sys.executable, "-m", "evalcore", "parseval", *files[:2]),
             *("--prm", files[2], "--max-error", "100000", "--format", "json"),
         ],
-        "evalcore.parseval": [sys.executable, "-c", API.format(keep=", keep_sentences=False"), *files],
-        "evalcore.parseval (keep)": [sys.executable, "-c", API.format(keep=""), *files],
+        "evalcore.parseval": [sys.executable, "-c", API.format(keep=""), *files],
+        "evalcore.parseval (keep)": [sys.executable, "-c", API.format(keep=", keep_sentences=True"), *files],
         "batch parseval": [sys.executable, "-c", BATCH, *files],
     }
 

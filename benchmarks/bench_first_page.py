@@ -1,4 +1,4 @@
-"""Time from `make app` on a fresh clone to HTTP 200 on `/` (issue 11).
+"""Time from `make app` on a fresh clone to HTTP 200 on `/`.
 
     python benchmarks/bench_first_page.py            # warm: uv's cache as it is
     python benchmarks/bench_first_page.py --cold     # cold: an empty uv and pip cache

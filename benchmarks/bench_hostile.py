@@ -1,4 +1,4 @@
-"""Time and peak memory of every case of the hostile corpus (issues 13 and 30: ``CASES`` and
+"""Time and peak memory of every case of the hostile corpus (``CASES`` and
 ``SCALE_CASES``; ``docs/robustness.md``).
 
     python benchmarks/bench_hostile.py [--only SUBSTRING ...] [--cap MIB]

@@ -1,4 +1,4 @@
-"""Time joint segmentation + parsing evaluation (issue 5 / docs/architecture.md, "Performance targets"): the
+"""Time joint segmentation + parsing evaluation (docs/architecture.md, "Performance targets"): the
 five CoNLL 2018 he_htb systems against the shared task's gold, raw-text scenario (491 gold sentences each).
 
     python benchmarks/bench_lattice.py [--data ../shared/data] [--repeat N]

@@ -1,5 +1,5 @@
-"""Time and peak memory of the command line on large corpora (issue 8: 10k / 30k / 100k sentences;
-issue 13: 200,000 sentences, and ``lattice``).
+"""Time and peak memory of the command line on large corpora (10k / 30k / 100k sentences;
+200,000 sentences, and ``lattice``).
 
     python benchmarks/bench_scale.py [--sizes 10000,30000,100000]
                                      [--commands attach,parseval,freval,tedeval,lattice]

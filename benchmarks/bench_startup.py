@@ -1,5 +1,5 @@
 """CPU time of the command line on one-sentence inputs, beyond the interpreter's own start-up
-(issue 18, part 4: under 80 ms for ``--help``, ``attach``, ``parseval``, ``freval``).
+(under 80 ms for ``--help``, ``attach``, ``parseval``, ``freval``).
 
     python benchmarks/bench_startup.py [--repeat N] [--target-ms 80]
 

@@ -1,4 +1,4 @@
-"""Time TedEval on EWT test (issue 3 / docs/architecture.md, "Performance targets"): spaCy parses vs the UD v2
+"""Time TedEval on EWT test (docs/architecture.md, "Performance targets"): spaCy parses vs the UD v2
 gold, UD v1 as a second scheme, both protocols, labeled + unlabeled; and 10,000 shuffles for one pair.
 
     python benchmarks/bench_tedeval.py [--data ../shared/data]

@@ -1,9 +1,9 @@
 """The public API (docs/api.md): one function per evaluation, the same numbers as the command line.
 
 ``evalcore.read``, ``evalcore.attach``, ``evalcore.parseval``, ``evalcore.freval``,
-``evalcore.tedeval``, ``evalcore.lattice`` and ``evalcore.inspect`` wrap the metrics that the
-commands of :mod:`evalcore.cli` call (no metric is computed here), with keyword arguments named
-after the command-line options.  docs/api.md shows each on the shipped data.
+``evalcore.tedeval``, ``evalcore.atlas``, ``evalcore.lattice`` and ``evalcore.inspect`` wrap the
+metrics that the commands of :mod:`evalcore.cli` call (no metric is computed here), with keyword
+arguments named after the command-line options.  docs/api.md shows each on the shipped data.
 
 Every input (``gold``, ``system``, a scheme's files) may be
 
@@ -36,16 +36,17 @@ from typing import TYPE_CHECKING, Literal, overload
 from evalcore.limits import DEFAULT_LIMITS, Limits
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-
     from evalcore.conversion import Protocol
-    from evalcore.experiment import ExperimentResult, NamedTrees
+    from evalcore.experiment import ExperimentConfig, ExperimentResult, NamedTrees, Scheme
+    from evalcore.families.align_labels import LabelAlignments
+    from evalcore.families.atlas import AtlasResult
+    from evalcore.families.attach import AttachOutcome
+    from evalcore.families.freval_resampled import FrevalResampled
     from evalcore.formats._io import InMemoryText
-    from evalcore.formats.ptb import PtbLine
     from evalcore.inspection import SentenceReport
+    from evalcore.labelalign import Direction
     from evalcore.lattice.reading import FileInput
-    from evalcore.metrics.attachment import AttachResult
-    from evalcore.metrics.freval import FrevalResult
+    from evalcore.metrics.attachment import PunctTags
     from evalcore.metrics.joint import JointResult
     from evalcore.metrics.parseval import ParsevalResult
     from evalcore.trees import DepTree, Lattice, Tree
@@ -53,6 +54,8 @@ if TYPE_CHECKING:
 __all__ = [
     "NAME_SUFFIXES",
     "Input",
+    "align_labels",
+    "atlas",
     "attach",
     "freval",
     "inspect",
@@ -246,43 +249,97 @@ def read(
 def attach(
     gold: Input,
     system: Input,
+    system_b: Input | None = None,
     *,
     no_punct: bool = False,
+    punct_tags: PunctTags = "ptb",
     max_len: int | None = None,
     deprel_base: bool = False,
     strict: bool = False,
     per_sentence: bool = False,
-    punct_tags: Literal["ptb", "nedpl"] = "ptb",
+    bootstrap: int | None = None,
+    level: float = 0.95,
+    shuffles: int = 10_000,
+    seed: int = 12345,
     limits: Limits = DEFAULT_LIMITS,
-) -> AttachResult:
+) -> AttachOutcome:
     """UAS, LAS, label accuracy, undirected, NED of ``system`` against ``gold`` over the same
     tokens (docs/attachment.md, "The five numbers"; ``evalcore attach``).  Sentences that are not trees are
     skipped and counted (``result.warnings`` names them), or raise with ``strict``; ``per_sentence`` keeps
     every sentence's counts.  A system of another tokenization raises
     :class:`~evalcore.errors.MismatchError` (``evalcore attach`` then aligns characters).
     ``punct_tags="nedpl"``: ``no_punct`` leaves out the tags NED.pl takes for punctuation
-    (``--punct-tags nedpl``; docs/attachment.md)."""
-    from evalcore.formats.conllu import read_conllu
-    from evalcore.metrics.attachment import AttachConfig, attach_corpus
+    (``--punct-tags nedpl``; docs/attachment.md).  ``bootstrap=N``: ``result.intervals``, each score's
+    percentile interval from N resamples of the sentences at ``level`` (seeded; ``--bootstrap``).
+    ``system_b``: a second system over the same gold, ``result.system_b`` its scores and
+    ``result.comparison`` each score's paired approximate-randomization test (``shuffles`` trials,
+    ``seed``; ``evalcore attach GOLD A B``, docs/tedeval.md, "The cross-scheme experiment and
+    significance"); ``to_dict()`` is then the command's document of the two."""
+    from evalcore.families.attach import AttachInputs, AttachSettings, run
 
-    if max_len is not None and max_len < 0:
-        raise ValueError("max_len must be >= 0")
-    if punct_tags != "ptb" and not no_punct:
-        raise ValueError("punct_tags says which tokens no_punct leaves out: give no_punct=True")
-    config = AttachConfig(
+    settings = AttachSettings(
+        bootstrap=bootstrap,
+        level=level,
+        shuffles=shuffles,
+        seed=seed,
         no_punct=no_punct,
+        punct_tags=punct_tags,
         max_len=max_len,
         deprel_base=deprel_base,
-        skip_invalid=not strict,
-        punct_tags=punct_tags,
-    )
-    g, s = _source(gold, "gold", limits), _source(system, "system", limits)
-    return attach_corpus(
-        read_conllu(g.data, name=g.name, on_invalid="keep", limits=limits),
-        read_conllu(s.data, name=s.name, on_invalid="keep", limits=limits),
-        config,
+        strict=strict,
         per_sentence=per_sentence,
     )
+    g, s = _source(gold, "gold", limits), _source(system, "system", limits)
+    b = None if system_b is None else _source(system_b, "system_b", limits)
+    names = (_input_name(system, "A"), _input_name(system_b, "B"))
+    b_data, b_name = (None, None) if b is None else (b.data, b.name)
+    inputs = AttachInputs(g.data, s.data, b_data, g.name, s.name, b_name, names)
+    return run(inputs, settings, limits)
+
+
+def _input_name(value: Input | None, default: str) -> str:
+    """A path's name as ``evalcore attach GOLD A B`` names a system (``NAME=PATH`` or its file
+    name); in-memory input: ``default``."""
+    if isinstance(value, str | os.PathLike) and not (isinstance(value, str) and _is_content(value)):
+        return named_path(os.fspath(value))[0]
+    return default
+
+
+def align_labels(
+    gold_a: Input,
+    gold_b: Input,
+    *,
+    function_sep: str = "-=",
+    fold_case: bool = False,
+    category_labels: bool = False,
+    direction: Direction = "a-b",
+    min_support: int = 5,
+    min_share: float = 0.5,
+    skip_mismatched: bool = False,
+    limits: Limits = DEFAULT_LIMITS,
+) -> LabelAlignments:
+    """A proposed map from the labels of ``gold_a`` onto those of ``gold_b`` (``direction``
+    ``"b-a"``: the other way, ``"both"``: the two), two annotations of the same sentences
+    (docs/labels.md; ``evalcore align-labels``): a pair of labels on the same span is kept with at
+    least ``min_support`` co-occurrences and ``min_share`` of the label's occurrences.  Labels are
+    read as ``evalcore tedeval`` reads them (``function_sep``, ``fold_case``, ``category_labels``);
+    ``skip_mismatched`` skips and counts sentences whose words differ instead of raising
+    :class:`~evalcore.errors.MismatchError`.  ``result.alignments[0].label_map`` is the map;
+    ``to_dict()`` is ``{"alignments": ...}``, the command's JSON."""
+    from evalcore.families.align_labels import AlignInputs, AlignLabelsSettings, run
+
+    settings = AlignLabelsSettings(
+        function_sep=function_sep,
+        fold_case=fold_case,
+        category_labels=category_labels,
+        direction=direction,
+        min_support=min_support,
+        min_share=min_share,
+        skip_mismatched=skip_mismatched,
+    )
+    a, b = _source(gold_a, "gold_a", limits), _source(gold_b, "gold_b", limits)
+    names = (_input_name(gold_a, "A"), _input_name(gold_b, "B"))
+    return run(AlignInputs(a.data, b.data, names, (a.name, b.name)), settings, limits)
 
 
 # ---------------------------------------------------------------------------
@@ -314,7 +371,7 @@ def parseval(
     drop_unlabeled_root: bool = False,
     delete_root: bool = False,
     function_separators: str = "-=",
-    keep_sentences: bool = True,
+    keep_sentences: bool = False,
     limits: Limits = DEFAULT_LIMITS,
 ) -> ParsevalResult:
     """evalb's PARSEVAL (docs/freval.md, "PARSEVAL as evalb computes it"; ``evalcore parseval``), driven by an
@@ -322,8 +379,10 @@ def parseval(
     ``layout``: ``line`` (evalb: one sentence a line), ``tree`` (any line breaks) or ``auto``.
     ``delete_root``: delete ROOT and TOP brackets whatever the parameter file says (default: as
     evalb, only its ``DELETE_LABEL`` labels; ``--delete-root``).
-    ``keep_sentences=False`` keeps only the error and skip sentences (memory does not grow), and
-    files in evalb's line layout are then counted on the command line's count-only path."""
+    The result keeps every sentence's numbers (``rows``: evalb's report lines) and the error and
+    skip sentences; files in evalb's line layout are counted on the command line's count-only path.
+    ``keep_sentences=True`` also keeps every sentence's comparison (its brackets and their matching;
+    about 5 times the CPU)."""
     from evalcore.families.parseval import BracketInputs, ParsevalSettings, run
 
     settings = ParsevalSettings(
@@ -338,31 +397,22 @@ def parseval(
         keep_sentences=keep_sentences,
     )
     g, s = _source(gold, "gold", limits), _source(system, "system", limits)
-    return run(BracketInputs(g.data, s.data, g.name, s.name), settings, limits, on_warning=_warner(4))
+    inputs = BracketInputs(g.data, s.data, g.name, s.name)
+    return run(inputs, settings, limits, on_warning=_warner(4), keep_rows=True)
 
 
-def _bracket_pair(
-    gold: Input, system: Input, layout: Layout, limits: Limits
-) -> tuple[Iterator[PtbLine], Iterator[PtbLine]]:
-    """The gold's and the system's sentences, read as ``evalcore parseval`` and ``freval`` read them."""
-    from evalcore.formats.ptb import read_ptb_sentences
-
-    g, s = _source(gold, "gold", limits), _source(system, "system", limits)
-    return (
-        read_ptb_sentences(g.data, name=g.name, layout=layout, limits=limits),
-        read_ptb_sentences(s.data, name=s.name, layout=layout, limits=limits),
-    )
+def _parse_named(value: Input, role: str, limits: Limits) -> tuple[_Source, str]:
+    """A parse and its name in a two-parse report (a path's file name, as ``NAME=PATH`` names it
+    on the command line; else ``role``)."""
+    src = _source(value, role, limits)
+    return src, named_path(src.data)[0] if isinstance(src.data, str) else role
 
 
 def freval(
     gold: Input,
     system: Input,
+    system_b: Input | None = None,
     *,
-    max_size: int | None = None,
-    alpha: Sequence[float] | None = None,
-    strict: bool = False,
-    cutoff_len: int | None = None,
-    collapse_unary: bool = False,
     prm: str | os.PathLike[str] | None = None,
     unlabeled: bool = False,
     max_error: int | None = None,
@@ -370,17 +420,32 @@ def freval(
     drop_unlabeled_root: bool = False,
     delete_root: bool = False,
     function_separators: str = "-=",
+    max_size: int | None = None,
+    cutoff_len: int | None = None,
+    alpha: Sequence[float] | str | None = None,
+    strict: bool = False,
+    collapse_unary: bool = False,
+    bootstrap: int | None = None,
+    level: float = 0.95,
+    shuffles: int = 10_000,
+    seed: int = 12345,
     keep_sentences: bool = True,
     limits: Limits = DEFAULT_LIMITS,
-) -> FrevalResult:
+) -> FrevalResampled:
     """FREVAL (Bastings & Sima'an 2014; docs/freval.md, "FREVAL"; ``evalcore freval``): recall, precision and
-    F1 per fragment size 1..``max_size`` and FLR / FLP / F1 mixed with ``alpha`` (default uniform);
-    brackets extracted as :func:`parseval` does."""
-    from evalcore.declare import check
-    from evalcore.families.parseval import Extraction, extraction_config
-    from evalcore.metrics.freval import FrevalConfig, freval_corpus
+    F1 per fragment size 1..``max_size`` and FLR / FLP / F1 mixed with ``alpha`` (weights of sizes
+    1, 2, ...; default uniform); brackets extracted as :func:`parseval` does (the same keywords).
+    ``strict``: a matched fragment must also have its parent-child edges in the test tree;
+    ``collapse_unary``: a bracket over the same words and label as its parent is merged into it.
+    ``bootstrap=N``: a percentile interval (``level``) for every score from N resamples of the
+    sentences (``seed``), in ``result.intervals``.  ``system_b``: a second parse of the same gold,
+    scored too, with the paired approximate-randomization test (``shuffles``, ``seed``) of every
+    score in ``result.paired`` (``to_dict()`` is then the two-parse document)."""
+    from evalcore.families.freval import FrevalInputs, FrevalSettings, run
 
-    declared = Extraction(
+    if alpha is not None and not isinstance(alpha, str):
+        alpha = ",".join(repr(float(a)) for a in alpha)
+    settings = FrevalSettings(
         prm=None if prm is None else os.fspath(prm),
         unlabeled=unlabeled,
         max_error=max_error,
@@ -388,17 +453,30 @@ def freval(
         drop_unlabeled_root=drop_unlabeled_root,
         delete_root=delete_root,
         function_separators=function_separators,
-    )
-    check(declared, ("max_error",))
-    config = FrevalConfig(
-        extraction=extraction_config(declared, limits, _warner(3), collapse_unary=collapse_unary),
         max_size=max_size,
-        alpha=None if alpha is None else tuple(alpha),
-        strict=strict,
         cutoff_len=cutoff_len,
+        alpha=alpha,
+        strict=strict,
+        collapse_unary=collapse_unary,
+        bootstrap=bootstrap,
+        level=level,
+        shuffles=shuffles,
+        seed=seed,
+        keep_sentences=keep_sentences,
     )
-    g, s = _bracket_pair(gold, system, layout, limits)
-    return freval_corpus(g, s, config, keep_sentences=keep_sentences)
+    g = _source(gold, "gold", limits)
+    a, name_a = _parse_named(system, "system", limits)
+    b, name_b = (None, "system_b") if system_b is None else _parse_named(system_b, "system_b", limits)
+    inputs = FrevalInputs(
+        g.data,
+        a.data,
+        None if b is None else b.data,
+        g.name,
+        a.name,
+        None if b is None else b.name,
+        (name_a, name_b),
+    )
+    return run(inputs, settings, limits, on_warning=_warner(5))
 
 
 # ---------------------------------------------------------------------------
@@ -433,6 +511,58 @@ def _parse_names(scheme: str, parses: Parses) -> list[tuple[str, Input]]:
     return out
 
 
+LabelsMap = str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | None
+
+
+Load = Callable[[Input, str, Limits], "NamedTrees"]
+
+
+def _experiment(
+    schemes: Mapping[str, tuple[Input, Parses]],
+    load: Load,
+    label_from: Mapping[str, Input] | None,
+    protocol: Protocol,
+    average: Literal["global", "sentence"],
+    labels: tuple[LabelsMap, Mapping[str, str | os.PathLike[str]] | None, str, bool, bool, bool],
+    significance: tuple[int, int, Literal["ar", "bootstrap"], bool],
+    limits: Limits,
+) -> tuple[list[Scheme], ExperimentConfig]:
+    """The schemes (each file given to ``load``) and the experiment's configuration of
+    ``evalcore tedeval``'s keywords: ``labels`` are the label maps, the per-scheme ones (checked
+    against the schemes), the function separators, case folding, lifting and category labels;
+    ``significance`` the trials, seed, test and mismatch policy."""
+    from dataclasses import replace
+
+    from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps, read_label_map
+    from evalcore.experiment import ExperimentConfig, Scheme
+    from evalcore.metrics.tedeval import TedConfig
+
+    donors = dict(label_from or {})
+    built: list[Scheme] = []
+    for scheme, (gold, parses) in schemes.items():
+        named = []
+        for parse_name, parse in _parse_names(scheme, parses):
+            nt = load(parse, parse_name, limits)
+            if parse_name in donors:
+                nt = replace(nt, label_from=load(donors.pop(parse_name), parse_name, limits))
+            named.append(nt)
+        built.append(Scheme(scheme, load(gold, scheme, limits), tuple(named)))
+    if donors:
+        raise ValueError(f"label_from names no parse: {', '.join(sorted(donors))}")
+    labels_map, scheme_labels_maps, function_sep, fold_case, projectivize, category_labels = labels
+    label_map = LabelMap()
+    for path in [labels_map] if isinstance(labels_map, str | os.PathLike) else labels_map or ():
+        label_map = label_map.then(read_label_map(os.fspath(path), limits=limits))
+    own = dict(scheme_labels_maps or {})
+    if set(own) - set(schemes):
+        raise ValueError(f"scheme_labels_maps names no scheme: {', '.join(sorted(set(own) - set(schemes)))}")
+    maps = SchemeLabelMaps.of({k: read_label_map(os.fspath(v), limits=limits) for k, v in own.items()})
+    conv = ConversionConfig(
+        protocol, label_map, function_sep, fold_case, projectivize, maps, category_labels=category_labels
+    )
+    return built, ExperimentConfig(TedConfig(conv, average), *significance)
+
+
 def tedeval(
     schemes: Mapping[str, tuple[Input, Parses]],
     *,
@@ -464,41 +594,74 @@ def tedeval(
     FILE``); ``scheme_labels_maps``: scheme → file, applied first to that scheme's gold and
     parses only (``--labels-map SCHEME=FILE``); ``category_labels``: a bracketed node without
     function tags is labeled with its category (``--category-labels``, docs/tedeval.md)."""
-    from dataclasses import replace
-
-    from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps, read_label_map
-    from evalcore.experiment import ExperimentConfig, Scheme, run_experiment
+    from evalcore.experiment import run_experiment
     from evalcore.formats.detect import read_trees
-    from evalcore.metrics.tedeval import TedConfig
 
-    donors = dict(label_from or {})
-    built: list[Scheme] = []
-    for scheme, (gold, parses) in schemes.items():
-        named = []
-        for parse_name, parse in _parse_names(scheme, parses):
-            nt = _named(parse, parse_name, limits)
-            if parse_name in donors:
-                nt = replace(nt, label_from=_named(donors.pop(parse_name), parse_name, limits))
-            named.append(nt)
-        built.append(Scheme(scheme, _named(gold, scheme, limits), tuple(named)))
-    if donors:
-        raise ValueError(f"label_from names no parse: {', '.join(sorted(donors))}")
-    label_map = LabelMap()
-    for path in [labels_map] if isinstance(labels_map, str | os.PathLike) else labels_map or ():
-        label_map = label_map.then(read_label_map(os.fspath(path), limits=limits))
-    own = dict(scheme_labels_maps or {})
-    if set(own) - set(schemes):
-        raise ValueError(f"scheme_labels_maps names no scheme: {', '.join(sorted(set(own) - set(schemes)))}")
-    maps = SchemeLabelMaps.of({k: read_label_map(os.fspath(v), limits=limits) for k, v in own.items()})
-    conv = ConversionConfig(
-        protocol, label_map, function_sep, fold_case, projectivize, maps, category_labels=category_labels
-    )
-    config = ExperimentConfig(TedConfig(conv, average), shuffles, seed, test, skip_mismatched)
+    labels = (labels_map, scheme_labels_maps, function_sep, fold_case, projectivize, category_labels)
+    significance = (shuffles, seed, test, skip_mismatched)
+    built, config = _experiment(schemes, _named, label_from, protocol, average, labels, significance, limits)
 
     def reader(f: NamedTrees) -> Iterable[DepTree | Tree]:
         return read_trees(f.path, limits=limits) if f.path else f.trees
 
     return run_experiment(built, config, details=per_sentence, reader=reader)
+
+
+# ---------------------------------------------------------------------------
+# the discrepancy atlas
+
+
+def _in_memory(value: Input, name: str, limits: Limits) -> NamedTrees:
+    """A file of the atlas, its trees read (the atlas keeps them to classify the operations)."""
+    from evalcore.experiment import NamedTrees
+    from evalcore.formats.detect import read_trees
+
+    src = _source(value, name, limits)
+    trees = tuple(read_trees(src.data, name=src.name, limits=limits))
+    return NamedTrees(name, trees, src.data if isinstance(src.data, str) else "")
+
+
+def atlas(
+    schemes: Mapping[str, tuple[Input, Parses]],
+    *,
+    protocol: Protocol = "2012",
+    average: Literal["global", "sentence"] = "global",
+    labels_map: LabelsMap = None,
+    scheme_labels_maps: Mapping[str, str | os.PathLike[str]] | None = None,
+    function_sep: str = "-=",
+    fold_case: bool = False,
+    projectivize: bool = False,
+    category_labels: bool = False,
+    label_from: Mapping[str, Input] | None = None,
+    skip_mismatched: bool = False,
+    shuffles: int = 10_000,
+    seed: int = 12345,
+    test: Literal["ar", "bootstrap"] = "ar",
+    per_sentence: bool = False,
+    no_golds: bool = False,
+    no_ranking: bool = False,
+    freval_sizes: int = 3,
+    limits: Limits = DEFAULT_LIMITS,
+) -> AtlasResult:
+    """The discrepancy atlas and the ranking of the parses (docs/atlas.md; ``evalcore atlas``): every
+    TedEval operation of every parse (and, unless ``no_golds``, of every gold taken as a parse)
+    against every gold and generalization, grouped by operation, head word, construction and span
+    length; then, unless ``no_ranking``, the parses ranked under every metric with every pair
+    tested (``shuffles``, ``seed``, ``test``; FREVAL F1 rows for sizes 1..``freval_sizes`` where the
+    trees are constituency trees).  ``schemes`` and the conversion's keywords are :func:`tedeval`'s;
+    ``per_sentence`` keeps every operation (``result.atlas.ops``)."""
+    from evalcore.families.atlas import AtlasInputs, AtlasSettings, ranking_config, run
+
+    settings = AtlasSettings(
+        per_sentence=per_sentence, no_golds=no_golds, no_ranking=no_ranking, freval_sizes=freval_sizes
+    )
+    ranking_config(settings, shuffles, seed, test)  # checked before a file is read
+    labels = (labels_map, scheme_labels_maps, function_sep, fold_case, projectivize, category_labels)
+    significance = (shuffles, seed, test, skip_mismatched)
+    built, experiment = _experiment(
+        schemes, _in_memory, label_from, protocol, average, labels, significance, limits
+    )
+    return run(AtlasInputs(tuple(built), experiment), settings, limits, on_warning=_warner(3))
 
 
 # ---------------------------------------------------------------------------

@@ -36,6 +36,8 @@ from typing import TYPE_CHECKING, BinaryIO, Literal, TypeAlias, TypeVar
 
 from evalcore.declare import from_mapping
 from evalcore.errors import EvalcoreError, InputFormatError, LimitError, one_line
+from evalcore.families import attach as attach_family
+from evalcore.families import freval as freval_family
 from evalcore.families import parseval as parseval_family
 from evalcore.formats.conllu import read_conllu
 from evalcore.formats.detect import read_trees
@@ -59,6 +61,7 @@ if TYPE_CHECKING:  # the metrics are imported by the jobs that run them (a batch
     from evalcore.trees import DepTree, Tree
 
 __all__ = [
+    "ELSEWHERE",
     "METRICS",
     "PAIRED_METRICS",
     "BatchOutcome",
@@ -89,9 +92,16 @@ MAX_SYSTEMS = 200
 """Systems of one gold: the pairs grow as its square (200 systems: 19,900 paired tests)."""
 
 _GOLD_KEYS = frozenset({"name", "file", "metrics", "systems", "prm"}) | {
-    f.name for f in FAMILIES if f.settings is not None
+    f.name for f in FAMILIES if f.settings is not None and f.name in METRICS
 }
 _SETTINGS_KEYS = frozenset({"shuffles", "seed"})
+ELSEWHERE: dict[str, frozenset[str]] = {
+    # the paired tests take the manifest's [settings] (one test for every metric), and the
+    # table's rows have no intervals (no bootstrap) and no sentences
+    "attach": attach_family.RESAMPLING | {"per_sentence"},
+    "freval": frozenset({"bootstrap", "level", "shuffles", "seed"}),
+}
+"""Settings of a family that its ``[gold.FAMILY]`` table does not take, by family."""
 S = TypeVar("S")
 
 
@@ -392,14 +402,15 @@ def _family_settings(raw: dict[str, object], index: int, lines: _Lines, path: st
     (:func:`evalcore.declare.from_mapping`; the parameter file is the gold's ``prm``)."""
     out: list[object] = []
     for family in FAMILIES:
-        if family.settings is None or family.name not in raw:
+        if family.settings is None or family.name not in raw or family.name not in _GOLD_KEYS:
             continue
         table = raw[family.name]
         where = lines.find(f"gold.{family.name}", index)
         if not isinstance(table, dict):
             raise _fail(path, where, f"[gold.{family.name}] must be a table of settings")
         try:
-            out.append(from_mapping(family.settings, table, leave=frozenset({"prm"})))
+            leave = frozenset({"prm"}) | ELSEWHERE.get(family.name, frozenset())
+            out.append(from_mapping(family.settings, table, leave=leave))
         except ValueError as exc:
             key = next((k for k in table if str(exc).startswith((f"{k} ", f"unknown setting {k!r}"))), None)
             line = lines.key(key, index) if key is not None else where
@@ -463,24 +474,15 @@ def _rows(
 
 
 def _score_attach(job: ScoreJob) -> ScoreOutput:
-    from evalcore.metrics.attachment import AttachConfig, attach_corpus
-
     system = job.systems[0]
-    result = attach_corpus(
-        read_conllu(job.gold.path, on_invalid="keep", limits=job.limits),
-        read_conllu(system.path, on_invalid="keep", limits=job.limits),
-        AttachConfig(),
-        per_sentence=len(job.gold.systems) > 1,
+    settings = replace(
+        job.gold.settings_of(attach_family.AttachSettings), per_sentence=len(job.gold.systems) > 1
     )
-    s = result.score
-    values = [
-        ("uas", s.uas),
-        ("las", s.las),
-        ("label", s.label),
-        ("undirected", s.undirected),
-        ("ned", s.ned),
-    ]
-    return ScoreOutput(_rows(job, system.name, values, s.signature), tuple(c for _, c in result.per_sentence))
+    result = attach_family.run(attach_family.AttachInputs(job.gold.path, system.path), settings, job.limits)
+    values = attach_family.batch_values(result)
+    return ScoreOutput(
+        _rows(job, system.name, values, result.signature), tuple(c for _, c in result.per_sentence)
+    )
 
 
 def _score_parseval(job: ScoreJob) -> ScoreOutput:
@@ -492,27 +494,23 @@ def _score_parseval(job: ScoreJob) -> ScoreOutput:
     return ScoreOutput(_rows(job, system.name, parseval_family.batch_values(result), result.signature))
 
 
-def _freval_config(gold: GoldEntry, limits: Limits) -> FrevalConfig:
-    from evalcore.metrics.freval import FrevalConfig
+def _freval_settings(gold: GoldEntry) -> freval_family.FrevalSettings:
+    """The gold's ``[gold.freval]`` settings with its parameter file (the command line's streaming)."""
+    declared = gold.settings_of(freval_family.FrevalSettings)
+    return replace(declared, prm=gold.prm or None, keep_sentences=False)
 
-    extraction = parseval_family.Extraction(prm=gold.prm or None)
-    return FrevalConfig(extraction=parseval_family.extraction_config(extraction, limits))
+
+def _freval_config(gold: GoldEntry, limits: Limits) -> FrevalConfig:
+    return freval_family.freval_config(_freval_settings(gold), limits)
 
 
 def _score_freval(job: ScoreJob) -> ScoreOutput:
-    from evalcore.metrics.freval import freval_corpus
-
     system = job.systems[0]
-    result = freval_corpus(
-        read_ptb_sentences(job.gold.path, limits=job.limits),
-        read_ptb_sentences(system.path, limits=job.limits),
-        _freval_config(job.gold, job.limits),
-        keep_sentences=False,
-        keep_counts=len(job.gold.systems) > 1,
-    )
-    s = result.score
-    values = [("flr", s.flr), ("flp", s.flp), ("f1", s.f1)]
-    return ScoreOutput(_rows(job, system.name, values, s.signature), result.per_sentence)
+    inputs = freval_family.FrevalInputs(job.gold.path, system.path)
+    keep = len(job.gold.systems) > 1
+    result = freval_family.run(inputs, _freval_settings(job.gold), job.limits, keep_counts=keep)
+    values = freval_family.batch_values(result)
+    return ScoreOutput(_rows(job, system.name, values, result.signature), result.per_sentence)
 
 
 def _score_tedeval(job: ScoreJob) -> ScoreOutput:

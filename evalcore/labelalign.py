@@ -30,6 +30,7 @@ from typing import Literal
 
 from evalcore.conversion import ConversionConfig, LabelMap, to_span_tree, words_of
 from evalcore.errors import MismatchError
+from evalcore.formats._io import InputSource, source_name
 from evalcore.formats.detect import read_trees
 from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.metrics.base import Signature, ratio
@@ -286,8 +287,8 @@ def align(
 
 
 def align_files(
-    path_a: str,
-    path_b: str,
+    path_a: InputSource,
+    path_b: InputSource,
     settings: AlignSettings = AlignSettings(),
     conversion: ConversionConfig | None = None,
     *,
@@ -295,16 +296,17 @@ def align_files(
     names: tuple[str, str] = ("A", "B"),
     skip_mismatched: bool = False,
     limits: Limits = DEFAULT_LIMITS,
+    file_names: tuple[str | None, str | None] = (None, None),
 ) -> tuple[LabelAlignment, ...]:
-    """Read two files (CoNLL-U/X or bracketed, in any mix), count and align: A onto B, B onto A,
-    or both (in that order)."""
+    """Read two files (CoNLL-U/X or bracketed, in any mix; paths, or in-memory input named
+    ``file_names`` in messages), count and align: A onto B, B onto A, or both (in that order)."""
     conversion = conversion or ConversionConfig()
     counts = count_pairs(
-        read_trees(path_a, limits=limits),
-        read_trees(path_b, limits=limits),
+        read_trees(path_a, name=file_names[0], limits=limits),
+        read_trees(path_b, name=file_names[1], limits=limits),
         conversion,
         skip_mismatched=skip_mismatched,
-        names=(path_a, path_b),
+        names=(source_name(path_a, file_names[0]), source_name(path_b, file_names[1])),
     )
     out: list[LabelAlignment] = []
     if direction in ("a-b", "both"):

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from evalcore.experiment import ExperimentResult, Scheme
-from evalcore.families.parseval import Extraction, extraction_config
+from evalcore.families.freval import FrevalSettings, freval_config
 from evalcore.formats.ptb import PtbLine
 from evalcore.metrics import freval
 from evalcore.metrics.attachment import AttachConfig, sentence_counts
@@ -207,8 +207,8 @@ def _freval_pairs(
     error sentence counts nothing, as FREVAL excludes it)."""
     files = {p.name: p for s in schemes for p in s.parses}
     golds = {s.name: s.gold for s in schemes}
-    config = freval.FrevalConfig(max_size=sizes)
-    extraction = extraction_config(Extraction())  # evalb's COLLINS.prm, as the command's default
+    config = freval_config(FrevalSettings(max_size=sizes))  # evalb's COLLINS.prm, as the command's default
+    extraction = config.extraction
     out: dict[tuple[str, str], tuple[tuple[tuple[float, float], ...], ...]] = {}
     for pname, _ in parses:
         ptrees = files[pname].trees

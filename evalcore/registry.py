@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from evalcore.families import parseval
+from evalcore.families import align_labels, atlas, attach, freval, parseval
 
 __all__ = ["FAMILIES", "Family", "family_named", "family_of"]
 
@@ -39,7 +39,8 @@ class Family:
 FAMILIES: tuple[Family, ...] = (
     Family(
         "attach", "evalcore.metrics.attachment.AttachResult", "evalcore.report.attach",
-        "attach_result_table", "attach_json", per_sentence="per_sentence",
+        "attach_result_table", "attach_json", per_sentence="per_sentence", settings=attach.AttachSettings,
+        inputs=attach.AttachInputs, run=attach.run, batch=attach.batch_values,
     ),
     Family(
         "parseval", "evalcore.metrics.parseval.ParsevalResult", "evalcore.report.parseval",
@@ -48,7 +49,8 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "freval", "evalcore.metrics.freval.FrevalResult", "evalcore.report.freval",
-        "freval_table", "freval_json",
+        "freval_table", "freval_json", settings=freval.FrevalSettings,
+        inputs=freval.FrevalInputs, run=freval.run, batch=freval.batch_values,
     ),
     Family(
         "tedeval", "evalcore.experiment.ExperimentResult", "evalcore.report.tedeval",
@@ -57,6 +59,16 @@ FAMILIES: tuple[Family, ...] = (
     Family(
         "lattice", "evalcore.metrics.joint.JointResult", "evalcore.report.lattice",
         "scenario_table", "result_json",
+    ),
+    Family(
+        "atlas", "evalcore.families.atlas.AtlasResult", "evalcore.report.atlas",
+        "atlas_table", "atlas_result_json", per_sentence="per_sentence", settings=atlas.AtlasSettings,
+        inputs=atlas.AtlasInputs, run=atlas.run,
+    ),
+    Family(
+        "align-labels", "evalcore.families.align_labels.LabelAlignments", "evalcore.report.labels",
+        "alignments_table", "alignments_document", settings=align_labels.AlignLabelsSettings,
+        inputs=align_labels.AlignInputs, run=align_labels.run,
     ),
 )  # fmt: skip
 """Every family, in the order of the command line's help."""
@@ -71,7 +83,6 @@ def family_named(name: str) -> Family:
 
 
 def family_of(result: object) -> Family | None:
-    """The family whose result ``result`` is (by its class's name), or ``None``."""
-    cls = type(result)
-    name = f"{cls.__module__}.{cls.__qualname__}"
-    return next((f for f in FAMILIES if f.result == name), None)
+    """The family whose result ``result`` is (by its class's name, or a base class's), or ``None``."""
+    names = {f"{cls.__module__}.{cls.__qualname__}" for cls in type(result).__mro__}
+    return next((f for f in FAMILIES if f.result in names), None)

@@ -1,4 +1,4 @@
-"""English: spaCy (ClearNLP labels) vs UD, and UD v1 vs UD v2, on EWT test (issue 7).
+"""English: spaCy (ClearNLP labels) vs UD, and UD v1 vs UD v2, on EWT test.
 
 How much of the apparent error is scheme?  Three "parses" of EWT test:
 

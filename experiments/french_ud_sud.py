@@ -1,4 +1,4 @@
-"""Cross-scheme experiment on French-GSD: the same parser trained on UD and on SUD (issue 7).
+"""Cross-scheme experiment on French-GSD: the same parser trained on UD and on SUD.
 
 EMNLP 2011's claim, on freely licensed data: parsers trained on different
 annotation schemes look far apart when each is scored against one scheme's

@@ -1,4 +1,4 @@
-"""Hebrew: gold / predicted / raw input, the scenario table of ACL 2012 (Tables 1–2; issue 7).
+"""Hebrew: gold / predicted / raw input, the scenario table of ACL 2012 (Tables 1–2).
 
 Tsarfaty, Nivre & Andersson (ACL 2012) claim that parsers evaluated on gold
 segmentation and gold tags look much better than they are on raw text, and

@@ -1,5 +1,5 @@
 """What the spaCy experiments share: a deterministic training process, a record of the epochs run, and
-the tolerance a retrained model's table must meet (issue 12, item 7).
+the tolerance a retrained model's table must meet.
 
 **Determinism.**  spaCy seeds Python's, NumPy's and thinc's random generators from ``[system] seed``
 (``spacy.util.fix_random_seed``, called by ``spacy train``).  It does not control two other sources

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from evalcore.families.parseval import Extraction
+from evalcore.families.freval import FrevalSettings
 from workbench.charts import Chart, Line, line_chart
 from workbench.freval_view import (
     BUILTIN_PRM,
@@ -72,18 +72,19 @@ def inputs() -> tuple[str, TreeFile | None, list[TreeFile], list[TreeFile]]:
 
 def settings(
     key: str, prms: list[TreeFile], tests: list[TreeFile]
-) -> tuple[TreeFile | None, Extraction, int | None, int | None, list[str], list[str]]:
-    """The settings row (parameter file, labels, sizes, sentence length) and the files and variants
-    to plot: the extraction as declared (:class:`~evalcore.families.parseval.Extraction`), the size
-    limit and the length cutoff."""
+) -> tuple[TreeFile | None, FrevalSettings, list[str], list[str]]:
+    """The settings row (parameter file, labels, sizes, sentence length) as declared
+    (:class:`~evalcore.families.freval.FrevalSettings`), and the files and variants to plot."""
     c1, c2, c3, c4 = st.columns([2.2, 1.2, 1.2, 1.4], vertical_alignment="bottom")
     names = [p.name for p in prms] + [BUILTIN_PRM]
     m1, m2, m3, m4 = st.expander("More settings").columns(4)
-    extraction = settings_form(
-        Extraction(prm=names[0]),
+    chosen = settings_form(
+        FrevalSettings(prm=names[0]),
         {
             # a new parameter file (upload) is selected at once: the widget key changes with the list
             "prm": Field("Parameter file", c1, f"freval_prm:{key}:{len(names)}", offered=names),
+            "max_size": Field("Max size", c2, placeholder="all"),
+            "cutoff_len": Field("Max words", c3, placeholder="all"),
             "unlabeled": Field("Unlabeled", c4),
             "function_separators": Field("Function tags start at", m1),
             "drop_unlabeled_root": Field("Drop the outer unlabeled bracket of '( (S ...) )'", m2),
@@ -92,29 +93,9 @@ def settings(
         },
         prefix="freval",
     )
-    max_size: int | None = bind(
-        "maxsize",
-        "freval_max_size",
-        None,
-        c2.number_input,
-        "Max size (--max-size)",
-        min_value=1,
-        max_value=10_000,
-        placeholder="all",
-    )
-    cutoff: int | None = bind(
-        "cutoff",
-        "freval_cutoff",
-        None,
-        c3.number_input,
-        "Max words (--cutoff-len)",
-        min_value=0,
-        max_value=100_000,
-        placeholder="all",
-    )
     f1, f2 = st.columns([3, 2])
     file_names = [t.name for t in tests]
-    chosen = f1.multiselect("Parser files", file_names, default=file_names, key=f"freval_files:{key}")
+    files = f1.multiselect("Parser files", file_names, default=file_names, key=f"freval_files:{key}")
     variants = bind(
         "variants",
         f"freval_variants:{key}",
@@ -127,8 +108,8 @@ def settings(
         offered=tuple(VARIANTS),
         many=True,
     )
-    prm = next((p for p in prms if p.name == extraction.prm), None)
-    return prm, extraction, max_size, cutoff, chosen, variants
+    prm = next((p for p in prms if p.name == chosen.prm), None)
+    return prm, chosen, files, variants
 
 
 def curve_chart(frame: pd.DataFrame, y: str, title: str, y_title: str, *, zero_line: bool = False) -> Chart:
@@ -292,8 +273,9 @@ def main() -> None:
             "Upload a gold file and at least one parser output in the sidebar, or pick a built-in dataset."
         )
         return
-    prm, extraction, max_size, cutoff, chosen, variants = settings(key, prms, tests)
-    picked = [t for t in tests if t.name in chosen]
+    prm, chosen, files, variants = settings(key, prms, tests)
+    max_size = chosen.max_size
+    picked = [t for t in tests if t.name in files]
     if not picked:
         st.info("Choose at least one parser file.")
         return
@@ -301,7 +283,7 @@ def main() -> None:
     for w in params.warnings:
         st.warning(w)
     with st.spinner("Counting fragments…"):
-        series = run_series(gold, picked, prm, extraction, cutoff, variants)
+        series = run_series(gold, picked, prm, chosen, variants)
     for s in series:
         if s.error is not None:
             st.error(f"{s.name}: {s.error}", icon="⚠️")

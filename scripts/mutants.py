@@ -1,4 +1,4 @@
-"""The fixed list of single-point mutants run by ``scripts/mutation.py`` (issue 12; docs/mutation.md).
+"""The fixed list of single-point mutants run by ``scripts/mutation.py`` (docs/mutation.md).
 
 Each entry: the file, the function or method (``Class.name``) inside which the
 snippet must occur exactly once (``None``: once in the whole file), the exact
@@ -59,13 +59,13 @@ LATTICE = (
 SIGNIFICANCE = ("tests/test_boundaries_core.py", "tests/test_significance.py")
 RESAMPLING = ("tests/test_resampling.py", "tests/test_significance.py")
 OUTPUTS = ("tests/test_outputs_signals.py",)
-# token boundaries of files that do not state them (issue 12), read as a stream (issue 13)
+# token boundaries of files that do not state them, read as a stream
 BOUNDARIES = ("tests/test_lattice_identity.py", *LATTICE)
-# the linear algorithms of issue 13, tested against their definitions
+# the linear algorithms, tested against their definitions
 LINEAR_EVALB = ("tests/test_limits.py", *EVALB)
 LINEAR_FRAGMENTS = ("tests/test_limits.py", *FRAGMENTS)
 LINEAR_TED = ("tests/test_limits.py", *GENERAL_TED)
-# issue 24: behaviours pinned by tests/test_pins_*.py to the CoNLL 2018 scorer's output on small
+# behaviours pinned by tests/test_pins_*.py to the CoNLL 2018 scorer's output on small
 # inputs, hand counts and the docs' definitions (each mutant survived the tests of its own module)
 CONLL18_PINS = ("tests/test_pins_conll18.py", "tests/test_conll18.py")
 BREAKDOWN_PINS = ("tests/test_pins_breakdown.py", "tests/test_breakdown.py")
@@ -103,7 +103,6 @@ AV = "workbench/attachment_view.py"
 EX = "evalcore/experiment.py"
 RK = "evalcore/ranking.py"
 BA = "evalcore/batch.py"
-CF = "evalcore/commands/freval.py"
 PT = "evalcore/formats/ptb.py"
 IO = "evalcore/formats/_io.py"
 PR = "evalcore/formats/prm.py"
@@ -305,7 +304,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
      'elif table[g][s] == table[g][s + 1]:', SWAP, LATTICE),
     # ---- significance ------------------------------------------------------------------
     (SI, 'paired_bootstrap', '(hits + 1) / (samples + 1)', 'hits / samples', OFF_BY_ONE, SIGNIFICANCE),
-    # approximate_randomization runs on randomization_tests (count vectors and a scorer; issue 16)
+    # approximate_randomization runs on randomization_tests (count vectors and a scorer)
     (SI, 'randomization_tests', '(int(h) + 1) / (shuffles + 1)',
      'int(h) / shuffles', OFF_BY_ONE, SIGNIFICANCE),
     (SI, 'randomization_tests', 'diff >= observed - eps',
@@ -338,7 +337,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
     (J, '_check', '        p.inside,\n', '        g.inside,\n', SIDE, LATTICE),
     (LI, '_dep_tree', 't.deprel.split(":", 1)[0]', 't.deprel.split(":", 1)[-1]', OFF_BY_ONE, LATTICE),
     (TA, 'surface_tokens', 'tuple(range(i - 1, last))', 'tuple(range(i, last))', OFF_BY_ONE, LATTICE),
-    # ---- added with the merge of issues 12 and 13: recovered token boundaries, streamed; --
+    # ---- recovered token boundaries, streamed; --
     # ---- the algorithms made linear ----------------------------------------------------
     (LI, '_Ahead.at', 'return self.current if self.index == index else None', 'return None', EARLY,
      BOUNDARIES),
@@ -353,7 +352,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
      'out = [max(k - u - 1, 0) for u in range(length)]', OFF_BY_ONE, LINEAR_FRAGMENTS),
     (GT, 'ted_same_yield', 'if cost > _count_bound(kx, ky, pin_roots):', 'if False:', DROP, LINEAR_TED),
     (FR, 'fragment_counts', ' and (edge_ok is None or edge_ok[i])', '', DROP, LINEAR_FRAGMENTS),
-    # ---- issue 16: intervals and paired tests on per-sentence count vectors ---------------
+    # ---- intervals and paired tests on per-sentence count vectors ---------------
     (SI, 'bootstrap_intervals', 'scorer(rows.sum(axis=0)[None, :])[0]', 'scorer(rows[:1])[0]', DROP,
      RESAMPLING),
     (RS, '_freval_scorer', 'limit - np.argmax(present[:, ::-1], axis=1)',
@@ -362,7 +361,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
      RESAMPLING),
     (RS, '_ted_scorer', '1.0 - _ratio(sums[:, 0:1], sums[:, 1:2])', '_ratio(sums[:, 0:1], sums[:, 1:2])',
      DROP, RESAMPLING),
-    # ---- issue 18: evalb's reading step without trees (evalcore parseval) ------------------
+    # ---- evalb's reading step without trees (evalcore parseval) ------------------
     (EV, '_splitter', 'length = n - sum(map(for_length, tags)) if delete_len else n', 'length = n', DROP,
      EVALB_READER),
     (EV, '_splitter', 'before = list(accumulate(kept, initial=0))', 'before = list(range(n + 1))',
@@ -371,7 +370,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
      EVALB_READER),
     (EV, '_splitter', ' or (quote_labels and not QUOTE_WORDS.isdisjoint(words))', '', DROP,
      EVALB_READER),
-    # ---- issue 18: the count-only path of evalcore parseval (the reader's counting mode, parseval_rows)
+    # ---- the count-only path of evalcore parseval (the reader's counting mode, parseval_rows)
     (EV, '_counter', 'if start != pos and label is not None:', 'if label is not None:', DROP,
      EVALB_READER),
     (EV, '_splitter', 'if text.count("(") >= max_depth - 1:', 'if False:', DROP, EVALB_READER),
@@ -392,7 +391,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
      'if config.category_labels and parts.category:', DROP, CATEGORY),
     (C, 'ptb_to_span_tree', 'names = (parts.category,)', 'names = (raw,)', OPERATOR, CATEGORY),
     (T, 'TedConfig.signature_value', 'if c.category_labels:', 'if False:', DROP, CATEGORY),
-    # ---- issue 24: behaviours pinned to the CoNLL 2018 scorer on small inputs --------------
+    # ---- behaviours pinned to the CoNLL 2018 scorer on small inputs --------------
     (C18, '_Aligner._flush', 'if las:', 'if uas:', OPERATOR, CONLL18_PINS),
     (C18, '_Aligner._flush', 'if upos and feats and _children(g, s):', 'if upos and feats:', DROP,
      CONLL18_PINS),
@@ -413,7 +412,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
      '_ratio(sums[:, c], sums[:, g] + sums[:, s])', CONSTANT, CONLL18_PINS),
     (RC18, 'format_conll18_counts', 'r.aligned or (r.correct if r.metric == "Words" else "")',
      'r.aligned or ""', DROP, CONLL18_PINS),
-    # ---- issue 24: breakdown bins at their edges (hand counts) ---------------------------
+    # ---- breakdown bins at their edges (hand counts) ---------------------------
     (BD, '_bin_distance', '("3-6" if d <= 6 else "7+")', '("3-6" if d < 6 else "7+")', COMPARISON,
      BREAKDOWN_PINS),
     (BD, '_depth_key', '(str(d) if d <= 6 else "7+")', '(str(d) if d < 6 else "7+")', COMPARISON,
@@ -421,7 +420,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
     (BD, '_bin_length', '"51+" if n > 50', '"51+" if n >= 50', COMPARISON, BREAKDOWN_PINS),
     (BD, 'group_keys', '_bin_length(_kept_length(tree, config))', '_bin_length(len(toks))', DROP,
      BREAKDOWN_PINS),
-    # ---- issue 24: report columns (B - A, n.s.) and the app's intervals ----------------------
+    # ---- report columns (B - A, n.s.) and the app's intervals ----------------------
     (RR, 'paired_text', '100 * (cmp.b[i] - cmp.a[i]),', '100 * (cmp.a[i] - cmp.b[i]),', SWAP, REPORT_PINS),
     (RR, 'paired_text', '"" if t.significant else "n.s.",', '"" if t.p_value <= 0.05 else "n.s.",',
      COMPARISON, ("tests/test_pins_significance.py", "tests/test_pins_report.py")),
@@ -436,7 +435,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
     (AV, 'breakdown_frame', '"LAS high": round(100 * r.las.high, 2),',
      '"LAS high": round(100 * r.uas.high, 2),', SIDE, APP_PINS),
     (AV, 'corpus_intervals', 'if not c.skipped and not c.excluded]', 'if not c.skipped]', DROP, APP_PINS),
-    # ---- issue 24: significance at p = 0.05, resampling of excluded rows, SEGEVAL, batch FREVAL
+    # ---- significance at p = 0.05, resampling of excluded rows, SEGEVAL, batch FREVAL
     (EX, 'build_rows', 'r.p_value < config.alpha', 'r.p_value <= config.alpha', COMPARISON,
      SIGNIFICANCE_PINS),
     (RK, 'rank_parses', 'r.p_value < config.alpha', 'r.p_value <= config.alpha', COMPARISON,
@@ -446,12 +445,13 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
      SIGNIFICANCE_PINS),
     (BA, 'run_pair_job', 'limit = max(freval_limit(a_fr, config), freval_limit(b_fr, config))',
      'limit = freval_limit(a_fr, config)', DROP, SIGNIFICANCE_PINS),
-    (CF, '_run_two', 'max(freval_limit(ra.per_sentence, config), freval_limit(rb.per_sentence, config))',
-     'freval_limit(ra.per_sentence, config)', DROP, SIGNIFICANCE_PINS),
+    ("evalcore/families/freval.py", 'run',
+     'max(freval_limit(a.per_sentence, config), freval_limit(b.per_sentence, config))',
+     'freval_limit(a.per_sentence, config)', DROP, SIGNIFICANCE_PINS),
 ]
 # fmt: on
 
-# ---- issue 24: behaviours pinned to the reference tools' outputs and to hand counts -------
+# ---- behaviours pinned to the reference tools' outputs and to hand counts -------
 # (tests/test_pins_*.py; the inputs and the tools' outputs in tests/fixtures/reference/pins)
 API = "evalcore/api.py"
 AT = "evalcore/atlas.py"
@@ -482,13 +482,12 @@ _RAW += [
     (F, 'FrevalResult.rescore', 'return score(self.counts, max_size, alpha, config.signature())',
      'return score(self.counts, made, alpha, config.signature())', OPERATOR, PIN_FREVAL),
     (F, 'FrevalResult.rescore', 'max_size > made', 'max_size >= made', COMPARISON, PIN_FREVAL),
-    (API, 'freval', 'strict=strict,\n        cutoff_len=cutoff_len,',
-     'strict=strict,\n        cutoff_len=None,', DROP, PIN_FREVAL_API),
+    (API, 'freval', 'cutoff_len=cutoff_len,', 'cutoff_len=None,', DROP, PIN_FREVAL_API),
     # the API's keyword arguments
     (API, 'tedeval', 'shuffles, seed, test, skip_mismatched', 'shuffles, 12345, test, skip_mismatched',
      CONSTANT, PIN_API),
-    (API, 'tedeval', TED_CONV, TED_CONV.replace("fold_case", "False"), CONSTANT, PIN_API),
-    (API, 'tedeval', TED_CONV, TED_CONV.replace(", projectivize", ", False"), CONSTANT, PIN_API),
+    (API, '_experiment', TED_CONV, TED_CONV.replace("fold_case", "False"), CONSTANT, PIN_API),
+    (API, '_experiment', TED_CONV, TED_CONV.replace(", projectivize", ", False"), CONSTANT, PIN_API),
     (API, 'lattice', 'JointConfig(tag_column, protocol', 'JointConfig("cpos", protocol', CONSTANT, PIN_API),
     (API, 'inspect', INSPECT_CONV, INSPECT_CONV.replace(", projectivize", ", False"), CONSTANT, PIN_API),
     (API, 'inspect', INSPECT_CONV, INSPECT_CONV.replace("fold_case", "False"), CONSTANT, PIN_API),
@@ -549,7 +548,8 @@ _RAW += [
     (EV, '_read_tokens', ' or (blank and word and not shut)', '', DROP, DEPARTURES),
     (EV, 'evalb_line_reader', 'if _EOL_OPEN.search(text) else (UNBALANCED,)', 'if False else (UNBALANCED,)',
      DROP, DEPARTURES),
-    (EV, '_counter', 'if not stack or fresh:', 'if not stack:', DROP, DEPARTURES),
+    (EV, '_counter', 'if any(t[0] != "(" or t == ")" for t in opens):', 'if any(t[0] != "(" for t in opens):',
+     DROP, DEPARTURES),
     (EV, '_splitter', 'elif odd_blank(text):', 'elif False:', DROP, DEPARTURES),
     (EV, '_splitter', 'if "\\x1c" in text or ', 'if ', DROP, DEPARTURES),
     (PT, 'parse_ptb_line', 'if blank and not shut and word:', 'if False:', DROP, DEPARTURES),
@@ -587,7 +587,7 @@ _RAW += [
     (SI, 'check_seed', 'or seed < 0:', 'or seed < -1:', OFF_BY_ONE, OUTPUTS),
     ("evalcore/batch.py", 'run_batch_outcome', 'if bad and not keep_going:', 'if False:', DROP, OUTPUTS),
     ("evalcore/commands/batch.py", '_first_failure', 'FIRST_EXCEPTION', '"ALL_COMPLETED"', CONSTANT, OUTPUTS),
-    # ---- issue 30: what grows with the parses, a size limit, a map; streams that cannot pair --
+    # ---- what grows with the parses, a size limit, a map; streams that cannot pair --
     (SI, '_pairwise', 'block = max(1, _CELLS // max(1, m, _chunk(trials, m)))',
      'block = max(1, _CELLS // max(1, m))', DROP, SIGNIFICANCE),
     (SI, '_first_equal', 'rep.append(i if match is None else match)', 'rep.append(i)', DROP, SIGNIFICANCE),
@@ -616,6 +616,51 @@ _RAW += [
     (P, 'counts_of', 'if c <= 2)', 'if c < 2)', COMPARISON, EVALB_READER),
     (P, 'counts_of', 'complete=sum(1 for r in ok if r.gold == r.test == r.matched)',
      'complete=sum(1 for r in ok if r.gold == r.matched)', DROP, EVALB_READER),
+    ("evalcore/families/parseval.py", 'run', 'if keep_rows and not settings.keep_sentences:', 'if False:',
+     DROP, ("tests/test_pins_misc.py",)),
+    ("evalcore/formats/evalb.py", '_counter', 'if closes > len(stack):', 'if closes > len(stack) + 1:',
+     OFF_BY_ONE, EVALB_READER),
+    ("evalcore/formats/evalb.py", '_counter', 'if any(t[0] != "(" or t == ")" for t in opens):', 'if False:',
+     DROP, EVALB_READER),
+    # ---- the registry's attach and align-labels families ---------------------------------------
+    ("evalcore/families/attach.py", 'run',
+     'keep = settings.per_sentence or boot is not None or inputs.system_b is not None',
+     'keep = settings.per_sentence or inputs.system_b is not None', DROP,
+     ("tests/test_resampling.py", "tests/test_registry.py")),
+    ("evalcore/families/attach.py", 'run', 'if not settings.per_sentence:', 'if False:', DROP,
+     ("tests/test_registry.py",)),
+    ("evalcore/families/attach.py", 'attach_config',
+     'if settings.punct_tags != "ptb" and not settings.no_punct:', 'if False:', DROP,
+     ("tests/test_registry.py",)),
+    ("evalcore/families/attach.py", 'attach_config', 'skip_invalid=not settings.strict', 'skip_invalid=True',
+     CONSTANT, ("tests/test_cli_attach.py",)),
+    ("evalcore/report/attach.py", 'attach_json', 'intervals = intervals or result.intervals', 'pass', DELETE,
+     ("tests/test_registry.py",)),
+    ("evalcore/registry.py", 'family_of', 'for cls in type(result).__mro__}', 'for cls in (type(result),)}',
+     DROP, ("tests/test_registry.py",)),
+    (BA, '_score_attach', 'per_sentence=len(job.gold.systems) > 1', 'per_sentence=False', CONSTANT,
+     ("tests/test_batch.py", "tests/test_registry.py")),
+    ("evalcore/families/align_labels.py", 'run', 'skip_mismatched=settings.skip_mismatched',
+     'skip_mismatched=False', CONSTANT, ("tests/test_labelalign.py",)),
+    ("evalcore/families/align_labels.py", 'run', 'direction=settings.direction,', 'direction="a-b",',
+     CONSTANT, ("tests/test_labelalign.py", "tests/test_registry.py")),
+    # ---- the FREVAL and atlas families (families/freval.py, families/atlas.py) -------------------
+    ("evalcore/families/freval.py", 'run', 'keep = keep_counts or boot is not None or',
+     'keep = keep_counts or', DROP, ("tests/test_registry.py", "tests/test_resampling.py")),
+    ("evalcore/families/freval.py", 'freval_config', 'collapse_unary=settings.collapse_unary',
+     'collapse_unary=False', CONSTANT, ("tests/test_registry.py",)),
+    ("evalcore/families/freval.py", 'run', 'on_result(result)', 'pass', DELETE,
+     ("tests/test_cli_snapshots.py",)),
+    ("evalcore/batch.py", '_family_settings', ' | ELSEWHERE.get(family.name, frozenset())', '', DROP,
+     ("tests/test_registry.py",)),
+    ("evalcore/registry.py", 'family_of', 'type(result).__mro__', '(type(result),)', DROP,
+     ("tests/test_registry.py",)),
+    ("evalcore/families/atlas.py", 'run', 'not settings.no_golds', 'True', CONSTANT,
+     ("tests/test_registry.py",)),
+    ("evalcore/families/atlas.py", 'run', 'if not settings.no_ranking and len(real) >= 2:',
+     'if len(real) >= 2:', DROP, ("tests/test_registry.py",)),
+    ("evalcore/families/atlas.py", 'ranking_config', 'if settings.freval_sizes < 1:',
+     'if settings.freval_sizes < 0:', OFF_BY_ONE, ("tests/test_atlas_links.py",)),
     # ---- the workbench from the registry: a rescored FREVAL score's signature says its limit ----
     (F, 'FrevalResult.rescore', 'alpha, config.signature())', 'alpha, self.score.signature)', DROP,
      PIN_FREVAL),

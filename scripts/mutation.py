@@ -1,4 +1,4 @@
-"""Mutation testing of the evaluation core: a fixed list of single-point mutants (issue 12).
+"""Mutation testing of the evaluation core: a fixed list of single-point mutants.
 
     .venv/bin/python scripts/mutation.py                 # run every mutant (about 15–25 min here)
     .venv/bin/python scripts/mutation.py --check         # only check that every snippet still occurs

@@ -1,4 +1,4 @@
-"""Two segmentation baselines for SPMRL Hebrew dev, scored with SEGEVAL (issue 5; docs/lattice.md, "SEGEVAL
+"""Two segmentation baselines for SPMRL Hebrew dev, scored with SEGEVAL (docs/lattice.md, "SEGEVAL
 and token accuracy").
 
     python scripts/spmrl_segmentation_baseline.py [--data ../shared/data] [--out DIR]

@@ -1,4 +1,4 @@
-"""The hostile corpus of issue 13: small generators of the inputs that took evalcore down, and a
+"""The hostile corpus: small generators of the inputs that took evalcore down, and a
 runner that executes a command in a subprocess under a memory cap and a hang guard.
 
 Nothing big is committed: every file is generated into a folder on demand, the gzip bombs as

@@ -1,4 +1,4 @@
-"""The public API (issue 18, parts 1 and 2): ``evalcore.attach``, ``parseval``, ``freval``,
+"""The public API: ``evalcore.attach``, ``parseval``, ``freval``,
 ``tedeval``, ``lattice``, ``read``, ``inspect``; their inputs; the results' tables; the drawings.
 
 The API's numbers are the command line's: each function's ``to_dict()`` is compared with

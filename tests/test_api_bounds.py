@@ -92,6 +92,7 @@ def test_an_object_that_is_not_quite_a_spacy_doc_is_one_typed_error() -> None:
 # --------------------------------------------------------------------------- limits while streaming
 
 
+@pytest.mark.slow
 def test_an_endless_generator_stops_at_the_line_limit() -> None:
     """Sentences are written out one at a time and counted: past the line limit no more are taken,
     and the reader refuses the text at the line a file of it would be refused at."""

@@ -1,4 +1,4 @@
-"""docs/api.md runs as shown, and its numbers are the command line's (issue 18, part 1).
+"""docs/api.md runs as shown, and its numbers are the command line's.
 
 Every ```python block of the page is run in order in one namespace, from the repository's root;
 a ```text block right after a block is what it must print (trailing spaces aside).  A block
@@ -64,7 +64,7 @@ def namespace() -> dict[str, object]:
 
 def test_the_page_has_an_example_of_every_function() -> None:
     code = "".join(c for _, c, _, _ in doc_blocks(DOC.read_text(encoding="utf-8")))
-    for name in ("read", "attach", "parseval", "freval", "tedeval", "lattice", "inspect"):
+    for name in ("read", "attach", "parseval", "freval", "tedeval", "atlas", "lattice", "inspect"):
         assert f"evalcore.{name}(" in code, name
 
 

@@ -139,6 +139,7 @@ def test_inspector_punctuation_toggle() -> None:
     assert "dimmed" in after and "dimmed" not in before
 
 
+@pytest.mark.slow
 def test_inspector_stacked_arrangement() -> None:
     at = run_app(data="fr_gsd")
     at.toggle(key="wb_side").set_value(False).run()

@@ -1,4 +1,4 @@
-"""The Attachment & NED page (``pages/4_NED.py``, URL ``/NED``; issue 16 part 5) under AppTest.
+"""The Attachment & NED page (``pages/4_NED.py``, URL ``/NED``) under AppTest.
 
 Expected numbers come from outside evalcore: the official CoNLL 2018 scorer's
 table for French-GSD UD gold against SUD gold
@@ -55,7 +55,7 @@ def _pct(value: object) -> str:
 
 @pytest.mark.slow
 def test_page_opens_on_one_section_and_makes_only_its_content() -> None:
-    """Issue 14 (first render): the page opens on "One sentence"; the other sections' tables and
+    """First render: the page opens on "One sentence"; the other sections' tables and
     charts are made only when their tab is chosen (tabs with on_change="rerun")."""
     at = page_opened_on(data="fr_gsd")
     assert at.session_state["ned_section_tab"] == "One sentence"

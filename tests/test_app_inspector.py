@@ -1,4 +1,4 @@
-"""The sentence inspector under Streamlit's AppTest (issue 14 items 3-5): links that carry every
+"""The sentence inspector under Streamlit's AppTest: links that carry every
 setting, gold read as a parse of another gold, the gold-vs-gold order and the filters.
 
 Expected numbers are hand counts written out below (docs/tedeval.md, "Multi-function trees (2012 protocol)"
@@ -230,7 +230,7 @@ def open_filters(at: AppTest) -> None:
 
 
 def test_closed_filters_make_no_boxes_until_opened() -> None:
-    """Issue 14 (speed): with no filter set, the Filters box is closed and its four boxes are not
+    """With no filter set, the Filters box is closed and its four boxes are not
     made; opened, they are there and a filter set keeps the box open with its count."""
     at = uploaded()
     assert not [w for w in [*at.selectbox] if str(w.key).startswith("wb_filter_")]

@@ -1,4 +1,4 @@
-"""Per-scheme label maps on the cross-scheme page (issue 19 part 5): chosen per scheme (shipped or
+"""Per-scheme label maps on the cross-scheme page: chosen per scheme (shipped or
 uploaded), in the page's link, applied to the table, and the labels they merged listed."""
 
 from __future__ import annotations
@@ -128,6 +128,7 @@ def test_merged_labels_counts_by_hand() -> None:
     assert got == [("s", "a", "x", 3), ("s", "c", "x", 1)]  # z never occurs; a's second pair is dead
 
 
+@pytest.mark.slow
 def test_inspector_shows_the_relabel_a_map_neutralized_with_its_entry() -> None:
     """EWT test sentence 13, 'Click here To view it.': UD v1 labels 'it' dobj, UD v2 obj, and no
     other label differs (read in the two files).  With the UD v1 → v2 map on scheme UD v1 (chosen on

@@ -104,7 +104,7 @@ def _evalb_summary(fixture: str, key: str) -> str:
 
 
 def test_freval_closed_expanders_make_no_tables_until_opened() -> None:
-    """Issue 14 (speed): a closed expander's tables are not made (the browser rendered them all the
+    """A closed expander's tables are not made (the browser rendered them all the
     same); opened, "Counts per size" is there, and its size-1 row gives evalb's recall and precision
     (committed evalb report of the sample: matched / gold, matched / test)."""
     columns = ["parser", "size", "matched", "gold", "test"]
@@ -146,7 +146,7 @@ def test_regression_pin_freval_evalb_sample_all_sizes() -> None:
 
 @pytest.mark.slow
 def test_freval_one_sentence_shows_missed_and_extra_brackets_on_the_trees() -> None:
-    """Issue 14: the per-sentence view of evalb's sample.  Counted by hand from sample.gld/.tst:
+    """The per-sentence view of evalb's sample.  Counted by hand from sample.gld/.tst:
     sentence 8 is gold (S (A this) (B is (A a test))) against a test line with no bracket at all
     (four bare tags): 4 brackets missed, and all 4 + 3 + 2 + 1 = 10 gold fragments (S-A, S-B, B-A;
     S-A-B, S-B-A; S-A-B-A) -- the worst sentence, first; S is in 1 + 2 + 2 + 1 = 6 of them, each A
@@ -183,7 +183,7 @@ def test_freval_one_sentence_shows_missed_and_extra_brackets_on_the_trees() -> N
 
 @pytest.mark.slow
 def test_freval_link_reopens_the_same_view() -> None:
-    """Issue 14: the FREVAL page's choices are in its link; a fresh session opened on it shows the
+    """The FREVAL page's choices are in its link; a fresh session opened on it shows the
     same numbers and the same sentence; a value it does not offer is reported."""
     at = page(FREVAL, data="evalb")
     at.toggle(key="freval_unlabeled").set_value(True).run()
@@ -369,7 +369,7 @@ def _scenario_row(at: AppTest) -> dict[str, object]:
 
 
 def test_lattice_page_a_prediction_equal_to_its_gold_without_its_tokens_scores_100() -> None:
-    """Issue 12: gold CoNLL + lattice path, the same CoNLL as prediction without its lattice file.
+    """Gold CoNLL + lattice path, the same CoNLL as prediction without its lattice file.
     Its segments are the gold's, so it takes the gold's token boundaries: 100 everywhere."""
     at = page(LATTICE, data="upload")
     upload(at, "lattice_gold", "gold.conll", (YAP / "output.conll").read_bytes())
@@ -489,7 +489,7 @@ def test_choosing_another_dataset_on_the_freval_page_sticks() -> None:
 
 
 def test_lattice_link_holds_the_settings() -> None:
-    """Issue 14: the Lattice page's options in its link; a fresh session opened on it has them."""
+    """The Lattice page's options in its link; a fresh session opened on it has them."""
     at = page(LATTICE, data="hebrew_yap")
     at.selectbox(key="lattice_protocol").select("2011").run()
     at.toggle(key="lattice_deprel_base").set_value(True).run()

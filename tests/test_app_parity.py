@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 
 import evalcore
 from evalcore.declare import declared
-from evalcore.families.parseval import Extraction
+from evalcore.families.freval import FrevalSettings
 from workbench.freval_view import BUILTIN_PRM
 from workbench.settings_form import link_text
 
@@ -32,33 +32,36 @@ PRMS = {
 }
 
 
+LINKED = tuple(d for d in declared(FrevalSettings) if d.option.link is not None)
+"""The settings the FREVAL page binds to its link."""
+
+
 @st.composite
-def extraction(draw: st.DrawFn) -> Extraction:
-    """The settings of :class:`Extraction` the FREVAL page binds, each drawn from its kind (the
-    parameter file among those the dataset offers)."""
+def freval_settings(draw: st.DrawFn) -> FrevalSettings:
+    """The settings the FREVAL page binds, each drawn from its declaration's kind (the parameter
+    file among those the dataset offers)."""
     values: dict[str, object] = {}
-    for d in declared(Extraction):
-        if d.option.link is None:
-            continue
+    for d in LINKED:
         if d.name == "prm":
             values[d.name] = draw(st.sampled_from([*PRMS, BUILTIN_PRM]))
         elif d.kind == "flag":
             values[d.name] = draw(st.booleans())
         elif d.kind == "str":
             values[d.name] = draw(st.sampled_from(["-=", "-=*", "="]))
+        elif d.name == "max_size":
+            values[d.name] = draw(st.sampled_from([None, 1, 3, 20]))
         else:
-            values[d.name] = draw(st.sampled_from([None, 0, 3, 1000]))
-    return Extraction(**values)  # type: ignore[arg-type]
+            values[d.name] = draw(st.sampled_from([None, 0, 3, 8, 40, 1000]))
+    return FrevalSettings(**values)  # type: ignore[arg-type]
 
 
-def _link(x: Extraction, max_size: int | None, cutoff: int | None) -> dict[str, str]:
+def _link(x: FrevalSettings) -> dict[str, str]:
     """The page's link for these settings: the declared fields by their ``link=`` keys."""
     query = {"data": "evalb"}
-    for d in declared(Extraction):
+    for d in LINKED:
         value = getattr(x, d.name)
-        if d.option.link is not None and value is not None and value != d.default:
-            query[d.option.link] = link_text(value)
-    query.update({k: str(v) for k, v in (("maxsize", max_size), ("cutoff", cutoff)) if v is not None})
+        if value is not None and value != d.default:
+            query[str(d.option.link)] = link_text(value)
     return query
 
 
@@ -80,38 +83,25 @@ def _pct(x: float) -> str:
 
 @pytest.mark.slow
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    x=extraction(),
-    max_size=st.sampled_from([None, 1, 3, 20]),
-    cutoff=st.sampled_from([None, 0, 8, 40]),
-)
-def test_freval_page_shows_the_apis_numbers(x: Extraction, max_size: int | None, cutoff: int | None) -> None:
-    """evalb's sample on the FREVAL page, opened on a link, against ``evalcore.freval``."""
-    at = _page(_link(x, max_size, cutoff))
-    prm = None if x.prm == BUILTIN_PRM else PRMS[str(x.prm)]
+@given(x=freval_settings())
+def test_freval_page_shows_the_apis_numbers(x: FrevalSettings) -> None:
+    """evalb's sample on the FREVAL page, opened on a link, against ``evalcore.freval`` called with
+    the same settings by their API keywords."""
+    at = _page(_link(x))
+    kwargs = {str(d.keyword): getattr(x, d.name) for d in LINKED}
+    kwargs["prm"] = None if x.prm == BUILTIN_PRM else PRMS[str(x.prm)]
     try:
-        api = evalcore.freval(
-            SAMPLE / "sample.gld",
-            SAMPLE / "sample.tst",
-            prm=prm,
-            unlabeled=x.unlabeled,
-            max_error=x.max_error,
-            drop_unlabeled_root=x.drop_unlabeled_root,
-            delete_root=x.delete_root,
-            function_separators=x.function_separators,
-            max_size=max_size,
-            cutoff_len=cutoff,
-        ).to_dict()
+        api = evalcore.freval(SAMPLE / "sample.gld", SAMPLE / "sample.tst", **kwargs).to_dict()
     except evalcore.EvalcoreError as exc:  # e.g. more errors than MAX_ERROR: the page says the same
         said = str(exc).replace(str(SAMPLE / "sample.gld"), "evalb sample gold")  # the page's file name
         assert any(said in e.value for e in at.error), (said, [e.value for e in at.error])
         return
     shown = {m.label: m.value for m in at.metric}
     sizes = f"1-{len(api['per_size'])}"  # type: ignore[arg-type]
-    one = api["per_size"][0]  # type: ignore[index]
-    assert shown["LR₁ (evalb recall)"] == _pct(one["recall"])
-    assert shown["LP₁ (evalb precision)"] == _pct(one["precision"])
-    assert shown["F1₁"] == _pct(one["f1"])
+    for one in api["per_size"][:1]:  # type: ignore[index]  # none when no sentence is kept
+        assert shown["LR₁ (evalb recall)"] == _pct(one["recall"])
+        assert shown["LP₁ (evalb precision)"] == _pct(one["precision"])
+        assert shown["F1₁"] == _pct(one["f1"])
     for metric, key in (("FLR", "flr"), ("FLP", "flp"), ("F1", "f1")):
         assert shown[f"{metric} (sizes {sizes})"] == _pct(api[key])  # type: ignore[arg-type]
     run = table_with(at, "signature").set_index("parser").loc["evalb sample test"]

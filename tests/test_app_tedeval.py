@@ -276,7 +276,7 @@ def test_tour_steps_show_the_papers_numbers() -> None:
 
 
 def test_tour_first_step_shows_a_discounted_operation_by_default() -> None:
-    """Issue 14: the tour opens on a discounted operation (the default parse follows gold A, its own
+    """The tour opens on a discounted operation (the default parse follows gold A, its own
     scheme; under protocol 2012 its script deletes A's conventions, which gold A's own script deletes
     too: discounted). Counted by hand: gold A 'arrive -> Sunday -> on' generalized with B."""
     at = tour()
@@ -293,7 +293,7 @@ def test_tour_first_step_shows_a_discounted_operation_by_default() -> None:
 
 @pytest.mark.slow
 def test_tour_link_reopens_the_same_step_and_choices() -> None:
-    """Issue 14: the tour's own choices are in its link (step, parse, own gold, protocol); opened in
+    """The tour's own choices are in its link (step, parse, own gold, protocol); opened in
     a fresh session it shows the same numbers; a choice of another step does not stay in the link;
     a parse the step does not offer is named, and the step keeps its own."""
     at = tour()
@@ -336,7 +336,7 @@ def test_tour_link_reopens_the_same_step_and_choices() -> None:
 
 @pytest.mark.slow
 def test_cross_scheme_link_reopens_the_same_view() -> None:
-    """Issue 14: every choice of the cross-scheme page is in its link (workbench/links.py); the link
+    """Every choice of the cross-scheme page is in its link (workbench/links.py); the link
     opened in a fresh session shows the same table and the same row listing."""
     at = cross_scheme()
     at.radio(key="xs_protocol").set_value("2011").run()

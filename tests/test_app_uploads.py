@@ -1,4 +1,4 @@
-"""Uploads that must not hurt the session (issue 13), under Streamlit's AppTest.
+"""Uploads that must not hurt the session, under Streamlit's AppTest.
 
 * uploads are keyed by role: a parse named like the gold is kept beside it, and the clash is shown
   (the inspector, and the FREVAL and Lattice pages, whose gold and parse slots are separate);
@@ -168,7 +168,7 @@ def test_csv_downloads_neutralize_formula_cells() -> None:
 
 
 def test_loaded_file_names_show_without_backslashes() -> None:
-    """Issue 14: the sidebar listed 'en\\_ewt\\-ud\\-test\\.r2\\.16' (markdown escapes inside a code span
+    """The sidebar listed 'en\\_ewt\\-ud\\-test\\.r2\\.16' (markdown escapes inside a code span
     are shown literally); names are now code spans as they are (workbench.widgets.md_code)."""
     at = upload_app()
     at.file_uploader(key="wb_upload_gold").upload("en_ewt-ud-test.r2.16.conllu", GOLD).run()
@@ -182,7 +182,7 @@ def test_loaded_file_names_show_without_backslashes() -> None:
 
 
 def test_freval_and_lattice_uploads_are_read_under_the_apps_limits(monkeypatch: pytest.MonkeyPatch) -> None:
-    """EVALCORE_MAX_* set for the server reach the FREVAL and Lattice pages' readers too (issue 13:
+    """EVALCORE_MAX_* set for the server reach the FREVAL and Lattice pages' readers too (
     one limits policy, applied in the app), not only the inspector's: a 3-word sentence is refused
     under a 2-token limit, and read under the defaults."""
     from workbench.freval_view import validate_trees

@@ -1,4 +1,4 @@
-"""The discrepancy atlas (issue 17): every operation in exactly one group per grouping, group totals
+"""The discrepancy atlas: every operation in exactly one group per grouping, group totals
 that reconcile with the δ behind the printed scores, the construction patterns on hand-made UD and
 SUD trees, the French ranking flip, and the CoNLL-U export."""
 

@@ -1,4 +1,4 @@
-"""From the Atlas to the inspector (issue 17, item 5): the grouping of one operation, the
+"""From the Atlas to the inspector: the grouping of one operation, the
 ``group=`` link key, which inspector view shows an atlas cell, and the inspector highlighting
 exactly the operations the atlas counts in the group (AppTest for the page side); and the
 ranking's FREVAL F1 rows where constituency input is given (item 3, hand counts).
@@ -306,7 +306,7 @@ def test_follow_an_atlas_page_link_into_the_inspector() -> None:
 
 
 # ---------------------------------------------------------------------------
-# ranking flips: FREVAL F1 by size where constituency input is given (issue 17, item 3)
+# ranking flips: FREVAL F1 by size where constituency input is given
 
 PTB_GOLD = "(S (NP (DT the) (NN dog)) (VP (VBZ barks)))\n(S (NP (DT a) (NN cat)) (VP (VBZ sleeps)))\n"
 PTB_A = "(S (NP (DT the) (NN dog)) (VP (VBZ barks)))\n(S (NP (DT a)) (VP (NN cat) (VBZ sleeps)))\n"

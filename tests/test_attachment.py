@@ -295,6 +295,7 @@ CONLL18_UAS = (14153, 25094)
 CONLL18_LAS = (9135, 25094)
 
 
+@pytest.mark.slow
 def test_ewt_vs_spacy_matches_the_conll2018_scorer() -> None:
     gold = ASSETS / "en_ewt" / "en_ewt-ud-test.r2.16.conllu.gz"
     system = ASSETS / "en_ewt" / "en_ewt-ud-test.spacy-sm.gold-tok.conllu.gz"

@@ -1,4 +1,4 @@
-"""``evalcore batch`` (issue 18, part 5; docs/batch.md).
+"""``evalcore batch`` (docs/batch.md).
 
 * Every number of the table equals what the single command prints on the same files (attach,
   parseval, freval, tedeval, and the paired tests of ``attach GOLD A B`` / ``freval GOLD A B``).
@@ -155,6 +155,7 @@ def test_parseval_equals_the_parseval_command(
     assert round(_scores(table, "sample", "tst", "parseval")["precision"] * 100, 2) == 90.53
 
 
+@pytest.mark.slow
 def test_freval_equals_the_freval_command(table: list[BatchRow], capsys: pytest.CaptureFixture[str]) -> None:
     gold, prm = str(SAMPLE / "sample.gld"), str(SAMPLE / "sample.prm")
     for name in ("tst", "gld"):

@@ -1,4 +1,4 @@
-"""``evalcore app`` (issue 18, part 3): where it finds the workbench, what it runs, and the one line
+"""``evalcore app``: where it finds the workbench, what it runs, and the one line
 it prints without the ``[app]`` extra.  The wheel itself is tested in ``tests/test_wheel.py`` (slow)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 8, the remaining steps on 1,000-word trees: drawing (evalcore.render) and the general
+"""The remaining steps on 1,000-word trees: drawing (evalcore.render) and the general
 ordered TED used for lattices (evalcore.ted.general), with the recursion limit lowered exactly as in
 tests/test_deep_trees.py."""
 

@@ -1,4 +1,4 @@
-"""Deep and long trees (issue 8): a 1,000-word right-branching chain and a 1,000-word flat tree,
+"""Deep and long trees: a 1,000-word right-branching chain and a 1,000-word flat tree,
 dependency and constituency, through every step of the pipeline, with the recursion limit *lowered*
 to a couple of hundred frames above the test's own depth.  Any algorithm that recurses once per
 level fails here with ``RecursionError``; none may raise the limit either (checked after each test).

@@ -1,4 +1,4 @@
-"""The reproduction experiments (issue 7): re-running the evaluation step on the committed parses
+"""The reproduction experiments: re-running the evaluation step on the committed parses
 gives exactly the committed tables.  Training itself is not run here."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The FarPaHC cross-framework experiment (issue 19, part 4; experiments/farpahc_eacl.py).
+"""The FarPaHC cross-framework experiment (experiments/farpahc_eacl.py).
 
 * The cleaning of Penn-Helsinki trees and the cut of a UD sentence, on hand-written examples.
 * ``prepare`` on ../shared/data writes exactly the committed evaluation and map-set files.

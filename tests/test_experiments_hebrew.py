@@ -1,4 +1,4 @@
-"""The Hebrew scenario experiment (issue 7): what can be recomputed from ../shared/data gives exactly
+"""The Hebrew scenario experiment: what can be recomputed from ../shared/data gives exactly
 the committed table.
 
 The raw rows of the CoNLL 2018 systems, the SPMRL gold against itself and the two segmentation
@@ -67,8 +67,7 @@ def test_raw_rows_of_the_conll2018_systems_reproduce_the_committed_table() -> No
     rows = hs.ud_raw_rows(DATA)
     _check(rows)
     assert {r.scenario for r in rows} == {"raw"}
-    # raw dependency input: the CoNLL 2018 scorer's aligned UAS/LAS F1 (docs/lattice.md, "Scenarios", issue 16
-    # part 2),
+    # raw dependency input: the CoNLL 2018 scorer's aligned UAS/LAS F1 (docs/lattice.md, "Scenarios"),
     # equal to the official scorer's committed tables to two decimals
     for r in rows:
         c = r.result.classic
@@ -124,12 +123,12 @@ def test_parses_never_go_into_the_repository(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------------------
-# retraining (issue 12, item 7): deterministic where spaCy allows it, checked within a tolerance
+# retraining: deterministic where spaCy allows it, checked within a tolerance
 
 
 def test_tolerance_is_per_cell_in_points() -> None:
-    """±1.5 points per cell: the move seen on another machine (UD gold input, UAS 76.26 → 77.51,
-    issue 12) passes, two points do not; N/A cells and row identities must not change."""
+    """±1.5 points per cell: the move seen on another machine (UD gold input, UAS 76.26 → 77.51)
+    passes, two points do not; N/A cells and row identities must not change."""
     key = ("ud", "spaCy (UD dev)", "gold words, gold UPOS", "full")
     assert hs.TOLERANCE == 1.5
     assert hs.CellCheck(key, "uas", 76.26, 77.51).within(hs.TOLERANCE)

@@ -1,4 +1,4 @@
-"""The sizing rule of the workbench's drawings (workbench/fit.py, issue 14): numbers worked out by hand.
+"""The sizing rule of the workbench's drawings (workbench/fit.py): numbers worked out by hand.
 
 The browser side (the rule as rendered) is tests/e2e/test_fit_e2e.py.
 """

@@ -122,7 +122,7 @@ def test_polynomials_summed_over_nodes_equal_enumeration(
 ) -> None:
     """Each node's polynomial counts the fragments whose top it is (docs/freval.md, "Counting without
     enumerating"), so their sum over the nodes is every connected fragment: the enumeration.  fragment_counts
-    no longer sums them (unary runs in one step, issue 13), so this is the test of the per-node
+    no longer sums them (unary runs in one step), so this is the test of the per-node
     polynomials."""
     parents, include, edge_ok = case
     total: tuple[int, ...] = ()

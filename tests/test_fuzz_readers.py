@@ -1,5 +1,5 @@
 """Hostile input: every reader, fed arbitrary bytes and mutated real files, fails only with a typed
-error that names the file and the line (issue 8; ``docs/robustness.md``).
+error that names the file and the line (``docs/robustness.md``).
 
 Inputs come from three generators:
 
@@ -572,7 +572,7 @@ def test_messages_stay_short_and_on_one_line() -> None:
 
 def test_lines_have_a_length_limit() -> None:
     limit = 1024 * 1024
-    limits = Limits(line_bytes=limit)  # the default (issue 13: one limits policy, evalcore/limits.py)
+    limits = Limits(line_bytes=limit)  # the default (one limits policy, evalcore/limits.py)
     assert list(read_tokens(b"a" * (limit - 1) + b"\n", name="t", limits=limits)) == [("a" * (limit - 1),)]
     bomb = gzip.compress(b"b\n" + b"a" * (limit + 1))  # a few kB that decompress to one long line
     assert len(bomb) < 5000

@@ -1,4 +1,4 @@
-"""The inspector's raw-text parse opened on the Lattice page (workbench/handoff.py, issue 14).
+"""The inspector's raw-text parse opened on the Lattice page (workbench/handoff.py).
 
 yap's output (ב+ה+גן: other words than the gold's ב+גן) uploaded in the inspector with its mapping
 and the gold analysis with its lattice path: the inspector cannot compare them word by word; carried

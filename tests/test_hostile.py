@@ -1,4 +1,4 @@
-"""The hostile corpus (issue 13): every case in a subprocess under a 500 MiB address-space cap and a
+"""The hostile corpus: every case in a subprocess under a 500 MiB address-space cap and a
 60 s hang guard; each must end with the exit code it must end with (0 or 2), no traceback, and an
 error must be one ``FILE:LINE: ...`` line of at most a few hundred bytes.  The cases and the runner
 are in ``tests/hostile_corpus.py`` (small generators; nothing big is committed); the time and

@@ -1,4 +1,4 @@
-"""The label maps shipped in ``assets/labelmaps/`` (docs/labels.md, issue 19 part 3)."""
+"""The label maps shipped in ``assets/labelmaps/`` (docs/labels.md)."""
 
 from __future__ import annotations
 
@@ -64,6 +64,7 @@ def test_ud_v1_to_v2_map_has_the_change_log_renamings() -> None:
     assert expected <= pairs
 
 
+@pytest.mark.slow
 def test_ud_v1_map_raises_l_ted_of_the_v1_gold_against_the_v2_gold() -> None:
     """The v1 gold read as a parse of its own scheme, scored against the v2 gold (first 300
     sentences with the same words): the per-scheme map renames v1's labels, so fewer relabels are

@@ -97,7 +97,7 @@ def test_bclm_hneim_cli(write_file: Callable[[str, str], str], run_cli: Callable
         "--format",
         "json",
         "--per-sentence",
-    )  # per-sentence records only on request (the command streams, issue 13)
+    )  # per-sentence records only on request (the command streams)
     assert res.code == 0, res.err
     out = json.loads(res.out)
     assert out["scenario"] == "raw"

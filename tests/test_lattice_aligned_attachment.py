@@ -1,4 +1,4 @@
-"""The raw row of the scenario table on dependency input (docs/lattice.md, "Scenarios"; issue 16 part 2).
+"""The raw row of the scenario table on dependency input (docs/lattice.md, "Scenarios").
 
 For two CoNLL-U files paired by characters, the *raw* row's classic metric is
 the CoNLL 2018 scorer's aligned UAS/LAS F1.  Expected figures come from the

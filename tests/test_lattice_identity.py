@@ -1,5 +1,5 @@
 """A prediction identical to its gold scores 100 under every combination of ``evalcore lattice``'s
-options, or is refused with one line (issue 12, item 3; docs/lattice.md, "What is compared").
+options, or is refused with one line (docs/lattice.md, "What is compared").
 
 The expected values come from the definitions, not from evalcore: for identical analyses every
 token's segment sequences are equal, so SEGEVAL's ``d = |p| + |g| − 2·LCS`` is 0 and SEGEVAL is 1;
@@ -351,7 +351,7 @@ def ud_dataset(tmp: Path) -> Dataset:
 
 
 def spmrl_dataset(tmp: Path, sentences: int) -> Dataset:
-    """The SPMRL excerpt of issue 12 (first ``sentences`` of dev), with its MA lattices."""
+    """The SPMRL excerpt (first ``sentences`` of dev), with its MA lattices."""
     if not SPMRL.is_dir():
         pytest.skip(f"SPMRL excerpt not found at {SPMRL} (needs ../shared/data)")
 
@@ -389,7 +389,7 @@ def shipped(request: pytest.FixtureRequest, tmp_path: Path) -> Dataset:
 
 def test_the_issue_command_scores_100_on_the_spmrl_excerpt(data: Path) -> None:
     """``evalcore lattice --gold-lattice G.lattices G.conll G.conll`` printed SEGEVAL 15.64, TEDEVAL 66.21,
-    scenario "raw" (issue 12); the prediction's segments are the gold's, so it takes the gold's tokens."""
+    scenario "raw"; the prediction's segments are the gold's, so it takes the gold's tokens."""
     g, lat = str(SPMRL / "dev_hebtb-gold.conll"), str(SPMRL / "dev_hebtb-gold.lattices")
     for argv in (
         ["--gold-lattice", lat, g, g],
@@ -405,6 +405,7 @@ def test_the_issue_command_scores_100_on_the_spmrl_excerpt(data: Path) -> None:
         assert out["tedeval"] in ({"U": 1.0, "L": 1.0}, None), argv
 
 
+@pytest.mark.slow
 def test_identity_matrix_shipped_inputs_by_scoring_options(shipped: Dataset) -> None:
     """Every gold × predicted representation × ambiguity lattice × every scoring option (JSON)."""
     n = 0
@@ -463,6 +464,7 @@ def test_identity_matrix_shipped_every_option_combination(shipped: Dataset) -> N
         check_cell(shipped, g, p, ambiguity, s, pr)
 
 
+@pytest.mark.slow
 def test_identity_matrix_spmrl_inputs(data: Path, tmp_path: Path) -> None:
     """The SPMRL excerpt's first 8 sentences: every input combination with the default scoring."""
     ds = spmrl_dataset(tmp_path, 8)
@@ -612,7 +614,7 @@ def test_sentences_paired_in_order_must_have_the_same_tokens(
 
 
 # ---------------------------------------------------------------------------
-# the streaming command (issue 13) keeps these rules
+# the streaming command keeps these rules
 
 
 def test_recovery_and_lattice_check_read_the_ambiguity_lattices_in_step(

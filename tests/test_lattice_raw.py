@@ -60,7 +60,7 @@ def test_raw_scenario_cli(write_file: Callable[[str, str], str], run_cli: Callab
     res = run_cli("lattice", gold, pred, "--format", "json", "--per-sentence")  # records on request
     assert res.code == 0, res.err
     out = json.loads(res.out)
-    # docs/lattice.md, "What is compared" (issue 16 part 2): raw CoNLL-U input gets the CoNLL 2018 aligned
+    # docs/lattice.md, "What is compared": raw CoNLL-U input gets the CoNLL 2018 aligned
     # UAS/LAS (its figures
     # are checked against the official scorer in tests/test_lattice_aligned_attachment.py)
     assert out["scenario"] == "raw" and out["classic"]["metric"] == "aligned attachment"

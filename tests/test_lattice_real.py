@@ -46,7 +46,7 @@ def test_spmrl_dev_gold_against_itself(data: Path) -> None:
     # 7 of the 500 gold trees have cycles: skipped for TedEval and attachment, still in SEGEVAL
     assert r.skipped == 7 and r.ted_labeled is not None and r.ted_labeled.sentences == 493
     assert r.segeval.counts.sentences == 500
-    # gold outside the ambiguity lattice is reported, not an error (issue 5: 125 of 500 by segment + CPOS)
+    # gold outside the ambiguity lattice is reported, not an error (125 of 500 by segment + CPOS)
     lc = r.lattice_check
     assert lc is not None and lc.sentences == 500 and lc.gold_outside == 125
     assert lc.gold_outside_segments < lc.gold_outside

@@ -1,4 +1,4 @@
-"""Bounded by design (issue 13): the limits policy, the readers that apply it while streaming, the
+"""Bounded by design: the limits policy, the readers that apply it while streaming, the
 algorithms that cannot blow up, and the safe exports.
 
 Every expected message is written out here; every limit is passed at the line the test says, with

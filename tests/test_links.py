@@ -1,4 +1,4 @@
-"""Deep links (issue 13): one validating parser of the query string (``workbench/links.py``), and a
+"""Deep links: one validating parser of the query string (``workbench/links.py``), and a
 walk of every page with hostile values for each key it reads, asserting that no traceback
 (``stException``) reaches the page and that the refused value is reported in the page.
 
@@ -163,8 +163,18 @@ def test_every_page_survives_every_hostile_value(page: str, key: str, value: str
     _check(page, key, value)
 
 
-@pytest.mark.parametrize("value", QUICK, ids=lambda v: str(v)[:20])
-@pytest.mark.parametrize("page", sorted(PAGE_KEYS))
+def _all_at_once() -> list[object]:
+    """Every page with every quick value; the fast run renders each page once (its value taken in
+    turn from QUICK), ``make test`` all of them."""
+    out: list[object] = []
+    for i, page in enumerate(sorted(PAGE_KEYS)):
+        for j, value in enumerate(QUICK):
+            marks = () if j == i % len(QUICK) else (pytest.mark.slow,)
+            out.append(pytest.param(page, value, marks=marks, id=f"{page}-{value[:20]}"))
+    return out
+
+
+@pytest.mark.parametrize(("page", "value"), _all_at_once())
 def test_every_page_survives_unknown_keys_and_all_keys_at_once(page: str, value: str) -> None:
     """All of a page's keys hostile in one visit, with an unknown key: no traceback, and every key
     whose value is not used is named in the sidebar's warning (the fast run; one key at a time is

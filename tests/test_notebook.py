@@ -1,4 +1,4 @@
-"""docs/example.ipynb runs (issue 18, part 2): executed with nbclient on the project's own Python.
+"""docs/example.ipynb runs: executed with nbclient on the project's own Python.
 
 The kernel is this interpreter (the project's ``.venv``): a kernel spec naming ``sys.executable``
 is written into a temporary ``JUPYTER_PATH``, so nothing installed outside the project is used.

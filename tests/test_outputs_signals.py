@@ -431,6 +431,7 @@ def test_a_binary_file_is_named_before_any_job_runs(tmp_path: Path) -> None:
     assert one_line_problems(done) == [] and done.stderr.startswith(f"{binary}:1: "), done.stderr
 
 
+@pytest.mark.slow
 def test_keep_going_prints_the_rows_of_the_jobs_that_finished(tmp_path: Path) -> None:
     path, binary = _five_good_and_a_binary(tmp_path)
     done = run_evalcore(["batch", str(path), "--jobs", "1", "--keep-going", "--format", "csv"])
@@ -444,6 +445,7 @@ def test_keep_going_prints_the_rows_of_the_jobs_that_finished(tmp_path: Path) ->
     assert [(f.gold, f.metric, f.systems) for f in outcome.failures] == [("fr", "attach", ("s6",))]
 
 
+@pytest.mark.slow
 def test_a_job_that_fails_while_running_is_kept_going_past(tmp_path: Path) -> None:
     from outputs_signals import sentences
 

@@ -40,12 +40,15 @@ EVALB = ASSETS / "evalb"
 
 def _evalb_case(capsys: pytest.CaptureFixture[str], name: str, prm: Path, report: str) -> str:
     """evalb's report, after checking that ``evalcore parseval`` (the count-only path) and
-    ``evalcore.parseval`` (the tree path) print it byte for byte."""
+    ``evalcore.parseval`` (its rows, and with every sentence kept, the tree path) print it byte
+    for byte."""
     gold, test = str(PINS / f"{name}.gld"), str(PINS / f"{name}.tst")
     expected = (PINS / report).read_text(encoding="utf-8")
     assert main(["parseval", gold, test, "--prm", str(prm)]) == 0
     assert capsys.readouterr().out == expected
     assert format_evalb_report(evalcore.parseval(gold, test, prm=prm)) == expected
+    kept = evalcore.parseval(gold, test, prm=prm, keep_sentences=True)
+    assert kept.rows == () and format_evalb_report(kept) == expected
     return expected
 
 

@@ -182,7 +182,7 @@ def test_deep_tree_needs_no_recursion() -> None:
     depth = 5000
     text = "(X " * depth + "w" + ")" * depth
     with pytest.raises(LimitError, match=r"<string>:1: tree is more than 1024 brackets deep \(limit 1024;"):
-        parse_ptb(text)  # the default depth limit (issue 13); raised, the reader has no depth problem
+        parse_ptb(text)  # the default depth limit; raised, the reader has no depth problem
     (t,) = parse_ptb(text, limits=Limits(depth=depth))
     assert len(t) == depth + 1
     assert write_ptb([t]).strip() == text

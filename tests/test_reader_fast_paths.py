@@ -1,4 +1,4 @@
-"""The readers' fast paths (issue 18, part 4) against what they replace.
+"""The readers' fast paths against what they replace.
 
 * CoNLL-U: a plain-integer ID is read without the ``conllu`` library, and comments are split without
   it; the library's own ``parse_id_value`` / ``parse_comment_line`` are the reference here.
@@ -308,6 +308,9 @@ def test_count_reader_reads_a_wsj_line_and_declines_what_it_cannot_read() -> Non
     assert (words, tags, length) == (["Pierre", "Vinken", "is"], ["NNP", "NNP", "VBZ"], 5)
     assert sorted(keys) == [(0, 2, "NP"), (0, 3, ""), (0, 3, "S"), (2, 3, "VP")]
     for bad in ["(S (NP a b) (VP c))", "(S (NP a)", "(S (NP a)))", "word (S a)", "( NP (NN a))"]:
+        assert _count_reading(bad, config, Limits()) is None
+    # as many ")" as "(", but a word outside a preterminal, or an empty bracket: declined too
+    for bad in ["(S (NP a (NN b))))", "(S (X ) (NN a))))"]:
         assert _count_reading(bad, config, Limits()) is None
     # glued brackets: one bracket per "(" (hand count: the outer "" and S over the word)
     for glued, brackets in [

@@ -301,6 +301,7 @@ def test_ned_pl_leaves_out_hash_sym_and_ls_as_punct_tags_nedpl_does() -> None:
     assert nedpl.signature == "attach|punct:no-nedpl|maxlen:none|deprel:full|invalid:skip|v0.1.0"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not DATA.is_dir(), reason=f"shared data folder not found at {DATA}")
 @pytest.mark.parametrize(("name", "max_len"), [("wsj_rb.ml10", 10), ("wsj_rb", None)])
 def test_ned_pl_on_the_wsj_sample_right_branching(

@@ -215,7 +215,7 @@ def test_long_chains_are_iterative() -> None:
 
 
 def test_arc_height_follows_nesting_not_distance() -> None:
-    """Issue 14: arcs are as high as what they span needs, not as long as they are.  Word 1 heads
+    """Arcs are as high as what they span needs, not as long as they are.  Word 1 heads
     word 30 (distance 29) over a chain 2 -> 3 -> ... -> 30 of adjacent arcs: the chain is one level
     (depth 1), the long arc sits on it (depth 2), the root arrow of word 1 above that (3)."""
     n = 30
@@ -534,7 +534,7 @@ def test_render_never_imports_streamlit() -> None:
 
 
 def test_render_imports_no_metric() -> None:
-    """Drawings take verdicts (issue 14, ARCHITECTURE: layout takes verdicts): importing every
+    """Drawings take verdicts (layout takes verdicts): importing every
     render module loads no ``evalcore.metrics`` module, directly or through another module."""
     modules = sorted(p.stem for p in (ROOT / "evalcore" / "render").glob("*.py") if p.stem != "__init__")
     assert {"layout", "svg", "dot", "edits", "lattice_draw"} <= set(modules)

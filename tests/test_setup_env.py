@@ -1,4 +1,4 @@
-"""The README's set-up on a stock Debian/Ubuntu Python (issue 11).
+"""The README's set-up on a stock Debian/Ubuntu Python.
 
 From a fresh copy of the repository (the files ``git ls-files`` names, which
 is what a clone holds), with ``PATH`` restricted to ``/usr/bin:/bin`` so that

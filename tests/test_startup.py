@@ -1,4 +1,4 @@
-"""Start-up of the command line (issue 18, part 4): only the chosen command's module is imported.
+"""Start-up of the command line: only the chosen command's module is imported.
 
 Structural checks, not timings (the figures are printed by ``benchmarks/bench_startup.py``): a fresh
 interpreter that imports :mod:`evalcore.cli`, or builds the parser for ``--help`` or for one
@@ -107,7 +107,7 @@ def test_the_light_import_check_sees_a_heavy_one() -> None:
     assert "numpy" in loaded
 
 
-# Running a command on one sentence: what it does not import (lazy imports, issue 18 part 4).
+# Running a command on one sentence: what it does not import (lazy imports).
 LAZY = {
     "attach": (
         "evalcore.metrics.conll18",

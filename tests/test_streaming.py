@@ -1,4 +1,4 @@
-"""Streaming (issue 8): the command line holds one sentence at a time, whatever the corpus length.
+"""Streaming: the command line holds one sentence at a time, whatever the corpus length.
 
 The readers the commands use are wrapped so that every tree they hand out is tracked with a weak
 reference: the most trees alive at once must stay a small constant (a command that kept the trees,
@@ -20,12 +20,13 @@ from typing import Any
 import pytest
 from ec_support import CliResult, conllu_sentence
 
-import evalcore.commands.attach as attach_cmd
-import evalcore.commands.freval as freval_cmd
-import evalcore.commands.parseval as parseval_cmd
 import evalcore.commands.tedeval as tedeval_cmd
 import evalcore.formats._io as io_module
+import evalcore.formats.conllu as conllu_module
 import evalcore.formats.evalb as evalb_module
+import evalcore.formats.ptb as ptb_module
+import evalcore.metrics.attachment as attachment_module
+import evalcore.metrics.freval as freval_module
 import evalcore.metrics.parseval as parseval_module
 import evalcore.significance as sig
 from evalcore.experiment import ExperimentConfig, NamedTrees, Scheme, run_experiment
@@ -144,9 +145,9 @@ def test_attach_command_streams(
     corpus: dict[str, str], run_cli: RunCli, monkeypatch: pytest.MonkeyPatch, per_sentence: bool
 ) -> None:
     tracker = Tracker()
-    real = attach_cmd.read_conllu
-    monkeypatch.setattr(attach_cmd, "read_conllu", lambda *a, **k: tracker.trees(real(*a, **k)))
-    results = capture(monkeypatch, attach_cmd, "attach_corpus")
+    real = conllu_module.read_conllu  # the attach family's run imports both when it runs
+    monkeypatch.setattr(conllu_module, "read_conllu", lambda *a, **k: tracker.trees(real(*a, **k)))
+    results = capture(monkeypatch, attachment_module, "attach_corpus")
     options = ("--per-sentence",) if per_sentence else ()
     r = run_cli("attach", corpus["gold"], corpus["sys"], "--format", "json", *options)
     assert r.code == 0, r.err
@@ -189,8 +190,8 @@ def test_parseval_and_freval_keep_only_problem_sentences(corpus: dict[str, str])
         # --input tree: evalcore parseval's reader of readings (the line layout counts, below)
         ("parseval", parseval_module, "parseval_lines", "evalb"),
         ("parseval", parseval_module, "parseval_lines", "json"),
-        ("freval", freval_cmd, "freval_corpus", "text"),
-        ("freval", freval_cmd, "freval_corpus", "json"),
+        ("freval", freval_module, "freval_corpus", "text"),  # imported by the family's run
+        ("freval", freval_module, "freval_corpus", "json"),
     ],
 )
 def test_bracket_commands_stream(
@@ -203,8 +204,8 @@ def test_bracket_commands_stream(
     fmt: str,
 ) -> None:
     tracker = Tracker()
-    real = parseval_cmd.read_ptb_sentences
-    monkeypatch.setattr(parseval_cmd, "read_ptb_sentences", lambda *a, **k: tracker.lines(real(*a, **k)))
+    real = ptb_module.read_ptb_sentences  # imported by the family's run when it runs
+    monkeypatch.setattr(ptb_module, "read_ptb_sentences", lambda *a, **k: tracker.lines(real(*a, **k)))
     read = evalb_module.read_evalb_sentences  # evalcore parseval: evalb's reading, no trees
     monkeypatch.setattr(evalb_module, "read_evalb_sentences", lambda *a, **k: tracker.readings(read(*a, **k)))
     results = capture(monkeypatch, module, function)

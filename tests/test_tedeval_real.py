@@ -1,4 +1,4 @@
-"""TedEval on real treebanks (issue 3 "Must show"): French-GSD UD vs SUD, EWT with spaCy parses."""
+"""TedEval on real treebanks: French-GSD UD vs SUD, EWT with spaCy parses."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def test_two_golds_agree_under_generalization(french: tuple[NamedTrees, NamedTre
     rows = {(r.against, r.metric): r for r in result.rows}
     assert result.sentences == 416
     las = rows[("sud", "LAS")].cell("ud_gold")
-    assert las is not None and las.score == pytest.approx(0.2621, abs=5e-5)  # about 0.26 (issue 3)
+    assert las is not None and las.score == pytest.approx(0.2621, abs=5e-5)  # about 0.26
     assert rows[("sud", "UAS")].cell("ud_gold").score == pytest.approx(0.5164, abs=5e-5)  # type: ignore[union-attr]
     for metric in ("U-TED", "L-TED"):
         row = rows[("ud+sud", metric)]

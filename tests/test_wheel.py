@@ -1,4 +1,4 @@
-"""The wheel brings the workbench (issue 18, part 3; docs/app.md "From the wheel").
+"""The wheel brings the workbench (docs/app.md "From the wheel").
 
 From a fresh copy of the checkout: ``python -m build`` makes the sdist and the wheel; a fresh
 virtual environment gets the wheel alone (no streamlit: ``evalcore --version`` and ``evalcore

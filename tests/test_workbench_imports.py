@@ -1,4 +1,4 @@
-"""The workbench's modules import one another without a loop (issue 14, item 7), and each imports
+"""The workbench's modules import one another without a loop, and each imports
 on its own in a fresh interpreter.
 
 The graph is read from the sources (every ``import workbench.X`` / ``from workbench.X import``,

@@ -18,14 +18,13 @@ from functools import cached_property
 import pandas as pd
 
 from evalcore.errors import EvalcoreError
-from evalcore.families.parseval import Extraction, extraction_config
+from evalcore.families.freval import FrevalSettings, freval_config
 from evalcore.formats.evalb import read_evalb
 from evalcore.formats.prm import COLLINS, EvalbParams, read_prm
 from evalcore.formats.ptb import PtbLine, read_ptb_sentences
 from evalcore.fragments import fragment_counts
 from evalcore.limits import Limits
 from evalcore.metrics.freval import (
-    FrevalConfig,
     FrevalResult,
     FrevalScore,
     f1_by_size_frame,
@@ -139,19 +138,14 @@ def _run(
     gold_digest: str,
     test_digest: str,
     prm_digest: str,
-    extraction: Extraction,
-    strict: bool,
-    cutoff_len: int | None,
+    settings: FrevalSettings,
     _gold: TreeFile,
     _test: TreeFile,
     _params: EvalbParams,
 ) -> FrevalResult:
     """A run, keyed on the files' contents and the frozen settings (always without a size limit;
     see the module doc)."""
-    config = FrevalConfig(
-        extraction=extraction_config(extraction, params=_params), strict=strict, cutoff_len=cutoff_len
-    )
-    return freval_corpus(sentences(_gold), sentences(_test), config)
+    return freval_corpus(sentences(_gold), sentences(_test), freval_config(settings, params=_params))
 
 
 @dataclass(frozen=True)
@@ -173,24 +167,24 @@ def run_series(
     gold: TreeFile,
     tests: Sequence[TreeFile],
     prm: TreeFile | None,
-    extraction: Extraction,
-    cutoff_len: int | None = None,
+    settings: FrevalSettings,
     variants: Sequence[str] = ("as set",),
 ) -> list[Series]:
-    """FREVAL of every parser file under every variant against ``gold`` (cached), brackets
-    extracted as ``extraction`` says with the parameter file ``prm`` (``None``: COLLINS.prm)."""
+    """FREVAL of every parser file under every variant against ``gold`` (cached) under ``settings``
+    with the parameter file ``prm`` (``None``: COLLINS.prm), every size counted (``max_size`` is
+    the page's to apply)."""
     out: list[Series] = []
     params, files = params_of(prm), () if prm is None else (prm.digest,)
     for test in tests:
         for variant in [v for v in VARIANTS if v in variants] or ["as set"]:
             name = test.name if variant == "as set" else f"{test.name} ({variant})"
             no_labels, strict = VARIANTS[variant]
-            chosen = replace(extraction, unlabeled=extraction.unlabeled or no_labels)
+            chosen = replace(
+                settings, unlabeled=settings.unlabeled or no_labels, strict=strict, max_size=None
+            )
             run = _run.by(gold.digest, test.digest, *files)
             try:
-                result = run(
-                    gold.digest, test.digest, "".join(files), chosen, strict, cutoff_len, gold, test, params
-                )
+                result = run(gold.digest, test.digest, "".join(files), chosen, gold, test, params)
             except EvalcoreError as exc:
                 out.append(Series(name, test.name, variant, None, str(exc)))
                 continue

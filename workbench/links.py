@@ -36,7 +36,7 @@ from typing import Literal, TypeVar
 
 from evalcore.atlas import GROUPINGS as ATLAS_GROUPINGS
 from evalcore.declare import declared
-from evalcore.families.parseval import Extraction
+from evalcore.families.freval import FrevalSettings
 from evalcore.metrics.breakdown import GROUPINGS as BREAKDOWN_GROUPINGS
 from workbench.datasets import BUILTINS
 from workbench.fit import ZOOMS
@@ -170,12 +170,14 @@ NED_KEYS: tuple[str, ...] = (
 
 Kind = Literal["choice", "sentence", "number", "flag", "text", "name"]
 
-DECLARED: tuple[type, ...] = (Extraction,)
+DECLARED: tuple[type, ...] = (FrevalSettings,)
 """The settings declarations (:mod:`evalcore.families`) whose fields' ``link=`` keys the pages bind
 (:func:`workbench.settings_form.settings_form`); a key declared twice takes its first declaration."""
 
-APP_MAXIMUM: Mapping[str, int] = MappingProxyType({"maxerror": 1_000_000})
-"""The largest number a link may ask for, where the app bounds a setting the command line does not."""
+APP_RANGE: Mapping[str, tuple[int, int]] = MappingProxyType(
+    {"maxerror": (0, 1_000_000), "maxsize": (1, 10_000), "cutoff": (0, 100_000)}
+)
+"""The numbers a link may ask for, where the app bounds a setting more than the command line does."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,21 +219,19 @@ _DECLARED_KINDS: Mapping[str, Kind] = MappingProxyType(
 )
 
 
-def declared_keys(classes: Iterable[type], maximum: Mapping[str, int]) -> tuple[LinkKey, ...]:
+def declared_keys(classes: Iterable[type], bounds: Mapping[str, tuple[int, int]]) -> tuple[LinkKey, ...]:
     """The link keys of the declared settings of ``classes`` (:mod:`evalcore.declare`): each field
-    with a ``link=`` gives its key, of its kind, with its help, choices and minimum (``maximum``:
-    the app's bound, by key)."""
+    with a ``link=`` gives its key, of its kind, with its help, choices and minimum (``bounds``: the
+    app's range, by key)."""
     keys: dict[str, LinkKey] = {}
     for cls in classes:
         for d in declared(cls):
             name = d.option.link
             if name is None or name in keys:
                 continue
-            top = maximum.get(name, 999_999_999)
+            low, top = bounds.get(name, (d.option.minimum or 0, 999_999_999))
             kind = _DECLARED_KINDS[d.kind]
-            keys[name] = LinkKey(
-                name, kind, d.option.help, d.choices, minimum=d.option.minimum or 0, maximum=top
-            )
+            keys[name] = LinkKey(name, kind, d.option.help, d.choices, minimum=low, maximum=top)
     return tuple(keys.values())
 
 
@@ -308,8 +308,6 @@ LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
             LinkKey("row", "name", "the row whose sentences are listed (against · metric)", max_length=200),
             LinkKey("worst", "name", "the parse the sentences are ordered by, worst first", max_length=200),
             # the FREVAL page's own choices (pages/2_FREVAL.py)
-            LinkKey("maxsize", "number", "largest fragment size", minimum=1, maximum=10_000, max_length=5),
-            LinkKey("cutoff", "number", "longest sentence (words)", maximum=100_000, max_length=6),
             LinkKey("variants", "name", "ways to score each file, comma-separated", max_length=200),
             LinkKey("baseline", "name", "the curve the others are compared with", max_length=400),
             LinkKey("run", "name", "the run of the one-sentence view", max_length=400),
@@ -356,7 +354,7 @@ LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
                 choices=BREAKDOWN_SORTS,
                 max_length=10,
             ),
-            *declared_keys(DECLARED, APP_MAXIMUM),
+            *declared_keys(DECLARED, APP_RANGE),
         )
     }
 )

@@ -7,9 +7,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from evalcore.commands._common import add_label_arguments, named_path, refuse, warn
-from evalcore.conversion import ConversionConfig
-from evalcore.labelalign import AlignSettings, align_files
+from evalcore.commands._common import named_path, refuse, warn
+from evalcore.declare import add_arguments, from_namespace
+from evalcore.families import align_labels as family
+from evalcore.families.align_labels import LABELS, THRESHOLDS, AlignLabelsSettings
 from evalcore.report.labels import alignment_csv, alignment_json, alignment_map, alignment_text
 
 __all__ = ["register", "run"]
@@ -30,50 +31,24 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     p.add_argument("gold_a", metavar="GOLD_A")
     p.add_argument("gold_b", metavar="GOLD_B")
-    p.add_argument(
-        "--direction",
-        choices=("a-b", "b-a", "both"),
-        default="a-b",
-        help="map A's labels onto B's (default), B's onto A's, or both (two blocks)",
-    )
-    p.add_argument(
-        "--min-support", type=int, default=5, help="least co-occurrences of a kept pair (default 5)"
-    )
-    p.add_argument(
-        "--min-share", type=float, default=0.5, help="least share of a label's occurrences (default 0.5)"
-    )
-    add_label_arguments(p)
-    p.add_argument(
-        "--skip-mismatched",
-        action="store_true",
-        help="skip (and count) sentences whose words differ between the files instead of failing",
-    )
+    add_arguments(p, AlignLabelsSettings, only=lambda d: d.name in THRESHOLDS)
+    add_arguments(p, AlignLabelsSettings, only=lambda d: d.name in LABELS)
+    add_arguments(p, AlignLabelsSettings, only=lambda d: d.name not in THRESHOLDS | LABELS)
     p.add_argument("--format", choices=("map", "json", "csv", "text"), default="map")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    settings = from_namespace(AlignLabelsSettings, args)
     try:
-        settings = AlignSettings(args.min_support, args.min_share)
+        family.align_settings(settings)
     except ValueError as exc:
         return refuse("align-labels", str(exc))
     name_a, path_a = named_path(args.gold_a)
     name_b, path_b = named_path(args.gold_b)
-    conv = ConversionConfig(
-        function_separators=args.function_sep,
-        fold_case=args.fold_case,
-        category_labels=args.category_labels,
-    )
-    alignments = align_files(
-        path_a,
-        path_b,
-        settings,
-        conv,
-        direction=args.direction,
-        names=(name_a, name_b),
-        skip_mismatched=args.skip_mismatched,
-        limits=args.limits,
-    )
+    alignments = family.run(
+        family.AlignInputs(path_a, path_b, (name_a, name_b)), settings, args.limits
+    ).alignments
     first = alignments[0]
     if first.skipped_mismatched:
         warn(f"skipped {first.skipped_mismatched} sentence(s) whose words differ between the files")

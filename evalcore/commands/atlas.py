@@ -8,19 +8,22 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 
-from evalcore.atlas import GROUPINGS, Atlas, AtlasConfig, ClassifiedOp, build_atlas, gold_parse_name, ops_of
+from evalcore.atlas import GROUPINGS, Atlas, ClassifiedOp, gold_parse_name, ops_of
 from evalcore.commands import tedeval
 from evalcore.commands._common import named_path, refuse, say, warn
+from evalcore.declare import Declared, add_arguments, from_namespace
 from evalcore.errors import InputFormatError
-from evalcore.experiment import NamedTrees, Scheme
+from evalcore.experiment import ExperimentConfig, NamedTrees, Scheme
+from evalcore.families import atlas as family
+from evalcore.families.atlas import AtlasSettings
 from evalcore.formats.detect import read_trees
 from evalcore.limits import Limits
 from evalcore.outputs import OutputOption, write_text
-from evalcore.ranking import RankingConfig, rank_parses
 from evalcore.report.atlas import (
-    atlas_json,
+    atlas_result_json,
     atlas_text,
     group_csv,
     misc_conllu,
@@ -32,6 +35,10 @@ from evalcore.report.tables import json_text
 from evalcore.trees import DepTree
 
 __all__ = ["register", "run"]
+
+
+def _settings(*names: str) -> Callable[[Declared], bool]:
+    return lambda d: d.name in names
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -48,11 +55,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     tedeval.add_experiment_arguments(p)
     p.add_argument("--format", choices=("text", "json", "csv"), default="text")
-    p.add_argument(
-        "--per-sentence",
-        action="store_true",
-        help="JSON: add every operation with its groups; CSV: write the operations instead of the groups",
-    )
+    add_arguments(p, AtlasSettings, only=_settings("per_sentence"))
     p.add_argument("--top", type=int, default=5, help="text: groups shown per parse/target (default 5)")
     p.add_argument(
         "--grouping",
@@ -60,37 +63,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         choices=GROUPINGS,
         help="text: the groupings shown (repeatable; default: construction)",
     )
-    p.add_argument("--no-golds", action="store_true", help="do not take the golds as parses of their scheme")
-    p.add_argument("--no-ranking", action="store_true", help="skip the ranking and its significance tests")
-    p.add_argument(
-        "--freval-sizes",
-        type=int,
-        default=3,
-        metavar="N",
-        help="ranking: FREVAL F1 rows for fragment sizes 1..N where a parse and its gold are constituency "
-        "trees (default 3)",
-    )
+    add_arguments(p, AtlasSettings, only=_settings("no_golds", "no_ranking", "freval_sizes"))
     p.add_argument(
         "--export-misc",
         action=OutputOption,
         metavar="OUT.conllu",
         help="write a CoNLL-U file with verdicts in MISC",
     )
-    p.add_argument(
-        "--export-parse", metavar="NAME", help="the parse whose verdicts are exported (default: the first)"
-    )
-    p.add_argument(
-        "--export-target",
-        metavar="TARGET",
-        help="a gold's scheme or a generalization ('ud+sud'); default: the generalization of all schemes",
-    )
-    p.add_argument(
-        "--export-side",
-        choices=("gold", "parse"),
-        default="gold",
-        help="write the gold (the target's, or the parse's own for a generalization) or the parse",
-    )
-    p.add_argument("--export-unlabeled", action="store_true", help="export the unlabeled scripts' verdicts")
+    add_arguments(p, AtlasSettings, only=lambda d: d.name.startswith("export_"))
     p.set_defaults(run=run, input_files=tedeval.input_files)
 
 
@@ -151,33 +131,28 @@ def _export(args: argparse.Namespace, schemes: list[Scheme], atlas: Atlas) -> No
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.freval_sizes < 1:
-        raise InputFormatError(f"--freval-sizes: must be at least 1 (got {args.freval_sizes})")
+    settings = from_namespace(AtlasSettings, args)
+    if args.format == "csv":  # the CSV has no ranking
+        settings = replace(settings, no_ranking=True)
     try:  # the settings are checked before any file is read
-        rcfg = RankingConfig(args.shuffles, args.seed, args.test, freval_sizes=args.freval_sizes)
+        family.ranking_config(settings, args.shuffles, args.seed, args.test)
     except ValueError as exc:
         return refuse("atlas", str(exc))
     schemes = tedeval.schemes_from_args(args, _load)
-    config = AtlasConfig(tedeval.ted_config_from_args(args), args.skip_mismatched, not args.no_golds)
-    keep = bool(args.per_sentence or args.export_misc)
-    atlas, result = build_atlas(schemes, config, keep_ops=keep)
-    ranking = None
-    if not args.no_ranking and args.format != "csv":
-        real = [p.name for s in schemes for p in s.parses]
-        if len(real) >= 2:
-            ranking = rank_parses(result, schemes, rcfg, parses=real)
-    if atlas.skipped_mismatched:
-        warn(f"skipped {atlas.skipped_mismatched} sentence(s) whose words differ between files")
-    if atlas.skipped_invalid:
-        warn(f"skipped {atlas.skipped_invalid} sentence(s) that are not trees")
+    experiment = ExperimentConfig(
+        tedeval.ted_config_from_args(args), args.shuffles, args.seed, args.test, args.skip_mismatched
+    )
+    inputs = family.AtlasInputs(tuple(schemes), experiment)
+    result = family.run(inputs, settings, args.limits, on_warning=warn, keep_ops=bool(args.export_misc))
+    atlas = result.atlas
     if args.export_misc:
         _export(args, schemes, atlas)
     if args.format == "json":
-        sys.stdout.write(json_text(atlas_json(atlas, ranking, per_sentence=args.per_sentence)))
+        sys.stdout.write(json_text(atlas_result_json(result, per_sentence=settings.per_sentence)))
     elif args.format == "csv":
-        sys.stdout.write(op_csv(atlas.ops) if args.per_sentence else group_csv(atlas))
+        sys.stdout.write(op_csv(atlas.ops) if settings.per_sentence else group_csv(atlas))
     else:
         sys.stdout.write(atlas_text(atlas, top=args.top, groupings=tuple(args.grouping or ("construction",))))
-        if ranking is not None:
-            sys.stdout.write("\n" + ranking_text(ranking))
+        if result.ranking is not None:
+            sys.stdout.write("\n" + ranking_text(result.ranking))
     return 0

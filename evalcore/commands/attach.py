@@ -21,22 +21,18 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from evalcore.commands._common import (
-    add_bootstrap_arguments,
-    bootstrap_settings,
-    named_path,
-    paired_settings,
-    refuse,
-    warn,
-)
+from evalcore.commands._common import named_path, refuse, warn
+from evalcore.declare import InvalidSetting, add_arguments, from_namespace
 from evalcore.errors import EvalcoreError, MismatchError
-from evalcore.formats.conllu import read_conllu
-from evalcore.metrics.attachment import AttachConfig, AttachResult, attach_corpus
+from evalcore.families import attach as family
+from evalcore.families.attach import RESAMPLING, AttachSettings
+from evalcore.families.common import Resampling
 from evalcore.metrics.breakdown import GROUPINGS, GroupBy
 from evalcore.report.attach import attach_csv, attach_json, attach_text
 from evalcore.report.tables import json_text
 
 if TYPE_CHECKING:
+    from evalcore.metrics.attachment import AttachConfig, AttachResult
     from evalcore.metrics.breakdown import BreakdownResult
     from evalcore.resampling import BootstrapSettings, Intervals
 
@@ -61,12 +57,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     add_attach_arguments(p)
     add_breakdown_arguments(p)
-    add_bootstrap_arguments(p)
+    add_arguments(p, Resampling)
     p.set_defaults(run=run)
 
 
 def add_attach_arguments(p: argparse.ArgumentParser) -> None:
-    """GOLD, SYSTEM and the options of the corpus scores."""
+    """GOLD, SYSTEM and the options of the corpus scores (declared by
+    :class:`~evalcore.families.attach.AttachSettings`), and ``--format``."""
     p.add_argument("gold", help="gold CoNLL-U / CoNLL-X file (.gz accepted)")
     p.add_argument(
         "system", help="system CoNLL-U / CoNLL-X file (same tokens, or another tokenization of the same text)"
@@ -78,23 +75,7 @@ def add_attach_arguments(p: argparse.ArgumentParser) -> None:
         help="a second system over the same gold: both scored, and the paired test (approximate "
         "randomization) of each difference",
     )
-    p.add_argument("--no-punct", action="store_true", help="leave gold punctuation tokens out of the counts")
-    p.add_argument(
-        "--punct-tags",
-        choices=("ptb", "nedpl"),
-        default="ptb",
-        help="with --no-punct, which tokens are punctuation: ptb (default: UPOS PUNCT, the PTB tags "
-        ", . : `` '' -LRB- -RRB-, SPMRL yy*) or nedpl (NED.pl's XPOS tags, which add # ( ) SYM LS: "
-        "the NED paper's WSJ10 tables); signature punct:no-nedpl",
-    )
-    p.add_argument("--max-len", type=int, metavar="N", help="only sentences of at most N (counted) tokens")
-    p.add_argument("--deprel-base", action="store_true", help="compare only the deprel part before ':'")
-    p.add_argument(
-        "--strict",
-        action="store_true",
-        help="fail (exit 2) on a sentence that is not a tree, instead of skipping and counting it",
-    )
-    p.add_argument("--per-sentence", action="store_true", help="also report every sentence's counts")
+    add_arguments(p, AttachSettings, only=lambda d: d.name not in RESAMPLING)
     p.add_argument(
         "--format",
         choices=("text", "json", "csv", "conll18"),
@@ -239,38 +220,27 @@ def _run_aligned(args: argparse.Namespace, difference: MismatchError, boot: Boot
     return 0
 
 
-def _attach_config(args: argparse.Namespace) -> AttachConfig | None:
-    if args.max_len is not None and args.max_len < 0:
-        refuse("attach", "--max-len must be >= 0")
+def _config(settings: AttachSettings) -> AttachConfig | None:
+    """The metric's configuration, or ``None`` once a setting out of its range is refused."""
+    try:
+        return family.attach_config(settings)
+    except InvalidSetting as exc:
+        refuse("attach", f"{exc.field.option.flag} {exc.message}")
         return None
-    if args.punct_tags != "ptb" and not args.no_punct:
-        refuse("attach", "--punct-tags says which tokens --no-punct leaves out: give --no-punct")
-        return None
-    return AttachConfig(
-        no_punct=args.no_punct,
-        max_len=args.max_len,
-        deprel_base=args.deprel_base,
-        skip_invalid=not args.strict,
-        punct_tags=args.punct_tags,
-    )
 
 
-def _score(args: argparse.Namespace, system: str, config: AttachConfig, keep: bool) -> AttachResult:
-    result = attach_corpus(
-        read_conllu(args.gold, on_invalid="keep", limits=args.limits),
-        read_conllu(system, on_invalid="keep", limits=args.limits),
-        config,
-        per_sentence=keep,
-    )
-    for w in result.warnings:
-        warn(w)
-    return result
+def _warn_all(*results: AttachResult | None) -> None:
+    for result in results:
+        for w in () if result is None else result.warnings:
+            warn(w)
 
 
 _ATTACH_LABELS = ("UAS", "LAS", "label acc", "undirected", "NED")
 
 
-def _run_two_systems(args: argparse.Namespace, boot: BootstrapSettings | None) -> int:
+def _run_two_systems(
+    args: argparse.Namespace, settings: AttachSettings, boot: BootstrapSettings | None
+) -> int:
     """``GOLD A B``: both systems scored on the same gold sentences, and each metric's paired
     approximate-randomization test (docs/tedeval.md, "The cross-scheme experiment and significance"); rows of
     per-gold-sentence counts.  Same tokens (or ``--format conll18``, the character alignment); no
@@ -278,41 +248,46 @@ def _run_two_systems(args: argparse.Namespace, boot: BootstrapSettings | None) -
     refused = _given(args, (("per_sentence", "--per-sentence"), ("by", "--by"), ("confusion", "--confusion")))
     if refused:
         return refuse("attach", f"{', '.join(refused)} take one system")
-    from evalcore.metrics.conll18 import evaluate_conll18
     from evalcore.report.resampling import paired_output
-    from evalcore.resampling import attach_pair_tables, compare, conll18_table
 
     name_a, path_a = named_path(args.system)
     name_b, path_b = named_path(args.system_b)
     if args.format == "conll18":
         if _conll18_refused(args):
             return 2
+        from evalcore.metrics.conll18 import evaluate_conll18
+        from evalcore.resampling import compare, conll18_table
+
         ra = evaluate_conll18(args.gold, path_a, limits=args.limits, per_sentence=True)
         rb = evaluate_conll18(args.gold, path_b, limits=args.limits, per_sentence=True)
-        cmp = compare(conll18_table(ra.sentences), conll18_table(rb.sentences), paired_settings(args), boot)
+        cmp = compare(
+            conll18_table(ra.sentences), conll18_table(rb.sentences), settings.paired_settings(), boot
+        )
         labels: tuple[str, ...] = cmp.names
         signature = cmp.sign(ra.signature)
     else:
-        config = _attach_config(args)
-        if config is None:
+        if _config(settings) is None:
             return 2
-        a, b = (_score(args, path, config, True) for path in (path_a, path_b))
-        ta, tb = attach_pair_tables([c for _, c in a.per_sentence], [c for _, c in b.per_sentence])
-        cmp = compare(ta, tb, paired_settings(args), boot)
+        inputs = family.AttachInputs(args.gold, path_a, path_b, names=(name_a, name_b))
+        outcome = family.run(inputs, settings, args.limits)
+        _warn_all(outcome, outcome.system_b)
+        assert outcome.comparison is not None  # two systems were given
+        cmp = outcome.comparison
         labels = _ATTACH_LABELS
-        signature = cmp.sign(a.score.signature)
+        signature = cmp.sign(outcome.score.signature)
     sys.stdout.write(paired_output(args.format, cmp, name_a, name_b, labels, signature))
     return 0
 
 
 def run(args: argparse.Namespace) -> int:
+    settings = from_namespace(AttachSettings, args)
     try:
-        boot = bootstrap_settings(args)
-        paired_settings(args)
+        boot = settings.bootstrap_settings()
+        settings.paired_settings()
     except ValueError as exc:
         return refuse("attach", str(exc))
     if args.system_b is not None:
-        return _run_two_systems(args, boot)
+        return _run_two_systems(args, settings, boot)
     if args.format == "conll18":
         return _run_conll18(args, boot)
     by: list[GroupBy] = list(dict.fromkeys(args.by))
@@ -322,7 +297,7 @@ def run(args: argparse.Namespace) -> int:
             "--format csv writes one table: give --by, --confusion or --per-sentence alone "
             "(or use --format json)",
         )
-    config = _attach_config(args)
+    config = _config(settings)
     if config is None:
         return 2
     groups = None
@@ -331,24 +306,18 @@ def run(args: argparse.Namespace) -> int:
 
         groups = BreakdownAccumulator(by, config)
     # streams: one sentence pair in memory at a time, per-sentence counts only if asked for
-    # (or for --bootstrap, which resamples them)
+    # (or for --bootstrap, which resamples them): the family's run decides
     try:
-        result = attach_corpus(
-            read_conllu(args.gold, on_invalid="keep", limits=args.limits),
-            read_conllu(args.system, on_invalid="keep", limits=args.limits),
-            config,
-            per_sentence=args.per_sentence or boot is not None,
+        result = family.run(
+            family.AttachInputs(args.gold, args.system),
+            settings,
+            args.limits,
             on_pair=None if groups is None else groups.add,
         )
     except MismatchError as difference:
         return _run_aligned(args, difference, boot)
-    for w in result.warnings:
-        warn(w)
-    ivs: Intervals | None = None
-    if boot is not None:
-        from evalcore.resampling import attach_table, intervals
-
-        ivs = intervals(attach_table([c for _, c in result.per_sentence]), boot)
+    _warn_all(result)
+    ivs = result.intervals
     if groups is not None:
         return _write_with_groups(args, result, ivs, groups.result(), by, config)
     if args.format == "json":

@@ -3,7 +3,7 @@ as evalb computes it").
 
 The default output is evalb's report, line for line, so that it can be
 diffed with evalb's.  Error and skip sentences are also reported on stderr.
-The helpers here (reading both files, the shared options) are used by
+The helpers here (the shared options, the problems on stderr) are used by
 ``evalcore freval`` too.
 """
 
@@ -12,15 +12,14 @@ from __future__ import annotations
 import argparse
 import shutil
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import IO
 
 from evalcore.commands._common import refuse, say, warn
 from evalcore.declare import InvalidSetting, add_arguments, declared, from_namespace
 from evalcore.families import parseval as family
 from evalcore.families.parseval import Extraction, ParsevalSettings
-from evalcore.formats.ptb import PtbLine, read_ptb_sentences
-from evalcore.metrics.parseval import ParsevalConfig, SentenceComparison, SentenceRow
+from evalcore.metrics.parseval import SentenceComparison, SentenceRow
 from evalcore.report.parseval import (
     EVALB_HEADER,
     evalb_report_tail,
@@ -33,12 +32,9 @@ from evalcore.report.tables import json_text
 
 __all__ = [
     "add_extraction_args",
-    "extraction_config",
-    "read_pair",
     "register",
     "report_problems",
     "run",
-    "stream_pair",
 ]
 
 
@@ -48,28 +44,6 @@ def add_extraction_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("gold", help="gold trees, bracketed (PTB / evalb .gld, .mrg, .psd; .gz accepted)")
     p.add_argument("test", help="parser output over the same sentences")
     add_arguments(p, Extraction)
-
-
-def extraction_config(args: argparse.Namespace) -> ParsevalConfig:
-    """The bracket-extraction settings from the shared options."""
-    collapse = bool(getattr(args, "collapse_unary", False))
-    extraction = from_namespace(Extraction, args)
-    return family.extraction_config(extraction, args.limits, warn, collapse_unary=collapse)
-
-
-def read_pair(args: argparse.Namespace) -> tuple[list[PtbLine], list[PtbLine]]:
-    """Both files' sentences, each read in the chosen (or detected) layout."""
-    gold, test = stream_pair(args)
-    return list(gold), list(test)
-
-
-def stream_pair(args: argparse.Namespace) -> tuple[Iterator[PtbLine], Iterator[PtbLine]]:
-    """Both files' sentences as streams (read as they are compared: memory does not grow with
-    the files)."""
-    return (
-        read_ptb_sentences(args.gold, layout=args.layout, limits=args.limits),
-        read_ptb_sentences(args.test, layout=args.layout, limits=args.limits),
-    )
 
 
 def report_problems(comparisons: Iterable[SentenceComparison], gold_name: str, total: int = 0) -> None:

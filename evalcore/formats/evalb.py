@@ -411,13 +411,37 @@ def evalb_line_reader(
     return read_split
 
 
+_GAPS_KEPT = 50_000  # the counting mode's memory of gaps read (cleared when full: it cannot grow)
+
+_Gap = tuple[int, tuple[str | None, ...]]
+
+
 def _counter(
     preterminals: Callable[[str], _Split | None], scored: Callable[[str], str | None]
 ) -> Callable[[str], CountReading | None]:
     """The counting mode of :func:`evalb_line_reader`: the split line's brackets massaged as they
-    close, as plain ``(start, end, label)`` tuples."""
-    labels: dict[str, str | None] = {}  # per "(LABEL" token: its scored label
-    get = labels.get
+    close, as plain ``(start, end, label)`` tuples.
+
+    Between two preterminals, evalb's line holds some ``)`` and then some ``(LABEL`` (a ``)`` after
+    a ``(LABEL`` of the same gap closes an empty bracket, and a word there is outside any
+    preterminal: both are left to the full reader).  The same gaps come back on every line
+    (``) ) (VP (VBZ``), so each is read once into its closes and its scored labels."""
+    gaps_read: dict[str, _Gap | None] = {}
+
+    def gap_of(gap: str) -> _Gap | None:
+        tokens = gap.split()
+        closes = 0
+        while closes < len(tokens) and tokens[closes] == ")":
+            closes += 1
+        opens = tokens[closes:]
+        if any(t[0] != "(" or t == ")" for t in opens):
+            return None  # "(X )" or a word outside a preterminal: evalb_line_reader tells
+        if len(gaps_read) >= _GAPS_KEPT:
+            gaps_read.clear()
+        entry = gaps_read[gap] = (closes, tuple(scored(t[1:]) for t in opens))
+        return entry
+
+    get = gaps_read.get
 
     def read(text: str) -> CountReading | None:
         split = preterminals(text)
@@ -429,24 +453,20 @@ def _counter(
         stack: list[tuple[int, str | None]] = []  # the brackets open: start and scored label
         push = stack.append
         pop = stack.pop
-        for pos, gap in compress(zip(before, gaps, strict=True), map(str.strip, gaps)):
-            fresh = False  # the last token opened a bracket (a preterminal or ")" came before the gap)
-            for tok in gap.split():
-                if tok == ")":
-                    if not stack or fresh:
-                        return None  # more ")" than "(", or "(X)" / "(X  )": evalb_line_reader tells
+        for pos, gap in zip(before, gaps, strict=True):
+            entry = get(gap) or gap_of(gap)
+            if entry is None:
+                return None
+            closes, opens = entry
+            if closes:
+                if closes > len(stack):
+                    return None  # more ")" than "(": evalb_line_reader tells
+                for _ in range(closes):
                     start, label = pop()
-                    fresh = False
                     if start != pos and label is not None:
                         add((start, pos, label))
-                elif tok[0] == "(":
-                    label = get(tok, "(")  # "(": not met yet (no label holds a bracket)
-                    if label == "(":
-                        label = labels[tok] = scored(tok[1:])
-                    push((pos, label))
-                    fresh = True
-                else:
-                    return None  # a word outside a preterminal (or "( LABEL")
+            for label in opens:
+                push((pos, label))
         if stack:
             return None
         return words, tags, keys, length

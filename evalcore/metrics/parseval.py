@@ -650,13 +650,15 @@ class ParsevalResult(Tabular):
     """All sentences, the ``-- All --`` score and the ``-- len<=CUTOFF --`` score.
 
     ``sentences`` holds every sentence, or only the error and skip sentences when
-    :func:`parseval_corpus` was asked not to keep the others (``keep_sentences=False``).
+    :func:`parseval_corpus` was asked not to keep the others (``keep_sentences=False``);
+    ``rows``, when kept, every sentence's numbers (the lines of evalb's report).
     """
 
     sentences: tuple[SentenceComparison, ...]
     all: ParsevalScore
     cutoff: ParsevalScore
     config: ParsevalConfig
+    rows: tuple[SentenceRow, ...] = ()
 
     @property
     def signature(self) -> str:

@@ -8,6 +8,7 @@ See docs/atlas.md for the columns.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from evalcore.atlas import (
     GROUPINGS,
@@ -18,16 +19,22 @@ from evalcore.atlas import (
     operation_group,
     word_verdicts,
 )
+from evalcore.display import Table, rows_of
 from evalcore.formats.conllu import write_conllu
 from evalcore.metrics.attachment import AttachConfig, judge_tokens
 from evalcore.ranking import OWN_GOLD, Ranking, RankRow
 from evalcore.report.tables import Cell, csv_text, text_table
 from evalcore.trees import DepTree, Token
 
+if TYPE_CHECKING:
+    from evalcore.families.atlas import AtlasResult
+
 __all__ = [
     "GROUP_HEADERS",
     "OP_HEADERS",
     "atlas_json",
+    "atlas_result_json",
+    "atlas_table",
     "atlas_text",
     "group_rows",
     "misc_tree",
@@ -172,6 +179,16 @@ def atlas_json(
             o["labeled"] = o["labeled"] == "yes"
         out["operations"] = ops
     return out
+
+
+def atlas_result_json(result: AtlasResult, *, per_sentence: bool = False) -> dict[str, object]:
+    """``evalcore atlas --format json``'s document of a result (:func:`atlas_json`)."""
+    return atlas_json(result.atlas, result.ranking, per_sentence=per_sentence)
+
+
+def atlas_table(result: AtlasResult) -> Table:
+    """One row per group of every (parse, target, scripts), as the command's CSV."""
+    return Table(GROUP_HEADERS, rows_of(group_rows(result.atlas)), result.signature)
 
 
 def atlas_text(atlas: Atlas, *, top: int = 5, groupings: Sequence[Grouping] = ("construction",)) -> str:

@@ -36,7 +36,18 @@ def attach_json(
     result: AttachResult, per_sentence: bool = False, intervals: Intervals | None = None
 ) -> dict[str, object]:
     """The JSON document: scores, counts, signature, and every sentence's counts if asked; with
-    ``intervals``, the bootstrap settings and each score's ``low``/``high``."""
+    ``intervals`` (or those of an :class:`~evalcore.families.attach.AttachOutcome`), the bootstrap
+    settings and each score's ``low``/``high``; an outcome of two systems: their paired test's document
+    (``evalcore attach GOLD A B --format json``)."""
+    from evalcore.families.attach import AttachOutcome
+
+    if isinstance(result, AttachOutcome):
+        if result.comparison is not None:
+            from evalcore.report.resampling import paired_json
+
+            cmp = result.comparison
+            return paired_json(cmp, *result.names, cmp.sign(result.score.signature))
+        intervals = intervals or result.intervals
     s = result.score
     out: dict[str, object] = {key: value for _, key, value in _values(result)}
     if intervals is not None:

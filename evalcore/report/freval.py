@@ -7,12 +7,27 @@ from typing import TYPE_CHECKING
 
 from evalcore.display import Table, rows_of
 from evalcore.metrics.freval import TABLE1_LIMITS, FrevalResult, limit_name
-from evalcore.report.tables import Cell, csv_text, text_table
+from evalcore.report.tables import Cell, csv_text, json_text, text_table
 
 if TYPE_CHECKING:  # with --bootstrap only (kept out of start-up)
+    from evalcore.families.freval_resampled import FrevalPaired
     from evalcore.resampling import Intervals
 
-__all__ = ["freval_csv", "freval_json", "freval_table", "freval_text"]
+__all__ = ["freval_csv", "freval_json", "freval_output", "freval_table", "freval_text"]
+
+
+def _intervals(result: FrevalResult) -> Intervals | None:
+    """The bootstrap's intervals the result carries, if any."""
+    from evalcore.families.freval_resampled import FrevalResampled
+
+    return result.intervals if isinstance(result, FrevalResampled) else None
+
+
+def _paired(result: FrevalResult) -> FrevalPaired | None:
+    """The comparison with a second parse the result carries, if any."""
+    from evalcore.families.freval_resampled import FrevalResampled
+
+    return result.paired if isinstance(result, FrevalResampled) else None
 
 
 def _signature(result: FrevalResult, intervals: Intervals | None) -> str:
@@ -42,10 +57,16 @@ def _empty(result: FrevalResult) -> tuple[int | str, int, int] | None:
 _ZERO_BOUNDS = {f"{m}_{b}": 0.0 for m in ("recall", "precision", "f1") for b in ("low", "high")}
 
 
-def freval_json(result: FrevalResult, intervals: Intervals | None = None) -> dict[str, object]:
+def freval_json(result: FrevalResult) -> dict[str, object]:
     """The JSON document: counts and scores per fragment size, FLR / FLP / F1, signature; with
     ``intervals``, ``recall_low``, ``recall_high``, ... per size and ``flr_low``, ... overall.
     Sizes past the largest tree are one entry, with ``last_size`` when there are several."""
+    intervals = _intervals(result)
+    p = _paired(result)
+    if p is not None:
+        from evalcore.report.resampling import paired_json
+
+        return paired_json(p.comparison, *p.names, p.signature)
     s = result.score
     per_size: list[dict[str, object]] = [
         {
@@ -101,10 +122,11 @@ def _ci(intervals: Intervals | None, name: str) -> str:
     return f" {interval_text(intervals.get(name))}"
 
 
-def freval_text(result: FrevalResult, intervals: Intervals | None = None) -> str:
+def freval_text(result: FrevalResult) -> str:
     """Per-size table in percent, the mixed scores, the sentence counts, and (all sizes scored)
     the scores at the size limits of the paper's Table 1; then the signature.  With ``intervals``,
     F1_s's interval per size and FLR / FLP / F1's."""
+    intervals = _intervals(result)
     s = result.score
     rows: list[list[Cell]] = [
         [r.size, r.matched, r.gold, r.test, _pct(r.recall), _pct(r.precision), _pct(r.f1)] for r in s.per_size
@@ -166,9 +188,10 @@ def freval_table(result: FrevalResult) -> Table:
     return Table(_HEADERS, rows_of(_size_rows(result)), result.score.signature)
 
 
-def freval_csv(result: FrevalResult, intervals: Intervals | None = None) -> str:
+def freval_csv(result: FrevalResult) -> str:
     """One line per fragment size (fractions), then ``all`` with FLR / FLP / F1; with
     ``intervals``, ``low``/``high`` columns of recall, precision and F1."""
+    intervals = _intervals(result)
     s = result.score
     rows = _size_rows(result)
     headers = list(_HEADERS)
@@ -183,3 +206,22 @@ def freval_csv(result: FrevalResult, intervals: Intervals | None = None) -> str:
         for row in empty_row:  # sizes no tree has: 0 in every resample
             row += [0.0] * 6
     return csv_text(headers, rows)
+
+
+def freval_output(fmt: str, result: FrevalResult) -> str:
+    """``evalcore freval``'s report in ``fmt`` (``json``, ``csv``, else text); two parses: both
+    parses' scores and their paired test (F1 per size, then FLR / FLP / F1 in the text)."""
+    p = _paired(result)
+    if p is None:
+        if fmt == "json":
+            return json_text(freval_json(result))
+        return freval_csv(result) if fmt == "csv" else freval_text(result)
+    from evalcore.report.resampling import paired_output
+
+    names = p.comparison.names
+    labels = [n.replace("recall_", "LR_").replace("precision_", "LP_").replace("f1_", "F1_") for n in names]
+    labels[-3:] = ["FLR", "FLP", "F1"]  # text: F1 per size, then the mixed scores
+    shown = [i for i, n in enumerate(names) if n.startswith("f1_")] + list(
+        range(len(labels) - 3, len(labels))
+    )
+    return paired_output(fmt, p.comparison, *p.names, labels, p.signature, shown)

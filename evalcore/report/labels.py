@@ -4,11 +4,23 @@ JSON, CSV and a text table."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+from evalcore.display import Table, rows_of
 from evalcore.labelalign import LabelAlignment, Proposal
 from evalcore.report.tables import csv_text, json_text, text_table
 
-__all__ = ["alignment_csv", "alignment_json", "alignment_map", "alignment_text"]
+if TYPE_CHECKING:
+    from evalcore.families.align_labels import LabelAlignments
+
+__all__ = [
+    "alignment_csv",
+    "alignment_json",
+    "alignment_map",
+    "alignment_text",
+    "alignments_document",
+    "alignments_table",
+]
 
 
 def _candidates(p: Proposal, limit: int = 3) -> str:
@@ -92,36 +104,50 @@ def alignment_text(alignments: Sequence[LabelAlignment]) -> str:
 
 
 def alignment_json(alignments: Sequence[LabelAlignment]) -> str:
-    return json_text(
-        [
-            {
-                "from": al.source,
-                "onto": al.target,
-                "sentences": al.sentences,
-                "skipped_mismatched": al.skipped_mismatched,
-                "skipped_invalid": al.skipped_invalid,
-                "occurrences": al.occurrences,
-                "coverage": al.coverage,
-                "baseline": al.baseline,
-                "min_support": al.settings.min_support,
-                "min_share": al.settings.min_share,
-                "signature": al.signature,
-                "map": [{"old": a, "new": b} for a, b in al.label_map.pairs],
-                "labels": [
-                    {
-                        "label": p.label,
-                        "new": p.target,
-                        "kept": p.kept,
-                        "occurrences": p.occurrences,
-                        "best": p.best,
-                        "support": p.support,
-                        "share": p.share,
-                        "reason": p.reason(al.settings),
-                        "candidates": [{"label": b, "count": n} for b, n in p.candidates],
-                    }
-                    for p in al.proposals
-                ],
-            }
-            for al in alignments
-        ]
-    )
+    """The ``--format json`` document: one object per direction."""
+    return json_text(_documents(alignments))
+
+
+def alignments_document(result: LabelAlignments) -> dict[str, object]:
+    """``to_dict()`` of the API's result: ``{"alignments": ...}``, the command's JSON list."""
+    return {"alignments": _documents(result.alignments)}
+
+
+def alignments_table(result: LabelAlignments) -> Table:
+    """The tidy table: the CSV's rows (one per label and direction)."""
+    rows = [_row(al, p) for al in result.alignments for p in al.proposals]
+    return Table(HEADERS, rows_of(rows), result.signature)
+
+
+def _documents(alignments: Sequence[LabelAlignment]) -> list[dict[str, object]]:
+    return [
+        {
+            "from": al.source,
+            "onto": al.target,
+            "sentences": al.sentences,
+            "skipped_mismatched": al.skipped_mismatched,
+            "skipped_invalid": al.skipped_invalid,
+            "occurrences": al.occurrences,
+            "coverage": al.coverage,
+            "baseline": al.baseline,
+            "min_support": al.settings.min_support,
+            "min_share": al.settings.min_share,
+            "signature": al.signature,
+            "map": [{"old": a, "new": b} for a, b in al.label_map.pairs],
+            "labels": [
+                {
+                    "label": p.label,
+                    "new": p.target,
+                    "kept": p.kept,
+                    "occurrences": p.occurrences,
+                    "best": p.best,
+                    "support": p.support,
+                    "share": p.share,
+                    "reason": p.reason(al.settings),
+                    "candidates": [{"label": b, "count": n} for b, n in p.candidates],
+                }
+                for p in al.proposals
+            ],
+        }
+        for al in alignments
+    ]

@@ -128,9 +128,10 @@ def format_evalb_report(result: ParsevalResult, version: str = "2006") -> str:
     total line's crossing column is the total number of crossing brackets).
     ``version="1997"``: the original layout, as in the ``sample.rsl`` shipped
     with evalb, whose total line prints the number of sentences *without*
-    crossing in that column.  (``result`` must keep every sentence.)
+    crossing in that column.  (``result`` must keep every sentence's row, or every sentence.)
     """
-    out = [*EVALB_HEADER, *(evalb_sentence_line(s, version) for s in result.sentences)]
+    rows = result.rows or tuple(row_of(s) for s in result.sentences)
+    out = [*EVALB_HEADER, *(evalb_row_line(r, version) for r in rows)]
     out += evalb_report_tail(result, version)
     return "\n".join(out) + "\n"
 

@@ -1,4 +1,4 @@
-"""Measure, in the browser, how every drawing of a page sits in its box (issue 14, drawings that fit).
+"""Measure, in the browser, how every drawing of a page sits in its box.
 
 For each visible drawing box (``div.wb-fit``, written by ``workbench/fit.py``):
 

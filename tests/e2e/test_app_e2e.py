@@ -83,8 +83,8 @@ def test_ned_page(app_url: str, page: object) -> None:
     page.wait_for_selector("svg.dep-tree text.note", timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
     notes = page.locator("svg.dep-tree text.note").all_text_contents()  # type: ignore[attr-defined]
     assert any(n.startswith("NED ✓ grandp") for n in notes)
-    # issue 16 part 5: the attachment page's breakdown chart (plotly) and the scorer's table, each
-    # in its tab (made when chosen: issue 14's first render)
+    # the attachment page's breakdown chart (plotly) and the scorer's table, each
+    # in its tab (made when chosen: the first render)
     page.get_by_role("heading", name="Attachment & NED").wait_for(timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
     assert page.locator("[data-testid=stPlotlyChart]").count() == 0  # type: ignore[attr-defined]
     page.get_by_role("tab", name="Breakdown and confusion").click()  # type: ignore[attr-defined]
@@ -99,7 +99,7 @@ def test_ned_page(app_url: str, page: object) -> None:
 
 
 def test_attachment_page_link(app_url: str, page: object) -> None:
-    """A link with the breakdown's choices (issue 14: the page's own settings in its URL) reopens
+    """A link with the breakdown's choices (the page's own settings in its URL) reopens
     them: grouped by direction, the sentences of the group "right" listed, the chart drawn; a click
     on a bar lists that group's sentences (root: the default, so ``group=`` leaves the URL)."""
     page.goto(f"{app_url}/NED?data=fr_gsd&by=direction&group=right")  # type: ignore[attr-defined]
@@ -120,7 +120,7 @@ def test_attachment_page_link(app_url: str, page: object) -> None:
 
 
 # ---------------------------------------------------------------------------
-# FREVAL and lattice pages; hostile labels (issue 8)
+# FREVAL and lattice pages; hostile labels
 
 FIXTURES = ROOT / "tests" / "fixtures"
 HOSTILE_FORM = "<script>alert(1)</script>"

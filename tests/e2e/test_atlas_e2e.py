@@ -1,5 +1,5 @@
 """End to end: the Atlas page in headless Chromium — choose a group, click one of its sentences,
-land in the inspector at that sentence with the group's operations highlighted (issue 17)."""
+land in the inspector at that sentence with the group's operations highlighted."""
 
 from __future__ import annotations
 

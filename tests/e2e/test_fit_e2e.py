@@ -1,4 +1,4 @@
-"""Drawings that fit (issue 14): every drawing of every page, measured in headless Chromium.
+"""Drawings that fit: every drawing of every page, measured in headless Chromium.
 
 ``streamlit run app.py`` on a free local port, Debian's chromium through Playwright, at
 1400×1000 and 1024×768, in the default drawing size ("fit"), on short, median and long

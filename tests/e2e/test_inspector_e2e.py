@@ -1,4 +1,4 @@
-"""End to end, the sentence inspector (issue 14 items 3-5) at 1400×1000 and 1024×768: a link copied
+"""End to end, the sentence inspector at 1400×1000 and 1024×768: a link copied
 after choosing protocol 2011, the single-gold target and a non-default parse reopens in a fresh
 browser context with identical numbers; the gold-vs-gold order and the filters report their counts.
 

@@ -1,4 +1,4 @@
-"""End to end (issue 14): a link copied from the cross-scheme or FREVAL page, opened in a fresh
+"""End to end: a link copied from the cross-scheme or FREVAL page, opened in a fresh
 browser context (a new session), shows the same numbers.
 
 Real ``streamlit run app.py`` and Debian's chromium (tests/e2e/conftest.py); every wait is on a

@@ -1,4 +1,4 @@
-"""A running server survives a hostile upload (issue 13), end to end in headless Chromium.
+"""A running server survives a hostile upload, end to end in headless Chromium.
 
 The hostile-input run found that one 203 KB gzip, which expands to 199 MB of ``#`` comment lines,
 grew the server to 3.6 GB and stopped ``/_stcore/health`` for minutes, for every user.  Here a

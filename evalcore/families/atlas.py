@@ -1,0 +1,140 @@
+"""The discrepancy atlas (docs/atlas.md): every TedEval operation grouped by operation, head word,
+construction and span length, and the ranking of the parses under every metric with its tests.
+
+:class:`AtlasSettings` declares ``evalcore atlas``'s own settings (beyond the cross-scheme
+experiment's, which ``evalcore tedeval`` declares), :class:`AtlasInputs` the schemes and the
+experiment's configuration, :func:`run` builds the atlas and the ranking (the command line and the
+API call it) into an :class:`AtlasResult`.
+
+Start-up: the atlas and the ranking are imported when :func:`run` runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from evalcore.declare import setting
+from evalcore.display import Tabular
+from evalcore.limits import DEFAULT_LIMITS, Limits
+
+if TYPE_CHECKING:
+    from evalcore.atlas import Atlas
+    from evalcore.experiment import ExperimentConfig, Scheme
+    from evalcore.ranking import Ranking, RankingConfig
+    from evalcore.significance import Method
+
+__all__ = ["AtlasInputs", "AtlasResult", "AtlasSettings", "ranking_config", "run"]
+
+ExportSide = Literal["gold", "parse"]
+Warn = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class AtlasSettings:
+    """``evalcore atlas``'s own settings: the operations kept, the golds taken as parses, the
+    ranking, and (the command only) the parse whose verdicts ``--export-misc`` writes."""
+
+    per_sentence: bool = setting(
+        False,
+        "JSON: add every operation with its groups; CSV: write the operations instead of the groups",
+        flag="--per-sentence",
+    )
+    no_golds: bool = setting(False, "do not take the golds as parses of their scheme", flag="--no-golds")
+    no_ranking: bool = setting(False, "skip the ranking and its significance tests", flag="--no-ranking")
+    freval_sizes: int = setting(
+        3,
+        "ranking: FREVAL F1 rows for fragment sizes 1..N where a parse and its gold are constituency "
+        "trees (default 3)",
+        flag="--freval-sizes",
+        metavar="N",
+    )
+    export_parse: str | None = setting(
+        None,
+        "the parse whose verdicts are exported (default: the first)",
+        flag="--export-parse",
+        metavar="NAME",
+        api=None,
+    )
+    export_target: str | None = setting(
+        None,
+        "a gold's scheme or a generalization ('ud+sud'); default: the generalization of all schemes",
+        flag="--export-target",
+        metavar="TARGET",
+        api=None,
+    )
+    export_side: ExportSide = setting(
+        "gold",
+        "write the gold (the target's, or the parse's own for a generalization) or the parse",
+        flag="--export-side",
+        api=None,
+    )
+    export_unlabeled: bool = setting(
+        False, "export the unlabeled scripts' verdicts", flag="--export-unlabeled", api=None
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class AtlasInputs:
+    """The schemes (each gold and its parses, trees in memory) and the cross-scheme experiment's
+    configuration (its conversion, average and mismatch policy; its trials, seed and test also rank
+    the parses)."""
+
+    schemes: tuple[Scheme, ...]
+    experiment: ExperimentConfig
+
+
+@dataclass(frozen=True, slots=True)
+class AtlasResult(Tabular):
+    """The atlas, the ranking of the parses (``None``: skipped, or fewer than two parses), and
+    whether every operation was kept (``per_sentence``)."""
+
+    atlas: Atlas
+    ranking: Ranking | None
+    per_sentence: bool = False
+
+    @property
+    def signature(self) -> str:
+        return self.atlas.signature
+
+
+def ranking_config(settings: AtlasSettings, shuffles: int, seed: int, method: Method) -> RankingConfig:
+    """The ranking's configuration with the experiment's trials, seed and test (raises
+    :class:`~evalcore.errors.InputFormatError` or ``ValueError``), checked before a file is read."""
+    from evalcore.errors import InputFormatError
+    from evalcore.ranking import RankingConfig
+
+    if settings.freval_sizes < 1:
+        raise InputFormatError(f"--freval-sizes: must be at least 1 (got {settings.freval_sizes})")
+    return RankingConfig(shuffles, seed, method, freval_sizes=settings.freval_sizes)
+
+
+def run(
+    inputs: AtlasInputs,
+    settings: AtlasSettings,
+    limits: Limits = DEFAULT_LIMITS,
+    *,
+    on_warning: Warn | None = None,
+    keep_ops: bool = False,
+) -> AtlasResult:
+    """The atlas of ``inputs`` (docs/atlas.md) and, unless ``no_ranking``, the ranking of its parses
+    (two at least; the golds taken as parses are not ranked).  Every operation is kept with
+    ``per_sentence`` or ``keep_ops``; ``on_warning`` hears of the sentences skipped."""
+    from evalcore.atlas import AtlasConfig, build_atlas
+    from evalcore.ranking import rank_parses
+
+    e = inputs.experiment
+    rcfg = ranking_config(settings, e.shuffles, e.seed, e.method)
+    config = AtlasConfig(e.ted, e.skip_mismatched, not settings.no_golds)
+    atlas, result = build_atlas(inputs.schemes, config, keep_ops=keep_ops or settings.per_sentence)
+    ranking = None
+    real = [p.name for s in inputs.schemes for p in s.parses]
+    if not settings.no_ranking and len(real) >= 2:
+        ranking = rank_parses(result, inputs.schemes, rcfg, parses=real)
+    if on_warning is not None:
+        if atlas.skipped_mismatched:
+            on_warning(f"skipped {atlas.skipped_mismatched} sentence(s) whose words differ between files")
+        if atlas.skipped_invalid:
+            on_warning(f"skipped {atlas.skipped_invalid} sentence(s) that are not trees")
+    return AtlasResult(atlas, ranking, settings.per_sentence)

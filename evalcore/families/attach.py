@@ -1,0 +1,171 @@
+"""The attachment family: UAS, LAS, label accuracy, undirected, NED (docs/attachment.md, "The five
+numbers"), with bootstrap intervals and the paired test of a second system (docs/tedeval.md, "The
+cross-scheme experiment and significance").
+
+:class:`AttachSettings` declares ``evalcore attach``'s settings (with :class:`Resampling`'s),
+:class:`AttachInputs` the gold and one or two systems, and :func:`run` scores them streaming, keeping
+every sentence's counts only when asked or when the resampling needs them: the command line, the API
+and batch all call it (docs/architecture.md, "The registry of metric families").
+
+Start-up: the metric's light module only (its ``Literal`` types); the rest when :func:`run` runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING
+
+from evalcore.declare import InvalidSetting, check, declared, setting
+from evalcore.families.common import Resampling
+from evalcore.limits import DEFAULT_LIMITS, Limits
+from evalcore.metrics.attachment import AttachResult, PunctTags
+
+if TYPE_CHECKING:
+    from evalcore.formats._io import InputSource
+    from evalcore.metrics.attachment import AttachConfig
+    from evalcore.resampling import Intervals, PairedComparison
+    from evalcore.trees import DepTree
+
+__all__ = ["AttachInputs", "AttachOutcome", "AttachSettings", "attach_config", "batch_values", "run"]
+
+
+@dataclass(frozen=True)
+class AttachSettings(Resampling):
+    """``evalcore attach``'s settings: which tokens and sentences count, how labels compare, what is
+    kept, and the resampling (bootstrap intervals, the paired test of two systems)."""
+
+    no_punct: bool = setting(False, "leave gold punctuation tokens out of the counts", flag="--no-punct")
+    punct_tags: PunctTags = setting(
+        "ptb",
+        "with --no-punct, which tokens are punctuation: ptb (default: UPOS PUNCT, the PTB tags "
+        ", . : `` '' -LRB- -RRB-, SPMRL yy*) or nedpl (NED.pl's XPOS tags, which add # ( ) SYM LS: "
+        "the NED paper's WSJ10 tables); signature punct:no-nedpl",
+        flag="--punct-tags",
+    )
+    max_len: int | None = setting(
+        None, "only sentences of at most N (counted) tokens", flag="--max-len", metavar="N", minimum=0
+    )
+    deprel_base: bool = setting(False, "compare only the deprel part before ':'", flag="--deprel-base")
+    strict: bool = setting(
+        False,
+        "fail (exit 2) on a sentence that is not a tree, instead of skipping and counting it",
+        flag="--strict",
+    )
+    per_sentence: bool = setting(False, "also report every sentence's counts", flag="--per-sentence")
+
+
+RESAMPLING = frozenset(d.name for d in declared(Resampling))
+"""The settings :class:`AttachSettings` inherits from :class:`Resampling` (the command prints their
+flags after its breakdowns')."""
+
+
+@dataclass(frozen=True, slots=True)
+class AttachInputs:
+    """The gold, a system over the same tokens and, to compare two, a second one (a path, bytes or
+    in-memory text, with the names used in messages)."""
+
+    gold: InputSource
+    system: InputSource
+    system_b: InputSource | None = None
+    gold_name: str | None = None
+    system_name: str | None = None
+    system_b_name: str | None = None
+    names: tuple[str, str] = ("A", "B")  # the two systems in the paired test's report
+
+
+@dataclass(frozen=True, slots=True)
+class AttachOutcome(AttachResult):
+    """The system's :class:`~evalcore.metrics.attachment.AttachResult` with what the resampling
+    settings asked for: ``intervals`` (``bootstrap``), and with a second system its result
+    (``system_b``) and each score's paired test (``comparison``, the systems named ``names``)."""
+
+    intervals: Intervals | None = None
+    system_b: AttachResult | None = None
+    comparison: PairedComparison | None = None
+    names: tuple[str, str] = ("A", "B")
+
+
+def attach_config(settings: AttachSettings) -> AttachConfig:
+    """The metric's configuration (raises :class:`~evalcore.declare.InvalidSetting`: a negative
+    ``max_len``, or ``punct_tags`` without ``no_punct``)."""
+    from evalcore.metrics.attachment import AttachConfig
+
+    check(settings, ("max_len",))
+    if settings.punct_tags != "ptb" and not settings.no_punct:
+        field = next(d for d in declared(AttachSettings) if d.name == "punct_tags")
+        raise InvalidSetting(field, "says which tokens --no-punct leaves out: give --no-punct")
+    return AttachConfig(
+        no_punct=settings.no_punct,
+        max_len=settings.max_len,
+        deprel_base=settings.deprel_base,
+        skip_invalid=not settings.strict,
+        punct_tags=settings.punct_tags,
+    )
+
+
+def _score(
+    gold: InputSource,
+    system: InputSource,
+    names: tuple[str | None, str | None],
+    config: AttachConfig,
+    limits: Limits,
+    keep: bool,
+    on_pair: Callable[[DepTree, DepTree], object] | None = None,
+) -> AttachResult:
+    from evalcore.formats.conllu import read_conllu
+    from evalcore.metrics.attachment import attach_corpus
+
+    return attach_corpus(
+        read_conllu(gold, name=names[0], on_invalid="keep", limits=limits),
+        read_conllu(system, name=names[1], on_invalid="keep", limits=limits),
+        config,
+        per_sentence=keep,
+        on_pair=on_pair,
+    )
+
+
+def run(
+    inputs: AttachInputs,
+    settings: AttachSettings,
+    limits: Limits = DEFAULT_LIMITS,
+    *,
+    on_pair: Callable[[DepTree, DepTree], object] | None = None,
+) -> AttachOutcome:
+    """The attachment scores of ``inputs`` over the same tokens, streaming (one sentence pair in
+    memory; every sentence's counts kept only for ``per_sentence``, ``bootstrap`` or a second
+    system).  Raises ``ValueError`` for resampling settings out of range,
+    :class:`~evalcore.declare.InvalidSetting` for the others, and
+    :class:`~evalcore.errors.MismatchError` where a system's tokens differ from the gold's.
+    ``on_pair(gold, system)`` sees every scored pair of the first system."""
+    boot = settings.bootstrap_settings()
+    paired = settings.paired_settings()
+    config = attach_config(settings)
+    keep = settings.per_sentence or boot is not None or inputs.system_b is not None
+    names = (inputs.gold_name, inputs.system_name)
+    a = _score(inputs.gold, inputs.system, names, config, limits, keep, on_pair)
+    b: AttachResult | None = None
+    ivs: Intervals | None = None
+    cmp: PairedComparison | None = None
+    if inputs.system_b is not None:
+        from evalcore.resampling import attach_pair_tables, compare
+
+        b = _score(
+            inputs.gold, inputs.system_b, (inputs.gold_name, inputs.system_b_name), config, limits, True
+        )
+        ta, tb = attach_pair_tables([c for _, c in a.per_sentence], [c for _, c in b.per_sentence])
+        cmp = compare(ta, tb, paired, boot)
+    elif boot is not None:
+        from evalcore.resampling import attach_table, intervals
+
+        ivs = intervals(attach_table([c for _, c in a.per_sentence]), boot)
+    values = {f.name: getattr(a, f.name) for f in fields(AttachResult)}
+    if not settings.per_sentence:
+        values["per_sentence"] = ()
+    return AttachOutcome(**values, intervals=ivs, system_b=b, comparison=cmp, names=inputs.names)
+
+
+def batch_values(result: AttachResult) -> tuple[tuple[str, float], ...]:
+    """The named numbers of a batch table's rows: the five scores."""
+    s = result.score
+    return (("uas", s.uas), ("las", s.las), ("label", s.label), ("undirected", s.undirected), ("ned", s.ned))
