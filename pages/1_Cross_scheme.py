@@ -18,48 +18,14 @@ from evalcore.conversion import LabelMap, SchemeLabelMaps, read_label_map
 from evalcore.errors import EvalcoreError
 from evalcore.experiment import ExperimentResult, Row
 from evalcore.report.tedeval import latex_table, result_json
-from workbench.bound import Bound, keep_link, seed_link
 from workbench.datasets import LoadedDataset
-from workbench.labelmaps import LABELMAP_SLOT, choice_text, maps_key, maps_with, scheme_maps
+from workbench.labelmaps import LABELMAP_SLOT, choice_text, maps_with, scheme_maps
 from workbench.links import inspector_url
+from workbench.settings_form import bind
 from workbench.tedeval import experiment_schemes, guess_function_separators
 from workbench.tedeval_view import ExperimentSettings, corpus_experiment, merged_label_table
 from workbench.uploads import upload_slot
 from workbench.widgets import choose_dataset, download_table, md_escape, safe_stem
-
-DEFAULTS: dict[str, object] = {
-    "xs_protocol": "2012",
-    "xs_shuffles": 10_000,
-    "xs_seed": 12345,
-    "xs_method": "ar",
-    "xs_average": "global",
-    "xs_golds": False,
-}
-
-
-# the settings in the link (workbench/links.py: protocol=2011&golds=yes&...) and their widgets
-LINKED = (
-    ("protocol", "xs_protocol", ("2012", "2011")),
-    ("shuffles", "xs_shuffles", None),
-    ("seed", "xs_seed", None),
-    ("test", "xs_method", ("ar", "bootstrap")),
-    ("average", "xs_average", ("global", "sentence")),
-    ("golds", "xs_golds", None),
-)
-
-
-def setting_bounds(
-    loaded: LoadedDataset, funcsep: str | None, map_choices: tuple[str, ...] = ()
-) -> list[Bound]:
-    """The sidebar settings bound to the link (defaults as ``evalcore tedeval``); ``map_choices``:
-    the ``SCHEME:MAP`` label maps offered (``labelmaps=``)."""
-    skip = loaded.spec.kind == "constituency" or any(a.spec.align == "skip-mismatch" for a in loaded.analyses)
-    bounds = [Bound(name, widget, DEFAULTS[widget], offered) for name, widget, offered in LINKED]
-    bounds.append(Bound("skip", "xs_skip", skip))
-    if funcsep is not None:
-        bounds.append(Bound("funcsep", f"xs_funcsep:{loaded.spec.key}", funcsep))
-    bounds.append(Bound("labelmaps", "xs_labelmaps", [], map_choices, many=True))
-    return bounds
 
 
 def _check_map(name: str, data: bytes) -> str | None:
@@ -83,73 +49,100 @@ def available_maps() -> dict[str, LabelMap]:
 
 
 def label_map_choice(schemes: list[str], maps: dict[str, LabelMap]) -> SchemeLabelMaps:
-    """The per-scheme label maps chosen in the sidebar (seeded from the link with the other settings)."""
+    """The per-scheme label maps chosen in the sidebar (``labelmaps=SCHEME:MAP,...``)."""
     options = [choice_text(s, name) for s in schemes for name in maps]
-    chosen = [c for c in st.session_state.get("xs_labelmaps", []) if c in options]
-    st.session_state["xs_labelmaps"] = chosen  # a map of another dataset or an upload forgotten
-    picked = st.sidebar.multiselect(
+    picked = bind(
+        "labelmaps",
+        "xs_labelmaps",
+        [],
+        st.sidebar.multiselect,
         "Label maps (per scheme)",
         options,
-        key="xs_labelmaps",
         help="SCHEME:MAP applies the map to that scheme's gold and parses before conversion, as "
         "`evalcore tedeval --labels-map SCHEME=FILE` (docs/tedeval.md, 'Per-scheme label maps'); "
         "the shipped maps are in "
         "assets/labelmaps/, made by `evalcore align-labels` (docs/labels.md).",
+        offered=options,
+        many=True,
     )
     return scheme_maps(picked, maps)
 
 
+def _radio(name: str, widget: str, label: str, shown: dict[str, str]) -> str:
+    """A horizontal radio over ``shown``'s keys (the first the default), in the link as ``name``."""
+    options = list(shown)
+    return bind(
+        name,
+        widget,
+        options[0],
+        st.sidebar.radio,
+        label,
+        options,
+        horizontal=True,
+        format_func=shown.get,
+        offered=options,
+    )
+
+
 def settings(loaded: LoadedDataset) -> ExperimentSettings:
     """The command line's settings, in the sidebar (defaults as ``evalcore tedeval``), in the link."""
-    guess = guess_function_separators(loaded) if loaded.ptb() else None
-    maps = available_maps()
-    scheme_names = [s.name for s in experiment_schemes(loaded)]
-    bounds = setting_bounds(loaded, guess, tuple(choice_text(s, m) for s in scheme_names for m in maps))
-    seed_link(bounds)
     side = st.sidebar
+    maps = available_maps()
     side.markdown("**Experiment**")
-    protocol = side.radio("Protocol", ["2012", "2011"], key="xs_protocol", horizontal=True)
-    shuffles = side.number_input(
-        "Shuffles (significance)", min_value=0, max_value=100_000, step=1000, key="xs_shuffles"
+    protocol = _radio("protocol", "xs_protocol", "Protocol", {"2012": "2012", "2011": "2011"})
+    shuffles = bind(
+        "shuffles",
+        "xs_shuffles",
+        10_000,
+        side.number_input,
+        "Shuffles (significance)",
+        min_value=0,
+        max_value=100_000,
+        step=1000,
     )
-    seed = side.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key="xs_seed")
-    method = side.radio(
-        "Test",
-        ["ar", "bootstrap"],
-        key="xs_method",
-        horizontal=True,
-        format_func=lambda m: "approximate randomization" if m == "ar" else "paired bootstrap",
+    seed = bind("seed", "xs_seed", 12345, side.number_input, "Seed", min_value=0, max_value=2**31 - 1, step=1)
+    method = _radio(
+        "test", "xs_method", "Test", {"ar": "approximate randomization", "bootstrap": "paired bootstrap"}
     )
-    average = side.radio(
-        "Corpus score",
-        ["global", "sentence"],
-        key="xs_average",
-        horizontal=True,
-        format_func=lambda a: "global average" if a == "global" else "mean of sentences",
+    average = _radio(
+        "average", "xs_average", "Corpus score", {"global": "global average", "sentence": "mean of sentences"}
     )
-    skip = side.toggle(
+    skip_default = loaded.spec.kind == "constituency" or any(
+        a.spec.align == "skip-mismatch" for a in loaded.analyses
+    )
+    skip = bind(
+        "skip",
+        "xs_skip",
+        skip_default,
+        side.toggle,
         "Skip sentences whose words differ",
-        key="xs_skip",
         help="--skip-mismatched: such sentences are left out everywhere and counted (else an error).",
     )
-    golds = side.toggle(
+    golds = bind(
+        "golds",
+        "xs_golds",
+        False,
+        side.toggle,
         "Also score each gold as a parse",
-        key="xs_golds",
         help="The ceiling: a gold scores 1.0 against every generalization it takes part in.",
     )
     function_sep = "-="
-    if guess is not None:
+    if loaded.ptb():
+        guess = guess_function_separators(loaded)
+        sep_key = f"xs_funcsep:{loaded.spec.key}"
         function_sep = (
-            side.text_input(
+            bind(
+                "funcsep",
+                sep_key,
+                guess,
+                side.text_input,
                 "Function-tag separators",
-                key=f"xs_funcsep:{loaded.spec.key}",
                 help="Bracketed trees: function tags follow the category after one of these characters "
                 "(PTB NP-SBJ: '-='; FarPaHC NP*SBJ: '-=*'), as --function-sep.",
             )
             or guess
         )
-    chosen_maps = label_map_choice(scheme_names, maps)
-    keep_link(bounds)
+    chosen_maps = label_map_choice([s.name for s in experiment_schemes(loaded)], maps)
     return ExperimentSettings(
         str(protocol),
         int(shuffles),
@@ -159,7 +152,7 @@ def settings(loaded: LoadedDataset) -> ExperimentSettings:
         bool(skip),
         bool(golds),
         function_sep,
-        maps_key(chosen_maps),
+        chosen_maps,
     )
 
 
@@ -254,18 +247,13 @@ def row_panel(loaded: LoadedDataset, result: ExperimentResult) -> None:
         (k for k, r in enumerate(result.rows) if _is_general(r) and r.metric == "L-TED"),
         next((k for k, r in enumerate(result.rows) if r.metric == "L-TED"), 0),
     )
-    row_bound = Bound("row", "xs_row", labels[default], tuple(labels))
-    seed_link([row_bound])
-    if st.session_state["xs_row"] not in labels:  # the row of another dataset or setting
-        st.session_state["xs_row"] = labels[default]
     c1, c2 = st.columns([2, 2])
-    chosen = c1.selectbox("Row", labels, key="xs_row")
+    # the row of another dataset or setting is not offered: the default is taken
+    chosen = bind("row", "xs_row", labels[default], c1.selectbox, "Row", labels, offered=labels)
     row = result.rows[labels.index(chosen)]
     parses = [c.parse for c in row.cells]
-    worst = Bound("worst", f"xs_order:{chosen}", parses[0], tuple(parses))
-    seed_link([worst])
-    order_by = c2.selectbox("Worst first by", parses, key=worst.widget)
-    keep_link([row_bound, worst])
+    worst = f"xs_order:{chosen}"
+    order_by = bind("worst", worst, parses[0], c2.selectbox, "Worst first by", parses, offered=parses)
     table = sentences_of_row(loaded, result, row, order_by)
     against = "against the generalized gold, discounted" if _is_general(row) else "against this gold"
     st.caption(
@@ -340,7 +328,7 @@ def main() -> None:
         f"{result.sentences} sentences, skipped {result.skipped_mismatched} (words differ) and "
         f"{result.skipped_invalid} (not a tree). Signature: `{result.signature}`"
     )
-    if chosen.label_maps:
+    if chosen.maps.maps:
         merged_panel(loaded, chosen)
     if chosen.shuffles == 0:
         st.caption("Shuffles = 0: no significance test was run, so every pair is marked ?.")

@@ -13,12 +13,11 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from workbench.bound import Bound, keep_link, seed_link
+from evalcore.families.freval import FrevalSettings
 from workbench.charts import Chart, Line, line_chart
 from workbench.freval_view import (
     BUILTIN_PRM,
     VARIANTS,
-    FrevalSettings,
     Series,
     TreeFile,
     builtin_files,
@@ -34,6 +33,7 @@ from workbench.freval_view import (
     validate_prm,
     validate_trees,
 )
+from workbench.settings_form import Field, bind, settings_form
 from workbench.tables import show_table
 from workbench.uploads import choose_source, forget_button, show_name_clashes, upload_slot
 from workbench.widgets import download_table, graphviz_figure, lazy_expander, md_code, md_escape, svg_figure
@@ -73,79 +73,43 @@ def inputs() -> tuple[str, TreeFile | None, list[TreeFile], list[TreeFile]]:
 def settings(
     key: str, prms: list[TreeFile], tests: list[TreeFile]
 ) -> tuple[TreeFile | None, FrevalSettings, list[str], list[str]]:
-    """The settings row: parameter file, labels, sizes, sentence length; files and variants to plot."""
+    """The settings row (parameter file, labels, sizes, sentence length) as declared
+    (:class:`~evalcore.families.freval.FrevalSettings`), and the files and variants to plot."""
     c1, c2, c3, c4 = st.columns([2.2, 1.2, 1.2, 1.4], vertical_alignment="bottom")
     names = [p.name for p in prms] + [BUILTIN_PRM]
-    file_names = [t.name for t in tests]
-    default_variants = ["as set", "labels ignored"] if len(file_names) == 1 else ["as set"]
-    # a new parameter file (upload) is selected at once: the widget key changes with the list
-    prm_key = f"freval_prm:{key}:{len(names)}"
-    bounds = [
-        Bound("prm", prm_key, names[0], tuple(names)),
-        Bound("maxsize", "freval_max_size", None),
-        Bound("cutoff", "freval_cutoff", None),
-        Bound("unlabeled", "freval_unlabeled", False),
-        Bound("funcsep", "freval_separators", "-="),
-        Bound("droproot", "freval_drop_root", False),
-        Bound("maxerror", "freval_max_error", None),
-        Bound("variants", f"freval_variants:{key}", default_variants, tuple(VARIANTS), many=True),
-    ]
-    seed_link(bounds)
-    prm_name = c1.selectbox("Parameter file (--prm)", names, key=prm_key)
-    prm = next((p for p in prms if p.name == prm_name), None)
-    max_size = c2.number_input(
-        "Max size (--max-size)", min_value=1, max_value=10_000, placeholder="all", key="freval_max_size"
+    m1, m2, m3, m4 = st.expander("More settings").columns(4)
+    chosen = settings_form(
+        FrevalSettings(prm=names[0]),
+        {
+            # a new parameter file (upload) is selected at once: the widget key changes with the list
+            "prm": Field("Parameter file", c1, f"freval_prm:{key}:{len(names)}", offered=names),
+            "max_size": Field("Max size", c2, placeholder="all"),
+            "cutoff_len": Field("Max words", c3, placeholder="all"),
+            "unlabeled": Field("Unlabeled", c4),
+            "function_separators": Field("Function tags start at", m1),
+            "drop_unlabeled_root": Field("Drop the outer unlabeled bracket of '( (S ...) )'", m2),
+            "delete_root": Field("Delete ROOT and TOP brackets", m3),
+            "max_error": Field("MAX_ERROR", m4, placeholder="the parameter file's"),
+        },
+        prefix="freval",
     )
-    cutoff = c3.number_input(
-        "Max words (--cutoff-len)", min_value=0, max_value=100_000, placeholder="all", key="freval_cutoff"
-    )
-    unlabeled = c4.toggle("Unlabeled (--unlabeled)", key="freval_unlabeled")
-    with st.expander("More settings"):
-        m1, m2, m3, m4 = st.columns(4)
-        separators = m1.text_input(
-            "Function tags start at (--function-separators)",
-            key="freval_separators",
-            help="evalb cuts labels at '-' and '='; FarPaHC writes function tags with '*' (NP*SBJ): add '*'.",
-        )
-        drop_root = m2.toggle(
-            "Drop the outer unlabeled bracket of '( (S ...) )' (--drop-unlabeled-root)",
-            key="freval_drop_root",
-            help="Off (default): it counts as a bracket, as in evalb and the FREVAL tool.",
-        )
-        delete_root = m3.toggle(
-            "Delete ROOT and TOP brackets (--delete-root)",
-            key="freval_delete_root",
-            help="Off (default): only the labels the parameter file deletes (COLLINS.prm: TOP, not ROOT), "
-            "as evalb. On: (ROOT ...) of Stanford, Berkeley or GUM trees is deleted too, as the FREVAL "
-            "paper did.",
-        )
-        max_error = m4.number_input(
-            "MAX_ERROR (--max-error)",
-            min_value=0,
-            max_value=1_000_000,
-            placeholder="the parameter file's",
-            key="freval_max_error",
-        )
     f1, f2 = st.columns([3, 2])
-    chosen = f1.multiselect("Parser files", file_names, default=file_names, key=f"freval_files:{key}")
-    variants = f2.multiselect(
+    file_names = [t.name for t in tests]
+    files = f1.multiselect("Parser files", file_names, default=file_names, key=f"freval_files:{key}")
+    variants = bind(
+        "variants",
+        f"freval_variants:{key}",
+        ["as set", "labels ignored"] if len(file_names) == 1 else ["as set"],
+        f2.multiselect,
         "Score each file",
         list(VARIANTS),
-        key=f"freval_variants:{key}",
         help="Each choice is a curve of its own: 'labels ignored' shows how much of the drop at larger "
         "sizes comes from labels; '--strict' also requires the fragment's edges in the test tree.",
+        offered=tuple(VARIANTS),
+        many=True,
     )
-    keep_link(bounds)
-    config = FrevalSettings(
-        unlabeled=unlabeled,
-        cutoff_len=None if cutoff is None else int(cutoff),
-        max_size=None if max_size is None else int(max_size),
-        separators=separators,
-        drop_unlabeled_root=drop_root,
-        max_error=None if max_error is None else int(max_error),
-        delete_root=delete_root,
-    )
-    return prm, config, chosen, variants
+    prm = next((p for p in prms if p.name == chosen.prm), None)
+    return prm, chosen, files, variants
 
 
 def curve_chart(frame: pd.DataFrame, y: str, title: str, y_title: str, *, zero_line: bool = False) -> Chart:
@@ -191,10 +155,8 @@ def curves(series: list[Series], max_size: int | None, key: str) -> None:
         "(/ test fragments), over the valid sentences. Size 1 is PARSEVAL (evalb's recall and precision). "
         "Right: each curve minus the baseline's (the paper's Figures 1-3)."
     )
-    bound = Bound("baseline", f"freval_baseline:{key}", ok[0], tuple(ok))
-    seed_link([bound])
-    baseline = c2.selectbox("Baseline", ok, key=bound.widget)
-    keep_link([bound])
+    widget = f"freval_baseline:{key}"
+    baseline = bind("baseline", widget, ok[0], c2.selectbox, "Baseline", ok, offered=ok)
     frame = curves_frame(series, max_size, baseline=baseline)
     left, right = st.columns(2)
     charts = (
@@ -244,9 +206,8 @@ def one_sentence(
     ok = [s for s in series if s.result is not None]
     st.subheader("One sentence: missed and extra brackets")
     c1, c2 = st.columns([2, 3], vertical_alignment="bottom")
-    run_bound = Bound("run", f"freval_run:{key}", ok[0].name, tuple(s.name for s in ok))
-    seed_link([run_bound])
-    run = c1.selectbox("Run", [s.name for s in ok], key=run_bound.widget)
+    runs = [s.name for s in ok]
+    run = bind("run", f"freval_run:{key}", runs[0], c1.selectbox, "Run", runs, offered=runs)
     s = next(x for x in ok if x.name == run)
     frame = sentences_frame(s, max_size)
     scored = frame[frame["missed fragments"].notna()]
@@ -255,15 +216,17 @@ def one_sentence(
         return
     numbers = [int(n) for n in scored["sentence"]]
     missed = dict(zip(numbers, (int(m) for m in scored["missed fragments"]), strict=True))
-    sent_bound = Bound("sentno", f"freval_sent:{key}:{run}", numbers[0], tuple(numbers))
-    seed_link([sent_bound])
-    number = c2.selectbox(
+    sent_key = f"freval_sent:{key}:{run}"
+    number = bind(
+        "sentno",
+        sent_key,
+        numbers[0],
+        c2.selectbox,
         "Sentence (worst first: most gold fragments missed)",
         numbers,
-        key=sent_bound.widget,
         format_func=lambda n: f"{n} · {missed[n]} fragments missed",
+        offered=numbers,
     )
-    keep_link([run_bound, sent_bound])
     test = next(t for t in tests if t.name == s.file)
     view = sentence_view(gold, test, s, int(number), max_size)
     comp = view.comparison
@@ -310,8 +273,9 @@ def main() -> None:
             "Upload a gold file and at least one parser output in the sidebar, or pick a built-in dataset."
         )
         return
-    prm, config, chosen, variants = settings(key, prms, tests)
-    picked = [t for t in tests if t.name in chosen]
+    prm, chosen, files, variants = settings(key, prms, tests)
+    max_size = chosen.max_size
+    picked = [t for t in tests if t.name in files]
     if not picked:
         st.info("Choose at least one parser file.")
         return
@@ -319,17 +283,17 @@ def main() -> None:
     for w in params.warnings:
         st.warning(w)
     with st.spinner("Counting fragments…"):
-        series = run_series(gold, picked, params, config, variants)
+        series = run_series(gold, picked, prm, chosen, variants)
     for s in series:
         if s.error is not None:
             st.error(f"{s.name}: {s.error}", icon="⚠️")
     if not any(s.result is not None for s in series):
         return
-    headline(next(s for s in series if s.result is not None), config.max_size)
-    curves(series, config.max_size, key)
+    headline(next(s for s in series if s.result is not None), max_size)
+    curves(series, max_size, key)
     table_one(series, key)
     st.subheader("Runs")
-    summary = summary_frame(series, config.max_size)
+    summary = summary_frame(series, max_size)
     show_table(
         summary,
         key="freval-summary",
@@ -339,7 +303,7 @@ def main() -> None:
     )
     with lazy_expander("Counts per size (matched, gold and test fragments)", key="freval_x_counts") as shown:
         if shown:
-            counts = counts_frame(series, config.max_size)
+            counts = counts_frame(series, max_size)
             st.dataframe(counts, hide_index=True, width="stretch")
             download_table(counts, stem=f"freval_{key}_counts", key="freval-counts", label="CSV (counts)")
     for s in series:
@@ -354,7 +318,7 @@ def main() -> None:
                     download_table(
                         problems, stem=f"freval_{key}_{s.name}_problems", key=f"freval-problems:{s.name}"
                     )
-    one_sentence(gold, picked, series, config.max_size, key)
+    one_sentence(gold, picked, series, max_size, key)
 
 
 main()

@@ -10,7 +10,6 @@ import streamlit as st
 
 from evalcore.lattice.reading import InMemoryFile
 from evalcore.metrics.joint import JointConfig
-from workbench.bound import Bound, keep_link, seed_link
 from workbench.cache import app_limits
 from workbench.datasets import DatasetSpec, LoadedDataset
 from workbench.fit import GRAPHVIZ_LATTICE_PT
@@ -29,6 +28,7 @@ from workbench.lattice_view import (
     validate_analysis,
     validate_lattice_file,
 )
+from workbench.settings_form import bind
 from workbench.uploads import Upload, choose_source, forget_button, show_name_clashes, upload_slot
 from workbench.widgets import UPLOAD_KEY, download_table, drawing_size_control, md_escape, sentence_picker
 
@@ -105,23 +105,27 @@ def inputs() -> tuple[DatasetSpec | None, LatticeInputs | None]:
     return None, LatticeInputs(gold, gold_lattice, predictions, _mem(ambiguity[0]) if ambiguity else None)
 
 
-SETTINGS = (
-    Bound("tag", "lattice_tag", "cpos", ("cpos", "fpos")),
-    Bound("protocol", "lattice_protocol", "2012", ("2012", "2011")),
-    Bound("deprelbase", "lattice_deprel_base", False),
-)
-
-
 def settings() -> JointConfig:
     """The command line's options (in the link: tag=fpos&protocol=2011&deprelbase=yes)."""
-    seed_link(SETTINGS)
     c1, c2, c3 = st.columns(3)
-    tag = c1.selectbox("Tags (--tag-column)", ["cpos", "fpos"], key="lattice_tag")
-    protocol = c2.selectbox(
-        "Dependency → function tree (--protocol)", ["2012", "2011"], key="lattice_protocol"
+    tags, protocols = ["cpos", "fpos"], ["2012", "2011"]
+    tag = bind("tag", "lattice_tag", "cpos", c1.selectbox, "Tags (--tag-column)", tags, offered=tags)
+    protocol = bind(
+        "protocol",
+        "lattice_protocol",
+        "2012",
+        c2.selectbox,
+        "Dependency → function tree (--protocol)",
+        protocols,
+        offered=protocols,
     )
-    base = c3.toggle("Compare labels before ':' only (--deprel-base)", key="lattice_deprel_base")
-    keep_link(SETTINGS)
+    base = bind(
+        "deprelbase",
+        "lattice_deprel_base",
+        False,
+        c3.toggle,
+        "Compare labels before ':' only (--deprel-base)",
+    )
     return JointConfig(tag_column=tag, protocol=protocol, deprel_base=base, limits=app_limits())  # type: ignore[arg-type]
 
 
@@ -254,12 +258,12 @@ def main() -> None:
         corpus_panel(data, key)
     st.subheader("One sentence")
     names = list(data.predictions)
-    chosen = Bound("prediction", f"lattice_prediction:{key}", names[0] if names else None, tuple(names))
-    seed_link([chosen])  # a prediction the data does not have is reported, even with one to choose from
-    prediction = names[0] if names else None
-    if len(names) > 1:
-        prediction = st.selectbox("Prediction", names, key=chosen.widget)
-        keep_link([chosen])
+    widget = f"lattice_prediction:{key}"
+    # a prediction the data does not have is reported, even with one to choose from
+    draw = st.selectbox if len(names) > 1 else lambda *_, **__: None  # one prediction: nothing to choose
+    prediction = bind(
+        "prediction", widget, names[0] if names else None, draw, "Prediction", names, offered=names
+    )
     loaded = LoadedDataset(spec or DatasetSpec(UPLOAD_KEY, "your files", "lattice", ()), (), (), (), infos)
     result = data.results.get(prediction) if prediction is not None else None
 

@@ -8,7 +8,7 @@ as error bars; the CoNLL 2018 parity table (``evalcore attach --format
 conll18``), the breakdowns (``--by``) and the confusion table
 (``--confusion``) from :mod:`workbench.attachment_view`; the per-token
 verdicts from ``judge_tokens`` (docs/attachment.md, "The five numbers"; Schwartz et al. 2011 §5).  Every
-choice of the page is in its link (:mod:`workbench.bound`).
+choice of the page is in its link (:mod:`workbench.settings_form`).
 """
 
 from __future__ import annotations
@@ -39,10 +39,10 @@ from workbench.attachment_view import (
     interval_figure,
     parity_table,
 )
-from workbench.bound import Bound, keep_link, seed_link
 from workbench.cache import CorpusAttach, corpus_attach
 from workbench.datasets import Analysis, LoadedDataset
 from workbench.links import followed, write_link
+from workbench.settings_form import bind
 from workbench.tables import show_table
 from workbench.widgets import (
     Figure,
@@ -67,37 +67,32 @@ def choose_pair(loaded: LoadedDataset) -> tuple[Analysis, Analysis] | None:
     names = [a.name for a in deps]
     default = loaded.showcase_pair()
     g_default = default[0].name if default else names[0]
-    gold_bound = Bound("gold", f"ned_gold:{loaded.spec.key}", g_default, tuple(names))
-    seed_link([gold_bound])
     c1, c2 = st.columns(2)
-    gold_name = c1.selectbox("Gold", names, key=gold_bound.widget)
+    gold_key, system_key = f"ned_gold:{loaded.spec.key}", f"ned_system:{loaded.spec.key}"
+    gold_name = bind("gold", gold_key, g_default, c1.selectbox, "Gold", names, offered=names)
     others = [n for n in names if n != gold_name]
     s_default = default[1].name if default and default[1].name in others else others[0]
-    system_bound = Bound("system", f"ned_system:{loaded.spec.key}", s_default, tuple(others))
-    seed_link([system_bound])
-    if st.session_state.get(system_bound.widget) not in others:
-        st.session_state[system_bound.widget] = s_default  # it is the gold chosen now
-    system_name = c2.selectbox("System", others, key=system_bound.widget)
-    keep_link([gold_bound, system_bound])
+    # a system that is the gold chosen now is not offered: the default is taken
+    system_name = bind("system", system_key, s_default, c2.selectbox, "System", others, offered=others)
     return loaded.analysis(gold_name), loaded.analysis(str(system_name))
 
 
-SETTINGS = (
-    Bound("nopunct", "ned_no_punct", False),
-    Bound("maxlen", "ned_max_len", 0),
-    Bound("deprelbase", "ned_base", False),
-)
-
-
 def settings() -> AttachConfig:
-    seed_link(SETTINGS)
     c1, c2, c3 = st.columns(3)
-    no_punct = c1.toggle("Leave punctuation out (--no-punct)", key="ned_no_punct")
-    max_len = c2.number_input(
-        "--max-len (0 = all sentences)", min_value=0, max_value=1000, step=1, key="ned_max_len"
+    no_punct = bind("nopunct", "ned_no_punct", False, c1.toggle, "Leave punctuation out (--no-punct)")
+    max_len = bind(
+        "maxlen",
+        "ned_max_len",
+        0,
+        c2.number_input,
+        "--max-len (0 = all sentences)",
+        min_value=0,
+        max_value=1000,
+        step=1,
     )
-    deprel_base = c3.toggle("Compare labels before ':' only (--deprel-base)", key="ned_base")
-    keep_link(SETTINGS)
+    deprel_base = bind(
+        "deprelbase", "ned_base", False, c3.toggle, "Compare labels before ':' only (--deprel-base)"
+    )
     return AttachConfig(no_punct=no_punct, max_len=int(max_len) or None, deprel_base=deprel_base)
 
 
@@ -177,35 +172,36 @@ def parity_panel(gold: Analysis, system: Analysis) -> None:
     download_table(parity.frame, stem=f"conll18_{system.name}_vs_{gold.name}", key="ned-parity")
 
 
-BREAKDOWN = (
-    Bound("by", "ned_by", "deprel", GROUPINGS),
-    Bound("sort", "ned_sort", "group", SORTS),
-)
-
-
 def breakdown_panel(
     loaded: LoadedDataset, gold: Analysis, system: Analysis, result: CorpusAttach, config: AttachConfig
 ) -> None:
     st.subheader("Breakdown (MaltEval's --by)")
-    seed_link(BREAKDOWN)
     c1, c2 = st.columns(2)
-    by = c1.selectbox("Break down by", list(GROUPINGS), key="ned_by")
-    sort = c2.selectbox("Order", list(SORTS), key="ned_sort", format_func=lambda k: SORT_LABELS[k])
-    keep_link(BREAKDOWN)
+    by = bind("by", "ned_by", "deprel", c1.selectbox, "Break down by", list(GROUPINGS), offered=GROUPINGS)
+    sort = bind(
+        "sort",
+        "ned_sort",
+        "group",
+        c2.selectbox,
+        "Order",
+        list(SORTS),
+        format_func=lambda k: SORT_LABELS[k],
+        offered=SORTS,
+    )
     view = breakdown_view(gold, system, result, config, by)
     if not view.rows:
         st.info("No token is counted under these settings.")
         return
     frame = breakdown_frame(view, sort)
     groups = [str(g) for g in frame["group"]]
-    group_bound = Bound("group", f"ned_group:{loaded.spec.key}:{by}", groups[0], tuple(groups))
+    group_key = f"ned_group:{loaded.spec.key}:{by}"
     event = st.plotly_chart(
         breakdown_figure(frame, by), key=f"ned_breakdown:{by}", on_select="rerun", selection_mode="points"
     )
     clicked = clicked_group(event)
     last = f"_ned_clicked:{by}"
     if clicked is not None and clicked in groups and clicked != st.session_state.get(last):
-        st.session_state[group_bound.widget] = clicked  # a click on a bar chooses its group
+        st.session_state[group_key] = clicked  # a click on a bar chooses its group
     st.session_state[last] = clicked
     st.caption(
         "UAS and LAS of the tokens whose gold property is the group (recall side), with 95 % bootstrap "
@@ -215,9 +211,9 @@ def breakdown_panel(
     st.dataframe(frame, hide_index=True, width="stretch", height=280)
     download_table(frame, stem=f"breakdown_{by}_{system.name}_vs_{gold.name}", key="ned-breakdown")
 
-    seed_link([group_bound])
-    group = st.selectbox(f"Sentences of the group ({by})", groups, key=group_bound.widget)
-    keep_link([group_bound])
+    group = bind(
+        "group", group_key, groups[0], st.selectbox, f"Sentences of the group ({by})", groups, offered=groups
+    )
     row = view.row(str(group))
     if row is not None:
         sentences = group_sentences_frame(loaded, row)

@@ -32,9 +32,9 @@ from evalcore.render.layout import layout_dep, merge_grids, word_grid
 from evalcore.render.svg import dep_svg
 from evalcore.render.text import xml_escape
 from evalcore.trees import DepTree, bracketed
-from workbench.bound import Bound, keep_link, seed_link
 from workbench.fit import GRAPHVIZ_LATTICE_PT
 from workbench.links import current_link, show_link_problems, write_link
+from workbench.settings_form import bind
 from workbench.tables import show_table
 from workbench.tedeval_view import edit_script_panel, function_tree_figure
 from workbench.widgets import Figure, drawing_size_control, graphviz_figure, md_escape, stacked_figures
@@ -85,16 +85,22 @@ def numbers_table(rows: list[dict[str, object]], key: str) -> None:
 
 
 def protocol_radio(key: str, default: str) -> str:
-    st.session_state.setdefault(key, default)
-    return str(
-        st.radio(
-            "TedEval protocol",
-            ["2011", "2012"],
-            key=key,
-            horizontal=True,
-            help="2011 (EMNLP 2011): function trees, heads labeled * (equal to anything). "
-            "2012 (EACL 2012): multi-function trees, heads labeled hd.",
-        )
+    """The step's protocol, in the link (``protocol=``)."""
+    protocols = ["2011", "2012"]
+    help = (
+        "2011 (EMNLP 2011): function trees, heads labeled * (equal to anything). "
+        "2012 (EACL 2012): multi-function trees, heads labeled hd."
+    )
+    return bind(
+        "protocol",
+        key,
+        default,
+        st.radio,
+        "TedEval protocol",
+        protocols,
+        horizontal=True,
+        help=help,
+        offered=protocols,
     )
 
 
@@ -142,36 +148,34 @@ def dependency_step(example: DepExample) -> None:
     parse_key, own_key, proto_key = (f"tour_{example.key}_{x}" for x in ("parse", "own", "proto"))
     schemes = {name: desc for name, desc, _ in example.schemes}
     # the step's choices are in the link (parse, own, protocol); the parse first: its own gold follows it
-    offered = tuple(c.key for c in example.choices)
-    parse_bound = Bound("parse", parse_key, example.default or offered[0], offered)
-    seed_link([parse_bound])
-    own_default = example.choice(str(st.session_state[parse_key])).own
-    bounds = [
-        parse_bound,
-        Bound("own", own_key, own_default, tuple(schemes)),
-        Bound("protocol", proto_key, example.protocol, ("2012", "2011")),
-    ]
-    seed_link(bounds[1:])
+    offered = [c.key for c in example.choices]
     c1, c2, c3 = st.columns([3, 2, 1.3])
     with c1:
-        choice_key = st.radio(
+        choice_key = bind(
+            "parse",
+            parse_key,
+            example.default or offered[0],
+            st.radio,
             example.question,
-            [c.key for c in example.choices],
-            key=parse_key,
+            offered,
             format_func=lambda k: example.choice(k).label,
             on_change=_follow,
             args=(example, parse_key, own_key),
+            offered=offered,
         )
     with c2:
-        own = st.radio(
+        own = bind(
+            "own",
+            own_key,
+            example.choice(str(choice_key)).own,
+            st.radio,
             "The parser was trained on (its own gold, used for discounting)",
             list(schemes),
-            key=own_key,
             format_func=lambda s: f"{s}: {schemes[s]}",
+            offered=list(schemes),
         )
     with c3:
         protocol = protocol_radio(proto_key, example.protocol)
-    keep_link(bounds)
     choice = example.choice(str(choice_key))
     if choice.note:
         st.caption(choice.note)
@@ -267,10 +271,17 @@ def ptb_sd_step() -> None:
         "tl": "the bare PTB parse, TL-unified with the SD conversion of the same parse (Figure 4)",
         "sd": "an SD parse equal to the SD gold",
     }
-    bound = Bound("parse", key, "bare", tuple(options))
-    seed_link([bound])
-    choice = st.radio("The parse", list(options), key=key, format_func=options.get, horizontal=False)
-    keep_link([bound])
+    choice = bind(
+        "parse",
+        key,
+        "bare",
+        st.radio,
+        "The parse",
+        list(options),
+        format_func=options.get,
+        horizontal=False,
+        offered=list(options),
+    )
     golds: list[tuple[str, object]] = [("PTB", ex.ptb(True)), ("SD", ex.sd_tree())]
     if choice == "sd":
         parses = [("parse", "SD", ex.sd_tree())]
@@ -342,15 +353,17 @@ def lattice_step() -> None:
         "normalized by |parse| + |gold| − 2 (the roots are never edited)."
     )
     key = "tour_bclm_parse"
-    bound = Bound("parse", key, ex.parses[0].key, tuple(p.key for p in ex.parses))
-    seed_link([bound])
-    choice = st.radio(
+    keys = [p.key for p in ex.parses]
+    choice = bind(
+        "parse",
+        key,
+        keys[0],
+        st.radio,
         "The parser's analysis",
-        [p.key for p in ex.parses],
-        key=key,
+        keys,
         format_func=lambda k: ex.parse(k).label,
+        offered=keys,
     )
-    keep_link([bound])
     analysis = ex.parse(str(choice))
     gold_tree, parse_tree = ex.gold.lattice_tree(), analysis.lattice_tree()
     result = lattice_ted(parse_tree, gold_tree)

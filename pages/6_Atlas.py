@@ -22,8 +22,8 @@ from workbench.atlas_view import (
     sentence_queries,
     targets,
 )
-from workbench.bound import Bound, keep_link, seed_link
 from workbench.links import followed, keep_widget, report_link_problem
+from workbench.settings_form import bind
 from workbench.widgets import choose_dataset, download_table, md_escape
 
 
@@ -51,17 +51,25 @@ def main() -> None:
     if loaded is None:
         return
     key = loaded.spec.key
-    settings = [
-        Bound("protocol", "atlas_protocol", "2012", ("2012", "2011")),
-        Bound("skip", "atlas_skip", True),
-    ]
-    seed_link(settings)
     side = st.sidebar
     side.markdown("**Atlas**")
-    protocol = side.radio("Protocol", ["2012", "2011"], key="atlas_protocol", horizontal=True)
-    skip = side.toggle(
+    protocols = ["2012", "2011"]
+    protocol = bind(
+        "protocol",
+        "atlas_protocol",
+        "2012",
+        side.radio,
+        "Protocol",
+        protocols,
+        horizontal=True,
+        offered=protocols,
+    )
+    skip = bind(
+        "skip",
+        "atlas_skip",
+        True,
+        side.toggle,
         "Skip sentences whose words differ",
-        key="atlas_skip",
         help="--skip-mismatched: such sentences are left out and counted (else an error).",
     )
     try:
@@ -73,21 +81,29 @@ def main() -> None:
         st.info("This dataset has no gold and parse over the same words to compare.")
         return
     names = targets(atlas)
-    view = [
-        Bound("against", f"atlas_target:{key}", names[0], tuple(names)),
-        Bound("scripts", "atlas_scripts", "unlabeled", ("unlabeled", "labeled")),
-        Bound("grouping", "atlas_grouping", "construction", GROUPINGS),
-    ]
-    seed_link(view)
-    linked = linked_group()  # group=GROUPING:NAME: its grouping is chosen
-    if linked is not None:
-        st.session_state["atlas_grouping"] = linked.grouping
     c1, c2, c3 = st.columns(3)
-    target = c1.selectbox(
-        "Target", names, key=f"atlas_target:{key}", help="a gold, or the generalization of the golds"
+    target_key, kinds = f"atlas_target:{key}", ["unlabeled", "labeled"]
+    target = bind(
+        "against",
+        target_key,
+        names[0],
+        c1.selectbox,
+        "Target",
+        names,
+        help="a gold, or the generalization of the golds",
+        offered=names,
     )
-    scripts = c2.radio("Scripts", ["unlabeled", "labeled"], key="atlas_scripts", horizontal=True)
-    grouping = c3.selectbox("Grouping", list(GROUPINGS), key="atlas_grouping")
+    scripts = bind(
+        "scripts", "atlas_scripts", "unlabeled", c2.radio, "Scripts", kinds, horizontal=True, offered=kinds
+    )
+    linked = linked_group()  # group=GROUPING:NAME: its grouping is chosen
+
+    def grouping_box(*, key: str) -> object:
+        if linked is not None:
+            st.session_state[key] = linked.grouping
+        return c3.selectbox("Grouping", list(GROUPINGS), key=key)
+
+    grouping = bind("grouping", "atlas_grouping", "construction", grouping_box, offered=GROUPINGS)
     labeled = scripts == "labeled"
     table = group_frame(atlas, str(target), labeled, grouping)
     st.caption(
@@ -108,10 +124,9 @@ def main() -> None:
 
     st.subheader("The sentences of a group")
     parses = list(dict.fromkeys(table["parse"]))
-    parse_bound = Bound("parse", f"atlas_parse:{key}", parses[0], tuple(parses))
-    seed_link([parse_bound])
     d1, d2 = st.columns(2)
-    parse = d1.selectbox("Parse", parses, key=f"atlas_parse:{key}")
+    parse_key = f"atlas_parse:{key}"
+    parse = bind("parse", parse_key, parses[0], d1.selectbox, "Parse", parses, offered=parses)
     mine = table[table["parse"] == parse]
     groups = list(mine["group"])
     group_key = f"atlas_group:{key}:{grouping}"
@@ -123,7 +138,6 @@ def main() -> None:
     if st.session_state.get(group_key) not in groups:
         st.session_state[group_key] = groups[0]
     group = d2.selectbox("Group", groups, key=group_key)
-    keep_link([*settings, *view, parse_bound])
     keep_widget("group", group_key, None if group == groups[0] else GroupRef(grouping, str(group)).text())
     sentences = sentence_frame(
         loaded, atlas, str(parse), str(target), labeled, grouping, str(group), protocol=str(protocol)

@@ -464,7 +464,7 @@ PIN_FREVAL_API = ("tests/test_pins_freval.py", "tests/test_api.py")
 PIN_API = ("tests/test_pins_api_options.py", "tests/test_api.py")
 FT = "evalcore/families/tedeval.py"
 FL = "evalcore/families/lattice.py"
-FACES = ("tests/test_registry.py",)
+FACES = ("tests/test_registry.py", "tests/test_registry_ted.py")
 PIN_EVALB = ("tests/test_pins_misc.py", "tests/test_parseval.py")
 PIN_NED = ("tests/test_pins_misc.py", "tests/test_attachment.py")
 PIN_ATLAS = ("tests/test_pins_misc.py", "tests/test_atlas.py")
@@ -482,8 +482,8 @@ _RAW += [
      PIN_FREVAL),
     (F, 'score', 'max(counts.largest_gold, len(alpha or ()))', 'max(len(counts.test), len(alpha or ()))',
      SIDE, PIN_FREVAL),
-    (F, 'FrevalResult.rescore', 'return score(self.counts, max_size, alpha, self.score.signature)',
-     'return score(self.counts, made, alpha, self.score.signature)', OPERATOR, PIN_FREVAL),
+    (F, 'FrevalResult.rescore', 'return score(self.counts, max_size, alpha, config.signature())',
+     'return score(self.counts, made, alpha, config.signature())', OPERATOR, PIN_FREVAL),
     (F, 'FrevalResult.rescore', 'max_size > made', 'max_size >= made', COMPARISON, PIN_FREVAL),
     (API, 'freval', 'cutoff_len=cutoff_len,', 'cutoff_len=None,', DROP, PIN_FREVAL_API),
     # the API's keyword arguments
@@ -678,6 +678,9 @@ _RAW += [
      (*FACES, *LATTICE)),
     ("evalcore/batch.py", '_family_settings', 'defaults | table', 'table', DROP,
      ("tests/test_batch.py", *FACES)),
+    # ---- the workbench from the registry: a rescored FREVAL score's signature says its limit ----
+    (F, 'FrevalResult.rescore', 'alpha, config.signature())', 'alpha, self.score.signature)', DROP,
+     PIN_FREVAL),
 ]
 # fmt: on
 

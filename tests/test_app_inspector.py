@@ -56,7 +56,7 @@ def sentence_label(at: AppTest) -> str:
 def test_link_carries_every_setting_and_reopens_with_the_same_numbers() -> None:
     at = run_app(data="fr_gsd", sent="fr-ud-test_00030")
     at.radio(key="wb_protocol").set_value("2011").run()
-    at.radio(key="wb_script").set_value("single gold").run()
+    at.radio(key="wb_script").set_value("single").run()
     widget(at, "wb_parse:").set_value("spaCy SUD parser").run()
     at.toggle(key="wb_labeled").set_value(False).run()
     at.toggle(key="wb_side").set_value(False).run()
@@ -80,7 +80,7 @@ def test_link_carries_every_setting_and_reopens_with_the_same_numbers() -> None:
     again = run_app(**link)
     no_exception(again)
     assert again.radio(key="wb_protocol").value == "2011"
-    assert again.radio(key="wb_script").value == "single gold"
+    assert again.radio(key="wb_script").value == "single"
     assert widget(again, "wb_parse:").value == "spaCy SUD parser"
     assert again.toggle(key="wb_labeled").value is False
     assert again.toggle(key="wb_side").value is False
@@ -108,8 +108,8 @@ def test_unknown_values_are_said() -> None:
     at = run_app(data="fr_gsd", parse="no such parser", label="zzz", order="best", protocol="2013")
     no_exception(at)
     shown = " ".join(w.value for w in at.warning).replace("\\", "")  # markdown escapes taken out
-    assert "parse: no 'no such parser' here" in shown
-    assert "label: no 'zzz' here (one of: acl, acl:relcl," in shown and "in all)" in shown
+    assert "parse: 'no such parser' is not offered here" in shown
+    assert "label: 'zzz' is not offered here (one of: acl, acl:relcl," in shown and "in all)" in shown
     assert "order: unknown value 'best'" in shown  # refused by the parser itself
     assert "protocol: unknown value '2013'" in shown
     # and the defaults are used
@@ -178,7 +178,7 @@ def test_gold_as_parse_against_the_other_gold_and_the_generalization() -> None:
     at = uploaded()
     assert widget(at, "wb_parse:").value == A_AS_PARSE  # the first choice when there is no parse
     assert "whoever opens it must upload the same files" in " ".join(i.value for i in at.info)
-    at.radio(key="wb_script").set_value("single gold").run()
+    at.radio(key="wb_script").set_value("single").run()
     no_exception(at)
     # s1, hand count (docs/tedeval.md, "Edit scripts, discount and score"): a = (hd,{1}) (vg,{2,3}) (hd,{2})
     # (vg,{3}); b = (vg,{1,2}) (vg,{1})
@@ -199,7 +199,7 @@ def test_gold_as_parse_against_the_other_gold_and_the_generalization() -> None:
     # against the generalization G = {(hd,{2})}, discounted with a itself: the 3 deletions of a's
     # own script are all forgiven, delta = 0
     at.toggle(key="wb_labeled").set_value(True).run()
-    at.radio(key="wb_script").set_value("generalized gold").run()
+    at.radio(key="wb_script").set_value("general").run()
     no_exception(at)
     assert "3 operations: 0 counted, 3 discounted · δ = 0 · |p| + |G| = 5" in markdown_text(at)
     assert {s for _, s in op_table(at)} == {"discounted"}
@@ -244,7 +244,7 @@ def test_closed_filters_make_no_boxes_until_opened() -> None:
 
 def _filtered(**filters: str) -> AppTest:
     at = uploaded()
-    at.radio(key="wb_script").set_value("single gold").run()
+    at.radio(key="wb_script").set_value("single").run()
     open_filters(at)
     for name, value in filters.items():
         if name == "find":

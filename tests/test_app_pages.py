@@ -219,7 +219,7 @@ def test_regression_pin_freval_farpahc_table1_outer_bracket_dropped() -> None:
     """Regression pin: the 1-15, 1-25 and all rows are what evalcore freval --drop-unlabeled-root printed
     (docs/freval.md); only the size-1 row has a reference (evalb on these files, outer bracket dropped)."""
     at = page(FREVAL, data="farpahc")
-    at.toggle(key="freval_drop_root").set_value(True).run()
+    at.toggle(key="freval_drop_unlabeled_root").set_value(True).run()
     no_exception(at)
     table = table_with(at, "1 F1").set_index(TABLE1_INDEX)  # Table 1
     row = table.loc["Berkeley parser"]

@@ -130,12 +130,12 @@ def test_inspector_section_53_example_uploaded() -> None:
         "del vg {2,3}": "discounted",
     }
     # the same script against the single gold: nothing is discounted
-    at.radio(key="wb_script").set_value("single gold").run()
+    at.radio(key="wb_script").set_value("single").run()
     no_exception(at)
     table = status_table(at)
     assert set(table["status"]) == {"counted"} and len(table) == 2
     # unlabeled: the parse has exactly gold a's brackets
-    at.radio(key="wb_script").set_value("generalized gold").run()
+    at.radio(key="wb_script").set_value("general").run()
     at.toggle(key="wb_labeled").set_value(False).run()
     no_exception(at)
     assert "U-TED of *p\\.conllu* against *generalized gold a\\.conllu\\+b\\.conllu*" in markdown_text(at)

@@ -332,7 +332,6 @@ FAMILY_CONFIGS = {
 # are declared
 TED = {"ExperimentConfig", "TedConfig", "ConversionConfig"}
 PENDING: dict[str, set[str]] = {
-    "workbench/freval_view.py": {"ParsevalConfig", "FrevalConfig"},
     "workbench/attachment_view.py": {"AttachConfig"},
     "workbench/cache.py": {"AttachConfig"},
     "pages/4_NED.py": {"AttachConfig"},

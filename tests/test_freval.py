@@ -262,6 +262,8 @@ def test_uniform_alpha_and_limits() -> None:
     limited = freval_corpus(g, t, FrevalConfig(cfg, max_size=15)).score
     assert limited.per_size == s.per_size[:15]
     assert full.rescore(15).flr == limited.flr
+    # a rescored score says the limit it was scored with: the signature of counting up to 15
+    assert full.rescore(15).signature == limited.signature != full.score.signature
     with pytest.raises(ValueError):
         freval_corpus(g, t, FrevalConfig(cfg, max_size=15)).rescore(25)
 

@@ -12,25 +12,26 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import pandas as pd
 
 from evalcore.errors import EvalcoreError
+from evalcore.families.freval import FrevalSettings, freval_config
+from evalcore.formats.evalb import read_evalb
 from evalcore.formats.prm import COLLINS, EvalbParams, read_prm
 from evalcore.formats.ptb import PtbLine, read_ptb_sentences
 from evalcore.fragments import fragment_counts
 from evalcore.limits import Limits
 from evalcore.metrics.freval import (
-    FrevalConfig,
     FrevalResult,
     FrevalScore,
     f1_by_size_frame,
     freval_corpus,
     table1_frame,
 )
-from evalcore.metrics.parseval import Bracket, ParsevalConfig, SentenceComparison, read_evalb
+from evalcore.metrics.parseval import Bracket, SentenceComparison
 from evalcore.render.dot import NodeStyleName, tree_to_dot
 from evalcore.trees import Node, Tree
 from workbench.cache import app_limits, cached
@@ -39,7 +40,6 @@ from workbench.datasets import ASSETS, DatasetSpec, FileSpec
 __all__ = [
     "BUILTIN_PRM",
     "VARIANTS",
-    "FrevalSettings",
     "SentenceView",
     "Series",
     "TreeFile",
@@ -133,38 +133,19 @@ def validate_prm(name: str, data: bytes) -> str | None:
     return None
 
 
-@dataclass(frozen=True, slots=True)
-class FrevalSettings:
-    """The page's settings (the command line's options of the same names)."""
-
-    unlabeled: bool = False  # --unlabeled
-    cutoff_len: int | None = None  # --cutoff-len
-    max_size: int | None = None  # --max-size: curves and headline numbers (Table 1 has its own limits)
-    separators: str = "-="  # --function-separators
-    drop_unlabeled_root: bool = False  # --drop-unlabeled-root (default: counted, as evalb does)
-    max_error: int | None = None  # --max-error
-    delete_root: bool = False  # --delete-root (default: ROOT deleted only if the .prm says so, as evalb)
-
-    def config(self, params: EvalbParams, variant: str = "as set") -> FrevalConfig:
-        """The FrevalConfig of a run (always without a size limit; see the module doc)."""
-        no_labels, strict = VARIANTS[variant]
-        p = params.with_overrides(
-            labeled=False if (self.unlabeled or no_labels) else None, max_error=self.max_error
-        )
-        extraction = ParsevalConfig(
-            params=p,
-            function_separators=self.separators,
-            drop_unlabeled_root=self.drop_unlabeled_root,
-            delete_root=self.delete_root,
-        )
-        return FrevalConfig(extraction=extraction, strict=strict, cutoff_len=self.cutoff_len)
-
-
 @cached("resource", show_spinner=False, max_entries=128)
 def _run(
-    gold_digest: str, test_digest: str, key: str, _gold: TreeFile, _test: TreeFile, _config: FrevalConfig
+    gold_digest: str,
+    test_digest: str,
+    prm_digest: str,
+    settings: FrevalSettings,
+    _gold: TreeFile,
+    _test: TreeFile,
+    _params: EvalbParams,
 ) -> FrevalResult:
-    return freval_corpus(sentences(_gold), sentences(_test), _config)
+    """A run, keyed on the files' contents and the frozen settings (always without a size limit;
+    see the module doc)."""
+    return freval_corpus(sentences(_gold), sentences(_test), freval_config(settings, params=_params))
 
 
 @dataclass(frozen=True)
@@ -185,20 +166,25 @@ class Series:
 def run_series(
     gold: TreeFile,
     tests: Sequence[TreeFile],
-    params: EvalbParams,
+    prm: TreeFile | None,
     settings: FrevalSettings,
     variants: Sequence[str] = ("as set",),
 ) -> list[Series]:
-    """FREVAL of every parser file under every variant against ``gold`` (cached)."""
+    """FREVAL of every parser file under every variant against ``gold`` (cached) under ``settings``
+    with the parameter file ``prm`` (``None``: COLLINS.prm), every size counted (``max_size`` is
+    the page's to apply)."""
     out: list[Series] = []
-    chosen = [v for v in VARIANTS if v in variants] or ["as set"]
+    params, files = params_of(prm), () if prm is None else (prm.digest,)
     for test in tests:
-        for variant in chosen:
+        for variant in [v for v in VARIANTS if v in variants] or ["as set"]:
             name = test.name if variant == "as set" else f"{test.name} ({variant})"
-            config = settings.config(params, variant)
-            key = f"{config.signature()}|maxerr:{config.extraction.params.max_error}"
+            no_labels, strict = VARIANTS[variant]
+            chosen = replace(
+                settings, unlabeled=settings.unlabeled or no_labels, strict=strict, max_size=None
+            )
+            run = _run.by(gold.digest, test.digest, *files)
             try:
-                result = _run.by(gold.digest, test.digest)(gold.digest, test.digest, key, gold, test, config)
+                result = run(gold.digest, test.digest, "".join(files), chosen, gold, test, params)
             except EvalcoreError as exc:
                 out.append(Series(name, test.name, variant, None, str(exc)))
                 continue

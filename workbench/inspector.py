@@ -24,11 +24,13 @@ import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import get_args
 
 import pandas as pd
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
-from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps
+from evalcore.conversion import ConversionConfig, Protocol, SchemeLabelMaps
 from evalcore.errors import EvalcoreError
 from evalcore.inspection import (
     OperationFilter,
@@ -42,25 +44,23 @@ from evalcore.inspection import (
 from evalcore.metrics.attachment import AttachConfig, is_punct
 from evalcore.render.dot import dep_to_dot, tree_to_dot
 from evalcore.render.edits import marked_tree_dot
-from evalcore.render.layout import ArcVerdict, DepLayout, WordGrid, layout_dep, merge_grids, word_grid
+from evalcore.render.layout import DepLayout, WordGrid, layout_dep, merge_grids, word_grid
 from evalcore.render.svg import dep_svg
-from evalcore.trees import DepTree, SpanTree
+from evalcore.trees import ArcVerdict, DepTree, SpanTree
 from workbench.atlas_links import highlight_flags, parse_group
 from workbench.cache import cached, corpus_attach
 from workbench.datasets import Analysis, LoadedDataset, SentenceInfo
 from workbench.handoff import offer_lattice_page
-from workbench.labelmaps import LABELMAP_SLOT, maps_key, maps_with, parse_choice, scheme_maps
+from workbench.labelmaps import LABELMAP_SLOT, maps_with, parse_choice, scheme_maps
 from workbench.links import (
     OP_KINDS,
     OP_STATUSES,
     current_link,
     followed,
-    keep_widget,
-    report_link_problem,
-    seed_widget,
     widget_value,
     write_link,
 )
+from workbench.settings_form import bind
 from workbench.tedeval import (
     ParseTeds,
     TedParse,
@@ -98,21 +98,20 @@ class Settings:
 
     count_punct: bool = True
     side_by_side: bool = True
-    protocol: str = "2012"  # TedEval protocol (docs/tedeval.md, "Definitions")
+    protocol: Protocol = "2012"  # TedEval protocol (docs/tedeval.md, "Definitions")
     labeled: bool = True  # the edit script drawn: labeled (L-TED) or unlabeled (U-TED)
     script_single: bool = False  # the edit script to the single gold instead of the generalization
     # separators of function tags in bracketed labels (docs/tedeval.md, "Multi-function trees (2012
     # protocol)")
     function_sep: str = "-="
     parse: str = ""  # the parse whose edit script is drawn (a TedParse name; "" = none)
-    label_maps: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()  # chosen on the cross-scheme page
+    label_maps: SchemeLabelMaps = field(default_factory=SchemeLabelMaps)  # chosen on the cross-scheme page
 
     @property
     def conversion(self) -> ConversionConfig:
-        maps = SchemeLabelMaps(tuple((scheme, LabelMap(pairs)) for scheme, pairs in self.label_maps))
         return ConversionConfig(
-            protocol=self.protocol, function_separators=self.function_sep, scheme_maps=maps
-        )  # type: ignore[arg-type]
+            protocol=self.protocol, function_separators=self.function_sep, scheme_maps=self.label_maps
+        )
 
 
 @dataclass(frozen=True)
@@ -499,7 +498,7 @@ def panel_tedeval(view: View) -> None:
         key=f"ted:{pv.name}",
         highlighted=group_highlight(view, chosen, pv),
     )
-    if view.settings.label_maps:
+    if view.settings.label_maps.maps:
         neutralized_panel(view, chosen, pv)
 
 
@@ -577,47 +576,8 @@ def panel_lattice(view: View) -> None:
 # sidebar: the settings of every sentence (each in the URL)
 
 
-def _flag(value: bool) -> str:
-    return "yes" if value else "no"
-
-
 def _toggle(label: str, name: str, widget: str, default: bool, help: str) -> bool:
-    seed_widget(name, widget, default, lambda v: v if isinstance(v, bool) else None)
-    value = bool(st.toggle(label, key=widget, help=help))
-    keep_widget(name, widget, None if value == default else _flag(value))
-    return value
-
-
-def _choice(
-    name: str,
-    widget: str,
-    options: Sequence[str],
-    default: str,
-    draw: Callable[[], object],
-    *,
-    to_url: Callable[[str], str] = str,
-    from_url: Callable[[str], str | None] = str,
-) -> str:
-    """A radio or selectbox over ``options`` bound to the link key ``name`` (``to_url`` /
-    ``from_url``: an option as written in the URL, and back); a value of the link that is not an
-    option here is said."""
-
-    def accept(value: object) -> str | None:
-        option = from_url(value) if isinstance(value, str) else None
-        return option if option in options else None
-
-    refused = seed_widget(name, widget, default, accept)
-    if refused is not None:
-        named = [to_url(o) for o in options if o]
-        more = f", … ({len(named):,} in all)" if len(named) > 12 else ""
-        shown = ", ".join(named[:12]) + more if named else "nothing"
-        report_link_problem(f"{name}: no '{refused}' here (one of: {shown})")
-    if st.session_state.get(widget) not in options:
-        st.session_state[widget] = default
-    draw()
-    value = str(st.session_state[widget])
-    keep_widget(name, widget, None if value == default else to_url(value))
-    return value
+    return bind(name, widget, default, st.toggle, label, help=help)
 
 
 def sidebar_settings(loaded: LoadedDataset, choices: Sequence[TedParse]) -> Settings:
@@ -637,82 +597,77 @@ def sidebar_settings(loaded: LoadedDataset, choices: Sequence[TedParse]) -> Sett
         )
         drawing_size_control()
         st.markdown("**TedEval**")
-        protocol = _choice(
+        protocols = list(get_args(Protocol))
+        protocol: Protocol = bind(
             "protocol",
             "wb_protocol",
-            ["2012", "2011"],
             "2012",
-            lambda: st.radio(
-                "Protocol",
-                ["2012", "2011"],
-                key="wb_protocol",
-                horizontal=True,
-                help="2012 (EACL 2012, default): multi-function trees, any trees. 2011 (EMNLP 2011): "
-                "function trees with * heads, dependency trees only.",
-            ),
+            st.radio,
+            "Protocol",
+            protocols,
+            horizontal=True,
+            help="2012 (EACL 2012, default): multi-function trees, any trees. 2011 (EMNLP 2011): "
+            "function trees with * heads, dependency trees only.",
+            offered=protocols,
         )
         names = [c.name for c in choices]
         parse = ""
         if names:
             # keyed on the choices too: new uploads start again at their first parse
             parse_key = f"wb_parse:{loaded.spec.key}:{zlib.crc32(chr(10).join(names).encode()):08x}"
-            parse = _choice(
+            parse = bind(
                 "parse",
                 parse_key,
-                names,
                 names[0],
-                lambda: st.selectbox(
-                    "Parse (edit script)",
-                    names,
-                    key=parse_key,
-                    help="The parse whose edit script is drawn; a gold can be read as a parse against "
-                    "another scheme's gold (every disagreement of the two) and against the "
-                    "generalization.",
-                ),
+                st.selectbox,
+                "Parse (edit script)",
+                names,
+                help="The parse whose edit script is drawn; a gold can be read as a parse against "
+                "another scheme's gold (every disagreement of the two) and against the "
+                "generalization.",
+                offered=names,
             )
         labeled = _toggle(
             "Labeled edit script", "labeled", "wb_labeled", True, "Off: the unlabeled script (U-TED)."
         )
-        target = _choice(
+        target = bind(
             "target",
             "wb_script",
-            list(TARGET_LABELS.values()),
-            TARGET_LABELS["general"],
-            lambda: st.radio(
-                "Edit script to",
-                list(TARGET_LABELS.values()),
-                key="wb_script",
-                help="The generalized gold (TEDEVAL MULTIPLE, with discounting) or the gold the parse is "
-                "scored with (SINGLE, nothing discounted).",
-            ),
-            to_url=lambda label: next(k for k, v in TARGET_LABELS.items() if v == label),
-            from_url=TARGET_LABELS.get,
+            "general",
+            st.radio,
+            "Edit script to",
+            list(TARGET_LABELS),
+            format_func=TARGET_LABELS.__getitem__,
+            help="The generalized gold (TEDEVAL MULTIPLE, with discounting) or the gold the parse is "
+            "scored with (SINGLE, nothing discounted).",
+            offered=list(TARGET_LABELS),
         )
         function_sep = "-="
         if loaded.ptb():
             guess = guess_function_separators(loaded)
             sep_key = f"wb_funcsep:{loaded.spec.key}"
-            seed_widget("funcsep", sep_key, guess, lambda v: v if isinstance(v, str) and v else None)
             function_sep = (
-                st.text_input(
+                bind(
+                    "funcsep",
+                    sep_key,
+                    guess,
+                    st.text_input,
                     "Function-tag separators",
-                    key=sep_key,
                     help="Bracketed trees: the function tags follow the category after one of these "
                     "characters (PTB: NP-SBJ, '-='; FarPaHC: NP*SBJ, '-=*'), as --function-sep.",
                 )
                 or guess
             )
-            keep_widget("funcsep", sep_key, None if function_sep == guess else function_sep)
         label_maps = chosen_label_maps()
     return Settings(
         count_punct,
         side_by_side,
         protocol,
         labeled,
-        target == TARGET_LABELS["single"],
+        target == "single",
         function_sep,
         parse,
-        maps_key(label_maps),
+        label_maps,
     )
 
 
@@ -814,24 +769,29 @@ class Filters:
         return bool(self.label) + bool(self.ops.status) + bool(self.ops.kind) + bool(self.ops.label)
 
 
-def _name_filter(name: str, widget: str, options: Sequence[str], label: str, holder: object) -> str:
-    def draw() -> object:
-        return holder.selectbox(label, ["", *options], key=widget, format_func=lambda x: x or "any")  # type: ignore[attr-defined]
-
-    return _choice(name, widget, ["", *options], "", draw)
+def _name_filter(name: str, widget: str, options: Sequence[str], label: str, holder: DeltaGenerator) -> str:
+    offered = ["", *options]
+    return bind(
+        name, widget, "", holder.selectbox, label, offered, format_func=lambda x: x or "any", offered=offered
+    )
 
 
 def _op_select(
-    name: str, widget: str, labels: dict[str, str], label: str, holder: object, disabled: bool
+    name: str, widget: str, labels: dict[str, str], label: str, holder: DeltaGenerator, disabled: bool
 ) -> str:
     options = list(labels)
-
-    def draw() -> object:
-        return holder.selectbox(  # type: ignore[attr-defined]
-            label, options, key=widget, format_func=lambda x: labels.get(x, x), disabled=disabled
-        )
-
-    return _choice(name, widget, options, "", draw)
+    shown = labels.get
+    return bind(
+        name,
+        widget,
+        "",
+        holder.selectbox,
+        label,
+        options,
+        format_func=shown,
+        disabled=disabled,
+        offered=options,
+    )
 
 
 def filters_ui(loaded: LoadedDataset, choice: TedParse | None) -> Filters:

@@ -19,7 +19,6 @@ __all__ = [
     "SHIPPED",
     "MergedLabel",
     "choice_text",
-    "maps_key",
     "merged_labels",
     "parse_choice",
     "scheme_maps",
@@ -64,12 +63,6 @@ def upload_map_name(file_name: str) -> str:
     """An uploaded map's name in the choices and the link (no ',' or ':', which separate them)."""
     stem = file_name.removesuffix(".map").removesuffix(".txt")
     return "upload-" + "".join("_" if ch in ",:" else ch for ch in stem)
-
-
-def maps_key(maps: SchemeLabelMaps) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
-    """Per-scheme maps as a hashable key (a cache key, a settings field) and back with
-    ``SchemeLabelMaps(tuple((s, LabelMap(pairs)) for s, pairs in key))``."""
-    return tuple((scheme, m.pairs) for scheme, m in maps.maps)
 
 
 def scheme_maps(choices: Iterable[str], maps: Mapping[str, LabelMap]) -> SchemeLabelMaps:

@@ -35,6 +35,8 @@ from types import MappingProxyType
 from typing import Literal, TypeVar
 
 from evalcore.atlas import GROUPINGS as ATLAS_GROUPINGS
+from evalcore.declare import declared
+from evalcore.families.freval import FrevalSettings
 from evalcore.metrics.breakdown import GROUPINGS as BREAKDOWN_GROUPINGS
 from workbench.datasets import BUILTINS
 from workbench.fit import ZOOMS
@@ -43,6 +45,7 @@ __all__ = [
     "ATLAS_KEYS",
     "BREAKDOWN_SORTS",
     "CROSS_SCHEME_KEYS",
+    "DECLARED",
     "FREVAL_KEYS",
     "LINK_KEYS",
     "NED_KEYS",
@@ -56,6 +59,7 @@ __all__ = [
     "LinkValue",
     "SentenceRef",
     "current_link",
+    "declared_keys",
     "followed",
     "inspector_url",
     "keep_widget",
@@ -129,6 +133,7 @@ FREVAL_KEYS: tuple[str, ...] = (
     "unlabeled",
     "funcsep",
     "droproot",
+    "deleteroot",
     "maxerror",
     "variants",
     "baseline",
@@ -165,6 +170,15 @@ NED_KEYS: tuple[str, ...] = (
 
 Kind = Literal["choice", "sentence", "number", "flag", "text", "name"]
 
+DECLARED: tuple[type, ...] = (FrevalSettings,)
+"""The settings declarations (:mod:`evalcore.families`) whose fields' ``link=`` keys the pages bind
+(:func:`workbench.settings_form.settings_form`); a key declared twice takes its first declaration."""
+
+APP_RANGE: Mapping[str, tuple[int, int]] = MappingProxyType(
+    {"maxerror": (0, 1_000_000), "maxsize": (1, 10_000), "cutoff": (0, 100_000)}
+)
+"""The numbers a link may ask for, where the app bounds a setting more than the command line does."""
+
 
 @dataclass(frozen=True, slots=True)
 class LinkKey:
@@ -199,6 +213,27 @@ class SentenceRef:
 
 
 LinkValue = str | int | bool | SentenceRef
+
+_DECLARED_KINDS: Mapping[str, Kind] = MappingProxyType(
+    {"flag": "flag", "choice": "choice", "int": "number", "str": "text"}
+)
+
+
+def declared_keys(classes: Iterable[type], bounds: Mapping[str, tuple[int, int]]) -> tuple[LinkKey, ...]:
+    """The link keys of the declared settings of ``classes`` (:mod:`evalcore.declare`): each field
+    with a ``link=`` gives its key, of its kind, with its help, choices and minimum (``bounds``: the
+    app's range, by key)."""
+    keys: dict[str, LinkKey] = {}
+    for cls in classes:
+        for d in declared(cls):
+            name = d.option.link
+            if name is None or name in keys:
+                continue
+            low, top = bounds.get(name, (d.option.minimum or 0, 999_999_999))
+            kind = _DECLARED_KINDS[d.kind]
+            keys[name] = LinkKey(name, kind, d.option.help, d.choices, minimum=low, maximum=top)
+    return tuple(keys.values())
+
 
 LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
     {
@@ -249,7 +284,6 @@ LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
             LinkKey("punct", "flag", "count punctuation (no: --no-punct)", max_length=10),
             LinkKey("side", "flag", "schemes side by side (no: stacked)", max_length=10),
             LinkKey("zoom", "choice", "drawing size", choices=ZOOMS, max_length=10),
-            LinkKey("funcsep", "text", "function-tag separators of bracketed labels", max_length=10),
             LinkKey(
                 "group",
                 "name",
@@ -274,12 +308,6 @@ LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
             LinkKey("row", "name", "the row whose sentences are listed (against · metric)", max_length=200),
             LinkKey("worst", "name", "the parse the sentences are ordered by, worst first", max_length=200),
             # the FREVAL page's own choices (pages/2_FREVAL.py)
-            LinkKey("prm", "name", "the evalb parameter file", max_length=200),
-            LinkKey("maxsize", "number", "largest fragment size", minimum=1, maximum=10_000, max_length=5),
-            LinkKey("cutoff", "number", "longest sentence (words)", maximum=100_000, max_length=6),
-            LinkKey("unlabeled", "flag", "unlabeled brackets", max_length=10),
-            LinkKey("droproot", "flag", "drop the outer unlabeled bracket", max_length=10),
-            LinkKey("maxerror", "number", "evalb's MAX_ERROR", maximum=1_000_000, max_length=7),
             LinkKey("variants", "name", "ways to score each file, comma-separated", max_length=200),
             LinkKey("baseline", "name", "the curve the others are compared with", max_length=400),
             LinkKey("run", "name", "the run of the one-sentence view", max_length=400),
@@ -326,10 +354,12 @@ LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
                 choices=BREAKDOWN_SORTS,
                 max_length=10,
             ),
+            *declared_keys(DECLARED, APP_RANGE),
         )
     }
 )
-"""Every key a page reads from the query string."""
+"""Every key a page reads from the query string: the pages' own, and the ``link=`` keys of the
+settings declared in evalcore (:data:`DECLARED`)."""
 
 PAGE_KEYS: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {

@@ -17,21 +17,22 @@ Every number comes from evalcore; the drawings from ``evalcore.render``.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import pandas as pd
 import streamlit as st
 
-from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps
+from evalcore.conversion import ConversionConfig, Protocol, SchemeLabelMaps
 from evalcore.experiment import ExperimentConfig, ExperimentResult, run_experiment
 from evalcore.inspection import OpMark, ParseView, SentenceReport, operation_rows
-from evalcore.metrics.tedeval import SentenceTed, TedConfig
+from evalcore.metrics.tedeval import Average, SentenceTed, TedConfig
 from evalcore.render.dot import HIGHLIGHT_FILL
 from evalcore.render.edits import EDIT_LEGEND, marked_tree_dot
+from evalcore.significance import Method
 from evalcore.trees import SpanTree
 from workbench.cache import cached, run_with_progress
 from workbench.datasets import LoadedDataset
-from workbench.labelmaps import maps_key, merged_labels
+from workbench.labelmaps import merged_labels
 from workbench.tables import show_table
 from workbench.tedeval import (
     ParseTeds,
@@ -67,61 +68,30 @@ STATUS_COLOURS = {"counted": "color: #6a3d9a; font-weight: 600", "discounted": "
 
 @dataclass(frozen=True, slots=True)
 class ExperimentSettings:
-    """What the cross-scheme experiment is run with (all part of the cache key)."""
+    """What the cross-scheme experiment is run with: a frozen value, the cache key."""
 
-    protocol: str = "2012"
+    protocol: Protocol = "2012"
     shuffles: int = 10_000
     seed: int = 12345
-    method: str = "ar"
-    average: str = "global"
+    method: Method = "ar"
+    average: Average = "global"
     skip_mismatched: bool = True
     include_golds: bool = False
     function_sep: str = "-="
-    # (scheme, OLD=NEW pairs), docs/tedeval.md, "Per-scheme label maps"
-    label_maps: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
-
-    def scheme_maps(self) -> SchemeLabelMaps:
-        return SchemeLabelMaps(tuple((scheme, LabelMap(pairs)) for scheme, pairs in self.label_maps))
+    maps: SchemeLabelMaps = field(default_factory=SchemeLabelMaps)  # docs/tedeval.md, "Per-scheme label maps"
 
     def config(self) -> ExperimentConfig:
         conv = ConversionConfig(
-            protocol=self.protocol,  # type: ignore[arg-type]
-            function_separators=self.function_sep,
-            scheme_maps=self.scheme_maps(),
+            protocol=self.protocol, function_separators=self.function_sep, scheme_maps=self.maps
         )
         return ExperimentConfig(
-            TedConfig(conv, self.average),  # type: ignore[arg-type]
-            self.shuffles,
-            self.seed,
-            self.method,  # type: ignore[arg-type]
-            self.skip_mismatched,
-        )
-
-    def key(self) -> tuple[object, ...]:
-        return (
-            self.protocol,
-            self.shuffles,
-            self.seed,
-            self.method,
-            self.average,
-            self.skip_mismatched,
-            self.include_golds,
-            self.function_sep,
-            self.label_maps,
+            TedConfig(conv, self.average), self.shuffles, self.seed, self.method, self.skip_mismatched
         )
 
     def counting(self) -> ExperimentSettings:
         """The settings the sentences are scored with (no significance test, no golds as parses):
         a change of shuffles, seed, test or golds-as-parses does not score them again."""
-        return ExperimentSettings(
-            protocol=self.protocol,
-            shuffles=0,
-            average=self.average,
-            skip_mismatched=self.skip_mismatched,
-            include_golds=False,
-            function_sep=self.function_sep,
-            label_maps=self.label_maps,
-        )
+        return replace(self, shuffles=0, seed=12345, method="ar", include_golds=False)
 
 
 def _files_key(loaded: LoadedDataset) -> tuple[tuple[str, ...], ...]:
@@ -138,7 +108,7 @@ def _digests(files: tuple[tuple[str, ...], ...]) -> list[str]:
 @cached("data", show_spinner=False, max_entries=24)
 def _counted(
     files: tuple[tuple[str, ...], ...],
-    settings: tuple[object, ...],
+    settings: ExperimentSettings,
     golds: bool,
     label: str,
     indices: tuple[int, ...],
@@ -148,7 +118,6 @@ def _counted(
     the parses, or (``golds``) each gold read as a parse, over the sentences ``indices``.  The bar is
     created here so that it can advance (a cached function may not write to an element made outside
     it); it is emptied at the end."""
-    s = ExperimentSettings(*settings)  # type: ignore[arg-type]
     schemes = gold_parse_schemes(_loaded, indices) if golds else experiment_schemes(_loaded)
     what = "each gold as a parse" if golds else label
     bar = st.progress(0.0, text=f"{what}: starting")
@@ -158,19 +127,18 @@ def _counted(
             bar.progress(min(done / total, 1.0), text=f"{what}: sentence {done} of {total}")
 
     try:
-        return run_experiment(schemes, s.config(), progress=progress)
+        return run_experiment(schemes, settings.config(), progress=progress)
     finally:
         bar.empty()
 
 
 @cached("data", show_spinner=False, max_entries=48)
 def _experiment(
-    files: tuple[tuple[str, ...], ...], settings: tuple[object, ...], label: str, _loaded: LoadedDataset
+    files: tuple[tuple[str, ...], ...], settings: ExperimentSettings, label: str, _loaded: LoadedDataset
 ) -> ExperimentResult:
     """The experiment under ``settings``: the cached scores of the parses (and of the golds read as
     parses, scored apart and joined as their columns), ranked and tested."""
-    s = ExperimentSettings(*settings)  # type: ignore[arg-type]
-    counting = s.counting().key()
+    s, counting = settings, settings.counting()
     counted = _counted.by(*_digests(files))
     main = counted(files, counting, False, label, (), _loaded)
     if not s.include_golds:
@@ -187,15 +155,14 @@ def corpus_experiment(
     dataset (cached; raises EvalcoreError on bad input): the same result as ``run_experiment`` over
     :func:`~workbench.tedeval.experiment_schemes` in one go."""
     files = _files_key(loaded)
-    return _experiment.by(*_digests(files))(files, settings.key(), label, loaded)
+    return _experiment.by(*_digests(files))(files, settings, label, loaded)
 
 
 @cached("data", show_spinner=False, max_entries=24)
 def _merged(
-    files: tuple[tuple[str, ...], ...], settings: tuple[object, ...], _loaded: LoadedDataset
+    files: tuple[tuple[str, ...], ...], settings: ExperimentSettings, _loaded: LoadedDataset
 ) -> pd.DataFrame:
-    s = ExperimentSettings(*settings)  # type: ignore[arg-type]
-    rows = merged_labels(experiment_schemes(_loaded), s.scheme_maps(), s.config().ted.conversion)
+    rows = merged_labels(experiment_schemes(_loaded), settings.maps, settings.config().ted.conversion)
     return pd.DataFrame(
         [{"scheme": m.scheme, "OLD → NEW": f"{m.old} → {m.new}", "occurrences": m.occurrences} for m in rows],
         columns=["scheme", "OLD → NEW", "occurrences"],
@@ -205,32 +172,19 @@ def _merged(
 def merged_label_table(loaded: LoadedDataset, settings: ExperimentSettings) -> pd.DataFrame:
     """The labels the settings' per-scheme maps merge on the dataset (``workbench.labelmaps``), cached."""
     files = _files_key(loaded)
-    return _merged.by(*_digests(files))(files, settings.counting().key(), loaded)
-
-
-ConvKey = tuple[str, str, tuple[tuple[str, tuple[tuple[str, str], ...]], ...]]
-"""A conversion as a cache key: protocol, function-tag separators, per-scheme label maps."""
-
-
-def _conv_key(config: ConversionConfig) -> ConvKey:
-    return (config.protocol, config.function_separators, maps_key(config.scheme_maps))
-
-
-def _conversion(conv: ConvKey) -> ConversionConfig:
-    maps = SchemeLabelMaps(tuple((scheme, LabelMap(pairs)) for scheme, pairs in conv[2]))
-    return ConversionConfig(protocol=conv[0], function_separators=conv[1], scheme_maps=maps)  # type: ignore[arg-type]
+    return _merged.by(*_digests(files))(files, settings.counting(), loaded)
 
 
 @cached("resource", show_spinner=False, max_entries=512)
 def _sentence(
     files: tuple[tuple[str, ...], ...],
     index: int,
-    conv: ConvKey,
+    conv: ConversionConfig,
     names: tuple[str, ...],
     _loaded: LoadedDataset,
     _choices: tuple[TedParse, ...],
 ) -> TedSentence:
-    return sentence_tedeval(_loaded, index, _conversion(conv), _choices)
+    return sentence_tedeval(_loaded, index, conv, _choices)
 
 
 def sentence_report(
@@ -240,9 +194,8 @@ def sentence_report(
     kept for every session (``st.cache_resource``: frozen values, never copied), keyed on the
     files' digests, the sentence, the settings and the parses."""
     names = tuple(c.name for c in choices)
-    conv = _conv_key(config)
     files = _files_key(loaded)
-    return _sentence.by(*_digests(files))(files, index, conv, names, loaded, tuple(choices))
+    return _sentence.by(*_digests(files))(files, index, config, names, loaded, tuple(choices))
 
 
 CHUNK = 200  # sentences per cached chunk of corpus_scripts
@@ -252,13 +205,13 @@ CHUNK = 200  # sentences per cached chunk of corpus_scripts
 def _scripts_chunk(
     files: tuple[tuple[str, ...], ...],
     name: str,
-    conv: ConvKey,
+    conv: ConversionConfig,
     start: int,
     stop: int,
     _loaded: LoadedDataset,
     _choice: TedParse,
 ) -> tuple[ParseTeds | None, ...]:
-    return corpus_parse_teds(_loaded, _choice, _conversion(conv), start, stop)
+    return corpus_parse_teds(_loaded, _choice, conv, start, stop)
 
 
 def corpus_scripts(
@@ -266,8 +219,7 @@ def corpus_scripts(
 ) -> tuple[ParseTeds | None, ...]:
     """Every sentence's TedEval scripts of ``choice`` (for filters and orders), computed in chunks
     behind a progress bar the first time this session asks, kept for every session."""
-    files = _files_key(loaded)
-    conv = _conv_key(config)
+    files, conv = _files_key(loaded), config
     n = len(loaded.sentences)
     bounds = [(a, min(a + CHUNK, n)) for a in range(0, n, CHUNK)]
     seen = st.session_state.setdefault("_wb_seen", set())

@@ -16,8 +16,9 @@ from evalcore.commands import tedeval
 from evalcore.commands._common import named_path, refuse, say, warn
 from evalcore.declare import Declared, add_arguments, from_namespace
 from evalcore.errors import InputFormatError
-from evalcore.experiment import ExperimentConfig, NamedTrees, Scheme
+from evalcore.experiment import NamedTrees, Scheme
 from evalcore.families import atlas as family
+from evalcore.families import tedeval as ted_family
 from evalcore.families.atlas import AtlasSettings
 from evalcore.formats.detect import read_trees
 from evalcore.limits import Limits
@@ -139,9 +140,8 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         return refuse("atlas", str(exc))
     schemes = tedeval.schemes_from_args(args, _load)
-    experiment = ExperimentConfig(
-        tedeval.ted_config_from_args(args), args.shuffles, args.seed, args.test, args.skip_mismatched
-    )
+    ted = tedeval.settings_from_args(args)
+    experiment = ted_family.experiment_config(ted, tedeval.ted_config_from_args(args))
     inputs = family.AtlasInputs(tuple(schemes), experiment)
     result = family.run(inputs, settings, args.limits, on_warning=warn, keep_ops=bool(args.export_misc))
     atlas = result.atlas

@@ -44,7 +44,11 @@ class Extraction:
     options over it; docs/freval.md)."""
 
     prm: str | None = setting(
-        None, "evalb parameter file (default: COLLINS.prm's settings)", flag="--prm", metavar="FILE"
+        None,
+        "evalb parameter file (default: COLLINS.prm's settings)",
+        flag="--prm",
+        link="prm",
+        metavar="FILE",
     )
     unlabeled: bool = setting(
         False, "unlabeled brackets (overrides LABELED)", flag="--unlabeled", link="unlabeled"
@@ -77,6 +81,7 @@ class Extraction:
         "and GUM write (ROOT ...)) whatever the parameter file says (default: only its DELETE_LABEL "
         "labels, as evalb: COLLINS.prm deletes TOP, not ROOT); the signature says root:delete",
         flag="--delete-root",
+        link="deleteroot",
     )
     function_separators: str = setting(
         "-=",

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from evalcore.display import Tabular
@@ -296,11 +296,14 @@ class FrevalResult(Tabular):
         return self.score.signature
 
     def rescore(self, max_size: int | None, alpha: Sequence[float] | None = None) -> FrevalScore:
-        """The score under another size limit / α, from the same counts (no recounting)."""
+        """The score under another size limit / α, from the same counts (no recounting); its
+        signature says the limit and weights it was scored with."""
         made = self.config.max_size
         if made is not None and (max_size is None or max_size > made):
             raise ValueError(f"counts were made with max_size={made}; cannot score up to {max_size}")
-        return score(self.counts, max_size, alpha, self.score.signature)
+        weights = None if alpha is None else tuple(alpha)
+        config = replace(self.config, max_size=max_size, alpha=weights)
+        return score(self.counts, max_size, alpha, config.signature())
 
 
 def freval_corpus(
