@@ -513,7 +513,7 @@ def _parse_names(scheme: str, parses: Parses) -> list[tuple[str, Input]]:
     return out
 
 
-LabelsMap = str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | None
+LabelsMap = str | os.PathLike[str] | Sequence[str | os.PathLike[str]]
 
 
 Load = Callable[[Input, str, Limits], "NamedTrees"]
@@ -551,7 +551,7 @@ def tedeval(
     *,
     protocol: Protocol = PROTOCOL_2012,
     average: Average = "global",
-    labels_map: str | os.PathLike[str] | Sequence[str | os.PathLike[str]] = (),
+    labels_map: LabelsMap = (),
     scheme_labels_maps: Mapping[str, str | os.PathLike[str]] | None = None,
     function_sep: str = "-=",
     fold_case: bool = False,
@@ -624,7 +624,7 @@ def atlas(
     *,
     protocol: Protocol = PROTOCOL_2012,
     average: Average = "global",
-    labels_map: LabelsMap = None,
+    labels_map: LabelsMap = (),
     scheme_labels_maps: Mapping[str, str | os.PathLike[str]] | None = None,
     function_sep: str = "-=",
     fold_case: bool = False,
@@ -655,7 +655,7 @@ def atlas(
         per_sentence=per_sentence, no_golds=no_golds, no_ranking=no_ranking, freval_sizes=freval_sizes
     )
     ranking_config(settings, shuffles, seed, test)  # checked before a file is read
-    maps = ted.api_labels_map(labels_map or (), (scheme_labels_maps or {}).items(), list(schemes))
+    maps = ted.api_labels_map(labels_map, (scheme_labels_maps or {}).items(), list(schemes))
     conversion = ted.TedevalSettings(
         protocol=protocol,
         labels_map=maps,

@@ -35,7 +35,7 @@ def test_a_manifest_takes_the_attach_table_but_not_its_resampling(tmp_path: Path
     manifest = tmp_path / "m.toml"
     manifest.write_text(head + '[gold.attach]\nno_punct = true\npunct_tags = "nedpl"\nmax_len = 10\n')
     (entry,) = read_manifest(str(manifest)).golds
-    assert entry.settings == (AttachSettings(no_punct=True, punct_tags="nedpl", max_len=10),)
+    assert entry.settings_of(AttachSettings) == AttachSettings(no_punct=True, punct_tags="nedpl", max_len=10)
     for key in sorted(ELSEWHERE["attach"]):
         manifest.write_text(head + f"[gold.attach]\n{key} = 1\n")
         with pytest.raises(evalcore.InputFormatError, match=f"unknown setting '{key}'"):
