@@ -1,0 +1,114 @@
+"""No command slower: each command on the shipped or real data, this tree against an earlier one,
+as CPU time in the same rounds (paired).
+
+    python benchmarks/bench_commands.py --baseline DIR [--rounds 5] [--only NAME ...]
+
+``DIR`` is an earlier tree (``git archive 7b2eaa3 | tar -x -C /tmp/base``: before the registry of
+metric families, docs/architecture.md).  Each command runs as a subprocess with ``PYTHONPATH`` set
+to one tree or the other, the two taking turns within each round; its CPU time (user + system,
+``os.wait4``) is measured and both outputs must be byte-identical.  Printed: the median CPU of
+each tree and the median of each round's ratio (this tree / the baseline).
+
+The commands: ``tedeval`` on the French GSD test (UD and SUD, three spaCy parses, 1,000 trials),
+``attach`` (EWT test, UD v2 gold against spaCy), ``parseval`` and ``freval`` (the WSJ sample against
+its seed-1 perturbation, ``bench_parseval.py``'s pair; FREVAL on FarPaHC split 0), ``atlas`` (the
+French GSD test's two schemes and parses, 1,000 trials).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ASSETS = ROOT / "assets"
+SHARED = ROOT.parent / "shared" / "data"
+sys.path.insert(0, str(ROOT / "tests"))
+
+from wsj_perturb import write_pair  # noqa: E402
+
+FR = ASSETS / "fr_gsd"
+FR_SCHEMES = [
+    *("--scheme", "ud", str(FR / "fr_gsd-ud-test.r2.16.conllu.gz")),
+    f"spacy-ud={FR / 'parses' / 'fr_gsd-test.spacy-ud.conllu.gz'}",
+    f"spacy-ud1={FR / 'parses' / 'fr_gsd-test.spacy-ud-seed1.conllu.gz'}",
+    *("--scheme", "sud", str(FR / "fr_gsd-sud-test.r2.16.conllu.gz")),
+    f"spacy-sud={FR / 'parses' / 'fr_gsd-test.spacy-sud.conllu.gz'}",
+]
+EWT = ASSETS / "en_ewt"
+FAR = ASSETS / "farpahc"
+
+
+def commands(wsj: tuple[Path, Path]) -> dict[str, list[str]]:
+    """Each benchmarked command line (after ``python -m evalcore``)."""
+    gold, test = map(str, wsj)
+    ewt = sorted(EWT.rglob("*.conllu*"))
+    ewt_gold = next(str(p) for p in ewt if "ud-test" in p.name and "r2" in p.name)
+    ewt_spacy = next(str(p) for p in ewt if "spacy" in p.name)
+    prm = str(ASSETS / "evalb" / "COLLINS.prm")
+    return {
+        "tedeval (French GSD test)": ["tedeval", *FR_SCHEMES, "--shuffles", "1000"],
+        "attach (EWT test, spaCy)": ["attach", ewt_gold, ewt_spacy],
+        "parseval (WSJ sample)": ["parseval", gold, test, "--prm", prm, "--max-error", "100000"],
+        "freval (FarPaHC split 0)": [
+            "freval",
+            str(FAR / "far_split0testing.oneline.psd.gz"),
+            str(FAR / "far_split0machineparsed.psd.gz"),
+            "--prm",
+            str(FAR / "sample.prm.as_used_for_far0eval"),
+            "--function-separators=-=*",
+        ],
+        "atlas (French GSD test)": ["atlas", *FR_SCHEMES, "--shuffles", "1000"],
+    }
+
+
+def timed(tree: Path, argv: list[str]) -> tuple[float, bytes]:
+    """CPU seconds of ``python -m evalcore ARGV`` importing evalcore from ``tree``, and its output."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    with tempfile.TemporaryFile() as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "evalcore", *argv], stdout=out, stderr=subprocess.DEVNULL, env=env
+        )
+        _, status, usage = os.wait4(proc.pid, 0)
+        if os.waitstatus_to_exitcode(status) not in (0, 1):
+            raise SystemExit(f"{tree}: evalcore {' '.join(argv[:2])} failed")
+        out.seek(0)
+        return usage.ru_utime + usage.ru_stime, out.read()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--baseline", type=Path, required=True, help="an earlier tree (git archive REV)")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--only", nargs="*", help="the commands whose name starts with one of these")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        wsj = write_pair(SHARED, Path(tmp), 1)
+        chosen = {k: v for k, v in commands(wsj).items() if not args.only or k.startswith(tuple(args.only))}
+        print(f"{args.rounds} rounds, CPU seconds (median); this tree {ROOT}, baseline {args.baseline}")
+        print("| command | baseline | this tree | ratio (median of rounds) |\n|---|---:|---:|---:|")
+        for name, argv in chosen.items():
+            before, after, ratios = [], [], []
+            for _ in range(args.rounds):
+                b, b_out = timed(args.baseline, argv)
+                a, a_out = timed(ROOT, argv)
+                if a_out != b_out:
+                    raise SystemExit(f"{name}: the outputs differ")
+                before.append(b)
+                after.append(a)
+                ratios.append(a / b)
+            print(
+                f"| {name} | {statistics.median(before):.2f} s | {statistics.median(after):.2f} s "
+                f"| {statistics.median(ratios):.2f}x |",
+                flush=True,
+            )
+        print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()
