@@ -37,6 +37,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from evalcore.choices import PROTOCOL_2011
 from evalcore.conversion import ConversionConfig, projectivize
 from evalcore.experiment import ExperimentConfig, ExperimentResult, NamedTrees, Scheme, run_experiment
 from evalcore.metrics.base import make_signature
@@ -271,7 +272,7 @@ def _index(tree: DepTree, lift: bool) -> _TreeIndex:
 def _lifts(conversion: ConversionConfig) -> bool:
     """Whether the conversion reads the projectivized tree (the 2011 protocol, ``--projectivize``):
     then the spans of the scripts are spans of the lifted tree, and so are the groupings'."""
-    return conversion.protocol == "2011" or conversion.projectivize
+    return conversion.protocol == PROTOCOL_2011 or conversion.projectivize
 
 
 _OpKey = tuple[str, str, str, str, str, int]  # kind, label, new label, head group, construction, length

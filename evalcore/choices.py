@@ -15,6 +15,7 @@ __all__ = [
     "PROTOCOLS",
     "PROTOCOL_2011",
     "PROTOCOL_2012",
+    "TAG_COLUMNS",
     "Average",
     "Protocol",
     "Scenario",
@@ -34,6 +35,7 @@ AVERAGES: tuple[Average, ...] = typing.get_args(Average)
 
 TagColumn = Literal["cpos", "fpos"]
 """The CoNLL / lattice column a lexeme's tag is read from (docs/lattice.md)."""
+TAG_COLUMNS: tuple[TagColumn, ...] = typing.get_args(TagColumn)
 
 Scenario = Literal["gold", "predicted", "raw"]
 """The scenario of joint segmentation and parsing (ACL 2012; docs/lattice.md)."""

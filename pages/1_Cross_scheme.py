@@ -14,6 +14,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from evalcore.choices import PROTOCOLS
 from evalcore.conversion import LabelMap, SchemeLabelMaps, read_label_map
 from evalcore.errors import EvalcoreError
 from evalcore.experiment import ExperimentResult, Row
@@ -89,7 +90,7 @@ def settings(loaded: LoadedDataset) -> ExperimentSettings:
     side = st.sidebar
     maps = available_maps()
     side.markdown("**Experiment**")
-    protocol = _radio("protocol", "xs_protocol", "Protocol", {"2012": "2012", "2011": "2011"})
+    protocol = _radio("protocol", "xs_protocol", "Protocol", {p: p for p in PROTOCOLS})
     shuffles = bind(
         "shuffles",
         "xs_shuffles",

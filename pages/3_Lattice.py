@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from evalcore.choices import PROTOCOLS, TAG_COLUMNS
 from evalcore.lattice.reading import InMemoryFile
 from evalcore.metrics.joint import JointConfig
 from workbench.cache import app_limits
@@ -108,7 +109,7 @@ def inputs() -> tuple[DatasetSpec | None, LatticeInputs | None]:
 def settings() -> JointConfig:
     """The command line's options (in the link: tag=fpos&protocol=2011&deprelbase=yes)."""
     c1, c2, c3 = st.columns(3)
-    tags, protocols = ["cpos", "fpos"], ["2012", "2011"]
+    tags, protocols = list(TAG_COLUMNS), list(PROTOCOLS)
     tag = bind("tag", "lattice_tag", "cpos", c1.selectbox, "Tags (--tag-column)", tags, offered=tags)
     protocol = bind(
         "protocol",

@@ -14,6 +14,7 @@ from collections.abc import Callable
 import pandas as pd
 import streamlit as st
 
+from evalcore.choices import PROTOCOL_2011, PROTOCOLS
 from evalcore.conversion import ConversionConfig
 from evalcore.examples import (
     BCLM_HNEIM,
@@ -86,7 +87,7 @@ def numbers_table(rows: list[dict[str, object]], key: str) -> None:
 
 def protocol_radio(key: str, default: str) -> str:
     """The step's protocol, in the link (``protocol=``)."""
-    protocols = ["2011", "2012"]
+    protocols = sorted(PROTOCOLS)  # in the order of the papers
     help = (
         "2011 (EMNLP 2011): function trees, heads labeled * (equal to anything). "
         "2012 (EACL 2012): multi-function trees, heads labeled hd."
@@ -231,7 +232,7 @@ def dependency_step(example: DepExample) -> None:
     st.subheader("Function trees")
     st.caption(
         "Each word with dependents becomes a node labeled with its relation; its head word hangs under it "
-        + ("as `*` (equal to any label)." if protocol == "2011" else "as `hd`.")
+        + ("as `*` (equal to any label)." if protocol == PROTOCOL_2011 else "as `hd`.")
         + " Generalized: "
         + md_escape(bracketed(report.general))
     )

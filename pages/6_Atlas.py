@@ -11,6 +11,7 @@ from __future__ import annotations
 import streamlit as st
 
 from evalcore.atlas import CONSTRUCTIONS, GROUPINGS
+from evalcore.choices import PROTOCOLS
 from evalcore.errors import EvalcoreError
 from workbench.atlas_links import GroupRef, parse_group
 from workbench.atlas_view import (
@@ -53,7 +54,7 @@ def main() -> None:
     key = loaded.spec.key
     side = st.sidebar
     side.markdown("**Atlas**")
-    protocols = ["2012", "2011"]
+    protocols = list(PROTOCOLS)
     protocol = bind(
         "protocol",
         "atlas_protocol",

@@ -35,6 +35,7 @@ from types import MappingProxyType
 from typing import Literal, TypeVar
 
 from evalcore.atlas import GROUPINGS as ATLAS_GROUPINGS
+from evalcore.choices import PROTOCOLS
 from evalcore.declare import declared
 from evalcore.families.freval import FrevalSettings
 from evalcore.metrics.breakdown import GROUPINGS as BREAKDOWN_GROUPINGS
@@ -249,7 +250,7 @@ LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
             LinkKey("sent", "sentence", "the sentence: its number (1 = first) or its id", max_length=200),
             LinkKey("step", "choice", "the step of the tour", choices=TOUR_STEPS, max_length=40),
             # the inspector's settings (other pages may read those that mean the same for them)
-            LinkKey("protocol", "choice", "TedEval protocol", choices=("2012", "2011"), max_length=10),
+            LinkKey("protocol", "choice", "TedEval protocol", choices=PROTOCOLS, max_length=10),
             LinkKey("own", "name", "the tour's parser's own gold (its scheme)", max_length=100),
             LinkKey("labeled", "flag", "the labeled edit script (no: unlabeled)", max_length=10),
             LinkKey(

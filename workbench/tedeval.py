@@ -25,6 +25,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from evalcore.choices import PROTOCOL_2011
 from evalcore.conversion import ConversionConfig, words_of
 from evalcore.errors import EvalcoreError
 from evalcore.experiment import (
@@ -194,7 +195,7 @@ def _problem(tree: DepTree | Tree | None, protocol: str) -> str | None:
     if isinstance(tree, DepTree):
         bad = tree.structure_problem()
         return f"not a tree ({bad[1]})" if bad else None
-    if protocol == "2011":
+    if protocol == PROTOCOL_2011:
         return "the 2011 protocol compares dependency trees only (choose 2012)"
     return None
 

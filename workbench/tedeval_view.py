@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 import pandas as pd
 import streamlit as st
 
+from evalcore.choices import PROTOCOL_2011
 from evalcore.conversion import ConversionConfig, Protocol, SchemeLabelMaps
 from evalcore.experiment import ExperimentConfig, ExperimentResult, run_experiment
 from evalcore.inspection import OpMark, ParseView, SentenceReport, operation_rows
@@ -317,7 +318,7 @@ def edit_script_panel(
     )
     # the two trees one under the other, each fitted to the page's width; the table under them, where
     # it has the whole width (beside the trees it was cut on the right); both drawn by one run of dot
-    deletions = "deletions" + (" and relabelings" if report.config.protocol == "2011" else "")
+    deletions = "deletions" + (" and relabelings" if report.config.protocol == PROTOCOL_2011 else "")
     parse_dot = marked_tree_dot(
         view.span_tree, marks, side="parse", title=f"{view.name}: {deletions}", highlighted=highlighted
     )
