@@ -34,6 +34,7 @@ from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Literal, overload
 
 from evalcore.choices import PROTOCOL_2012, Average, Protocol, Scenario, TagColumn
+from evalcore.declare import from_keywords
 from evalcore.limits import DEFAULT_LIMITS, Limits
 
 if TYPE_CHECKING:
@@ -279,18 +280,7 @@ def attach(
     significance"); ``to_dict()`` is then the command's document of the two."""
     from evalcore.families.attach import AttachInputs, AttachSettings, run
 
-    settings = AttachSettings(
-        bootstrap=bootstrap,
-        level=level,
-        shuffles=shuffles,
-        seed=seed,
-        no_punct=no_punct,
-        punct_tags=punct_tags,
-        max_len=max_len,
-        deprel_base=deprel_base,
-        strict=strict,
-        per_sentence=per_sentence,
-    )
+    settings = from_keywords(AttachSettings, locals())
     g, s = _source(gold, "gold", limits), _source(system, "system", limits)
     b = None if system_b is None else _source(system_b, "system_b", limits)
     names = (_input_name(system, "A"), _input_name(system_b, "B"))
@@ -330,15 +320,7 @@ def align_labels(
     ``to_dict()`` is ``{"alignments": ...}``, the command's JSON."""
     from evalcore.families.align_labels import AlignInputs, AlignLabelsSettings, run
 
-    settings = AlignLabelsSettings(
-        function_sep=function_sep,
-        fold_case=fold_case,
-        category_labels=category_labels,
-        direction=direction,
-        min_support=min_support,
-        min_share=min_share,
-        skip_mismatched=skip_mismatched,
-    )
+    settings = from_keywords(AlignLabelsSettings, locals())
     a, b = _source(gold_a, "gold_a", limits), _source(gold_b, "gold_b", limits)
     names = (_input_name(gold_a, "A"), _input_name(gold_b, "B"))
     return run(AlignInputs(a.data, b.data, names, (a.name, b.name)), settings, limits)
@@ -387,17 +369,7 @@ def parseval(
     about 5 times the CPU)."""
     from evalcore.families.parseval import BracketInputs, ParsevalSettings, run
 
-    settings = ParsevalSettings(
-        prm=None if prm is None else os.fspath(prm),
-        unlabeled=unlabeled,
-        max_error=max_error,
-        layout=layout,
-        drop_unlabeled_root=drop_unlabeled_root,
-        delete_root=delete_root,
-        function_separators=function_separators,
-        cutoff_len=cutoff_len,
-        keep_sentences=keep_sentences,
-    )
+    settings = from_keywords(ParsevalSettings, locals(), prm=None if prm is None else os.fspath(prm))
     g, s = _source(gold, "gold", limits), _source(system, "system", limits)
     inputs = BracketInputs(g.data, s.data, g.name, s.name)
     return run(inputs, settings, limits, on_warning=_warner(4), keep_rows=True)
@@ -447,25 +419,7 @@ def freval(
 
     if alpha is not None and not isinstance(alpha, str):
         alpha = ",".join(repr(float(a)) for a in alpha)
-    settings = FrevalSettings(
-        prm=None if prm is None else os.fspath(prm),
-        unlabeled=unlabeled,
-        max_error=max_error,
-        layout=layout,
-        drop_unlabeled_root=drop_unlabeled_root,
-        delete_root=delete_root,
-        function_separators=function_separators,
-        max_size=max_size,
-        cutoff_len=cutoff_len,
-        alpha=alpha,
-        strict=strict,
-        collapse_unary=collapse_unary,
-        bootstrap=bootstrap,
-        level=level,
-        shuffles=shuffles,
-        seed=seed,
-        keep_sentences=keep_sentences,
-    )
+    settings = from_keywords(FrevalSettings, locals(), prm=None if prm is None else os.fspath(prm))
     g = _source(gold, "gold", limits)
     a, name_a = _parse_named(system, "system", limits)
     b, name_b = (None, "system_b") if system_b is None else _parse_named(system_b, "system_b", limits)
@@ -586,22 +540,7 @@ def tedeval(
 
     built = _schemes(schemes, _named, label_from, limits)
     maps = family.api_labels_map(labels_map, (scheme_labels_maps or {}).items(), list(schemes))
-    settings = family.TedevalSettings(
-        protocol=protocol,
-        labels_map=maps,
-        average=average,
-        function_sep=function_sep,
-        fold_case=fold_case,
-        category_labels=category_labels,
-        projectivize=projectivize,
-        skip_mismatched=skip_mismatched,
-        shuffles=shuffles,
-        seed=seed,
-        test=test,
-        per_sentence=per_sentence,
-        bootstrap=bootstrap,
-        level=level,
-    )
+    settings = from_keywords(family.TedevalSettings, locals(), labels_map=maps)
     return family.run(family.TedevalInputs(built), settings, limits)
 
 
@@ -651,24 +590,10 @@ def atlas(
     from evalcore.families import tedeval as ted
     from evalcore.families.atlas import AtlasInputs, AtlasSettings, ranking_config, run
 
-    settings = AtlasSettings(
-        per_sentence=per_sentence, no_golds=no_golds, no_ranking=no_ranking, freval_sizes=freval_sizes
-    )
+    settings = from_keywords(AtlasSettings, locals())
     ranking_config(settings, shuffles, seed, test)  # checked before a file is read
     maps = ted.api_labels_map(labels_map, (scheme_labels_maps or {}).items(), list(schemes))
-    conversion = ted.TedevalSettings(
-        protocol=protocol,
-        labels_map=maps,
-        average=average,
-        function_sep=function_sep,
-        fold_case=fold_case,
-        category_labels=category_labels,
-        projectivize=projectivize,
-        skip_mismatched=skip_mismatched,
-        shuffles=shuffles,
-        seed=seed,
-        test=test,
-    )
+    conversion = from_keywords(ted.TedevalSettings, locals(), labels_map=maps, per_sentence=False)
     experiment = ted.experiment_config(conversion, ted.ted_config(conversion, list(schemes), limits))
     built = _schemes(schemes, _in_memory, label_from, limits)
     return run(AtlasInputs(built, experiment), settings, limits, on_warning=_warner(3))
@@ -705,17 +630,7 @@ def lattice(
     Give a CoNLL-U prediction of the raw text to have it aligned with gold by characters."""
     from evalcore.families import lattice as family
 
-    settings = family.LatticeSettings(
-        tag_column=tag_column,
-        protocol=protocol,
-        scenario=scenario or "auto",
-        deprel_base=deprel_base,
-        average=average,
-        per_sentence=per_sentence,
-        bootstrap=bootstrap,
-        level=level,
-        seed=seed,
-    )
+    settings = from_keywords(family.LatticeSettings, locals(), scenario=scenario or "auto")
     g, p = _source(gold, "gold", limits), _source(pred, "pred", limits)
     if name is None:
         name = named_path(p.data)[0] if isinstance(p.data, str) else "pred"

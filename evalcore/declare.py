@@ -30,6 +30,7 @@ __all__ = [
     "add_arguments",
     "check",
     "declared",
+    "from_keywords",
     "from_mapping",
     "from_namespace",
     "setting",
@@ -204,6 +205,13 @@ def from_namespace(cls: type[T], args: argparse.Namespace, **given: object) -> T
     values = {d.name: getattr(args, d.name) for d in declared(cls) if d.option.flag is not None}
     values = {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
     return cls(**values, **given)
+
+
+def from_keywords(cls: type[T], values: Mapping[str, object], **given: object) -> T:
+    """The settings value of an API call's keyword arguments (``values``: the call's ``locals()``):
+    each declared field from its keyword, ``given`` over them, the others their defaults."""
+    named = {d.name: values[d.keyword] for d in declared(cls) if d.keyword is not None and d.keyword in values}
+    return cls(**{**named, **given})
 
 
 class InvalidSetting(ValueError):
