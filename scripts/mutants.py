@@ -485,12 +485,22 @@ _RAW += [
     (F, 'FrevalResult.rescore', 'return score(self.counts, max_size, alpha, config.signature())',
      'return score(self.counts, made, alpha, config.signature())', OPERATOR, PIN_FREVAL),
     (F, 'FrevalResult.rescore', 'max_size > made', 'max_size >= made', COMPARISON, PIN_FREVAL),
-    (API, 'freval', 'cutoff_len=cutoff_len,', 'cutoff_len=None,', DROP, PIN_FREVAL_API),
+    ("evalcore/declare.py", 'from_keywords', 'if d.keyword is not None and d.keyword in values}',
+     'if d.keyword is not None and d.keyword in values and d.kind != "int"}', DROP,
+     ("tests/test_pins_freval.py", "tests/test_api.py")),
     # the API's keyword arguments
-    (API, 'tedeval', 'seed=seed,', 'seed=12345,', CONSTANT, PIN_API),
-    (API, 'tedeval', 'fold_case=fold_case,', 'fold_case=False,', CONSTANT, PIN_API),
-    (API, 'tedeval', 'projectivize=projectivize,', 'projectivize=False,', CONSTANT, PIN_API),
-    (API, 'lattice', 'tag_column=tag_column,', 'tag_column="cpos",', CONSTANT, PIN_API),
+    ("evalcore/declare.py", 'from_keywords', 'if d.keyword is not None and d.keyword in values}',
+     'if d.keyword is not None and d.keyword in values and d.kind != "flag"}', DROP,
+     ("tests/test_pins_api_options.py", "tests/test_api.py")),
+    ("evalcore/declare.py", 'from_keywords', 'if d.keyword is not None and d.keyword in values}',
+     'if d.keyword is not None and d.keyword in values and d.kind != "choice"}', DROP,
+     ("tests/test_pins_api_options.py", "tests/test_api.py")),
+    ("evalcore/declare.py", 'from_keywords', 'if d.keyword is not None and d.keyword in values}',
+     'if d.keyword is not None and d.keyword in values and d.kind != "str"}', DROP,
+     ("tests/test_pins_api_options.py", "tests/test_api.py")),
+    ("evalcore/declare.py", 'from_keywords', 'if d.keyword is not None and d.keyword in values}',
+     'if d.keyword is not None and d.keyword in values and d.kind != "float"}', DROP,
+     ("tests/test_pins_api_options.py", "tests/test_api.py")),
     (API, 'inspect', INSPECT_CONV, INSPECT_CONV.replace("projectivize=projectivize", "projectivize=False"),
      CONSTANT, PIN_API),
     (API, 'inspect', INSPECT_CONV, INSPECT_CONV.replace("fold_case=fold_case", "fold_case=False"), CONSTANT,
@@ -520,8 +530,8 @@ _RAW += [
     (A, 'judge_tokens', 'elif s.head != 0 and ghead[s.head - 1] == g.id:',
      'elif ghead[s.head - 1] == g.id:', DROP, PIN_NED),
     # the atlas: the lifted tree under the 2011 protocol, shares of the counted delta
-    (AT, '_lifts', 'conversion.protocol == "2011" or conversion.projectivize', 'conversion.projectivize',
-     DROP, PIN_ATLAS),
+    (AT, '_lifts', 'conversion.protocol == PROTOCOL_2011 or conversion.projectivize',
+     'conversion.projectivize', DROP, PIN_ATLAS),
     (AT, 'score', SHARE, 'g.counted / c.norm if c.norm else 0.0', OPERATOR, PIN_ATLAS),
     (AT, 'score', SHARE, '(g.counted + g.discounted) / c.delta if c.delta else 0.0', OPERATOR, PIN_ATLAS),
     # label alignment: ties, coverage
@@ -681,6 +691,9 @@ _RAW += [
     # ---- the workbench from the registry: a rescored FREVAL score's signature says its limit ----
     (F, 'FrevalResult.rescore', 'alpha, config.signature())', 'alpha, self.score.signature)', DROP,
      PIN_FREVAL),
+    # ---- the API's settings from its declared keywords ---------------------------------------------
+    ("evalcore/declare.py", 'from_keywords', 'return cls(**{**named, **given})',
+     'return cls(**{**given, **named})', SWAP, ("tests/test_api.py", "tests/test_registry_ted.py")),
 ]
 # fmt: on
 

@@ -176,3 +176,24 @@ def test_lattice_tag_column(tag_column: str) -> None:
         assert (check.gold_outside, check.pred_outside, check.gold_tokens_outside) == (0, 1, 0)
     assert (check.gold_outside_segments, check.pred_outside_segments) == (0, 0)
     assert f"|tag:{tag_column}|" in result.signature
+
+
+# ---------------------------------------------------------------------------
+# attach: the bootstrap's confidence level (a float keyword)
+
+FR = ROOT / "assets" / "fr_gsd"
+
+
+def test_attach_level_is_the_commands_level(capsys: pytest.CaptureFixture[str]) -> None:
+    """``level=0.8`` gives the command's ``--level 0.8`` intervals (docs/api.md), narrower than the
+    default 0.95's from the same seeded resamples (a percentile interval shrinks with its level)."""
+    gold, system = FR / "fr_gsd-ud-test.r2.16.conllu.gz", FR / "parses" / "fr_gsd-test.spacy-ud.conllu.gz"
+    argv = ["attach", str(gold), str(system), "--bootstrap", "20", "--seed", "7", "--format", "json"]
+    assert main([*argv, "--level", "0.8"]) == 0
+    expected = json.loads(capsys.readouterr().out)
+    narrow = evalcore.attach(gold, system, bootstrap=20, seed=7, level=0.8)
+    assert narrow.to_dict() == expected
+    wide = evalcore.attach(gold, system, bootstrap=20, seed=7)
+    assert narrow.intervals is not None and wide.intervals is not None
+    n, w = narrow.intervals.get("las"), wide.intervals.get("las")
+    assert w.low <= n.low and n.high <= w.high and (w.low, w.high) != (n.low, n.high)
