@@ -562,8 +562,7 @@ _RAW += [
     (EV, '_read_tokens', ' or (blank and word and not shut)', '', DROP, DEPARTURES),
     (EV, 'evalb_line_reader', 'if _EOL_OPEN.search(text) else (UNBALANCED,)', 'if False else (UNBALANCED,)',
      DROP, DEPARTURES),
-    (EV, '_counter', 'if any(t[0] != "(" or t == ")" for t in opens):', 'if any(t[0] != "(" for t in opens):',
-     DROP, DEPARTURES),
+    (EV, '_counter', 'closes += 1', 'closes += 2', OFF_BY_ONE, DEPARTURES),
     (EV, '_splitter', 'elif odd_blank(text):', 'elif False:', DROP, DEPARTURES),
     (EV, '_splitter', 'if "\\x1c" in text or ', 'if ', DROP, DEPARTURES),
     (PT, 'parse_ptb_line', 'if blank and not shut and word:', 'if False:', DROP, DEPARTURES),
@@ -634,7 +633,7 @@ _RAW += [
      DROP, ("tests/test_pins_misc.py",)),
     ("evalcore/formats/evalb.py", '_counter', 'if closes > len(stack):', 'if closes > len(stack) + 1:',
      OFF_BY_ONE, EVALB_READER),
-    ("evalcore/formats/evalb.py", '_counter', 'if any(t[0] != "(" or t == ")" for t in opens):', 'if False:',
+    ("evalcore/formats/evalb.py", '_counter', 'if any(t[0] != "(" for t in opens):', 'if False:',
      DROP, EVALB_READER),
     # ---- the registry's attach and align-labels families ---------------------------------------
     ("evalcore/families/attach.py", 'run',

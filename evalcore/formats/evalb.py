@@ -434,7 +434,7 @@ def _counter(
         while closes < len(tokens) and tokens[closes] == ")":
             closes += 1
         opens = tokens[closes:]
-        if any(t[0] != "(" or t == ")" for t in opens):
+        if any(t[0] != "(" for t in opens):
             return None  # "(X )" or a word outside a preterminal: evalb_line_reader tells
         if len(gaps_read) >= _GAPS_KEPT:
             gaps_read.clear()
