@@ -210,8 +210,8 @@ def from_namespace(cls: type[T], args: argparse.Namespace, **given: object) -> T
 def from_keywords(cls: type[T], values: Mapping[str, object], **given: object) -> T:
     """The settings value of an API call's keyword arguments (``values``: the call's ``locals()``):
     each declared field from its keyword, ``given`` over them, the others their defaults."""
-    named = {d.name: values[d.keyword] for d in declared(cls) if d.keyword is not None and d.keyword in values}
-    return cls(**{**named, **given})
+    kw = {d.name: values[d.keyword] for d in declared(cls) if d.keyword is not None and d.keyword in values}
+    return cls(**{**kw, **given})
 
 
 class InvalidSetting(ValueError):

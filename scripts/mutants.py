@@ -691,8 +691,8 @@ _RAW += [
     (F, 'FrevalResult.rescore', 'alpha, config.signature())', 'alpha, self.score.signature)', DROP,
      PIN_FREVAL),
     # ---- the API's settings from its declared keywords ---------------------------------------------
-    ("evalcore/declare.py", 'from_keywords', 'return cls(**{**named, **given})',
-     'return cls(**{**given, **named})', SWAP, ("tests/test_api.py", "tests/test_registry_ted.py")),
+    ("evalcore/declare.py", 'from_keywords', 'return cls(**{**kw, **given})',
+     'return cls(**{**given, **kw})', SWAP, ("tests/test_api.py", "tests/test_registry_ted.py")),
 ]
 # fmt: on
 
