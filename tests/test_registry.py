@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from registry_support import command_line
 
 import evalcore
 from evalcore.batch import (
@@ -211,19 +212,6 @@ def parseval_settings(draw: st.DrawFn) -> ParsevalSettings:
     return ParsevalSettings(**values)  # type: ignore[arg-type]
 
 
-def _argv(s: ParsevalSettings) -> list[str]:
-    """The command line of ``s`` (the inverse of the generated parser)."""
-    argv = []
-    for d in accepted(ParsevalSettings):
-        value = getattr(s, d.name)
-        assert d.option.flag is not None
-        if d.kind == "flag":
-            argv += [d.option.flag] if value else []
-        elif value is not None and value != d.default:
-            argv += [f"{d.option.flag}={value}"]
-    return argv
-
-
 def _batch_numbers(s: ParsevalSettings, gold: Path, test: Path) -> dict[str, float]:
     entry = GoldEntry("g", str(gold), 1, (SystemEntry("s", str(test), 2),), ("parseval",), s.prm, (s,))
     rows = run_batch(Manifest("m.toml", (entry,)), Limits())
@@ -240,7 +228,7 @@ def test_parseval_faces_agree(s: ParsevalSettings) -> None:
     gold, test = SAMPLE / "sample.gld", SAMPLE / "sample.tst"
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(["parseval", str(gold), str(test), *_argv(s), "--format", "json"])
+        code = main(["parseval", str(gold), str(test), *command_line(s), "--format", "json"])
     kwargs = {d.keyword: getattr(s, d.name) for d in accepted(ParsevalSettings)}
     try:
         api = evalcore.parseval(gold, test, **kwargs).to_dict()  # type: ignore[arg-type]
@@ -293,19 +281,6 @@ def freval_settings(draw: st.DrawFn) -> FrevalSettings:
     return FrevalSettings(**values)  # type: ignore[arg-type]
 
 
-def _flags(cls: type, s: object) -> list[str]:
-    """The command line of the settings value ``s`` (the inverse of the generated parser)."""
-    argv = []
-    for d in accepted(cls):
-        value = getattr(s, d.name)
-        assert d.option.flag is not None
-        if d.kind == "flag":
-            argv += [d.option.flag] if value else []
-        elif value is not None and value != d.default:
-            argv += [f"{d.option.flag}={value}"]
-    return argv
-
-
 def _freval_batch(s: FrevalSettings, gold: Path, tests: tuple[Path, ...]) -> list[BatchRow]:
     left = ELSEWHERE["freval"] | {"prm"}
     table = replace(s, **{d.name: d.default for d in accepted(FrevalSettings) if d.keyword in left})
@@ -356,7 +331,7 @@ def _freval_faces(s: FrevalSettings, two: bool) -> None:
     gold, test = SAMPLE / "sample.gld", SAMPLE / "sample.tst"
     test_b = (gold,) if two else ()  # the gold taken as a second parse
     code, out, err = _cli(
-        ["freval", str(gold), str(test), *map(str, test_b), *_flags(FrevalSettings, s), "--format", "json"]
+        ["freval", str(gold), str(test), *map(str, test_b), *command_line(s), "--format", "json"]
     )
     kwargs = {d.keyword: getattr(s, d.name) for d in accepted(FrevalSettings)}
     try:
@@ -443,7 +418,7 @@ def _atlas_faces(
     argv = ["atlas", "--protocol", protocol, "--shuffles", "50", "--seed", str(seed), "--format", "json"]
     for scheme, (gold, parses) in schemes.items():
         argv += ["--scheme", scheme, str(gold), *map(str, parses)]
-    code, out, err = _cli([*argv, *_flags(AtlasSettings, s)])
+    code, out, err = _cli([*argv, *command_line(s)])
     kwargs = {d.keyword: getattr(s, d.name) for d in accepted(AtlasSettings)}
     api = evalcore.atlas(
         {k: (g, list(map(str, ps))) for k, (g, ps) in schemes.items()},

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from registry_support import command_line
 
 import evalcore
 from evalcore.batch import ELSEWHERE, GoldEntry, Manifest, SystemEntry, read_manifest, run_batch
@@ -78,19 +79,6 @@ ATTACH_VALUES: dict[str, st.SearchStrategy[object]] = {
 }
 
 
-def _command_line(settings: object) -> list[str]:
-    """The flags of ``settings`` (the inverse of the generated parser)."""
-    argv = []
-    for d in accepted(type(settings)):
-        value = getattr(settings, d.name)
-        assert d.option.flag is not None
-        if d.kind == "flag":
-            argv += [d.option.flag] if value else []
-        elif value is not None and value != d.default:
-            argv += [f"{d.option.flag}={value}"]
-    return argv
-
-
 def _cli_json(argv: list[str]) -> tuple[int, object, str]:
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -104,7 +92,7 @@ def _check_attach(s: AttachSettings, two: bool) -> None:
         s = AttachSettings(
             **{**{d.name: getattr(s, d.name) for d in accepted(AttachSettings)}, "per_sentence": False}
         )
-    code, doc, err = _cli_json(["attach", str(FR_GOLD), *map(str, systems), *_command_line(s)])
+    code, doc, err = _cli_json(["attach", str(FR_GOLD), *map(str, systems), *command_line(s)])
     kwargs = {d.keyword: getattr(s, d.name) for d in accepted(AttachSettings)}
     try:
         api = evalcore.attach(FR_GOLD, *systems, **kwargs)  # type: ignore[arg-type]
@@ -193,7 +181,7 @@ ALIGN_VALUES: dict[str, st.SearchStrategy[object]] = {
 def _check_align(s: AlignLabelsSettings) -> None:
     """Batch has no form of align-labels (``NOT_IN_BATCH``): the command and the API."""
     a, b = GUM / "gum-eval.conllu.gz", GUM / "gum-eval.ptb.gz"
-    code, doc, err = _cli_json(["align-labels", str(a), str(b), *_command_line(s)])
+    code, doc, err = _cli_json(["align-labels", str(a), str(b), *command_line(s)])
     kwargs = {d.keyword: getattr(s, d.name) for d in accepted(AlignLabelsSettings)}
     try:
         api = evalcore.align_labels(a, b, **kwargs)  # type: ignore[arg-type]

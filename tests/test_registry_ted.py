@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from registry_support import command_line
 
 import evalcore
 from evalcore.batch import GoldEntry, Manifest, SystemEntry, read_manifest, run_batch
@@ -82,21 +83,6 @@ def tedeval_settings(draw: st.DrawFn) -> TedevalSettings:
     return TedevalSettings(**values)  # type: ignore[arg-type]
 
 
-def _argv_of(cls: type, s: object) -> list[str]:
-    """The command line of the settings ``s`` (the inverse of the generated parser)."""
-    argv = []
-    for d in accepted(cls):
-        value = getattr(s, d.name)
-        assert d.option.flag is not None
-        if d.kind == "flag":
-            argv += [d.option.flag] if value else []
-        elif d.kind == "list":
-            argv += [f"{d.option.flag}={v}" for v in value]
-        elif value is not None and value != d.default:
-            argv += [f"{d.option.flag}={value}"]
-    return argv
-
-
 def _cli_json(argv: list[str]) -> dict[str, object]:
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -118,7 +104,7 @@ def _api_kwargs(s: TedevalSettings) -> dict[str, object]:
 def _tedeval_faces(s: TedevalSettings, f: dict[str, str]) -> None:
     schemes = ["--scheme", "ud", f["ud"], f"spacy={f['spacy']}", f"seed1={f['seed1']}"]
     schemes += ["--scheme", "sud", f["sud"], f"spacy_sud={f['spacy_sud']}"]
-    cli = _cli_json(["tedeval", *schemes, *_argv_of(TedevalSettings, s), "--format", "json"])
+    cli = _cli_json(["tedeval", *schemes, *command_line(s), "--format", "json"])
     api = evalcore.tedeval(
         {
             "ud": (f["ud"], {"spacy": f["spacy"], "seed1": f["seed1"]}),
@@ -187,7 +173,7 @@ def _lattice_faces(s: LatticeSettings, pred_lattice: Path) -> None:
     gold, pred = YAP / "output.conll", YAP / "output.conll"
     files = [str(gold), f"yap={pred}", "--gold-lattice", str(YAP / "output.mapping")]
     files += ["--pred-lattice", str(pred_lattice), "--ambiguity-lattice", str(YAP / "input.lattice")]
-    cli = _cli_json(["lattice", *files, *_argv_of(LatticeSettings, s), "--format", "json"])
+    cli = _cli_json(["lattice", *files, *command_line(s), "--format", "json"])
     kwargs = {d.keyword: getattr(s, d.name) for d in accepted(LatticeSettings)}
     api = evalcore.lattice(
         gold,
