@@ -3,7 +3,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TypeVar
+
+from hypothesis import strategies as st
+
 from evalcore.declare import accepted
+
+T = TypeVar("T")
 
 
 def command_line(settings: object) -> list[str]:
@@ -19,3 +26,24 @@ def command_line(settings: object) -> list[str]:
         elif value is not None and value != d.default:
             argv += [f"{d.option.flag}={value}"]
     return argv
+
+
+def drawn_settings(cls: type[T], special: Mapping[str, st.SearchStrategy[object]]) -> st.SearchStrategy[T]:
+    """Settings of ``cls`` drawn from its declaration: each accepted setting from ``special`` by its
+    name, else a flag from the booleans and a choice from its ``Literal``'s values (every other
+    kind must have its strategy in ``special``)."""
+
+    @st.composite
+    def draw_one(draw: st.DrawFn) -> T:
+        values: dict[str, object] = {}
+        for d in accepted(cls):
+            if d.name in special:
+                values[d.name] = draw(special[d.name])
+            elif d.kind == "flag":
+                values[d.name] = draw(st.booleans())
+            else:
+                assert d.kind == "choice", f"{cls.__name__}.{d.name} needs a strategy"
+                values[d.name] = draw(st.sampled_from(d.choices))
+        return cls(**values)
+
+    return draw_one()

@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from registry_support import command_line
+from registry_support import command_line, drawn_settings
 
 import evalcore
 from evalcore.batch import (
@@ -191,25 +191,17 @@ def test_extraction_is_shared_by_parseval_and_freval() -> None:
 PRMS = (None, EVALB / "COLLINS.prm", EVALB / "new.prm", SAMPLE / "sample.prm")
 
 
-@st.composite
-def parseval_settings(draw: st.DrawFn) -> ParsevalSettings:
+EXTRACTION_VALUES: dict[str, st.SearchStrategy[object]] = {
+    "prm": st.sampled_from([None if p is None else str(p) for p in PRMS]),
+    "function_separators": st.sampled_from(["-=", "-=*", "="]),
+    "max_error": st.sampled_from([None, 10, 1000]),
+    "cutoff_len": st.one_of(st.none(), st.integers(0, 60)),
+}
+
+
+def parseval_settings() -> st.SearchStrategy[ParsevalSettings]:
     """Settings drawn from the declaration: each field from its kind and choices."""
-    values: dict[str, object] = {}
-    for d in accepted(ParsevalSettings):
-        if d.name == "prm":
-            prm = draw(st.sampled_from(PRMS))
-            values[d.name] = None if prm is None else str(prm)
-        elif d.kind == "flag":
-            values[d.name] = draw(st.booleans())
-        elif d.kind == "choice":
-            values[d.name] = draw(st.sampled_from(d.choices))
-        elif d.name == "function_separators":
-            values[d.name] = draw(st.sampled_from(["-=", "-=*", "="]))
-        elif d.name == "max_error":
-            values[d.name] = draw(st.sampled_from([None, 10, 1000]))
-        else:
-            values[d.name] = draw(st.one_of(st.none(), st.integers(0, 60)))
-    return ParsevalSettings(**values)  # type: ignore[arg-type]
+    return drawn_settings(ParsevalSettings, EXTRACTION_VALUES)
 
 
 def _batch_numbers(s: ParsevalSettings, gold: Path, test: Path) -> dict[str, float]:
@@ -248,37 +240,20 @@ def test_parseval_faces_agree(s: ParsevalSettings) -> None:
 ALPHAS = (None, "0.5,0.5", "1", "0.2,0.3,0.5")
 
 
-@st.composite
-def freval_settings(draw: st.DrawFn) -> FrevalSettings:
+def freval_settings() -> st.SearchStrategy[FrevalSettings]:
     """FREVAL's settings drawn from the declaration (small resamplings: the test's time)."""
-    values: dict[str, object] = {}
-    for d in accepted(FrevalSettings):
-        if d.name == "prm":
-            prm = draw(st.sampled_from(PRMS))
-            values[d.name] = None if prm is None else str(prm)
-        elif d.kind == "flag":
-            values[d.name] = draw(st.booleans())
-        elif d.kind == "choice":
-            values[d.name] = draw(st.sampled_from(d.choices))
-        elif d.name == "function_separators":
-            values[d.name] = draw(st.sampled_from(["-=", "-=*", "="]))
-        elif d.name == "alpha":
-            values[d.name] = draw(st.sampled_from(ALPHAS))
-        elif d.name == "max_size":
-            values[d.name] = draw(st.one_of(st.none(), st.integers(1, 5)))
-        elif d.name == "bootstrap":
-            values[d.name] = draw(st.sampled_from([None, 30]))
-        elif d.name == "level":
-            values[d.name] = draw(st.sampled_from([0.9, 0.95]))
-        elif d.name == "shuffles":
-            values[d.name] = draw(st.sampled_from([50, 200]))
-        elif d.name == "seed":
-            values[d.name] = draw(st.integers(0, 2**16))
-        elif d.name == "max_error":
-            values[d.name] = draw(st.sampled_from([None, 10, 1000]))
-        else:
-            values[d.name] = draw(st.one_of(st.none(), st.integers(0, 60)))
-    return FrevalSettings(**values)  # type: ignore[arg-type]
+    return drawn_settings(
+        FrevalSettings,
+        {
+            **EXTRACTION_VALUES,
+            "alpha": st.sampled_from(ALPHAS),
+            "max_size": st.one_of(st.none(), st.integers(1, 5)),
+            "bootstrap": st.sampled_from([None, 30]),
+            "level": st.sampled_from([0.9, 0.95]),
+            "shuffles": st.sampled_from([50, 200]),
+            "seed": st.integers(0, 2**16),
+        },
+    )
 
 
 def _freval_batch(s: FrevalSettings, gold: Path, tests: tuple[Path, ...]) -> list[BatchRow]:
@@ -400,16 +375,10 @@ def atlas_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Pat
     return out
 
 
-@st.composite
-def atlas_settings(draw: st.DrawFn) -> AtlasSettings:
+def atlas_settings() -> st.SearchStrategy[AtlasSettings]:
     """The atlas's settings drawn from the declaration (the export's are the command's only)."""
-    values: dict[str, object] = {}
-    for d in accepted(AtlasSettings):
-        if d.kind == "flag":
-            values[d.name] = draw(st.booleans())
-        else:
-            values[d.name] = draw(st.integers(1, 3))
-    return AtlasSettings(**values)  # type: ignore[arg-type]
+    sizes = st.integers(1, 3)
+    return drawn_settings(AtlasSettings, {d.name: sizes for d in accepted(AtlasSettings) if d.kind == "int"})
 
 
 def _atlas_faces(

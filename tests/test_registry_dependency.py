@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from registry_support import command_line
+from registry_support import command_line, drawn_settings
 
 import evalcore
 from evalcore.batch import ELSEWHERE, GoldEntry, Manifest, SystemEntry, read_manifest, run_batch
@@ -54,20 +54,6 @@ FR = ROOT / "assets" / "fr_gsd"
 FR_GOLD = FR / "fr_gsd-ud-test.r2.16.conllu.gz"
 FR_A = FR / "parses" / "fr_gsd-test.spacy-ud.conllu.gz"
 FR_B = FR / "parses" / "fr_gsd-test.spacy-ud-seed1.conllu.gz"
-
-
-def _drawn(draw: st.DrawFn, cls: type, special: dict[str, st.SearchStrategy[object]]) -> dict[str, object]:
-    """A value of each accepted setting of ``cls``: from ``special``, else from its kind and choices."""
-    values: dict[str, object] = {}
-    for d in accepted(cls):
-        if d.name in special:
-            values[d.name] = draw(special[d.name])
-        elif d.kind == "flag":
-            values[d.name] = draw(st.booleans())
-        else:
-            assert d.kind == "choice", d.name  # every other kind has its own strategy
-            values[d.name] = draw(st.sampled_from(d.choices))
-    return values
 
 
 ATTACH_VALUES: dict[str, st.SearchStrategy[object]] = {
@@ -166,8 +152,7 @@ def test_a_setting_out_of_range_is_refused_by_each_face_in_its_own_words() -> No
 def test_attach_faces_agree(values: st.DataObject, two: bool) -> None:
     """On French GSD (spaCy's parses): the command's ``--format json`` (one system with its
     intervals, or two with the paired test), the API's ``to_dict()`` and batch's rows."""
-    drawn = values.draw(st.composite(lambda draw: _drawn(draw, AttachSettings, ATTACH_VALUES))())
-    _check_attach(AttachSettings(**drawn), two)  # type: ignore[arg-type]
+    _check_attach(values.draw(drawn_settings(AttachSettings, ATTACH_VALUES)), two)
 
 
 GUM = ROOT / "assets" / "gum"
@@ -203,5 +188,4 @@ def test_align_labels_faces_agree_on_an_example() -> None:
 def test_align_labels_faces_agree(values: st.DataObject) -> None:
     """On GUM's shipped sample (UD and PTB of the same sentences): the command's ``--format json``
     and the API's ``to_dict()``."""
-    drawn = values.draw(st.composite(lambda draw: _drawn(draw, AlignLabelsSettings, ALIGN_VALUES))())
-    _check_align(AlignLabelsSettings(**drawn))  # type: ignore[arg-type]
+    _check_align(values.draw(drawn_settings(AlignLabelsSettings, ALIGN_VALUES)))

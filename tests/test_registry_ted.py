@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from registry_support import command_line
+from registry_support import command_line, drawn_settings
 
 import evalcore
 from evalcore.batch import GoldEntry, Manifest, SystemEntry, read_manifest, run_batch
@@ -58,29 +58,19 @@ def french(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 LABEL_MAPS = ((), (f"ud={MAPS / 'ud-sud.fr_gsd.map'}",), (str(MAPS / "sud-ud.fr_gsd.map"),))
 
 
-@st.composite
-def tedeval_settings(draw: st.DrawFn) -> TedevalSettings:
+def tedeval_settings() -> st.SearchStrategy[TedevalSettings]:
     """Settings drawn from the declaration: each field from its kind and choices."""
-    values: dict[str, object] = {}
-    for d in accepted(TedevalSettings):
-        if d.name == "labels_map":
-            values[d.name] = draw(st.sampled_from(LABEL_MAPS))
-        elif d.kind == "flag":
-            values[d.name] = draw(st.booleans())
-        elif d.kind == "choice":
-            values[d.name] = draw(st.sampled_from(d.choices))
-        elif d.name == "function_sep":
-            values[d.name] = draw(st.sampled_from(["-=", ":"]))
-        elif d.name == "bootstrap":
-            values[d.name] = draw(st.sampled_from([None, 40]))
-        elif d.name == "level":
-            values[d.name] = draw(st.sampled_from([0.9, 0.95]))
-        elif d.name == "shuffles":
-            values[d.name] = draw(st.sampled_from([20, 100]))
-        else:
-            assert d.name == "seed", d.name
-            values[d.name] = draw(st.sampled_from([0, 7, 12345]))
-    return TedevalSettings(**values)  # type: ignore[arg-type]
+    return drawn_settings(
+        TedevalSettings,
+        {
+            "labels_map": st.sampled_from(LABEL_MAPS),
+            "function_sep": st.sampled_from(["-=", ":"]),
+            "bootstrap": st.sampled_from([None, 40]),
+            "level": st.sampled_from([0.9, 0.95]),
+            "shuffles": st.sampled_from([20, 100]),
+            "seed": st.sampled_from([0, 7, 12345]),
+        },
+    )
 
 
 def _cli_json(argv: list[str]) -> dict[str, object]:
@@ -150,23 +140,16 @@ def test_tedeval_faces_agree(s: TedevalSettings, french: dict[str, str]) -> None
 YAP = ROOT / "assets" / "hebrew_yap"
 
 
-@st.composite
-def lattice_settings(draw: st.DrawFn) -> LatticeSettings:
+def lattice_settings() -> st.SearchStrategy[LatticeSettings]:
     """Settings drawn from the declaration."""
-    values: dict[str, object] = {}
-    for d in accepted(LatticeSettings):
-        if d.kind == "flag":
-            values[d.name] = draw(st.booleans())
-        elif d.kind == "choice":
-            values[d.name] = draw(st.sampled_from(d.choices))
-        elif d.name == "bootstrap":
-            values[d.name] = draw(st.sampled_from([None, 30]))
-        elif d.name == "level":
-            values[d.name] = draw(st.sampled_from([0.9, 0.95]))
-        else:
-            assert d.name == "seed", d.name
-            values[d.name] = draw(st.sampled_from([0, 12345]))
-    return LatticeSettings(**values)  # type: ignore[arg-type]
+    return drawn_settings(
+        LatticeSettings,
+        {
+            "bootstrap": st.sampled_from([None, 30]),
+            "level": st.sampled_from([0.9, 0.95]),
+            "seed": st.sampled_from([0, 12345]),
+        },
+    )
 
 
 def _lattice_faces(s: LatticeSettings, pred_lattice: Path) -> None:
