@@ -332,11 +332,7 @@ FAMILY_CONFIGS = {
 # are declared
 TED = {"ExperimentConfig", "TedConfig", "ConversionConfig"}
 PENDING: dict[str, set[str]] = {
-    "workbench/attachment_view.py": {"AttachConfig"},
-    "workbench/cache.py": {"AttachConfig"},
-    "pages/4_NED.py": {"AttachConfig"},
     "workbench/atlas_view.py": TED,
-    "workbench/inspector.py": TED | {"AttachConfig"},
     "workbench/tedeval_view.py": TED,
     "workbench/labelmaps.py": TED,
     "pages/5_Tour.py": TED,

@@ -30,8 +30,10 @@ import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from evalcore.conversion import ConversionConfig, Protocol, SchemeLabelMaps
+from evalcore.conversion import ConversionConfig, LabelMap, Protocol, SchemeLabelMaps
 from evalcore.errors import EvalcoreError
+from evalcore.families.attach import AttachSettings, attach_config
+from evalcore.families.tedeval import TedevalSettings, conversion_config
 from evalcore.inspection import (
     OperationFilter,
     ParseView,
@@ -109,9 +111,8 @@ class Settings:
 
     @property
     def conversion(self) -> ConversionConfig:
-        return ConversionConfig(
-            protocol=self.protocol, function_separators=self.function_sep, scheme_maps=self.label_maps
-        )
+        ted = TedevalSettings(protocol=self.protocol, function_sep=self.function_sep)
+        return conversion_config(ted, label_maps=(LabelMap(), self.label_maps))
 
 
 @dataclass(frozen=True)
@@ -137,7 +138,7 @@ class View:
 
     @property
     def config(self) -> AttachConfig:
-        return AttachConfig(no_punct=not self.count_punct)
+        return attach_config(AttachSettings(no_punct=not self.count_punct))
 
     @property
     def chosen(self) -> TedParse | None:
@@ -724,7 +725,7 @@ def orderings(loaded: LoadedDataset, settings: Settings, choices: Sequence[TedPa
     pair = loaded.default_pair()
     if pair is not None:
         gold, system = pair
-        config = AttachConfig(no_punct=not settings.count_punct)
+        config = AttachSettings(no_punct=not settings.count_punct)
 
         def worst_las() -> dict[int, float]:
             result = corpus_attach(gold, system, config)
