@@ -28,7 +28,6 @@ __all__ = [
     "bar_chart",
     "chart_frame",
     "dataset_atlas",
-    "default_target",
     "group_frame",
     "inspector_where",
     "sentence_frame",
@@ -66,10 +65,6 @@ def targets(atlas: Atlas) -> list[str]:
     """Every target, generalizations (more schemes first) before single golds."""
     names = list(dict.fromkeys(c.target for c in atlas.cells))
     return sorted(names, key=lambda t: (-t.count("+"), names.index(t)))
-
-
-def default_target(atlas: Atlas) -> str:
-    return targets(atlas)[0]
 
 
 def group_frame(atlas: Atlas, target: str, labeled: bool, grouping: Grouping) -> pd.DataFrame:
