@@ -108,7 +108,9 @@ def corpus_metrics(result: CorpusAttach) -> None:
         ],
         strict=True,
     ):
-        col.metric(name, f"{value:.4f}")
+        col.metric(
+            name, f"{value:.4f}" if s.tokens else "—"
+        )  # no token counted: no score (the command's null)
     st.caption(
         f"{s.tokens} tokens in {s.sentences} sentences; skipped {s.skipped} (not a tree); "
         f"excluded {s.excluded} (longer than --max-len). Signature: `{s.signature}`"
