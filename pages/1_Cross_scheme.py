@@ -11,22 +11,27 @@ bold, ``?`` where a parse is not significantly different from the best
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pandas as pd
 import streamlit as st
 
-from evalcore.choices import PROTOCOLS
 from evalcore.conversion import LabelMap, SchemeLabelMaps, read_label_map
 from evalcore.errors import EvalcoreError
 from evalcore.experiment import ExperimentResult, Row
+from evalcore.families.tedeval import TedevalSettings
 from evalcore.report.tedeval import latex_table, result_json
 from workbench.datasets import LoadedDataset
 from workbench.labelmaps import LABELMAP_SLOT, choice_text, maps_with, scheme_maps
 from workbench.links import inspector_url
-from workbench.settings_form import bind
+from workbench.settings_form import Field, bind, settings_form
 from workbench.tedeval import experiment_schemes, guess_function_separators
-from workbench.tedeval_view import ExperimentSettings, corpus_experiment, merged_label_table
+from workbench.tedeval_view import corpus_experiment, merged_label_table
 from workbench.uploads import upload_slot
 from workbench.widgets import choose_dataset, download_table, md_escape, safe_stem
+
+TESTS = {"ar": "approximate randomization", "bootstrap": "paired bootstrap"}
+AVERAGES = {"global": "global average", "sentence": "mean of sentences"}
 
 
 def _check_map(name: str, data: bytes) -> str | None:
@@ -69,97 +74,41 @@ def label_map_choice(schemes: list[str], maps: dict[str, LabelMap]) -> SchemeLab
     return scheme_maps(picked, maps)
 
 
-def _radio(name: str, widget: str, label: str, shown: dict[str, str]) -> str:
-    """A horizontal radio over ``shown``'s keys (the first the default), in the link as ``name``."""
-    options = list(shown)
-    return bind(
-        name,
-        widget,
-        options[0],
-        st.sidebar.radio,
-        label,
-        options,
-        horizontal=True,
-        format_func=shown.get,
-        offered=options,
-    )
-
-
-def settings(loaded: LoadedDataset) -> ExperimentSettings:
-    """The command line's settings, in the sidebar (defaults as ``evalcore tedeval``), in the link."""
-    side = st.sidebar
+def settings(loaded: LoadedDataset) -> tuple[TedevalSettings, SchemeLabelMaps, bool]:
+    """``evalcore tedeval``'s settings as declared (:class:`~evalcore.families.tedeval.TedevalSettings`;
+    defaults as the command's, skipping as the dataset needs), in the sidebar and the link; the
+    per-scheme label maps; whether each gold is also scored as a parse."""
     maps = available_maps()
-    side.markdown("**Experiment**")
-    protocol = _radio("protocol", "xs_protocol", "Protocol", {p: p for p in PROTOCOLS})
-    shuffles = bind(
-        "shuffles",
-        "xs_shuffles",
-        10_000,
-        side.number_input,
-        "Shuffles (significance)",
-        min_value=0,
-        max_value=100_000,
-        step=1000,
-    )
-    seed = bind("seed", "xs_seed", 12345, side.number_input, "Seed", min_value=0, max_value=2**31 - 1, step=1)
-    method = _radio(
-        "test", "xs_method", "Test", {"ar": "approximate randomization", "bootstrap": "paired bootstrap"}
-    )
-    average = _radio(
-        "average", "xs_average", "Corpus score", {"global": "global average", "sentence": "mean of sentences"}
-    )
-    skip_default = loaded.spec.kind == "constituency" or any(
-        a.spec.align == "skip-mismatch" for a in loaded.analyses
-    )
-    skip = bind(
-        "skip",
-        "xs_skip",
-        skip_default,
-        side.toggle,
-        "Skip sentences whose words differ",
-        help="--skip-mismatched: such sentences are left out everywhere and counted (else an error).",
-    )
+    st.sidebar.markdown("**Experiment**")
+    skip = loaded.spec.kind == "constituency" or any(a.spec.align == "skip-mismatch" for a in loaded.analyses)
+    guess = guess_function_separators(loaded) if loaded.ptb() else "-="
+    fields: dict[str, str | Field] = {
+        "protocol": Field("Protocol", widget="xs_protocol"),
+        "shuffles": Field("Shuffles (significance)", widget="xs_shuffles"),
+        "seed": Field("Seed", widget="xs_seed"),
+        "test": Field("Test", widget="xs_method", names=TESTS),
+        "average": Field("Corpus score", widget="xs_average", names=AVERAGES),
+        "skip_mismatched": Field("Skip sentences whose words differ", widget="xs_skip"),
+    }
+    if loaded.ptb():  # bracketed trees: function tags after one of these (FarPaHC NP*SBJ: '-=*')
+        fields["function_sep"] = Field("Function-tag separators", widget=f"xs_funcsep:{loaded.spec.key}")
+    base = TedevalSettings(skip_mismatched=skip, function_sep=guess)
+    chosen = settings_form(base, fields, prefix="xs", where=st.sidebar)
     golds = bind(
         "golds",
         "xs_golds",
         False,
-        side.toggle,
+        st.sidebar.toggle,
         "Also score each gold as a parse",
         help="The ceiling: a gold scores 1.0 against every generalization it takes part in.",
     )
-    function_sep = "-="
-    if loaded.ptb():
-        guess = guess_function_separators(loaded)
-        sep_key = f"xs_funcsep:{loaded.spec.key}"
-        function_sep = (
-            bind(
-                "funcsep",
-                sep_key,
-                guess,
-                side.text_input,
-                "Function-tag separators",
-                help="Bracketed trees: function tags follow the category after one of these characters "
-                "(PTB NP-SBJ: '-='; FarPaHC NP*SBJ: '-=*'), as --function-sep.",
-            )
-            or guess
-        )
     chosen_maps = label_map_choice([s.name for s in experiment_schemes(loaded)], maps)
-    return ExperimentSettings(
-        str(protocol),
-        int(shuffles),
-        int(seed),
-        str(method),
-        str(average),
-        bool(skip),
-        bool(golds),
-        function_sep,
-        chosen_maps,
-    )
+    return replace(chosen, function_sep=chosen.function_sep or guess), chosen_maps, golds
 
 
-def merged_panel(loaded: LoadedDataset, chosen: ExperimentSettings) -> None:
+def merged_panel(loaded: LoadedDataset, chosen: TedevalSettings, maps: SchemeLabelMaps) -> None:
     """Which labels the chosen maps merged: scheme, OLD → NEW, label occurrences rewritten."""
-    merged = merged_label_table(loaded, chosen)
+    merged = merged_label_table(loaded, chosen, maps)
     st.markdown("**Labels the maps merged** (before conversion, in each scheme's gold and parses)")
     if merged.empty:
         st.caption("No label of these schemes is in the chosen maps: they change nothing here.")
@@ -297,8 +246,8 @@ def main() -> None:
     loaded = choose_dataset(kinds=("dependency", "constituency"))
     if loaded is None:
         return
-    chosen = settings(loaded)
-    schemes = experiment_schemes(loaded, include_golds=chosen.include_golds)
+    chosen, maps, golds = settings(loaded)
+    schemes = experiment_schemes(loaded, include_golds=golds)
     if not schemes and loaded.ptb():
         st.info(
             "This dataset's bracketed files are read one sentence per line, as evalb does (an empty line "
@@ -312,7 +261,7 @@ def main() -> None:
         )
         return
     try:
-        result = corpus_experiment(loaded, chosen, label="Cross-scheme experiment")
+        result = corpus_experiment(loaded, chosen, maps, golds=golds, label="Cross-scheme experiment")
     except EvalcoreError as exc:
         st.error(str(exc))
         return
@@ -322,15 +271,15 @@ def main() -> None:
     )
     st.caption(
         f"**Bold**: best in the row. **?**: not significantly different from the row's best "
-        f"({'approximate randomization' if chosen.method == 'ar' else 'paired bootstrap'}, "
+        f"({TESTS[chosen.test]}, "
         f"{chosen.shuffles:,} shuffles, seed {chosen.seed}, p ≥ 0.05). —: not applicable (UAS and LAS need "
         "dependency trees; a parse is scored against a generalization only if its own gold is in it). "
         f"Scores are {averages}; "
         f"{result.sentences} sentences, skipped {result.skipped_mismatched} (words differ) and "
         f"{result.skipped_invalid} (not a tree). Signature: `{result.signature}`"
     )
-    if chosen.maps.maps:
-        merged_panel(loaded, chosen)
+    if maps.maps:
+        merged_panel(loaded, chosen, maps)
     if chosen.shuffles == 0:
         st.caption("Shuffles = 0: no significance test was run, so every pair is marked ?.")
     data = result_json(result)

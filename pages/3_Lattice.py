@@ -9,6 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from evalcore.choices import PROTOCOLS, TAG_COLUMNS
+from evalcore.families.lattice import LatticeSettings, joint_config
 from evalcore.lattice.reading import InMemoryFile
 from evalcore.metrics.joint import JointConfig
 from workbench.cache import app_limits
@@ -29,7 +30,7 @@ from workbench.lattice_view import (
     validate_analysis,
     validate_lattice_file,
 )
-from workbench.settings_form import bind
+from workbench.settings_form import Field, bind, settings_form
 from workbench.uploads import Upload, choose_source, forget_button, show_name_clashes, upload_slot
 from workbench.widgets import UPLOAD_KEY, download_table, drawing_size_control, md_escape, sentence_picker
 
@@ -107,27 +108,19 @@ def inputs() -> tuple[DatasetSpec | None, LatticeInputs | None]:
 
 
 def settings() -> JointConfig:
-    """The command line's options (in the link: tag=fpos&protocol=2011&deprelbase=yes)."""
+    """``evalcore lattice``'s settings as declared (:class:`~evalcore.families.lattice.LatticeSettings`;
+    in the link: tag=fpos&protocol=2011&deprelbase=yes) and the joint metric's configuration of them."""
     c1, c2, c3 = st.columns(3)
-    tags, protocols = list(TAG_COLUMNS), list(PROTOCOLS)
-    tag = bind("tag", "lattice_tag", "cpos", c1.selectbox, "Tags (--tag-column)", tags, offered=tags)
-    protocol = bind(
-        "protocol",
-        "lattice_protocol",
-        "2012",
-        c2.selectbox,
-        "Dependency → function tree (--protocol)",
-        protocols,
-        offered=protocols,
+    chosen = settings_form(
+        LatticeSettings(),
+        {
+            "tag_column": Field("Tags", c1, widget="lattice_tag", offered=TAG_COLUMNS),
+            "protocol": Field("Dependency → function tree", c2, widget="lattice_protocol", offered=PROTOCOLS),
+            "deprel_base": Field("Compare labels before ':' only", c3),
+        },
+        prefix="lattice",
     )
-    base = bind(
-        "deprelbase",
-        "lattice_deprel_base",
-        False,
-        c3.toggle,
-        "Compare labels before ':' only (--deprel-base)",
-    )
-    return JointConfig(tag_column=tag, protocol=protocol, deprel_base=base, limits=app_limits())  # type: ignore[arg-type]
+    return joint_config(chosen, app_limits())
 
 
 def corpus_panel(data: LatticeData, key: str) -> None:

@@ -17,6 +17,7 @@ import pandas as pd
 import streamlit as st
 
 from evalcore.errors import EvalcoreError
+from evalcore.families.attach import AttachSettings, attach_config
 from evalcore.inspection import sentence_attachment
 from evalcore.metrics.attachment import AttachConfig, TokenJudgement, is_punct, score
 from evalcore.render.dot import dep_to_dot
@@ -42,7 +43,7 @@ from workbench.attachment_view import (
 from workbench.cache import CorpusAttach, corpus_attach
 from workbench.datasets import Analysis, LoadedDataset
 from workbench.links import followed, write_link
-from workbench.settings_form import bind
+from workbench.settings_form import Field, bind, settings_form
 from workbench.tables import show_table
 from workbench.widgets import (
     Figure,
@@ -77,23 +78,18 @@ def choose_pair(loaded: LoadedDataset) -> tuple[Analysis, Analysis] | None:
     return loaded.analysis(gold_name), loaded.analysis(str(system_name))
 
 
-def settings() -> AttachConfig:
+def settings() -> AttachSettings:
+    """The command line's settings (:class:`~evalcore.families.attach.AttachSettings`), in the link."""
     c1, c2, c3 = st.columns(3)
-    no_punct = bind("nopunct", "ned_no_punct", False, c1.toggle, "Leave punctuation out (--no-punct)")
-    max_len = bind(
-        "maxlen",
-        "ned_max_len",
-        0,
-        c2.number_input,
-        "--max-len (0 = all sentences)",
-        min_value=0,
-        max_value=1000,
-        step=1,
+    return settings_form(
+        AttachSettings(),
+        {
+            "no_punct": Field("Leave punctuation out", c1),
+            "max_len": Field("Longest sentence scored", c2, placeholder="all"),
+            "deprel_base": Field("Compare labels before ':' only", c3, widget="ned_base"),
+        },
+        prefix="ned",
     )
-    deprel_base = bind(
-        "deprelbase", "ned_base", False, c3.toggle, "Compare labels before ':' only (--deprel-base)"
-    )
-    return AttachConfig(no_punct=no_punct, max_len=int(max_len) or None, deprel_base=deprel_base)
 
 
 def corpus_metrics(result: CorpusAttach) -> None:
@@ -112,7 +108,9 @@ def corpus_metrics(result: CorpusAttach) -> None:
         ],
         strict=True,
     ):
-        col.metric(name, f"{value:.4f}")
+        col.metric(
+            name, f"{value:.4f}" if s.tokens else "—"
+        )  # no token counted: no score (the command's null)
     st.caption(
         f"{s.tokens} tokens in {s.sentences} sentences; skipped {s.skipped} (not a tree); "
         f"excluded {s.excluded} (longer than --max-len). Signature: `{s.signature}`"
@@ -173,7 +171,7 @@ def parity_panel(gold: Analysis, system: Analysis) -> None:
 
 
 def breakdown_panel(
-    loaded: LoadedDataset, gold: Analysis, system: Analysis, result: CorpusAttach, config: AttachConfig
+    loaded: LoadedDataset, gold: Analysis, system: Analysis, result: CorpusAttach, chosen: AttachSettings
 ) -> None:
     st.subheader("Breakdown (MaltEval's --by)")
     c1, c2 = st.columns(2)
@@ -188,7 +186,7 @@ def breakdown_panel(
         format_func=lambda k: SORT_LABELS[k],
         offered=SORTS,
     )
-    view = breakdown_view(gold, system, result, config, by)
+    view = breakdown_view(gold, system, result, chosen, by)
     if not view.rows:
         st.info("No token is counted under these settings.")
         return
@@ -380,10 +378,10 @@ def main() -> None:
     if pair is None:
         return
     gold, system = pair
-    config = settings()
+    asked = settings()
     drawing_size_control()
     try:
-        result = corpus_attach(gold, system, config)
+        result = corpus_attach(gold, system, asked)
     except EvalcoreError as exc:
         st.error(str(exc))
         return
@@ -396,13 +394,13 @@ def main() -> None:
     write_link("section", None if chosen == "sentence" else chosen)
     with tabs[list(SECTIONS).index(chosen)]:
         if chosen == "sentence":
-            sentence_section(loaded, gold, system, result, config)
+            sentence_section(loaded, gold, system, result, attach_config(asked))
         elif chosen == "corpus":
             corpus_panel(gold, system, result, loaded)
         elif chosen == "conll18":
             parity_panel(gold, system)
         else:
-            breakdown_panel(loaded, gold, system, result, config)
+            breakdown_panel(loaded, gold, system, result, asked)
 
 
 def sentence_section(

@@ -14,8 +14,7 @@ from collections.abc import Callable
 import pandas as pd
 import streamlit as st
 
-from evalcore.choices import PROTOCOL_2011, PROTOCOLS
-from evalcore.conversion import ConversionConfig
+from evalcore.choices import PROTOCOL_2011, Protocol
 from evalcore.examples import (
     BCLM_HNEIM,
     COORDINATION,
@@ -24,6 +23,7 @@ from evalcore.examples import (
     VERB_GROUP,
     DepExample,
 )
+from evalcore.families.tedeval import TedevalSettings, conversion_config
 from evalcore.inspection import SentenceReport, arc_verdicts, inspect_sentence
 from evalcore.metrics.attachment import score, sentence_counts
 from evalcore.metrics.lattice_tedeval import sentence_ted as lattice_ted
@@ -35,7 +35,7 @@ from evalcore.render.text import xml_escape
 from evalcore.trees import DepTree, bracketed
 from workbench.fit import GRAPHVIZ_LATTICE_PT
 from workbench.links import current_link, show_link_problems, write_link
-from workbench.settings_form import bind
+from workbench.settings_form import Field, bind, settings_form
 from workbench.tables import show_table
 from workbench.tedeval_view import edit_script_panel, function_tree_figure
 from workbench.widgets import Figure, drawing_size_control, graphviz_figure, md_escape, stacked_figures
@@ -85,23 +85,10 @@ def numbers_table(rows: list[dict[str, object]], key: str) -> None:
     show_table(pd.DataFrame(rows), key=key)
 
 
-def protocol_radio(key: str, default: str) -> str:
-    """The step's protocol, in the link (``protocol=``)."""
-    protocols = sorted(PROTOCOLS)  # in the order of the papers
-    help = (
-        "2011 (EMNLP 2011): function trees, heads labeled * (equal to anything). "
-        "2012 (EACL 2012): multi-function trees, heads labeled hd."
-    )
-    return bind(
-        "protocol",
-        key,
-        default,
-        st.radio,
-        "TedEval protocol",
-        protocols,
-        horizontal=True,
-        help=help,
-        offered=protocols,
+def protocol_radio(key: str, default: Protocol) -> TedevalSettings:
+    """The step's protocol (``evalcore tedeval --protocol``, as declared), in the link (``protocol=``)."""
+    return settings_form(
+        TedevalSettings(protocol=default), {"protocol": Field("TedEval protocol", widget=key)}, prefix="tour"
     )
 
 
@@ -176,7 +163,8 @@ def dependency_step(example: DepExample) -> None:
             offered=list(schemes),
         )
     with c3:
-        protocol = protocol_radio(proto_key, example.protocol)
+        ted = protocol_radio(proto_key, example.protocol)
+    protocol = ted.protocol
     choice = example.choice(str(choice_key))
     if choice.note:
         st.caption(choice.note)
@@ -189,7 +177,7 @@ def dependency_step(example: DepExample) -> None:
     report = inspect_sentence(
         golds,
         [(names[name], str(own), parse) for name, _ in golds],
-        ConversionConfig(protocol=protocol),  # type: ignore[arg-type]
+        conversion_config(ted),
         single_against={v: k for k, v in names.items()},
     )
     views = {v.single_scheme: v for v in report.parses}

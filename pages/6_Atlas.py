@@ -11,8 +11,8 @@ from __future__ import annotations
 import streamlit as st
 
 from evalcore.atlas import CONSTRUCTIONS, GROUPINGS
-from evalcore.choices import PROTOCOLS
 from evalcore.errors import EvalcoreError
+from evalcore.families.tedeval import TedevalSettings
 from workbench.atlas_links import GroupRef, parse_group
 from workbench.atlas_view import (
     bar_chart,
@@ -24,7 +24,7 @@ from workbench.atlas_view import (
     targets,
 )
 from workbench.links import followed, keep_widget, report_link_problem
-from workbench.settings_form import bind
+from workbench.settings_form import Field, bind, settings_form
 from workbench.widgets import choose_dataset, download_table, md_escape
 
 
@@ -54,27 +54,18 @@ def main() -> None:
     key = loaded.spec.key
     side = st.sidebar
     side.markdown("**Atlas**")
-    protocols = list(PROTOCOLS)
-    protocol = bind(
-        "protocol",
-        "atlas_protocol",
-        "2012",
-        side.radio,
-        "Protocol",
-        protocols,
-        horizontal=True,
-        offered=protocols,
+    chosen = settings_form(
+        TedevalSettings(skip_mismatched=True),
+        {
+            "protocol": Field("Protocol", widget="atlas_protocol"),
+            "skip_mismatched": Field("Skip sentences whose words differ", widget="atlas_skip"),
+        },
+        prefix="atlas",
+        where=side,
     )
-    skip = bind(
-        "skip",
-        "atlas_skip",
-        True,
-        side.toggle,
-        "Skip sentences whose words differ",
-        help="--skip-mismatched: such sentences are left out and counted (else an error).",
-    )
+    protocol = chosen.protocol
     try:
-        atlas = dataset_atlas(loaded, str(protocol), bool(skip))
+        atlas = dataset_atlas(loaded, chosen)
     except EvalcoreError as exc:
         st.error(str(exc))
         return
@@ -141,7 +132,7 @@ def main() -> None:
     group = d2.selectbox("Group", groups, key=group_key)
     keep_widget("group", group_key, None if group == groups[0] else GroupRef(grouping, str(group)).text())
     sentences = sentence_frame(
-        loaded, atlas, str(parse), str(target), labeled, grouping, str(group), protocol=str(protocol)
+        loaded, atlas, str(parse), str(target), labeled, grouping, str(group), protocol=protocol
     )
     where = inspector_where(loaded, atlas, str(parse), str(target))
     st.caption(
@@ -173,7 +164,7 @@ def main() -> None:
             first,
             where,
             labeled=labeled,
-            protocol=str(protocol),
+            protocol=protocol,
             group=GroupRef(grouping, str(group)),
         )
         for col, sid, query in zip(st.columns(len(first)), first, queries, strict=True):

@@ -1,25 +1,38 @@
 """The parity property's workbench leg (docs/architecture.md, "The registry of metric families"):
 settings drawn from a family's declaration, given to a page through its link (the ``link=`` keys
-of the declaration), give on the rendered page the numbers the API's ``to_dict()`` gives for the
-same settings on the same built-in data.  The numbers are read from the page (its metrics, its
-tables), never from the function the page calls.
+of the declaration), give on the rendered page the numbers the API's ``to_dict()`` (FREVAL) or the
+command's ``--format json`` (cross-scheme TedEval, attachment) gives for the same settings on the
+same built-in data.  The numbers are read from the page (its metrics, its tables), never from the
+function the page calls.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from app_view import table_with
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from registry_support import command_line
 from streamlit.testing.v1 import AppTest
 
 import evalcore
-from evalcore.declare import declared
+from evalcore.cli import main
+from evalcore.declare import Declared, declared
+from evalcore.families.attach import AttachSettings
 from evalcore.families.freval import FrevalSettings
+from evalcore.families.tedeval import TedevalSettings
+from workbench.cache import load_builtin
+from workbench.datasets import builtin
 from workbench.freval_view import BUILTIN_PRM
 from workbench.settings_form import link_text
+from workbench.tedeval import experiment_schemes
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = ROOT / "app.py"
@@ -117,3 +130,177 @@ def test_freval_page_shows_the_apis_numbers(x: FrevalSettings) -> None:
         (s["size"], s["matched"], s["gold"], s["test"])
         for s in api["per_size"]  # type: ignore[union-attr]
     ]
+
+
+# the cross-scheme page and the attachment page: the command's --format json on the dataset's files
+
+ASSETS = ROOT / "assets"
+
+
+def _command(argv: list[str]) -> dict[str, object]:
+    """``evalcore ARGV --format json``, its document (the command's own output)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main([*argv, "--format", "json"])
+    assert code == 0, err.getvalue()
+    document: dict[str, object] = json.loads(out.getvalue())
+    return document
+
+
+def _open(page: str, query: dict[str, str], *, tab: str | None = None) -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=300)
+    at.run()
+    for k, v in query.items():
+        at.query_params[k] = v
+    at.switch_page(page).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.warning or all("link were not used" not in w.value for w in at.warning)
+    return at
+
+
+def _declared_link(settings: object, linked: tuple[Declared, ...]) -> dict[str, str]:
+    """Every linked setting of ``settings`` by its ``link=`` key (defaults too: the page's own
+    defaults may differ from the command's, e.g. skipping on a dataset that needs it)."""
+    return {str(d.option.link): link_text(getattr(settings, d.name)) for d in linked}
+
+
+XS_LINKED = tuple(d for d in declared(TedevalSettings) if d.option.link not in (None, "funcsep"))
+"""The settings the cross-scheme page binds on a dependency dataset (the separators of function
+tags are offered on bracketed data only)."""
+
+
+@st.composite
+def tedeval_settings(draw: st.DrawFn) -> TedevalSettings:
+    """The cross-scheme page's settings, each drawn from its declaration's kind (few shuffles: the
+    test's time)."""
+    values: dict[str, object] = {}
+    for d in XS_LINKED:
+        if d.kind == "choice":
+            values[d.name] = draw(st.sampled_from(d.choices))
+        elif d.kind == "flag":
+            values[d.name] = draw(st.booleans())
+        elif d.name == "shuffles":
+            values[d.name] = draw(st.sampled_from([0, 50, 200]))
+        else:
+            values[d.name] = draw(st.integers(0, 2**16))
+    return TedevalSettings(**values)  # type: ignore[arg-type]
+
+
+def _markdown_table(at: AppTest) -> list[list[str]]:
+    """The cross-scheme page's table (Markdown): its rows, the cells' Markdown escapes taken out."""
+    text = next(m.value for m in at.markdown if m.value.startswith("| against | metric |"))
+    lines = [line for k, line in enumerate(text.splitlines()) if k != 1]
+    return [[re.sub(r"\\(.)", r"\1", c.strip()) for c in line.strip("|").split("|")] for line in lines]
+
+
+def _cross_scheme(x: TedevalSettings) -> None:
+    at = _open("pages/1_Cross_scheme.py", {"data": "fr_gsd", **_declared_link(x, XS_LINKED)})
+    loaded = load_builtin(builtin("fr_gsd"))
+    argv = ["tedeval", *command_line(x)]
+    for s in experiment_schemes(loaded):
+        argv += ["--scheme", s.name, str(ASSETS / str(s.gold.path))]
+        argv += [f"{p.name}={ASSETS / str(p.path)}" for p in s.parses]
+    document = _command(argv)
+    table = _markdown_table(at)
+    parses: list[dict[str, str]] = document["parses"]  # type: ignore[assignment]
+    names = [p["parse"] for p in parses]
+    assert table[0] == ["against", "metric", *(f"{p['parse']} ({p['scheme']})" for p in parses)]
+    cells: dict[tuple[str, str], dict[str, str]] = {}
+    against = ""
+    for row in table[1:]:
+        against = row[0].removesuffix(" (generalized gold)").removesuffix(" gold") or against
+        cells[against, row[1]] = dict(zip(names, row[2:], strict=True))
+    rows: list[dict[str, Any]] = document["rows"]  # type: ignore[assignment]
+    expected: dict[tuple[str, str], dict[str, str]] = {}
+    for r in rows:
+        same = [o for o in rows if (o["against"], o["metric"]) == (r["against"], r["metric"])]
+        best = {o["parse"] for o in same if o["best"]}
+        text = f"**{r['score']:.4f}**" if r["best"] and len(same) > 1 else f"{r['score']:.4f}"
+        if not r["best"] and any(not v["significant"] for o, v in r["significant_vs"].items() if o in best):
+            text += " ?"  # not significantly different from the row's best
+        expected.setdefault((r["against"], r["metric"]), {})[r["parse"]] = text
+    shown = {k: {p: t for p, t in v.items() if t != "—"} for k, v in cells.items()}
+    assert shown == expected
+    caption = next(c.value for c in at.caption if "Signature:" in c.value)
+    assert f"Signature: `{document['signature']}`" in caption
+    assert f"{document['sentences']} sentences, skipped {document['skipped_mismatched']} " in caption
+
+
+@pytest.mark.slow
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(x=tedeval_settings())
+def test_cross_scheme_page_shows_the_commands_numbers(x: TedevalSettings) -> None:
+    """French GSD's UD and SUD golds and three spaCy parses on the cross-scheme page, opened on a
+    link, against ``evalcore tedeval --format json`` on the same files with the same settings: every
+    cell's score (four decimals), the row's best in bold, ``?`` beside a parse not significantly
+    different from the best, the signature and the sentences counted."""
+    _cross_scheme(x)
+
+
+@pytest.mark.slow  # 5 s: the experiment twice (the attachment page's example is the fast loop's)
+def test_cross_scheme_page_shows_the_commands_numbers_example() -> None:
+    """One example of the property: the 2011 protocol, sentence averages, the paired bootstrap."""
+    _cross_scheme(TedevalSettings(protocol="2011", average="sentence", test="bootstrap", shuffles=50, seed=7))
+
+
+NED_LINKED = tuple(d for d in declared(AttachSettings) if d.option.link is not None)
+"""The settings the Attachment & NED page binds to its link."""
+
+
+@st.composite
+def attach_settings(draw: st.DrawFn) -> AttachSettings:
+    """The attachment page's settings, each drawn from its declaration's kind."""
+    values: dict[str, object] = {}
+    for d in NED_LINKED:
+        if d.kind == "flag":
+            values[d.name] = draw(st.booleans())
+        else:
+            values[d.name] = draw(st.sampled_from([None, 1, 5, 12, 40]))
+    return AttachSettings(**values)  # type: ignore[arg-type]
+
+
+NED_PAIR = ("UD gold", "spaCy UD parser")
+
+
+def _attachment(x: AttachSettings) -> None:
+    loaded = load_builtin(builtin("fr_gsd"))
+    gold, system = (loaded.analysis(name) for name in NED_PAIR)
+    query = {"data": "fr_gsd", "gold": NED_PAIR[0], "system": NED_PAIR[1]}
+    query |= {k: v for k, v in _declared_link(x, NED_LINKED).items() if v != "None"}
+    at = _open("pages/4_NED.py", query)
+    document = _command(
+        ["attach", str(ASSETS / str(gold.spec.path)), str(ASSETS / str(system.spec.path)), *command_line(x)]
+    )
+    shown = {m.label: m.value for m in at.metric}
+    scores = (
+        ("UAS", "uas"),
+        ("LAS", "las"),
+        ("label acc", "label"),
+        ("undirected", "undirected"),
+        ("NED", "ned"),
+    )
+    for label, key in scores:  # no token counted: null, "—" on the page
+        assert shown[label] == ("—" if document[key] is None else f"{document[key]:.4f}"), label
+    caption = next(c.value for c in at.caption if "Signature:" in c.value)
+    assert f"Signature: `{document['signature']}`" in caption
+    assert caption.startswith(f"{document['tokens']} tokens in ")
+    assert (
+        f"skipped {document['skipped']} (not a tree); excluded {document['excluded_by_length']} " in caption
+    )
+
+
+@pytest.mark.slow
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(x=attach_settings())
+@example(x=AttachSettings(max_len=1))  # no sentence short enough: no score (the command's null)
+def test_attachment_page_shows_the_commands_numbers(x: AttachSettings) -> None:
+    """French GSD's UD gold and spaCy's UD parse on the Attachment & NED page, opened on a link,
+    against ``evalcore attach --format json`` on the same files with the same settings: the five
+    scores (four decimals), the tokens, the sentences skipped and excluded, the signature."""
+    _attachment(x)
+
+
+def test_attachment_page_shows_the_commands_numbers_example() -> None:
+    """One example of the property in the fast loop: punctuation left out, sentences of at most 12
+    tokens, labels before ':' only."""
+    _attachment(AttachSettings(no_punct=True, max_len=12, deprel_base=True))

@@ -327,20 +327,10 @@ FAMILY_CONFIGS = {
     ),
     "JointConfig": ("evalcore/families/", "evalcore/metrics/"),
 }
-# the workbench's views and pages still build them; they move to the registry with the workbench's
-# settings; the atlas and align-labels build the experiment's and the conversion's until their families
-# are declared
+# the workbench and its pages build none (their settings are the families' declared values); the atlas
+# and align-labels build the experiment's and the conversion's until their families are declared
 TED = {"ExperimentConfig", "TedConfig", "ConversionConfig"}
 PENDING: dict[str, set[str]] = {
-    "workbench/attachment_view.py": {"AttachConfig"},
-    "workbench/cache.py": {"AttachConfig"},
-    "pages/4_NED.py": {"AttachConfig"},
-    "workbench/atlas_view.py": TED,
-    "workbench/inspector.py": TED | {"AttachConfig"},
-    "workbench/tedeval_view.py": TED,
-    "workbench/labelmaps.py": TED,
-    "pages/5_Tour.py": TED,
-    "pages/3_Lattice.py": {"JointConfig"},
     "evalcore/atlas.py": TED,
     "evalcore/labelalign.py": TED,
     "evalcore/commands/align_labels.py": TED,

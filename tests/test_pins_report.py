@@ -24,8 +24,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from evalcore.cli import main
+from evalcore.families.attach import AttachSettings
 from evalcore.formats.conllu import parse_conllu
-from evalcore.metrics.attachment import AttachConfig, AttachCounts
+from evalcore.metrics.attachment import AttachCounts
 from workbench.attachment_view import breakdown_frame, breakdown_view, corpus_intervals
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -72,7 +73,7 @@ def test_the_breakdowns_las_interval_is_the_las_bootstrap() -> None:
     corpus = SimpleNamespace(
         indices=(0,), result=SimpleNamespace(per_sentence=(("u1", AttachCounts(3, 2, 1)),))
     )
-    view = breakdown_view(g, s, corpus, AttachConfig(), "deprel")  # type: ignore[arg-type]
+    view = breakdown_view(g, s, corpus, AttachSettings(), "deprel")  # type: ignore[arg-type]
     frame = breakdown_frame(view).set_index("group")
     nsubj = frame.loc["nsubj"]
     assert (nsubj["UAS"], nsubj["UAS low"], nsubj["UAS high"]) == (100.0, 100.0, 100.0)

@@ -13,10 +13,10 @@ import pandas as pd
 import plotly.express as px
 import plotly.graph_objects as go
 
-from evalcore.atlas import Atlas, AtlasConfig, Grouping, build_atlas
-from evalcore.conversion import ConversionConfig
+from evalcore.atlas import Atlas, Grouping
 from evalcore.experiment import Scheme
-from evalcore.metrics.tedeval import TedConfig
+from evalcore.families.atlas import AtlasInputs, AtlasSettings, run
+from evalcore.families.tedeval import TedevalSettings, experiment_config, ted_config
 from workbench.atlas_links import GroupRef, InspectorTarget, inspector_query, inspector_target
 from workbench.cache import cached
 from workbench.datasets import LoadedDataset
@@ -28,7 +28,6 @@ __all__ = [
     "bar_chart",
     "chart_frame",
     "dataset_atlas",
-    "default_target",
     "group_frame",
     "inspector_where",
     "sentence_frame",
@@ -50,26 +49,22 @@ def atlas_schemes(loaded: LoadedDataset) -> list[Scheme]:
 
 
 @cached("data", show_spinner="Grouping every edit operation…", max_entries=8)
-def _atlas(files: tuple[tuple[str, str], ...], protocol: str, skip: bool, _loaded: LoadedDataset) -> Atlas:
-    config = AtlasConfig(TedConfig(ConversionConfig(protocol=protocol)), skip_mismatched=skip)  # type: ignore[arg-type]
-    atlas, _ = build_atlas(atlas_schemes(_loaded), config)
-    return atlas
+def _atlas(files: tuple[tuple[str, str], ...], settings: TedevalSettings, _loaded: LoadedDataset) -> Atlas:
+    experiment = experiment_config(settings, ted_config(settings))
+    return run(AtlasInputs(tuple(atlas_schemes(_loaded)), experiment), AtlasSettings(no_ranking=True)).atlas
 
 
-def dataset_atlas(loaded: LoadedDataset, protocol: str = "2012", skip: bool = True) -> Atlas:
-    """The atlas of the dataset (cached on the files' digests and the settings)."""
+def dataset_atlas(loaded: LoadedDataset, settings: TedevalSettings) -> Atlas:
+    """The atlas of the dataset under the experiment's ``settings`` (``evalcore atlas``, its
+    ranking skipped; cached on the files' digests and the frozen settings)."""
     files = tuple((a.name, a.digest) for a in loaded.analyses)
-    return _atlas.by(*(d for _, d in files))(files, protocol, skip, loaded)
+    return _atlas.by(*(d for _, d in files))(files, settings, loaded)
 
 
 def targets(atlas: Atlas) -> list[str]:
     """Every target, generalizations (more schemes first) before single golds."""
     names = list(dict.fromkeys(c.target for c in atlas.cells))
     return sorted(names, key=lambda t: (-t.count("+"), names.index(t)))
-
-
-def default_target(atlas: Atlas) -> str:
-    return targets(atlas)[0]
 
 
 def group_frame(atlas: Atlas, target: str, labeled: bool, grouping: Grouping) -> pd.DataFrame:

@@ -19,8 +19,9 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from evalcore.errors import EvalcoreError
+from evalcore.families.attach import AttachSettings, attach_config
 from evalcore.formats.conllu import write_conllu
-from evalcore.metrics.attachment import AttachConfig, AttachCounts
+from evalcore.metrics.attachment import AttachCounts
 from evalcore.metrics.breakdown import (
     GROUPINGS,
     Breakdown,
@@ -197,12 +198,12 @@ def _breakdown(
     gold_digest: str,
     system_digest: str,
     indices: tuple[int, ...],
-    config: tuple[bool, int | None, bool],
+    settings: AttachSettings,
     by: GroupBy,
     _gold: Analysis,
     _system: Analysis,
 ) -> BreakdownView:
-    cfg = AttachConfig(no_punct=config[0], max_len=config[1], deprel_base=config[2])
+    cfg = attach_config(settings)
     pairs = [(_gold.dep_trees[i], _system.dep_trees[i]) for i in indices]
     per: list[dict[str, GroupCounts]] = []
 
@@ -226,16 +227,15 @@ def _breakdown(
 
 
 def breakdown_view(
-    gold: Analysis, system: Analysis, corpus: CorpusAttach, config: AttachConfig, by: GroupBy
+    gold: Analysis, system: Analysis, corpus: CorpusAttach, settings: AttachSettings, by: GroupBy
 ) -> BreakdownView:
     """The breakdown of the pair's scored sentences (those of the corpus numbers: words equal, both
     trees valid), cached on the files, the settings and the grouping."""
     indices = tuple(
         i for i, (_, c) in zip(corpus.indices, corpus.result.per_sentence, strict=True) if not c.skipped
     )
-    key = (config.no_punct, config.max_len, config.deprel_base)
     return _breakdown.by(gold.digest, system.digest)(
-        gold.digest, system.digest, indices, key, by, gold, system
+        gold.digest, system.digest, indices, settings, by, gold, system
     )
 
 

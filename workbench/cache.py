@@ -27,11 +27,12 @@ from typing import Any, Generic, ParamSpec, TypeVar
 import streamlit as st
 
 from evalcore.errors import InputFormatError
+from evalcore.families.attach import AttachSettings, attach_config
 from evalcore.formats.conllu import read_conllu
 from evalcore.formats.lattice import read_lattices, read_tokens
 from evalcore.formats.ptb import read_ptb
 from evalcore.limits import Limits
-from evalcore.metrics.attachment import AttachConfig, AttachCounts, AttachResult, attach_corpus, score
+from evalcore.metrics.attachment import AttachCounts, AttachResult, attach_corpus, score
 from workbench.datasets import (
     ASSETS,
     Analysis,
@@ -245,7 +246,7 @@ def _attach_chunk(
     gold_digest: str,
     system_digest: str,
     skip_mismatch: bool,
-    config: tuple[bool, int | None, bool],
+    settings: AttachSettings,
     start: int,
     stop: int,
     _gold: Analysis,
@@ -255,9 +256,7 @@ def _attach_chunk(
         gold_digest, system_digest, skip_mismatch, _gold, _system
     )
     chunk = pairing.pairs[start:stop]
-    no_punct, max_len, deprel_base = config
-    cfg = AttachConfig(no_punct=no_punct, max_len=max_len, deprel_base=deprel_base)
-    return attach_corpus([g for _, g, _ in chunk], [s for _, _, s in chunk], cfg)
+    return attach_corpus([g for _, g, _ in chunk], [s for _, _, s in chunk], attach_config(settings))
 
 
 @dataclass(frozen=True)
@@ -272,15 +271,18 @@ class CorpusAttach:
         return {i: c for i, (_, c) in zip(self.indices, self.result.per_sentence, strict=True)}
 
 
-def corpus_attach(gold: Analysis, system: Analysis, config: AttachConfig) -> CorpusAttach:
-    """Score ``system`` against ``gold`` over the corpus (cached per chunk), with a progress bar.
+def corpus_attach(gold: Analysis, system: Analysis, settings: AttachSettings) -> CorpusAttach:
+    """Score ``system`` against ``gold`` over the corpus (cached per chunk on the frozen
+    ``settings``), with a progress bar.
 
     Raises :class:`MismatchError` if the files do not pair (different sentence
-    counts, or different words unless the system file allows skipping them).
+    counts, or different words unless the system file allows skipping them), and
+    :class:`~evalcore.declare.InvalidSetting` for settings out of range.
     """
     skip = system.spec.align == "skip-mismatch"
+    config = attach_config(settings)
     pairing = _pairing.by(gold.digest, system.digest)(gold.digest, system.digest, skip, gold, system)
-    key = (config.no_punct, config.max_len, config.deprel_base)
+    key = settings
     bounds = [(k, min(k + CHUNK, len(pairing.pairs))) for k in range(0, len(pairing.pairs), CHUNK)]
     done_key = f"{gold.digest}:{system.digest}:{skip}:{key}"
     fresh = done_key not in _seen()

@@ -101,9 +101,6 @@ class DatasetSpec:
     license: str = ""
     default_pair: tuple[str, str] | None = None  # (gold, system) names first shown on the NED page
 
-    def by_role(self, *roles: Role) -> tuple[FileSpec, ...]:
-        return tuple(f for f in self.files if f.role in roles)
-
     def file(self, name: str) -> FileSpec:
         for f in self.files:
             if f.name == name:

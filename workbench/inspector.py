@@ -22,16 +22,17 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import get_args
 
 import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from evalcore.conversion import ConversionConfig, Protocol, SchemeLabelMaps
+from evalcore.conversion import ConversionConfig, LabelMap, Protocol, SchemeLabelMaps
 from evalcore.errors import EvalcoreError
+from evalcore.families.attach import AttachSettings, attach_config
+from evalcore.families.tedeval import TedevalSettings, conversion_config
 from evalcore.inspection import (
     OperationFilter,
     ParseView,
@@ -60,7 +61,7 @@ from workbench.links import (
     widget_value,
     write_link,
 )
-from workbench.settings_form import bind
+from workbench.settings_form import Field, bind, settings_form
 from workbench.tedeval import (
     ParseTeds,
     TedParse,
@@ -98,20 +99,20 @@ class Settings:
 
     count_punct: bool = True
     side_by_side: bool = True
-    protocol: Protocol = "2012"  # TedEval protocol (docs/tedeval.md, "Definitions")
+    # TedEval's protocol and separators of function tags, as declared (docs/tedeval.md, "Definitions")
+    ted: TedevalSettings = field(default_factory=TedevalSettings)
     labeled: bool = True  # the edit script drawn: labeled (L-TED) or unlabeled (U-TED)
     script_single: bool = False  # the edit script to the single gold instead of the generalization
-    # separators of function tags in bracketed labels (docs/tedeval.md, "Multi-function trees (2012
-    # protocol)")
-    function_sep: str = "-="
     parse: str = ""  # the parse whose edit script is drawn (a TedParse name; "" = none)
     label_maps: SchemeLabelMaps = field(default_factory=SchemeLabelMaps)  # chosen on the cross-scheme page
 
     @property
+    def protocol(self) -> Protocol:
+        return self.ted.protocol
+
+    @property
     def conversion(self) -> ConversionConfig:
-        return ConversionConfig(
-            protocol=self.protocol, function_separators=self.function_sep, scheme_maps=self.label_maps
-        )
+        return conversion_config(self.ted, label_maps=(LabelMap(), self.label_maps))
 
 
 @dataclass(frozen=True)
@@ -137,7 +138,7 @@ class View:
 
     @property
     def config(self) -> AttachConfig:
-        return AttachConfig(no_punct=not self.count_punct)
+        return attach_config(AttachSettings(no_punct=not self.count_punct))
 
     @property
     def chosen(self) -> TedParse | None:
@@ -292,9 +293,6 @@ def panel_dependency_trees(view: View) -> None:
             ]
             if notes:
                 st.caption("  \n".join(notes))
-
-
-TED_COLUMNS = ("U-TED single", "L-TED single", "U-TED multiple", "L-TED multiple")
 
 
 def _ted_fields(view: View, name: str) -> dict[str, object]:
@@ -597,19 +595,11 @@ def sidebar_settings(loaded: LoadedDataset, choices: Sequence[TedParse]) -> Sett
         )
         drawing_size_control()
         st.markdown("**TedEval**")
-        protocols = list(get_args(Protocol))
-        protocol: Protocol = bind(
-            "protocol",
-            "wb_protocol",
-            "2012",
-            st.radio,
-            "Protocol",
-            protocols,
-            horizontal=True,
-            help="2012 (EACL 2012, default): multi-function trees, any trees. 2011 (EMNLP 2011): "
-            "function trees with * heads, dependency trees only.",
-            offered=protocols,
-        )
+        fields: dict[str, str | Field] = {"protocol": Field("Protocol", widget="wb_protocol")}
+        guess = guess_function_separators(loaded) if loaded.ptb() else "-="
+        if loaded.ptb():  # bracketed trees: function tags after one of these (FarPaHC NP*SBJ: '-=*')
+            fields["function_sep"] = Field("Function-tag separators", widget=f"wb_funcsep:{loaded.spec.key}")
+        ted = settings_form(TedevalSettings(function_sep=guess), fields, prefix="wb", where=st.sidebar)
         names = [c.name for c in choices]
         parse = ""
         if names:
@@ -642,33 +632,9 @@ def sidebar_settings(loaded: LoadedDataset, choices: Sequence[TedParse]) -> Sett
             "scored with (SINGLE, nothing discounted).",
             offered=list(TARGET_LABELS),
         )
-        function_sep = "-="
-        if loaded.ptb():
-            guess = guess_function_separators(loaded)
-            sep_key = f"wb_funcsep:{loaded.spec.key}"
-            function_sep = (
-                bind(
-                    "funcsep",
-                    sep_key,
-                    guess,
-                    st.text_input,
-                    "Function-tag separators",
-                    help="Bracketed trees: the function tags follow the category after one of these "
-                    "characters (PTB: NP-SBJ, '-='; FarPaHC: NP*SBJ, '-=*'), as --function-sep.",
-                )
-                or guess
-            )
         label_maps = chosen_label_maps()
-    return Settings(
-        count_punct,
-        side_by_side,
-        protocol,
-        labeled,
-        target == "single",
-        function_sep,
-        parse,
-        label_maps,
-    )
+    ted = replace(ted, function_sep=ted.function_sep or guess)
+    return Settings(count_punct, side_by_side, ted, labeled, target == "single", parse, label_maps)
 
 
 def chosen_label_maps() -> SchemeLabelMaps:
@@ -724,7 +690,7 @@ def orderings(loaded: LoadedDataset, settings: Settings, choices: Sequence[TedPa
     pair = loaded.default_pair()
     if pair is not None:
         gold, system = pair
-        config = AttachConfig(no_punct=not settings.count_punct)
+        config = AttachSettings(no_punct=not settings.count_punct)
 
         def worst_las() -> dict[int, float]:
             result = corpus_attach(gold, system, config)

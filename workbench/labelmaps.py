@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
 
 from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps, read_label_map, to_span_tree
 from evalcore.experiment import Scheme
+from evalcore.families.tedeval import TedevalSettings, conversion_config
 from evalcore.trees import DepTree, Tree
 from workbench.datasets import ASSETS
 from workbench.uploads import Upload
@@ -25,6 +26,8 @@ __all__ = [
     "shipped_maps",
     "upload_map_name",
 ]
+
+DEFAULT = TedevalSettings()
 
 SHIPPED = ASSETS / "labelmaps"
 """The maps shipped with evalcore (``assets/labelmaps/*.map``)."""
@@ -98,12 +101,12 @@ def _label_counts(trees: Iterable[DepTree | Tree], conv: ConversionConfig) -> Co
 
 
 def merged_labels(
-    schemes: Sequence[Scheme], maps: SchemeLabelMaps, conv: ConversionConfig | None = None
+    schemes: Sequence[Scheme], maps: SchemeLabelMaps, settings: TedevalSettings = DEFAULT
 ) -> tuple[MergedLabel, ...]:
     """Each entry of each scheme's map with the label occurrences it rewrites (before any map,
-    with ``conv``'s protocol and separators), most first; entries whose label does not occur are
-    left out."""
-    raw = replace(conv or ConversionConfig(), label_map=LabelMap(), scheme_maps=SchemeLabelMaps())
+    with ``settings``' protocol and label reading), most first; entries whose label does not occur
+    are left out."""
+    raw = conversion_config(settings, label_maps=(LabelMap(), SchemeLabelMaps()))
     out: list[MergedLabel] = []
     for s in schemes:
         mapping = maps.get(s.name)

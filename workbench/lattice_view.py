@@ -192,12 +192,6 @@ class LatticeData:
     tokens: tuple[tuple[str, ...], ...] | None = None
     errors: tuple[str, ...] = ()
 
-    @property
-    def sentence_count(self) -> int:
-        if self.gold is not None:
-            return len(self.gold)
-        return max((len(a) for a in self.predictions.values()), default=0)
-
 
 @cached("resource", show_spinner=False, max_entries=16)
 def _evaluate(key: str, signature: str, _inputs: LatticeInputs, _config: JointConfig) -> LatticeData:

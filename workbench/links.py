@@ -35,9 +35,11 @@ from types import MappingProxyType
 from typing import Literal, TypeVar
 
 from evalcore.atlas import GROUPINGS as ATLAS_GROUPINGS
-from evalcore.choices import PROTOCOLS
 from evalcore.declare import declared
+from evalcore.families.attach import AttachSettings
 from evalcore.families.freval import FrevalSettings
+from evalcore.families.lattice import LatticeSettings
+from evalcore.families.tedeval import TedevalSettings
 from evalcore.metrics.breakdown import GROUPINGS as BREAKDOWN_GROUPINGS
 from workbench.datasets import BUILTINS
 from workbench.fit import ZOOMS
@@ -171,12 +173,19 @@ NED_KEYS: tuple[str, ...] = (
 
 Kind = Literal["choice", "sentence", "number", "flag", "text", "name"]
 
-DECLARED: tuple[type, ...] = (FrevalSettings,)
+DECLARED: tuple[type, ...] = (FrevalSettings, TedevalSettings, AttachSettings, LatticeSettings)
 """The settings declarations (:mod:`evalcore.families`) whose fields' ``link=`` keys the pages bind
 (:func:`workbench.settings_form.settings_form`); a key declared twice takes its first declaration."""
 
 APP_RANGE: Mapping[str, tuple[int, int]] = MappingProxyType(
-    {"maxerror": (0, 1_000_000), "maxsize": (1, 10_000), "cutoff": (0, 100_000)}
+    {
+        "maxerror": (0, 1_000_000),
+        "maxsize": (1, 10_000),
+        "cutoff": (0, 100_000),
+        "maxlen": (1, 1000),
+        "shuffles": (0, 100_000),
+        "seed": (0, 2**31 - 1),
+    }
 )
 """The numbers a link may ask for, where the app bounds a setting more than the command line does."""
 
@@ -250,7 +259,6 @@ LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
             LinkKey("sent", "sentence", "the sentence: its number (1 = first) or its id", max_length=200),
             LinkKey("step", "choice", "the step of the tour", choices=TOUR_STEPS, max_length=40),
             # the inspector's settings (other pages may read those that mean the same for them)
-            LinkKey("protocol", "choice", "TedEval protocol", choices=PROTOCOLS, max_length=10),
             LinkKey("own", "name", "the tour's parser's own gold (its scheme)", max_length=100),
             LinkKey("labeled", "flag", "the labeled edit script (no: unlabeled)", max_length=10),
             LinkKey(
@@ -294,11 +302,6 @@ LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
                 max_length=200,
             ),
             # the cross-scheme page's own choices (pages/1_Cross_scheme.py)
-            LinkKey("shuffles", "number", "shuffles of the significance test", maximum=100_000, max_length=6),
-            LinkKey("seed", "number", "seed of the significance test", maximum=2**31 - 1, max_length=10),
-            LinkKey("test", "choice", "significance test", choices=("ar", "bootstrap"), max_length=10),
-            LinkKey("average", "choice", "corpus score", choices=("global", "sentence"), max_length=10),
-            LinkKey("skip", "flag", "skip sentences whose words differ", max_length=10),
             LinkKey("golds", "flag", "also score each gold as a parse", max_length=10),
             LinkKey(
                 "labelmaps",
@@ -322,18 +325,10 @@ LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
                 "grouping", "choice", "the grouping of the operations", choices=ATLAS_GROUPINGS, max_length=20
             ),
             # the Lattice page's own choices (pages/3_Lattice.py)
-            LinkKey(
-                "tag", "choice", "the tag column (--tag-column)", choices=("cpos", "fpos"), max_length=10
-            ),
-            LinkKey("deprelbase", "flag", "compare labels before ':' only", max_length=10),
             LinkKey("prediction", "name", "the prediction of the one-sentence view", max_length=200),
             # the Attachment & NED page's own choices (pages/4_NED.py)
             LinkKey("gold", "name", "the gold analysis", max_length=200),
             LinkKey("system", "name", "the analysis scored against the gold", max_length=200),
-            LinkKey("nopunct", "flag", "leave punctuation out (--no-punct)", max_length=10),
-            LinkKey(
-                "maxlen", "number", "longest sentence scored (--max-len; 0: all)", maximum=1000, max_length=4
-            ),
             LinkKey(
                 "section",
                 "choice",

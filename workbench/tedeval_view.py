@@ -17,19 +17,19 @@ Every number comes from evalcore; the drawings from ``evalcore.render``.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 import pandas as pd
 import streamlit as st
 
 from evalcore.choices import PROTOCOL_2011
-from evalcore.conversion import ConversionConfig, Protocol, SchemeLabelMaps
+from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps
 from evalcore.experiment import ExperimentConfig, ExperimentResult, run_experiment
+from evalcore.families.tedeval import TedevalSettings, experiment_config, ted_config
 from evalcore.inspection import OpMark, ParseView, SentenceReport, operation_rows
-from evalcore.metrics.tedeval import Average, SentenceTed, TedConfig
+from evalcore.metrics.tedeval import SentenceTed
 from evalcore.render.dot import HIGHLIGHT_FILL
 from evalcore.render.edits import EDIT_LEGEND, marked_tree_dot
-from evalcore.significance import Method
 from evalcore.trees import SpanTree
 from workbench.cache import cached, run_with_progress
 from workbench.datasets import LoadedDataset
@@ -50,7 +50,6 @@ from workbench.widgets import graphviz_figure, md_escape, prerender
 
 __all__ = [
     "TREE_SCALE",
-    "ExperimentSettings",
     "corpus_experiment",
     "corpus_scripts",
     "edit_script_panel",
@@ -67,32 +66,16 @@ TREE_SCALE = 0.8  # function trees are drawn a little smaller than Graphviz's si
 STATUS_COLOURS = {"counted": "color: #6a3d9a; font-weight: 600", "discounted": "color: #7f7f7f"}
 
 
-@dataclass(frozen=True, slots=True)
-class ExperimentSettings:
-    """What the cross-scheme experiment is run with: a frozen value, the cache key."""
+def experiment_settings(settings: TedevalSettings, maps: SchemeLabelMaps) -> ExperimentConfig:
+    """The experiment's configuration of the page's settings and per-scheme label maps (held in
+    memory: docs/tedeval.md, "Per-scheme label maps"), built by :mod:`evalcore.families.tedeval`."""
+    return experiment_config(settings, ted_config(settings, label_maps=(LabelMap(), maps)))
 
-    protocol: Protocol = "2012"
-    shuffles: int = 10_000
-    seed: int = 12345
-    method: Method = "ar"
-    average: Average = "global"
-    skip_mismatched: bool = True
-    include_golds: bool = False
-    function_sep: str = "-="
-    maps: SchemeLabelMaps = field(default_factory=SchemeLabelMaps)  # docs/tedeval.md, "Per-scheme label maps"
 
-    def config(self) -> ExperimentConfig:
-        conv = ConversionConfig(
-            protocol=self.protocol, function_separators=self.function_sep, scheme_maps=self.maps
-        )
-        return ExperimentConfig(
-            TedConfig(conv, self.average), self.shuffles, self.seed, self.method, self.skip_mismatched
-        )
-
-    def counting(self) -> ExperimentSettings:
-        """The settings the sentences are scored with (no significance test, no golds as parses):
-        a change of shuffles, seed, test or golds-as-parses does not score them again."""
-        return replace(self, shuffles=0, seed=12345, method="ar", include_golds=False)
+def counting(settings: TedevalSettings) -> TedevalSettings:
+    """The settings the sentences are scored with (no significance test): a change of shuffles,
+    seed or test does not score them again."""
+    return replace(settings, shuffles=0, seed=12345, test="ar")
 
 
 def _files_key(loaded: LoadedDataset) -> tuple[tuple[str, ...], ...]:
@@ -109,7 +92,8 @@ def _digests(files: tuple[tuple[str, ...], ...]) -> list[str]:
 @cached("data", show_spinner=False, max_entries=24)
 def _counted(
     files: tuple[tuple[str, ...], ...],
-    settings: ExperimentSettings,
+    settings: TedevalSettings,
+    maps: SchemeLabelMaps,
     golds: bool,
     label: str,
     indices: tuple[int, ...],
@@ -128,52 +112,68 @@ def _counted(
             bar.progress(min(done / total, 1.0), text=f"{what}: sentence {done} of {total}")
 
     try:
-        return run_experiment(schemes, settings.config(), progress=progress)
+        return run_experiment(schemes, experiment_settings(settings, maps), progress=progress)
     finally:
         bar.empty()
 
 
 @cached("data", show_spinner=False, max_entries=48)
 def _experiment(
-    files: tuple[tuple[str, ...], ...], settings: ExperimentSettings, label: str, _loaded: LoadedDataset
+    files: tuple[tuple[str, ...], ...],
+    settings: TedevalSettings,
+    maps: SchemeLabelMaps,
+    golds: bool,
+    label: str,
+    _loaded: LoadedDataset,
 ) -> ExperimentResult:
     """The experiment under ``settings``: the cached scores of the parses (and of the golds read as
     parses, scored apart and joined as their columns), ranked and tested."""
-    s, counting = settings, settings.counting()
+    config = experiment_settings(settings, maps)
     counted = _counted.by(*_digests(files))
-    main = counted(files, counting, False, label, (), _loaded)
-    if not s.include_golds:
-        return ranked(main, s.config())
-    extra = counted(files, counting, True, label, main.indices, _loaded)
+    main = counted(files, counting(settings), maps, False, label, (), _loaded)
+    if not golds:
+        return ranked(main, config)
+    extra = counted(files, counting(settings), maps, True, label, main.indices, _loaded)
     names = [scheme.name for scheme in experiment_schemes(_loaded)]
-    return join_parses(main, extra, names, s.config())
+    return join_parses(main, extra, names, config)
 
 
 def corpus_experiment(
-    loaded: LoadedDataset, settings: ExperimentSettings, *, label: str = "Scoring"
+    loaded: LoadedDataset,
+    settings: TedevalSettings,
+    maps: SchemeLabelMaps,
+    *,
+    golds: bool = False,
+    label: str = "Scoring",
 ) -> ExperimentResult:
     """The cross-scheme experiment (docs/tedeval.md, "The cross-scheme experiment and significance") over the
     dataset (cached; raises EvalcoreError on bad input): the same result as ``run_experiment`` over
-    :func:`~workbench.tedeval.experiment_schemes` in one go."""
+    :func:`~workbench.tedeval.experiment_schemes` in one go (``golds``: each gold also read as a
+    parse of its scheme)."""
     files = _files_key(loaded)
-    return _experiment.by(*_digests(files))(files, settings, label, loaded)
+    return _experiment.by(*_digests(files))(files, settings, maps, golds, label, loaded)
 
 
 @cached("data", show_spinner=False, max_entries=24)
 def _merged(
-    files: tuple[tuple[str, ...], ...], settings: ExperimentSettings, _loaded: LoadedDataset
+    files: tuple[tuple[str, ...], ...],
+    settings: TedevalSettings,
+    maps: SchemeLabelMaps,
+    _loaded: LoadedDataset,
 ) -> pd.DataFrame:
-    rows = merged_labels(experiment_schemes(_loaded), settings.maps, settings.config().ted.conversion)
+    rows = merged_labels(experiment_schemes(_loaded), maps, settings)
     return pd.DataFrame(
         [{"scheme": m.scheme, "OLD → NEW": f"{m.old} → {m.new}", "occurrences": m.occurrences} for m in rows],
         columns=["scheme", "OLD → NEW", "occurrences"],
     )
 
 
-def merged_label_table(loaded: LoadedDataset, settings: ExperimentSettings) -> pd.DataFrame:
-    """The labels the settings' per-scheme maps merge on the dataset (``workbench.labelmaps``), cached."""
+def merged_label_table(
+    loaded: LoadedDataset, settings: TedevalSettings, maps: SchemeLabelMaps
+) -> pd.DataFrame:
+    """The labels the per-scheme ``maps`` merge on the dataset (``workbench.labelmaps``), cached."""
     files = _files_key(loaded)
-    return _merged.by(*_digests(files))(files, settings.counting(), loaded)
+    return _merged.by(*_digests(files))(files, counting(settings), maps, loaded)
 
 
 @cached("resource", show_spinner=False, max_entries=512)

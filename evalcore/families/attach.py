@@ -35,7 +35,9 @@ class AttachSettings(Resampling):
     """``evalcore attach``'s settings: which tokens and sentences count, how labels compare, what is
     kept, and the resampling (bootstrap intervals, the paired test of two systems)."""
 
-    no_punct: bool = setting(False, "leave gold punctuation tokens out of the counts", flag="--no-punct")
+    no_punct: bool = setting(
+        False, "leave gold punctuation tokens out of the counts", flag="--no-punct", link="nopunct"
+    )
     punct_tags: PunctTags = setting(
         "ptb",
         "with --no-punct, which tokens are punctuation: ptb (default: UPOS PUNCT, the PTB tags "
@@ -44,9 +46,16 @@ class AttachSettings(Resampling):
         flag="--punct-tags",
     )
     max_len: int | None = setting(
-        None, "only sentences of at most N (counted) tokens", flag="--max-len", metavar="N", minimum=0
+        None,
+        "only sentences of at most N (counted) tokens",
+        flag="--max-len",
+        metavar="N",
+        minimum=0,
+        link="maxlen",
     )
-    deprel_base: bool = setting(False, "compare only the deprel part before ':'", flag="--deprel-base")
+    deprel_base: bool = setting(
+        False, "compare only the deprel part before ':'", flag="--deprel-base", link="deprelbase"
+    )
     strict: bool = setting(
         False,
         "fail (exit 2) on a sentence that is not a tree, instead of skipping and counting it",

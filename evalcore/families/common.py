@@ -67,6 +67,7 @@ class LabelReading:
         "-=",
         "separators of function tags in bracket labels (default '-='; FarPaHC: '-=*')",
         flag="--function-sep",
+        link="funcsep",
     )
     fold_case: bool = setting(False, "lower-case every label", flag="--fold-case")
     category_labels: bool = setting(

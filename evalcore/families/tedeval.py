@@ -108,7 +108,7 @@ def label_map_items(items: Sequence[str], schemes: Sequence[str]) -> list[tuple[
     return out
 
 
-def label_maps(
+def read_label_maps(
     items: Sequence[str], schemes: Sequence[str], limits: Limits = DEFAULT_LIMITS
 ) -> tuple[LabelMap, SchemeLabelMaps]:
     """The map of every scheme and the per-scheme maps of ``labels_map`` (several maps of every
@@ -126,13 +126,18 @@ def label_maps(
 
 
 def conversion_config(
-    settings: TedevalSettings, schemes: Sequence[str] = (), limits: Limits = DEFAULT_LIMITS
+    settings: TedevalSettings,
+    schemes: Sequence[str] = (),
+    limits: Limits = DEFAULT_LIMITS,
+    *,
+    label_maps: tuple[LabelMap, SchemeLabelMaps] | None = None,
 ) -> ConversionConfig:
-    """How the trees become (multi-)function trees: the protocol, the label maps (read here),
-    the label reading and lifting."""
+    """How the trees become (multi-)function trees: the protocol, the label maps (``label_maps``:
+    every scheme's and the per-scheme maps, already read, e.g. held in memory by the workbench;
+    else ``settings.labels_map``'s files, read here), the label reading and lifting."""
     from evalcore.conversion import ConversionConfig
 
-    label_map, scheme_maps = label_maps(settings.labels_map, schemes, limits)
+    label_map, scheme_maps = label_maps or read_label_maps(settings.labels_map, schemes, limits)
     return ConversionConfig(
         settings.protocol,
         label_map,
@@ -145,12 +150,17 @@ def conversion_config(
 
 
 def ted_config(
-    settings: TedevalSettings, schemes: Sequence[str] = (), limits: Limits = DEFAULT_LIMITS
+    settings: TedevalSettings,
+    schemes: Sequence[str] = (),
+    limits: Limits = DEFAULT_LIMITS,
+    *,
+    label_maps: tuple[LabelMap, SchemeLabelMaps] | None = None,
 ) -> TedConfig:
     """The TedEval score's settings (the conversion and the averaging)."""
     from evalcore.metrics.tedeval import TedConfig
 
-    return TedConfig(conversion_config(settings, schemes, limits), settings.average)
+    conversion = conversion_config(settings, schemes, limits, label_maps=label_maps)
+    return TedConfig(conversion, settings.average)
 
 
 def experiment_config(settings: TedevalSettings, ted: TedConfig | None = None) -> ExperimentConfig:
