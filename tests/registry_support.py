@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TypeVar
 
 from hypothesis import strategies as st
 
-from evalcore.declare import accepted
+from evalcore.declare import Declared, accepted
 
 T = TypeVar("T")
 
@@ -28,15 +28,21 @@ def command_line(settings: object) -> list[str]:
     return argv
 
 
-def drawn_settings(cls: type[T], special: Mapping[str, st.SearchStrategy[object]]) -> st.SearchStrategy[T]:
-    """Settings of ``cls`` drawn from its declaration: each accepted setting from ``special`` by its
-    name, else a flag from the booleans and a choice from its ``Literal``'s values (every other
-    kind must have its strategy in ``special``)."""
+def drawn_settings(
+    cls: type[T],
+    special: Mapping[str, st.SearchStrategy[object]],
+    fields: Iterable[Declared] | None = None,
+) -> st.SearchStrategy[T]:
+    """Settings of ``cls`` drawn from its declaration: each of ``fields`` (default: the accepted
+    settings; the others keep their defaults) from ``special`` by its name, else a flag from the
+    booleans and a choice from its ``Literal``'s values (every other kind must have its strategy
+    in ``special``)."""
+    chosen = tuple(accepted(cls) if fields is None else fields)
 
     @st.composite
     def draw_one(draw: st.DrawFn) -> T:
         values: dict[str, object] = {}
-        for d in accepted(cls):
+        for d in chosen:
             if d.name in special:
                 values[d.name] = draw(special[d.name])
             elif d.kind == "flag":

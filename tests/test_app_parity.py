@@ -19,7 +19,7 @@ import pytest
 from app_view import table_with
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from registry_support import command_line
+from registry_support import command_line, drawn_settings
 from streamlit.testing.v1 import AppTest
 
 import evalcore
@@ -49,23 +49,17 @@ LINKED = tuple(d for d in declared(FrevalSettings) if d.option.link is not None)
 """The settings the FREVAL page binds to its link."""
 
 
-@st.composite
-def freval_settings(draw: st.DrawFn) -> FrevalSettings:
+def freval_settings() -> st.SearchStrategy[FrevalSettings]:
     """The settings the FREVAL page binds, each drawn from its declaration's kind (the parameter
     file among those the dataset offers)."""
-    values: dict[str, object] = {}
-    for d in LINKED:
-        if d.name == "prm":
-            values[d.name] = draw(st.sampled_from([*PRMS, BUILTIN_PRM]))
-        elif d.kind == "flag":
-            values[d.name] = draw(st.booleans())
-        elif d.kind == "str":
-            values[d.name] = draw(st.sampled_from(["-=", "-=*", "="]))
-        elif d.name == "max_size":
-            values[d.name] = draw(st.sampled_from([None, 1, 3, 20]))
-        else:
-            values[d.name] = draw(st.sampled_from([None, 0, 3, 8, 40, 1000]))
-    return FrevalSettings(**values)  # type: ignore[arg-type]
+    special: dict[str, st.SearchStrategy[object]] = {
+        "prm": st.sampled_from([*PRMS, BUILTIN_PRM]),
+        "function_separators": st.sampled_from(["-=", "-=*", "="]),
+        "max_size": st.sampled_from([None, 1, 3, 20]),
+    }
+    lengths = st.sampled_from([None, 0, 3, 8, 40, 1000])
+    special |= {d.name: lengths for d in LINKED if d.kind == "int" and d.name not in special}
+    return drawn_settings(FrevalSettings, special, LINKED)
 
 
 def _link(x: FrevalSettings) -> dict[str, str]:
@@ -169,21 +163,11 @@ XS_LINKED = tuple(d for d in declared(TedevalSettings) if d.option.link not in (
 tags are offered on bracketed data only)."""
 
 
-@st.composite
-def tedeval_settings(draw: st.DrawFn) -> TedevalSettings:
+def tedeval_settings() -> st.SearchStrategy[TedevalSettings]:
     """The cross-scheme page's settings, each drawn from its declaration's kind (few shuffles: the
     test's time)."""
-    values: dict[str, object] = {}
-    for d in XS_LINKED:
-        if d.kind == "choice":
-            values[d.name] = draw(st.sampled_from(d.choices))
-        elif d.kind == "flag":
-            values[d.name] = draw(st.booleans())
-        elif d.name == "shuffles":
-            values[d.name] = draw(st.sampled_from([0, 50, 200]))
-        else:
-            values[d.name] = draw(st.integers(0, 2**16))
-    return TedevalSettings(**values)  # type: ignore[arg-type]
+    special = {"shuffles": st.sampled_from([0, 50, 200]), "seed": st.integers(0, 2**16)}
+    return drawn_settings(TedevalSettings, special, XS_LINKED)
 
 
 def _markdown_table(at: AppTest) -> list[list[str]]:
@@ -247,16 +231,9 @@ NED_LINKED = tuple(d for d in declared(AttachSettings) if d.option.link is not N
 """The settings the Attachment & NED page binds to its link."""
 
 
-@st.composite
-def attach_settings(draw: st.DrawFn) -> AttachSettings:
+def attach_settings() -> st.SearchStrategy[AttachSettings]:
     """The attachment page's settings, each drawn from its declaration's kind."""
-    values: dict[str, object] = {}
-    for d in NED_LINKED:
-        if d.kind == "flag":
-            values[d.name] = draw(st.booleans())
-        else:
-            values[d.name] = draw(st.sampled_from([None, 1, 5, 12, 40]))
-    return AttachSettings(**values)  # type: ignore[arg-type]
+    return drawn_settings(AttachSettings, {"max_len": st.sampled_from([None, 1, 5, 12, 40])}, NED_LINKED)
 
 
 NED_PAIR = ("UD gold", "spaCy UD parser")
