@@ -328,8 +328,7 @@ FAMILY_CONFIGS = {
     "JointConfig": ("evalcore/families/", "evalcore/metrics/"),
 }
 # the workbench's views and pages still build them; they move to the registry with the workbench's
-# settings; the atlas and align-labels build the experiment's and the conversion's until their families
-# are declared
+# settings
 TED = {"ExperimentConfig", "TedConfig", "ConversionConfig"}
 PENDING: dict[str, set[str]] = {
     "workbench/attachment_view.py": {"AttachConfig"},
@@ -341,20 +340,6 @@ PENDING: dict[str, set[str]] = {
     "workbench/labelmaps.py": TED,
     "pages/5_Tour.py": TED,
     "pages/3_Lattice.py": {"JointConfig"},
-    "evalcore/atlas.py": TED,
-    "evalcore/labelalign.py": TED,
-    "evalcore/commands/align_labels.py": TED,
-    # research scripts that build the experiment directly (to call the families' run instead)
-    "experiments/english_spacy_ud.py": TED,
-    "experiments/farpahc_eacl.py": TED,
-    "experiments/french_ud_sud.py": TED,
-    "experiments/hebrew_scenarios.py": {"JointConfig"},
-    # the attachment metric's defaults (AttachConfig()) inside other computations: the TedEval
-    # experiment's and the ranking's NED pairs, the inspector's one sentence, the atlas's verdicts
-    "evalcore/experiment.py": {"AttachConfig"},
-    "evalcore/ranking.py": {"AttachConfig"},
-    "evalcore/inspection.py": {"AttachConfig"},
-    "evalcore/report/atlas.py": {"AttachConfig"},
 }
 
 

@@ -26,9 +26,9 @@ from evalcore.limits import DEFAULT_LIMITS, Limits
 if TYPE_CHECKING:
     from evalcore.formats._io import InputSource
     from evalcore.lattice.reading import FileInput
-    from evalcore.metrics.joint import JointResult, SentenceJoint
+    from evalcore.metrics.joint import JointConfig, JointResult, SentenceJoint
 
-__all__ = ["LatticeInputs", "LatticeSettings", "run"]
+__all__ = ["LatticeInputs", "LatticeSettings", "joint_config", "run"]
 
 Detected = Literal["auto", Scenario]
 """The scenario to score: detected from the data (``auto``), or one of :data:`Scenario`."""
@@ -89,6 +89,13 @@ def _file(source: InputSource, name: str | None) -> FileInput:
     return InMemoryFile(name or "<input>", source)
 
 
+def joint_config(settings: LatticeSettings, limits: Limits = DEFAULT_LIMITS) -> JointConfig:
+    """The joint metric's configuration of ``settings``."""
+    from evalcore.metrics.joint import JointConfig
+
+    return JointConfig(settings.tag_column, settings.protocol, settings.average, settings.deprel_base, limits)
+
+
 def run(
     inputs: LatticeInputs,
     settings: LatticeSettings,
@@ -108,13 +115,11 @@ def run(
     from evalcore.errors import InputFormatError
     from evalcore.formats.lattice import read_lattices
     from evalcore.lattice.reading import PairStream
-    from evalcore.metrics.joint import JointConfig, evaluate_stream, with_aligned_attachment
+    from evalcore.metrics.joint import evaluate_stream, with_aligned_attachment
     from evalcore.resampling import intervals, lattice_row, lattice_table
 
     boot = settings.bootstrap_settings()
-    config = JointConfig(
-        settings.tag_column, settings.protocol, settings.average, settings.deprel_base, limits
-    )
+    config = joint_config(settings, limits)
     average = settings.average == "sentence"
     rows: list[tuple[tuple[float, float], ...]] = []  # each sentence's (x, n) pairs, for resampling
 
