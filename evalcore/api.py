@@ -591,10 +591,9 @@ def atlas(
     from evalcore.families.atlas import AtlasInputs, AtlasSettings, ranking_config, run
 
     settings = from_keywords(AtlasSettings, locals())
-    ranking_config(settings, shuffles, seed, test)  # checked before a file is read
     maps = ted.api_labels_map(labels_map, (scheme_labels_maps or {}).items(), list(schemes))
-    conversion = from_keywords(ted.TedevalSettings, locals(), labels_map=maps, per_sentence=False)
-    experiment = ted.experiment_config(conversion, ted.ted_config(conversion, list(schemes), limits))
+    experiment = from_keywords(ted.TedevalSettings, locals(), labels_map=maps, per_sentence=False)
+    ranking_config(settings, experiment)  # checked before a file is read
     built = _schemes(schemes, _in_memory, label_from, limits)
     return run(AtlasInputs(built, experiment), settings, limits, on_warning=_warner(3))
 

@@ -18,8 +18,8 @@ from evalcore.declare import Declared, add_arguments, from_namespace
 from evalcore.errors import InputFormatError
 from evalcore.experiment import NamedTrees, Scheme
 from evalcore.families import atlas as family
-from evalcore.families import tedeval as ted_family
 from evalcore.families.atlas import AtlasSettings
+from evalcore.families.tedeval import TedevalSettings
 from evalcore.formats.detect import read_trees
 from evalcore.limits import Limits
 from evalcore.outputs import OutputOption, write_text
@@ -135,13 +135,12 @@ def run(args: argparse.Namespace) -> int:
     settings = from_namespace(AtlasSettings, args)
     if args.format == "csv":  # the CSV has no ranking
         settings = replace(settings, no_ranking=True)
+    experiment = from_namespace(TedevalSettings, args)
     try:  # the settings are checked before any file is read
-        family.ranking_config(settings, args.shuffles, args.seed, args.test)
+        family.ranking_config(settings, experiment)
     except ValueError as exc:
         return refuse("atlas", str(exc))
     schemes = tedeval.schemes_from_args(args, _load)
-    ted = tedeval.settings_from_args(args)
-    experiment = ted_family.experiment_config(ted, tedeval.ted_config_from_args(args))
     inputs = family.AtlasInputs(tuple(schemes), experiment)
     result = family.run(inputs, settings, args.limits, on_warning=warn, keep_ops=bool(args.export_misc))
     atlas = result.atlas

@@ -21,7 +21,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from evalcore.commands._common import named_path, refuse, warn
+from evalcore.commands._common import named_path, refuse, refuse_setting, warn
 from evalcore.declare import InvalidSetting, add_arguments, from_namespace
 from evalcore.errors import EvalcoreError, MismatchError
 from evalcore.families import attach as family
@@ -225,7 +225,7 @@ def _config(settings: AttachSettings) -> AttachConfig | None:
     try:
         return family.attach_config(settings)
     except InvalidSetting as exc:
-        refuse("attach", f"{exc.field.option.flag} {exc.message}")
+        refuse_setting("attach", exc)
         return None
 
 
