@@ -26,6 +26,7 @@ Start-up: this module imports no metric; each function imports what it runs.
 
 from __future__ import annotations
 
+import functools
 import os
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -375,13 +376,6 @@ def parseval(
     return run(inputs, settings, limits, on_warning=_warner(4), keep_rows=True)
 
 
-def _parse_named(value: Input, role: str, limits: Limits) -> tuple[_Source, str]:
-    """A parse and its name in a two-parse report (a path's file name, as ``NAME=PATH`` names it
-    on the command line; else ``role``)."""
-    src = _source(value, role, limits)
-    return src, named_path(src.data)[0] if isinstance(src.data, str) else role
-
-
 def freval(
     gold: Input,
     system: Input,
@@ -420,18 +414,11 @@ def freval(
     if alpha is not None and not isinstance(alpha, str):
         alpha = ",".join(repr(float(a)) for a in alpha)
     settings = from_keywords(FrevalSettings, locals(), prm=None if prm is None else os.fspath(prm))
-    g = _source(gold, "gold", limits)
-    a, name_a = _parse_named(system, "system", limits)
-    b, name_b = (None, "system_b") if system_b is None else _parse_named(system_b, "system_b", limits)
-    inputs = FrevalInputs(
-        g.data,
-        a.data,
-        None if b is None else b.data,
-        g.name,
-        a.name,
-        None if b is None else b.name,
-        (name_a, name_b),
-    )
+    g, a = _source(gold, "gold", limits), _source(system, "system", limits)
+    b = None if system_b is None else _source(system_b, "system_b", limits)
+    names = (_input_name(system, "system"), _input_name(system_b, "system_b"))
+    b_data, b_name = (None, None) if b is None else (b.data, b.name)
+    inputs = FrevalInputs(g.data, a.data, b_data, g.name, a.name, b_name, names)
     return run(inputs, settings, limits, on_warning=_warner(5))
 
 
@@ -442,15 +429,17 @@ def freval(
 Parses = Mapping[str, Input] | Sequence[str | os.PathLike[str]]
 
 
-def _named(value: Input, name: str, limits: Limits) -> NamedTrees:
-    """A file of the experiment: a path is streamed by the experiment, other input read here."""
+def _named(value: Input, name: str, limits: Limits, *, stream: bool = True) -> NamedTrees:
+    """A file of the experiment: a path is streamed by the experiment (unless not ``stream``: the
+    atlas keeps the trees to classify the operations), other input read here."""
     from evalcore.experiment import NamedTrees
     from evalcore.formats.detect import read_trees
 
     src = _source(value, name, limits)
-    if isinstance(src.data, str):
-        return NamedTrees(name, (), src.data)
-    return NamedTrees(name, tuple(read_trees(src.data, name=src.name, limits=limits)), "")
+    path = src.data if isinstance(src.data, str) else ""
+    if path and stream:
+        return NamedTrees(name, (), path)
+    return NamedTrees(name, tuple(read_trees(src.data, name=src.name, limits=limits)), path)
 
 
 def _parse_names(scheme: str, parses: Parses) -> list[tuple[str, Input]]:
@@ -548,16 +537,6 @@ def tedeval(
 # the discrepancy atlas
 
 
-def _in_memory(value: Input, name: str, limits: Limits) -> NamedTrees:
-    """A file of the atlas, its trees read (the atlas keeps them to classify the operations)."""
-    from evalcore.experiment import NamedTrees
-    from evalcore.formats.detect import read_trees
-
-    src = _source(value, name, limits)
-    trees = tuple(read_trees(src.data, name=src.name, limits=limits))
-    return NamedTrees(name, trees, src.data if isinstance(src.data, str) else "")
-
-
 def atlas(
     schemes: Mapping[str, tuple[Input, Parses]],
     *,
@@ -591,11 +570,10 @@ def atlas(
     from evalcore.families.atlas import AtlasInputs, AtlasSettings, ranking_config, run
 
     settings = from_keywords(AtlasSettings, locals())
-    ranking_config(settings, shuffles, seed, test)  # checked before a file is read
     maps = ted.api_labels_map(labels_map, (scheme_labels_maps or {}).items(), list(schemes))
-    conversion = from_keywords(ted.TedevalSettings, locals(), labels_map=maps, per_sentence=False)
-    experiment = ted.experiment_config(conversion, ted.ted_config(conversion, list(schemes), limits))
-    built = _schemes(schemes, _in_memory, label_from, limits)
+    experiment = from_keywords(ted.TedevalSettings, locals(), labels_map=maps, per_sentence=False)
+    ranking_config(settings, experiment)  # checked before a file is read
+    built = _schemes(schemes, functools.partial(_named, stream=False), label_from, limits)
     return run(AtlasInputs(built, experiment), settings, limits, on_warning=_warner(3))
 
 
@@ -632,8 +610,7 @@ def lattice(
 
     settings = from_keywords(family.LatticeSettings, locals(), scenario=scenario or "auto")
     g, p = _source(gold, "gold", limits), _source(pred, "pred", limits)
-    if name is None:
-        name = named_path(p.data)[0] if isinstance(p.data, str) else "pred"
+    name = _input_name(pred, "pred") if name is None else name
     a = None if ambiguity_lattice is None else _source(ambiguity_lattice, "ambiguity.lattice", limits)
     inputs = family.LatticeInputs(
         g.data,

@@ -39,7 +39,8 @@ from typing import Literal
 
 from evalcore.choices import PROTOCOL_2011
 from evalcore.conversion import ConversionConfig, projectivize
-from evalcore.experiment import ExperimentConfig, ExperimentResult, NamedTrees, Scheme, run_experiment
+from evalcore.experiment import ExperimentResult, NamedTrees, Scheme, run_experiment
+from evalcore.families.tedeval import TedevalSettings, experiment_config
 from evalcore.metrics.base import make_signature
 from evalcore.metrics.tedeval import TedConfig
 from evalcore.trees import DepTree, EditOp, Span, Tree
@@ -557,7 +558,8 @@ def run_atlas_experiment(
 
     Returns the schemes actually run (golds added as parses if ``config.golds_as_parses``)."""
     run = with_golds_as_parses(schemes) if config.golds_as_parses else tuple(schemes)
-    exp = ExperimentConfig(config.ted, shuffles=0, skip_mismatched=config.skip_mismatched)
+    settings = TedevalSettings(shuffles=0, skip_mismatched=config.skip_mismatched)
+    exp = experiment_config(settings, config.ted)
     return run, run_experiment(run, exp, details=True)
 
 

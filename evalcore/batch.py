@@ -57,7 +57,7 @@ from evalcore.resampling import (
 if TYPE_CHECKING:  # the metrics are imported by the jobs that run them (a batch of one metric
     # imports only that one)
     from evalcore.metrics.attachment import AttachCounts
-    from evalcore.metrics.freval import FrevalConfig, FrevalCounts
+    from evalcore.metrics.freval import FrevalCounts
 
 __all__ = [
     "ELSEWHERE",
@@ -513,10 +513,6 @@ def _freval_settings(gold: GoldEntry) -> freval_family.FrevalSettings:
     return replace(declared, prm=gold.prm or None, keep_sentences=False)
 
 
-def _freval_config(gold: GoldEntry, limits: Limits) -> FrevalConfig:
-    return freval_family.freval_config(_freval_settings(gold), limits)
-
-
 def _score_freval(job: ScoreJob) -> ScoreOutput:
     system = job.systems[0]
     inputs = freval_family.FrevalInputs(job.gold.path, system.path)
@@ -600,7 +596,7 @@ def run_pair_job(job: PairJob) -> tuple[BatchRow, ...]:
         b_attach = tuple(c for c in job.counts_b if isinstance(c, AttachCounts))
         ta, tb = attach_pair_tables(a_attach, b_attach)
     else:
-        config = _freval_config(job.gold, DEFAULT_LIMITS)
+        config = freval_family.freval_config(_freval_settings(job.gold))
         a_fr = tuple(c for c in job.counts_a if isinstance(c, FrevalCounts))
         b_fr = tuple(c for c in job.counts_b if isinstance(c, FrevalCounts))
         limit = max(freval_limit(a_fr, config), freval_limit(b_fr, config))

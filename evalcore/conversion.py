@@ -20,7 +20,7 @@ word sequence a node *is* its span, which is all TedEval needs (§4.3, §5.3).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from evalcore.choices import PROTOCOL_2011, PROTOCOL_2012, Protocol
@@ -239,12 +239,6 @@ def _is_lifted_arc(heads: Sequence[int], d: int, enter: Sequence[int], leave: Se
     return first < 0 or min(between) < first or max(between) > last
 
 
-def _non_projective_arcs(heads: Sequence[int]) -> list[int]:
-    """Dependents whose incoming arc is non-projective (a word between is not dominated by the head)."""
-    enter, leave = _dominance(heads)
-    return [d for d in range(1, len(heads)) if _is_lifted_arc(heads, d, enter, leave)]
-
-
 def _shortest_non_projective(heads: Sequence[int]) -> int | None:
     """The dependent of the shortest non-projective arc, leftmost on ties (docs/tedeval.md, "Function trees
     (2011 protocol)"), or ``None``.
@@ -435,9 +429,3 @@ def first_difference(words: Sequence[str], ref_words: Sequence[str]) -> tuple[in
     got = words[k] if k < len(words) else "<end>"
     want = ref_words[k] if k < len(ref_words) else "<end>"
     return k, got, want
-
-
-def convert_all(
-    trees: Iterable[DepTree | Tree], config: ConversionConfig = ConversionConfig()
-) -> list[SpanTree]:
-    return [to_span_tree(t, config) for t in trees]

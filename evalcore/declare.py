@@ -200,9 +200,9 @@ def from_mapping(cls: type[T], values: Mapping[str, object], *, leave: frozenset
 
 
 def from_namespace(cls: type[T], args: argparse.Namespace, **given: object) -> T:
-    """The settings value of a parsed command line (the fields without a flag from ``given`` or
-    their defaults)."""
-    values = {d.name: getattr(args, d.name) for d in declared(cls) if d.option.flag is not None}
+    """The settings value of a parsed command line (the fields without a flag, or whose flag the
+    command does not take, from ``given`` or their defaults)."""
+    values = {d.name: getattr(args, d.name, d.default) for d in declared(cls) if d.option.flag is not None}
     values = {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
     return cls(**values, **given)
 

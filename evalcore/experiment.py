@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING
 from evalcore.conversion import SchemeLabelMaps, first_difference, to_span_tree, words_of
 from evalcore.display import Tabular
 from evalcore.errors import EvalcoreError, MismatchError
+from evalcore.families.attach import AttachSettings, attach_config
 from evalcore.generalization import generalize_all, tl_unify
-from evalcore.metrics.attachment import AttachConfig, sentence_counts
+from evalcore.metrics.attachment import sentence_counts
 from evalcore.metrics.base import Signature
 from evalcore.metrics.tedeval import SentenceTed, TedConfig, sentence_ted
 from evalcore.significance import Method, check_seed, pairwise_significance
@@ -326,7 +327,7 @@ class _Scan:
         # docs/tedeval.md, "Multi-function trees (2012 protocol)"
         self.scheme_conv = {s.name: conv.for_scheme(s.name) for s in plan.schemes}
         self.sentence_average = config.ted.average == "sentence"
-        self.acfg = AttachConfig()
+        self.acfg = attach_config(AttachSettings())
         self.pairs: dict[PairKey, list[tuple[float, float]]] = {}
         self.all_dep = {(pi, g.name): True for pi in range(len(plan.parses)) for g in plan.schemes}
         self.detail_lists: dict[tuple[int, str, bool], list[SentenceDetail]] = {}

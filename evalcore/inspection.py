@@ -32,6 +32,7 @@ from evalcore.conversion import (
 )
 from evalcore.display import Reported
 from evalcore.errors import EvalcoreError, MismatchError
+from evalcore.families.attach import AttachSettings, attach_config
 from evalcore.generalization import generalize_all, tl_unify
 from evalcore.metrics.attachment import (
     AttachConfig,
@@ -310,7 +311,7 @@ def arc_verdicts(
             f"cannot compare sentence '{system.label}' ({len(system.tokens)} tokens) "
             f"with gold '{gold.label}' ({len(gold.tokens)} tokens)"
         )
-    return _verdicts(gold, judge_tokens(gold, system, config or AttachConfig()))
+    return _verdicts(gold, judge_tokens(gold, system, config or attach_config(AttachSettings())))
 
 
 def _verdicts(gold: DepTree, judgements: Sequence[TokenJudgement]) -> tuple[ArcVerdict, ...]:
@@ -356,7 +357,7 @@ def sentence_attachment(
 ) -> SentenceAttachment:
     """The attachment view of one sentence: per-token judgements (:func:`judge_tokens`), the
     drawing's verdicts (:func:`arc_verdicts`), counts and scores -- one computation for every page."""
-    config = config or AttachConfig()
+    config = config or attach_config(AttachSettings())
     try:
         check_same_tokens(gold, system)
     except EvalcoreError as exc:

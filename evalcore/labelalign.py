@@ -30,6 +30,7 @@ from typing import Literal
 
 from evalcore.conversion import ConversionConfig, LabelMap, to_span_tree, words_of
 from evalcore.errors import MismatchError
+from evalcore.families.tedeval import TedevalSettings, conversion_config
 from evalcore.formats._io import InputSource, source_name
 from evalcore.formats.detect import read_trees
 from evalcore.limits import DEFAULT_LIMITS, Limits
@@ -173,7 +174,7 @@ def count_pairs(
     ``i`` of B).  Words must match (as in ``evalcore tedeval``): a difference is a
     :class:`MismatchError` naming the file, line and word, or, with ``skip_mismatched``, the
     sentence is skipped and counted.  Dependency trees that are not trees are skipped and counted."""
-    conv_a = conv_a or ConversionConfig()
+    conv_a = conv_a or conversion_config(TedevalSettings())
     conv_b = conv_a if conv_b is None else conv_b
     occ_a: Counter[str] = Counter()
     occ_b: Counter[str] = Counter()
@@ -245,7 +246,7 @@ def align(
     conversion: ConversionConfig | None = None,
 ) -> LabelAlignment:
     """Propose the many-to-one map from A's labels onto B's (module docstring; docs/labels.md)."""
-    conversion = conversion or ConversionConfig()
+    conversion = conversion or conversion_config(TedevalSettings())
     by_a: dict[str, Counter[str]] = {}
     for a, b, n in counts.pairs:
         by_a.setdefault(a, Counter())[b] += n
@@ -300,7 +301,7 @@ def align_files(
 ) -> tuple[LabelAlignment, ...]:
     """Read two files (CoNLL-U/X or bracketed, in any mix; paths, or in-memory input named
     ``file_names`` in messages), count and align: A onto B, B onto A, or both (in that order)."""
-    conversion = conversion or ConversionConfig()
+    conversion = conversion or conversion_config(TedevalSettings())
     counts = count_pairs(
         read_trees(path_a, name=file_names[0], limits=limits),
         read_trees(path_b, name=file_names[1], limits=limits),

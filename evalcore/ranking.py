@@ -35,10 +35,11 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from evalcore.experiment import ExperimentResult, Scheme
+from evalcore.families.attach import AttachSettings, attach_config
 from evalcore.families.freval import FrevalSettings, freval_config
 from evalcore.formats.ptb import PtbLine
 from evalcore.metrics import freval
-from evalcore.metrics.attachment import AttachConfig, sentence_counts
+from evalcore.metrics.attachment import sentence_counts
 from evalcore.metrics.base import make_signature
 from evalcore.metrics.parseval import compare_sentence
 from evalcore.significance import Method, check_seed, significance
@@ -177,7 +178,7 @@ def _ned_pairs(
     files = {p.name: p for s in schemes for p in s.parses}
     golds = {s.name: s.gold for s in schemes}
     out: dict[tuple[str, str], tuple[tuple[float, float], ...]] = {}
-    cfg = AttachConfig()
+    cfg = attach_config(AttachSettings())
     for pname, _ in parses:
         ptrees = files[pname].trees
         for gname, gold in golds.items():

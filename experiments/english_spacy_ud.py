@@ -20,7 +20,8 @@ from pathlib import Path
 
 from tables import write_tables
 
-from evalcore.experiment import ExperimentConfig, ExperimentResult, NamedTrees, Scheme, run_experiment
+from evalcore.experiment import ExperimentResult, NamedTrees, Scheme, run_experiment
+from evalcore.families.tedeval import TedevalSettings, experiment_config
 from evalcore.formats.conllu import read_conllu
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,7 +39,8 @@ def evaluate(shuffles: int = 10_000, seed: int = 0) -> ExperimentResult:
     ud1 = _named("ud1-gold", "en-ud-test.r1.4.conllu.gz")
     spacy = _named("spacy-sm", "en_ewt-ud-test.spacy-sm.gold-tok.conllu.gz")
     schemes = [Scheme("ud2", ud2, (spacy, ud2)), Scheme("ud1", ud1, (ud1,))]
-    return run_experiment(schemes, ExperimentConfig(shuffles=shuffles, seed=seed, skip_mismatched=True))
+    settings = TedevalSettings(shuffles=shuffles, seed=seed, skip_mismatched=True)
+    return run_experiment(schemes, experiment_config(settings))
 
 
 if __name__ == "__main__":

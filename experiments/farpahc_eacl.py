@@ -59,11 +59,11 @@ from pathlib import Path
 
 from tables import CSV_HEADERS, RESULTS, csv_rows, markdown_table
 
-from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps, read_label_map, to_span_tree
-from evalcore.experiment import ExperimentConfig, ExperimentResult, NamedTrees, Scheme, run_experiment
+from evalcore.conversion import SchemeLabelMaps, read_label_map, to_span_tree
+from evalcore.experiment import ExperimentResult, NamedTrees, Scheme, run_experiment
+from evalcore.families.tedeval import TedevalSettings, conversion_config, experiment_config, ted_config
 from evalcore.formats.conllu import read_conllu, write_conllu
 from evalcore.formats.ptb import parse_ptb, read_ptb
-from evalcore.metrics.tedeval import TedConfig
 from evalcore.report.tables import csv_text
 from evalcore.report.tedeval import table_rows
 from evalcore.trees import DepTree, Span, SpanTree, Tree, split_label
@@ -449,7 +449,7 @@ def propose(*, categories: bool = False) -> str:
     from evalcore.labelalign import align_files
     from evalcore.report.labels import alignment_map
 
-    conv = ConversionConfig(function_separators=SEPARATORS, category_labels=categories)
+    conv = conversion_config(TedevalSettings(function_sep=SEPARATORS, category_labels=categories))
     found = align_files(
         str(maps_path("psd-gold")), str(maps_path("ud-gold")), conversion=conv, names=("psd", "ud")
     )
@@ -556,8 +556,10 @@ def evaluate(
 ) -> ExperimentResult:
     """The table without or with the reviewed maps; with ``categories``, brackets without a
     function tag labeled with their category (``--category-labels``) and the category maps."""
-    conversion = ConversionConfig(function_separators=SEPARATORS, category_labels=categories)
-    config = ExperimentConfig(ted=TedConfig(conversion), shuffles=shuffles, seed=seed)
+    settings = TedevalSettings(
+        function_sep=SEPARATORS, category_labels=categories, shuffles=shuffles, seed=seed
+    )
+    config = experiment_config(settings, ted_config(settings))
     if not with_maps:
         return run_experiment(schemes(spacy_parse), config, details=details)
     paths = CAT_MAPS if categories else MAPS
@@ -668,8 +670,9 @@ class Bounds:
 
 
 def bounds(parse: str, against: str) -> Bounds:
-    maps = SchemeLabelMaps.of({scheme: read_label_map(path) for scheme, path in MAPS.items()})
-    conv = ConversionConfig(function_separators=SEPARATORS, scheme_maps=maps)
+    maps_given = tuple(f"{scheme}={path}" for scheme, path in MAPS.items())
+    conv = conversion_config(TedevalSettings(function_sep=SEPARATORS, labels_map=maps_given), list(MAPS))
+    maps = conv.scheme_maps
     by_name = {s.name: s for s in schemes()}
     p_scheme = next(s for s in by_name.values() if any(p.name == parse for p in s.parses))
     p_trees = next(p for p in p_scheme.parses if p.name == parse).trees
@@ -702,7 +705,7 @@ def _categories_as_labels(b: Br | str) -> Br | str:
 
 
 def _category_trees(path: Path) -> list[SpanTree]:
-    conv = ConversionConfig(function_separators=SEPARATORS)
+    conv = conversion_config(TedevalSettings(function_sep=SEPARATORS))
     out = []
     for t in read_ptb(path):
         n = _categories_as_labels(nested(t))
@@ -715,7 +718,7 @@ def categories_estimate() -> dict[tuple[str, str], float]:
     category (part-of-speech tags included), mapped onto UD by each label's most frequent UD label
     on the same span in the map set (no review, no threshold); L-TED of the two cells of
     :data:`CLOSING`.  Estimates what a conversion that kept categories would let a map close."""
-    conv = ConversionConfig(function_separators=SEPARATORS)
+    conv = conversion_config(TedevalSettings(function_sep=SEPARATORS))
     co: Counter[tuple[str, str]] = Counter()
     ud_map = [to_span_tree(t, conv) for t in read_conllu(maps_path("ud-gold"))]
     for x, y in zip(_category_trees(maps_path("psd-gold")), ud_map, strict=True):
@@ -972,7 +975,7 @@ def propose_gum_categories() -> str:
     from evalcore.labelalign import align_files
     from evalcore.report.labels import alignment_map
 
-    conv = ConversionConfig(category_labels=True)
+    conv = conversion_config(TedevalSettings(category_labels=True))
     found = align_files(
         str(gum_path("mapset", "ptb")), str(gum_path("mapset", "ud")), conversion=conv, names=("ptb", "ud")
     )
@@ -985,9 +988,9 @@ def evaluate_gum(with_maps: bool, *, details: bool = False, categories: bool = F
     """One scheme (UD gold) and one parse (the PTB trees); the map renames PTB function tags (with
     ``categories``: and categories) and leaves UD's lower-case relations alone, so it is given for
     every scheme."""
-    label_map = read_label_map(GUM_CAT_MAP if categories else GUM_MAP) if with_maps else LabelMap()
-    conv = ConversionConfig(label_map=label_map, category_labels=categories)
-    config = ExperimentConfig(ted=TedConfig(conv), shuffles=SHUFFLES, seed=SEED)
+    label_map = (str(GUM_CAT_MAP if categories else GUM_MAP),) if with_maps else ()
+    settings = TedevalSettings(labels_map=label_map, category_labels=categories, shuffles=SHUFFLES, seed=SEED)
+    config = experiment_config(settings, ted_config(settings))
     gold = _named("ud-gold", gum_path("eval", "ud"))
     parse = NamedTrees("gum-ptb", tuple(read_ptb(gum_path("eval", "ptb"))), str(gum_path("eval", "ptb")))
     return run_experiment([Scheme("ud", gold, (parse,))], config, details=details)

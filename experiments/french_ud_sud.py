@@ -35,7 +35,8 @@ from pathlib import Path
 from spacy_training import deterministic_process, epochs_run, parse_gold_words, train_parser
 from tables import RESULTS, write_tables
 
-from evalcore.experiment import ExperimentConfig, ExperimentResult, NamedTrees, Scheme, run_experiment
+from evalcore.experiment import ExperimentResult, NamedTrees, Scheme, run_experiment
+from evalcore.families.tedeval import TedevalSettings, experiment_config
 from evalcore.formats.conllu import read_conllu, write_conllu
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -117,7 +118,7 @@ def evaluate(shuffles: int = SHUFFLES, seed: int = SEED) -> ExperimentResult:
     for scheme in ("ud", "sud"):
         parses = tuple(named(n, parse_path(n)) for n, s, _ in MODELS if s == scheme)
         schemes.append(Scheme(scheme, named(f"{scheme}-gold", gold_path(scheme, "test")), parses))
-    return run_experiment(schemes, ExperimentConfig(shuffles=shuffles, seed=seed))
+    return run_experiment(schemes, experiment_config(TedevalSettings(shuffles=shuffles, seed=seed)))
 
 
 def main() -> None:

@@ -82,6 +82,7 @@ sys.path.insert(0, str(ROOT / "experiments"))
 from spacy_training import TOLERANCE, deterministic_process, epochs_run, record_progress  # noqa: E402
 from spmrl_segmentation_baseline import most_frequent_path, train_counts  # noqa: E402
 
+from evalcore.families.lattice import LatticeSettings, joint_config  # noqa: E402
 from evalcore.formats.conllu import parse_conllu, read_conllu, write_conllu  # noqa: E402
 from evalcore.formats.lattice import read_lattices, read_tokens, write_lattices  # noqa: E402
 from evalcore.formats.objects import spacy_head, spacy_label  # noqa: E402
@@ -597,7 +598,7 @@ def csv_row(row: Row) -> list[str]:
 
 
 def _ud_config(labels: str) -> JointConfig:
-    return JointConfig(deprel_base=labels == "base")
+    return joint_config(LatticeSettings(deprel_base=labels == "base"))
 
 
 def _ud_gold(data: Data, labels: str) -> GoldInput:

@@ -327,25 +327,6 @@ FAMILY_CONFIGS = {
     ),
     "JointConfig": ("evalcore/families/", "evalcore/metrics/"),
 }
-# the workbench and its pages build none (their settings are the families' declared values); the atlas
-# and align-labels build the experiment's and the conversion's until their families are declared
-TED = {"ExperimentConfig", "TedConfig", "ConversionConfig"}
-PENDING: dict[str, set[str]] = {
-    "evalcore/atlas.py": TED,
-    "evalcore/labelalign.py": TED,
-    "evalcore/commands/align_labels.py": TED,
-    # research scripts that build the experiment directly (to call the families' run instead)
-    "experiments/english_spacy_ud.py": TED,
-    "experiments/farpahc_eacl.py": TED,
-    "experiments/french_ud_sud.py": TED,
-    "experiments/hebrew_scenarios.py": {"JointConfig"},
-    # the attachment metric's defaults (AttachConfig()) inside other computations: the TedEval
-    # experiment's and the ranking's NED pairs, the inspector's one sentence, the atlas's verdicts
-    "evalcore/experiment.py": {"AttachConfig"},
-    "evalcore/ranking.py": {"AttachConfig"},
-    "evalcore/inspection.py": {"AttachConfig"},
-    "evalcore/report/atlas.py": {"AttachConfig"},
-}
 
 
 def configurations_built(files: list[Path], root: Path = ROOT) -> list[str]:
@@ -364,11 +345,7 @@ def configurations_built(files: list[Path], root: Path = ROOT) -> list[str]:
                 if isinstance(func, ast.Attribute)
                 else ""
             )
-            if (
-                name in FAMILY_CONFIGS
-                and not rel.startswith(FAMILY_CONFIGS[name])
-                and name not in PENDING.get(rel, ())
-            ):
+            if name in FAMILY_CONFIGS and not rel.startswith(FAMILY_CONFIGS[name]):
                 found.append(f"{rel}:{node.lineno}: {name}")
     return found
 

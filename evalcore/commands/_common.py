@@ -1,5 +1,5 @@
-"""What the subcommands share beyond the writers of :mod:`evalcore.report`: messages on stderr and
-``NAME=PATH`` arguments.
+"""What the subcommands share beyond the writers of :mod:`evalcore.report`: messages on stderr,
+refused settings and ``NAME=PATH`` arguments.
 
 Every line a command prints on stderr goes through :func:`say` (or is an
 :class:`~evalcore.errors.EvalcoreError` that ``evalcore.cli`` prints): one line of bounded length
@@ -9,27 +9,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
 
-from evalcore.api import NAME_SUFFIXES, named_path
-from evalcore.declare import add_arguments
+from evalcore.api import named_path
+from evalcore.declare import InvalidSetting, add_arguments
 from evalcore.errors import one_line
-from evalcore.families.common import LabelReading, Resampling
 
-if TYPE_CHECKING:  # imported when a command asks for them (kept out of start-up)
-    from evalcore.resampling import BootstrapSettings, PairedTestSettings
-
-__all__ = [
-    "NAME_SUFFIXES",
-    "add_bootstrap_arguments",
-    "add_label_arguments",
-    "bootstrap_settings",
-    "named_path",
-    "paired_settings",
-    "refuse",
-    "say",
-    "warn",
-]
+__all__ = ["add_in_order", "named_path", "refuse", "refuse_setting", "say", "warn"]
 
 
 def say(text: str) -> None:
@@ -48,30 +33,15 @@ def refuse(command: str, text: str) -> int:
     return 2
 
 
-def add_label_arguments(p: argparse.ArgumentParser) -> None:
-    """How bracket labels become label sets, shared by ``tedeval``/``atlas`` and ``align-labels``
-    (declared by :class:`~evalcore.families.common.LabelReading`)."""
-    add_arguments(p, LabelReading)
+def refuse_setting(command: str, exc: ValueError) -> int:
+    """:func:`refuse` a setting out of its range: an :class:`~evalcore.declare.InvalidSetting` named
+    by its flag, another ``ValueError`` by its own message."""
+    if isinstance(exc, InvalidSetting):
+        return refuse(command, f"{exc.field.option.flag} {exc.message}")
+    return refuse(command, str(exc))
 
 
-def add_bootstrap_arguments(p: argparse.ArgumentParser, *, seed_and_shuffles: bool = True) -> None:
-    """``--bootstrap N`` and ``--level``; with ``seed_and_shuffles`` also ``--shuffles`` (the paired
-    test of two systems) and ``--seed`` (``evalcore tedeval`` has its own, shared with its test;
-    declared by :class:`~evalcore.families.common.Resampling`)."""
-    add_arguments(p, Resampling, only=lambda d: seed_and_shuffles or d.name in ("bootstrap", "level"))
-
-
-def bootstrap_settings(args: argparse.Namespace) -> BootstrapSettings | None:
-    """The ``--bootstrap`` settings, or ``None`` without ``--bootstrap`` (raises ``ValueError``)."""
-    if args.bootstrap is None:
-        return None
-    from evalcore.resampling import BootstrapSettings
-
-    return BootstrapSettings(args.bootstrap, args.level, args.seed)
-
-
-def paired_settings(args: argparse.Namespace) -> PairedTestSettings:
-    """The paired test's settings (``--shuffles``, ``--seed``; raises ``ValueError``)."""
-    from evalcore.resampling import PairedTestSettings
-
-    return PairedTestSettings(args.shuffles, args.seed)
+def add_in_order(p: argparse.ArgumentParser, cls: type, names: tuple[str, ...]) -> None:
+    """The flags of ``cls``'s settings ``names``, in that order (a command's help order)."""
+    for name in names:
+        add_arguments(p, cls, only=lambda d, name=name: d.name == name)  # type: ignore[misc]

@@ -8,18 +8,17 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
 from dataclasses import replace
 
 from evalcore.atlas import GROUPINGS, Atlas, ClassifiedOp, gold_parse_name, ops_of
 from evalcore.commands import tedeval
-from evalcore.commands._common import named_path, refuse, say, warn
-from evalcore.declare import Declared, add_arguments, from_namespace
+from evalcore.commands._common import add_in_order, named_path, refuse, say, warn
+from evalcore.declare import add_arguments, from_namespace
 from evalcore.errors import InputFormatError
 from evalcore.experiment import NamedTrees, Scheme
 from evalcore.families import atlas as family
-from evalcore.families import tedeval as ted_family
 from evalcore.families.atlas import AtlasSettings
+from evalcore.families.tedeval import TedevalSettings
 from evalcore.formats.detect import read_trees
 from evalcore.limits import Limits
 from evalcore.outputs import OutputOption, write_text
@@ -38,10 +37,6 @@ from evalcore.trees import DepTree
 __all__ = ["register", "run"]
 
 
-def _settings(*names: str) -> Callable[[Declared], bool]:
-    return lambda d: d.name in names
-
-
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
         "atlas",
@@ -56,7 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     tedeval.add_experiment_arguments(p)
     p.add_argument("--format", choices=("text", "json", "csv"), default="text")
-    add_arguments(p, AtlasSettings, only=_settings("per_sentence"))
+    add_in_order(p, AtlasSettings, ("per_sentence",))
     p.add_argument("--top", type=int, default=5, help="text: groups shown per parse/target (default 5)")
     p.add_argument(
         "--grouping",
@@ -64,7 +59,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         choices=GROUPINGS,
         help="text: the groupings shown (repeatable; default: construction)",
     )
-    add_arguments(p, AtlasSettings, only=_settings("no_golds", "no_ranking", "freval_sizes"))
+    add_in_order(p, AtlasSettings, ("no_golds", "no_ranking", "freval_sizes"))
     p.add_argument(
         "--export-misc",
         action=OutputOption,
@@ -135,13 +130,12 @@ def run(args: argparse.Namespace) -> int:
     settings = from_namespace(AtlasSettings, args)
     if args.format == "csv":  # the CSV has no ranking
         settings = replace(settings, no_ranking=True)
+    experiment = from_namespace(TedevalSettings, args)
     try:  # the settings are checked before any file is read
-        family.ranking_config(settings, args.shuffles, args.seed, args.test)
+        family.ranking_config(settings, experiment)
     except ValueError as exc:
         return refuse("atlas", str(exc))
     schemes = tedeval.schemes_from_args(args, _load)
-    ted = tedeval.settings_from_args(args)
-    experiment = ted_family.experiment_config(ted, tedeval.ted_config_from_args(args))
     inputs = family.AtlasInputs(tuple(schemes), experiment)
     result = family.run(inputs, settings, args.limits, on_warning=warn, keep_ops=bool(args.export_misc))
     atlas = result.atlas

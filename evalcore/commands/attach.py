@@ -21,7 +21,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from evalcore.commands._common import named_path, refuse, warn
+from evalcore.commands._common import named_path, refuse, refuse_setting, warn
 from evalcore.declare import InvalidSetting, add_arguments, from_namespace
 from evalcore.errors import EvalcoreError, MismatchError
 from evalcore.families import attach as family
@@ -113,29 +113,16 @@ def add_breakdown_arguments(p: argparse.ArgumentParser) -> None:
 
 
 # options of evalcore's own definitions: the scorer's rules (conll18) take none of them
-_NOT_CONLL18 = (
-    ("no_punct", "--no-punct"),
-    ("max_len", "--max-len"),
-    ("deprel_base", "--deprel-base"),
-    ("strict", "--strict"),
-    ("per_sentence", "--per-sentence"),
-    ("by", "--by"),
-    ("confusion", "--confusion"),
-)
+_NOT_CONLL18 = ("no_punct", "max_len", "deprel_base", "strict", "per_sentence", "by", "confusion")
 
 # options the character alignment cannot honour: they need a sentence-by-sentence, token-by-token
 # pairing of the two files (--deprel-base is honoured; the alignment is always --strict)
-_NOT_ALIGNED = (
-    ("no_punct", "--no-punct"),
-    ("max_len", "--max-len"),
-    ("per_sentence", "--per-sentence"),
-    ("by", "--by"),
-    ("confusion", "--confusion"),
-)
+_NOT_ALIGNED = ("no_punct", "max_len", "per_sentence", "by", "confusion")
 
 
-def _given(args: argparse.Namespace, options: tuple[tuple[str, str], ...]) -> list[str]:
-    return [flag for attr, flag in options if getattr(args, attr) not in (None, False, [])]
+def _given(args: argparse.Namespace, options: tuple[str, ...]) -> list[str]:
+    """The flags of ``options`` (their dests) that the command line gives."""
+    return ["--" + o.replace("_", "-") for o in options if getattr(args, o) not in (None, False, [])]
 
 
 def _conll18_refused(args: argparse.Namespace) -> bool:
@@ -225,7 +212,7 @@ def _config(settings: AttachSettings) -> AttachConfig | None:
     try:
         return family.attach_config(settings)
     except InvalidSetting as exc:
-        refuse("attach", f"{exc.field.option.flag} {exc.message}")
+        refuse_setting("attach", exc)
         return None
 
 
@@ -245,7 +232,7 @@ def _run_two_systems(
     approximate-randomization test (docs/tedeval.md, "The cross-scheme experiment and significance"); rows of
     per-gold-sentence counts.  Same tokens (or ``--format conll18``, the character alignment); no
     breakdowns."""
-    refused = _given(args, (("per_sentence", "--per-sentence"), ("by", "--by"), ("confusion", "--confusion")))
+    refused = _given(args, ("per_sentence", "by", "confusion"))
     if refused:
         return refuse("attach", f"{', '.join(refused)} take one system")
     from evalcore.report.resampling import paired_output

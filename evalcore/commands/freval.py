@@ -11,9 +11,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from evalcore.commands._common import add_bootstrap_arguments, named_path, refuse, warn
+from evalcore.commands._common import named_path, refuse_setting, warn
 from evalcore.commands.parseval import add_extraction_args, report_problems
-from evalcore.declare import InvalidSetting, add_arguments, declared, from_namespace
+from evalcore.declare import add_arguments, declared, from_namespace
 from evalcore.families import freval as family
 from evalcore.families.common import Resampling
 from evalcore.families.parseval import Extraction
@@ -42,7 +42,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "randomization) of every size's scores and of FLR / FLP / F1",
     )
     p.add_argument("--format", choices=("text", "json", "csv"), default="text")
-    add_bootstrap_arguments(p)
+    add_arguments(p, Resampling)
     p.set_defaults(run=run)
 
 
@@ -59,9 +59,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         result = family.run(inputs, settings, args.limits, on_warning=warn, on_result=report)
-    except InvalidSetting as exc:
-        return refuse("freval", f"{exc.field.option.flag} {exc.message}")
     except ValueError as exc:
-        return refuse("freval", str(exc))
+        return refuse_setting("freval", exc)
     sys.stdout.write(freval_output(args.format, result))
     return 0

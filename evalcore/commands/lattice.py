@@ -16,8 +16,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from evalcore.commands._common import named_path, refuse, warn
-from evalcore.declare import add_arguments, from_namespace
+from evalcore.commands._common import add_in_order, named_path, refuse, warn
+from evalcore.declare import from_namespace
 from evalcore.errors import InputFormatError
 from evalcore.families import lattice as family
 from evalcore.families.lattice import LatticeSettings
@@ -38,11 +38,6 @@ __all__ = ["register", "run"]
 # the settings in the order of the help, around --format
 _BEFORE = ("tag_column", "protocol", "scenario", "deprel_base", "average", "per_sentence")
 _AFTER = ("bootstrap", "level", "seed")
-
-
-def _add(p: argparse.ArgumentParser, names: tuple[str, ...]) -> None:
-    for name in names:
-        add_arguments(p, LatticeSettings, only=lambda d, name=name: d.name == name)  # type: ignore[misc]
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -72,9 +67,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         metavar="F",
         help="MA lattices of the gold sentences: report analyses outside them (needs token ids)",
     )
-    _add(p, _BEFORE)
+    add_in_order(p, LatticeSettings, _BEFORE)
     p.add_argument("--format", choices=("text", "json", "csv"), default="text")
-    _add(p, _AFTER)
+    add_in_order(p, LatticeSettings, _AFTER)
     p.set_defaults(run=run)
 
 

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Iterable
 from typing import IO
 
-from evalcore.commands._common import refuse, say, warn
+from evalcore.commands._common import refuse_setting, say, warn
 from evalcore.declare import InvalidSetting, add_arguments, declared, from_namespace
 from evalcore.families import parseval as family
 from evalcore.families.parseval import Extraction, ParsevalSettings
@@ -130,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
                 on_sentence=write_line if evalb else None,
             )
         except InvalidSetting as exc:
-            return refuse("parseval", f"{exc.field.option.flag} {exc.message}")
+            return refuse_setting("parseval", exc)
         c = result.all.counts
         report_problems(result.sentences, args.gold, c.errors + c.skipped)
         if not evalb:

@@ -8,30 +8,22 @@ import sys
 from collections.abc import Callable
 from dataclasses import replace
 
-from evalcore.commands._common import named_path, refuse, warn
-from evalcore.declare import add_arguments, declared, from_namespace
+from evalcore.commands._common import add_in_order, named_path, refuse, warn
+from evalcore.declare import from_namespace
 from evalcore.errors import InputFormatError
 from evalcore.experiment import NamedTrees, Scheme
 from evalcore.families import tedeval as family
 from evalcore.families.tedeval import TedevalSettings
 from evalcore.formats.detect import read_trees
 from evalcore.limits import Limits
-from evalcore.metrics.tedeval import TedConfig
 from evalcore.report.tables import json_text
 from evalcore.report.tedeval import latex_table, result_csv, result_json, result_text
 
-__all__ = [
-    "add_experiment_arguments",
-    "input_files",
-    "register",
-    "run",
-    "schemes_from_args",
-    "settings_from_args",
-    "ted_config_from_args",
-]
+__all__ = ["add_experiment_arguments", "input_files", "register", "run", "schemes_from_args"]
 
-# the experiment's settings in the order of the help (shared with ``evalcore atlas``)
-_EXPERIMENT = (
+# the experiment's settings in the order of the help (shared with ``evalcore atlas``), around
+# ``--label-from`` (the command's input: a parse's label donor, not a setting)
+_CONVERSION = (
     "protocol",
     "labels_map",
     "average",
@@ -39,12 +31,8 @@ _EXPERIMENT = (
     "fold_case",
     "category_labels",
     "projectivize",
-    "label_from",  # the command's input (a parse's label donor), not a setting
-    "skip_mismatched",
-    "shuffles",
-    "seed",
-    "test",
 )
+_TEST = ("skip_mismatched", "shuffles", "seed", "test")
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -59,15 +47,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         ),
     )
     add_experiment_arguments(p)
-    _add(p, ("per_sentence",))
+    add_in_order(p, TedevalSettings, ("per_sentence",))
     p.add_argument("--format", choices=("text", "json", "csv", "latex"), default="text")
-    _add(p, ("bootstrap", "level"))
+    add_in_order(p, TedevalSettings, ("bootstrap", "level"))
     p.set_defaults(run=run)
-
-
-def _add(p: argparse.ArgumentParser, names: tuple[str, ...]) -> None:
-    for name in names:
-        add_arguments(p, TedevalSettings, only=lambda d, name=name: d.name == name)  # type: ignore[misc]
 
 
 def add_experiment_arguments(p: argparse.ArgumentParser) -> None:
@@ -80,25 +63,16 @@ def add_experiment_arguments(p: argparse.ArgumentParser) -> None:
         metavar="NAME GOLD [PARSE",
         help="a scheme: its name, gold file, and parse files",
     )
-    for name in _EXPERIMENT:
-        if name != "label_from":
-            _add(p, (name,))
-            continue
-        p.add_argument(
-            "--label-from",
-            action="append",
-            default=[],
-            metavar="PARSE=FILE",
-            help="TL-unify the parse named PARSE with the dependency conversion FILE of the same parse "
-            "(labels a bare phrase-structure parse, as the EACL 2012 paper did)",
-        )
-
-
-def settings_from_args(args: argparse.Namespace) -> TedevalSettings:
-    """The declared settings of a parsed command line (those ``evalcore atlas`` does not take: their
-    defaults)."""
-    absent = {d.name: d.default for d in declared(TedevalSettings) if not hasattr(args, d.name)}
-    return from_namespace(TedevalSettings, argparse.Namespace(**absent, **vars(args)))
+    add_in_order(p, TedevalSettings, _CONVERSION)
+    p.add_argument(
+        "--label-from",
+        action="append",
+        default=[],
+        metavar="PARSE=FILE",
+        help="TL-unify the parse named PARSE with the dependency conversion FILE of the same parse "
+        "(labels a bare phrase-structure parse, as the EACL 2012 paper did)",
+    )
+    add_in_order(p, TedevalSettings, _TEST)
 
 
 def _load(path: str, limits: Limits) -> NamedTrees:
@@ -140,12 +114,6 @@ def schemes_from_args(
     return schemes
 
 
-def ted_config_from_args(args: argparse.Namespace) -> TedConfig:
-    """The TedEval settings of the command line (protocol, labels map, separators, case, lifting,
-    category labels)."""
-    return family.ted_config(settings_from_args(args), [spec[0] for spec in args.scheme], args.limits)
-
-
 def input_files(args: argparse.Namespace) -> list[str]:
     """Every file the experiment's arguments name: golds, parses, label donors, label maps (the
     command line refuses an output that is one of them, :mod:`evalcore.outputs`)."""
@@ -157,7 +125,7 @@ def input_files(args: argparse.Namespace) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    settings = settings_from_args(args)
+    settings = from_namespace(TedevalSettings, args)
     try:  # the settings are checked before any file is read
         config = family.experiment_config(settings)
     except ValueError as exc:

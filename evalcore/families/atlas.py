@@ -21,9 +21,9 @@ from evalcore.limits import DEFAULT_LIMITS, Limits
 
 if TYPE_CHECKING:
     from evalcore.atlas import Atlas
-    from evalcore.experiment import ExperimentConfig, Scheme
+    from evalcore.experiment import Scheme
+    from evalcore.families.tedeval import TedevalSettings
     from evalcore.ranking import Ranking, RankingConfig
-    from evalcore.significance import Method
 
 __all__ = ["AtlasInputs", "AtlasResult", "AtlasSettings", "ranking_config", "run"]
 
@@ -78,11 +78,11 @@ class AtlasSettings:
 @dataclass(frozen=True, slots=True)
 class AtlasInputs:
     """The schemes (each gold and its parses, trees in memory) and the cross-scheme experiment's
-    configuration (its conversion, average and mismatch policy; its trials, seed and test also rank
-    the parses)."""
+    settings, ``evalcore tedeval``'s (its conversion, average and mismatch policy; its trials, seed
+    and test also rank the parses)."""
 
     schemes: tuple[Scheme, ...]
-    experiment: ExperimentConfig
+    experiment: TedevalSettings
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +99,7 @@ class AtlasResult(Tabular):
         return self.atlas.signature
 
 
-def ranking_config(settings: AtlasSettings, shuffles: int, seed: int, method: Method) -> RankingConfig:
+def ranking_config(settings: AtlasSettings, experiment: TedevalSettings) -> RankingConfig:
     """The ranking's configuration with the experiment's trials, seed and test (raises
     :class:`~evalcore.errors.InputFormatError` or ``ValueError``), checked before a file is read."""
     from evalcore.errors import InputFormatError
@@ -107,7 +107,9 @@ def ranking_config(settings: AtlasSettings, shuffles: int, seed: int, method: Me
 
     if settings.freval_sizes < 1:
         raise InputFormatError(f"--freval-sizes: must be at least 1 (got {settings.freval_sizes})")
-    return RankingConfig(shuffles, seed, method, freval_sizes=settings.freval_sizes)
+    return RankingConfig(
+        experiment.shuffles, experiment.seed, experiment.test, freval_sizes=settings.freval_sizes
+    )
 
 
 def run(
@@ -122,11 +124,13 @@ def run(
     (two at least; the golds taken as parses are not ranked).  Every operation is kept with
     ``per_sentence`` or ``keep_ops``; ``on_warning`` hears of the sentences skipped."""
     from evalcore.atlas import AtlasConfig, build_atlas
+    from evalcore.families.tedeval import ted_config
     from evalcore.ranking import rank_parses
 
     e = inputs.experiment
-    rcfg = ranking_config(settings, e.shuffles, e.seed, e.method)
-    config = AtlasConfig(e.ted, e.skip_mismatched, not settings.no_golds)
+    rcfg = ranking_config(settings, e)
+    ted = ted_config(e, [s.name for s in inputs.schemes], limits)
+    config = AtlasConfig(ted, e.skip_mismatched, not settings.no_golds)
     atlas, result = build_atlas(inputs.schemes, config, keep_ops=keep_ops or settings.per_sentence)
     ranking = None
     real = [p.name for s in inputs.schemes for p in s.parses]

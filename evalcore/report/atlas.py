@@ -20,8 +20,9 @@ from evalcore.atlas import (
     word_verdicts,
 )
 from evalcore.display import Table, rows_of
+from evalcore.families.attach import AttachSettings, attach_config
 from evalcore.formats.conllu import write_conllu
-from evalcore.metrics.attachment import AttachConfig, judge_tokens
+from evalcore.metrics.attachment import judge_tokens
 from evalcore.ranking import OWN_GOLD, Ranking, RankRow
 from evalcore.report.tables import Cell, csv_text, text_table
 from evalcore.trees import DepTree, Token
@@ -343,7 +344,7 @@ def split_misc(misc: str) -> dict[str, str]:
 
 def _ned_verdicts(gold: DepTree, parse: DepTree) -> tuple[str, ...]:
     out = []
-    for j in judge_tokens(gold, parse, AttachConfig()):
+    for j in judge_tokens(gold, parse, attach_config(AttachSettings())):
         out.append("correct" if j.uas else "neutral" if j.ned else "wrong")
     return tuple(out)
 
