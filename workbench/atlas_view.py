@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 from evalcore.atlas import Atlas, Grouping
 from evalcore.experiment import Scheme
 from evalcore.families.atlas import AtlasInputs, AtlasSettings, run
-from evalcore.families.tedeval import TedevalSettings, experiment_config, ted_config
+from evalcore.families.tedeval import TedevalSettings
 from workbench.atlas_links import GroupRef, InspectorTarget, inspector_query, inspector_target
 from workbench.cache import cached
 from workbench.datasets import LoadedDataset
@@ -50,8 +50,7 @@ def atlas_schemes(loaded: LoadedDataset) -> list[Scheme]:
 
 @cached("data", show_spinner="Grouping every edit operation…", max_entries=8)
 def _atlas(files: tuple[tuple[str, str], ...], settings: TedevalSettings, _loaded: LoadedDataset) -> Atlas:
-    experiment = experiment_config(settings, ted_config(settings))
-    return run(AtlasInputs(tuple(atlas_schemes(_loaded)), experiment), AtlasSettings(no_ranking=True)).atlas
+    return run(AtlasInputs(tuple(atlas_schemes(_loaded)), settings), AtlasSettings(no_ranking=True)).atlas
 
 
 def dataset_atlas(loaded: LoadedDataset, settings: TedevalSettings) -> Atlas:
