@@ -238,6 +238,7 @@ CONFIGS = [
     ParsevalConfig(replace(COLLINS, labeled=False)),
     ParsevalConfig(COLLINS, drop_unlabeled_root=True),
     ParsevalConfig(COLLINS, function_separators=""),
+    ParsevalConfig(replace(COLLINS, delete_labels_for_length=("-NONE-", "X"))),  # a kept tag
 ]
 
 
