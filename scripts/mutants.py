@@ -690,6 +690,13 @@ _RAW += [
     # ---- the API's settings from its declared keywords ---------------------------------------------
     ("evalcore/declare.py", 'from_keywords', 'return cls(**{**kw, **given})',
      'return cls(**{**given, **kw})', SWAP, ("tests/test_api.py", "tests/test_registry_ted.py")),
+    # ---- evalb's counting mode: kept preterminals split, deleted ones read in the gaps ------------
+    (EV, '_counter', 'bound = min(max_depth - 1, max_words + 1)', 'bound = max_depth - 1', DROP,
+     EVALB_READER),
+    (P, '_pair_counter', 'correct = words if gt == tt else sum(map(eq, gt, tt))', 'correct = words', DROP,
+     EVALB_READER),
+    (P, '_pair_counter', 'if label_eq is not None and correct < words:', 'if False:', DROP,
+     (*EVALB_READER, *EVALB)),
 ]
 # fmt: on
 
