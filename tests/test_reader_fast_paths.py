@@ -314,7 +314,7 @@ def test_count_reader_reads_a_wsj_line_and_declines_what_it_cannot_read() -> Non
     for bad in ["(S (NP a b) (VP c))", "(S (NP a)", "(S (NP a)))", "word (S a)", "( NP (NN a))"]:
         assert _count_reading(bad, config, Limits()) is None
     # as many ")" as "(", but a word outside a preterminal, or an empty bracket: declined too
-    for bad in ["(S (NP a (NN b))))", "(S (X ) (NN a))))", "(S (A x) y (B z))"]:
+    for bad in ["(S (NP a (NN b))))", "(S (X ) (NN a))))", "(S (A x) y (B z)))"]:
         assert _count_reading(bad, config, Limits()) is None
     # glued brackets: one bracket per "(" (hand count: the outer "" and S over the word)
     for glued, brackets in [
