@@ -3,6 +3,7 @@ line form and with every shipped parameter file (target: within 5x of evalb's CP
 
     python benchmarks/bench_parseval.py [--evalb PATH] [--build LABEL] [--scale 10] [--repeat 3]
                                         [--forms spaced,glued,bare] [--prm COLLINS.prm,new.prm,sample.prm]
+                                        [--baseline DIR]
 
 The pair is the one ``tests/test_reference_tools.py`` compares byte for byte: the 1,920 WSJ trees
 of ``../shared/data/ptb_wsj_sample`` (one per line) against their seed-1 perturbation
@@ -16,7 +17,9 @@ of ``../shared/data/ptb_wsj_sample`` (one per line) against their seed-1 perturb
 For each form and each parameter file of ``assets/evalb`` (``COLLINS.prm``, ``new.prm``,
 ``sample/sample.prm``) both tools run as subprocesses with ``-e 100000``; printed: best wall time and
 the CPU time of that run (``os.wait4``), the CPU ratio, and whether the two reports are
-byte-identical.
+byte-identical.  ``--baseline DIR`` also times the same command from another tree (e.g.
+``git archive main | tar -x -C /tmp/base``) right after evalcore in each row: a before/after pair in
+one run (the CPU time of this shared machine varies twofold with its load; the pair does not).
 
 The reference is evalb compiled with ``gcc -O2`` (``--build`` names the build in the output; the
 default binary is ``/work/reftools/EVALB/evalb_O2`` or ``$EVALB``).  evalb's Makefile builds with
@@ -59,11 +62,11 @@ def reform(line: str, form: str) -> str:
     return line
 
 
-def timed(argv: list[str], out: Path, env: dict[str, str]) -> tuple[float, float]:
+def timed(argv: list[str], out: Path, env: dict[str, str], cwd: Path = ROOT) -> tuple[float, float]:
     """Wall and CPU (user + system) seconds of one run, its standard output written to ``out``."""
     with out.open("wb") as sink:
         start = time.perf_counter()
-        proc = subprocess.Popen(argv, cwd=ROOT, stdout=sink, stderr=subprocess.DEVNULL, env=env)
+        proc = subprocess.Popen(argv, cwd=cwd, stdout=sink, stderr=subprocess.DEVNULL, env=env)
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status) != 0:
@@ -71,9 +74,11 @@ def timed(argv: list[str], out: Path, env: dict[str, str]) -> tuple[float, float
     return wall, usage.ru_utime + usage.ru_stime
 
 
-def best(argv: list[str], out: Path, repeat: int, env: dict[str, str]) -> tuple[float, float]:
+def best(
+    argv: list[str], out: Path, repeat: int, env: dict[str, str], cwd: Path = ROOT
+) -> tuple[float, float]:
     """The run of least CPU among ``repeat`` runs."""
-    return min((timed(argv, out, env) for _ in range(repeat)), key=lambda wc: wc[1])
+    return min((timed(argv, out, env, cwd) for _ in range(repeat)), key=lambda wc: wc[1])
 
 
 def main() -> None:
@@ -85,6 +90,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--forms", default="spaced,glued,bare")
     ap.add_argument("--prm", default=",".join(PRMS))
+    ap.add_argument("--baseline", type=Path, help="another evalcore tree, timed in the same rows")
     args = ap.parse_args()
     if not Path(args.evalb).is_file():
         raise SystemExit("pass --evalb PATH (or set $EVALB): evalb compiled from its C source")
@@ -96,6 +102,8 @@ def main() -> None:
     print(f"evalb: {args.evalb} (built with {args.build})")
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; Python {sys.version.split()[0]}")
     head = f"{'form':<7} {'prm':<12} {'evalb wall/CPU':>15} {'evalcore wall/CPU':>18} {'CPU ratio':>9}  same"
+    if args.baseline:
+        head += f"  {'baseline CPU':>12} {'ratio':>6}"
     print(head)
     worst = 0.0
     with tempfile.TemporaryDirectory() as tmp:
@@ -130,11 +138,15 @@ def main() -> None:
                 same = (d / "evalb.out").read_bytes() == (d / "evalcore.out").read_bytes()
                 ratio = ec_cpu / ev_cpu
                 worst = max(worst, ratio)
-                print(
+                row = (
                     f"{form:<7} {name:<12} {ev_wall:>6.2f}s/{ev_cpu:>5.2f}s {ec_wall:>8.2f}s/{ec_cpu:>6.2f}s "
-                    f"{ratio:>8.1f}x  {'yes' if same else 'NO'}",
-                    flush=True,
+                    f"{ratio:>8.1f}x  {'yes' if same else 'NO'} "
                 )
+                if args.baseline:
+                    base_env = {**env, "PYTHONPATH": str(args.baseline.resolve())}
+                    _, base_cpu = best(ec, d / "base.out", args.repeat, base_env, args.baseline)
+                    row += f"  {base_cpu:>11.2f}s {base_cpu / ev_cpu:>5.1f}x"
+                print(row, flush=True)
     print(f"worst CPU ratio: {worst:.1f}x (target: <= 5x the CPU of evalb built with {args.build})")
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 

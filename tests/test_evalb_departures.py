@@ -485,14 +485,28 @@ def test_evalbs_nan_f_measure_is_0_in_json(capsys: pytest.CaptureFixture[str]) -
     assert evalcore.parseval(*map(str, _case("empty_word")[:2])).all.f1 == 0.0
 
 
-def test_the_blanks_python_adds_are_all_known() -> None:
-    """Every character ``str.isspace`` takes for a blank and C's ``isspace`` does not (evalb) is in
-    ODD_BLANKS: the count-only path declines a line that holds one (its ``str.split`` would cut
-    there), so the line reader, which splits on ASCII blanks only, reads it."""
+def test_the_blanks_python_adds_are_part_of_labels_and_words_on_the_count_only_path() -> None:
+    """A character ``str.isspace`` takes for a blank and C's ``isspace`` does not (evalb's blanks are
+    ``BLANKS``: a no-break space, ...) is part of a label or a word, in the counting mode as in the
+    line reader (hand reading of evalb's ``read_line``: it stops a label or word at C's blanks and
+    brackets only)."""
     from evalcore.formats._io import BLANKS
-    from evalcore.formats.evalb import ODD_BLANKS
+    from evalcore.formats.evalb import evalb_line_reader
+    from evalcore.formats.prm import COLLINS
+    from evalcore.metrics.parseval import label_fate
 
-    assert set(ODD_BLANKS) == {c for c in map(chr, range(0x110000)) if c.isspace() and c not in BLANKS}
+    odd = [c for c in map(chr, range(0x110000)) if c.isspace() and c not in BLANKS]
+    assert len(odd) == 23  # U+001C-001F, U+0085, U+00A0, U+1680, U+2000-200A, U+2028, U+2029, ...
+    count = evalb_line_reader(COLLINS, count=label_fate(ParsevalConfig(COLLINS)))
+    read = evalb_line_reader(COLLINS)
+    for c in odd:
+        line = f"( (S{c} (NP{c}X (NN a{c}b)) (VP (VB{c} c) (, ,))))"
+        words, tags, keys, length = count(line)  # type: ignore[misc]
+        # hand count: two words; the outer "", S+c over both, NP+c+X over the first, VP over the second
+        assert (words, tags, length) == ([f"a{c}b", "c"], ["NN", f"VB{c}"], 3)
+        assert sorted(keys) == [(0, 1, f"NP{c}X"), (0, 2, ""), (0, 2, f"S{c}"), (1, 2, "VP")]
+        full = read(line, "f", 1)
+        assert (full.words, full.tags, full.length) == (tuple(words), tuple(tags), length)
 
 
 def test_a_parameter_file_splits_on_ascii_blanks_only() -> None:

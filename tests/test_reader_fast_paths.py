@@ -238,6 +238,7 @@ CONFIGS = [
     ParsevalConfig(replace(COLLINS, labeled=False)),
     ParsevalConfig(COLLINS, drop_unlabeled_root=True),
     ParsevalConfig(COLLINS, function_separators=""),
+    ParsevalConfig(replace(COLLINS, delete_labels_for_length=("-NONE-", "X"))),  # a kept tag
 ]
 
 
@@ -307,10 +308,13 @@ def test_count_reader_reads_a_wsj_line_and_declines_what_it_cannot_read() -> Non
     # hand count: "," "." and -NONE- are DELETE_LABELs; NP over the trace is empty and dropped
     assert (words, tags, length) == (["Pierre", "Vinken", "is"], ["NNP", "NNP", "VBZ"], 5)
     assert sorted(keys) == [(0, 2, "NP"), (0, 3, ""), (0, 3, "S"), (2, 3, "VP")]
+    # a kept tag that does not count for the length (hand count: "," "is" "." of the five)
+    for_length = ParsevalConfig(replace(COLLINS, delete_labels_for_length=("-NONE-", "NNP")))
+    assert _count_reading(line, for_length, Limits())[3] == 3  # type: ignore[index]
     for bad in ["(S (NP a b) (VP c))", "(S (NP a)", "(S (NP a)))", "word (S a)", "( NP (NN a))"]:
         assert _count_reading(bad, config, Limits()) is None
     # as many ")" as "(", but a word outside a preterminal, or an empty bracket: declined too
-    for bad in ["(S (NP a (NN b))))", "(S (X ) (NN a))))"]:
+    for bad in ["(S (NP a (NN b))))", "(S (X ) (NN a))))", "(S (A x) y (B z)))"]:
         assert _count_reading(bad, config, Limits()) is None
     # glued brackets: one bracket per "(" (hand count: the outer "" and S over the word)
     for glued, brackets in [

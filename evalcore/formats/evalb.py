@@ -13,11 +13,9 @@ remembered for evalb 2006's quote repair.  The scoring steps that follow
 
 from __future__ import annotations
 
-import operator
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from itertools import accumulate, compress
 from typing import overload
 
 from evalcore.errors import InputFormatError, LimitError
@@ -246,19 +244,6 @@ _LINE_TOKEN = re.compile(
     r"\(([^ \t\n\r\f\v()]*)(?:([ \t\n\r\f\v]+)([^ \t\n\r\f\v()]*)(\)?))?|(\))|([^ \t\n\r\f\v()]+)"
 )
 
-_SPACED_PRETERMINAL = re.compile(r"\(([^ \t\n\r\f\v()]*+) ([^ \t\n\r\f\v()]*+) \) ")
-"""A preterminal written ``(TAG word)`` once a blank is put around every ``)`` (possessive: a
-label or word never gives back a character, as none of them is the blank that follows)."""
-
-ODD_BLANKS = (
-    "\x1c\x1d\x1e\x1f\x85\xa0\u1680"
-    + "".join(map(chr, range(0x2000, 0x200B)))
-    + "\u2028\u2029\u202f\u205f\u3000"
-)
-"""The characters Python's ``str.split`` and ``str.strip`` take for blanks and evalb does not (``str.isspace``
-but not one of :data:`~evalcore.formats._io.BLANKS`: a no-break space, ...; a test checks the list)."""
-_ODD_BLANK = re.compile(f"[{ODD_BLANKS}]")
-
 _EOL_OPEN = re.compile(r"\([^ \t\n\r\f\v()]*[ \t\n\r\f\v]*\Z")
 """A line that ends with ``(LABEL``: evalb's "More than two elements in a bracket", read on."""
 
@@ -266,56 +251,114 @@ CountReading = tuple[list[str], list[str], list[tuple[int, int, str]], int]
 """What the counting mode keeps of a line: words and tags (deleted ones removed), the scored
 brackets as ``(start, end, label)`` and the length (:func:`evalb_line_reader` with ``count``)."""
 
-_Split = tuple[list[str], list[str], int, Sequence[int], list[str]]
-"""A line split at its preterminals: kept words, their tags, the length, and per gap between
-preterminals the kept words before it and its text."""
+_BLANK = "[ \\t\\n\\r\\f\\v]"
+_NOT_BLANK = "[^ \\t\\n\\r\\f\\v()]"
 
 
-def _splitter(sets: _Sets, max_depth: int, max_words: int, quotes: bool) -> Callable[[str], _Split | None]:
-    """``split(text)``: the preterminals ``(TAG word)`` of a line and the text between them, the
-    deletions made; ``None`` for a line the token reader must read (near the depth or word limit,
-    a blank evalb does not take for one, or -- with ``quotes`` -- a quote terminal to remember).
+def _kept_preterminal(delete: frozenset[str]) -> re.Pattern[str]:
+    """A preterminal ``(TAG word)`` whose tag is not a ``DELETE_LABEL`` (one blank between tag and
+    word: any other way of writing one is left to the gaps, where :data:`_LINE_TOKEN` reads it)."""
+    skip = "|".join(map(re.escape, sorted(delete, key=len, reverse=True)))
+    ahead = f"(?!(?:{skip}){_BLANK})" if skip else ""
+    return re.compile(rf"\({ahead}({_NOT_BLANK}*+) ({_NOT_BLANK}*+)\)")
 
-    A blank is put around every ``)`` (and, on a line with glued brackets, before every ``(``): a
-    preterminal is then ``(TAG word ) ``
-    (a line written otherwise keeps a word between preterminals), brackets may be glued (``((S``,
-    ``(S(NP``: evalb's label ends at a ``(``), and the text between preterminals splits on blanks
-    into ``(LABEL`` and ``)``.
-    """
-    split = _SPACED_PRETERMINAL.split
-    odd_blank = _ODD_BLANK.search
-    is_deleted = sets.delete.__contains__
-    for_length = sets.delete_len.__contains__
-    delete_len = sets.delete_len
-    quote_labels = quotes and bool(sets.quote_labels)
 
-    def preterminals(text: str) -> _Split | None:
-        if text.count("(") >= max_depth - 1:
-            return None  # near the depth limit
-        if text.isascii():  # str.split() below: no character it takes for a blank and evalb does not
-            if "\x1c" in text or "\x1d" in text or "\x1e" in text or "\x1f" in text:
-                return None
-        elif odd_blank(text):
+class _Unread(Exception):
+    """A gap the counting mode does not read (the line is left to the token reader)."""
+
+
+_GAPS_KEPT = 50_000  # the counting mode's memory of gaps read (cleared when full: it cannot grow)
+
+_Gap = tuple[tuple[None, ...], tuple[str | None, ...], int]
+"""A gap as the counting mode reads it: one ``None`` per ``)`` that closes a bracket opened before
+it, the scored labels of the brackets it leaves open, the deleted words it holds that count for the
+length."""
+
+
+class _Gaps(dict[str, _Gap]):
+    """The gaps read so far (the same few come back on every line: ``) ) (VP``, ``) (, ,) (NP``)."""
+
+    def __init__(self, sets: _Sets, scored: Callable[[str], str | None]) -> None:
+        super().__init__()
+        self.sets = sets
+        self.scored = scored
+
+    def __missing__(self, gap: str) -> _Gap:
+        """evalb's reading of the text between two kept preterminals, all at one word position:
+        ``)`` closes the innermost bracket, ``(LABEL`` opens one, a deleted preterminal counts for
+        the length.  A bracket opened and closed here is over no kept word (the massage drops it).
+        Not read: ``(X)`` (a bracket closed at once), a word outside a preterminal, a preterminal
+        that is not deleted (written otherwise than ``(TAG word)``)."""
+        closes = 0
+        opens: list[str] = []
+        counted = 0
+        fresh = False  # the last token opened a bracket
+        for label, blank, word, shut, close, stray in _LINE_TOKEN.findall(gap):
+            if close:
+                if fresh:
+                    raise _Unread
+                if opens:
+                    opens.pop()
+                else:
+                    closes += 1
+            elif stray or (blank and word and not shut) or (shut and label not in self.sets.delete):
+                raise _Unread
+            elif shut:
+                counted += label not in self.sets.delete_len
+            else:
+                opens.append(label)
+            fresh = not (close or shut)
+        if len(self) >= _GAPS_KEPT:
+            self.clear()
+        entry = self[gap] = ((None,) * closes, tuple(map(self.scored, opens)), counted)
+        return entry
+
+
+def _counter(
+    sets: _Sets, max_depth: int, max_words: int, scored: Callable[[str], str | None]
+) -> Callable[[str], CountReading | None]:
+    """The counting mode of :func:`evalb_line_reader`: a line split at its kept preterminals by one
+    regular expression (deleted ones stay in the text between them, the *gaps*), each distinct gap
+    read once into the brackets it closes and opens (:class:`_Gaps`), and the brackets massaged as
+    they close into plain ``(start, end, label)`` tuples: a bracket deleted by the massage (label
+    ``None``) is not kept, and one over no kept word never leaves its gap.  ``None``: a line the
+    token reader reads (a limit near, a gap not read, more ``)`` than ``(``, brackets left open)."""
+    split = _kept_preterminal(sets.delete).split
+    gaps_read = _Gaps(sets, scored)
+    gap = gaps_read.__getitem__
+    bound = min(max_depth - 1, max_words + 1)
+    for_length = sets.delete_len.__contains__ if sets.delete_len - sets.delete else None
+
+    def read(text: str) -> CountReading | None:
+        if text.count("(") >= bound:
+            return None  # near the depth or the word limit
+        parts = split(text)
+        keys: list[tuple[int, int, str]] = []
+        add = keys.append
+        stack: list[tuple[int, str | None]] = []  # the brackets open: start and scored label
+        push = stack.append
+        pop = stack.pop
+        counted = 0
+        try:
+            for pos, (closes, opens, extra) in enumerate(map(gap, parts[0::3])):
+                for _ in closes:
+                    start, label = pop()
+                    if label is not None:
+                        add((start, pos, label))
+                for label in opens:
+                    push((pos, label))
+                counted += extra
+        except (_Unread, IndexError):  # IndexError: more ")" than "("
             return None
-        if text.count("(") != text.count(" (") + text.startswith("("):
-            text = text.replace("(", " (")  # glued brackets: "((S", "(S(NP"
-        parts = split(text.replace(")", " ) "))
+        if stack:
+            return None
         tags = parts[1::3]
-        words = parts[2::3]
-        n = len(tags)
-        if n > max_words or (quote_labels and not QUOTE_WORDS.isdisjoint(words)):
-            return None  # a quote terminal remembers where it is: token by token
-        length = n - sum(map(for_length, tags)) if delete_len else n
-        before: Sequence[int] = range(n + 1)  # per gap: the kept words before it
-        kept = list(map(is_deleted, tags))
-        if True in kept:
-            kept = list(map(operator.not_, kept))
-            words = list(compress(words, kept))
-            tags = list(compress(tags, kept))
-            before = list(accumulate(kept, initial=0))
-        return words, tags, length, before, parts[0::3]
+        length = len(tags) + counted
+        if for_length is not None:
+            length -= sum(map(for_length, tags))
+        return parts[2::3], tags, keys, length
 
-    return preterminals
+    return read
 
 
 @overload
@@ -333,27 +376,24 @@ def evalb_line_reader(
     (docs/formats.md, *Speed*; :func:`read_evalb` reads trees with the same token reader).
 
     ``read(text, file, line)``: the :class:`EvalbReading` :func:`read_evalb` gives of
-    :func:`~evalcore.formats.ptb.parse_ptb_line`'s trees, without building trees.  A line is split
-    at its preterminals (:func:`_splitter`) and the brackets between them read in one loop; a
-    line that takes more (a quote terminal to remember, brackets left open, ``(X)``, a word that
-    ``)`` does not close at once, ...) is read token by token (:func:`_read_tokens`), and one
-    evalb cannot read (a word beside other children, text outside the brackets, more ``)`` than
-    ``(``, a limit reached) by the tree reader, so its error sentence, or the
-    :class:`~evalcore.errors.LimitError` it raises, is the tree reader's, word for word.
+    :func:`~evalcore.formats.ptb.parse_ptb_line`'s trees, without building trees: the line's
+    tokens (:data:`_LINE_TOKEN`) read by :func:`_read_tokens`; a line evalb cannot read (a word
+    beside other children, text outside the brackets, more ``)`` than ``(``, a limit reached) is
+    left to the tree reader, so its error sentence, or the :class:`~evalcore.errors.LimitError` it
+    raises, is the tree reader's, word for word.
 
     The counting mode (``count``: what a raw label becomes after the massage, ``None`` when the
     bracket is deleted; asked once per distinct label): ``read(text)`` is the
-    :data:`CountReading` of the split line, brackets massaged as they close (a bracket over no
-    kept word dropped, as the massage does), or ``None`` for a line the split does not read.
-    Quote terminals are not remembered: evalb's quote repair runs only when the two sides' word
-    counts differ, and the caller then reads both lines without ``count``.
+    :data:`CountReading` of the line (:func:`_counter`: the same tokens, brackets massaged as they
+    close), or ``None`` for a line it leaves to ``read``.  Quote terminals are not remembered:
+    evalb's quote repair runs only when the two sides' word counts differ, and the caller then
+    reads both lines without ``count``.
     """
     sets = _Sets.of(params)
     max_depth, max_words = limits.depth, limits.tokens
     if count is not None:
-        return _counter(_splitter(sets, max_depth, max_words, quotes=False), count)
+        return _counter(sets, max_depth, max_words, count)
     tokens = _LINE_TOKEN.findall
-    preterminals = _splitter(sets, max_depth, max_words, quotes=True)
 
     def by_trees(text: str, name: str, line: int) -> EvalbReading:
         try:
@@ -375,101 +415,6 @@ def evalb_line_reader(
             errors = (MORE_THAN_TWO, UNBALANCED) if _EOL_OPEN.search(text) else (UNBALANCED,)
             return replace(reading, read_errors=errors)
         return reading
-
-    def read_split(text: str, name: str, line: int) -> EvalbReading:
-        split = preterminals(text)
-        if split is None:
-            return read(text, name, line)
-        words, tags, length, before, gaps = split
-        starts: list[int] = []
-        ends: list[int] = []
-        labels: list[str] = []
-        parents: list[int] = []
-        stack: list[int] = []  # the brackets open, innermost last
-        for pos, gap in compress(zip(before, gaps, strict=True), map(str.strip, gaps)):
-            fresh = False  # the last token opened a bracket (a preterminal or ")" came before the gap)
-            for tok in gap.split():
-                if tok == ")":
-                    if not stack or fresh:
-                        return read(text, name, line)  # more ")" than "(", or "(X)" / "(X  )"
-                    ends[stack.pop()] = pos
-                    fresh = False
-                elif tok[0] == "(":
-                    parents.append(stack[-1] if stack else -1)
-                    stack.append(len(starts))
-                    starts.append(pos)
-                    ends.append(-1)
-                    labels.append(tok[1:])
-                    fresh = True
-                else:
-                    return read(text, name, line)  # a word outside a preterminal (or "( LABEL")
-        if stack:
-            return read(text, name, line)  # brackets left open: evalb reads on (token by token)
-        brackets = tuple(map(RawBracket, starts, ends, labels, parents))
-        return EvalbReading(tuple(words), tuple(tags), brackets, (), length)
-
-    return read_split
-
-
-_GAPS_KEPT = 50_000  # the counting mode's memory of gaps read (cleared when full: it cannot grow)
-
-_Gap = tuple[int, tuple[str | None, ...]]
-
-
-def _counter(
-    preterminals: Callable[[str], _Split | None], scored: Callable[[str], str | None]
-) -> Callable[[str], CountReading | None]:
-    """The counting mode of :func:`evalb_line_reader`: the split line's brackets massaged as they
-    close, as plain ``(start, end, label)`` tuples.
-
-    Between two preterminals, evalb's line holds some ``)`` and then some ``(LABEL`` (a ``)`` after
-    a ``(LABEL`` of the same gap closes an empty bracket, and a word there is outside any
-    preterminal: both are left to the full reader).  The same gaps come back on every line
-    (``) ) (VP (VBZ``), so each is read once into its closes and its scored labels."""
-    gaps_read: dict[str, _Gap | None] = {}
-
-    def gap_of(gap: str) -> _Gap | None:
-        tokens = gap.split()
-        closes = 0
-        while closes < len(tokens) and tokens[closes] == ")":
-            closes += 1
-        opens = tokens[closes:]
-        if any(t[0] != "(" for t in opens):
-            return None  # "(X )" or a word outside a preterminal: evalb_line_reader tells
-        if len(gaps_read) >= _GAPS_KEPT:
-            gaps_read.clear()
-        entry = gaps_read[gap] = (closes, tuple(scored(t[1:]) for t in opens))
-        return entry
-
-    get = gaps_read.get
-
-    def read(text: str) -> CountReading | None:
-        split = preterminals(text)
-        if split is None:
-            return None
-        words, tags, length, before, gaps = split
-        keys: list[tuple[int, int, str]] = []
-        add = keys.append
-        stack: list[tuple[int, str | None]] = []  # the brackets open: start and scored label
-        push = stack.append
-        pop = stack.pop
-        for pos, gap in zip(before, gaps, strict=True):
-            entry = get(gap) or gap_of(gap)
-            if entry is None:
-                return None
-            closes, opens = entry
-            if closes:
-                if closes > len(stack):
-                    return None  # more ")" than "(": evalb_line_reader tells
-                for _ in range(closes):
-                    start, label = pop()
-                    if start != pos and label is not None:
-                        add((start, pos, label))
-            for label in opens:
-                push((pos, label))
-        if stack:
-            return None
-        return words, tags, keys, length
 
     return read
 

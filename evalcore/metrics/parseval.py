@@ -54,6 +54,7 @@ from __future__ import annotations
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from operator import eq
 from types import MappingProxyType
 from typing import Literal, NamedTuple, TypeVar
 
@@ -862,7 +863,7 @@ def _pair_counter(params: EvalbParams) -> Callable[[int, CountReading, CountRead
     """``count(index, gold, test)``: the row of an ok sentence pair read in the counting mode;
     ``None`` when the test side has no words or the words differ (the pair is then compared by
     :func:`compare_readings`)."""
-    label_eq = params.label_eq
+    label_eq = params.label_eq if params.eq_labels else None
     word_eq = params.word_eq
 
     def count(index: int, gr: CountReading, tr: CountReading) -> SentenceRow | None:
@@ -880,16 +881,18 @@ def _pair_counter(params: EvalbParams) -> Callable[[int, CountReading, CountRead
             gs = set(gk)
             if len(gs) == ng and len(ts := set(tk)) == nt:
                 matched = len(gs & ts)
+                others = list(ts - gs)
             else:
                 free = Counter(tk)
                 free.subtract(gk)
                 matched = nt - sum(v for v in free.values() if v > 0)
-            cross = _crossing_spans(gk, [k for k in tk if k not in gs])
+                others = [k for k in tk if k not in gs]
+            cross = _crossing_spans(gk, others) if others else 0  # a gold bracket crosses none
         gt, tt = gr[1], tr[1]
         words = len(gw)
-        correct = (
-            words if gt == tt else sum(1 for a, b in zip(gt, tt, strict=True) if a == b or label_eq(a, b))
-        )
+        correct = words if gt == tt else sum(map(eq, gt, tt))
+        if label_eq is not None and correct < words:  # EQ_LABEL: tags that differ may be equal
+            correct += sum(1 for a, b in zip(gt, tt, strict=True) if a != b and label_eq(a, b))
         return SentenceRow(index, gr[3], 0, matched, ng, nt, cross, words, correct, words)
 
     return count
