@@ -101,8 +101,9 @@ def _finish(
             sent_id, text = comment_ids(line, sent_id, text)
             continue
         raw_id = cols[0]
-        tid = natural(raw_id) if kind == "word" and raw_id[:1] != "0" else None  # most lines
-        if tid is None:  # a range, an empty node, "0", or an ID the grammar refuses
+        if raw_id.isdigit() and raw_id.isascii() and raw_id[0] != "0" and len(raw_id) <= MAX_DIGITS:
+            tid: int | None = int(raw_id)  # most lines (a "word"): _grammar_id's first case, without the call
+        else:  # a range, an empty node, "0", or an ID the grammar refuses (the grammar agrees with kind)
             tid = _grammar_id(raw_id, fname, lineno)
         if tid is None:  # a range or an empty node (the grammar agrees with ``kind`` on both)
             extras.append(ExtraLine(raw_id, tuple(cols[1:]), len(tokens)))
