@@ -694,6 +694,7 @@ LINE_CASES: dict[str, str] = {
     + "\n"
     + _word(9, "b", 1)
     + "\n\n",
+    "range_word_columns_11": _RANGE.format("1-2") + "\n" + _ROOT_WORD + "\t_\n" + _word(2, "b", 1) + "\n\n",
     "empty_node": _ROOT_WORD + "\n1.1\tz\tz\tX\t_\t_\t_\t_\t1:dep\t_\n" + _word(2, "b", 1) + "\n\n",
     "empty_node_odd": _ROOT_WORD + "\nx.y\tz\tz\tX\t_\t_\t_\t_\t_\t_\n" + _word(2, "b", 1) + "\n\n",
     "head_out_of_range": _ROOT_WORD + "\n" + _word(2, "b", 5) + "\n\n",

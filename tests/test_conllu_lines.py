@@ -39,7 +39,7 @@ def scorer(case: str) -> tuple[int, str]:
 
 
 def test_every_case_has_the_scorers_output() -> None:
-    assert len(CASES) == 32
+    assert len(CASES) == 33
     for case in CASES:
         assert (LINES / f"{case}.scorer.txt").is_file(), case
 
@@ -117,6 +117,7 @@ REFUSED: dict[str, tuple[type[Exception], int, str]] = {
     "range_bad": (InputFormatError, 1, "ID '1-x' is not an integer, range or decimal"),
     "range_reversed": (InputFormatError, 1, "ID '2-1' is not an integer, range or decimal"),
     "range_unchecked_ids": (InputFormatError, 2, "ID '7' out of sequence (expected 1)"),
+    "range_word_columns_11": (InputFormatError, 2, "expected 10 tab-separated columns, found 11"),
     "empty_node_odd": (InputFormatError, 2, "ID 'x.y' is not an integer, range or decimal"),
     "head_out_of_range": (InputFormatError, 2, "HEAD '5' points past the sentence (2 tokens)"),
     "head_negative": (InputFormatError, 2, "HEAD '-1' of token 2 is not a non-negative integer"),
@@ -216,6 +217,9 @@ def test_lattice_lines_share_the_splitting(tmp_path: Path) -> None:
     bad = tmp_path / "l.lattice"
     bad.write_text("0\t1\ta\ta\tNN\tNN\t_\n\n", encoding="utf-8")
     with pytest.raises(InputFormatError, match=r"expected 8 tab-separated lattice columns .* found 7"):
+        list(read_lattices(bad))
+    bad.write_text("0\t1\ta\ta\tNN\tNN\t_\t1\t_\n\n", encoding="utf-8")
+    with pytest.raises(InputFormatError, match=r"expected 8 tab-separated lattice columns .* found 9"):
         list(read_lattices(bad))
     bad.write_text("0\t" + "9" * 19 + "\ta\ta\tNN\tNN\t_\t1\n\n", encoding="utf-8")
     with pytest.raises(InputFormatError, match="too large \\(more than 18 digits\\)"):
