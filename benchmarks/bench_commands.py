@@ -12,7 +12,12 @@ each tree and the median of each round's ratio (this tree / the baseline).
 The commands: ``tedeval`` on the French GSD test (UD and SUD, three spaCy parses, 1,000 trials),
 ``attach`` (EWT test, UD v2 gold against spaCy), ``parseval`` and ``freval`` (the WSJ sample against
 its seed-1 perturbation, ``bench_parseval.py``'s pair; FREVAL on FarPaHC split 0), ``atlas`` (the
-French GSD test's two schemes and parses, 1,000 trials).
+French GSD test's two schemes and parses, 1,000 trials), and the CoNLL 2018 shared task's raw-text
+parses (``../shared/data/parser_outputs/conll2018``, UDPipe-Future against the gold):
+``attach --format conll18`` on English EWT and French GSD, plain ``attach`` on French GSD.
+
+The subprocesses run in a temporary folder: ``python -m`` puts the current folder first on
+``sys.path``, so run from a checkout they would import that checkout's evalcore, not ``DIR``'s.
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ FR_SCHEMES = [
 ]
 EWT = ASSETS / "en_ewt"
 FAR = ASSETS / "farpahc"
+CONLL18 = SHARED / "parser_outputs" / "conll2018"
 
 
 def commands(wsj: tuple[Path, Path]) -> dict[str, list[str]]:
@@ -64,6 +70,15 @@ def commands(wsj: tuple[Path, Path]) -> dict[str, list[str]]:
             "--function-separators=-=*",
         ],
         "atlas (French GSD test)": ["atlas", *FR_SCHEMES, "--shuffles", "1000"],
+        **{
+            f"attach{' --format conll18' * conll18} ({lang}, UDPipe-Future)": [
+                "attach",
+                *(["--format", "conll18"] * conll18),
+                str(CONLL18 / lang / f"gold.{lang}.conllu.gz"),
+                str(CONLL18 / lang / f"UDPipe-Future.{lang}.conllu.gz"),
+            ]
+            for lang, conll18 in (("en_ewt", True), ("fr_gsd", True), ("fr_gsd", False))
+        },
     }
 
 
@@ -72,7 +87,11 @@ def timed(tree: Path, argv: list[str]) -> tuple[float, bytes]:
     env = {**os.environ, "PYTHONPATH": str(tree)}
     with tempfile.TemporaryFile() as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "evalcore", *argv], stdout=out, stderr=subprocess.DEVNULL, env=env
+            [sys.executable, "-m", "evalcore", *argv],
+            stdout=out,
+            stderr=subprocess.DEVNULL,
+            env=env,
+            cwd=tempfile.gettempdir(),  # not a checkout: its evalcore would come first on sys.path
         )
         _, status, usage = os.wait4(proc.pid, 0)
         if os.waitstatus_to_exitcode(status) not in (0, 1):

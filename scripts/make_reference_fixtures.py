@@ -672,6 +672,76 @@ def line_end_fixtures(ref: Path, rec: Recorder) -> None:
     )
 
 
+def _word(i: object, form: str, head: object, deprel: str = "dep") -> str:
+    return "\t".join(map(str, (i, form, form.lower(), "X", "_", "_", head, deprel, "_", "_")))
+
+
+_ROOT_WORD = _word(1, "a", 0, "root")
+_RANGE = "\t".join(("{}", "ab", *("_",) * 8))
+LINE_CASES: dict[str, str] = {
+    "columns_9": _ROOT_WORD + "\n2\tb\tb\tX\t_\t_\t1\tdep\t_\n\n",
+    "columns_8": "1\ta\ta\tX\t_\t_\t0\troot\n\n",
+    "columns_11": _ROOT_WORD + "\n" + _word(2, "b", 1) + "\t_\n\n",
+    "id_empty": _ROOT_WORD + "\n" + _word("", "b", 1) + "\n\n",
+    "id_word": _ROOT_WORD + "\n" + _word("x", "b", 1) + "\n\n",
+    "id_plus": _ROOT_WORD + "\n" + _word("+2", "b", 1) + "\n\n",
+    "id_leading_zero": _ROOT_WORD + "\n" + _word("02", "b", 1) + "\n\n",
+    "range_bad": _RANGE.format("1-x") + "\n" + _ROOT_WORD + "\n" + _word(2, "b", 1) + "\n\n",
+    "range_reversed": _RANGE.format("2-1") + "\n" + _ROOT_WORD + "\n\n",
+    "range_unchecked_ids": _RANGE.format("1-2")
+    + "\n"
+    + _word(7, "a", 0, "root")
+    + "\n"
+    + _word(9, "b", 1)
+    + "\n\n",
+    "range_word_columns_11": _RANGE.format("1-2") + "\n" + _ROOT_WORD + "\t_\n" + _word(2, "b", 1) + "\n\n",
+    "empty_node": _ROOT_WORD + "\n1.1\tz\tz\tX\t_\t_\t_\t_\t1:dep\t_\n" + _word(2, "b", 1) + "\n\n",
+    "empty_node_odd": _ROOT_WORD + "\nx.y\tz\tz\tX\t_\t_\t_\t_\t_\t_\n" + _word(2, "b", 1) + "\n\n",
+    "head_out_of_range": _ROOT_WORD + "\n" + _word(2, "b", 5) + "\n\n",
+    "head_negative": _ROOT_WORD + "\n" + _word(2, "b", -1) + "\n\n",
+    "head_plus": _ROOT_WORD + "\n" + _word(2, "b", "+1") + "\n\n",
+    "head_underscore": _ROOT_WORD + "\n" + _word(2, "b", "_") + "\n\n",
+    "head_empty": _ROOT_WORD + "\n" + _word(2, "b", "") + "\n\n",
+    "cycle": _word(1, "a", 2) + "\n" + _word(2, "b", 1) + "\n\n",
+    "no_root": _word(1, "a", 1) + "\n\n",
+    "two_roots": _ROOT_WORD + "\n" + _word(2, "b", 0, "root") + "\n\n",
+    "form_space": _ROOT_WORD + "\n" + _word(2, "b c", 1) + "\n\n",
+    "form_nbsp_only": _ROOT_WORD + "\n" + _word(2, "\u00a0", 1) + "\n\n",
+    "form_empty": _ROOT_WORD + "\n" + _word(2, "", 1) + "\n\n",
+    "fields_empty": _ROOT_WORD + "\n2\tb\t\t\t\t\t1\t\t\t\n\n",
+    "fields_underscore": "1\ta\t_\t_\t_\t_\t0\t_\t_\t_\n\n",
+    "comment_inside": _ROOT_WORD + "\n# note\n" + _word(2, "b", 1) + "\n\n",
+    "comment_only_block": "# header\n\n" + _ROOT_WORD + "\n\n",
+    "sent_id_no_equals": "# sent_id s9\n" + _word(1, "a", 2) + "\n" + _word(2, "b", 1) + "\n\n",
+    "blank_lines_two": _ROOT_WORD + "\n\n\n" + _ROOT_WORD + "\n\n",
+    "blank_line_spaces": _ROOT_WORD + "\n \n",
+    "no_final_blank": _ROOT_WORD + "\n",
+    "leading_blank": "\n" + _ROOT_WORD + "\n\n",
+}
+"""One kind of malformed or unusual CoNLL-U line per file (docs/decisions.md, "One CoNLL-U line
+parser, two readings"; tests/test_conllu_lines.py)."""
+
+
+def line_fixtures(ref: Path, rec: Recorder) -> None:
+    """``conll18_lines/``: each file of :data:`LINE_CASES`, and the CoNLL 2018 scorer's ``-c`` on it
+    against itself: its exit code, then its table (exit 0) or the last line of its error."""
+    d = OUT / "conll18_lines"
+    d.mkdir(parents=True, exist_ok=True)
+    rec.lines.append("conll18_lines/NAME.conllu:\n    written by this script (LINE_CASES)")
+    scorer = str(ref / "conll2018" / "conll18_ud_eval.py")
+    for name, text in LINE_CASES.items():
+        path = d / f"{name}.conllu"
+        path.write_text(text, encoding="utf-8")
+        argv = [sys.executable, scorer, "-c", str(path), str(path)]
+        res = subprocess.run(argv, capture_output=True, text=True, check=False)
+        kept = res.stdout if res.returncode == 0 else res.stderr.strip().splitlines()[-1] + "\n"
+        write(f"conll18_lines/{name}.scorer.txt", f"exit: {res.returncode}\n{kept}")
+        rec.lines.append(
+            f"conll18_lines/{name}.scorer.txt:\n    {rec.show(shlex.join(argv))}"
+            "  [kept: 'exit: N', then stdout if N is 0, else the last line of stderr]"
+        )
+
+
 NED_SYMBOLS = (
     "1\tI\t_\t_\tPRP\t_\t2\tnsubj\t_\t_\n"
     "2\tpaid\t_\t_\tVBD\t_\t0\troot\t_\t_\n"
@@ -871,6 +941,7 @@ def main() -> int:
         rel = f"ned/{name}.txt"
         write(rel, rec.run(["perl", "-I.", "NED.pl", "-if", str(th), "-gold", str(gh)], rel, cwd=ned_dir))
 
+    line_fixtures(ref, rec)
     write("COMMANDS.txt", "\n".join(rec.lines) + "\n")
     write("MANIFEST.txt", "\n".join(manifest) + "\n")
     print(f"wrote {OUT} (temporary files in {tmp})")

@@ -96,6 +96,8 @@ WO = "evalcore/metrics/words.py"
 SI = "evalcore/significance.py"
 RS = "evalcore/resampling.py"
 C18 = "evalcore/metrics/conll18.py"
+COLS = "evalcore/formats/columns.py"
+LINES = ("tests/test_conllu_lines.py", "tests/test_conll18.py", "tests/test_conllu.py")
 RC18 = "evalcore/report/conll18.py"
 BD = "evalcore/metrics/breakdown.py"
 RR = "evalcore/report/resampling.py"
@@ -697,6 +699,20 @@ _RAW += [
      EVALB_READER),
     (P, '_pair_counter', 'if label_eq is not None and correct < words:', 'if False:', DROP,
      (*EVALB_READER, *EVALB)),
+    # ---- the one CoNLL-U line parser and the two readings above it ------------------------------
+    (COLS, 'id_kind', 'return "empty"', 'return "word"', CONSTANT, LINES),
+    (COLS, 'parse_line', 'if comments and line[0] == "#":', 'if line[0] == "#":', DROP, LINES),
+    (COLS, 'Columns.split', 'if len(cols) not in self.widths:', 'if len(cols) < min(self.widths):',
+     COMPARISON, LINES),
+    (COLS, 'natural', 'return int(digits) if len(digits) <= MAX_DIGITS else TOO_LARGE', 'return int(digits)',
+     DROP, LINES),
+    (COLS, 'comment_ids', 'if body.startswith("sent_id ") and not sent_id:',
+     'if body.startswith("sent_id "):', DROP, LINES),
+    (COLS, 'form_chars', 'unicodedata.category(c) != "Zs"', 'c != " "', OPERATOR, LINES),
+    (C18, '_sentences', 'comments=start is None', 'comments=True', CONSTANT, LINES),
+    (C18, '_sentences', 'sent_id = comment_ids(line, sent_id or "", "")[0] or None', 'pass', DELETE, LINES),
+    ("evalcore/formats/conllu.py", '_finish', ' and raw_id[0] != "0"', '', DROP, LINES),
+    ("evalcore/formats/lattice.py", '_int_field', 'if value == TOO_LARGE:', 'if False:', DROP, LINES),
 ]
 # fmt: on
 

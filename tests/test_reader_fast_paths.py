@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 from test_properties_formats import numbered, ptb_tree
 
 from evalcore.errors import InputFormatError, LimitError, MismatchError
-from evalcore.formats.conllu import _comment_pair, _id_kind
+from evalcore.formats.columns import comment_ids
+from evalcore.formats.conllu import _grammar_id
 from evalcore.formats.evalb import (
     UNBALANCED,
     EvalbLine,
@@ -70,7 +71,7 @@ KNOWN_IDS = st.sampled_from(["0", "01", "1", "10", "3-4", "4-3", "5.1", "5.0", "
 def test_id_fast_path_agrees_with_the_conllu_library(raw: str) -> None:
     expected = _library_id_kind(raw)
     try:
-        got: int | str | None = _id_kind(raw, "f", 1)
+        got: int | str | None = _grammar_id(raw, "f", 1)
     except InputFormatError:
         got = "error"
     if expected == "huge":
@@ -86,7 +87,13 @@ def test_comment_split_agrees_with_the_conllu_library(body: str) -> None:
     key, value = pairs[0] if pairs else ("", None)
     if key in ("newpar", "newdoc"):  # the library's own metadata parsers; the reader uses neither key
         return
-    assert _comment_pair(line) == (key, value)
+    sent_id, text = comment_ids(line, "", "")
+    if key == "sent_id":
+        assert (sent_id, text) == (value, "")
+    elif key == "text":
+        assert (sent_id, text) == ("", value)
+    elif not line[1:].strip().startswith(("sent_id ", "sentence-text:")):  # the UD v1 forms
+        assert (sent_id, text) == ("", "")
 
 
 @given(st.lists(ptb_tree(), min_size=1, max_size=4))

@@ -1,10 +1,10 @@
 """CoNLL-U and CoNLL-X reader and CoNLL-U writer (docs/formats.md, "CoNLL-U and CoNLL-X").
 
-Sentence blocks are split here (so every error can name its line).  An ID that
-is a plain integer is read directly (most lines); ranges, decimals and malformed
-IDs go through the ``conllu`` library's own ID parser, imported only then.
-Comments are split into ``key = value`` as that library's ``parse_comment_line``
-does (only ``sent_id`` and ``text`` are used).  All other fields are kept as raw
+Lines are split and classified by the one line parser (:mod:`evalcore.formats.columns`);
+this reader adds the CoNLL-U grammar of IDs and HEADs above it.  An ID that is a
+plain integer is read directly (most lines); ranges, decimals and malformed IDs
+go through the ``conllu`` library's own ID parser, imported only then.  Comments
+give the sentence id and text (``comment_ids``).  All other fields are kept as raw
 strings so that ``write_conllu(read_conllu(x))`` reproduces ``x``.
 
 Accepted: 10 columns (CoNLL-U, CoNLL-X / CoNLL-06/07) and 8 columns (the
@@ -23,8 +23,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Literal
 
-from evalcore.errors import InputFormatError, TreeStructureError
+from evalcore.errors import TreeStructureError
 from evalcore.formats._io import InputSource, blocks, iter_lines, shown, source_name
+from evalcore.formats.columns import MAX_DIGITS, TOO_LARGE, Columns, comment_ids, natural, parse_line, refused
 from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.trees import DepTree, ExtraLine, Source, Token
 
@@ -33,16 +34,16 @@ __all__ = ["parse_conllu", "read_conllu", "write_conllu"]
 OnInvalid = Literal["raise", "keep"]
 
 
-_MAX_DIGITS = 18
-"""Longer integers cannot be an ID or HEAD of a real sentence (and ``int()`` refuses > 4,300 digits)."""
-_TOO_LARGE: int = 10**_MAX_DIGITS
+TREE_COLUMNS = Columns((10, 8), "expected 10 tab-separated columns, found {found}")
+"""The tree reader's column rule: CoNLL-U and CoNLL-X (10), MaltParser / yap output (8)."""
 
 
-def _id_kind(raw: str, fname: str, lineno: int) -> int | None:
-    """Integer ID for a regular token, ``None`` for a range or empty node."""
+def _grammar_id(raw: str, fname: str, lineno: int) -> int | None:
+    """An ID the CoNLL-U grammar accepts (the ``conllu`` library's ``parse_id_value``): the integer
+    of a word, ``None`` for a range or an empty node; anything else is refused."""
     if raw.isascii() and raw.isdigit() and (raw[0] != "0" or raw == "0"):  # conllu's ID_SINGLE
-        # an integer; past _MAX_DIGITS no sentence is that long: the caller reports it out of sequence
-        return int(raw) if len(raw) <= _MAX_DIGITS else _TOO_LARGE
+        # an integer; past MAX_DIGITS no sentence is that long: the caller reports it out of sequence
+        return int(raw) if len(raw) <= MAX_DIGITS else TOO_LARGE
     from conllu.exceptions import ParseException  # rare lines: ranges, decimals, errors
     from conllu.parser import parse_id_value
 
@@ -56,17 +57,7 @@ def _id_kind(raw: str, fname: str, lineno: int) -> int | None:
         return value
     if isinstance(value, tuple):
         return None
-    raise InputFormatError(f"ID '{shown(raw)}' is not an integer, range or decimal", file=fname, line=lineno)
-
-
-def _comment_pair(line: str) -> tuple[str, str | None]:
-    """``# key = value`` -> (key, value) as ``conllu.parser.parse_comment_line`` splits it:
-    both stripped, no ``=`` -> value ``None``, an empty key or value -> ``("", None)``."""
-    key, eq, value = line.strip()[1:].partition("=")
-    key, value = key.strip(), value.strip()
-    if eq and key and value:
-        return key, value
-    return "", None
+    raise refused(f"ID '{shown(raw)}' is not an integer, range or decimal", fname, lineno)
 
 
 def _depth(heads: list[int]) -> tuple[int, int]:
@@ -104,35 +95,18 @@ def _finish(
     sent_id = ""
     text = ""
     for lineno, line in lines:
-        if line.startswith("#"):
+        kind, cols = parse_line(line, TREE_COLUMNS, fname, lineno, sent_id or None)
+        if kind == "comment":
             comments.append(line)
-            key, value = _comment_pair(line)
-            body = line[1:].strip()
-            if key == "sent_id" and value:
-                sent_id = value
-            elif key == "text" and value is not None:
-                text = value
-            elif body.startswith("sent_id ") and not sent_id:
-                # "# sent_id 12" (older files); "# sent_id = " with no value stays empty
-                sent_id = body[len("sent_id ") :].strip().removeprefix("=").strip()
-            elif body.startswith("sentence-text:") and not text:
-                text = body[len("sentence-text:") :].strip()
+            sent_id, text = comment_ids(line, sent_id, text)
             continue
-        cols = line.split("\t")
-        if len(cols) not in (10, 8):
-            raise InputFormatError(
-                f"expected 10 tab-separated columns, found {len(cols)}",
-                file=fname,
-                line=lineno,
-                sentence=sent_id or None,
-            )
         raw_id = cols[0]
-        if raw_id.isdigit() and raw_id.isascii() and raw_id[0] != "0" and len(raw_id) <= _MAX_DIGITS:
-            tid: int | None = int(raw_id)  # most lines: _id_kind's first case, without the call
-        else:
-            tid = _id_kind(raw_id, fname, lineno)
-        if tid is None:
-            extras.append(ExtraLine(cols[0], tuple(cols[1:]), len(tokens)))
+        if raw_id.isdigit() and raw_id.isascii() and raw_id[0] != "0" and len(raw_id) <= MAX_DIGITS:
+            tid: int | None = int(raw_id)  # most lines (a "word"): _grammar_id's first case, without the call
+        else:  # a range, an empty node, "0", or an ID the grammar refuses (the grammar agrees with kind)
+            tid = _grammar_id(raw_id, fname, lineno)
+        if tid is None:  # a range or an empty node (the grammar agrees with ``kind`` on both)
+            extras.append(ExtraLine(raw_id, tuple(cols[1:]), len(tokens)))
             continue
         if len(tokens) >= limits.tokens:
             raise limits.error(
@@ -143,26 +117,25 @@ def _finish(
                 sentence=shown(sent_id, 60) or None,
             )
         if tid != len(tokens) + 1:
-            raise InputFormatError(
+            raise refused(
                 f"ID '{shown(cols[0])}' out of sequence (expected {len(tokens) + 1})",
-                file=fname,
-                line=lineno,
-                sentence=sent_id or None,
+                fname,
+                lineno,
+                sent_id or None,
             )
         head_raw = cols[6]
-        if not (head_raw.isdigit() and head_raw.isascii()):
-            raise InputFormatError(
+        head = natural(head_raw)
+        if head is None:
+            raise refused(
                 f"HEAD '{shown(head_raw)}' of token {tid} is not a non-negative integer",
-                file=fname,
-                line=lineno,
-                sentence=sent_id or None,
+                fname,
+                lineno,
+                sent_id or None,
             )
+        if head == TOO_LARGE:  # past the sentence anyway
+            huge_heads[len(tokens)] = head_raw
         if len(cols) == 8:
             cols = [*cols, "_", "_"]
-        digits = head_raw.lstrip("0") or "0"
-        head = int(digits) if len(digits) <= _MAX_DIGITS else _TOO_LARGE  # past the sentence anyway
-        if head == _TOO_LARGE:
-            huge_heads[len(tokens)] = head_raw
         tokens.append(
             Token(tid, cols[1], cols[2], cols[3], cols[4], cols[5], head, cols[7], cols[8], cols[9])
         )
@@ -179,11 +152,12 @@ def _finish(
     n = len(tokens)
     for i, t in enumerate(tokens):
         if t.head > n:
-            raise InputFormatError(
-                f"HEAD '{shown(huge_heads.get(i, str(t.head)))}' points past the sentence ({n} tokens)",
-                file=fname,
-                line=token_lines[i],
-                sentence=sent_id or None,
+            past = f"points past the sentence ({n} tokens)"
+            raise refused(
+                f"HEAD '{shown(huge_heads.get(i, str(t.head)))}' {past}",
+                fname,
+                token_lines[i],
+                sent_id or None,
             )
     if n > 1:
         depth, deepest = _depth([t.head for t in tokens])

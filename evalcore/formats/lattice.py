@@ -13,25 +13,28 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from evalcore.errors import InputFormatError
 from evalcore.formats._io import InputSource, blocks, iter_lines, shown, source_name
+from evalcore.formats.columns import MAX_DIGITS, TOO_LARGE, Columns, natural, refused
 from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.trees import Arc, Lattice, Source
 
 __all__ = ["read_lattices", "read_tokens", "write_lattices", "write_tokens"]
 
 
+LATTICE_COLUMNS = Columns(
+    (8,),
+    "expected 8 tab-separated lattice columns (FROM TO FORM LEMMA CPOS FPOS FEATS TOKEN_ID), found {found}",
+)
+"""The lattice reader's column rule (the one line parser's splitting; a lattice line has no ID)."""
+
+
 def _int_field(raw: str, what: str, fname: str, lineno: int) -> int:
-    if not (raw.isascii() and raw.isdigit()):
-        raise InputFormatError(
-            f"{what} '{shown(raw)}' is not a non-negative integer", file=fname, line=lineno
-        )
-    digits = raw.lstrip("0") or "0"
-    if len(digits) > 18:  # int() refuses more than 4,300 digits; no lattice has that many states
-        raise InputFormatError(
-            f"{what} '{shown(raw)}' is too large (more than 18 digits)", file=fname, line=lineno
-        )
-    return int(digits)
+    value = natural(raw)
+    if value is None:
+        raise refused(f"{what} '{shown(raw)}' is not a non-negative integer", fname, lineno)
+    if value == TOO_LARGE:  # no lattice has that many states
+        raise refused(f"{what} '{shown(raw)}' is too large (more than {MAX_DIGITS} digits)", fname, lineno)
+    return value
 
 
 def read_lattices(
@@ -49,20 +52,11 @@ def read_lattices(
                     file=fname,
                     line=lineno,
                 )
-            cols = line.split("\t")
-            if len(cols) != 8:
-                raise InputFormatError(
-                    f"expected 8 tab-separated lattice columns "
-                    f"(FROM TO FORM LEMMA CPOS FPOS FEATS TOKEN_ID), found {len(cols)}",
-                    file=fname,
-                    line=lineno,
-                )
+            cols = LATTICE_COLUMNS.split(line, fname, lineno)
             start = _int_field(cols[0], "FROM state", fname, lineno)
             end = _int_field(cols[1], "TO state", fname, lineno)
             if end <= start:
-                raise InputFormatError(
-                    f"arc goes backwards or nowhere ({start} -> {end})", file=fname, line=lineno
-                )
+                raise refused(f"arc goes backwards or nowhere ({start} -> {end})", fname, lineno)
             tok = _int_field(cols[7], "TOKEN_ID", fname, lineno)
             arcs.append(Arc(start, end, cols[2], cols[3], cols[4], cols[5], cols[6], tok))
         yield Lattice(tuple(arcs), Source(fname, block[0][0]))
@@ -96,9 +90,7 @@ def read_tokens(
                 )
             tok = line.strip()
             if "\t" in tok or " " in tok:
-                raise InputFormatError(
-                    "a .tokens line holds one token (found whitespace inside)", file=fname, line=lineno
-                )
+                raise refused("a .tokens line holds one token (found whitespace inside)", fname, lineno)
             toks.append(tok)
         yield tuple(toks)
 

@@ -65,9 +65,10 @@ from typing import Literal, NoReturn, TypeVar
 
 from evalcore.errors import InputFormatError, MismatchError
 from evalcore.formats._io import InMemoryText, InputSource, blocks, iter_lines
+from evalcore.formats.columns import id_kind, natural
 from evalcore.formats.conllu import read_conllu
 from evalcore.formats.detect import sniff_kind, suffix_format
-from evalcore.formats.lattice import read_lattices
+from evalcore.formats.lattice import LATTICE_COLUMNS, read_lattices
 from evalcore.formats.ptb import read_ptb
 from evalcore.lattice.model import (
     DEFAULT_READ_OPTIONS,
@@ -140,10 +141,6 @@ def _name(f: FileInput | None) -> str | None:
     return None if f is None else f.name if isinstance(f, InMemoryFile) else f
 
 
-def _digits(text: str) -> bool:
-    return text.isascii() and text.isdigit()
-
-
 def input_kind(path: FileInput, limits: Limits = DEFAULT_LIMITS) -> InputKind:
     """Lattice (8 columns, FROM TO … TOKEN_ID all integers), yap segmentation, brackets or CoNLL."""
     src, name = _open(path)
@@ -156,7 +153,7 @@ def input_kind(path: FileInput, limits: Limits = DEFAULT_LIMITS) -> InputKind:
         if not line.strip() or line.startswith("#"):
             continue
         cols = line.split("\t")
-        if len(cols) == 8 and _digits(cols[0]) and _digits(cols[1]) and _digits(cols[7]):
+        if len(cols) in LATTICE_COLUMNS.widths and None not in map(natural, (cols[0], cols[1], cols[7])):
             return "lattice"
         if len(cols) == 2 and cols[0] == "" and cols[1].strip():
             return "segmentation"
@@ -291,7 +288,7 @@ def _states_tokens(path: FileInput, limits: Limits) -> bool:
     for _, line in iter_lines(src, name, limits, runs=True, cr_ends=True):
         if line.startswith("#"):
             continue
-        if "-" in line.split("\t", 1)[0]:
+        if id_kind(line.partition("\t")[0]) == "range":
             return True
     return False
 

@@ -21,12 +21,12 @@ token, a plain word is a token of one word) with Unicode space characters
 
 from __future__ import annotations
 
-import unicodedata
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from evalcore.errors import InputFormatError, MismatchError
+from evalcore.formats.columns import form_chars
 from evalcore.lattice.model import Block
 from evalcore.trees import DepTree
 
@@ -43,10 +43,6 @@ __all__ = [
     "surface_tokens",
     "tokenize",
 ]
-
-
-def _strip_spaces(text: str) -> str:
-    return "".join(c for c in text if unicodedata.category(c) != "Zs")
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +109,7 @@ def iter_tokenize(trees: Iterable[DepTree]) -> Iterator[TokenizedSentence]:
         start = offset
         toks: list[SurfaceToken] = []
         for form, words, line, multi in surface_tokens(tree):
-            chars = _strip_spaces(form)
+            chars = form_chars(form)
             if not chars:
                 raise InputFormatError(
                     "a token has an empty FORM (nothing to align by characters)",

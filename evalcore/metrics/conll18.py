@@ -34,15 +34,15 @@ wrong, the gold file's error is the one raised (the scorer reads it first).
 
 from __future__ import annotations
 
-import unicodedata
 from bisect import bisect_right
 from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, fields
 from typing import Literal
 
-from evalcore.errors import EvalcoreError, InputFormatError, MismatchError, TreeStructureError
+from evalcore.errors import EvalcoreError, LimitError, MismatchError, TreeStructureError
 from evalcore.formats._io import InputSource, iter_lines, shown, source_name
+from evalcore.formats.columns import Columns, comment_ids, form_chars, parse_line, refused
 from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.metrics.base import add_fields, make_signature, ratio
 
@@ -326,22 +326,14 @@ class _Sentence:
     sent_id: str | None
 
 
-def _no_space(form: str) -> str:
-    if form.isascii():
-        return form.replace(" ", "")
-    return "".join(c for c in form if unicodedata.category(c) != "Zs")
+SCORER_COLUMNS = Columns((10,), "The CoNLL-U line does not contain 10 tab-separated columns: '{line}'")
+"""The scorer's column rule and message (without its "at line N": the FILE:LINE prefix says it)."""
 
 
-def _ten(line: str, fname: str, lineno: int, sent_id: str | None) -> list[str]:
-    cols = line.split("\t")
-    if len(cols) != 10:
-        raise InputFormatError(
-            f"The CoNLL-U line does not contain 10 tab-separated columns: '{shown(line)}'",
-            file=fname,
-            line=lineno,
-            sentence=sent_id,
-        )
-    return cols
+def _too_many(limits: Limits, fname: str, lineno: int, sent_id: str | None) -> LimitError:
+    return limits.error(
+        "tokens", f"sentence has more than {limits.tokens} words", file=fname, line=lineno, sentence=sent_id
+    )
 
 
 def _link(words: list[_Word], fname: str, lineno: int, sent_id: str | None) -> None:
@@ -361,9 +353,7 @@ def _link(words: list[_Word], fname: str, lineno: int, sent_id: str | None) -> N
             try:
                 head = int(w.head)
             except ValueError:
-                raise InputFormatError(
-                    f"Cannot parse HEAD '{shown(w.head)}'", file=fname, line=w.line, sentence=sent_id
-                ) from None
+                raise refused(f"Cannot parse HEAD '{shown(w.head)}'", fname, w.line, sent_id) from None
             if head < 0 or head > n:
                 raise TreeStructureError(
                     f"HEAD '{shown(w.head)}' points outside of the sentence",
@@ -405,91 +395,70 @@ def _sentences(source: InputSource, fname: str, limits: Limits, base: bool) -> I
     last = 0
     for lineno, line in lines:
         last = lineno
+        # the scorer knows comments only between sentences; inside one a "#" line is a word line
+        kind, cols = parse_line(line, SCORER_COLUMNS, fname, lineno, sent_id, comments=start is None)
+        if kind == "comment":
+            sent_id = comment_ids(line, sent_id or "", "")[0] or None
+            continue
         if start is None:
-            if line.startswith("#"):
-                if line.startswith("# sent_id"):
-                    sent_id = line.split("=", 1)[-1].strip() or None
-                continue
             start = index
             words, tokens, pieces = [], [], []
-        if not line:
+        if kind == "blank":  # every blank line ends a sentence (a second one: a sentence of 0 roots)
             _link(words, fname, lineno, sent_id)
             yield _Sentence(words, tokens, "".join(pieces), start, index, sent_id)
             start = None
             sent_id = None
             continue
-        cols = _ten(line, fname, lineno, sent_id)
-        wid = cols[0]
-        if "." in wid:
+        if kind == "empty":
             continue
-        form = _no_space(cols[1])
+        wid = cols[0]
+        form = form_chars(cols[1])
         if not form:
-            raise InputFormatError(
-                "There is an empty FORM in the CoNLL-U file", file=fname, line=lineno, sentence=sent_id
-            )
+            raise refused("There is an empty FORM in the CoNLL-U file", fname, lineno, sent_id)
         if len(words) >= limits.tokens:
-            raise limits.error(
-                "tokens",
-                f"sentence has more than {limits.tokens} words",
-                file=fname,
-                line=lineno,
-                sentence=sent_id,
-            )
+            raise _too_many(limits, fname, lineno, sent_id)
         cols[1] = form
         pieces.append(form)
         end = index + len(form)
         tokens.append((index, end, lineno))
-        if "-" in wid:
+        if kind == "range":
             try:
                 first, last_id = map(int, wid.split("-"))
             except ValueError:
-                raise InputFormatError(
-                    f"Cannot parse multi-word token ID '{shown(wid)}'",
-                    file=fname,
-                    line=lineno,
-                    sentence=sent_id,
+                raise refused(
+                    f"Cannot parse multi-word token ID '{shown(wid)}'", fname, lineno, sent_id
                 ) from None
             for _ in range(first, last_id + 1):
                 if len(words) >= limits.tokens:
-                    raise limits.error(
-                        "tokens",
-                        f"sentence has more than {limits.tokens} words",
-                        file=fname,
-                        line=lineno,
-                        sentence=sent_id,
-                    )
+                    raise _too_many(limits, fname, lineno, sent_id)
                 nxt = next(lines, None)
                 wline, wtext = (lineno + 1, "") if nxt is None else nxt
                 last = wline
-                words.append(_Word(index, end, _ten(wtext, fname, wline, sent_id), True, wline, base))
+                cols = SCORER_COLUMNS.split(wtext, fname, wline, sent_id)  # read as a word whatever it is
+                words.append(_Word(index, end, cols, True, wline, base))
         else:
             try:
                 word_id = int(wid)
             except ValueError:
-                raise InputFormatError(
-                    f"Cannot parse word ID '{shown(wid)}'", file=fname, line=lineno, sentence=sent_id
-                ) from None
+                raise refused(f"Cannot parse word ID '{shown(wid)}'", fname, lineno, sent_id) from None
             if word_id != len(words) + 1:
-                raise InputFormatError(
-                    f"Incorrect word ID '{shown(wid)}' for word '{shown(form)}', expected '{len(words) + 1}'",
-                    file=fname,
-                    line=lineno,
-                    sentence=sent_id,
+                expected = f"expected '{len(words) + 1}'"
+                raise refused(
+                    f"Incorrect word ID '{shown(wid)}' for word '{shown(form)}', {expected}",
+                    fname,
+                    lineno,
+                    sent_id,
                 )
             try:
                 head = int(cols[6])
             except ValueError:
-                raise InputFormatError(
-                    f"Cannot parse HEAD '{shown(cols[6])}'", file=fname, line=lineno, sentence=sent_id
-                ) from None
+                raise refused(f"Cannot parse HEAD '{shown(cols[6])}'", fname, lineno, sent_id) from None
             if head < 0:
-                raise InputFormatError("HEAD cannot be negative", file=fname, line=lineno, sentence=sent_id)
+                raise refused("HEAD cannot be negative", fname, lineno, sent_id)
             words.append(_Word(index, end, cols, False, lineno, base))
         index = end
     if start is not None:
-        raise InputFormatError(
-            "The CoNLL-U file does not end with empty line", file=fname, line=last, sentence=sent_id
-        )
+        raise refused("The CoNLL-U file does not end with empty line", fname, last, sent_id)
 
 
 # --------------------------------------------------------------------------- streaming alignment
