@@ -713,6 +713,8 @@ _RAW += [
     (C18, '_sentences', 'sent_id = comment_ids(line, sent_id or "", "")[0] or None', 'pass', DELETE, LINES),
     ("evalcore/formats/conllu.py", '_finish', ' and raw_id[0] != "0"', '', DROP, LINES),
     ("evalcore/formats/lattice.py", '_int_field', 'if value == TOO_LARGE:', 'if False:', DROP, LINES),
+    (COLS, 'parse_line', 'return "empty", cols', 'return "word", cols', CONSTANT, LINES),
+    (COLS, 'parse_line', '("range" if "-" in raw_id else "word")', '"word"', DROP, LINES),
 ]
 # fmt: on
 
