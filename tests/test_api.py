@@ -77,6 +77,7 @@ def ewt(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 # the same numbers as the command line
 
 
+@pytest.mark.slow
 def test_attach_is_the_command_lines(ewt: tuple[Path, Path]) -> None:
     gold, system = ewt
     assert evalcore.attach(gold, system).to_dict() == cli_json("attach", gold, system)
@@ -104,6 +105,7 @@ def test_freval_is_the_command_lines(tmp_path: Path) -> None:
     assert api.to_dict() == cli
 
 
+@pytest.mark.slow
 def test_tedeval_is_the_command_lines(tmp_path: Path) -> None:
     ud, sud = excerpt_conllu(UD, tmp_path / "ud.conllu", 25), excerpt_conllu(SUD, tmp_path / "sud.conllu", 25)
     parse = excerpt_conllu(UD_PARSE, tmp_path / "parse.conllu", 25)
@@ -129,6 +131,7 @@ def test_tedeval_is_the_command_lines(tmp_path: Path) -> None:
     assert trees.to_dict() == cli
 
 
+@pytest.mark.slow
 def test_tedeval_takes_the_commands_label_options(tmp_path: Path) -> None:
     """``labels_map`` (several files), ``scheme_labels_maps`` and ``category_labels`` are
     ``--labels-map FILE``, ``--labels-map SCHEME=FILE`` and ``--category-labels``."""

@@ -87,6 +87,7 @@ def test_inspector_tedeval_panel_french() -> None:
     assert table["status"].iloc[0] == "counted"
 
 
+@pytest.mark.slow
 def test_inspector_gold_read_as_parse_scores_one_against_generalization() -> None:
     # English: the UD v1 gold read as a parse of the UD v2 gold; its own gold is UD v1
     at = run_app(data="en_ewt", sent="2")

@@ -350,6 +350,7 @@ def configurations_built(files: list[Path], root: Path = ROOT) -> list[str]:
     return found
 
 
+@pytest.mark.slow
 def test_only_the_registry_builds_a_family_configuration() -> None:
     files = [*sources(PACKAGE), ROOT / "app.py"]
     for folder in ("pages", "workbench", "experiments"):

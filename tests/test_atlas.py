@@ -370,6 +370,7 @@ def test_small_experiment_by_hand() -> None:
     st.integers(1, 7).flatmap(lambda n: st.tuples(dep_trees(n), dep_trees(n))),
     st.sampled_from(["2011", "2012"]),
 )
+@pytest.mark.slow
 def test_random_pairs_reconcile_and_group_once(trees: tuple[DepTree, DepTree], protocol: str) -> None:
     """On random (possibly non-projective) trees: per grouping Σcounted = Σδ, Σ(counted+discounted)
     = number of operations, and the counts of each sentence alone add up to the whole corpus's."""

@@ -185,6 +185,7 @@ def tree_pair(draw: Callable[..., object]) -> tuple[DepTree, DepTree]:
 
 
 @given(st.lists(tree_pair(), min_size=1, max_size=4), st.booleans(), st.booleans())
+@pytest.mark.slow
 def test_groups_add_up_to_the_corpus(
     pairs: list[tuple[DepTree, DepTree]], no_punct: bool, base: bool
 ) -> None:

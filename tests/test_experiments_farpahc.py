@@ -113,6 +113,7 @@ def test_evaluation_reproduces_committed_table(tmp_path: Path) -> None:
             assert (tmp_path / name).read_bytes() == (fe.RESULTS / name).read_bytes(), name
 
 
+@pytest.mark.slow
 def test_proposed_map_is_what_align_labels_proposes_on_the_map_set(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -108,6 +108,7 @@ def test_preorder_is_required() -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(forests())
+@pytest.mark.slow
 def test_dp_equals_enumeration(case: tuple[list[int], list[bool], list[bool]]) -> None:
     parents, include, edge_ok = case
     assert fragment_counts(parents) == brute_force(parents)

@@ -62,7 +62,10 @@ def _file_pairs() -> list[tuple[str, Path, Path, EvalbParams]]:
 
 
 @pytest.mark.parametrize(
-    ("name", "gold", "test", "params"), _file_pairs(), ids=lambda x: x if isinstance(x, str) else ""
+    ("name", "gold", "test", "params"),
+    # the FarPaHC split (over a second of CPU each) is left to make test
+    [pytest.param(*p, marks=[pytest.mark.slow] if p[0].startswith("farpahc") else []) for p in _file_pairs()],
+    ids=lambda x: x if isinstance(x, str) else "",
 )
 def test_size_one_is_parseval_on_files(name: str, gold: Path, test: Path, params: EvalbParams) -> None:
     for extraction in (ParsevalConfig(params), ParsevalConfig(params.with_overrides(labeled=False))):
@@ -187,6 +190,7 @@ def _padded(v: tuple[int, ...], n: int) -> list[int]:
 
 @settings(max_examples=200, deadline=None)
 @given(tree_pairs(), st.booleans())
+@pytest.mark.slow
 def test_dp_counts_equal_definitions(pair: tuple[str, str], strict: bool) -> None:
     c = _compare(*pair)
     if c.status != "ok":
@@ -200,6 +204,7 @@ def test_dp_counts_equal_definitions(pair: tuple[str, str], strict: bool) -> Non
 
 @settings(max_examples=200, deadline=None)
 @given(tree_pairs())
+@pytest.mark.slow
 def test_size_one_is_parseval_on_random_pairs(pair: tuple[str, str]) -> None:
     g = [PtbLine(1, parse_ptb_line(pair[0]), "", "g")]
     t = [PtbLine(1, parse_ptb_line(pair[1]), "", "t")]
@@ -210,6 +215,7 @@ def test_size_one_is_parseval_on_random_pairs(pair: tuple[str, str]) -> None:
 
 @settings(max_examples=200, deadline=None)
 @given(tree_pairs())
+@pytest.mark.slow
 def test_strict_matching_is_symmetric(pair: tuple[str, str]) -> None:
     a, b = _compare(pair[0], pair[1]), _compare(pair[1], pair[0])
     if a.status != "ok":

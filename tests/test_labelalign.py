@@ -151,6 +151,7 @@ def test_self_alignment_recovers_an_injective_relabelling(data: st.DataObject) -
     assert al.coverage == 1.0
 
 
+@pytest.mark.slow
 def test_ewt_ud_v1_onto_v2_proposes_the_v2_renamings() -> None:
     """UD v1 (r1.4) onto UD v2 (r2.16) gold of EWT test, sentences matched by their words.  The
     expected pairs are renamings listed in the UD v2 change log ("Changes from v1 to v2",

@@ -259,6 +259,7 @@ def test_matching_and_crossing_agree_with_their_definitions(seed: int, labeled: 
     assert _crossing(far, far_test) == _crossing_pairs(gold, test)
 
 
+@pytest.mark.slow
 def test_a_unary_chain_of_100000_brackets_is_matched_in_one_pass() -> None:
     chain = [Bracket(0, 1, "X", i - 1) for i in range(100_000)]
     gp, tp = _match(chain, chain, COLLINS)

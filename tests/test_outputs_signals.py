@@ -517,10 +517,11 @@ DEADLINE = 2.0  # seconds from the signal until the command and every process it
 
 def _signal_params() -> list[object]:
     params: list[object] = []
-    for case in SIGNAL_CASES:
-        marks = [pytest.mark.slow] if case.name == "app" else []
+    for case in SIGNAL_CASES:  # each over a second of CPU (a command's start-up and its children's)
         for sig, group in ((signal.SIGINT, True), (signal.SIGTERM, False)):
-            params.append(pytest.param(case, sig, group, marks=marks, id=f"{case.name}-{sig.name}"))
+            params.append(
+                pytest.param(case, sig, group, marks=[pytest.mark.slow], id=f"{case.name}-{sig.name}")
+            )
     return params
 
 

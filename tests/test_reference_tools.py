@@ -103,10 +103,12 @@ def wsj_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return files
 
 
-def _params(cases: list[Case]) -> list[object]:
-    """The WSJ cases (1,920 sentences each) are marked slow: the fast suite leaves them to CI."""
+def _params(cases: list[Case], slow: tuple[str, ...] = ()) -> list[object]:
+    """The WSJ cases (1,920 sentences each) and the ``slow`` ones (over a second of CPU) are marked
+    slow: the fast suite leaves them to CI."""
     return [
-        pytest.param(c, id=c.name, marks=[pytest.mark.slow] if c.gold == "wsj:gold" else []) for c in cases
+        pytest.param(c, id=c.name, marks=[pytest.mark.slow] if c.gold == "wsj:gold" or c.name in slow else [])
+        for c in cases
     ]
 
 
@@ -182,7 +184,7 @@ def _freval_blocks(text: str) -> list[FrevalBlock]:
     return blocks
 
 
-@pytest.mark.parametrize("case", _params(FREVAL_CASES))
+@pytest.mark.parametrize("case", _params(FREVAL_CASES, slow=("farpahc_split0",)))
 def test_freval_counts_equal_the_freval_tool(
     case: Case, request: pytest.FixtureRequest, capsys: pytest.CaptureFixture[str]
 ) -> None:

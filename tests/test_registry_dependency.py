@@ -110,6 +110,7 @@ def _check_attach(s: AttachSettings, two: bool) -> None:
             )
 
 
+@pytest.mark.slow
 def test_attach_faces_agree_on_an_example() -> None:
     """One example, fast: NED.pl's punctuation left out, short sentences, the deprels' base, and
     bootstrap intervals (kept by the result, its sentences not: ``per_sentence`` is not asked)."""
@@ -122,6 +123,7 @@ def test_attach_faces_agree_on_an_example() -> None:
         assert interval.low < getattr(result.score, name) < interval.high
 
 
+@pytest.mark.slow
 def test_batch_tests_two_systems_as_the_command_does() -> None:
     """Batch's paired rows (the manifest's shuffles and seed) are ``evalcore attach GOLD A B``'s tests."""
     code, doc, err = _cli_json(["attach", str(FR_GOLD), str(FR_A), str(FR_B), "--shuffles", "200"])

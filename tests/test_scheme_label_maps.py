@@ -109,6 +109,7 @@ def _scan(pairs: tuple[tuple[str, str], ...], label: str) -> str:
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from("abcdef"), st.sampled_from("abcdefxyz")), max_size=12))
+@pytest.mark.slow
 def test_a_map_is_a_table_made_once_and_means_the_pairs_in_order(pairs: list[tuple[str, str]]) -> None:
     """apply / entry / then through the table built when the map is made are the pairs read in
     order, the first pair of a label winning; the fingerprint is the same text's hash."""
