@@ -1,9 +1,10 @@
 """The parity property's workbench leg (docs/architecture.md, "The registry of metric families"):
 settings drawn from a family's declaration, given to a page through its link (the ``link=`` keys
 of the declaration), give on the rendered page the numbers the API's ``to_dict()`` (FREVAL) or the
-command's ``--format json`` (cross-scheme TedEval, attachment) gives for the same settings on the
-same built-in data.  The numbers are read from the page (its metrics, its tables), never from the
-function the page calls.
+command's ``--format json`` (cross-scheme TedEval, attachment, lattice, atlas) gives for the same
+settings on the same data (built in; the lattice page's: the CoNLL 2018 French files, uploaded).
+The numbers are read from the page (its metrics, its tables), never from the function the page
+calls.
 """
 
 from __future__ import annotations
@@ -17,17 +18,21 @@ from typing import Any
 
 import pytest
 from app_view import table_with
+from ec_support import DATA
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from registry_support import command_line, drawn_settings
 from streamlit.testing.v1 import AppTest
 
 import evalcore
+from evalcore.atlas import GROUPINGS
 from evalcore.cli import main
 from evalcore.declare import Declared, declared
 from evalcore.families.attach import AttachSettings
 from evalcore.families.freval import FrevalSettings
+from evalcore.families.lattice import LatticeSettings
 from evalcore.families.tedeval import TedevalSettings
+from workbench.atlas_view import atlas_schemes
 from workbench.cache import load_builtin
 from workbench.datasets import builtin
 from workbench.freval_view import BUILTIN_PRM
@@ -281,3 +286,150 @@ def test_attachment_page_shows_the_commands_numbers_example() -> None:
     """One example of the property in the fast loop: punctuation left out, sentences of at most 12
     tokens, labels before ':' only."""
     _attachment(AttachSettings(no_punct=True, max_len=12, deprel_base=True))
+
+
+# the lattice page: uploaded raw-text parses of the CoNLL 2018 shared task (French GSD) against its
+# gold, the command's --format json on the same files
+
+LATTICE_LINKED = tuple(d for d in declared(LatticeSettings) if d.option.link is not None)
+"""The settings the Lattice page binds to its link."""
+FR18 = DATA / "parser_outputs" / "conll2018" / "fr_gsd"
+needs_data = pytest.mark.skipif(not FR18.is_dir(), reason=f"shared data folder not found at {DATA}")
+
+
+def _upload(at: AppTest, slot: str, path: Path) -> None:
+    at.file_uploader(key=f"wb_slot:{slot}").upload(path.name, path.read_bytes()).run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def _lattice(x: LatticeSettings, system: str) -> None:
+    gold, pred = FR18 / "gold.fr_gsd.conllu.gz", FR18 / f"{system}.fr_gsd.conllu.gz"
+    at = _open("pages/3_Lattice.py", {"data": "upload", **_declared_link(x, LATTICE_LINKED)})
+    _upload(at, "lattice_gold", gold)
+    _upload(at, "lattice_preds", pred)
+    document = _command(["lattice", str(gold), f"{pred.name}={pred}", *command_line(x)])
+    table = next(df.value for df in at.dataframe if "TEDEVAL L" in df.value.columns)
+    assert len(table) == 1
+    row = table.iloc[0]
+    assert (row["system"], row["scenario"], row["signature"]) == (
+        document["system"],
+        document["scenario"],
+        document["signature"],
+    )
+    classic: dict[str, Any] = document["classic"] or {}  # type: ignore[assignment]
+    assert row["classic"] == classic.get("metric", "N/A")
+    expected = {
+        "SEGEVAL U": document["segeval"]["U"],  # type: ignore[index]
+        "SEGEVAL L": document["segeval"]["L"],  # type: ignore[index]
+        "classic U": classic.get("U"),
+        "classic L": classic.get("L"),
+        "TEDEVAL U": document["tedeval"]["U"],  # type: ignore[index]
+        "TEDEVAL L": document["tedeval"]["L"],  # type: ignore[index]
+        "tok.acc U": document["token_seg_accuracy"]["U"],  # type: ignore[index]
+        "tok.acc L": document["token_seg_accuracy"]["L"],  # type: ignore[index]
+    }
+    for column, value in expected.items():  # percent on the page, fractions in the document
+        shown = row[column]
+        assert (shown is None or shown != shown) if value is None else shown == 100 * value, column
+    unaligned: dict[str, list[int]] = document["unaligned"]  # type: ignore[assignment]
+    said = (
+        f"{pred.name}: {document['sentences']} sentence pairs scored (gold {document['gold_sentences']}, "
+        f"predicted {document['pred_sentences']}); unaligned {len(unaligned['gold'])} gold, "
+        f"{len(unaligned['pred'])} predicted; skipped {document['skipped']} (not a tree); detected "
+        f"scenario {document['detected_scenario']}"
+    )
+    captions = [re.sub(r"\\(.)", r"\1", c.value) for c in at.caption]
+    assert any(c.startswith(said) for c in captions), (said, captions)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)  # three examples, each the command and the page on 416 sentences
+@needs_data
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    x=drawn_settings(LatticeSettings, {}, LATTICE_LINKED),
+    system=st.sampled_from(["UDPipe-Future", "conll18-baseline"]),
+)
+def test_lattice_page_shows_the_commands_numbers(x: LatticeSettings, system: str) -> None:
+    """A CoNLL 2018 system's raw-text parse of French GSD and the task's gold, uploaded to the Lattice
+    page opened on a link, against ``evalcore lattice --format json`` on the same files with the same
+    settings: the scenario row (SEGEVAL, the aligned attachment scores, TEDEVAL, token accuracy), its
+    signature and the sentences scored, unaligned and skipped."""
+    _lattice(x, system)
+
+
+@pytest.mark.slow
+@needs_data
+def test_lattice_page_shows_the_commands_numbers_example() -> None:
+    """One example of the property: XPOS tags, the 2011 protocol, labels before ':' only."""
+    _lattice(LatticeSettings(tag_column="fpos", protocol="2011", deprel_base=True), "UDPipe-Future")
+
+
+# the atlas page: French GSD's golds and parses, the command's --format json on the same files
+
+ATLAS_OFFERED = ("protocol", "skip_mismatched")
+"""The experiment's settings the Atlas page offers (its settings form's fields)."""
+ATLAS_LINKED = tuple(d for d in declared(TedevalSettings) if d.name in ATLAS_OFFERED)
+
+
+def _atlas(x: TedevalSettings, target: int, labeled: bool, grouping: str) -> None:
+    loaded = load_builtin(builtin("fr_gsd"))
+    argv = ["atlas", "--no-ranking", *command_line(x)]
+    for s in atlas_schemes(loaded):
+        argv += ["--scheme", s.name, str(ASSETS / str(s.gold.path))]
+        argv += [f"{p.name}={ASSETS / str(p.path)}" for p in s.parses]
+    document = _command(argv)
+    cells: list[dict[str, Any]] = document["cells"]  # type: ignore[assignment]
+    names = list(dict.fromkeys(c["target"] for c in cells))
+    chosen = sorted(names)[target % len(names)]
+    scripts = "labeled" if labeled else "unlabeled"
+    query = {"data": "fr_gsd", **_declared_link(x, ATLAS_LINKED)}
+    at = _open("pages/6_Atlas.py", query | {"against": chosen, "scripts": scripts, "grouping": grouping})
+    groups: list[dict[str, Any]] = document["groups"]  # type: ignore[assignment]
+    expected = sorted(
+        (g["parse"], g["group"], g["counted"], g["discounted"], round(100 * g["share"], 1), g["n_sentences"])
+        for g in groups
+        if (g["target"], g["labeled"], g["grouping"]) == (chosen, labeled, grouping)
+    )
+    if not expected:  # every analysis equals the target: the page says so, with no table
+        assert any("No operation against this target" in i.value for i in at.info)
+        return
+    table = next(df.value for df in at.dataframe if "share of δ" in df.value.columns)
+    shown = sorted(
+        (str(r[0]), str(r[1]), int(r[2]), int(r[3]), float(r[4]), int(r[5]))
+        for r in table[["parse", "group", "counted", "discounted", "share of δ", "sentences"]].itertuples(
+            index=False
+        )
+    )
+    assert shown == expected
+    caption = next(c.value for c in at.caption if "Signature:" in c.value)
+    assert caption == (
+        f"{document['sentences']} sentences; skipped {document['skipped_mismatched']} (words differ), "
+        f"{document['skipped_invalid']} (not a tree). Signature: `{document['signature']}`"
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)  # three examples, each the command and the page on 416 sentences
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    x=drawn_settings(TedevalSettings, {}, ATLAS_LINKED),
+    target=st.integers(0, 2),
+    labeled=st.booleans(),
+    grouping=st.sampled_from(GROUPINGS),
+)
+def test_atlas_page_shows_the_commands_numbers(
+    x: TedevalSettings, target: int, labeled: bool, grouping: str
+) -> None:
+    """French GSD's UD and SUD golds and spaCy's parses on the Atlas page, opened on a link (the
+    experiment's settings, the target, the scripts, the grouping), against ``evalcore atlas --format
+    json`` on the same files with the same settings: every group's operations counted and
+    discounted, its share of the distance and its sentences, the sentences skipped, the signature."""
+    _atlas(x, target, labeled, grouping)
+
+
+@pytest.mark.slow
+def test_atlas_page_shows_the_commands_numbers_example() -> None:
+    """One example of the property: the 2011 protocol, labeled scripts by construction against the
+    first target in name order."""
+    _atlas(TedevalSettings(protocol="2011", skip_mismatched=True), 0, True, "construction")
