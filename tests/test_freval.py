@@ -215,7 +215,6 @@ def test_size_one_is_parseval_on_random_pairs(pair: tuple[str, str]) -> None:
 
 @settings(max_examples=200, deadline=None)
 @given(tree_pairs())
-@pytest.mark.slow
 def test_strict_matching_is_symmetric(pair: tuple[str, str]) -> None:
     a, b = _compare(pair[0], pair[1]), _compare(pair[1], pair[0])
     if a.status != "ok":
