@@ -1,25 +1,7 @@
-"""The public API (docs/api.md): one function per evaluation, the same numbers as the command line.
-
-``evalcore.read``, ``evalcore.attach``, ``evalcore.parseval``, ``evalcore.freval``,
-``evalcore.tedeval``, ``evalcore.atlas``, ``evalcore.lattice`` and ``evalcore.inspect`` wrap the
-metrics that the commands of :mod:`evalcore.cli` call (no metric is computed here), with keyword
-arguments named after the command-line options.  docs/api.md shows each on the shipped data.
-
-Every input (``gold``, ``system``, a scheme's files) may be
-
-* a path (``str`` or :class:`os.PathLike`; ``.gz`` is looked through), streamed as the command
-  line streams it;
-* a string holding the file's content (one with a line break, or starting with ``(`` or ``#``),
-  or its bytes;
-* an iterable of evalcore trees (:class:`~evalcore.trees.DepTree` or
-  :class:`~evalcore.trees.Tree`, e.g. from :func:`read`), of ``conllu`` TokenLists, or of
-  spaCy ``Doc``\\ s; or one TokenList or one ``Doc`` (:mod:`evalcore.formats.objects`: neither
-  library is imported by evalcore).
-
-In-memory input is written out as CoNLL-U or bracketed text and read by the same readers as a
-file (same checks, same limits); it is named ``gold.conllu``, ``system.mrg``... in messages.
-Errors are the typed errors of :mod:`evalcore.errors`, as on the command line; a wrong Python
-type is a :class:`TypeError`.
+"""The public API (docs/api.md): one function per evaluation, the same numbers as the command line,
+with keyword arguments named after the command-line options (no metric is computed here).  What an
+input may be (a path, file content, sentence objects; in-memory input is named ``gold.conllu``,
+``system.mrg``... in messages) and which errors are raised: docs/api.md, "Inputs" and "Errors".
 
 Start-up: this module imports no metric; each function imports what it runs.
 """
@@ -48,7 +30,6 @@ if TYPE_CHECKING:
     from evalcore.formats._io import InMemoryText
     from evalcore.inspection import SentenceReport
     from evalcore.labelalign import Direction
-    from evalcore.lattice.reading import FileInput
     from evalcore.metrics.attachment import PunctTags
     from evalcore.metrics.joint import JointResult
     from evalcore.metrics.parseval import ParsevalResult
@@ -83,15 +64,6 @@ class _Source:
     data: str | bytes | InMemoryText
     name: str | None  # None: a path, named by itself
     kind: Kind = "unknown"
-
-    @property
-    def file(self) -> FileInput:
-        """For :mod:`evalcore.lattice.reading` (a path, or an in-memory file with its name)."""
-        from evalcore.lattice.reading import InMemoryFile
-
-        if isinstance(self.data, str):
-            return self.data
-        return InMemoryFile(self.name or "<input>", self.data)
 
 
 _SUFFIX = {"conll": ".conllu", "brackets": ".mrg", "unknown": ""}
@@ -612,14 +584,16 @@ def lattice(
     g, p = _source(gold, "gold", limits), _source(pred, "pred", limits)
     name = _input_name(pred, "pred") if name is None else name
     a = None if ambiguity_lattice is None else _source(ambiguity_lattice, "ambiguity.lattice", limits)
+    gl = None if gold_lattice is None else _source(gold_lattice, "gold.lattice", limits)
+    pl = None if pred_lattice is None else _source(pred_lattice, "pred.mapping", limits)
     inputs = family.LatticeInputs(
         g.data,
         p.data,
         name,
         gold_name=g.name,
         pred_name=p.name,
-        gold_lattice=None if gold_lattice is None else _source(gold_lattice, "gold.lattice", limits).file,
-        pred_lattice=None if pred_lattice is None else _source(pred_lattice, "pred.mapping", limits).file,
+        gold_lattice=None if gl is None else family.file_input(gl.data, gl.name),
+        pred_lattice=None if pl is None else family.file_input(pl.data, pl.name),
         ambiguity=None if a is None else a.data,
         ambiguity_name=None if a is None else a.name,
     )

@@ -1,11 +1,6 @@
 """The attachment family: UAS, LAS, label accuracy, undirected, NED (docs/attachment.md, "The five
 numbers"), with bootstrap intervals and the paired test of a second system (docs/tedeval.md, "The
-cross-scheme experiment and significance").
-
-:class:`AttachSettings` declares ``evalcore attach``'s settings (with :class:`Resampling`'s),
-:class:`AttachInputs` the gold and one or two systems, and :func:`run` scores them streaming, keeping
-every sentence's counts only when asked or when the resampling needs them: the command line, the API
-and batch all call it (docs/architecture.md, "The registry of metric families").
+cross-scheme experiment and significance"); docs/architecture.md, "The registry of metric families".
 
 Start-up: the metric's light module only (its ``Literal`` types); the rest when :func:`run` runs.
 """
@@ -17,7 +12,7 @@ from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING
 
 from evalcore.declare import InvalidSetting, check, declared, setting
-from evalcore.families.common import Resampling
+from evalcore.families.common import Resampling, numbers
 from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.metrics.attachment import AttachResult, PunctTags
 
@@ -176,5 +171,4 @@ def run(
 
 def batch_values(result: AttachResult) -> tuple[tuple[str, float], ...]:
     """The named numbers of a batch table's rows: the five scores."""
-    s = result.score
-    return (("uas", s.uas), ("las", s.las), ("label", s.label), ("undirected", s.undirected), ("ned", s.ned))
+    return numbers(result.score, "uas", "las", "label", "undirected", "ned")

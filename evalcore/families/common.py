@@ -12,6 +12,7 @@ Start-up: this module imports the declarations only; :mod:`evalcore.resampling` 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -20,7 +21,14 @@ from evalcore.declare import setting
 if TYPE_CHECKING:
     from evalcore.resampling import BootstrapSettings, PairedTestSettings
 
-__all__ = ["LabelReading", "Resampling"]
+__all__ = ["LabelReading", "Resampling", "Warn", "numbers"]
+
+Warn = Callable[[str], None]
+
+
+def numbers(value: object, *names: str) -> tuple[tuple[str, float], ...]:
+    """The named numbers of a batch table's rows: ``value``'s attributes ``names``."""
+    return tuple((name, getattr(value, name)) for name in names)
 
 
 @dataclass(frozen=True)
