@@ -1,12 +1,6 @@
-"""Settings declared once (docs/architecture.md, "The registry of metric families").
-
-A family's settings are a frozen dataclass whose fields are made by :func:`setting`: each one
-carries its command-line flag (or none), its help, its deep-link key (or none), its default, the
-name of its keyword in the Python API, and, for a ``Literal`` type, its choices, read from the
-type with :func:`typing.get_args` (never spelled twice).  The faces are generated from it:
-:func:`add_arguments` gives a command its flags, :func:`from_namespace` the value back from the
-parsed command line, :func:`declared` lists the fields for the API, batch and the tests.  As
-:mod:`evalcore.limits` does for the limits.
+"""Settings declared once (docs/architecture.md, "The registry of metric families"): each field of a
+family's frozen settings dataclass made by :func:`setting` carries its flag, help, deep-link key,
+default, API keyword and (a ``Literal`` type's) choices; every face is generated from it.
 
 Start-up: this module imports nothing but the standard library.
 """

@@ -1,13 +1,6 @@
-"""The writers behind :mod:`evalcore.display`: what a value shows in Jupyter, and its table.
-
-The same drawings as the app (:mod:`evalcore.render`): a dependency tree is the displaCy-style
-SVG of :func:`evalcore.render.svg.dep_svg`; a constituency tree, a function tree, a
-multi-function tree and a lattice are the app's Graphviz drawings (:mod:`evalcore.render.dot`,
-:mod:`evalcore.render.edits`) turned into SVG by Graphviz's ``dot`` (``None`` without it);
-one sentence's edit scripts (:class:`~evalcore.inspection.SentenceReport`) are the
-inspector's two marked trees per parse with the operations' table.  Result tables are the
-command line's (:mod:`evalcore.report`).  Every string from the data is escaped by
-:func:`evalcore.render.text.xml_escape` (SVG) or the DOT writers.
+"""The writers behind :mod:`evalcore.display`: what a value shows in Jupyter (docs/api.md), and its
+table: the app's drawings (:mod:`evalcore.render`; Graphviz's ``dot`` makes SVG, ``None`` without
+it) and the command line's tables (:mod:`evalcore.report`), every string from the data escaped.
 
 Everything is imported inside the functions: looking a writer up costs nothing at start-up.
 """

@@ -1,14 +1,6 @@
-"""``evalcore app [--port N] [-- STREAMLIT OPTIONS]``: the workbench, from a checkout or the wheel.
-
-Runs ``streamlit run app.py`` in the folder :func:`evalcore.appdir.app_root` finds (the checkout,
-or the ``evalcore_app`` copy a wheel installs), bound to 127.0.0.1, headless, usage statistics
-off, with that folder's ``.streamlit/config.toml``.  The limit flags (``--max-tokens``...) reach
-the app as their ``EVALCORE_MAX_*`` variables.  Streamlit, graphviz and plotly are the ``[app]``
-extra: without them the command says so in one line and exits 2.  docs/app.md documents it.
-
-The server is a child process that ends with this one: on SIGINT, SIGTERM or SIGHUP it gets
-SIGTERM (then SIGKILL after :data:`STOP_GRACE` seconds), and on Linux the kernel kills it if this
-process dies any other way (SIGKILL included; :func:`evalcore.interrupts.die_with_parent`).
+"""``evalcore app [--port N] [-- STREAMLIT OPTIONS]``: the workbench, from a checkout or the wheel
+(docs/app.md).  The server is a child process that ends with this one (on a stop signal: SIGTERM,
+then SIGKILL after :data:`STOP_GRACE` seconds; :func:`evalcore.interrupts.die_with_parent`).
 """
 
 from __future__ import annotations

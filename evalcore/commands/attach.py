@@ -1,18 +1,7 @@
 """``evalcore attach GOLD SYSTEM``: UAS, LAS, label accuracy, undirected, NED (docs/attachment.md, "The five
-numbers").
-
-* Same tokens in both files: the streaming path of :func:`evalcore.metrics.attachment.attach_corpus`
-  (one sentence pair in memory), with ``--by`` / ``--confusion`` breakdowns summed in the same pass.
-* A SYSTEM of another tokenization, word segmentation or sentence split (a parse of the raw text):
-  found when the same-token path meets its first differing sentence; the files are then scored
-  by the CoNLL 2018 shared task's character alignment (:mod:`evalcore.metrics.conll18`), Tokens …
-  BLEX with precision, recall, F1 and aligned accuracy.  Options it cannot honour are refused.
-* ``--format conll18``: the CoNLL 2018 scorer's ``-v`` table, byte for byte, under its rules.
-* ``--bootstrap N``: percentile intervals of every score (sentences resampled, seeded);
-  ``GOLD A B``: both systems and each metric's paired approximate-randomization test (docs/tedeval.md, "The
-  cross-scheme experiment and significance").
-
-docs/attachment.md documents all three.
+numbers"): over the same tokens (streaming, with ``--by`` / ``--confusion``), by the CoNLL 2018
+character alignment for another tokenization, ``--format conll18``, ``--bootstrap N`` and
+``GOLD A B`` (docs/attachment.md documents all of them).
 """
 
 from __future__ import annotations

@@ -1,11 +1,7 @@
 """Settings several families share, declared once (docs/architecture.md, "The registry of metric
-families").
-
-:class:`Resampling` is ``--bootstrap``, ``--level``, ``--shuffles`` and ``--seed`` (docs/tedeval.md, "The
-cross-scheme experiment and significance"); :class:`LabelReading` is how bracket labels become label
-sets (docs/tedeval.md, "Multi-function trees (2012 protocol)" and "Category labels").  A family's settings
-inherit them (they are plain frozen dataclasses, without slots, so that a family may inherit several);
-a family whose flag says something else redeclares the field with its own help, keeping its place.
+families"): :class:`Resampling` (docs/tedeval.md, "The cross-scheme experiment and significance") and
+:class:`LabelReading` (docs/tedeval.md, "Multi-function trees (2012 protocol)" and "Category labels").
+They are plain frozen dataclasses, without slots, so that a family may inherit several.
 
 Start-up: this module imports the declarations only; :mod:`evalcore.resampling` when a value asks.
 """
