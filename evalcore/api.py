@@ -21,12 +21,12 @@ from evalcore.declare import from_keywords
 from evalcore.limits import DEFAULT_LIMITS, Limits
 
 if TYPE_CHECKING:
-    from evalcore.conversion import Protocol
     from evalcore.experiment import ExperimentResult, NamedTrees, Scheme
     from evalcore.families.align_labels import LabelAlignments
     from evalcore.families.atlas import AtlasResult
     from evalcore.families.attach import AttachOutcome
     from evalcore.families.freval_resampled import FrevalResampled
+    from evalcore.families.parseval import Layout
     from evalcore.formats._io import InMemoryText
     from evalcore.inspection import SentenceReport
     from evalcore.labelalign import Direction
@@ -138,10 +138,6 @@ def _source(value: Input, role: str, limits: Limits = DEFAULT_LIMITS) -> _Source
     return _Source(InMemoryText(text), role + _SUFFIX[kind], kind)
 
 
-# ---------------------------------------------------------------------------
-# names of inputs
-
-
 NAME_SUFFIXES = (
     ".gz",
     ".conllu",
@@ -170,10 +166,6 @@ def named_path(arg: str) -> tuple[str, str]:
     for suffix in NAME_SUFFIXES:
         base = base.removesuffix(suffix)
     return base, arg
-
-
-# ---------------------------------------------------------------------------
-# reading
 
 
 @overload
@@ -216,10 +208,6 @@ def read(
     from evalcore.formats.detect import read_trees
 
     return list(read_trees(src.data, name=src.name, limits=limits))
-
-
-# ---------------------------------------------------------------------------
-# attachment scores
 
 
 def attach(
@@ -299,10 +287,6 @@ def align_labels(
     return run(AlignInputs(a.data, b.data, names, (a.name, b.name)), settings, limits)
 
 
-# ---------------------------------------------------------------------------
-# PARSEVAL and FREVAL
-
-
 def _warner(depth: int) -> Callable[[str], None]:
     """A parameter file's warnings as Python warnings, shown at the caller of the API function,
     ``depth`` calls above the one that warns."""
@@ -311,9 +295,6 @@ def _warner(depth: int) -> Callable[[str], None]:
         warnings.warn(text, stacklevel=depth + 1)
 
     return warn
-
-
-Layout = Literal["auto", "line", "tree"]
 
 
 def parseval(
@@ -392,10 +373,6 @@ def freval(
     b_data, b_name = (None, None) if b is None else (b.data, b.name)
     inputs = FrevalInputs(g.data, a.data, b_data, g.name, a.name, b_name, names)
     return run(inputs, settings, limits, on_warning=_warner(5))
-
-
-# ---------------------------------------------------------------------------
-# cross-scheme TedEval
 
 
 Parses = Mapping[str, Input] | Sequence[str | os.PathLike[str]]
@@ -505,10 +482,6 @@ def tedeval(
     return family.run(family.TedevalInputs(built), settings, limits)
 
 
-# ---------------------------------------------------------------------------
-# the discrepancy atlas
-
-
 def atlas(
     schemes: Mapping[str, tuple[Input, Parses]],
     *,
@@ -547,10 +520,6 @@ def atlas(
     ranking_config(settings, experiment)  # checked before a file is read
     built = _schemes(schemes, functools.partial(_named, stream=False), label_from, limits)
     return run(AtlasInputs(built, experiment), settings, limits, on_warning=_warner(3))
-
-
-# ---------------------------------------------------------------------------
-# joint segmentation and parsing
 
 
 def lattice(
@@ -598,10 +567,6 @@ def lattice(
         ambiguity_name=None if a is None else a.name,
     )
     return family.run(inputs, settings, limits)
-
-
-# ---------------------------------------------------------------------------
-# one sentence, for the drawings
 
 
 def inspect(

@@ -19,7 +19,6 @@ from evalcore.limits import LIMIT_SPECS, Limits
 __all__ = [
     "APP_MODULES",
     "STOP_GRACE",
-    "missing_modules",
     "register",
     "run",
     "serve",
@@ -52,11 +51,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="more `streamlit run` options, e.g. -- --theme.base dark",
     )
     p.set_defaults(run=run)
-
-
-def missing_modules() -> list[str]:
-    """The modules of the ``[app]`` extra that are not installed."""
-    return [name for name in APP_MODULES if importlib.util.find_spec(name) is None]
 
 
 def streamlit_command(app_py: str, port: int, extra: list[str]) -> list[str]:
@@ -97,7 +91,7 @@ def limits_environment(limits: Limits) -> dict[str, str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    missing = missing_modules()
+    missing = [name for name in APP_MODULES if importlib.util.find_spec(name) is None]
     if missing:
         return refuse(
             "app",

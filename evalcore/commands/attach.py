@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 # The CoNLL 2018 alignment, the breakdowns and the resampling are imported by the paths that use
 # them, so that scoring the same tokens does not pay for them at start-up (tests/test_startup.py).
 
-__all__ = ["add_attach_arguments", "add_breakdown_arguments", "register", "run"]
+__all__ = ["register", "run"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -44,15 +44,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
             "confidence intervals; GOLD A B compares two systems (paired test of each metric)."
         ),
     )
-    add_attach_arguments(p)
-    add_breakdown_arguments(p)
-    add_arguments(p, Resampling)
-    p.set_defaults(run=run)
-
-
-def add_attach_arguments(p: argparse.ArgumentParser) -> None:
-    """GOLD, SYSTEM and the options of the corpus scores (declared by
-    :class:`~evalcore.families.attach.AttachSettings`), and ``--format``."""
     p.add_argument("gold", help="gold CoNLL-U / CoNLL-X file (.gz accepted)")
     p.add_argument(
         "system", help="system CoNLL-U / CoNLL-X file (same tokens, or another tokenization of the same text)"
@@ -71,20 +62,6 @@ def add_attach_arguments(p: argparse.ArgumentParser) -> None:
         default="text",
         help="conll18: the CoNLL 2018 scorer's -v table, under the scorer's own rules",
     )
-
-
-def _groupings(text: str) -> list[GroupBy]:
-    out: list[GroupBy] = []
-    for part in text.split(","):
-        key = part.strip()
-        if key not in GROUPINGS:
-            raise argparse.ArgumentTypeError(f"invalid grouping {key!r} (choose from {', '.join(GROUPINGS)})")
-        out.append(key)  # a GroupBy: checked against GROUPINGS just above
-    return out
-
-
-def add_breakdown_arguments(p: argparse.ArgumentParser) -> None:
-    """``--by`` (repeatable, or comma-separated) and ``--confusion``."""
     p.add_argument(
         "--by",
         type=_groupings,
@@ -99,6 +76,18 @@ def add_breakdown_arguments(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="the gold x system relation table and the head/label error classes; same tokens only",
     )
+    add_arguments(p, Resampling)
+    p.set_defaults(run=run)
+
+
+def _groupings(text: str) -> list[GroupBy]:
+    out: list[GroupBy] = []
+    for part in text.split(","):
+        key = part.strip()
+        if key not in GROUPINGS:
+            raise argparse.ArgumentTypeError(f"invalid grouping {key!r} (choose from {', '.join(GROUPINGS)})")
+        out.append(key)  # a GroupBy: checked against GROUPINGS just above
+    return out
 
 
 # options of evalcore's own definitions: the scorer's rules (conll18) take none of them
