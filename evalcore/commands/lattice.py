@@ -74,9 +74,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         return refuse("lattice", str(exc))
     preds = [named_path(p) for p in args.pred]
-    lattices: list[str | None] = list(args.pred_lattice)
-    if not lattices:
-        lattices = [None] * len(preds)
+    lattices: list[str | None] = [*args.pred_lattice] or [None] * len(preds)
     if len(lattices) != len(preds):
         raise InputFormatError(
             f"{len(preds)} predictions but {len(lattices)} --pred-lattice files (one per PRED, in order)",
