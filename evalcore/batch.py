@@ -590,28 +590,16 @@ def run_pair_job(job: PairJob) -> tuple[BatchRow, ...]:
     )
 
 
-def _pair_jobs(jobs: Sequence[ScoreJob], outputs: Sequence[ScoreOutput]) -> list[PairJob]:
+def _pair_jobs(done: Sequence[tuple[ScoreJob, ScoreOutput]]) -> list[PairJob]:
     pairs: list[PairJob] = []
-    for gold_name in dict.fromkeys(j.gold.name for j in jobs):
+    for gold_name in dict.fromkeys(j.gold.name for j, _ in done):
         for metric in ("attach", "freval"):
-            done = [
-                (j, o)
-                for j, o in zip(jobs, outputs, strict=True)
-                if j.gold.name == gold_name and j.metric == metric
-            ]
-            for (ja, oa), (jb, ob) in combinations(done, 2):
+            same = [(j, o) for j, o in done if j.gold.name == gold_name and j.metric == metric]
+            for (ja, oa), (jb, ob) in combinations(same, 2):
+                a, b, signature = ja.systems[0].name, jb.systems[0].name, oa.rows[0].signature
+                scores = tuple(r.score for r in oa.rows)
                 pairs.append(
-                    PairJob(
-                        ja.gold,
-                        ja.metric,
-                        ja.systems[0].name,
-                        jb.systems[0].name,
-                        oa.counts,
-                        ob.counts,
-                        oa.rows[0].signature,
-                        ja.paired,
-                        tuple(r.score for r in oa.rows),
-                    )
+                    PairJob(ja.gold, ja.metric, a, b, oa.counts, ob.counts, signature, ja.paired, scores)
                 )
     return pairs
 
@@ -657,18 +645,12 @@ def run_batch_outcome(
         else:
             failures.append(_failure(job, problem))
     results = mapper(run_score_job_kept if keep_going else run_score_job, runnable) if runnable else []
-    jobs: list[ScoreJob] = []
-    outputs: list[ScoreOutput] = []
-    for job, result in zip(runnable, results, strict=True):
-        if isinstance(result, ScoreOutput):
-            jobs.append(job)
-            outputs.append(result)
-        elif isinstance(result, JobFailure):
-            failures.append(result)
-    pair_jobs = _pair_jobs(jobs, outputs)
+    done = [(job, out) for job, out in zip(runnable, results, strict=True) if isinstance(out, ScoreOutput)]
+    failures += [out for out in results if isinstance(out, JobFailure)]
+    pair_jobs = _pair_jobs(done)
     tested = mapper(run_pair_job_kept if keep_going else run_pair_job, pair_jobs) if pair_jobs else []
     failures += [t for t in tested if isinstance(t, JobFailure)]
-    rows = [r for o in outputs for r in o.rows]
+    rows = [r for _, out in done for r in out.rows]
     rows += [r for t in tested if isinstance(t, tuple) for r in t if isinstance(r, BatchRow)]
     order = {g.name: i for i, g in enumerate(manifest.golds)}
     metric_order = {m: i for i, m in enumerate(METRICS)}
