@@ -383,9 +383,8 @@ def _family_settings(
     raw: dict[str, object], index: int, lines: _Lines, path: str, paired: PairedTestSettings
 ) -> tuple[object, ...]:
     """The ``[gold.FAMILY]`` tables of a gold: the settings named by the API's keywords
-    (:func:`evalcore.declare.from_mapping`; the parameter file is the gold's ``prm``; the
-    manifest's ``[settings]`` give the ``shuffles`` and ``seed`` a table does not).  Label maps are
-    not taken (their files would be named relative to the current folder, not the manifest's)."""
+    (:func:`evalcore.declare.from_mapping`), but those of :data:`ELSEWHERE` and ``prm`` (the gold's);
+    the manifest's ``[settings]`` give the ``shuffles`` and ``seed`` a table does not."""
     out: list[object] = []
     for family in FAMILIES:
         if family.settings is None or family.name not in _GOLD_KEYS:
@@ -606,7 +605,6 @@ def _pair_jobs(done: Sequence[tuple[ScoreJob, ScoreOutput]]) -> list[PairJob]:
 
 J = TypeVar("J")
 R = TypeVar("R")
-Mapper = Callable[[Callable[[J], R], Sequence[J]], list[R]]
 
 
 def serial_map(fn: Callable[[J], R], items: Sequence[J]) -> list[R]:
@@ -701,10 +699,8 @@ def _first_sentence(path: str, kind: _Reader, limits: Limits) -> None:
 
 
 def check_files(manifest: Manifest, limits: Limits = DEFAULT_LIMITS) -> dict[tuple[str, str], EvalcoreError]:
-    """Every file of the manifest read up to its first sentence with the reader of each metric
-    that uses it (CoNLL-U for attach, brackets for parseval and freval, either for tedeval; a
-    ``prm`` file whole): the files that fail, by (path, reader), in manifest order, each error
-    naming the file's line and the manifest's (``FILE:LINE: ... (system 'x' of gold 'g', M:L)``)."""
+    """Every file of the manifest read up to its first sentence with the reader of each metric that
+    uses it (docs/batch.md): the files that fail, by (path, reader), in manifest order."""
     bad: dict[tuple[str, str], EvalcoreError] = {}
     checked: set[tuple[str, str]] = set()
     for gold in manifest.golds:

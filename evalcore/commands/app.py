@@ -76,10 +76,8 @@ def streamlit_command(app_py: str, port: int, extra: list[str]) -> list[str]:
 
 def server_environment(limits: Limits, base: dict[str, str] | None = None) -> dict[str, str]:
     """The environment of the Streamlit server: ``base`` (default ``os.environ``), the limits'
-    ``EVALCORE_MAX_*`` variables, and ``MALLOC_ARENA_MAX=2`` unless it is set: glibc gives each
-    thread a heap arena of its own, Streamlit runs every script run in a thread, and memory freed
-    in one arena is not reused by another, so the memory of closed sessions stayed with the server
-    (docs/robustness.md, "App limits")."""
+    ``EVALCORE_MAX_*`` variables, and ``MALLOC_ARENA_MAX=2`` unless it is set (why: docs/robustness.md,
+    "App limits")."""
     env = dict(os.environ if base is None else base)
     env.setdefault("MALLOC_ARENA_MAX", "2")
     return {**env, **limits_environment(limits)}

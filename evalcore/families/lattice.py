@@ -98,14 +98,9 @@ def run(
     on_sentence: Callable[[SentenceJoint], None] | None = None,
     names: tuple[str, str, str] = ("ambiguity_lattice", "gold_lattice", "pred_lattice"),
 ) -> JointResult:
-    """The joint evaluation of ``inputs.pred`` against ``inputs.gold`` (raises ``ValueError`` for a
-    bootstrap out of range, before any file is read).
-
-    Both files are read in step (with their lattice files), one sentence pair at a time; every
-    sentence's record is kept only with ``per_sentence``, and ``on_sentence`` sees each.  Raw
-    dependency input gets the CoNLL 2018 scorer's aligned UAS/LAS (docs/lattice.md, "The classic
-    metric").  With ``bootstrap``, the result holds each score's percentile interval.  ``names``: how
-    messages name the ambiguity, gold and predicted lattices."""
+    """The joint evaluation of ``inputs.pred`` against ``inputs.gold``, streaming (docs/lattice.md;
+    ``ValueError`` for a bootstrap out of range, before any file is read).  ``on_sentence`` sees every
+    sentence's record; ``names``: how messages name the ambiguity, gold and predicted lattices."""
     from evalcore.errors import InputFormatError
     from evalcore.formats.lattice import read_lattices
     from evalcore.lattice.reading import PairStream
