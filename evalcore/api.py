@@ -129,10 +129,9 @@ def _source(value: Input, role: str, limits: Limits = DEFAULT_LIMITS) -> _Source
         if _is_content(value):
             return _Source(InMemoryText(value), role)
         return _Source(value, None)
-    if is_spacy_doc(value) or is_token_list(value):
-        text, kind = _item_text(value, role)
-        return _Source(InMemoryText(text), role + _SUFFIX[kind], kind)
-    if not isinstance(value, Iterable):
+    if is_spacy_doc(value) or is_token_list(value):  # one Doc or TokenList (a list of tokens)
+        value = [value]
+    elif not isinstance(value, Iterable):
         raise TypeError(f"{role}: cannot read a {type(value).__name__} (expected a path, text or sentences)")
     text, kind = _objects_text(value, role, limits)
     return _Source(InMemoryText(text), role + _SUFFIX[kind], kind)
