@@ -1,15 +1,8 @@
 """evalcore: cross-annotation parser evaluation (TedEval, FREVAL, NED, PARSEVAL, attachment).
 
-The public API (docs/api.md)::
-
-    import evalcore
-    trees = evalcore.read("gold.conllu")
-    result = evalcore.attach("gold.conllu", "system.conllu")   # also parseval, freval,
-    result.score.las, result.signature, result.to_pandas()      # tedeval, lattice, inspect
-
-A library with a command line (``evalcore --help``); it never imports streamlit.  Importing
-it is light: each function imports its metric when called (tests/test_startup.py checks it).  See
-``docs/`` for what every number means.
+The public API is docs/api.md (``evalcore.read``, ``evalcore.attach``...); a library with a command
+line (``evalcore --help``) that never imports streamlit.  Importing it is light: each function
+imports its metric when called (tests/test_startup.py checks it).
 """
 
 # The subpackage evalcore.lattice is loaded before the function evalcore.lattice is bound: Python

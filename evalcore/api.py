@@ -1,25 +1,7 @@
-"""The public API (docs/api.md): one function per evaluation, the same numbers as the command line.
-
-``evalcore.read``, ``evalcore.attach``, ``evalcore.parseval``, ``evalcore.freval``,
-``evalcore.tedeval``, ``evalcore.atlas``, ``evalcore.lattice`` and ``evalcore.inspect`` wrap the
-metrics that the commands of :mod:`evalcore.cli` call (no metric is computed here), with keyword
-arguments named after the command-line options.  docs/api.md shows each on the shipped data.
-
-Every input (``gold``, ``system``, a scheme's files) may be
-
-* a path (``str`` or :class:`os.PathLike`; ``.gz`` is looked through), streamed as the command
-  line streams it;
-* a string holding the file's content (one with a line break, or starting with ``(`` or ``#``),
-  or its bytes;
-* an iterable of evalcore trees (:class:`~evalcore.trees.DepTree` or
-  :class:`~evalcore.trees.Tree`, e.g. from :func:`read`), of ``conllu`` TokenLists, or of
-  spaCy ``Doc``\\ s; or one TokenList or one ``Doc`` (:mod:`evalcore.formats.objects`: neither
-  library is imported by evalcore).
-
-In-memory input is written out as CoNLL-U or bracketed text and read by the same readers as a
-file (same checks, same limits); it is named ``gold.conllu``, ``system.mrg``... in messages.
-Errors are the typed errors of :mod:`evalcore.errors`, as on the command line; a wrong Python
-type is a :class:`TypeError`.
+"""The public API (docs/api.md): one function per evaluation, the same numbers as the command line,
+with keyword arguments named after the command-line options (no metric is computed here).  What an
+input may be (a path, file content, sentence objects; in-memory input is named ``gold.conllu``,
+``system.mrg``... in messages) and which errors are raised: docs/api.md, "Inputs" and "Errors".
 
 Start-up: this module imports no metric; each function imports what it runs.
 """
@@ -39,16 +21,15 @@ from evalcore.declare import from_keywords
 from evalcore.limits import DEFAULT_LIMITS, Limits
 
 if TYPE_CHECKING:
-    from evalcore.conversion import Protocol
     from evalcore.experiment import ExperimentResult, NamedTrees, Scheme
     from evalcore.families.align_labels import LabelAlignments
     from evalcore.families.atlas import AtlasResult
     from evalcore.families.attach import AttachOutcome
     from evalcore.families.freval_resampled import FrevalResampled
+    from evalcore.families.parseval import Layout
     from evalcore.formats._io import InMemoryText
     from evalcore.inspection import SentenceReport
     from evalcore.labelalign import Direction
-    from evalcore.lattice.reading import FileInput
     from evalcore.metrics.attachment import PunctTags
     from evalcore.metrics.joint import JointResult
     from evalcore.metrics.parseval import ParsevalResult
@@ -83,15 +64,6 @@ class _Source:
     data: str | bytes | InMemoryText
     name: str | None  # None: a path, named by itself
     kind: Kind = "unknown"
-
-    @property
-    def file(self) -> FileInput:
-        """For :mod:`evalcore.lattice.reading` (a path, or an in-memory file with its name)."""
-        from evalcore.lattice.reading import InMemoryFile
-
-        if isinstance(self.data, str):
-            return self.data
-        return InMemoryFile(self.name or "<input>", self.data)
 
 
 _SUFFIX = {"conll": ".conllu", "brackets": ".mrg", "unknown": ""}
@@ -157,17 +129,12 @@ def _source(value: Input, role: str, limits: Limits = DEFAULT_LIMITS) -> _Source
         if _is_content(value):
             return _Source(InMemoryText(value), role)
         return _Source(value, None)
-    if is_spacy_doc(value) or is_token_list(value):
-        text, kind = _item_text(value, role)
-        return _Source(InMemoryText(text), role + _SUFFIX[kind], kind)
-    if not isinstance(value, Iterable):
+    if is_spacy_doc(value) or is_token_list(value):  # one Doc or TokenList (a list of tokens)
+        value = [value]
+    elif not isinstance(value, Iterable):
         raise TypeError(f"{role}: cannot read a {type(value).__name__} (expected a path, text or sentences)")
     text, kind = _objects_text(value, role, limits)
     return _Source(InMemoryText(text), role + _SUFFIX[kind], kind)
-
-
-# ---------------------------------------------------------------------------
-# names of inputs
 
 
 NAME_SUFFIXES = (
@@ -198,10 +165,6 @@ def named_path(arg: str) -> tuple[str, str]:
     for suffix in NAME_SUFFIXES:
         base = base.removesuffix(suffix)
     return base, arg
-
-
-# ---------------------------------------------------------------------------
-# reading
 
 
 @overload
@@ -244,10 +207,6 @@ def read(
     from evalcore.formats.detect import read_trees
 
     return list(read_trees(src.data, name=src.name, limits=limits))
-
-
-# ---------------------------------------------------------------------------
-# attachment scores
 
 
 def attach(
@@ -327,10 +286,6 @@ def align_labels(
     return run(AlignInputs(a.data, b.data, names, (a.name, b.name)), settings, limits)
 
 
-# ---------------------------------------------------------------------------
-# PARSEVAL and FREVAL
-
-
 def _warner(depth: int) -> Callable[[str], None]:
     """A parameter file's warnings as Python warnings, shown at the caller of the API function,
     ``depth`` calls above the one that warns."""
@@ -339,9 +294,6 @@ def _warner(depth: int) -> Callable[[str], None]:
         warnings.warn(text, stacklevel=depth + 1)
 
     return warn
-
-
-Layout = Literal["auto", "line", "tree"]
 
 
 def parseval(
@@ -420,10 +372,6 @@ def freval(
     b_data, b_name = (None, None) if b is None else (b.data, b.name)
     inputs = FrevalInputs(g.data, a.data, b_data, g.name, a.name, b_name, names)
     return run(inputs, settings, limits, on_warning=_warner(5))
-
-
-# ---------------------------------------------------------------------------
-# cross-scheme TedEval
 
 
 Parses = Mapping[str, Input] | Sequence[str | os.PathLike[str]]
@@ -533,10 +481,6 @@ def tedeval(
     return family.run(family.TedevalInputs(built), settings, limits)
 
 
-# ---------------------------------------------------------------------------
-# the discrepancy atlas
-
-
 def atlas(
     schemes: Mapping[str, tuple[Input, Parses]],
     *,
@@ -577,10 +521,6 @@ def atlas(
     return run(AtlasInputs(built, experiment), settings, limits, on_warning=_warner(3))
 
 
-# ---------------------------------------------------------------------------
-# joint segmentation and parsing
-
-
 def lattice(
     gold: Input,
     pred: Input,
@@ -612,22 +552,20 @@ def lattice(
     g, p = _source(gold, "gold", limits), _source(pred, "pred", limits)
     name = _input_name(pred, "pred") if name is None else name
     a = None if ambiguity_lattice is None else _source(ambiguity_lattice, "ambiguity.lattice", limits)
+    gl = None if gold_lattice is None else _source(gold_lattice, "gold.lattice", limits)
+    pl = None if pred_lattice is None else _source(pred_lattice, "pred.mapping", limits)
     inputs = family.LatticeInputs(
         g.data,
         p.data,
         name,
         gold_name=g.name,
         pred_name=p.name,
-        gold_lattice=None if gold_lattice is None else _source(gold_lattice, "gold.lattice", limits).file,
-        pred_lattice=None if pred_lattice is None else _source(pred_lattice, "pred.mapping", limits).file,
+        gold_lattice=None if gl is None else family.file_input(gl.data, gl.name),
+        pred_lattice=None if pl is None else family.file_input(pl.data, pl.name),
         ambiguity=None if a is None else a.data,
         ambiguity_name=None if a is None else a.name,
     )
     return family.run(inputs, settings, limits)
-
-
-# ---------------------------------------------------------------------------
-# one sentence, for the drawings
 
 
 def inspect(

@@ -1,27 +1,10 @@
 """A shared task from a manifest: every gold × system × metric, and the paired tests (docs/batch.md).
 
-A manifest (TOML, docs/batch.md) lists golds, each with its systems and metrics
-(``attach``, ``parseval``, ``freval``, ``tedeval``).  :func:`plan` turns it into independent
-*score jobs* (one per gold × system × metric; one per gold for ``tedeval``, whose experiment
-scores every system at once and tests every pair itself, docs/tedeval.md, "The cross-scheme experiment and
-significance") and :func:`run_batch` runs them through a ``map`` function: in this process, on a
-:class:`~concurrent.futures.ProcessPoolExecutor` or on a Dask cluster (``evalcore batch --jobs`` / ``--dask``;
-the scheduling is theirs).  A second round of *pair jobs* runs the paired approximate-randomization test of
-every two systems of one gold where the metric has one (``attach``, ``freval``:
-:func:`evalcore.resampling.compare`, the test of ``evalcore attach GOLD A B``), from the per-sentence counts
-the score jobs returned.
-
-Every number is the one the single command prints on the same file with its default options
-(``evalcore parseval --prm`` for the gold's ``prm``); the table has one :class:`BatchRow` per
-gold × system × metric × score, and one per pair × score with its p-value, in manifest order
-whatever ran first.  Writers: :mod:`evalcore.report.batch`.
-
-Before any job runs, :func:`check_files` reads the first sentence of every file with the reader
-of each metric that uses it (and every ``prm`` file whole), so a file of the wrong format, a
-binary file or a file that cannot be opened is named (``FILE:LINE``, and the manifest's line)
-before anything is computed.  A job that fails later stops the run (``run_batch``), or, with
-``keep_going``, is reported as a :class:`JobFailure` while every other job runs
-(:func:`run_batch_outcome`; ``evalcore batch --keep-going``).
+:func:`read_manifest` checks the manifest whole, :func:`plan` turns it into independent *score jobs*
+(one per gold × system × metric; one per gold for ``tedeval``), :func:`run_batch` runs them, then the
+*pair jobs* of the paired tests, through a ``map`` function (in this process, on local processes or
+on Dask: docs/batch.md), after :func:`check_files` has read every file up to its first sentence.
+Writers: :mod:`evalcore.report.batch`.
 """
 
 from __future__ import annotations
@@ -62,7 +45,6 @@ if TYPE_CHECKING:  # the metrics are imported by the jobs that run them (a batch
 __all__ = [
     "ELSEWHERE",
     "METRICS",
-    "PAIRED_METRICS",
     "BatchOutcome",
     "BatchRow",
     "GoldEntry",
@@ -84,8 +66,6 @@ __all__ = [
 
 Metric = Literal["attach", "parseval", "freval", "tedeval"]
 METRICS: tuple[Metric, ...] = ("attach", "parseval", "freval", "tedeval")
-PAIRED_METRICS: tuple[Metric, ...] = ("attach", "freval", "tedeval")
-"""The metrics with a paired test between two systems (tedeval's is inside its experiment)."""
 
 MAX_SYSTEMS = 200
 """Systems of one gold: the pairs grow as its square (200 systems: 19,900 paired tests)."""
@@ -104,6 +84,7 @@ ELSEWHERE: dict[str, frozenset[str]] = {
 }
 """Settings of a family that its ``[gold.FAMILY]`` table does not take, by family."""
 S = TypeVar("S")
+E = TypeVar("E", parseval_family.ParsevalSettings, freval_family.FrevalSettings)
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,19 +210,18 @@ class _Lines:
     def key(self, name: str, index: int | None = None) -> int | None:
         """The line of the key ``name`` (bare or quoted) of the ``index``-th gold, or anywhere."""
         pattern = re.compile(rf"""^\s*(["']?){re.escape(name)}\1\s*=""")
-        first, last = (1, len(self.lines)) if index is None else self.block(index)
-        for n in range(first, last + 1):
-            if pattern.match(self.lines[n - 1]):
-                return n
-        return None if index is None else first
+        return self._first(lambda line: pattern.match(line) is not None, index)
 
     def find(self, needle: str, index: int | None = None) -> int | None:
         """The first line (of the ``index``-th gold, or anywhere) holding ``needle``."""
+        return self._first(lambda line: needle in line, index)
+
+    def _first(self, holds: Callable[[str], bool], index: int | None) -> int | None:
+        """The first line of the ``index``-th gold (or anywhere) that ``holds``; else the gold's
+        first line (``None`` anywhere)."""
         first, last = (1, len(self.lines)) if index is None else self.block(index)
-        for n in range(first, last + 1):
-            if needle in self.lines[n - 1]:
-                return n
-        return first if index is not None else None
+        found = (n for n in range(first, last + 1) if holds(self.lines[n - 1]))
+        return next(found, None if index is None else first)
 
 
 def _read_bytes(f: BinaryIO, most: int) -> bytes:
@@ -403,9 +383,8 @@ def _family_settings(
     raw: dict[str, object], index: int, lines: _Lines, path: str, paired: PairedTestSettings
 ) -> tuple[object, ...]:
     """The ``[gold.FAMILY]`` tables of a gold: the settings named by the API's keywords
-    (:func:`evalcore.declare.from_mapping`; the parameter file is the gold's ``prm``; the
-    manifest's ``[settings]`` give the ``shuffles`` and ``seed`` a table does not).  Label maps are
-    not taken (their files would be named relative to the current folder, not the manifest's)."""
+    (:func:`evalcore.declare.from_mapping`), but those of :data:`ELSEWHERE` and ``prm`` (the gold's);
+    the manifest's ``[settings]`` give the ``shuffles`` and ``seed`` a table does not."""
     out: list[object] = []
     for family in FAMILIES:
         if family.settings is None or family.name not in _GOLD_KEYS:
@@ -498,26 +477,26 @@ def _score_attach(job: ScoreJob) -> ScoreOutput:
     )
 
 
+def _bracket_settings(gold: GoldEntry, cls: type[E]) -> E:
+    """The gold's ``[gold.FAMILY]`` settings with its parameter file (the command line's streaming)."""
+    return replace(gold.settings_of(cls), prm=gold.prm or None, keep_sentences=False)
+
+
 def _score_parseval(job: ScoreJob) -> ScoreOutput:
     system = job.systems[0]
-    declared = job.gold.settings_of(parseval_family.ParsevalSettings)
-    settings = replace(declared, prm=job.gold.prm or None, keep_sentences=False)
+    settings = _bracket_settings(job.gold, parseval_family.ParsevalSettings)
     inputs = parseval_family.BracketInputs(job.gold.path, system.path)
     result = parseval_family.run(inputs, settings, job.limits)
     return ScoreOutput(_rows(job, system.name, parseval_family.batch_values(result), result.signature))
-
-
-def _freval_settings(gold: GoldEntry) -> freval_family.FrevalSettings:
-    """The gold's ``[gold.freval]`` settings with its parameter file (the command line's streaming)."""
-    declared = gold.settings_of(freval_family.FrevalSettings)
-    return replace(declared, prm=gold.prm or None, keep_sentences=False)
 
 
 def _score_freval(job: ScoreJob) -> ScoreOutput:
     system = job.systems[0]
     inputs = freval_family.FrevalInputs(job.gold.path, system.path)
     keep = len(job.gold.systems) > 1
-    result = freval_family.run(inputs, _freval_settings(job.gold), job.limits, keep_counts=keep)
+    result = freval_family.run(
+        inputs, _bracket_settings(job.gold, freval_family.FrevalSettings), job.limits, keep_counts=keep
+    )
     values = freval_family.batch_values(result)
     return ScoreOutput(_rows(job, system.name, values, result.signature), result.per_sentence)
 
@@ -596,7 +575,7 @@ def run_pair_job(job: PairJob) -> tuple[BatchRow, ...]:
         b_attach = tuple(c for c in job.counts_b if isinstance(c, AttachCounts))
         ta, tb = attach_pair_tables(a_attach, b_attach)
     else:
-        config = freval_family.freval_config(_freval_settings(job.gold))
+        config = freval_family.freval_config(_bracket_settings(job.gold, freval_family.FrevalSettings))
         a_fr = tuple(c for c in job.counts_a if isinstance(c, FrevalCounts))
         b_fr = tuple(c for c in job.counts_b if isinstance(c, FrevalCounts))
         limit = max(freval_limit(a_fr, config), freval_limit(b_fr, config))
@@ -610,35 +589,22 @@ def run_pair_job(job: PairJob) -> tuple[BatchRow, ...]:
     )
 
 
-def _pair_jobs(jobs: Sequence[ScoreJob], outputs: Sequence[ScoreOutput]) -> list[PairJob]:
+def _pair_jobs(done: Sequence[tuple[ScoreJob, ScoreOutput]]) -> list[PairJob]:
     pairs: list[PairJob] = []
-    for gold_name in dict.fromkeys(j.gold.name for j in jobs):
+    for gold_name in dict.fromkeys(j.gold.name for j, _ in done):
         for metric in ("attach", "freval"):
-            done = [
-                (j, o)
-                for j, o in zip(jobs, outputs, strict=True)
-                if j.gold.name == gold_name and j.metric == metric
-            ]
-            for (ja, oa), (jb, ob) in combinations(done, 2):
+            same = [(j, o) for j, o in done if j.gold.name == gold_name and j.metric == metric]
+            for (ja, oa), (jb, ob) in combinations(same, 2):
+                a, b, signature = ja.systems[0].name, jb.systems[0].name, oa.rows[0].signature
+                scores = tuple(r.score for r in oa.rows)
                 pairs.append(
-                    PairJob(
-                        ja.gold,
-                        ja.metric,
-                        ja.systems[0].name,
-                        jb.systems[0].name,
-                        oa.counts,
-                        ob.counts,
-                        oa.rows[0].signature,
-                        ja.paired,
-                        tuple(r.score for r in oa.rows),
-                    )
+                    PairJob(ja.gold, ja.metric, a, b, oa.counts, ob.counts, signature, ja.paired, scores)
                 )
     return pairs
 
 
 J = TypeVar("J")
 R = TypeVar("R")
-Mapper = Callable[[Callable[[J], R], Sequence[J]], list[R]]
 
 
 def serial_map(fn: Callable[[J], R], items: Sequence[J]) -> list[R]:
@@ -677,18 +643,12 @@ def run_batch_outcome(
         else:
             failures.append(_failure(job, problem))
     results = mapper(run_score_job_kept if keep_going else run_score_job, runnable) if runnable else []
-    jobs: list[ScoreJob] = []
-    outputs: list[ScoreOutput] = []
-    for job, result in zip(runnable, results, strict=True):
-        if isinstance(result, ScoreOutput):
-            jobs.append(job)
-            outputs.append(result)
-        elif isinstance(result, JobFailure):
-            failures.append(result)
-    pair_jobs = _pair_jobs(jobs, outputs)
+    done = [(job, out) for job, out in zip(runnable, results, strict=True) if isinstance(out, ScoreOutput)]
+    failures += [out for out in results if isinstance(out, JobFailure)]
+    pair_jobs = _pair_jobs(done)
     tested = mapper(run_pair_job_kept if keep_going else run_pair_job, pair_jobs) if pair_jobs else []
     failures += [t for t in tested if isinstance(t, JobFailure)]
-    rows = [r for o in outputs for r in o.rows]
+    rows = [r for _, out in done for r in out.rows]
     rows += [r for t in tested if isinstance(t, tuple) for r in t if isinstance(r, BatchRow)]
     order = {g.name: i for i, g in enumerate(manifest.golds)}
     metric_order = {m: i for i, m in enumerate(METRICS)}
@@ -739,10 +699,8 @@ def _first_sentence(path: str, kind: _Reader, limits: Limits) -> None:
 
 
 def check_files(manifest: Manifest, limits: Limits = DEFAULT_LIMITS) -> dict[tuple[str, str], EvalcoreError]:
-    """Every file of the manifest read up to its first sentence with the reader of each metric
-    that uses it (CoNLL-U for attach, brackets for parseval and freval, either for tedeval; a
-    ``prm`` file whole): the files that fail, by (path, reader), in manifest order, each error
-    naming the file's line and the manifest's (``FILE:LINE: ... (system 'x' of gold 'g', M:L)``)."""
+    """Every file of the manifest read up to its first sentence with the reader of each metric that
+    uses it (docs/batch.md): the files that fail, by (path, reader), in manifest order."""
     bad: dict[tuple[str, str], EvalcoreError] = {}
     checked: set[tuple[str, str]] = set()
     for gold in manifest.golds:

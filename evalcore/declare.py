@@ -1,12 +1,6 @@
-"""Settings declared once (docs/architecture.md, "The registry of metric families").
-
-A family's settings are a frozen dataclass whose fields are made by :func:`setting`: each one
-carries its command-line flag (or none), its help, its deep-link key (or none), its default, the
-name of its keyword in the Python API, and, for a ``Literal`` type, its choices, read from the
-type with :func:`typing.get_args` (never spelled twice).  The faces are generated from it:
-:func:`add_arguments` gives a command its flags, :func:`from_namespace` the value back from the
-parsed command line, :func:`declared` lists the fields for the API, batch and the tests.  As
-:mod:`evalcore.limits` does for the limits.
+"""Settings declared once (docs/architecture.md, "The registry of metric families"): each field of a
+family's frozen settings dataclass made by :func:`setting` carries its flag, help, deep-link key,
+default, API keyword and (a ``Literal`` type's) choices; every face is generated from it.
 
 Start-up: this module imports nothing but the standard library.
 """
@@ -20,7 +14,7 @@ import types
 import typing
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 __all__ = [
     "Declared",
@@ -133,21 +127,19 @@ def add_arguments(
         target: argparse.ArgumentParser | argparse._MutuallyExclusiveGroup = p
         if d.option.negation is not None:
             target = p.add_mutually_exclusive_group()
+        kw: dict[str, Any] = {"dest": d.name, "help": d.option.help}
         if d.kind == "flag":
-            target.add_argument(flag, dest=d.name, action="store_true", help=d.option.help)
+            kw.update(action="store_true")
         elif d.kind == "choice":
-            target.add_argument(flag, dest=d.name, choices=d.choices, default=d.default, help=d.option.help)
+            kw.update(choices=d.choices, default=d.default)
         elif d.kind == "list":
-            metavar = d.option.metavar
-            target.add_argument(
-                flag, dest=d.name, action="append", default=[], metavar=metavar, help=d.option.help
-            )
+            kw.update(action="append", default=[], metavar=d.option.metavar)
         else:
-            convert: Callable[[str], object] = {"int": int, "float": float, "str": str}[d.kind]
             metavar = d.option.metavar or flag.lstrip("-").replace("-", "_").upper()
-            target.add_argument(
-                flag, dest=d.name, type=convert, default=d.default, metavar=metavar, help=d.option.help
+            kw.update(
+                type={"int": int, "float": float, "str": str}[d.kind], default=d.default, metavar=metavar
             )
+        target.add_argument(flag, **kw)
         if d.option.negation is not None:
             opposite, text = d.option.negation
             target.add_argument(opposite, dest=f"{d.name}_negated", action="store_true", help=text)

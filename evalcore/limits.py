@@ -1,21 +1,7 @@
-"""Resource limits: one policy for every reader, every command and the app (docs/robustness.md).
-
-Users load files they did not write, and the workbench serves several users
-at once, so nothing read from a file may grow without bound.  Every limit
-below has a default that real treebanks stay far below (the largest
-sentence of the shared data has 271 words and a tree 84 levels deep), a
-command-line flag and an environment variable to raise it, and one message
-when it is passed::
-
-    FILE:LINE: sentence has more than 2000 tokens (limit 2000; raise with --max-tokens or EVALCORE_MAX_TOKENS)
-
-The readers apply the limits *while streaming* (a sentence block is refused
-at the line that passes the limit, before more of it is read), so memory is
-bounded by the largest sentence allowed, not by the file.  :class:`Limits`
-is a frozen value passed down explicitly (no global state): the command line
-builds it from its flags and the environment (:func:`from_args`), the app
-from the environment (:meth:`Limits.from_env`), a library user with
-``Limits(...)`` or ``Limits().raised(...)``.
+"""Resource limits: one policy for every reader, every command and the app (docs/robustness.md,
+"Resource limits: one policy"): each limit has a default, a flag and an environment variable, one
+message when it is passed, and the readers apply them while streaming.  :class:`Limits` is a frozen
+value passed down explicitly (no global state).
 """
 
 from __future__ import annotations

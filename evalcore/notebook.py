@@ -1,13 +1,6 @@
-"""The writers behind :mod:`evalcore.display`: what a value shows in Jupyter, and its table.
-
-The same drawings as the app (:mod:`evalcore.render`): a dependency tree is the displaCy-style
-SVG of :func:`evalcore.render.svg.dep_svg`; a constituency tree, a function tree, a
-multi-function tree and a lattice are the app's Graphviz drawings (:mod:`evalcore.render.dot`,
-:mod:`evalcore.render.edits`) turned into SVG by Graphviz's ``dot`` (``None`` without it);
-one sentence's edit scripts (:class:`~evalcore.inspection.SentenceReport`) are the
-inspector's two marked trees per parse with the operations' table.  Result tables are the
-command line's (:mod:`evalcore.report`).  Every string from the data is escaped by
-:func:`evalcore.render.text.xml_escape` (SVG) or the DOT writers.
+"""The writers behind :mod:`evalcore.display`: what a value shows in Jupyter (docs/api.md), and its
+table: the app's drawings (:mod:`evalcore.render`; Graphviz's ``dot`` makes SVG, ``None`` without
+it) and the command line's tables (:mod:`evalcore.report`), every string from the data escaped.
 
 Everything is imported inside the functions: looking a writer up costs nothing at start-up.
 """
@@ -53,18 +46,9 @@ def result_dict(result: object) -> dict[str, object]:
     return document
 
 
-def _cell_html(cell: Cell, digits: int) -> str:
-    from evalcore.render.text import xml_escape
-
-    if cell is None:
-        return "N/A"
-    if isinstance(cell, float):
-        return f"{cell:.{digits}f}"
-    return xml_escape(str(cell))
-
-
 def _html_rows(headers: Sequence[str], rows: Sequence[Sequence[Cell]], digits: int) -> list[str]:
     from evalcore.render.text import xml_escape
+    from evalcore.report.tables import _fmt
 
     out = ["<thead><tr>" + "".join(f"<th>{xml_escape(h)}</th>" for h in headers) + "</tr></thead>", "<tbody>"]
     for row in rows:
@@ -72,7 +56,7 @@ def _html_rows(headers: Sequence[str], rows: Sequence[Sequence[Cell]], digits: i
         for c in row:
             number = isinstance(c, int | float) and not isinstance(c, bool)
             align = ' style="text-align:right"' if number else ""
-            cells.append(f"<td{align}>{_cell_html(c, digits)}</td>")
+            cells.append(f"<td{align}>{xml_escape(_fmt(c, digits))}</td>")
         out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</tbody>")
     return out
@@ -129,20 +113,6 @@ def svg(value: object) -> str | None:
     raise TypeError(f"no drawing for a {type(value).__name__}")
 
 
-def _script_rows(ted: object) -> tuple[tuple[str, ...], list[list[Cell]]]:
-    from evalcore.metrics.tedeval import SentenceTed
-
-    assert isinstance(ted, SentenceTed)
-    discounted = list(ted.discounted)
-    rows: list[list[Cell]] = []
-    for op in ted.script:
-        disc = op in discounted
-        if disc:
-            discounted.remove(op)
-        rows.append([str(op), "discounted" if disc else "counted"])
-    return ("operation", "status"), rows
-
-
 def _ted_line(ted: object) -> str:
     from evalcore.metrics.tedeval import SentenceTed
 
@@ -158,14 +128,14 @@ def report_html(value: object) -> str:
     operations; for a :class:`~evalcore.inspection.SentenceReport`, each parse's labeled script
     to the generalized gold drawn as the inspector draws it (deletions on the parse, insertions
     on the generalized gold, counted or discounted) with its operations."""
-    from evalcore.inspection import SentenceReport, operation_rows
+    from evalcore.inspection import SentenceReport, _with_discount, operation_rows
     from evalcore.metrics.tedeval import SentenceTed
     from evalcore.render.edits import marked_tree_dot
     from evalcore.render.text import xml_escape
 
     if isinstance(value, SentenceTed):
-        headers, rows = _script_rows(value)
-        body = "\n".join(_html_rows(headers, rows, 4))
+        rows = [[str(op), "discounted" if disc else "counted"] for op, disc in _with_discount(value)]
+        body = "\n".join(_html_rows(("operation", "status"), rows, 4))
         return (
             f'<div class="evalcore-script"><p>{xml_escape(_ted_line(value))}</p><table>{body}</table></div>'
         )

@@ -1,11 +1,5 @@
-"""The registry of metric families (docs/architecture.md, "The registry of metric families").
-
-Each family declares once its settings (a frozen dataclass of :func:`evalcore.declare.setting`
-fields), its inputs, one ``run(inputs, settings, limits) -> result`` that chooses the fast path
-itself, its writers in :mod:`evalcore.report` and its batch table (named numbers of its result).
-The faces dispatch through it: the command line's flags are generated from the settings, the API
-and batch call ``run``, the notebook finds a result's writers here (by the result's class name:
-nothing is imported to look a family up).
+"""The registry of metric families (docs/architecture.md, "The registry of metric families"): every
+face dispatches through it, and the notebook finds a result's writers here by the result's class name.
 
 Start-up: importing the registry imports the declarations only, never a metric or a writer.
 """

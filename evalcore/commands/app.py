@@ -1,14 +1,6 @@
-"""``evalcore app [--port N] [-- STREAMLIT OPTIONS]``: the workbench, from a checkout or the wheel.
-
-Runs ``streamlit run app.py`` in the folder :func:`evalcore.appdir.app_root` finds (the checkout,
-or the ``evalcore_app`` copy a wheel installs), bound to 127.0.0.1, headless, usage statistics
-off, with that folder's ``.streamlit/config.toml``.  The limit flags (``--max-tokens``...) reach
-the app as their ``EVALCORE_MAX_*`` variables.  Streamlit, graphviz and plotly are the ``[app]``
-extra: without them the command says so in one line and exits 2.  docs/app.md documents it.
-
-The server is a child process that ends with this one: on SIGINT, SIGTERM or SIGHUP it gets
-SIGTERM (then SIGKILL after :data:`STOP_GRACE` seconds), and on Linux the kernel kills it if this
-process dies any other way (SIGKILL included; :func:`evalcore.interrupts.die_with_parent`).
+"""``evalcore app [--port N] [-- STREAMLIT OPTIONS]``: the workbench, from a checkout or the wheel
+(docs/app.md).  The server is a child process that ends with this one (on a stop signal: SIGTERM,
+then SIGKILL after :data:`STOP_GRACE` seconds; :func:`evalcore.interrupts.die_with_parent`).
 """
 
 from __future__ import annotations
@@ -27,7 +19,6 @@ from evalcore.limits import LIMIT_SPECS, Limits
 __all__ = [
     "APP_MODULES",
     "STOP_GRACE",
-    "missing_modules",
     "register",
     "run",
     "serve",
@@ -62,11 +53,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(run=run)
 
 
-def missing_modules() -> list[str]:
-    """The modules of the ``[app]`` extra that are not installed."""
-    return [name for name in APP_MODULES if importlib.util.find_spec(name) is None]
-
-
 def streamlit_command(app_py: str, port: int, extra: list[str]) -> list[str]:
     """The ``streamlit run`` command line: loopback only, headless, no usage statistics."""
     options = extra[1:] if extra[:1] == ["--"] else extra
@@ -90,10 +76,8 @@ def streamlit_command(app_py: str, port: int, extra: list[str]) -> list[str]:
 
 def server_environment(limits: Limits, base: dict[str, str] | None = None) -> dict[str, str]:
     """The environment of the Streamlit server: ``base`` (default ``os.environ``), the limits'
-    ``EVALCORE_MAX_*`` variables, and ``MALLOC_ARENA_MAX=2`` unless it is set: glibc gives each
-    thread a heap arena of its own, Streamlit runs every script run in a thread, and memory freed
-    in one arena is not reused by another, so the memory of closed sessions stayed with the server
-    (docs/robustness.md, "App limits")."""
+    ``EVALCORE_MAX_*`` variables, and ``MALLOC_ARENA_MAX=2`` unless it is set (why: docs/robustness.md,
+    "App limits")."""
     env = dict(os.environ if base is None else base)
     env.setdefault("MALLOC_ARENA_MAX", "2")
     return {**env, **limits_environment(limits)}
@@ -105,7 +89,7 @@ def limits_environment(limits: Limits) -> dict[str, str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    missing = missing_modules()
+    missing = [name for name in APP_MODULES if importlib.util.find_spec(name) is None]
     if missing:
         return refuse(
             "app",

@@ -96,11 +96,9 @@ def _export(args: argparse.Namespace, schemes: list[Scheme], atlas: Atlas) -> No
     labeled = not args.export_unlabeled
     if atlas.cell(parse.name, target, labeled) is None:
         raise InputFormatError(f"--export-target: '{parse.name}' has no scripts against '{target}'")
-    golds = {s.name: s.gold for s in schemes}
-    gold = golds.get(target, scheme.gold)
-    ops = list(ops_of(atlas, parse.name, target, labeled))
+    gold = next((s.gold for s in schemes if s.name == target), scheme.gold)
     by_index: dict[int, list[ClassifiedOp]] = {}
-    for o in ops:
+    for o in ops_of(atlas, parse.name, target, labeled):
         by_index.setdefault(o.index, []).append(o)
     out = []
     for pos, (g, p) in enumerate(zip(gold.trees, parse.trees, strict=False)):
@@ -109,15 +107,9 @@ def _export(args: argparse.Namespace, schemes: list[Scheme], atlas: Atlas) -> No
             raise InputFormatError(
                 "--export-misc writes CoNLL-U: the exported file must be a dependency file"
             )
-        ned_ok = isinstance(g, DepTree) and isinstance(p, DepTree) and len(g.tokens) == len(p.tokens)
-        out.append(
-            misc_tree(
-                tree,
-                by_index.get(pos, ()),
-                ned_gold=g if ned_ok and isinstance(g, DepTree) else None,
-                ned_parse=p if ned_ok and isinstance(p, DepTree) else None,
-            )
-        )
+        same = isinstance(g, DepTree) and isinstance(p, DepTree) and len(g.tokens) == len(p.tokens)
+        ned = (g, p) if same and isinstance(g, DepTree) and isinstance(p, DepTree) else (None, None)
+        out.append(misc_tree(tree, by_index.get(pos, ()), ned_gold=ned[0], ned_parse=ned[1]))
     write_text(args.export_misc, misc_conllu(out))
     scripts = "labeled" if labeled else "unlabeled"
     say(

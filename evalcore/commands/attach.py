@@ -1,18 +1,7 @@
 """``evalcore attach GOLD SYSTEM``: UAS, LAS, label accuracy, undirected, NED (docs/attachment.md, "The five
-numbers").
-
-* Same tokens in both files: the streaming path of :func:`evalcore.metrics.attachment.attach_corpus`
-  (one sentence pair in memory), with ``--by`` / ``--confusion`` breakdowns summed in the same pass.
-* A SYSTEM of another tokenization, word segmentation or sentence split (a parse of the raw text):
-  found when the same-token path meets its first differing sentence; the files are then scored
-  by the CoNLL 2018 shared task's character alignment (:mod:`evalcore.metrics.conll18`), Tokens …
-  BLEX with precision, recall, F1 and aligned accuracy.  Options it cannot honour are refused.
-* ``--format conll18``: the CoNLL 2018 scorer's ``-v`` table, byte for byte, under its rules.
-* ``--bootstrap N``: percentile intervals of every score (sentences resampled, seeded);
-  ``GOLD A B``: both systems and each metric's paired approximate-randomization test (docs/tedeval.md, "The
-  cross-scheme experiment and significance").
-
-docs/attachment.md documents all three.
+numbers"): over the same tokens (streaming, with ``--by`` / ``--confusion``), by the CoNLL 2018
+character alignment for another tokenization, ``--format conll18``, ``--bootstrap N`` and
+``GOLD A B`` (docs/attachment.md documents all of them).
 """
 
 from __future__ import annotations
@@ -39,7 +28,7 @@ if TYPE_CHECKING:
 # The CoNLL 2018 alignment, the breakdowns and the resampling are imported by the paths that use
 # them, so that scoring the same tokens does not pay for them at start-up (tests/test_startup.py).
 
-__all__ = ["add_attach_arguments", "add_breakdown_arguments", "register", "run"]
+__all__ = ["register", "run"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -55,15 +44,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
             "confidence intervals; GOLD A B compares two systems (paired test of each metric)."
         ),
     )
-    add_attach_arguments(p)
-    add_breakdown_arguments(p)
-    add_arguments(p, Resampling)
-    p.set_defaults(run=run)
-
-
-def add_attach_arguments(p: argparse.ArgumentParser) -> None:
-    """GOLD, SYSTEM and the options of the corpus scores (declared by
-    :class:`~evalcore.families.attach.AttachSettings`), and ``--format``."""
     p.add_argument("gold", help="gold CoNLL-U / CoNLL-X file (.gz accepted)")
     p.add_argument(
         "system", help="system CoNLL-U / CoNLL-X file (same tokens, or another tokenization of the same text)"
@@ -82,20 +62,6 @@ def add_attach_arguments(p: argparse.ArgumentParser) -> None:
         default="text",
         help="conll18: the CoNLL 2018 scorer's -v table, under the scorer's own rules",
     )
-
-
-def _groupings(text: str) -> list[GroupBy]:
-    out: list[GroupBy] = []
-    for part in text.split(","):
-        key = part.strip()
-        if key not in GROUPINGS:
-            raise argparse.ArgumentTypeError(f"invalid grouping {key!r} (choose from {', '.join(GROUPINGS)})")
-        out.append(key)  # a GroupBy: checked against GROUPINGS just above
-    return out
-
-
-def add_breakdown_arguments(p: argparse.ArgumentParser) -> None:
-    """``--by`` (repeatable, or comma-separated) and ``--confusion``."""
     p.add_argument(
         "--by",
         type=_groupings,
@@ -110,6 +76,18 @@ def add_breakdown_arguments(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="the gold x system relation table and the head/label error classes; same tokens only",
     )
+    add_arguments(p, Resampling)
+    p.set_defaults(run=run)
+
+
+def _groupings(text: str) -> list[GroupBy]:
+    out: list[GroupBy] = []
+    for part in text.split(","):
+        key = part.strip()
+        if key not in GROUPINGS:
+            raise argparse.ArgumentTypeError(f"invalid grouping {key!r} (choose from {', '.join(GROUPINGS)})")
+        out.append(key)  # a GroupBy: checked against GROUPINGS just above
+    return out
 
 
 # options of evalcore's own definitions: the scorer's rules (conll18) take none of them

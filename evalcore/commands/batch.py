@@ -1,15 +1,7 @@
-"""``evalcore batch MANIFEST``: a shared task's evaluations in parallel, one tidy table (docs/batch.md).
-
-The manifest is read and checked whole first (a bad one: exit 2, ``MANIFEST:LINE: message``),
-then the first sentence of every file it names (:func:`evalcore.batch.check_files`); the
-evaluations then run on ``--jobs N`` local processes (:class:`concurrent.futures.ProcessPoolExecutor`)
-or, with ``--dask ADDRESS``, on an existing Dask cluster (``dask.distributed``, the ``[dask]``
-extra).  :mod:`evalcore.batch` makes the jobs; :mod:`evalcore.report.batch` writes the table.
-
-The first failed job stops the run, its workers with it (no table); ``--keep-going`` runs every
-other job and writes the table of those that finished.  Local workers ignore Ctrl-C and die with
-their parent (:mod:`evalcore.interrupts`): an interrupt, an error or a SIGKILL of this process
-leaves no worker behind.
+"""``evalcore batch MANIFEST``: a shared task's evaluations in parallel, one tidy table (docs/batch.md):
+on ``--jobs N`` local processes or, with ``--dask ADDRESS``, on a Dask cluster.  The first failed job
+stops the run and its workers (``--keep-going``: the others run); local workers ignore Ctrl-C and
+die with their parent (:mod:`evalcore.interrupts`).
 """
 
 from __future__ import annotations

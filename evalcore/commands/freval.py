@@ -1,9 +1,5 @@
 """``evalcore freval GOLD TEST``: PARSEVAL per fragment size, FLR / FLP / F1 (docs/freval.md, "FLR, FLP and
-F1").
-
-Brackets are extracted exactly as ``evalcore parseval`` (evalb) does, so
-``--max-size 1`` prints evalb's recall and precision.  The flags are generated from
-:class:`~evalcore.families.freval.FrevalSettings`; :func:`evalcore.families.freval.run` scores.
+F1"), brackets extracted as ``evalcore parseval`` (evalb) does.
 """
 
 from __future__ import annotations

@@ -1,14 +1,5 @@
 """``evalcore lattice GOLD PRED...``: joint segmentation + parsing evaluation (docs/lattice.md, "What is
-compared"; ACL 2012).
-
-SEGEVAL, token segmentation accuracy, TedEval over lattices (U/L) and the
-classic metric where it applies (on raw dependency input, CoNLL-U aligned
-by characters: the CoNLL 2018 scorer's aligned UAS/LAS F1), one row per
-predicted file: the scenario table of the paper (Tables 1–2).
-
-Streams: each prediction is read in step with the gold (and the lattice
-files), one sentence pair at a time; only the sums are kept, and every
-sentence's record only with ``--per-sentence``.
+compared"; ACL 2012): one row per predicted file, each read in step with the gold (streaming).
 """
 
 from __future__ import annotations
@@ -83,9 +74,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         return refuse("lattice", str(exc))
     preds = [named_path(p) for p in args.pred]
-    lattices: list[str | None] = list(args.pred_lattice)
-    if not lattices:
-        lattices = [None] * len(preds)
+    lattices: list[str | None] = [*args.pred_lattice] or [None] * len(preds)
     if len(lattices) != len(preds):
         raise InputFormatError(
             f"{len(preds)} predictions but {len(lattices)} --pred-lattice files (one per PRED, in order)",

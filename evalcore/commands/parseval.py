@@ -1,10 +1,6 @@
-"""``evalcore parseval GOLD TEST``: evalb's PARSEVAL, printed in evalb's own layout (docs/freval.md, "PARSEVAL
-as evalb computes it").
-
-The default output is evalb's report, line for line, so that it can be
-diffed with evalb's.  Error and skip sentences are also reported on stderr.
-The helpers here (the shared options, the problems on stderr) are used by
-``evalcore freval`` too.
+"""``evalcore parseval GOLD TEST``: evalb's PARSEVAL, printed in evalb's own layout line for line
+(docs/freval.md, "PARSEVAL as evalb computes it"); error and skip sentences also on stderr.  The
+shared options and the problems on stderr serve ``evalcore freval`` too.
 """
 
 from __future__ import annotations

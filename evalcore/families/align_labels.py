@@ -1,11 +1,5 @@
 """The align-labels family: a proposed map between the labels of two annotations of the same
-sentences (docs/labels.md), for ``evalcore tedeval --labels-map SCHEME=FILE``.
-
-:class:`AlignLabelsSettings` declares ``evalcore align-labels``'s settings (with
-:class:`LabelReading`'s), :class:`AlignInputs` the two annotations, and :func:`run` counts the
-labels on the same spans and proposes the map: the command line and the API call it
-(docs/architecture.md, "The registry of metric families").  Batch has no form of it: a manifest's
-gold is scored against systems, not aligned with another gold.
+sentences (docs/labels.md), for ``evalcore tedeval --labels-map SCHEME=FILE`` (no batch form).
 """
 
 from __future__ import annotations

@@ -1,22 +1,17 @@
-"""The discrepancy atlas (docs/atlas.md): every TedEval operation grouped by operation, head word,
-construction and span length, and the ranking of the parses under every metric with its tests.
-
-:class:`AtlasSettings` declares ``evalcore atlas``'s own settings (beyond the cross-scheme
-experiment's, which ``evalcore tedeval`` declares), :class:`AtlasInputs` the schemes and the
-experiment's configuration, :func:`run` builds the atlas and the ranking (the command line and the
-API call it) into an :class:`AtlasResult`.
+"""The discrepancy atlas family (docs/atlas.md): every TedEval operation grouped, and the ranking of
+the parses under every metric with its tests; its own settings beyond the experiment's.
 
 Start-up: the atlas and the ranking are imported when :func:`run` runs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from evalcore.declare import setting
 from evalcore.display import Tabular
+from evalcore.families.common import Warn
 from evalcore.limits import DEFAULT_LIMITS, Limits
 
 if TYPE_CHECKING:
@@ -28,7 +23,6 @@ if TYPE_CHECKING:
 __all__ = ["AtlasInputs", "AtlasResult", "AtlasSettings", "ranking_config", "run"]
 
 ExportSide = Literal["gold", "parse"]
-Warn = Callable[[str], None]
 
 
 @dataclass(frozen=True)

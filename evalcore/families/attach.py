@@ -1,11 +1,6 @@
 """The attachment family: UAS, LAS, label accuracy, undirected, NED (docs/attachment.md, "The five
 numbers"), with bootstrap intervals and the paired test of a second system (docs/tedeval.md, "The
-cross-scheme experiment and significance").
-
-:class:`AttachSettings` declares ``evalcore attach``'s settings (with :class:`Resampling`'s),
-:class:`AttachInputs` the gold and one or two systems, and :func:`run` scores them streaming, keeping
-every sentence's counts only when asked or when the resampling needs them: the command line, the API
-and batch all call it (docs/architecture.md, "The registry of metric families").
+cross-scheme experiment and significance"); docs/architecture.md, "The registry of metric families".
 
 Start-up: the metric's light module only (its ``Literal`` types); the rest when :func:`run` runs.
 """
@@ -17,7 +12,7 @@ from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING
 
 from evalcore.declare import InvalidSetting, check, declared, setting
-from evalcore.families.common import Resampling
+from evalcore.families.common import Resampling, numbers
 from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.metrics.attachment import AttachResult, PunctTags
 
@@ -26,6 +21,8 @@ if TYPE_CHECKING:
     from evalcore.metrics.attachment import AttachConfig
     from evalcore.resampling import Intervals, PairedComparison
     from evalcore.trees import DepTree
+
+OnPair = Callable[["DepTree", "DepTree"], object]
 
 __all__ = ["AttachInputs", "AttachOutcome", "AttachSettings", "attach_config", "batch_values", "run"]
 
@@ -113,33 +110,12 @@ def attach_config(settings: AttachSettings) -> AttachConfig:
     )
 
 
-def _score(
-    gold: InputSource,
-    system: InputSource,
-    names: tuple[str | None, str | None],
-    config: AttachConfig,
-    limits: Limits,
-    keep: bool,
-    on_pair: Callable[[DepTree, DepTree], object] | None = None,
-) -> AttachResult:
-    from evalcore.formats.conllu import read_conllu
-    from evalcore.metrics.attachment import attach_corpus
-
-    return attach_corpus(
-        read_conllu(gold, name=names[0], on_invalid="keep", limits=limits),
-        read_conllu(system, name=names[1], on_invalid="keep", limits=limits),
-        config,
-        per_sentence=keep,
-        on_pair=on_pair,
-    )
-
-
 def run(
     inputs: AttachInputs,
     settings: AttachSettings,
     limits: Limits = DEFAULT_LIMITS,
     *,
-    on_pair: Callable[[DepTree, DepTree], object] | None = None,
+    on_pair: OnPair | None = None,
 ) -> AttachOutcome:
     """The attachment scores of ``inputs`` over the same tokens, streaming (one sentence pair in
     memory; every sentence's counts kept only for ``per_sentence``, ``bootstrap`` or a second
@@ -147,21 +123,27 @@ def run(
     :class:`~evalcore.declare.InvalidSetting` for the others, and
     :class:`~evalcore.errors.MismatchError` where a system's tokens differ from the gold's.
     ``on_pair(gold, system)`` sees every scored pair of the first system."""
+    from evalcore.formats.conllu import read_conllu
+    from evalcore.metrics.attachment import attach_corpus
+
     boot = settings.bootstrap_settings()
     paired = settings.paired_settings()
     config = attach_config(settings)
+
+    def score(system: InputSource, name: str | None, keep: bool, seen: OnPair | None = None) -> AttachResult:
+        gold = read_conllu(inputs.gold, name=inputs.gold_name, on_invalid="keep", limits=limits)
+        test = read_conllu(system, name=name, on_invalid="keep", limits=limits)
+        return attach_corpus(gold, test, config, per_sentence=keep, on_pair=seen)
+
     keep = settings.per_sentence or boot is not None or inputs.system_b is not None
-    names = (inputs.gold_name, inputs.system_name)
-    a = _score(inputs.gold, inputs.system, names, config, limits, keep, on_pair)
+    a = score(inputs.system, inputs.system_name, keep, on_pair)
     b: AttachResult | None = None
     ivs: Intervals | None = None
     cmp: PairedComparison | None = None
     if inputs.system_b is not None:
         from evalcore.resampling import attach_pair_tables, compare
 
-        b = _score(
-            inputs.gold, inputs.system_b, (inputs.gold_name, inputs.system_b_name), config, limits, True
-        )
+        b = score(inputs.system_b, inputs.system_b_name, True)
         ta, tb = attach_pair_tables([c for _, c in a.per_sentence], [c for _, c in b.per_sentence])
         cmp = compare(ta, tb, paired, boot)
     elif boot is not None:
@@ -176,5 +158,4 @@ def run(
 
 def batch_values(result: AttachResult) -> tuple[tuple[str, float], ...]:
     """The named numbers of a batch table's rows: the five scores."""
-    s = result.score
-    return (("uas", s.uas), ("las", s.las), ("label", s.label), ("undirected", s.undirected), ("ned", s.ned))
+    return numbers(result.score, "uas", "las", "label", "undirected", "ned")

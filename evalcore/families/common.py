@@ -1,17 +1,14 @@
 """Settings several families share, declared once (docs/architecture.md, "The registry of metric
-families").
-
-:class:`Resampling` is ``--bootstrap``, ``--level``, ``--shuffles`` and ``--seed`` (docs/tedeval.md, "The
-cross-scheme experiment and significance"); :class:`LabelReading` is how bracket labels become label
-sets (docs/tedeval.md, "Multi-function trees (2012 protocol)" and "Category labels").  A family's settings
-inherit them (they are plain frozen dataclasses, without slots, so that a family may inherit several);
-a family whose flag says something else redeclares the field with its own help, keeping its place.
+families"): :class:`Resampling` (docs/tedeval.md, "The cross-scheme experiment and significance") and
+:class:`LabelReading` (docs/tedeval.md, "Multi-function trees (2012 protocol)" and "Category labels").
+They are plain frozen dataclasses, without slots, so that a family may inherit several.
 
 Start-up: this module imports the declarations only; :mod:`evalcore.resampling` when a value asks.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -20,7 +17,14 @@ from evalcore.declare import setting
 if TYPE_CHECKING:
     from evalcore.resampling import BootstrapSettings, PairedTestSettings
 
-__all__ = ["LabelReading", "Resampling"]
+__all__ = ["LabelReading", "Resampling", "Warn", "numbers"]
+
+Warn = Callable[[str], None]
+
+
+def numbers(value: object, *names: str) -> tuple[tuple[str, float], ...]:
+    """The named numbers of a batch table's rows: ``value``'s attributes ``names``."""
+    return tuple((name, getattr(value, name)) for name in names)
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,5 @@
 """The FREVAL family: PARSEVAL per fragment size, FLR / FLP / F1 (docs/freval.md, "FLR, FLP and F1";
-Bastings & Sima'an 2014).
-
-:class:`FrevalSettings` declares ``evalcore freval``'s settings: the bracket extraction it shares with
-PARSEVAL (:class:`~evalcore.families.parseval.Extraction`), the fragment sizes and their weights, and
-the bootstrap and paired test (:class:`~evalcore.families.common.Resampling`).  :class:`FrevalInputs`
-is a gold, a parse and, optionally, a second parse of the same gold; :func:`run` scores them (the
-command line, the API and batch all call it) and :func:`freval_config` gives the metric's
-configuration of a settings value (the workbench's too).
+Bastings & Sima'an 2014); docs/architecture.md, "The registry of metric families".
 
 Start-up: the metric is imported when :func:`run` runs.
 """
@@ -18,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from evalcore.declare import check, setting
-from evalcore.families.common import Resampling
+from evalcore.families.common import Resampling, Warn, numbers
 from evalcore.families.parseval import Extraction, extraction_config
 from evalcore.limits import DEFAULT_LIMITS, Limits
 
@@ -30,8 +23,6 @@ if TYPE_CHECKING:
     from evalcore.resampling import Intervals
 
 __all__ = ["FrevalInputs", "FrevalSettings", "alpha_weights", "batch_values", "freval_config", "run"]
-
-Warn = Callable[[str], None]
 
 
 @dataclass(frozen=True)
@@ -183,5 +174,4 @@ def _resampled(
 
 def batch_values(result: FrevalResult) -> tuple[tuple[str, float], ...]:
     """The named numbers of a batch table's rows: FLR, FLP and their F1."""
-    s = result.score
-    return (("flr", s.flr), ("flp", s.flp), ("f1", s.f1))
+    return numbers(result.score, "flr", "flp", "f1")

@@ -1,12 +1,5 @@
-"""The joint segmentation and parsing family (ACL 2012; docs/lattice.md, "What is compared").
-
-:class:`LatticeSettings` declares ``evalcore lattice``'s settings (the tag column, the protocol of
-dependency → function trees, the scenario, the averaging, the bootstrap shared through
-:mod:`evalcore.families.common`), :class:`LatticeInputs` one prediction with its gold and lattice
-files, and :func:`run` scores it (SEGEVAL, token accuracy, TedEval over lattices and the classic
-metric where it applies): the command line (once per prediction) and the API call it
-(docs/architecture.md, "The registry of metric families").  Batch does not take this family: a
-prediction may need its own lattice file, which a manifest's systems do not name.
+"""The joint segmentation and parsing family (ACL 2012; docs/lattice.md, "What is compared");
+docs/architecture.md, "The registry of metric families" (batch does not take it).
 
 Start-up: the metric is imported when :func:`run` runs.
 """
@@ -28,7 +21,7 @@ if TYPE_CHECKING:
     from evalcore.lattice.reading import FileInput
     from evalcore.metrics.joint import JointConfig, JointResult, SentenceJoint
 
-__all__ = ["LatticeInputs", "LatticeSettings", "joint_config", "run"]
+__all__ = ["LatticeInputs", "LatticeSettings", "file_input", "joint_config", "run"]
 
 Detected = Literal["auto", Scenario]
 """The scenario to score: detected from the data (``auto``), or one of :data:`Scenario`."""
@@ -81,7 +74,8 @@ class LatticeInputs:
     ambiguity_name: str | None = None
 
 
-def _file(source: InputSource, name: str | None) -> FileInput:
+def file_input(source: InputSource, name: str | None) -> FileInput:
+    """A lattice reader's input: a path, or in-memory text with its name in messages."""
     from evalcore.lattice.reading import InMemoryFile
 
     if isinstance(source, str | os.PathLike):
@@ -104,14 +98,9 @@ def run(
     on_sentence: Callable[[SentenceJoint], None] | None = None,
     names: tuple[str, str, str] = ("ambiguity_lattice", "gold_lattice", "pred_lattice"),
 ) -> JointResult:
-    """The joint evaluation of ``inputs.pred`` against ``inputs.gold`` (raises ``ValueError`` for a
-    bootstrap out of range, before any file is read).
-
-    Both files are read in step (with their lattice files), one sentence pair at a time; every
-    sentence's record is kept only with ``per_sentence``, and ``on_sentence`` sees each.  Raw
-    dependency input gets the CoNLL 2018 scorer's aligned UAS/LAS (docs/lattice.md, "The classic
-    metric").  With ``bootstrap``, the result holds each score's percentile interval.  ``names``: how
-    messages name the ambiguity, gold and predicted lattices."""
+    """The joint evaluation of ``inputs.pred`` against ``inputs.gold``, streaming (docs/lattice.md;
+    ``ValueError`` for a bootstrap out of range, before any file is read).  ``on_sentence`` sees every
+    sentence's record; ``names``: how messages name the ambiguity, gold and predicted lattices."""
     from evalcore.errors import InputFormatError
     from evalcore.formats.lattice import read_lattices
     from evalcore.lattice.reading import PairStream
@@ -133,8 +122,8 @@ def run(
     if inputs.ambiguity is not None:
         ambiguity = read_lattices(inputs.ambiguity, name=inputs.ambiguity_name, limits=limits)
     stream = PairStream(
-        _file(inputs.gold, inputs.gold_name),
-        _file(inputs.pred, inputs.pred_name),
+        file_input(inputs.gold, inputs.gold_name),
+        file_input(inputs.pred, inputs.pred_name),
         gold_lattice=inputs.gold_lattice,
         pred_lattice=inputs.pred_lattice,
         options=config.read_options,

@@ -1,10 +1,5 @@
-"""The PARSEVAL family: evalb's bracket scores (docs/freval.md; Black et al. 1991, evalb's README).
-
-:class:`Extraction` declares how brackets are read and extracted (shared with FREVAL),
-:class:`ParsevalSettings` the rest of ``evalcore parseval``'s settings, :class:`BracketInputs`
-the two files, and :func:`run` computes the result, taking the count-only path
-(:func:`~evalcore.metrics.parseval.parseval_rows`) whenever it computes the same numbers: the
-command line, the API and batch all call it (docs/architecture.md).
+"""The PARSEVAL family: evalb's bracket scores (docs/freval.md; Black et al. 1991, evalb's README),
+declared once for every face (docs/architecture.md, "The registry of metric families").
 
 Start-up: the metric is imported when :func:`run` runs.
 """
@@ -17,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from evalcore.declare import check, setting
+from evalcore.families.common import Warn, numbers
 from evalcore.limits import DEFAULT_LIMITS, Limits
 
 if TYPE_CHECKING:
@@ -35,7 +31,6 @@ __all__ = [
 
 Layout = Literal["auto", "line", "tree"]
 EvalbVersion = Literal["2006", "1997"]
-Warn = Callable[[str], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,12 +223,5 @@ def run(
 
 def batch_values(result: ParsevalResult) -> tuple[tuple[str, float], ...]:
     """The named numbers of a batch table's rows: evalb's ``-- All --`` scores."""
-    a = result.all
-    return (
-        ("recall", a.recall),
-        ("precision", a.precision),
-        ("f1", a.f1),
-        ("complete_match", a.complete_match),
-        ("average_crossing", a.average_crossing),
-        ("tagging_accuracy", a.tagging_accuracy),
-    )
+    names = ("recall", "precision", "f1", "complete_match", "average_crossing", "tagging_accuracy")
+    return numbers(result.all, *names)

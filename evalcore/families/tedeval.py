@@ -1,11 +1,5 @@
-"""The cross-scheme TedEval family (docs/tedeval.md, "Definitions"; EMNLP 2011, EACL 2012).
-
-:class:`TedevalSettings` declares ``evalcore tedeval``'s settings (the conversion, the averaging,
-the significance test, the bootstrap and label reading, shared with other families through
-:mod:`evalcore.families.common`), :class:`TedevalInputs` the schemes (each one's gold and parses),
-and :func:`run` runs the experiment: the command line, the API and batch all call it
-(docs/architecture.md, "The registry of metric families").  Files named by path are streamed, one
-sentence at a time, as the experiment reads them.
+"""The cross-scheme TedEval family (docs/tedeval.md, "Definitions"; EMNLP 2011, EACL 2012);
+docs/architecture.md, "The registry of metric families".
 
 Start-up: the experiment is imported when :func:`run` runs.
 """
