@@ -419,7 +419,6 @@ LINE_OR_TREE = st.one_of(
     st.integers(0, 2),
     st.sampled_from([Limits(), Limits(depth=4)]),
 )
-@pytest.mark.slow
 def test_parseval_rows_counts_as_parseval_lines(
     pairs: list[tuple[str, str, bool]],
     config: ParsevalConfig,
@@ -436,7 +435,6 @@ def test_parseval_rows_counts_as_parseval_lines(
     assert fast == slow
 
 
-@pytest.mark.slow
 def test_parseval_rows_on_the_wsj_sample_as_parseval_lines(tmp_path: Path) -> None:
     data = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
     if not (data / "ptb_wsj_sample").is_dir():
