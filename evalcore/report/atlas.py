@@ -141,11 +141,9 @@ _CELL_KEYS = ("parse", "scheme", "target", "labeled")
 def atlas_json(
     atlas: Atlas, ranking: Ranking | None = None, *, per_sentence: bool = False
 ) -> dict[str, object]:
-    out: dict[str, object] = {
-        "signature": atlas.signature,
-        "sentences": atlas.sentences,
-        "skipped_mismatched": atlas.skipped_mismatched,
-        "skipped_invalid": atlas.skipped_invalid,
+    out: dict[str, object] = pick(
+        atlas, "signature", "sentences", "skipped_mismatched", "skipped_invalid"
+    ) | {
         "cells": [pick(c, *_CELL_KEYS, "delta", "norm", "score") for c in atlas.cells],
         "groups": [
             pick(c, *_CELL_KEYS)

@@ -54,10 +54,7 @@ def attach_json(
         from evalcore.report.resampling import intervals_json
 
         out |= intervals_json(intervals)
-    out |= {
-        "tokens": s.tokens,
-        "sentences": s.sentences,
-        "skipped": s.skipped,
+    out |= pick(s, "tokens", "sentences", "skipped") | {
         "excluded_by_length": s.excluded,
         "signature": _signature(result, intervals),
     }

@@ -28,15 +28,17 @@ def _signature(result: ExperimentResult, intervals: Intervals | None) -> str:
     return with_settings(result.signature, intervals.settings.items()[:2])  # the seed is the test's
 
 
-def _fmt_cell(row: Row, parse: str, digits: int = 4) -> str:
+def _fmt_cell(row: Row, parse: str, best: str = "{}*", unsure: str = "?") -> str:
+    """A cell's score (4 decimals) marked as ``best`` in its row (a format of the text) and ``unsure``
+    where it is not significantly different from the best."""
     cell = row.cell(parse)
     if cell is None:
         return ""
-    text = f"{cell.score:.{digits}f}"
+    text = f"{cell.score:.4f}"
     if parse in row.best and len(row.cells) > 1:
-        text += "*"
+        text = best.format(text)
     if row.not_significant_with_best(parse):
-        text += "?"
+        text += unsure
     return text
 
 
@@ -95,23 +97,8 @@ def latex_table(result: ExperimentResult) -> str:
         " & ".join(["Gold", "Metric", *(latex_escape(p) for p, _ in result.parses)]) + r" \\",
         "\\hline",
     ]
-    last = None
-    for row in result.rows:
-        cells = []
-        for p, _ in result.parses:
-            c = row.cell(p)
-            if c is None:
-                cells.append("")
-                continue
-            text = f"{c.score:.4f}"
-            if p in row.best and len(row.cells) > 1:
-                text = f"\\textbf{{{text}}}"
-            if row.not_significant_with_best(p):
-                text += "$^?$"
-            cells.append(text)
-        label = latex_escape(row.against) if row.against != last else ""
-        last = row.against
-        out.append(" & ".join([label, row.metric, *cells]) + r" \\")
+    for label, *cells in _rows(result, lambda row, p: _fmt_cell(row, p, "\\textbf{{{}}}", "$^?$")):
+        out.append(" & ".join([latex_escape(label), *cells]) + r" \\")
     out += ["\\hline", "\\end{tabular}", f"% {result.signature}"]
     return "\n".join(out) + "\n"
 
@@ -170,14 +157,11 @@ def result_json(
                 iv = intervals.get(cell_name(row.against, row.metric, cell.parse))
                 entry |= {"low": iv.low, "high": iv.high}
             rows.append(entry | {"best": cell.parse in row.best, "significant_vs": vs})
-    out: dict[str, object] = {
-        "signature": _signature(result, intervals),
-        "sentences": result.sentences,
-        "skipped_mismatched": result.skipped_mismatched,
-        "skipped_invalid": result.skipped_invalid,
-        "parses": [{"parse": p, "scheme": s} for p, s in result.parses],
-        "rows": rows,
-    }
+    out: dict[str, object] = (
+        {"signature": _signature(result, intervals)}
+        | pick(result, "sentences", "skipped_mismatched", "skipped_invalid")
+        | {"parses": [{"parse": p, "scheme": s} for p, s in result.parses], "rows": rows}
+    )
     if intervals is not None:
         out["bootstrap"] = bootstrap_json(intervals.settings)
     if per_sentence:
