@@ -7,18 +7,10 @@ control and bidi-control characters visible as escape text, then escapes
 attribute *name*, in a ``style`` or in a path.  The output is a standalone,
 well-formed SVG document without scripts, usable inline in HTML.
 
-Arc status is drawn with colour *and* line pattern (colour is never the only
-cue) and exposed as CSS classes for tests and styling:
-
-=================  ========================  ==========================================
-class              drawing                   meaning
-=================  ========================  ==========================================
-``arc-plain``      dark grey, solid          no gold to compare with
-``arc-correct``    dark grey, solid          right head and right label
-``arc-wrong-head`` red, dashed, wider        the head differs from the gold head
-``arc-wrong-label`` orange, dotted, wider;   right head, label differs; the label reads
-                   orange label              ``obl (gold obj)``
-=================  ========================  ==========================================
+Arc status is drawn with colour *and* line pattern, as docs/app.md, "How to read a dependency
+drawing" shows them (:data:`STATUS_STYLES`; colour is never the only cue), and exposed as the CSS
+classes ``arc-plain``, ``arc-correct``, ``arc-wrong-head`` and ``arc-wrong-label`` for tests and
+styling.
 
 Words whose text is right-to-left get ``direction="rtl"`` and
 ``unicode-bidi="embed"`` so that Hebrew or Arabic forms (with their
