@@ -30,16 +30,13 @@ __all__ = [
 ]
 
 _MODULE_OF = {
-    "parse_conllu": "conllu",
-    "read_conllu": "conllu",
-    "write_conllu": "conllu",
-    "read_lattices": "lattice",
-    "read_tokens": "lattice",
-    "write_lattices": "lattice",
-    "write_tokens": "lattice",
-    "parse_ptb": "ptb",
-    "read_ptb": "ptb",
-    "write_ptb": "ptb",
+    name: module
+    for module, names in (
+        ("conllu", ("parse_conllu", "read_conllu", "write_conllu")),
+        ("lattice", ("read_lattices", "read_tokens", "write_lattices", "write_tokens")),
+        ("ptb", ("parse_ptb", "read_ptb", "write_ptb")),
+    )
+    for name in names
 }
 
 

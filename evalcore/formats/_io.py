@@ -1,24 +1,12 @@
-"""Line input shared by every reader: paths, gzip, uploaded bytes, BOM, CRLF, resource limits.
+"""Line input shared by every reader: paths, gzip, uploaded bytes, BOM, CRLF, resource limits
+(docs/formats.md, "Common to every reader"; CR-only line ends: docs/decisions.md).
 
 ``iter_lines`` yields ``(lineno, text)`` with 1-based line numbers and the line
-end stripped.  Text must be UTF-8 (a BOM is accepted); anything else is an
-:class:`InputFormatError` naming the line.  So is a corrupt or truncated gzip
-stream (the line is the first one that could not be decompressed) and a
-carriage return inside a line (a file with CR-only line ends would otherwise
-read as one line), unless the reader asks for ``cr_ends``: then a lone CR ends
-a line, as in Python's universal newlines, which the CoNLL 2018 scorer reads
-with (docs/decisions.md: the CoNLL-U family reads so, bracketed files do not).
-
-Input is read in chunks of :data:`CHUNK` bytes, after decompression, and the
-limits of :class:`evalcore.limits.Limits` are applied as the bytes arrive:
-decompressed bytes and lines of the file, bytes of a line.  A gzip bomb
-therefore costs at most the limit, never the size it would expand to.
-:func:`blocks` groups lines into blank-line separated sentence blocks under
-the block limits (lines and bytes of one block), refusing a block at the
-line that passes the limit.
-
-``shown`` shortens a piece of input quoted in an error message, so that a
-hostile file cannot make a message of megabytes.
+end stripped.  Input is read in chunks of :data:`CHUNK` bytes, after decompression, and the
+limits of :class:`evalcore.limits.Limits` are applied as the bytes arrive, so a gzip bomb
+costs at most the limit.  :func:`blocks` groups lines into blank-line separated sentence blocks
+under the block limits, refusing a block at the line that passes the limit.  ``shown`` shortens
+a piece of input quoted in an error message.
 """
 
 from __future__ import annotations

@@ -20,8 +20,6 @@ from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.trees import DepTree, Tree
 
 __all__ = [
-    "BRACKET_SUFFIXES",
-    "CONLL_SUFFIXES",
     "SUFFIX_FORMATS",
     "SuffixFormat",
     "read_trees",
@@ -59,9 +57,6 @@ SUFFIX_FORMATS: Mapping[str, SuffixFormat] = MappingProxyType(
     }
 )
 """Every file suffix evalcore knows (lower case), and the format it means."""
-
-BRACKET_SUFFIXES = frozenset(k for k, v in SUFFIX_FORMATS.items() if v == "ptb")
-CONLL_SUFFIXES = frozenset(k for k, v in SUFFIX_FORMATS.items() if v == "conllu")
 
 Kind = Literal["conll", "brackets"]
 

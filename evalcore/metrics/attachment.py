@@ -5,11 +5,8 @@ system head is its gold head, a gold child of it (undirected), or its gold
 grandparent.  ROOT is the grandparent of a token attached to the root word,
 so an edge flip at the top of the tree is neutralized like any other.
 
-Punctuation is decided on the *gold* token; ``no_punct`` only leaves such
-tokens out of the counts, heads are never changed.  Which tags are punctuation:
-:func:`is_punct` (docs/attachment.md), or with ``punct_tags="nedpl"`` the tags
-NED.pl takes for punctuation (:data:`NEDPL_PUNCT`), for the NED paper's WSJ10
-tables.
+Punctuation (decided on the *gold* token; only the counts change): docs/attachment.md,
+"Punctuation" -- :func:`is_punct`, or NED.pl's tags with ``punct_tags="nedpl"`` (:data:`NEDPL_PUNCT`).
 """
 
 from __future__ import annotations

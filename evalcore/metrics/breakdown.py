@@ -1,27 +1,11 @@
-"""MaltEval-style breakdowns of attachment scores, and the relation confusion table (docs/attachment.md, "The
-five numbers").
+"""MaltEval-style breakdowns of attachment scores, and the relation confusion table (docs/attachment.md,
+"Breakdowns and confusion (``--by``, ``--confusion``)": the groupings, their bins, and why a property
+is read on the gold tree for recall and on the system tree for precision, as in MaltEval, Nilsson &
+Nivre 2008, and the CoNLL-X ``eval.pl``).
 
-A breakdown groups the counted tokens of same-tokenization sentence pairs by one property and
-counts, per group, what :func:`evalcore.metrics.attachment.judge_tokens` says of them, so the
-per-group counts add up exactly to the corpus counts of ``evalcore attach``.  As in MaltEval
-(Nilsson & Nivre 2008) and the CoNLL-X ``eval.pl``, a property that the system can get wrong
-(relation, arc distance, direction, depth, projectivity, UPOS) is read twice:
-
-* on the **gold** tree for recall: of the tokens whose gold property is G, how many have the
-  right head (UAS), head and relation (LAS), relation (label);
-* on the **system** tree for precision: of the tokens whose system property is G, how many are
-  right.  F1 combines the two LAS figures.
-
-Sentence length is the gold sentence's in counted tokens (without punctuation under
-``--no-punct``, as ``--max-len`` counts them; the same on both sides).  Bins: arc distance as
-``eval.pl`` prints it (``root``, ``1``, ``2``, ``3-6``, ``7+``), sentence length by tens
-(``1-10`` … ``51+``), depth (arcs from the root: the root word is 1) ``1`` … ``6``, ``7+``;
-direction ``root``, ``left`` (the head precedes the dependent), ``right``; ``projective`` /
-``non-projective`` arcs (some word between head and dependent is not dominated by the head).
-A token on a cycle of an invalid system tree has depth and projectivity ``cycle``.
-
-The confusion table counts (gold relation, system relation) pairs over counted tokens, and the
-head/label error classes: both right, right head wrong label, wrong head right label, both wrong.
+Every group counts what :func:`evalcore.metrics.attachment.judge_tokens` says of its counted tokens,
+so the per-group counts add up exactly to the corpus counts of ``evalcore attach``.  A token on a
+cycle of an invalid system tree has depth and projectivity ``cycle``.
 """
 
 from __future__ import annotations

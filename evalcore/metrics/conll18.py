@@ -1,28 +1,8 @@
 """The CoNLL 2018 shared-task evaluation (Zeman et al. 2018, §2; the official ``conll18_ud_eval.py``).
 
-Gold and system are aligned over the *whole document* by characters: the
-concatenated token FORMs (without any Unicode ``Zs`` space) must be the same
-text, each token is a character span of it, and tokens, sentences and words
-may differ between the files.
-
-* **Tokens**, **Sentences**: spans that start and end at the same characters.
-* **Words**: outside multiword tokens, a gold and a system word align when
-  their spans are equal.  Around multiword tokens the scorer takes the
-  smallest *multiword span* that holds whole multiword tokens of both files
-  and aligns the words inside by the LCS of their lower-cased FORMs.
-* **UPOS, XPOS, UFeats, AllTags, Lemmas, UAS, LAS** over aligned words:
-  precision = correct / system words, recall = correct / gold words,
-  F1 = 2·correct / (gold + system), aligned accuracy = correct / aligned.
-  DEPREL subtypes are ignored (``nmod:poss`` = ``nmod``; ``deprel_base=False``
-  compares them as written, as ``evalcore attach`` does by default), FEATS keep only the
-  universal features, a head is right when the system head is aligned to the
-  gold head (or both are the root), a lemma is right when the gold lemma is
-  ``_`` or equal.  Punctuation and the root word count like any word.
-* **CLAS, MLAS, BLEX** count only words with a *content* relation (gold words
-  for recall and aligned accuracy, system words for precision).  MLAS also
-  needs UPOS, universal FEATS and the *functional children* (``aux cop mark
-  det clf case cc``; each with its head, relation, UPOS and FEATS) right;
-  BLEX the lemma.  Words with another relation (``punct`` …) count nowhere.
+The character alignment of the whole document, the 13 rows and the errors are those of
+docs/attachment.md, "A system of another tokenization (the CoNLL 2018 alignment)";
+``deprel_base=False`` compares DEPRELs as written, as ``evalcore attach`` does by default.
 
 Everything is computed as additive counts (:class:`Conll18Counts`) then
 scored (:func:`score`).  Both files are streamed in document order: the

@@ -2,14 +2,10 @@
 "Scenarios").
 
 For one predicted file against gold: SEGEVAL (U/L) and token segmentation
-accuracy, lattice TedEval (U/L), and the classic metric where it applies --
-attachment scores (dependency) or PARSEVAL (constituency), when the
-segmentation is the gold one (scenarios *gold* and *predicted*); for *raw*
-dependency input aligned by characters (CoNLL-U), the CoNLL 2018 scorer's
-aligned UAS/LAS F1 (:func:`with_aligned_attachment`), else "N/A".
-Scenarios: *gold* = gold segmentation and tags, *predicted* = gold
-segmentation with predicted tags, *raw* = predicted segmentation and tags.
-The scenario is detected from the data (and may be stated by the user).
+accuracy, lattice TedEval (U/L), and the classic metric where it applies
+(docs/lattice.md, "The classic metric"; on *raw* CoNLL-U input
+:func:`with_aligned_attachment`), in the scenario detected from the data
+(docs/lattice.md, "Scenarios"; it may be stated by the user).
 
 Counts then score: every sentence contributes :class:`SegCounts`,
 :class:`LatticeTedCounts` and the classic counts; corpus scores come from

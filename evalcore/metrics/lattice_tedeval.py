@@ -2,16 +2,8 @@
 
     TEDEVAL(p, g) = 1 − TED(p, g) / (|p| + |g| − 2)
 
-TED is the general ordered tree edit distance (:mod:`evalcore.ted.general`)
-with ADD and DEL of internal nodes and of lexemes, each costing 1, and no
-relabel.  Two lexemes match only if they belong to the same space-delimited
-token (token id, or alignment block) and have equal segment and tag; without
-token ids (bare brackets) by segment, tag and order.  Internal nodes match if
-their labels are equal.  The roots are always mapped to each other and never
-counted (hence −2).  Unlabeled: internal labels and tags ignored.
-
-Corpus score: global average ``1 − ΣTED / Σ(|p| + |g| − 2)``; the mean of
-sentence scores with ``average="sentence"``.
+TED (:mod:`evalcore.ted.general`), what matches what, and the corpus averages are those of the
+docs section above; lexemes without token ids (bare brackets) match by segment, tag and order.
 
 Cost.  The general algorithm needs about :data:`TED_BYTES_PER_CELL` ×
 (|p| + 1) × (|g| + 1) bytes (and time in proportion): 2,000-node trees take

@@ -1,13 +1,9 @@
 """Graphviz DOT writers: ordered trees, multi-function trees, lattices, dependency drawings.
 
-Escaping (see :mod:`evalcore.render.text`): every label is a Graphviz
-*HTML-like* label ``<...>`` whose body is XML-escaped after control and bidi
-characters were made visible, so ``<``, ``>``, ``&``, quotes, ``{}``, ``[]``,
-``;``, backslashes and newlines in the data are drawn literally and never end
-a statement, open an attribute list or act as ``\\N``-style escapes.  Node
-names are generated (``n0``, ``s3``, ``w5``), never taken from the data; the
-only other strings are our own constants.  The output is accepted by ``dot``
-(tested with the real binary).
+Escaping (docs/app.md, "Safety of drawings"; :mod:`evalcore.render.text`): every label is a
+Graphviz *HTML-like* label ``<...>``, XML-escaped after control and bidi characters were made
+visible; node names are generated (``n0``, ``s3``, ``w5``), never taken from the data.  The output
+is accepted by ``dot`` (tested with the real binary).
 
 Writers:
 

@@ -3,10 +3,7 @@ docs/lattice.md, "TEDEVAL over lattices") -- pure data to DOT.
 
 * :func:`marked_tree_dot` -- a parse's function tree with its deletions (and
   2011 relabelings), or the generalized gold with the insertions, each marked
-  *counted* (charged: bold, double border) or *discounted* (also in the own
-  gold's script: grey, dashed, filled).  The node text says what happens to
-  each label: ``−obj`` (deleted), ``+hd`` (inserted), ``vg→prep`` (relabeled);
-  in a node that has both kinds, the discounted ones are in parentheses.
+  *counted* or *discounted* and named in the node text as :data:`EDIT_LEGEND` tells the reader.
 * :func:`lattice_ted_dots` -- the two trees of lattice TedEval (ACL 2012),
   lexemes on the bottom line, unmapped nodes marked deleted (parse) or
   inserted (gold).

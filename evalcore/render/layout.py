@@ -342,13 +342,9 @@ def _ports(xs: Sequence[float], sides: tuple[_Sides, _Sides], s: LayoutStyle) ->
     left_arcs, right_arcs = sides
     port: dict[tuple[int, int], float] = {}
     for w in range(1, len(xs)):
-        for k, (_, dep) in enumerate(sorted(left_arcs[w])):
-            # shortest arc leftmost: k = 0 -> furthest out
-            m = len(left_arcs[w])
-            port[(w, dep)] = xs[w] - s.port_step * (m - k)
-        for k, (_, dep) in enumerate(sorted(right_arcs[w])):
-            m = len(right_arcs[w])
-            port[(w, dep)] = xs[w] + s.port_step * (m - k)
+        for arcs, side in ((left_arcs[w], -1), (right_arcs[w], 1)):
+            for k, (_, dep) in enumerate(sorted(arcs)):  # k = 0 (the shortest arc): furthest out
+                port[(w, dep)] = xs[w] + side * s.port_step * (len(arcs) - k)
     return port
 
 

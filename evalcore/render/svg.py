@@ -7,18 +7,10 @@ control and bidi-control characters visible as escape text, then escapes
 attribute *name*, in a ``style`` or in a path.  The output is a standalone,
 well-formed SVG document without scripts, usable inline in HTML.
 
-Arc status is drawn with colour *and* line pattern (colour is never the only
-cue) and exposed as CSS classes for tests and styling:
-
-=================  ========================  ==========================================
-class              drawing                   meaning
-=================  ========================  ==========================================
-``arc-plain``      dark grey, solid          no gold to compare with
-``arc-correct``    dark grey, solid          right head and right label
-``arc-wrong-head`` red, dashed, wider        the head differs from the gold head
-``arc-wrong-label`` orange, dotted, wider;   right head, label differs; the label reads
-                   orange label              ``obl (gold obj)``
-=================  ========================  ==========================================
+Arc status is drawn with colour *and* line pattern, as docs/app.md, "How to read a dependency
+drawing" shows them (:data:`STATUS_STYLES`; colour is never the only cue), and exposed as the CSS
+classes ``arc-plain``, ``arc-correct``, ``arc-wrong-head`` and ``arc-wrong-label`` for tests and
+styling.
 
 Words whose text is right-to-left get ``direction="rtl"`` and
 ``unicode-bidi="embed"`` so that Hebrew or Arabic forms (with their
@@ -104,25 +96,26 @@ def _tooltip(arc: ArcBox, layout: DepLayout) -> str:
     return text
 
 
+def _text(cls: str, x: float, y: float, size: float, fill: str, text: str) -> str:
+    """One centred line of text under a word (its form, tag or a note)."""
+    return (
+        f'<text class="{cls}" x="{_f(x)}" y="{_f(y)}" text-anchor="middle" '
+        f'font-size="{_f(size)}" fill="{fill}"{_dir_attrs(text)}>{xml_escape(text)}</text>'
+    )
+
+
 def _word(word: WordBox, layout: DepLayout) -> list[str]:
     s = layout.style
     opacity = ' opacity="0.4"' if word.dimmed else ""
     cls = "word dimmed" if word.dimmed else "word"
     out = [
         f'<g class="{cls}" data-id="{word.id}"{opacity}>',
-        f'<text class="form" x="{_f(word.x)}" y="{_f(layout.word_y)}" text-anchor="middle" '
-        f'font-size="{_f(s.word_size)}" fill="#111111"{_dir_attrs(word.form)}>{xml_escape(word.form)}</text>',
+        _text("form", word.x, layout.word_y, s.word_size, "#111111", word.form),
     ]
     if word.tag:
-        out.append(
-            f'<text class="tag" x="{_f(word.x)}" y="{_f(layout.tag_y)}" text-anchor="middle" '
-            f'font-size="{_f(s.tag_size)}" fill="#6b6b6b"{_dir_attrs(word.tag)}>{xml_escape(word.tag)}</text>'
-        )
+        out.append(_text("tag", word.x, layout.tag_y, s.tag_size, "#6b6b6b", word.tag))
     for k, note in enumerate(word.notes):
-        out.append(
-            f'<text class="note" x="{_f(word.x)}" y="{_f(layout.note_y(k))}" text-anchor="middle" '
-            f'font-size="{_f(s.note_size)}" fill="#333333"{_dir_attrs(note)}>{xml_escape(note)}</text>'
-        )
+        out.append(_text("note", word.x, layout.note_y(k), s.note_size, "#333333", note))
     out.append("</g>")
     return out
 

@@ -8,6 +8,7 @@ See docs/atlas.md for the columns.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from evalcore.atlas import (
@@ -24,7 +25,7 @@ from evalcore.families.attach import AttachSettings, attach_config
 from evalcore.formats.conllu import write_conllu
 from evalcore.metrics.attachment import judge_tokens
 from evalcore.ranking import OWN_GOLD, Ranking, RankRow
-from evalcore.report.tables import Cell, csv_text, text_table
+from evalcore.report.tables import Cell, csv_text, pick, text_table
 from evalcore.trees import DepTree, Token
 
 if TYPE_CHECKING:
@@ -134,40 +135,20 @@ def op_rows(ops: Iterable[ClassifiedOp]) -> list[list[Cell]]:
     ]
 
 
+_CELL_KEYS = ("parse", "scheme", "target", "labeled")
+
+
 def atlas_json(
     atlas: Atlas, ranking: Ranking | None = None, *, per_sentence: bool = False
 ) -> dict[str, object]:
-    out: dict[str, object] = {
-        "signature": atlas.signature,
-        "sentences": atlas.sentences,
-        "skipped_mismatched": atlas.skipped_mismatched,
-        "skipped_invalid": atlas.skipped_invalid,
-        "cells": [
-            {
-                "parse": c.parse,
-                "scheme": c.scheme,
-                "target": c.target,
-                "labeled": c.labeled,
-                "delta": c.delta,
-                "norm": c.norm,
-                "score": c.score,
-            }
-            for c in atlas.cells
-        ],
+    out: dict[str, object] = pick(
+        atlas, "signature", "sentences", "skipped_mismatched", "skipped_invalid"
+    ) | {
+        "cells": [pick(c, *_CELL_KEYS, "delta", "norm", "score") for c in atlas.cells],
         "groups": [
-            {
-                "parse": c.parse,
-                "scheme": c.scheme,
-                "target": c.target,
-                "labeled": c.labeled,
-                "grouping": g.grouping,
-                "group": g.group,
-                "counted": g.counted,
-                "discounted": g.discounted,
-                "share": g.share,
-                "n_sentences": len(g.sentences),
-                "sentences": list(g.sentences),
-            }
+            pick(c, *_CELL_KEYS)
+            | pick(g, "grouping", "group", "counted", "discounted", "share")
+            | {"n_sentences": len(g.sentences), "sentences": list(g.sentences)}
             for c in atlas.cells
             for g in c.groups
         ],
@@ -278,31 +259,20 @@ def ranking_json(ranking: Ranking) -> dict[str, object]:
         "sentences": ranking.sentences,
         "own_gold": OWN_GOLD,
         "rows": [
-            {
-                "metric": r.metric,
-                "against": r.against,
+            pick(r, "metric", "against")
+            | {
                 "scores": {c.parse: c.score for c in r.cells},
                 "ranks": {c.parse: c.rank for c in r.cells},
             }
             for r in ranking.rows
         ],
         "tests": [
-            {
-                "a": t.a,
-                "b": t.b,
-                "metric": t.metric,
-                "against": t.against,
-                "difference": t.difference,
-                "p_value": t.p_value,
-                "significant": t.significant,
-            }
+            pick(t, "a", "b", "metric", "against", "difference", "p_value", "significant")
             for t in ranking.tests
         ],
         "flips": [
-            {
-                "a": f.a,
-                "b": f.b,
-                "significant": f.significant,
+            pick(f, "a", "b", "significant")
+            | {
                 "a_ahead": [f"{v.metric} vs {v.against}" for v in f.a_ahead],
                 "b_ahead": [f"{v.metric} vs {v.against}" for v in f.b_ahead],
             }
@@ -373,21 +343,8 @@ def misc_tree(
             attrs.append("TedEval=" + _clean(",".join(verdicts[k])))
         if ned is not None:
             attrs.append(f"NED={ned[k]}")
-        tokens.append(
-            Token(
-                t.id,
-                t.form,
-                t.lemma,
-                t.upos,
-                t.xpos,
-                t.feats,
-                t.head,
-                t.deprel,
-                t.deps,
-                "|".join(attrs) or "_",
-            )
-        )
-    return DepTree(tuple(tokens), tree.sent_id, tree.text, tree.comments, tree.extras, tree.source)
+        tokens.append(replace(t, misc="|".join(attrs) or "_"))
+    return replace(tree, tokens=tuple(tokens))
 
 
 def misc_conllu(trees: Iterable[DepTree]) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from evalcore.display import Table, rows_of
-from evalcore.report.tables import Cell, csv_text, text_table
+from evalcore.report.tables import Cell, csv_text, pick, text_table
 
 if TYPE_CHECKING:  # the intervals' writers are imported with --bootstrap only (kept out of start-up)
     from evalcore.metrics.attachment import AttachResult
@@ -54,26 +54,15 @@ def attach_json(
         from evalcore.report.resampling import intervals_json
 
         out |= intervals_json(intervals)
-    out |= {
-        "tokens": s.tokens,
-        "sentences": s.sentences,
-        "skipped": s.skipped,
+    out |= pick(s, "tokens", "sentences", "skipped") | {
         "excluded_by_length": s.excluded,
         "signature": _signature(result, intervals),
     }
     if per_sentence:
         out["per_sentence"] = [
-            {
-                "sent_id": sid,
-                "tokens": c.tokens,
-                "uas": c.uas,
-                "las": c.las,
-                "label": c.label,
-                "undirected": c.undirected,
-                "ned": c.ned,
-                "skipped": bool(c.skipped),
-                "excluded": bool(c.excluded),
-            }
+            {"sent_id": sid}
+            | pick(c, "tokens", "uas", "las", "label", "undirected", "ned")
+            | {"skipped": bool(c.skipped), "excluded": bool(c.excluded)}
             for sid, c in result.per_sentence
         ]
     return out

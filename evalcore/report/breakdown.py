@@ -9,8 +9,6 @@ A group's recall-side scores (UAS, LAS, label accuracy, LAS recall) are over the
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from evalcore.metrics.breakdown import Breakdown, BreakdownResult, Confusion, GroupCounts
 from evalcore.report.tables import Cell, csv_text, text_table
 
@@ -40,24 +38,6 @@ def _div(num: int, den: int) -> float | None:
     return None if den == 0 else num / den
 
 
-@dataclass(frozen=True, slots=True)
-class _Row:
-    """One group's scores, ``None`` when their denominator is 0."""
-
-    uas: float | None
-    las: float | None
-    label: float | None
-    precision: float | None
-    recall: float | None
-    f1: float | None
-
-
-def _row(c: GroupCounts) -> _Row:
-    p, r = _div(c.system_las, c.system), _div(c.gold_las, c.gold)
-    f1 = None if p is None or r is None else (0.0 if p + r == 0 else 2 * p * r / (p + r))
-    return _Row(_div(c.gold_uas, c.gold), r, _div(c.gold_label, c.gold), p, r, f1)
-
-
 _COUNT_KEYS = (
     "gold",
     "system",
@@ -76,8 +56,10 @@ def _counts(c: GroupCounts) -> list[int]:
 
 
 def _scores(c: GroupCounts) -> list[float | None]:
-    r = _row(c)
-    return [getattr(r, k) for k in _SCORE_KEYS]
+    """A group's :data:`_SCORE_KEYS`, ``None`` when their denominator is 0."""
+    p, r = _div(c.system_las, c.system), _div(c.gold_las, c.gold)
+    f1 = None if p is None or r is None else (0.0 if p + r == 0 else 2 * p * r / (p + r))
+    return [_div(c.gold_uas, c.gold), r, _div(c.gold_label, c.gold), p, r, f1]
 
 
 def breakdown_text(result: BreakdownResult) -> str:
@@ -144,24 +126,13 @@ def confusion_text(confusion: Confusion, signature: str) -> str:
     ]
     rows.append(["(all)", *(str(sum(cells.get((g, s), 0) for g in gold)) for s in system), str(n)])
     out += "\nrelations: gold (rows) x system (columns), counted tokens ('.' = none)\n"
-    out += _matrix(["gold \\ system", *system, "(all)"], rows)
+    out += text_table(["gold \\ system", *system, "(all)"], rows, numeric_columns=range(1, len(system) + 2))
     wrong = sorted(((k, v) for k, v in cells.items() if k[0] != k[1]), key=lambda kv: (-kv[1], kv[0]))
     if wrong:
         top: list[list[Cell]] = [[g, s, v] for (g, s), v in wrong[:TOP_CONFUSIONS]]
         shown = f"the {len(top)} most frequent of {len(wrong)}" if len(wrong) > len(top) else "all"
         out += f"\nconfusions ({shown})\n" + text_table(["gold", "system", "count"], top)
     return out + f"signature: {signature}\n"
-
-
-def _matrix(headers: list[str], rows: list[list[str]]) -> str:
-    """A table of text cells: the first column left-aligned, the others right-aligned."""
-    widths = [max(len(r[i]) for r in [headers, *rows]) for i in range(len(headers))]
-    lines = [
-        "  ".join([r[0].ljust(widths[0]), *(c.rjust(w) for c, w in zip(r[1:], widths[1:], strict=True))])
-        for r in [headers, *rows]
-    ]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines) + "\n"
 
 
 def confusion_json(confusion: Confusion, signature: str) -> dict[str, object]:

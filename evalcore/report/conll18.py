@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from evalcore.metrics.conll18 import Conll18Result, MetricScore, signature
 from evalcore.report.resampling import interval_text, level_header
-from evalcore.report.tables import Cell, csv_text, text_table
+from evalcore.report.tables import Cell, csv_text, pick, text_table
 from evalcore.resampling import Intervals
 
 __all__ = [
@@ -55,44 +55,29 @@ def _pct(value: float | None) -> str:
     return "" if value is None else f"{100 * value:.2f}"
 
 
+_COLUMNS = ("metric", "precision", "recall", "f1", "aligned_accuracy", "correct", "gold", "system", "aligned")
+"""The fields of a :class:`~evalcore.metrics.conll18.MetricScore` in the JSON and CSV, in order."""
+
+
 def aligned_text(result: Conll18Result, why: str) -> str:
     """The 13 rows with precision, recall, F1 and aligned accuracy in percent and their counts;
     the reason the files were aligned by characters (``why``: where the tokens first differ) and
     the signature."""
     headers = ["metric", "precision", "recall", "F1", "aligned acc", "correct", "gold", "system", "aligned"]
-    rows = [
+    rows: list[list[Cell]] = [
         [
             r.metric,
-            _pct(r.precision),
-            _pct(r.recall),
-            _pct(r.f1),
-            _pct(r.aligned_accuracy),
-            str(r.correct),
-            str(r.gold),
-            str(r.system),
+            *(_pct(v) for v in (r.precision, r.recall, r.f1, r.aligned_accuracy)),
+            *(str(n) for n in (r.correct, r.gold, r.system)),
             "" if r.aligned is None else str(r.aligned),
         ]
         for r in result.scores
     ]
-    widths = [max(len(row[i]) for row in [headers, *rows]) for i in range(len(headers))]
-
-    def line(cells: list[str]) -> str:
-        first = cells[0].ljust(widths[0])
-        return "  ".join([first, *(c.rjust(w) for c, w in zip(cells[1:], widths[1:], strict=True))]).rstrip()
-
-    return "\n".join(
-        [
-            f"aligned by characters (CoNLL 2018): {why}",
-            "",
-            line(headers),
-            "  ".join("-" * w for w in widths),
-            *(line(r) for r in rows),
-            "",
-            "scores in %: precision = correct/system, recall = correct/gold, F1, "
-            "aligned acc = correct/aligned words",
-            f"signature: {result.signature}",
-            "",
-        ]
+    return (
+        f"aligned by characters (CoNLL 2018): {why}\n\n"
+        + text_table(headers, rows, numeric_columns=range(1, len(headers)))
+        + "\nscores in %: precision = correct/system, recall = correct/gold, F1, "
+        f"aligned acc = correct/aligned words\nsignature: {result.signature}\n"
     )
 
 
@@ -103,46 +88,15 @@ def aligned_json(result: Conll18Result, why: str) -> dict[str, object]:
     return {
         "alignment": "characters",
         "first_difference": why,
-        "metrics": [
-            {
-                "metric": r.metric,
-                "precision": r.precision,
-                "recall": r.recall,
-                "f1": r.f1,
-                "aligned_accuracy": r.aligned_accuracy,
-                "correct": r.correct,
-                "gold": r.gold,
-                "system": r.system,
-                "aligned": r.aligned,
-            }
-            for r in result.scores
-        ],
+        "metrics": [pick(r, *_COLUMNS) for r in result.scores],
         "signature": result.signature,
     }
 
 
 def aligned_csv(result: Conll18Result) -> str:
     """One row per metric: scores (fractions), counts, and the signature on every row."""
-    rows: list[list[Cell]] = [
-        [
-            r.metric,
-            r.precision,
-            r.recall,
-            r.f1,
-            r.aligned_accuracy,
-            r.correct,
-            r.gold,
-            r.system,
-            r.aligned,
-            result.signature,
-        ]
-        for r in result.scores
-    ]
-    headers = [
-        "metric", "precision", "recall", "f1", "aligned_accuracy",
-        "correct", "gold", "system", "aligned", "signature",
-    ]  # fmt: skip
-    return csv_text(headers, rows)
+    rows: list[list[Cell]] = [[*(getattr(r, c) for c in _COLUMNS), result.signature] for r in result.scores]
+    return csv_text([*_COLUMNS, "signature"], rows)
 
 
 def format_conll18_intervals(

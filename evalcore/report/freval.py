@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from evalcore.display import Table, rows_of
 from evalcore.metrics.freval import TABLE1_LIMITS, FrevalResult, limit_name
-from evalcore.report.tables import Cell, csv_text, json_text, text_table
+from evalcore.report.tables import Cell, csv_text, json_text, pick, text_table
 
 if TYPE_CHECKING:  # with --bootstrap only (kept out of start-up)
     from evalcore.families.freval_resampled import FrevalPaired
@@ -16,18 +16,11 @@ if TYPE_CHECKING:  # with --bootstrap only (kept out of start-up)
 __all__ = ["freval_csv", "freval_json", "freval_output", "freval_table", "freval_text"]
 
 
-def _intervals(result: FrevalResult) -> Intervals | None:
-    """The bootstrap's intervals the result carries, if any."""
+def _resampled(result: FrevalResult) -> tuple[Intervals | None, FrevalPaired | None]:
+    """The bootstrap's intervals and the comparison with a second parse the result carries, if any."""
     from evalcore.families.freval_resampled import FrevalResampled
 
-    return result.intervals if isinstance(result, FrevalResampled) else None
-
-
-def _paired(result: FrevalResult) -> FrevalPaired | None:
-    """The comparison with a second parse the result carries, if any."""
-    from evalcore.families.freval_resampled import FrevalResampled
-
-    return result.paired if isinstance(result, FrevalResampled) else None
+    return (result.intervals, result.paired) if isinstance(result, FrevalResampled) else (None, None)
 
 
 def _signature(result: FrevalResult, intervals: Intervals | None) -> str:
@@ -54,6 +47,7 @@ def _empty(result: FrevalResult) -> tuple[int | str, int, int] | None:
     return (first if first == last else f"{first}-{last}", first, last)
 
 
+_HEADERS = ("size", "matched", "gold", "test", "recall", "precision", "f1")
 _ZERO_BOUNDS = {f"{m}_{b}": 0.0 for m in ("recall", "precision", "f1") for b in ("low", "high")}
 
 
@@ -61,26 +55,17 @@ def freval_json(result: FrevalResult) -> dict[str, object]:
     """The JSON document: counts and scores per fragment size, FLR / FLP / F1, signature; with
     ``intervals``, ``recall_low``, ``recall_high``, ... per size and ``flr_low``, ... overall.
     Sizes past the largest tree are one entry, with ``last_size`` when there are several."""
-    intervals = _intervals(result)
-    p = _paired(result)
+    intervals, p = _resampled(result)
     if p is not None:
         from evalcore.report.resampling import paired_json
 
         return paired_json(p.comparison, *p.names, p.signature)
     s = result.score
     per_size: list[dict[str, object]] = [
-        {
-            "size": r.size,
-            "matched": r.matched,
-            "gold": r.gold,
-            "test": r.test,
-            "recall": r.recall,
-            "precision": r.precision,
-            "f1": r.f1,
-            **_bounds(intervals, f"recall_{r.size}"),
-            **_bounds(intervals, f"precision_{r.size}"),
-            **_bounds(intervals, f"f1_{r.size}"),
-        }
+        pick(r, *_HEADERS)
+        | _bounds(intervals, f"recall_{r.size}")
+        | _bounds(intervals, f"precision_{r.size}")
+        | _bounds(intervals, f"f1_{r.size}")
         for r in s.per_size
     ]
     empty = _empty(result)
@@ -89,17 +74,12 @@ def freval_json(result: FrevalResult) -> dict[str, object]:
         span: dict[str, object] = {"size": first} if first == last else {"size": first, "last_size": last}
         zeros = {"matched": 0, "gold": 0, "test": 0, "recall": 0.0, "precision": 0.0, "f1": 0.0}
         per_size.append(span | zeros | (_ZERO_BOUNDS if intervals is not None else {}))
-    out: dict[str, object] = {
-        "signature": _signature(result, intervals),
-        "sentences": s.sentences,
-        "valid": s.valid,
-        "errors": s.errors,
-        "skipped": s.skipped,
-        "per_size": per_size,
-        "flr": s.flr,
-        "flp": s.flp,
-        "f1": s.f1,
-    }
+    out: dict[str, object] = (
+        {"signature": _signature(result, intervals)}
+        | pick(s, "sentences", "valid", "errors", "skipped")
+        | {"per_size": per_size}
+        | pick(s, "flr", "flp", "f1")
+    )
     if intervals is not None:
         from evalcore.report.resampling import intervals_json
 
@@ -126,7 +106,7 @@ def freval_text(result: FrevalResult) -> str:
     """Per-size table in percent, the mixed scores, the sentence counts, and (all sizes scored)
     the scores at the size limits of the paper's Table 1; then the signature.  With ``intervals``,
     F1_s's interval per size and FLR / FLP / F1's."""
-    intervals = _intervals(result)
+    intervals = _resampled(result)[0]
     s = result.score
     rows: list[list[Cell]] = [
         [r.size, r.matched, r.gold, r.test, _pct(r.recall), _pct(r.precision), _pct(r.f1)] for r in s.per_size
@@ -168,9 +148,6 @@ def freval_text(result: FrevalResult) -> str:
     return "".join(out)
 
 
-_HEADERS = ("size", "matched", "gold", "test", "recall", "precision", "f1")
-
-
 def _size_rows(result: FrevalResult) -> list[list[Cell]]:
     s = result.score
     rows: list[list[Cell]] = [
@@ -191,7 +168,7 @@ def freval_table(result: FrevalResult) -> Table:
 def freval_csv(result: FrevalResult) -> str:
     """One line per fragment size (fractions), then ``all`` with FLR / FLP / F1; with
     ``intervals``, ``low``/``high`` columns of recall, precision and F1."""
-    intervals = _intervals(result)
+    intervals = _resampled(result)[0]
     s = result.score
     rows = _size_rows(result)
     headers = list(_HEADERS)
@@ -211,7 +188,7 @@ def freval_csv(result: FrevalResult) -> str:
 def freval_output(fmt: str, result: FrevalResult) -> str:
     """``evalcore freval``'s report in ``fmt`` (``json``, ``csv``, else text); two parses: both
     parses' scores and their paired test (F1 per size, then FLR / FLP / F1 in the text)."""
-    p = _paired(result)
+    p = _resampled(result)[1]
     if p is None:
         if fmt == "json":
             return json_text(freval_json(result))

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from evalcore.display import Table, rows_of
 from evalcore.labelalign import LabelAlignment, Proposal
-from evalcore.report.tables import csv_text, json_text, text_table
+from evalcore.report.tables import csv_text, json_text, pick, text_table
 
 if TYPE_CHECKING:
     from evalcore.families.align_labels import LabelAlignments
@@ -121,28 +121,18 @@ def alignments_table(result: LabelAlignments) -> Table:
 
 def _documents(alignments: Sequence[LabelAlignment]) -> list[dict[str, object]]:
     return [
-        {
-            "from": al.source,
-            "onto": al.target,
-            "sentences": al.sentences,
-            "skipped_mismatched": al.skipped_mismatched,
-            "skipped_invalid": al.skipped_invalid,
-            "occurrences": al.occurrences,
-            "coverage": al.coverage,
-            "baseline": al.baseline,
-            "min_support": al.settings.min_support,
-            "min_share": al.settings.min_share,
+        {"from": al.source, "onto": al.target}
+        | pick(
+            al, "sentences", "skipped_mismatched", "skipped_invalid", "occurrences", "coverage", "baseline"
+        )
+        | pick(al.settings, "min_support", "min_share")
+        | {
             "signature": al.signature,
             "map": [{"old": a, "new": b} for a, b in al.label_map.pairs],
             "labels": [
-                {
-                    "label": p.label,
-                    "new": p.target,
-                    "kept": p.kept,
-                    "occurrences": p.occurrences,
-                    "best": p.best,
-                    "support": p.support,
-                    "share": p.share,
+                {"label": p.label, "new": p.target}
+                | pick(p, "kept", "occurrences", "best", "support", "share")
+                | {
                     "reason": p.reason(al.settings),
                     "candidates": [{"label": b, "count": n} for b, n in p.candidates],
                 }

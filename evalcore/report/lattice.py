@@ -4,6 +4,7 @@ compared"): the scenario table of ACL 2012 (Tables 1–2) as text and CSV, the J
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import asdict
 
 from evalcore.display import Table, rows_of
 from evalcore.metrics.joint import JointResult, SentenceJoint
@@ -117,20 +118,7 @@ def result_json(r: JointResult) -> dict[str, object]:
         "token_seg_accuracy": _ul(r.segeval.token_accuracy_unlabeled, r.segeval.token_accuracy_labeled),
         "classic": classic,
         "classic_note": r.classic_note,  # why the classic metric is N/A where it could apply
-        "lattice_check": (
-            {
-                "sentences": lc.sentences,
-                "gold_outside": lc.gold_outside,
-                "gold_outside_segments": lc.gold_outside_segments,
-                "pred_outside": lc.pred_outside,
-                "pred_outside_segments": lc.pred_outside_segments,
-                "gold_tokens_outside": lc.gold_tokens_outside,
-                "gold_tokens_outside_segments": lc.gold_tokens_outside_segments,
-                "tokens": lc.tokens,
-            }
-            if lc
-            else None
-        ),
+        "lattice_check": asdict(lc) if lc else None,
         "signatures": {
             "segeval": r.segeval.signature,
             "tedeval": r.ted_labeled.signature if r.ted_labeled else None,

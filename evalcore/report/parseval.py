@@ -16,6 +16,7 @@ from evalcore.metrics.parseval import (
     SentenceRow,
     row_of,
 )
+from evalcore.report.tables import pick
 
 __all__ = [
     "EVALB_HEADER",
@@ -137,26 +138,21 @@ def format_evalb_report(result: ParsevalResult, version: str = "2006") -> str:
 
 
 def _score_json(s: ParsevalScore) -> dict[str, object]:
-    c = s.counts
-    return {
-        "sentences": c.sentences,
-        "errors": c.errors,
-        "skipped": c.skipped,
-        "valid": c.valid,
-        "recall": s.recall,
-        "precision": s.precision,
-        "f1": s.f1,
-        "complete_match": s.complete_match,
-        "average_crossing": s.average_crossing,
-        "no_crossing": s.no_crossing,
-        "two_or_less_crossing": s.two_or_less_crossing,
-        "tagging_accuracy": s.tagging_accuracy,
-        "matched": c.matched,
-        "gold": c.gold,
-        "test": c.test,
-        "words": c.words,
-        "correct_tags": c.correct_tags,
-    }
+    return (
+        pick(s.counts, "sentences", "errors", "skipped", "valid")
+        | pick(
+            s,
+            "recall",
+            "precision",
+            "f1",
+            "complete_match",
+            "average_crossing",
+            "no_crossing",
+            "two_or_less_crossing",
+            "tagging_accuracy",
+        )
+        | pick(s.counts, "matched", "gold", "test", "words", "correct_tags")
+    )
 
 
 def parseval_table(result: ParsevalResult) -> Table:
@@ -179,13 +175,7 @@ def parseval_json(result: ParsevalResult) -> dict[str, object]:
         "cutoff_len": result.config.params.cutoff_len,
         "cutoff": _score_json(result.cutoff),
         "problems": [
-            {
-                "sentence": s.index,
-                "gold_line": s.gold_line,
-                "test_line": s.test_line,
-                "status": s.status,
-                "message": s.message,
-            }
+            {"sentence": s.index} | pick(s, "gold_line", "test_line", "status", "message")
             for s in result.sentences
             if s.status != "ok"
         ],

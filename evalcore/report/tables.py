@@ -18,6 +18,7 @@ __all__ = [
     "csv_text",
     "json_text",
     "latex_escape",
+    "pick",
     "text_table",
 ]
 
@@ -83,6 +84,11 @@ def csv_text(headers: Sequence[str], rows: Sequence[Sequence[Cell]]) -> str:
     for row in rows:
         writer.writerow(["" if c is None else csv_cell(c) for c in row])
     return buf.getvalue()
+
+
+def pick(obj: object, *names: str) -> dict[str, object]:
+    """``{name: obj.name}`` for each of ``names``, in that order: a JSON object of a value's fields."""
+    return {name: getattr(obj, name) for name in names}
 
 
 def json_text(obj: object) -> str:

@@ -3,10 +3,12 @@ papers' table as text and LaTeX, the JSON document, and the long CSV."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from evalcore.display import Table, rows_of
 from evalcore.experiment import ExperimentConfig, ExperimentResult, Row, cell_name
 from evalcore.report.resampling import bootstrap_json, interval_text, level_header
-from evalcore.report.tables import Cell, csv_text, latex_escape, text_table
+from evalcore.report.tables import Cell, csv_text, latex_escape, pick, text_table
 from evalcore.resampling import Intervals, with_settings
 
 __all__ = [
@@ -26,28 +28,35 @@ def _signature(result: ExperimentResult, intervals: Intervals | None) -> str:
     return with_settings(result.signature, intervals.settings.items()[:2])  # the seed is the test's
 
 
-def _fmt_cell(row: Row, parse: str, digits: int = 4) -> str:
+def _fmt_cell(row: Row, parse: str, best: str = "{}*", unsure: str = "?") -> str:
+    """A cell's score (4 decimals) marked as ``best`` in its row (a format of the text) and ``unsure``
+    where it is not significantly different from the best."""
     cell = row.cell(parse)
     if cell is None:
         return ""
-    text = f"{cell.score:.{digits}f}"
+    text = f"{cell.score:.4f}"
     if parse in row.best and len(row.cells) > 1:
-        text += "*"
+        text = best.format(text)
     if row.not_significant_with_best(parse):
-        text += "?"
+        text += unsure
     return text
 
 
-def table_rows(result: ExperimentResult) -> tuple[list[str], list[list[str]]]:
-    """The papers' Table 1 layout: rows (against, metric), one column per parse."""
-    headers = ["against", "metric", *(f"{p} ({s})" for p, s in result.parses)]
+def _rows(result: ExperimentResult, cell_text: Callable[[Row, str], str]) -> list[list[str]]:
+    """Rows (against, metric; ``against`` once per group), one column per parse."""
     rows: list[list[str]] = []
     last = None
     for row in result.rows:
         label = row.against if row.against != last else ""
         last = row.against
-        rows.append([label, row.metric, *(_fmt_cell(row, p) for p, _ in result.parses)])
-    return headers, rows
+        rows.append([label, row.metric, *(cell_text(row, p) for p, _ in result.parses)])
+    return rows
+
+
+def table_rows(result: ExperimentResult) -> tuple[list[str], list[list[str]]]:
+    """The papers' Table 1 layout: rows (against, metric), one column per parse."""
+    headers = ["against", "metric", *(f"{p} ({s})" for p, s in result.parses)]
+    return headers, _rows(result, _fmt_cell)
 
 
 def result_text(
@@ -64,26 +73,17 @@ def result_text(
     )
     if intervals is not None:
         st = intervals.settings
-        ci_rows: list[list[str]] = []
-        last = None
-        for row in result.rows:
-            label = row.against if row.against != last else ""
-            last = row.against
-            ci_rows.append(
-                [
-                    label,
-                    row.metric,
-                    *(
-                        interval_text(intervals.get(cell_name(row.against, row.metric, p)))
-                        if row.cell(p) is not None
-                        else ""
-                        for p, _ in result.parses
-                    ),
-                ]
+
+        def ci(row: Row, p: str) -> str:
+            return (
+                interval_text(intervals.get(cell_name(row.against, row.metric, p)))
+                if row.cell(p) is not None
+                else ""
             )
+
         out += (
             f"\n{level_header(st)} (bootstrap percentile, {st.samples} resamples of the {result.sentences} "
-            f"sentences, seed {st.seed}; percent):\n" + text_table(headers, ci_rows)
+            f"sentences, seed {st.seed}; percent):\n" + text_table(headers, _rows(result, ci))
         )
     return out + f"signature: {_signature(result, intervals)}\n"
 
@@ -97,23 +97,8 @@ def latex_table(result: ExperimentResult) -> str:
         " & ".join(["Gold", "Metric", *(latex_escape(p) for p, _ in result.parses)]) + r" \\",
         "\\hline",
     ]
-    last = None
-    for row in result.rows:
-        cells = []
-        for p, _ in result.parses:
-            c = row.cell(p)
-            if c is None:
-                cells.append("")
-                continue
-            text = f"{c.score:.4f}"
-            if p in row.best and len(row.cells) > 1:
-                text = f"\\textbf{{{text}}}"
-            if row.not_significant_with_best(p):
-                text += "$^?$"
-            cells.append(text)
-        label = latex_escape(row.against) if row.against != last else ""
-        last = row.against
-        out.append(" & ".join([label, row.metric, *cells]) + r" \\")
+    for label, *cells in _rows(result, lambda row, p: _fmt_cell(row, p, "\\textbf{{{}}}", "$^?$")):
+        out.append(" & ".join([latex_escape(label), *cells]) + r" \\")
     out += ["\\hline", "\\end{tabular}", f"% {result.signature}"]
     return "\n".join(out) + "\n"
 
@@ -167,38 +152,23 @@ def result_json(
                 if cell.parse in (t.a, t.b):
                     other = t.b if t.a == cell.parse else t.a
                     vs[other] = {"p_value": t.p_value, "significant": t.significant}
-            entry: dict[str, object] = {
-                "parse": cell.parse,
-                "scheme": cell.scheme,
-                "against": row.against,
-                "metric": row.metric,
-                "score": cell.score,
-            }
+            entry = pick(cell, "parse", "scheme") | pick(row, "against", "metric") | {"score": cell.score}
             if intervals is not None:
                 iv = intervals.get(cell_name(row.against, row.metric, cell.parse))
                 entry |= {"low": iv.low, "high": iv.high}
             rows.append(entry | {"best": cell.parse in row.best, "significant_vs": vs})
-    out: dict[str, object] = {
-        "signature": _signature(result, intervals),
-        "sentences": result.sentences,
-        "skipped_mismatched": result.skipped_mismatched,
-        "skipped_invalid": result.skipped_invalid,
-        "parses": [{"parse": p, "scheme": s} for p, s in result.parses],
-        "rows": rows,
-    }
+    out: dict[str, object] = (
+        {"signature": _signature(result, intervals)}
+        | pick(result, "sentences", "skipped_mismatched", "skipped_invalid")
+        | {"parses": [{"parse": p, "scheme": s} for p, s in result.parses], "rows": rows}
+    )
     if intervals is not None:
         out["bootstrap"] = bootstrap_json(intervals.settings)
     if per_sentence:
         out["per_sentence"] = [
-            {
-                "parse": d.parse,
-                "against": d.against,
-                "labeled": d.labeled,
-                "sent_id": d.sent_id,
-                "index": d.index,
-                "score": d.ted.score,
-                "delta": d.ted.delta,
-                "norm": d.ted.norm,
+            pick(d, "parse", "against", "labeled", "sent_id", "index")
+            | pick(d.ted, "score", "delta", "norm")
+            | {
                 "counted": [str(op) for op in d.ted.counted],
                 "discounted": [str(op) for op in d.ted.discounted],
             }

@@ -2,11 +2,9 @@
 docs/architecture.md, "Performance targets"; ACL 2012 §3).
 
 Trees over *different* yields (lattice paths) need a real TED algorithm: there
-is no span to anchor a node to.  The cost model is the one of the ACL 2012
-paper: every ADD and DEL costs 1 and there is no relabel -- two nodes can be
-mapped only if their match keys are equal (cost 0).  A mapping between
-unequal keys is given a cost above any script that avoids it (``|x| + |y| + 1``),
-so it is never part of an optimum: a relabel is always a DEL plus an ADD.
+is no span to anchor a node to.  The cost model is the ACL 2012 paper's (docs/lattice.md, "TEDEVAL
+over lattices"); a mapping between unequal match keys costs ``|x| + |y| + 1``, more than any script
+that avoids it, so a relabel is always a DEL plus an ADD.
 
 The distance and the mapping come from ``edist`` (Paaßen; GPLv3, Cython
 Zhang–Shasha with backtrace, 0.7–2.6 ms on 50–100-node trees, docs/architecture.md, "Performance targets"; the
