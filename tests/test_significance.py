@@ -103,7 +103,6 @@ def _traced_peak(run: object) -> int:
 
 
 @pytest.mark.parametrize("method", ["ar", "bootstrap"])
-@pytest.mark.slow
 def test_pairwise_memory_grows_with_neither_the_pairs_nor_the_trials(method: str) -> None:
     """All pairs of 100 and of 200 parses on one sentence (4,950 and 19,900 tests of 2,000
     trials): a block of pairs used to be sized by the sentences alone, so its trials x pairs
