@@ -251,23 +251,18 @@ def tree_from_constituency(tree: Tree, path: Sequence[Lexeme] | None = None) -> 
         idx = len(labels)
         if parent >= 0:
             kids[parent].append(idx)
+        kids.append([])
         only = node.children[0] if len(node.children) == 1 else -1
-        if node.terminal is not None:
-            lx = _lexeme_for(node.label, "", node.terminal, path, where)
+        # a word, or a preterminal and its word: one lexeme node
+        word = i if node.terminal is not None else only if i != root and only >= 0 else -1
+        term = nodes[word].terminal if word >= 0 else None
+        if term is not None:
+            lx = _lexeme_for(nodes[word].label, "" if word == i else node.label, term, path, where)
             labels.append(lx.tag)
             lexemes.append(lx)
-            kids.append([])
-        elif only >= 0 and nodes[only].terminal is not None and i != root:
-            term = nodes[only].terminal
-            assert term is not None
-            lx = _lexeme_for(nodes[only].label, node.label, term, path, where)
-            labels.append(lx.tag)
-            lexemes.append(lx)
-            kids.append([])
         else:
             labels.append(node.label)
             lexemes.append(None)
-            kids.append([])
             for c in reversed(node.children):
                 stack.append((c, idx))
     return LatticeTree(

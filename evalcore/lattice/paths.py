@@ -144,20 +144,9 @@ def first_path(lattice: Lattice) -> tuple[Arc, ...]:
 
 
 def token_paths(tl: TokenLattice, limit: int = 10_000) -> Iterator[tuple[Arc, ...]]:
-    """All analyses of one token (at most ``limit``), iteratively, in file order."""
-    outgoing: dict[int, list[Arc]] = {}
-    for a in tl.arcs:
-        outgoing.setdefault(a.start, []).append(a)
-    stack: list[tuple[int, tuple[Arc, ...]]] = [(tl.entry, ())]
-    produced = 0
-    while stack and produced < limit:
-        state, path = stack.pop()
-        if state == tl.exit:
-            produced += 1
-            yield path
-            continue
-        for a in reversed(outgoing.get(state, [])):
-            stack.append((a.end, (*path, a)))
+    """All analyses of one token (at most ``limit``), iteratively, in file order (:meth:`Lattice.paths`:
+    the token's entry and exit are its sub-lattice's first and last states)."""
+    return Lattice(tl.arcs).paths(limit)
 
 
 @dataclass(frozen=True, slots=True)
