@@ -1,38 +1,16 @@
 """The discrepancy atlas: every TedEval edit operation of a cross-scheme experiment, grouped.
 
-For the cross-scheme experiment of docs/tedeval.md, "The cross-scheme experiment and significance" (the inputs
-of ``evalcore tedeval``), every parse -- and every gold taken as a parse of its own scheme -- is compared with
-every target: each single gold (TEDEVAL SINGLE, nothing discounted) and each generalization that contains its
-own gold (TEDEVAL MULTIPLE, docs/tedeval.md, "Edit scripts, discount and score": an operation that the parse
-shares with its own gold on the way to G is *discounted*).  Each operation of each script, labeled and
-unlabeled, falls in exactly one group of each of four groupings:
-
-``operation``
-    kind and label: ``del cop``, ``ins hd``, ``rel obl→nmod`` (2011 protocol only: the 2012
-    protocol compares sorted function trees, where a relabeling is a deletion plus an insertion,
-    docs/tedeval.md, "Edit scripts, discount and score"); unlabeled scripts give ``del (span)`` / ``ins
-    (span)``.
-``head``
-    UPOS and relation of the span's head word, ``NOUN obl:arg``: the word of the span whose head
-    lies outside it (the leftmost if several, which covers non-contiguous spans), in the tree
-    the operation belongs to -- the parse for deletions and relabelings, the target's gold for
-    insertions (for a generalization: the parse's own gold, which has every span of it).
-``length``
-    the number of words of the span, in buckets (:data:`LENGTH_BUCKETS`).
-``construction``
-    the named pattern of :func:`construction_of` (copula, auxiliary chain, ...), matched on the
-    head word in UD and in SUD trees, or ``other``.
-
-A group reports its counted and discounted operations, its share of the counted cost
-(Σ counted in the group / Σ counted overall, i.e. its share of Σδ) and its sentence ids.  The
-totals reconcile with the δ of the scores ``evalcore tedeval`` prints, because the scripts
-*are* the experiment's (:func:`evalcore.experiment.run_experiment` with ``details``).
-Counts add with ``+`` (:class:`AtlasCounts`); :func:`score` turns them into shares.
+docs/atlas.md ("What is collected", "The four groupings", "What each group reports"): every parse, and
+every gold taken as a parse of its own scheme, is compared with each single gold (TEDEVAL SINGLE) and
+each generalization containing its own gold (TEDEVAL MULTIPLE, docs/tedeval.md, "Edit scripts, discount
+and score"); each operation of each script falls in one group of each of :data:`GROUPINGS`.  The scripts
+*are* the experiment's (:func:`evalcore.experiment.run_experiment` with ``details``), so the totals
+reconcile with the δ of ``evalcore tedeval``.  Counts add with ``+`` (:class:`AtlasCounts`);
+:func:`score` turns them into shares.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
@@ -41,6 +19,7 @@ from evalcore.choices import PROTOCOL_2011
 from evalcore.conversion import ConversionConfig, projectivize
 from evalcore.experiment import ExperimentResult, NamedTrees, Scheme, run_experiment
 from evalcore.families.tedeval import TedevalSettings, experiment_config
+from evalcore.inspection import with_discount
 from evalcore.metrics.base import make_signature
 from evalcore.metrics.tedeval import TedConfig
 from evalcore.trees import DepTree, EditOp, Span, Tree
@@ -574,29 +553,6 @@ class _Tally:
         self.sentences: set[str] = set()
 
 
-def _marked(script: Sequence[EditOp], discounted: Sequence[EditOp]) -> Iterator[tuple[EditOp, bool]]:
-    """Each operation of ``script`` with whether it is discounted: the first occurrences, as
-    :func:`evalcore.ted.spans.intersect` picks them.  The discounted operations come in the
-    script's order, so one pointer walks them; a multiset is the fallback otherwise."""
-    if not discounted:
-        return ((op, False) for op in script)
-    out: list[tuple[EditOp, bool]] = []
-    j = 0
-    for op in script:
-        hit = j < len(discounted) and op == discounted[j]
-        j += hit
-        out.append((op, hit))
-    if j == len(discounted):
-        return iter(out)
-    budget = Counter(discounted)
-    marked = []
-    for op in script:
-        hit = budget[op] > 0
-        budget[op] -= hit
-        marked.append((op, hit))
-    return iter(marked)
-
-
 def atlas_counts(
     schemes: Sequence[Scheme],
     result: ExperimentResult,
@@ -641,7 +597,7 @@ def atlas_counts(
         local: dict[_OpKey, list[int]] = {}
         p_idx = index_of(pfile, pos)
         t_idx = index_of(gold_file.get(d.against, gold_file[scheme]), pos)
-        for op, disc in _marked(d.ted.script, d.ted.discounted):
+        for op, disc in with_discount(d.ted.script, d.ted.discounted):
             idx = t_idx if op.kind == "ins" else p_idx  # op_side, inline: the hot loop
             where = idx.info(op.span) if idx is not None else NO_WORD
             tkey = _op_key(op, where)

@@ -127,6 +127,9 @@ PAPER_TREES: dict[str, tuple[tuple[str, ...], DepSpec]] = {
 """The paper's trees exactly as its examples give them (``X``: the relation of the whole phrase)."""
 
 
+_NOUN_HEADS = DepSpec((0, 3, 1), ("root", "prep", "tmod"))  # (4a)
+_PREPOSITION_HEADS = DepSpec((0, 1, 2), ("root", "tmod", "pobj"))  # (4b)
+
 ON_SUNDAY = DepExample(
     key="on_sunday",
     title="arrive on Sunday — who heads a prepositional phrase?",
@@ -134,30 +137,12 @@ ON_SUNDAY = DepExample(
     words=("arrive", "on", "Sunday"),
     upos=("VERB", "ADP", "PROPN"),
     schemes=(
-        (
-            "A",
-            "(4a) the noun heads: arrive → Sunday → on (prep)",
-            DepSpec((0, 3, 1), ("root", "prep", "tmod")),
-        ),
-        (
-            "B",
-            "(4b) the preposition heads: arrive → on → Sunday (pobj)",
-            DepSpec((0, 1, 2), ("root", "tmod", "pobj")),
-        ),
+        ("A", "(4a) the noun heads: arrive → Sunday → on (prep)", _NOUN_HEADS),
+        ("B", "(4b) the preposition heads: arrive → on → Sunday (pobj)", _PREPOSITION_HEADS),
     ),
     choices=(
-        Choice(
-            "sunday",
-            "Sunday — the noun heads, as in scheme A (4a)",
-            DepSpec((0, 3, 1), ("root", "prep", "tmod")),
-            "A",
-        ),
-        Choice(
-            "on",
-            "on — the preposition heads, as in scheme B (4b)",
-            DepSpec((0, 1, 2), ("root", "tmod", "pobj")),
-            "B",
-        ),
+        Choice("sunday", "Sunday — the noun heads, as in scheme A (4a)", _NOUN_HEADS, "A"),
+        Choice("on", "on — the preposition heads, as in scheme B (4b)", _PREPOSITION_HEADS, "B"),
         Choice(
             "arrive",
             "neither — both words hang from 'arrive' (a real error)",
@@ -354,15 +339,7 @@ BCLM_HNEIM = LatticeExample(
         "gold",
         "gold (Figure 1, tree 1)",
         _BCLM_GOLD_TREE,
-        (
-            (0, 1, "B", "IN", 1),
-            (1, 2, "H", "DEF", 1),
-            (2, 3, "CL", "NN", 1),
-            (3, 4, "FL", "POSS", 1),
-            (4, 5, "HM", "PRN", 1),
-            (5, 6, "H", "DEF", 2),
-            (6, 7, "NEIM", "JJ", 2),
-        ),
+        _BCLM_GOLD_PATH,
     ),
     parses=(
         LatticeAnalysis(

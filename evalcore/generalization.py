@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from functools import reduce
 
 from evalcore.choices import PROTOCOL_2011
+from evalcore.conversion import first_difference
 from evalcore.errors import MismatchError, UnificationError
 from evalcore.trees import Span, SpanTree, span_key
 
@@ -68,10 +69,7 @@ def _check_same(a: SpanTree, b: SpanTree) -> None:
     if a.protocol != b.protocol:
         raise MismatchError(f"cannot combine a {a.protocol} tree with a {b.protocol} tree")
     if a.words != b.words:
-        first = next(
-            (i for i, (x, y) in enumerate(zip(a.words, b.words, strict=False)) if x != y),
-            min(len(a.words), len(b.words)),
-        )
+        first = first_difference(a.words, b.words)[0]
         raise MismatchError(
             f"sentence '{a.sent_id or b.sent_id}': the trees are over different words "
             f"(first difference at word {first + 1})"

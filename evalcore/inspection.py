@@ -19,7 +19,8 @@ inspector's score strip and drawings, the NED page's sentence view).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from evalcore.conversion import (
@@ -63,6 +64,7 @@ __all__ = [
     "operation_rows",
     "sentence_attachment",
     "span_words",
+    "with_discount",
 ]
 
 AnyTree = DepTree | Tree
@@ -121,23 +123,34 @@ def _node_for(mf: MFTree, op: EditOp) -> int:
     return -1
 
 
-def _with_discount(ted: SentenceTed) -> list[tuple[EditOp, bool]]:
-    """Each operation of ``ted.script`` and whether it is discounted (an operation discounted ``k``
-    times: its first ``k`` occurrences)."""
-    discounted = list(ted.discounted)
+def with_discount(script: Sequence[EditOp], discounted: Sequence[EditOp]) -> Iterator[tuple[EditOp, bool]]:
+    """Each operation of ``script`` with whether it is discounted (an operation discounted ``k``
+    times: its first ``k`` occurrences, as :func:`evalcore.ted.spans.intersect` picks them).  The
+    discounted operations come in the script's order, so one pointer walks them; a multiset is the
+    fallback otherwise."""
+    if not discounted:
+        return ((op, False) for op in script)
     out: list[tuple[EditOp, bool]] = []
-    for op in ted.script:
-        is_disc = op in discounted
-        if is_disc:
-            discounted.remove(op)
-        out.append((op, is_disc))
-    return out
+    j = 0
+    for op in script:
+        hit = j < len(discounted) and op == discounted[j]
+        j += hit
+        out.append((op, hit))
+    if j == len(discounted):
+        return iter(out)
+    budget = Counter(discounted)
+    marked = []
+    for op in script:
+        hit = budget[op] > 0
+        budget[op] -= hit
+        marked.append((op, hit))
+    return iter(marked)
 
 
 def mark_operations(ted: SentenceTed, parse_mf: MFTree, general_mf: MFTree) -> tuple[OpMark, ...]:
     """Place each operation of ``ted.script`` on the parse (del, rel) or the generalized gold (ins)."""
     out: list[OpMark] = []
-    for op, is_disc in _with_discount(ted):
+    for op, is_disc in with_discount(ted.script, ted.discounted):
         side, mf = ("general", general_mf) if op.kind == "ins" else ("parse", parse_mf)
         out.append(OpMark(op, is_disc, side, _node_for(mf, op)))
     return tuple(out)
@@ -404,7 +417,7 @@ class OperationFilter:
         """The operations of ``ted.script`` that match (a discounted operation is counted once per
         discount, as :func:`mark_operations` places them)."""
         out: list[EditOp] = []
-        for op, discounted in _with_discount(ted):
+        for op, discounted in with_discount(ted.script, ted.discounted):
             if self.status and self.status != ("discounted" if discounted else "counted"):
                 continue
             if self.kind and self.kind != op.kind:

@@ -1,25 +1,11 @@
-"""Files a command writes: checked before the work starts, then written atomically (docs/robustness.md).
+"""Files a command writes: checked before the work starts, then written atomically (docs/robustness.md,
+"Files a command writes: checked first, written atomically").
 
-Every file an ``evalcore`` command writes goes through this module; a command declares such an
-option with :class:`OutputOption` and the command line (``evalcore.cli``) checks it before the
-command runs:
-
-* :func:`check_output`: the path must not be a folder, its folder must exist and be writable, an
-  existing file must be writable, and it must not be one of the command's inputs, compared as
-  files (device and inode), so also through a symbolic or hard link or another spelling of the
-  path (``./x``, ``../d/x``).  Each problem is one :class:`~evalcore.errors.OutputError` line
-  (exit 2), before any input is read.
-* :func:`open_output` and :func:`write_text`: the text goes to a temporary file in the target's
-  folder (``.NAME.XXXXXXXX.tmp``), which is flushed and ``fsync``-ed, then renamed onto the target
-  (``os.replace``: atomic on a POSIX file system, so a reader sees the old file or the new one,
-  never a part), and the folder is ``fsync``-ed.  A failure on the way (a full disk, the file-size
-  limit, an interrupt) removes the temporary file and leaves the old file as it was; an
-  ``OSError`` becomes one :class:`~evalcore.errors.OutputError` line.  A SIGKILL cannot be
-  cleaned up after: it leaves the old file intact and the temporary file beside it.
-* A path that exists and is not a regular file (``/dev/null``, ``/dev/stdout``, a pipe such as
-  bash's ``--output >(gzip > x.gz)``) cannot be replaced by a rename: it is written in place.
-
-A symbolic link to a file is followed: the file it points to is replaced (the link stays).
+A command declares such an option with :class:`OutputOption`; the command line checks it
+(:func:`check_output`: not a folder, a writable folder, not one of the command's inputs compared as
+files) before the command runs.  :func:`open_output` and :func:`write_text` write a temporary file
+beside the target and rename it onto the target; a failure leaves the old file as it was.  A path
+that exists and is not a regular file (``/dev/null``, a pipe) is written in place.
 """
 
 from __future__ import annotations
