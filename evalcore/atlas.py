@@ -108,23 +108,14 @@ def operation_group(op: EditOp) -> str:
 # construction patterns over one dependency tree
 
 
-def _core(deprel: str) -> str:
-    """The relation without SUD's ``@`` extension: ``comp:aux@tense`` → ``comp:aux``."""
-    return deprel.partition("@")[0]
-
-
-def _base(deprel: str) -> str:
-    """The universal part: ``obl:arg`` → ``obl``, ``comp:aux@tense`` → ``comp``."""
-    return deprel.partition("@")[0].partition(":")[0]
-
-
 def _own_role(tok_upos: str, deprel: str, feats: str, parent_upos: str, *, tier1: bool) -> str | None:
     """The first pattern (priority order) that the word's own relation, UPOS or features match.
 
     ``tier1=False`` asks on behalf of the word's head (is this dependent a marker of a pattern?):
     then punctuation and the parent-based SUD rules do not apply (a phrase is not punctuation
     because it contains a comma)."""
-    core, base = _core(deprel), _base(deprel)
+    core = deprel.partition("@")[0]  # without SUD's @ extension: comp:aux@tense → comp:aux
+    base = core.partition(":")[0]  # the universal part: obl:arg → obl, comp:aux@tense → comp
     if tier1 and (tok_upos == "PUNCT" or base == "punct"):
         return "punctuation"
     if base in ("fixed", "flat") or (tier1 and "ExtPos=" in feats):
