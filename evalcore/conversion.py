@@ -1,20 +1,10 @@
 """Trees → function trees (TedEval).
 
-* Dependency → function tree, EMNLP 2011 §3.1 (docs/tedeval.md, "Function trees (2011 protocol)"): a word with
-  dependents becomes a node labeled with its relation whose children are its
-  dependents' nodes and a ``*`` preterminal over the word; a word without
-  dependents becomes a preterminal labeled with its relation.
-* Dependency → multi-function tree, EACL 2012 §3.1 (docs/tedeval.md, "Multi-function trees (2012 protocol)"):
-the same with
-  ``hd`` for the head preterminal, then unary chains merged into label sets
-  (which only happens at the top: the root word's phrase merges with v0).
-* Constituency with function tags → multi-function tree (docs/tedeval.md, "Multi-function trees (2012
-protocol)"): each
-  node's label set is its function tags; ``-NONE-`` elements and the
-  ancestors they leave empty are removed first; unary chains are merged.
-
-All conversions return a :class:`~evalcore.trees.SpanTree`: over a fixed
-word sequence a node *is* its span, which is all TedEval needs (§4.3, §5.3).
+Dependency → function tree (EMNLP 2011 §3.1; docs/tedeval.md, "Function trees (2011 protocol)"),
+dependency → multi-function tree (EACL 2012 §3.1; docs/tedeval.md, "Multi-function trees (2012
+protocol)") and constituency with function tags → multi-function tree (the same section).  All
+return a :class:`~evalcore.trees.SpanTree`: over a fixed word sequence a node *is* its span, which is
+all TedEval needs (§4.3, §5.3).
 """
 
 from __future__ import annotations

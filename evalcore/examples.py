@@ -1,18 +1,9 @@
 """The papers' examples as data, with builders (no I/O, no streamlit).
 
-Used by the app's guided tour (``pages/5_Tour.py``) and by the tests, which
-check these definitions against the golden files in ``tests/golden/``:
-
-* EMNLP 2011 (Tsarfaty, Nivre & Andersson), examples (4)–(6): *on Sunday*
-  (here inside *arrive on Sunday*), *earth wind and fire*, *would have
-  worked* -- the same phrase in two or three annotation schemes;
-* EACL 2012, Figures 1 and 4: *John loves Mary* as a PTB tree with function
-  labels, as a bare PTB tree and as Stanford dependencies;
-* ACL 2012, Figure 1: *BCLM HNEIM* (Hebrew בצלם הנעים), a gold and a parse
-  over different segmentations of the same two tokens.
-
-Each dependency example lists its schemes (one gold tree each) and the parses
-a user can pick, each with the scheme it was "trained on" by default.
+The guided tour (``pages/5_Tour.py``; docs/app.md, "Tour page") and the tests, which check them against
+``tests/golden/``, use them: EMNLP 2011 examples (4)–(6), EACL 2012 Figures 1 and 4 (*John loves
+Mary*), ACL 2012 Figure 1 (*BCLM HNEIM*).  Each dependency example lists its schemes (one gold tree
+each) and the parses a user can pick, each with the scheme it was "trained on" by default.
 """
 
 from __future__ import annotations

@@ -2,17 +2,8 @@
 
 EMNLP 2011 §3.2 (docs/tedeval.md, "Generalization and unification (2011 protocol)") and EACL 2012 §3.2
 (docs/tedeval.md, "Subsumption, generalization and TL-unification (2012 protocol)"), on span-keyed trees
-(:class:`~evalcore.trees.SpanTree`): a node is its span, so every operation is set arithmetic on spans plus a
-rule for labels.
-
-2011 labels (one per node): ``*`` equals anything.  Generalization keeps the
-spans present in both trees; equal labels stay, ``*`` yields to the other
-label (our decision: the more specific label is kept), and two different
-non-``*`` labels give ``CONFLICT``, which absorbs and is scored as ``*`` — so
-the n-ary fold is commutative and associative.
-
-2012 label sets: generalization intersects, unification unites,
-TL-unification keeps the structure of the first tree.
+(:class:`~evalcore.trees.SpanTree`): every operation is set arithmetic on spans plus a rule for labels
+(2011: ``*`` equals anything and two different labels generalize to ``CONFLICT``; 2012: label sets).
 """
 
 from __future__ import annotations

@@ -1,20 +1,11 @@
-"""One sentence, every view: what the sentence inspector shows (docs/tedeval.md, "Definitions"), computed
-here, not in a page.
+"""One sentence, every view: what the sentence inspector shows (docs/tedeval.md, "Definitions";
+docs/app.md, "Sentence inspector (home page)"), computed here, not in a page.
 
-For one sentence with K schemes (a gold each) and any number of parses:
-the function tree of every gold and parse, the generalized gold of all
-golds, and for every parse its TedEval scores against its own gold (SINGLE)
-and against the generalization (MULTIPLE), labeled and unlabeled, with the
-edit script split into *counted* and *discounted* operations, and which
-node of which drawing each operation belongs to.
-
-Drawings are told, not asked: :func:`arc_verdicts` turns the attachment
-metric's per-token judgements into the small values the dependency drawing
-takes (:class:`evalcore.trees.ArcVerdict`), so the arcs drawn red or
-orange are exactly the words the scores count as wrong (docs/attachment.md, "The five numbers").
-:func:`sentence_attachment` is the one place where a page gets one
-sentence's attachment scores, verdicts and per-token judgements (the
-inspector's score strip and drawings, the NED page's sentence view).
+Every gold's and parse's function tree, the generalized gold, each parse's TedEval SINGLE and
+MULTIPLE scripts split into counted and discounted operations placed on the drawings
+(:func:`inspect_sentence`); one sentence's attachment scores, verdicts and per-token judgements
+(:func:`sentence_attachment`, :func:`arc_verdicts`: the arcs drawn red or orange are the words the
+scores count as wrong, docs/attachment.md, "The five numbers").
 """
 
 from __future__ import annotations

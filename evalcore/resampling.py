@@ -1,16 +1,12 @@
 """Bootstrap intervals and paired tests for every metric family, from per-sentence counts.
 
-Every metric is counts-then-score (docs/architecture.md): a sentence is a row of count fields,
-and the corpus score is a function of the summed rows.  This module gives each family its rows
-and a vectorized *scorer* of summed rows, so that :func:`evalcore.significance.bootstrap_intervals`
-and :func:`evalcore.significance.randomization_tests` (docs/tedeval.md, "The numbers in the table") resample
-the counts, never the sentence scores: an F1 ``2·matched / (gold + system)``, FREVAL's per-size mix and its
-size limit, or a TedEval score ``1 − Σδ / Σnorm`` come out of each resample exactly as :func:`score` computes
-them on the whole corpus (tested: the scorer of all sentences is the corpus score).
-
-Families: attachment (UAS, LAS, label, undirected, NED; docs/attachment.md, "The five numbers"), the CoNLL
-2018 scorer's rows (F1 and aligned accuracy from the aligned path's per-gold-sentence counts), FREVAL per size
-(docs/freval.md, "Scores per size") and the ratio metrics of TedEval / SEGEVAL cells (``(x, n)`` pairs).
+Every metric is counts-then-score (docs/architecture.md): each family here gets its rows of count
+fields per sentence and a vectorized *scorer* of summed rows, so that
+:func:`evalcore.significance.bootstrap_intervals` and :func:`evalcore.significance.randomization_tests`
+(docs/tedeval.md, "The numbers in the table") resample the counts, never the sentence scores: each
+resample's score is what :func:`score` computes on the whole corpus (tested).  Families: attachment
+(docs/attachment.md, "The five numbers"), the CoNLL 2018 scorer's rows, FREVAL per size
+(docs/freval.md, "Scores per size") and ratio cells of TedEval / SEGEVAL (``(x, n)`` pairs).
 """
 
 from __future__ import annotations

@@ -1,23 +1,11 @@
 """Morphological lattices, lexemes and trees over lattice paths (ACL 2012 §3; docs/lattice.md, "Lexemes";
 docs/formats.md, "SPMRL / yap lattices").
 
-* A **lexeme** is a lattice arc ⟨segment, tag⟩ of one space-delimited token,
-  anchored at its states (:class:`Lexeme`).  A *path* is a sequence of
-  lexemes (:mod:`evalcore.lattice.paths`: paths in lattices).
-* **Alignment** of gold and predicted segments (:class:`Block`): lexemes are
-  grouped by token; a block is one token (SPMRL token ids) or, for raw text
-  whose tokenization may differ, the smallest group of gold and predicted
-  tokens with the same characters (:mod:`evalcore.lattice.textalign`).
-* **Trees over lattices** (:class:`LatticeTree`): constituency trees whose
-  leaves are lexemes (a preterminal and its word are one lexeme node), and
-  dependency trees converted to function trees (docs/tedeval.md, "Function trees (2011 protocol)" and "Multi-
-  function trees (2012 protocol)", via
-  :mod:`evalcore.conversion`) whose terminals are lexemes.
-* **Sentence pairs** (:class:`SentencePair`, :class:`Analysis`): what the
-  joint evaluation (:mod:`evalcore.metrics.joint`) scores, as values; reading
-  files into them is :mod:`evalcore.lattice.reading`.
-
-Everything is iterative.
+The values of the lattice package (docs/architecture.md, "The lattice package"): lexemes
+(:class:`Lexeme`), alignment blocks (:class:`Block`), trees whose leaves are lexemes
+(:class:`LatticeTree`, from constituency trees or, via :mod:`evalcore.conversion`, dependency trees),
+and the sentence pairs the joint evaluation (:mod:`evalcore.metrics.joint`) scores.  Everything is
+iterative.
 """
 
 from __future__ import annotations
