@@ -314,12 +314,10 @@ def dep_to_span_tree(tree: DepTree, config: ConversionConfig = ConversionConfig(
     for tok in tree.tokens:
         label = _label(tok, config)
         span = ys[tok.id]
+        mapping[span] = mapping.get(span, frozenset()) | {label}
         if kids[tok.id]:
-            mapping[span] = mapping.get(span, frozenset()) | {label}
             word = frozenset((tok.id - 1,))
             mapping[word] = mapping.get(word, frozenset()) | {head_label}
-        else:
-            mapping[span] = mapping.get(span, frozenset()) | {label}
     root_labels: frozenset[str] = frozenset()
     if config.protocol == PROTOCOL_2012:
         full = frozenset(range(n))

@@ -428,12 +428,10 @@ class _Scan:
     def _attach(self, pi: int, against: str, p_tree: AnyTree, g_tree: AnyTree) -> None:
         if isinstance(p_tree, DepTree) and isinstance(g_tree, DepTree):
             c = sentence_counts(g_tree, p_tree, self.acfg)
-            self.pairs.setdefault((pi, against, "UAS"), []).append(
-                self.pair_of(float(c.uas), float(c.tokens))
-            )
-            self.pairs.setdefault((pi, against, "LAS"), []).append(
-                self.pair_of(float(c.las), float(c.tokens))
-            )
+            for metric, x in (("UAS", c.uas), ("LAS", c.las)):
+                self.pairs.setdefault((pi, against, metric), []).append(
+                    self.pair_of(float(x), float(c.tokens))
+                )
         else:  # dependency input only: no attachment scores for this pair of files
             self.all_dep[(pi, against)] = False
             self.pairs.pop((pi, against, "UAS"), None)

@@ -347,10 +347,6 @@ class SentenceAttachment:
     score: AttachScore | None = None
 
     @property
-    def compared(self) -> bool:
-        return self.mismatch is None
-
-    @property
     def scored(self) -> bool:
         """Compared, and a tree on both sides: the sentence counts in the corpus numbers."""
         return self.mismatch is None and self.problem is None

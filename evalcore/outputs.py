@@ -186,22 +186,16 @@ def _write_error(out: OutputPath, exc: OSError) -> OutputError:
 
 
 @contextmanager
-def _in_place(out: OutputPath) -> Iterator[TextIO]:
-    try:
-        with open(out.given, "w", encoding="utf-8") as fh:
-            yield fh
-    except OSError as exc:
-        raise _write_error(out, exc) from None
-
-
-@contextmanager
 def open_output(target: OutputPath | str) -> Iterator[TextIO]:
     """A text file (UTF-8) to write the output to; it replaces the target when the ``with``
     block ends without an error, and nothing changes otherwise (see the module's text)."""
     out = target if isinstance(target, OutputPath) else check_output(target)
     if out.in_place:
-        with _in_place(out) as fh:
-            yield fh
+        try:
+            with open(out.given, "w", encoding="utf-8") as fh:
+                yield fh
+        except OSError as exc:
+            raise _write_error(out, exc) from None
         return
     folder, name = os.path.split(out.real)
     try:

@@ -151,11 +151,11 @@ def attach_table(per_sentence: Sequence[AttachCounts]) -> CountTable:
     """Attachment counts of the scored sentences (skipped and length-excluded ones are left out:
     they have no tokens); the scorer gives UAS, LAS, label, undirected and NED (docs/attachment.md, "The five
     numbers")."""
-    rows = [
-        (c.tokens, c.uas, c.las, c.label, c.undirected, c.ned)
-        for c in per_sentence
-        if not c.skipped and not c.excluded
-    ]
+    return _attach_rows([c for c in per_sentence if not c.skipped and not c.excluded])
+
+
+def _attach_rows(counts: Sequence[AttachCounts]) -> CountTable:
+    rows = [(c.tokens, c.uas, c.las, c.label, c.undirected, c.ned) for c in counts]
     return CountTable(ATTACH_METRICS, _rows(rows, 6), _attach_scorer)
 
 
@@ -164,12 +164,7 @@ def attach_pair_tables(a: Sequence[AttachCounts], b: Sequence[AttachCounts]) -> 
     one system skipped has zero counts there), so that the rows stay paired."""
     if len(a) != len(b):
         raise ValueError(f"paired test needs equal sentence counts ({len(a)} vs {len(b)})")
-
-    def table(counts: Sequence[AttachCounts]) -> CountTable:
-        rows = [(c.tokens, c.uas, c.las, c.label, c.undirected, c.ned) for c in counts]
-        return CountTable(ATTACH_METRICS, _rows(rows, 6), _attach_scorer)
-
-    return table(a), table(b)
+    return _attach_rows(a), _attach_rows(b)
 
 
 # ---------------------------------------------------------------------------- CoNLL 2018
