@@ -143,15 +143,9 @@ _PRIORITY = {name: k for k, (name, _) in enumerate(CONSTRUCTIONS)}
 
 
 def construction_of(tree: DepTree, word: int) -> str:
-    """The construction of the phrase headed by ``word`` (1-based), one of :data:`CONSTRUCTIONS`.
-
-    Two tiers: first what the word itself is (its relation, UPOS, features, and in SUD the
-    word it complements: a ``comp`` dependent of an ADP or SCONJ); then, if nothing matched,
-    what it governs (a dependent whose relation marks a pattern: a ``cop``, ``aux``, ``mark``,
-    ``case``, ``conj``/``cc``, ``det``, ``fixed``/``flat`` child).  Within a tier the first
-    pattern of :data:`CONSTRUCTIONS` wins (punctuation, multiword, copula, auxiliary,
-    subordination, adposition, coordination, determiner); else ``other``.
-    """
+    """The construction of the phrase headed by ``word`` (1-based), one of :data:`CONSTRUCTIONS`: what
+    the word is, else what it governs, each tier in the priority order of docs/atlas.md,
+    "Constructions: patterns and priority"; else ``other``."""
     if not 1 <= word <= len(tree.tokens):
         return "other"
     tok = tree.tokens[word - 1]

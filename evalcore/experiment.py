@@ -611,9 +611,7 @@ def run_experiment(
 
     ``label_maps`` (optional): per-scheme label maps (docs/tedeval.md, "Per-scheme label maps" ``--labels-map
     SCHEME=FILE``), in place of ``config.ted.conversion.scheme_maps``; every name must be a scheme's.
-
-    The steps: :func:`plan_files`, the per-sentence pass (:class:`_Scan` over the files read in
-    step), the cells (sums of the pairs) and the rows with their significance tests.
+    The steps are those of docs/architecture.md, "The experiment loop".
     """
     if label_maps is not None:
         config = with_label_maps(config, label_maps)

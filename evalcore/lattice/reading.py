@@ -476,16 +476,11 @@ class _Ahead:
 class PairStream:
     """The sentence pairs of a gold and a predicted file, read in step: iterate once.
 
-    Both CoNLL without lattice files: aligned by characters (raw text); otherwise paired in
-    order (a :class:`MismatchError` when the files have different numbers of sentences, raised
-    when the shorter one ends), and a side whose file does not state its token boundaries gets
-    them by the three cases of docs/lattice.md, "Inputs", sentence by sentence.  ``ambiguity``, the MA
-    lattices of the gold sentences in gold order, is read in step too (:meth:`ambiguity_at`):
-    rule 3 uses it, and so does the lattice check of :func:`evalcore.metrics.joint.evaluate_stream`.
-    ``gold`` may be a :class:`GoldInput` read once for several predictions (its settings then
-    win).  After the iteration, ``gold_sentences``, ``pred_sentences`` and the unaligned
-    sentences (1-based) are set.  Memory: one sentence pair (and, aligning by characters, the
-    sentences not aligned yet).
+    Aligned by characters or paired in order as docs/lattice.md, "Inputs" says (a :class:`MismatchError`
+    when the shorter file ends).  ``ambiguity``, the MA lattices of the gold sentences in gold order,
+    is read in step too (:meth:`ambiguity_at`).  ``gold`` may be a :class:`GoldInput` read once for
+    several predictions (its settings then win).  After the iteration, ``gold_sentences``,
+    ``pred_sentences`` and the unaligned sentences (1-based) are set.  Memory: one sentence pair.
     """
 
     def __init__(
@@ -616,16 +611,8 @@ def load_pairing(
     options: ReadOptions = DEFAULT_READ_OPTIONS,
     ambiguity: Sequence[Lattice] | None = None,
 ) -> Pairing:
-    """Read and pair a gold and a predicted file (docs/lattice.md, "Inputs"): :class:`PairStream`, collected.
-
-    Both CoNLL without lattice files: aligned by characters (raw text);
-    otherwise paired in order, and a side whose file does not state its
-    token boundaries gets them only in the three cases of the module
-    docstring (``ambiguity``, the MA lattices of the gold sentences in gold
-    order, may settle them).  ``gold`` may be a :class:`GoldInput` read once
-    for several predictions (its settings then win).  Files are paths or
-    :class:`InMemoryFile` values (uploads, never written to disk).
-    """
+    """Read and pair a gold and a predicted file (docs/lattice.md, "Inputs"): a :class:`PairStream`,
+    collected."""
     if not isinstance(gold, GoldInput):
         gold = read_gold(gold, gold_lattice, options)
     return PairStream(gold, pred, pred_lattice=pred_lattice, options=options, ambiguity=ambiguity).pairing()
