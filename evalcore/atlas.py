@@ -53,7 +53,6 @@ __all__ = [
     "score",
     "script_groups",
     "with_golds_as_parses",
-    "word_infos",
     "word_verdicts",
 ]
 
@@ -220,12 +219,6 @@ class _TreeIndex:
         if info is None:
             info = self._spans[span] = self.word(head_word(self.tree, span))
         return info
-
-
-def word_infos(tree: DepTree) -> tuple[WordInfo, ...]:
-    """UPOS, relation and construction of every word (what the groupings see)."""
-    index = _TreeIndex(tree)
-    return tuple(index.word(w) for w in range(1, len(tree.tokens) + 1))
 
 
 def _index(tree: DepTree, lift: bool) -> _TreeIndex:

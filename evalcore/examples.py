@@ -367,15 +367,11 @@ BCLM_HNEIM = LatticeExample(
             _BCLM_GOLD_PATH,
         ),
     ),
+    # the gold's arcs, and the parses' CL over 1–3 and HNEIM over 5–7
     lattice_arcs=(
-        (0, 1, "B", "IN", 1),
-        (1, 2, "H", "DEF", 1),
-        (2, 3, "CL", "NN", 1),
+        *_BCLM_GOLD_PATH[:3],
         (1, 3, "CL", "NN", 1),
-        (3, 4, "FL", "POSS", 1),
-        (4, 5, "HM", "PRN", 1),
-        (5, 6, "H", "DEF", 2),
-        (6, 7, "NEIM", "JJ", 2),
+        *_BCLM_GOLD_PATH[3:],
         (5, 7, "HNEIM", "VB", 2),
     ),
 )

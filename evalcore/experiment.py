@@ -139,12 +139,10 @@ class Row:
 
     def not_significant_with_best(self, parse: str) -> bool:
         """True if ``parse`` is in a non-significant pair with one of the row's best parses."""
-        for t in self.tests:
-            if not t.significant and (
-                (t.a == parse and t.b in self.best) or (t.b == parse and t.a in self.best)
-            ):
-                return True
-        return False
+        return any(
+            not t.significant and ((t.a == parse and t.b in self.best) or (t.b == parse and t.a in self.best))
+            for t in self.tests
+        )
 
 
 @dataclass(frozen=True, slots=True)

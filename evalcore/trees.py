@@ -529,9 +529,7 @@ class SpanTree(Drawable):
             k = chain.index(s)
             parent[s] = chain[k + 1] if k + 1 < len(chain) else None
         # children lists: internal nodes and terminals, ordered by first position
-        kids: dict[Span | None, list[tuple[int, int, Span | int]]] = {None: []}
-        for s in spans:
-            kids.setdefault(s, [])
+        kids: dict[Span | None, list[tuple[int, int, Span | int]]] = {s: [] for s in (None, *spans)}
         for s in spans:
             kids[parent[s]].append((min(s), -len(s), s))
         for w in range(n):
@@ -544,7 +542,6 @@ class SpanTree(Drawable):
         )
         order: list[tuple[Span | int | None, int]] = [(None, -1)]
         pending_children: list[list[int]] = []
-        meta: list[Span | int | None] = []
         while order:
             key, par = order.pop()
             idx = len(nodes)
@@ -556,7 +553,6 @@ class SpanTree(Drawable):
             else:
                 nodes.append(MFNode(labels[key]))
             pending_children.append([])
-            meta.append(key)
             if par >= 0:
                 pending_children[par].append(idx)
             if not isinstance(key, int):
