@@ -58,11 +58,9 @@ class LabelMap:
         for old, new in self.pairs:
             table.setdefault(old, new)
         object.__setattr__(self, "_table", table)
-        if self.pairs:
-            text = "\n".join(f"{a}={b}" for a, b in self.pairs)
-            object.__setattr__(self, "_fingerprint", hashlib.sha256(text.encode()).hexdigest()[:8])
-        else:
-            object.__setattr__(self, "_fingerprint", "none")
+        text = "\n".join(f"{a}={b}" for a, b in self.pairs)
+        fingerprint = hashlib.sha256(text.encode()).hexdigest()[:8] if self.pairs else "none"
+        object.__setattr__(self, "_fingerprint", fingerprint)
 
     def apply(self, label: str) -> str:
         return self._table.get(label, label)
@@ -331,15 +329,11 @@ def dep_to_span_tree(tree: DepTree, config: ConversionConfig = ConversionConfig(
 
 def ptb_to_span_tree(tree: Tree, config: ConversionConfig = ConversionConfig()) -> SpanTree:
     """Constituency tree with function tags → multi-function tree (docs/tedeval.md, "Multi-function trees
-    (2012 protocol)").
+    (2012 protocol)"; with ``config.category_labels``, our extension of §5.1: docs/tedeval.md, "Category
+    labels").
 
-    ``-NONE-`` and emptied ancestors are removed, outer ``""``/ROOT/TOP brackets
-    and FarPaHC ``ID`` nodes are dropped; each node's labels = its function
-    tags (category dropped); nodes over the same span merge (unary chains).
-
-    With ``config.category_labels`` (our extension of §5.1, off by default), a node without
-    function tags gets its category as its one label, part-of-speech nodes included
-    (``(NP (D the) (N dog))`` → ``NP``, ``D``, ``N``); a node with function tags keeps only them.
+    ``-NONE-`` and emptied ancestors are removed, outer ``""``/ROOT/TOP brackets and FarPaHC ``ID``
+    nodes are dropped; each node's labels = its function tags; nodes over one span merge.
     """
     if config.protocol != PROTOCOL_2012:
         raise InputFormatError(

@@ -96,15 +96,6 @@ def crossing(a: Span, b: Span) -> bool:
     return bool(a & b) and not (a <= b or b <= a)
 
 
-def _first_crossing(spans_a: Iterable[Span], spans_b: Iterable[Span]) -> tuple[Span, Span] | None:
-    list_a = list(spans_a)
-    for sb in spans_b:
-        for sa in list_a:
-            if crossing(sa, sb):
-                return sa, sb
-    return None
-
-
 def _show(span: Span, words: tuple[str, ...]) -> str:
     return "{" + " ".join(words[i] for i in span_key(span)) + "}"
 
@@ -115,7 +106,7 @@ def unify(a: SpanTree, b: SpanTree) -> SpanTree:
     _check_same(a, b)
     aa, bb = a.by_span, b.by_span
     only_b = [s for s in bb if s not in aa]
-    bad = _first_crossing(aa, only_b)
+    bad = next(((sa, sb) for sb in only_b for sa in aa if crossing(sa, sb)), None)
     if bad is not None:
         raise UnificationError(
             f"sentence '{a.sent_id}': spans {_show(bad[0], a.words)} and {_show(bad[1], a.words)} cross"

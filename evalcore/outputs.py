@@ -79,10 +79,6 @@ def _fail(path: str, message: str, option: str = "") -> OutputError:
     return OutputError(f"{option}: {message}" if option else message, file=path)
 
 
-def _same_file(a: os.stat_result, b: os.stat_result) -> bool:
-    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
-
-
 def _refuse_inputs(
     path: str, target: os.stat_result, inputs: Iterable[str | os.PathLike[str]], option: str
 ) -> None:
@@ -91,7 +87,7 @@ def _refuse_inputs(
             other = os.stat(given)
         except (OSError, ValueError):  # an input that cannot be read is the reader's to report
             continue
-        if _same_file(target, other):
+        if (target.st_dev, target.st_ino) == (other.st_dev, other.st_ino):
             raise _fail(
                 path,
                 f"this is the input file {os.fspath(given)}; writing it would destroy it: "
@@ -158,11 +154,6 @@ def _temporary(folder: str, name: str) -> tuple[int, str]:
             continue
 
 
-def _remove(path: str) -> None:
-    with suppress(OSError):
-        os.unlink(path)
-
-
 def _sync_folder(folder: str) -> None:
     """``fsync`` the folder, so that the rename itself reaches the disk (not every system can)."""
     try:
@@ -211,7 +202,8 @@ def open_output(target: OutputPath | str) -> Iterator[TextIO]:
             os.fsync(fh.fileno())
         os.replace(temporary, out.real)
     except BaseException as exc:  # an interrupt too: the old file stays, the temporary goes
-        _remove(temporary)
+        with suppress(OSError):
+            os.unlink(temporary)
         if isinstance(exc, OSError):
             raise _write_error(out, exc) from None
         raise

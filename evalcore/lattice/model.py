@@ -262,15 +262,9 @@ def tree_from_dependency(
     dep: DepTree, path: Sequence[Lexeme], protocol: choices.Protocol = PROTOCOL_2012
 ) -> LatticeTree:
     """A morpheme-level dependency tree → function tree over lexemes (ACL 2012 Table 2; docs/lattice.md,
-    "Lexemes").
-
-    The conversion is :func:`evalcore.conversion.dep_to_span_tree` (2011: ``*``
-    heads, v0 on top; 2012: ``hd`` heads, v0 merged with the root word's
-    phrase) and :meth:`SpanTree.to_mftree`; each terminal (morpheme ``k``)
-    becomes the lexeme ``path[k]``.  A node's label set is written joined with
-    ``+`` (only the never-edited root can hold more than one).  Raises
-    :class:`TreeStructureError` for a sentence that is not a tree.
-    """
+    "TEDEVAL over lattices"): :func:`evalcore.conversion.dep_to_span_tree`, then :meth:`SpanTree.to_mftree`,
+    terminal ``k`` the lexeme ``path[k]``, a label set joined with ``+`` (only the never-edited root can
+    hold more than one).  Raises :class:`TreeStructureError` for a sentence that is not a tree."""
     problem = dep.structure_problem()
     src = dep.source
     if problem is not None:

@@ -37,11 +37,6 @@ __all__ = [
 ]
 
 
-def _where(lattice: Lattice) -> tuple[str | None, int | None]:
-    src = lattice.source
-    return (src.file, src.line) if src is not None else (None, None)
-
-
 def path_arcs(lattice: Lattice) -> tuple[Arc, ...]:
     """The arcs of a one-path lattice (gold lattice, yap ``output.mapping``) in path order.
 
@@ -53,26 +48,21 @@ def path_arcs(lattice: Lattice) -> tuple[Arc, ...]:
     token = 0
     for a in arcs:
         if a.token_id < token:
-            file, line = _where(lattice)
-            raise InputFormatError(
+            what = (
                 f"token ids out of order along the path: token {a.token_id} after token {token} "
-                "(a path's arcs go through the tokens in order)",
-                file=file,
-                line=line + _arc_index(lattice, a) if line is not None else None,
+                "(a path's arcs go through the tokens in order)"
             )
-        token = a.token_id
-        if a.start != state:
-            file, line = _where(lattice)
-            if a.start < state:
-                what = f"a second arc leaves state {a.start}"
-            else:
-                what = f"no arc leaves state {state}"
-            raise InputFormatError(
-                f"not a single path: {what} (a gold or predicted lattice holds one analysis per sentence)",
-                file=file,
-                line=line + _arc_index(lattice, a) if line is not None else None,
+        elif a.start != state:
+            gap = (
+                f"a second arc leaves state {a.start}" if a.start < state else f"no arc leaves state {state}"
             )
-        state = a.end
+            what = f"not a single path: {gap} (a gold or predicted lattice holds one analysis per sentence)"
+        else:
+            token, state = a.token_id, a.end
+            continue
+        src = lattice.source
+        line = src.line + _arc_index(lattice, a) if src is not None else None
+        raise InputFormatError(what, file=src.file if src is not None else None, line=line)
     return tuple(arcs)
 
 
