@@ -276,7 +276,6 @@ def _yields(tree: DepTree) -> list[frozenset[int]]:
     n = len(tree.tokens)
     kids = tree.children
     out: list[frozenset[int]] = [frozenset()] * (n + 1)
-    # post-order via explicit stack
     stack: list[tuple[int, bool]] = [(0, False)]
     while stack:
         w, done = stack.pop()

@@ -380,14 +380,10 @@ def lattice_row(sentence: SentenceJoint, average: bool) -> tuple[tuple[float, fl
 
 def lattice_table(rows: Sequence[tuple[tuple[float, float], ...]], average: bool) -> CountTable:
     """The sentences' :func:`lattice_row` pairs as one table of eight ratio scores."""
-    kinds: tuple[RatioKind, ...] = (
-        "ted",
-        "ted",
-        "ratio" if average else "ted",
-        "ratio" if average else "ted",
-    )
+    ted: RatioKind = "ratio" if average else "ted"
+    kinds: tuple[RatioKind, ...] = ("ted", "ted", ted, ted, "ratio", "ratio", "ratio", "ratio")
     columns = [[r[j] for r in rows] for j in range(len(LATTICE_METRICS))]
-    return cells_table(LATTICE_METRICS, columns, (*kinds, "ratio", "ratio", "ratio", "ratio"))
+    return cells_table(LATTICE_METRICS, columns, kinds)
 
 
 # ---------------------------------------------------------------------------- running

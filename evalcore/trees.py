@@ -523,15 +523,12 @@ class SpanTree(Drawable):
                 chains[w].append(s)
         for chain in chains:
             chain.sort(key=len)
-        parent: dict[Span, Span | None] = {}
-        for s in spans:
-            chain = chains[min(s)]
-            k = chain.index(s)
-            parent[s] = chain[k + 1] if k + 1 < len(chain) else None
         # children lists: internal nodes and terminals, ordered by first position
         kids: dict[Span | None, list[tuple[int, int, Span | int]]] = {s: [] for s in (None, *spans)}
         for s in spans:
-            kids[parent[s]].append((min(s), -len(s), s))
+            chain = chains[min(s)]
+            k = chain.index(s)
+            kids[chain[k + 1] if k + 1 < len(chain) else None].append((min(s), -len(s), s))
         for w in range(n):
             owner = chains[w][0] if chains[w] else None
             kids[owner].append((w, 0, w))

@@ -98,10 +98,10 @@ def token_blocks(gold: Sequence[Lexeme], pred: Sequence[Lexeme]) -> tuple[Block,
         keys.setdefault(lx.token, [0, 0])[0] = 1
     for lx in pred:
         keys.setdefault(lx.token, [0, 0])[1] = 1
-    out = []
-    for key, (g, p) in sorted(keys.items(), key=lambda kv: (kv[0] is None, kv[0] or 0)):
-        out.append(Block(key, g if key is not None else 0, p if key is not None else 0))
-    return tuple(out)
+    return tuple(
+        Block(key, g if key is not None else 0, p if key is not None else 0)
+        for key, (g, p) in sorted(keys.items(), key=lambda kv: (kv[0] is None, kv[0] or 0))
+    )
 
 
 # ---------------------------------------------------------------------------
