@@ -1,18 +1,11 @@
 """The ``evalcore`` command line: one subcommand per metric family.
 
-Every error evalcore raises on purpose is printed as one line
-``FILE:LINE: what is wrong`` with exit code 2; never a traceback.  A file a command writes is
-checked before the command runs and written atomically (:mod:`evalcore.outputs`); the first
-SIGINT, SIGTERM or SIGHUP stops the command (:mod:`evalcore.interrupts`).  Every
-subcommand takes the resource-limit flags of :mod:`evalcore.limits`
-(``--max-depth``, ``--max-tokens``...); the command sees the result as
-``args.limits`` (flags over ``EVALCORE_MAX_*`` variables over the defaults).
-
-Start-up: only the chosen command's module is imported.  The top-level help
-and the ``invalid choice`` message need nothing but each command's name and one-line help, kept
-in :data:`COMMANDS` (``tests/test_startup.py`` checks it against what the modules register); the
-other commands get an empty placeholder parser, so ``evalcore attach`` never imports numpy,
-edist or the TedEval machinery.
+Every error evalcore raises on purpose is printed as one line ``FILE:LINE: what is wrong`` with exit
+code 2; never a traceback.  Outputs are checked first and written atomically (:mod:`evalcore.outputs`);
+the first stop signal stops the command (:mod:`evalcore.interrupts`); every subcommand takes the
+resource-limit flags of :mod:`evalcore.limits` (``args.limits``).  Start-up: only the chosen command's
+module is imported, the others are placeholders built from :data:`COMMANDS` (docs/formats.md, "Speed:
+the readers and the command line's start-up").
 """
 
 from __future__ import annotations
