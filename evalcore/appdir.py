@@ -1,10 +1,8 @@
 """Where the workbench's files are: a source checkout or the wheel's ``evalcore_app`` copy (docs/app.md, "From
 the wheel").
 
-``make app`` runs ``app.py`` at the top of the repository; a wheel carries a copy of ``app.py``,
-``pages/``, ``.streamlit/config.toml`` and ``assets/`` as the package ``evalcore_app`` (made by
-``setup.py``).  :func:`app_root` is the folder holding them, found without importing streamlit;
-``workbench.datasets`` reads the built-in data under it and ``evalcore app`` runs its ``app.py``.
+:func:`app_root` is the folder of ``app.py``, ``pages/``, ``.streamlit/config.toml`` and ``assets/``,
+found without importing streamlit.
 """
 
 from __future__ import annotations

@@ -1,38 +1,16 @@
 """The discrepancy atlas: every TedEval edit operation of a cross-scheme experiment, grouped.
 
-For the cross-scheme experiment of docs/tedeval.md, "The cross-scheme experiment and significance" (the inputs
-of ``evalcore tedeval``), every parse -- and every gold taken as a parse of its own scheme -- is compared with
-every target: each single gold (TEDEVAL SINGLE, nothing discounted) and each generalization that contains its
-own gold (TEDEVAL MULTIPLE, docs/tedeval.md, "Edit scripts, discount and score": an operation that the parse
-shares with its own gold on the way to G is *discounted*).  Each operation of each script, labeled and
-unlabeled, falls in exactly one group of each of four groupings:
-
-``operation``
-    kind and label: ``del cop``, ``ins hd``, ``rel obl→nmod`` (2011 protocol only: the 2012
-    protocol compares sorted function trees, where a relabeling is a deletion plus an insertion,
-    docs/tedeval.md, "Edit scripts, discount and score"); unlabeled scripts give ``del (span)`` / ``ins
-    (span)``.
-``head``
-    UPOS and relation of the span's head word, ``NOUN obl:arg``: the word of the span whose head
-    lies outside it (the leftmost if several, which covers non-contiguous spans), in the tree
-    the operation belongs to -- the parse for deletions and relabelings, the target's gold for
-    insertions (for a generalization: the parse's own gold, which has every span of it).
-``length``
-    the number of words of the span, in buckets (:data:`LENGTH_BUCKETS`).
-``construction``
-    the named pattern of :func:`construction_of` (copula, auxiliary chain, ...), matched on the
-    head word in UD and in SUD trees, or ``other``.
-
-A group reports its counted and discounted operations, its share of the counted cost
-(Σ counted in the group / Σ counted overall, i.e. its share of Σδ) and its sentence ids.  The
-totals reconcile with the δ of the scores ``evalcore tedeval`` prints, because the scripts
-*are* the experiment's (:func:`evalcore.experiment.run_experiment` with ``details``).
-Counts add with ``+`` (:class:`AtlasCounts`); :func:`score` turns them into shares.
+docs/atlas.md ("What is collected", "The four groupings", "What each group reports"): every parse, and
+every gold taken as a parse of its own scheme, is compared with each single gold (TEDEVAL SINGLE) and
+each generalization containing its own gold (TEDEVAL MULTIPLE, docs/tedeval.md, "Edit scripts, discount
+and score"); each operation of each script falls in one group of each of :data:`GROUPINGS`.  The scripts
+*are* the experiment's (:func:`evalcore.experiment.run_experiment` with ``details``), so the totals
+reconcile with the δ of ``evalcore tedeval``.  Counts add with ``+`` (:class:`AtlasCounts`);
+:func:`score` turns them into shares.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
@@ -41,6 +19,7 @@ from evalcore.choices import PROTOCOL_2011
 from evalcore.conversion import ConversionConfig, projectivize
 from evalcore.experiment import ExperimentResult, NamedTrees, Scheme, run_experiment
 from evalcore.families.tedeval import TedevalSettings, experiment_config
+from evalcore.inspection import with_discount
 from evalcore.metrics.base import make_signature
 from evalcore.metrics.tedeval import TedConfig
 from evalcore.trees import DepTree, EditOp, Span, Tree
@@ -74,7 +53,6 @@ __all__ = [
     "score",
     "script_groups",
     "with_golds_as_parses",
-    "word_infos",
     "word_verdicts",
 ]
 
@@ -129,23 +107,14 @@ def operation_group(op: EditOp) -> str:
 # construction patterns over one dependency tree
 
 
-def _core(deprel: str) -> str:
-    """The relation without SUD's ``@`` extension: ``comp:aux@tense`` → ``comp:aux``."""
-    return deprel.partition("@")[0]
-
-
-def _base(deprel: str) -> str:
-    """The universal part: ``obl:arg`` → ``obl``, ``comp:aux@tense`` → ``comp``."""
-    return deprel.partition("@")[0].partition(":")[0]
-
-
 def _own_role(tok_upos: str, deprel: str, feats: str, parent_upos: str, *, tier1: bool) -> str | None:
     """The first pattern (priority order) that the word's own relation, UPOS or features match.
 
     ``tier1=False`` asks on behalf of the word's head (is this dependent a marker of a pattern?):
     then punctuation and the parent-based SUD rules do not apply (a phrase is not punctuation
     because it contains a comma)."""
-    core, base = _core(deprel), _base(deprel)
+    core = deprel.partition("@")[0]  # without SUD's @ extension: comp:aux@tense → comp:aux
+    base = core.partition(":")[0]  # the universal part: obl:arg → obl, comp:aux@tense → comp
     if tier1 and (tok_upos == "PUNCT" or base == "punct"):
         return "punctuation"
     if base in ("fixed", "flat") or (tier1 and "ExtPos=" in feats):
@@ -173,15 +142,9 @@ _PRIORITY = {name: k for k, (name, _) in enumerate(CONSTRUCTIONS)}
 
 
 def construction_of(tree: DepTree, word: int) -> str:
-    """The construction of the phrase headed by ``word`` (1-based), one of :data:`CONSTRUCTIONS`.
-
-    Two tiers: first what the word itself is (its relation, UPOS, features, and in SUD the
-    word it complements: a ``comp`` dependent of an ADP or SCONJ); then, if nothing matched,
-    what it governs (a dependent whose relation marks a pattern: a ``cop``, ``aux``, ``mark``,
-    ``case``, ``conj``/``cc``, ``det``, ``fixed``/``flat`` child).  Within a tier the first
-    pattern of :data:`CONSTRUCTIONS` wins (punctuation, multiword, copula, auxiliary,
-    subordination, adposition, coordination, determiner); else ``other``.
-    """
+    """The construction of the phrase headed by ``word`` (1-based), one of :data:`CONSTRUCTIONS`: what
+    the word is, else what it governs, each tier in the priority order of docs/atlas.md,
+    "Constructions: patterns and priority"; else ``other``."""
     if not 1 <= word <= len(tree.tokens):
         return "other"
     tok = tree.tokens[word - 1]
@@ -256,12 +219,6 @@ class _TreeIndex:
         if info is None:
             info = self._spans[span] = self.word(head_word(self.tree, span))
         return info
-
-
-def word_infos(tree: DepTree) -> tuple[WordInfo, ...]:
-    """UPOS, relation and construction of every word (what the groupings see)."""
-    index = _TreeIndex(tree)
-    return tuple(index.word(w) for w in range(1, len(tree.tokens) + 1))
 
 
 def _index(tree: DepTree, lift: bool) -> _TreeIndex:
@@ -574,29 +531,6 @@ class _Tally:
         self.sentences: set[str] = set()
 
 
-def _marked(script: Sequence[EditOp], discounted: Sequence[EditOp]) -> Iterator[tuple[EditOp, bool]]:
-    """Each operation of ``script`` with whether it is discounted: the first occurrences, as
-    :func:`evalcore.ted.spans.intersect` picks them.  The discounted operations come in the
-    script's order, so one pointer walks them; a multiset is the fallback otherwise."""
-    if not discounted:
-        return ((op, False) for op in script)
-    out: list[tuple[EditOp, bool]] = []
-    j = 0
-    for op in script:
-        hit = j < len(discounted) and op == discounted[j]
-        j += hit
-        out.append((op, hit))
-    if j == len(discounted):
-        return iter(out)
-    budget = Counter(discounted)
-    marked = []
-    for op in script:
-        hit = budget[op] > 0
-        budget[op] -= hit
-        marked.append((op, hit))
-    return iter(marked)
-
-
 def atlas_counts(
     schemes: Sequence[Scheme],
     result: ExperimentResult,
@@ -641,7 +575,7 @@ def atlas_counts(
         local: dict[_OpKey, list[int]] = {}
         p_idx = index_of(pfile, pos)
         t_idx = index_of(gold_file.get(d.against, gold_file[scheme]), pos)
-        for op, disc in _marked(d.ted.script, d.ted.discounted):
+        for op, disc in with_discount(d.ted.script, d.ted.discounted):
             idx = t_idx if op.kind == "ins" else p_idx  # op_side, inline: the hot loop
             where = idx.info(op.span) if idx is not None else NO_WORD
             tkey = _op_key(op, where)

@@ -1,20 +1,10 @@
 """Trees → function trees (TedEval).
 
-* Dependency → function tree, EMNLP 2011 §3.1 (docs/tedeval.md, "Function trees (2011 protocol)"): a word with
-  dependents becomes a node labeled with its relation whose children are its
-  dependents' nodes and a ``*`` preterminal over the word; a word without
-  dependents becomes a preterminal labeled with its relation.
-* Dependency → multi-function tree, EACL 2012 §3.1 (docs/tedeval.md, "Multi-function trees (2012 protocol)"):
-the same with
-  ``hd`` for the head preterminal, then unary chains merged into label sets
-  (which only happens at the top: the root word's phrase merges with v0).
-* Constituency with function tags → multi-function tree (docs/tedeval.md, "Multi-function trees (2012
-protocol)"): each
-  node's label set is its function tags; ``-NONE-`` elements and the
-  ancestors they leave empty are removed first; unary chains are merged.
-
-All conversions return a :class:`~evalcore.trees.SpanTree`: over a fixed
-word sequence a node *is* its span, which is all TedEval needs (§4.3, §5.3).
+Dependency → function tree (EMNLP 2011 §3.1; docs/tedeval.md, "Function trees (2011 protocol)"),
+dependency → multi-function tree (EACL 2012 §3.1; docs/tedeval.md, "Multi-function trees (2012
+protocol)") and constituency with function tags → multi-function tree (the same section).  All
+return a :class:`~evalcore.trees.SpanTree`: over a fixed word sequence a node *is* its span, which is
+all TedEval needs (§4.3, §5.3).
 """
 
 from __future__ import annotations
@@ -68,11 +58,9 @@ class LabelMap:
         for old, new in self.pairs:
             table.setdefault(old, new)
         object.__setattr__(self, "_table", table)
-        if self.pairs:
-            text = "\n".join(f"{a}={b}" for a, b in self.pairs)
-            object.__setattr__(self, "_fingerprint", hashlib.sha256(text.encode()).hexdigest()[:8])
-        else:
-            object.__setattr__(self, "_fingerprint", "none")
+        text = "\n".join(f"{a}={b}" for a, b in self.pairs)
+        fingerprint = hashlib.sha256(text.encode()).hexdigest()[:8] if self.pairs else "none"
+        object.__setattr__(self, "_fingerprint", fingerprint)
 
     def apply(self, label: str) -> str:
         return self._table.get(label, label)
@@ -288,7 +276,6 @@ def _yields(tree: DepTree) -> list[frozenset[int]]:
     n = len(tree.tokens)
     kids = tree.children
     out: list[frozenset[int]] = [frozenset()] * (n + 1)
-    # post-order via explicit stack
     stack: list[tuple[int, bool]] = [(0, False)]
     while stack:
         w, done = stack.pop()
@@ -324,12 +311,10 @@ def dep_to_span_tree(tree: DepTree, config: ConversionConfig = ConversionConfig(
     for tok in tree.tokens:
         label = _label(tok, config)
         span = ys[tok.id]
+        mapping[span] = mapping.get(span, frozenset()) | {label}
         if kids[tok.id]:
-            mapping[span] = mapping.get(span, frozenset()) | {label}
             word = frozenset((tok.id - 1,))
             mapping[word] = mapping.get(word, frozenset()) | {head_label}
-        else:
-            mapping[span] = mapping.get(span, frozenset()) | {label}
     root_labels: frozenset[str] = frozenset()
     if config.protocol == PROTOCOL_2012:
         full = frozenset(range(n))
@@ -343,15 +328,11 @@ def dep_to_span_tree(tree: DepTree, config: ConversionConfig = ConversionConfig(
 
 def ptb_to_span_tree(tree: Tree, config: ConversionConfig = ConversionConfig()) -> SpanTree:
     """Constituency tree with function tags → multi-function tree (docs/tedeval.md, "Multi-function trees
-    (2012 protocol)").
+    (2012 protocol)"; with ``config.category_labels``, our extension of §5.1: docs/tedeval.md, "Category
+    labels").
 
-    ``-NONE-`` and emptied ancestors are removed, outer ``""``/ROOT/TOP brackets
-    and FarPaHC ``ID`` nodes are dropped; each node's labels = its function
-    tags (category dropped); nodes over the same span merge (unary chains).
-
-    With ``config.category_labels`` (our extension of §5.1, off by default), a node without
-    function tags gets its category as its one label, part-of-speech nodes included
-    (``(NP (D the) (N dog))`` → ``NP``, ``D``, ``N``); a node with function tags keeps only them.
+    ``-NONE-`` and emptied ancestors are removed, outer ``""``/ROOT/TOP brackets and FarPaHC ``ID``
+    nodes are dropped; each node's labels = its function tags; nodes over one span merge.
     """
     if config.protocol != PROTOCOL_2012:
         raise InputFormatError(

@@ -1,20 +1,8 @@
 """How values show themselves outside a terminal (docs/architecture.md, "Layers"): the hook, not the drawings.
 
-Trees, lattices and results sit in the lowest layers of the house (docs/architecture.md), and
-their writers (:mod:`evalcore.report`, :mod:`evalcore.render`) above them.  So that a value can
-still answer Jupyter's ``_repr_svg_`` / ``_repr_html_`` and a user's ``to_dict()`` /
-``to_pandas()``, the mixins here look the writers up at call time in :mod:`evalcore.notebook`
-(the API layer, which imports them): the one late-bound call upwards, made by
-:func:`_notebook` only (``tests/test_architecture.py`` checks that nothing else does it).
-
-* :class:`Tabular` -- the frozen result objects (attachment, PARSEVAL, FREVAL, TedEval,
-  lattice): ``table()`` (headers, rows, signature), ``to_dict()`` (the ``--format json``
-  document of the command line), ``to_pandas()`` (pandas imported only there) and
-  ``_repr_html_()`` (a small escaped HTML table).
-* :class:`Drawable` -- trees, function trees, lattices, one sentence's edit scripts:
-  ``_repr_svg_()`` (or ``_repr_html_()``), the drawings of the app.
-
-This module imports nothing of evalcore: ``import evalcore`` stays light.
+The mixins here (:class:`Tabular` for results, :class:`Drawable` for trees, lattices and edit scripts,
+:class:`Reported`) look the writers up at call time in :mod:`evalcore.notebook`, the one late-bound
+call upwards, made by :func:`_notebook` only.  This module imports nothing of evalcore.
 """
 
 from __future__ import annotations

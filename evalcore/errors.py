@@ -1,10 +1,7 @@
 """Typed errors.  Every input error names the file, the 1-based line and what is wrong.
 
-``str(error)`` is always one line ``FILE:LINE: message`` so the CLI can print it
-as it is and the app can show it in the page.  :func:`one_line` is the one place every message
-passes through: it keeps a message on one line, of bounded length, and writes the control
-characters an input may hold (ESC, BEL, ...) as escapes, so that a file cannot drive the terminal
-that shows its error (docs/robustness.md).
+``str(error)`` is always one line ``FILE:LINE: message``, made by :func:`one_line`, the one place every
+message passes through (docs/robustness.md, "Messages: one line, no terminal escapes").
 """
 
 from __future__ import annotations

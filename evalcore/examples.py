@@ -1,18 +1,9 @@
 """The papers' examples as data, with builders (no I/O, no streamlit).
 
-Used by the app's guided tour (``pages/5_Tour.py``) and by the tests, which
-check these definitions against the golden files in ``tests/golden/``:
-
-* EMNLP 2011 (Tsarfaty, Nivre & Andersson), examples (4)–(6): *on Sunday*
-  (here inside *arrive on Sunday*), *earth wind and fire*, *would have
-  worked* -- the same phrase in two or three annotation schemes;
-* EACL 2012, Figures 1 and 4: *John loves Mary* as a PTB tree with function
-  labels, as a bare PTB tree and as Stanford dependencies;
-* ACL 2012, Figure 1: *BCLM HNEIM* (Hebrew בצלם הנעים), a gold and a parse
-  over different segmentations of the same two tokens.
-
-Each dependency example lists its schemes (one gold tree each) and the parses
-a user can pick, each with the scheme it was "trained on" by default.
+The guided tour (``pages/5_Tour.py``; docs/app.md, "Tour page") and the tests, which check them against
+``tests/golden/``, use them: EMNLP 2011 examples (4)–(6), EACL 2012 Figures 1 and 4 (*John loves
+Mary*), ACL 2012 Figure 1 (*BCLM HNEIM*).  Each dependency example lists its schemes (one gold tree
+each) and the parses a user can pick, each with the scheme it was "trained on" by default.
 """
 
 from __future__ import annotations
@@ -127,6 +118,9 @@ PAPER_TREES: dict[str, tuple[tuple[str, ...], DepSpec]] = {
 """The paper's trees exactly as its examples give them (``X``: the relation of the whole phrase)."""
 
 
+_NOUN_HEADS = DepSpec((0, 3, 1), ("root", "prep", "tmod"))  # (4a)
+_PREPOSITION_HEADS = DepSpec((0, 1, 2), ("root", "tmod", "pobj"))  # (4b)
+
 ON_SUNDAY = DepExample(
     key="on_sunday",
     title="arrive on Sunday — who heads a prepositional phrase?",
@@ -134,30 +128,12 @@ ON_SUNDAY = DepExample(
     words=("arrive", "on", "Sunday"),
     upos=("VERB", "ADP", "PROPN"),
     schemes=(
-        (
-            "A",
-            "(4a) the noun heads: arrive → Sunday → on (prep)",
-            DepSpec((0, 3, 1), ("root", "prep", "tmod")),
-        ),
-        (
-            "B",
-            "(4b) the preposition heads: arrive → on → Sunday (pobj)",
-            DepSpec((0, 1, 2), ("root", "tmod", "pobj")),
-        ),
+        ("A", "(4a) the noun heads: arrive → Sunday → on (prep)", _NOUN_HEADS),
+        ("B", "(4b) the preposition heads: arrive → on → Sunday (pobj)", _PREPOSITION_HEADS),
     ),
     choices=(
-        Choice(
-            "sunday",
-            "Sunday — the noun heads, as in scheme A (4a)",
-            DepSpec((0, 3, 1), ("root", "prep", "tmod")),
-            "A",
-        ),
-        Choice(
-            "on",
-            "on — the preposition heads, as in scheme B (4b)",
-            DepSpec((0, 1, 2), ("root", "tmod", "pobj")),
-            "B",
-        ),
+        Choice("sunday", "Sunday — the noun heads, as in scheme A (4a)", _NOUN_HEADS, "A"),
+        Choice("on", "on — the preposition heads, as in scheme B (4b)", _PREPOSITION_HEADS, "B"),
         Choice(
             "arrive",
             "neither — both words hang from 'arrive' (a real error)",
@@ -354,15 +330,7 @@ BCLM_HNEIM = LatticeExample(
         "gold",
         "gold (Figure 1, tree 1)",
         _BCLM_GOLD_TREE,
-        (
-            (0, 1, "B", "IN", 1),
-            (1, 2, "H", "DEF", 1),
-            (2, 3, "CL", "NN", 1),
-            (3, 4, "FL", "POSS", 1),
-            (4, 5, "HM", "PRN", 1),
-            (5, 6, "H", "DEF", 2),
-            (6, 7, "NEIM", "JJ", 2),
-        ),
+        _BCLM_GOLD_PATH,
     ),
     parses=(
         LatticeAnalysis(
@@ -399,15 +367,11 @@ BCLM_HNEIM = LatticeExample(
             _BCLM_GOLD_PATH,
         ),
     ),
+    # the gold's arcs, and the parses' CL over 1–3 and HNEIM over 5–7
     lattice_arcs=(
-        (0, 1, "B", "IN", 1),
-        (1, 2, "H", "DEF", 1),
-        (2, 3, "CL", "NN", 1),
+        *_BCLM_GOLD_PATH[:3],
         (1, 3, "CL", "NN", 1),
-        (3, 4, "FL", "POSS", 1),
-        (4, 5, "HM", "PRN", 1),
-        (5, 6, "H", "DEF", 2),
-        (6, 7, "NEIM", "JJ", 2),
+        *_BCLM_GOLD_PATH[3:],
         (5, 7, "HNEIM", "VB", 2),
     ),
 )

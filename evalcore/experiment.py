@@ -1,13 +1,8 @@
-"""The cross-scheme experiment (docs/tedeval.md, "The cross-scheme experiment and significance"; EMNLP 2011
-Tables 1–2, EACL 2012 Tables 1–2).
+"""The cross-scheme experiment (docs/tedeval.md, "The cross-scheme experiment and significance" and "The
+numbers in the table"; EMNLP 2011 Tables 1–2, EACL 2012 Tables 1–2).
 
-K schemes, each a gold file and zero or more parse files over the same
-sentences.  Every parse is scored against every single gold (UAS, LAS,
-U-TED, L-TED: TEDEVAL SINGLE, no discount) and against every generalization
-of 2..K golds that contains its own gold (U-TED, L-TED: TEDEVAL MULTIPLE,
-discounted).  Rows are (against, metric), columns are parses; the best value
-in each row is marked, and pairs of parses whose difference is not
-significant (approximate randomization, docs/tedeval.md, "The numbers in the table") are listed.
+Every parse against every single gold (UAS, LAS, TEDEVAL SINGLE) and every generalization of 2..K golds
+that contains its own gold (TEDEVAL MULTIPLE); each row's best value marked and every pair tested.
 """
 
 from __future__ import annotations
@@ -139,12 +134,10 @@ class Row:
 
     def not_significant_with_best(self, parse: str) -> bool:
         """True if ``parse`` is in a non-significant pair with one of the row's best parses."""
-        for t in self.tests:
-            if not t.significant and (
-                (t.a == parse and t.b in self.best) or (t.b == parse and t.a in self.best)
-            ):
-                return True
-        return False
+        return any(
+            not t.significant and ((t.a == parse and t.b in self.best) or (t.b == parse and t.a in self.best))
+            for t in self.tests
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -428,12 +421,10 @@ class _Scan:
     def _attach(self, pi: int, against: str, p_tree: AnyTree, g_tree: AnyTree) -> None:
         if isinstance(p_tree, DepTree) and isinstance(g_tree, DepTree):
             c = sentence_counts(g_tree, p_tree, self.acfg)
-            self.pairs.setdefault((pi, against, "UAS"), []).append(
-                self.pair_of(float(c.uas), float(c.tokens))
-            )
-            self.pairs.setdefault((pi, against, "LAS"), []).append(
-                self.pair_of(float(c.las), float(c.tokens))
-            )
+            for metric, x in (("UAS", c.uas), ("LAS", c.las)):
+                self.pairs.setdefault((pi, against, metric), []).append(
+                    self.pair_of(float(x), float(c.tokens))
+                )
         else:  # dependency input only: no attachment scores for this pair of files
             self.all_dep[(pi, against)] = False
             self.pairs.pop((pi, against, "UAS"), None)
@@ -495,14 +486,12 @@ def _cells(scan: _Scan) -> tuple[dict[tuple[str, str], list[Cell]], list[Sentenc
             "+".join(c) for c in plan.subsets if spec.scheme.name in c
         ]
         for against in againsts:
-            if against in plan.gold_file and scan.all_dep[(pi, against)]:
-                cell(pi, against, "UAS")
-                cell(pi, against, "LAS")
-            cell(pi, against, "U-TED")
-            cell(pi, against, "L-TED")
+            attach = against in plan.gold_file and scan.all_dep[(pi, against)]
+            for metric in METRICS if attach else METRICS[2:]:
+                cell(pi, against, metric)
             if scan.details:
-                detail_rows.extend(scan.detail_lists.get((pi, against, False), ()))
-                detail_rows.extend(scan.detail_lists.get((pi, against, True), ()))
+                for labeled in (False, True):
+                    detail_rows.extend(scan.detail_lists.get((pi, against, labeled), ()))
     return cells, detail_rows
 
 
@@ -613,9 +602,7 @@ def run_experiment(
 
     ``label_maps`` (optional): per-scheme label maps (docs/tedeval.md, "Per-scheme label maps" ``--labels-map
     SCHEME=FILE``), in place of ``config.ted.conversion.scheme_maps``; every name must be a scheme's.
-
-    The steps: :func:`plan_files`, the per-sentence pass (:class:`_Scan` over the files read in
-    step), the cells (sums of the pairs) and the rows with their significance tests.
+    The steps are those of docs/architecture.md, "The experiment loop".
     """
     if label_maps is not None:
         config = with_label_maps(config, label_maps)

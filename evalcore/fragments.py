@@ -1,37 +1,18 @@
 """Counting the fragments of a tree by size, without enumerating them (docs/freval.md, "Counting without
 enumerating").
 
-A *fragment* is a non-empty connected set of nodes of a tree (Bastings &
-Sima'an, §3).  For a node v let ``f_v(x)`` be the generating polynomial of
-the fragments whose top node is v (the coefficient of ``x^s`` is how many
-have s nodes).  A fragment topped by v contains v and, for each child c,
-either nothing below c or one fragment topped by c, so
+A *fragment* is a non-empty connected set of nodes (Bastings & Sima'an, §3); with ``f_v(x)`` the
+generating polynomial of the fragments topped by v, ``f_v(x) = x · Π_children (1 + f_c(x))``, and one
+bottom-up pass over polynomials truncated at the size limit counts them (exact Python integers).
+``include`` restricts the nodes (FREVAL's matched fragments), ``edge_ok`` the parent–child edges (the
+``--strict`` reading).  Trees are flat: ``parents[i]`` is node i's parent (-1 for a root), every
+parent before its children.
 
-    f_v(x) = x · Π_children (1 + f_c(x))
-
-and the fragments of size s of the whole tree number ``Σ_v [x^s] f_v``.
-One bottom-up pass multiplies polynomials truncated at the size limit:
-O(n · L) coefficient products for n nodes and limit L (O(n²) unlimited),
-with exact Python integers (a 127-node binary tree has over 10^22 fragments).
-
-Restricting the pass to some nodes (``include``) counts the fragments made
-only of those nodes (FREVAL's matched fragments); restricting the edges
-(``edge_ok``) counts those whose parent–child edges are all allowed (the
-``--strict`` reading).
-
-Trees are given flat: ``parents[i]`` is the parent of node i (-1 for a
-root; several roots make a forest) and every parent comes before its
-children (preorder, as :class:`evalcore.trees.Tree` and
-:class:`evalcore.metrics.parseval.Bracket` lists are).
-
-:func:`fragment_counts` keeps only the polynomials of nodes whose parent is
-not finished yet (memory O(n) on a chain, not O(n²)), and takes a *unary
-run* (nodes with one child each) in one step: k unary nodes above a node
-with ``f_c`` give ``f_top = x + … + x^k + x^k f_c`` and add
-``Σ_i (k − i + 1) x^i + (x + … + x^k) f_c`` to the totals (a sliding-window
-sum), O(k + |f_c|) instead of O(k · |f_c|).  A chain of 100,000 brackets is
-counted in linear time; a deep tree with branching everywhere still costs
-O(n · depth) coefficients (its polynomials are that long).
+:func:`fragment_counts` keeps only the polynomials of nodes whose parent is not finished yet
+(memory O(n) on a chain, not O(n²)), and takes a *unary run* (nodes with one child each) in one
+step: k unary nodes above a node with ``f_c`` give ``f_top = x + … + x^k + x^k f_c`` and add
+``Σ_i (k − i + 1) x^i + (x + … + x^k) f_c`` to the totals (a sliding-window sum), O(k + |f_c|)
+instead of O(k · |f_c|).
 """
 
 from __future__ import annotations

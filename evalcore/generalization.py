@@ -2,17 +2,8 @@
 
 EMNLP 2011 §3.2 (docs/tedeval.md, "Generalization and unification (2011 protocol)") and EACL 2012 §3.2
 (docs/tedeval.md, "Subsumption, generalization and TL-unification (2012 protocol)"), on span-keyed trees
-(:class:`~evalcore.trees.SpanTree`): a node is its span, so every operation is set arithmetic on spans plus a
-rule for labels.
-
-2011 labels (one per node): ``*`` equals anything.  Generalization keeps the
-spans present in both trees; equal labels stay, ``*`` yields to the other
-label (our decision: the more specific label is kept), and two different
-non-``*`` labels give ``CONFLICT``, which absorbs and is scored as ``*`` — so
-the n-ary fold is commutative and associative.
-
-2012 label sets: generalization intersects, unification unites,
-TL-unification keeps the structure of the first tree.
+(:class:`~evalcore.trees.SpanTree`): every operation is set arithmetic on spans plus a rule for labels
+(2011: ``*`` equals anything and two different labels generalize to ``CONFLICT``; 2012: label sets).
 """
 
 from __future__ import annotations
@@ -21,6 +12,7 @@ from collections.abc import Iterable
 from functools import reduce
 
 from evalcore.choices import PROTOCOL_2011
+from evalcore.conversion import first_difference
 from evalcore.errors import MismatchError, UnificationError
 from evalcore.trees import Span, SpanTree, span_key
 
@@ -68,10 +60,7 @@ def _check_same(a: SpanTree, b: SpanTree) -> None:
     if a.protocol != b.protocol:
         raise MismatchError(f"cannot combine a {a.protocol} tree with a {b.protocol} tree")
     if a.words != b.words:
-        first = next(
-            (i for i, (x, y) in enumerate(zip(a.words, b.words, strict=False)) if x != y),
-            min(len(a.words), len(b.words)),
-        )
+        first = first_difference(a.words, b.words)[0]
         raise MismatchError(
             f"sentence '{a.sent_id or b.sent_id}': the trees are over different words "
             f"(first difference at word {first + 1})"
@@ -107,15 +96,6 @@ def crossing(a: Span, b: Span) -> bool:
     return bool(a & b) and not (a <= b or b <= a)
 
 
-def _first_crossing(spans_a: Iterable[Span], spans_b: Iterable[Span]) -> tuple[Span, Span] | None:
-    list_a = list(spans_a)
-    for sb in spans_b:
-        for sa in list_a:
-            if crossing(sa, sb):
-                return sa, sb
-    return None
-
-
 def _show(span: Span, words: tuple[str, ...]) -> str:
     return "{" + " ".join(words[i] for i in span_key(span)) + "}"
 
@@ -126,7 +106,7 @@ def unify(a: SpanTree, b: SpanTree) -> SpanTree:
     _check_same(a, b)
     aa, bb = a.by_span, b.by_span
     only_b = [s for s in bb if s not in aa]
-    bad = _first_crossing(aa, only_b)
+    bad = next(((sa, sb) for sb in only_b for sa in aa if crossing(sa, sb)), None)
     if bad is not None:
         raise UnificationError(
             f"sentence '{a.sent_id}': spans {_show(bad[0], a.words)} and {_show(bad[1], a.words)} cross"

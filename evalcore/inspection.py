@@ -1,25 +1,17 @@
-"""One sentence, every view: what the sentence inspector shows (docs/tedeval.md, "Definitions"), computed
-here, not in a page.
+"""One sentence, every view: what the sentence inspector shows (docs/tedeval.md, "Definitions";
+docs/app.md, "Sentence inspector (home page)"), computed here, not in a page.
 
-For one sentence with K schemes (a gold each) and any number of parses:
-the function tree of every gold and parse, the generalized gold of all
-golds, and for every parse its TedEval scores against its own gold (SINGLE)
-and against the generalization (MULTIPLE), labeled and unlabeled, with the
-edit script split into *counted* and *discounted* operations, and which
-node of which drawing each operation belongs to.
-
-Drawings are told, not asked: :func:`arc_verdicts` turns the attachment
-metric's per-token judgements into the small values the dependency drawing
-takes (:class:`evalcore.trees.ArcVerdict`), so the arcs drawn red or
-orange are exactly the words the scores count as wrong (docs/attachment.md, "The five numbers").
-:func:`sentence_attachment` is the one place where a page gets one
-sentence's attachment scores, verdicts and per-token judgements (the
-inspector's score strip and drawings, the NED page's sentence view).
+Every gold's and parse's function tree, the generalized gold, each parse's TedEval SINGLE and
+MULTIPLE scripts split into counted and discounted operations placed on the drawings
+(:func:`inspect_sentence`); one sentence's attachment scores, verdicts and per-token judgements
+(:func:`sentence_attachment`, :func:`arc_verdicts`: the arcs drawn red or orange are the words the
+scores count as wrong, docs/attachment.md, "The five numbers").
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from evalcore.conversion import (
@@ -63,6 +55,7 @@ __all__ = [
     "operation_rows",
     "sentence_attachment",
     "span_words",
+    "with_discount",
 ]
 
 AnyTree = DepTree | Tree
@@ -121,23 +114,34 @@ def _node_for(mf: MFTree, op: EditOp) -> int:
     return -1
 
 
-def _with_discount(ted: SentenceTed) -> list[tuple[EditOp, bool]]:
-    """Each operation of ``ted.script`` and whether it is discounted (an operation discounted ``k``
-    times: its first ``k`` occurrences)."""
-    discounted = list(ted.discounted)
+def with_discount(script: Sequence[EditOp], discounted: Sequence[EditOp]) -> Iterator[tuple[EditOp, bool]]:
+    """Each operation of ``script`` with whether it is discounted (an operation discounted ``k``
+    times: its first ``k`` occurrences, as :func:`evalcore.ted.spans.intersect` picks them).  The
+    discounted operations come in the script's order, so one pointer walks them; a multiset is the
+    fallback otherwise."""
+    if not discounted:
+        return ((op, False) for op in script)
     out: list[tuple[EditOp, bool]] = []
-    for op in ted.script:
-        is_disc = op in discounted
-        if is_disc:
-            discounted.remove(op)
-        out.append((op, is_disc))
-    return out
+    j = 0
+    for op in script:
+        hit = j < len(discounted) and op == discounted[j]
+        j += hit
+        out.append((op, hit))
+    if j == len(discounted):
+        return iter(out)
+    budget = Counter(discounted)
+    marked = []
+    for op in script:
+        hit = budget[op] > 0
+        budget[op] -= hit
+        marked.append((op, hit))
+    return iter(marked)
 
 
 def mark_operations(ted: SentenceTed, parse_mf: MFTree, general_mf: MFTree) -> tuple[OpMark, ...]:
     """Place each operation of ``ted.script`` on the parse (del, rel) or the generalized gold (ins)."""
     out: list[OpMark] = []
-    for op, is_disc in _with_discount(ted):
+    for op, is_disc in with_discount(ted.script, ted.discounted):
         side, mf = ("general", general_mf) if op.kind == "ins" else ("parse", parse_mf)
         out.append(OpMark(op, is_disc, side, _node_for(mf, op)))
     return tuple(out)
@@ -343,10 +347,6 @@ class SentenceAttachment:
     score: AttachScore | None = None
 
     @property
-    def compared(self) -> bool:
-        return self.mismatch is None
-
-    @property
     def scored(self) -> bool:
         """Compared, and a tree on both sides: the sentence counts in the corpus numbers."""
         return self.mismatch is None and self.problem is None
@@ -404,7 +404,7 @@ class OperationFilter:
         """The operations of ``ted.script`` that match (a discounted operation is counted once per
         discount, as :func:`mark_operations` places them)."""
         out: list[EditOp] = []
-        for op, discounted in _with_discount(ted):
+        for op, discounted in with_discount(ted.script, ted.discounted):
             if self.status and self.status != ("discounted" if discounted else "counted"):
                 continue
             if self.kind and self.kind != op.kind:

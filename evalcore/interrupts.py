@@ -1,19 +1,11 @@
 """Interrupts: every command stops on the first SIGINT, SIGTERM or SIGHUP, and its children with it
-(docs/robustness.md).
+(docs/robustness.md, "Interrupts: every command stops, its children with it").
 
-* :func:`stop_on_signals` (the command line runs every command inside it): the first of those
-  signals raises :class:`Interrupted` in the main thread, so the command unwinds as from Ctrl-C:
-  an output being written is removed (:mod:`evalcore.outputs`), child processes are stopped, and
-  the command line prints one line and exits 128 + the signal's number.  Later signals are
-  ignored while that cleanup runs (it is bounded).  A signal the command was started with set to
-  be ignored (``nohup``, a background job of a script) stays ignored.
-* Child processes: :func:`worker_initializer` runs first in every worker of ``evalcore batch``: it
-  ignores SIGINT (Ctrl-C reaches the whole process group; the parent stops its workers itself)
-  and asks the kernel to kill the worker when its parent dies (:func:`die_with_parent`,
-  ``prctl(PR_SET_PDEATHSIG, SIGKILL)`` on Linux), so a SIGKILL of the parent leaves no orphan.
-  :func:`signals_blocked` holds the stop signals back while workers are started (a child starts
-  with its parent's signal mask), so a Ctrl-C at that moment reaches the parent after it, and
-  not a worker still starting; :func:`stop_children` ends the workers.
+:func:`stop_on_signals` (around every command) turns the first of those signals into
+:class:`Interrupted` in the main thread and ignores later ones during the bounded cleanup;
+:func:`worker_initializer` (first in every ``evalcore batch`` worker) ignores SIGINT and dies with its
+parent (:func:`die_with_parent`); :func:`signals_blocked` holds the stop signals back while workers
+start; :func:`stop_children` ends them.
 """
 
 from __future__ import annotations

@@ -1,24 +1,10 @@
 """Label-set alignment: propose a label map between two annotations of the same sentences.
 
-Both annotations are converted to multi-function trees, as TedEval does (docs/tedeval.md, "Multi-function
-trees (2012 protocol)": a dependency tree or a constituency tree with function tags), so a node *is* its span.
-For every span that carries labels in both trees, every label of A's set is paired with every label of B's
-set; a label of A on a span without a B node (or with an empty B set) is counted but paired with
-nothing.  The full-sentence span is left out, as TedEval never scores it.
-
-For each label ``a`` of A (docs/labels.md, with the maths):
-
-* ``occ(a)``: how many spans carry ``a`` in A;  ``co(a, b)``: how many carry ``a`` in A and ``b``
-  in B;
-* its candidate ``b* = argmax_b co(a, b)`` (ties: ``a`` itself, then the smaller name);
-* ``support = co(a, b*)``, ``share = support / occ(a)`` (the precision of ``a → b*``);
-* the pair ``a = b*`` is kept when ``support ≥ min_support`` and ``share ≥ min_share``; otherwise
-  ``a`` is a *conflict* the aligner cannot resolve and keeps its name.
-
-The map is many-to-one (several A labels may go to one B label).  Its *coverage* is the share of
-A's label occurrences whose span carries the label the map gives them (``m(a) = b*`` if kept, else
-``a``): ``Σ_a co(a, m(a)) / Σ_a occ(a)``; the *baseline* is the same with no map
-(``Σ_a co(a, a) / Σ_a occ(a)``).
+docs/labels.md, "Method", with the maths: both annotations become multi-function trees (docs/tedeval.md,
+"Multi-function trees (2012 protocol)"), every label of A on a span is paired with B's labels on it,
+and each label ``a`` of A gets the B label it co-occurs with most, kept when its support and share
+pass the thresholds; coverage and baseline say how many of A's label occurrences the map (or no map)
+gets right.
 """
 
 from __future__ import annotations
@@ -28,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
-from evalcore.conversion import ConversionConfig, LabelMap, to_span_tree, words_of
+from evalcore.conversion import ConversionConfig, LabelMap, first_difference, to_span_tree, words_of
 from evalcore.errors import MismatchError
 from evalcore.families.tedeval import TedevalSettings, conversion_config
 from evalcore.formats._io import InputSource, source_name
@@ -201,11 +187,7 @@ def count_pairs(
             if skip_mismatched:
                 mismatched += 1
                 continue
-            k = next(
-                (j for j, (x, y) in enumerate(zip(wa, wb, strict=False)) if x != y), min(len(wa), len(wb))
-            )
-            got = wb[k] if k < len(wb) else "<end>"
-            want = wa[k] if k < len(wa) else "<end>"
+            k, got, want = first_difference(wb, wa)
             src = tb.source
             raise MismatchError(
                 f"sentence {index}: word {k + 1} is '{got}' in '{names[1]}' but '{want}' in "

@@ -1,25 +1,11 @@
-"""Files a command writes: checked before the work starts, then written atomically (docs/robustness.md).
+"""Files a command writes: checked before the work starts, then written atomically (docs/robustness.md,
+"Files a command writes: checked first, written atomically").
 
-Every file an ``evalcore`` command writes goes through this module; a command declares such an
-option with :class:`OutputOption` and the command line (``evalcore.cli``) checks it before the
-command runs:
-
-* :func:`check_output`: the path must not be a folder, its folder must exist and be writable, an
-  existing file must be writable, and it must not be one of the command's inputs, compared as
-  files (device and inode), so also through a symbolic or hard link or another spelling of the
-  path (``./x``, ``../d/x``).  Each problem is one :class:`~evalcore.errors.OutputError` line
-  (exit 2), before any input is read.
-* :func:`open_output` and :func:`write_text`: the text goes to a temporary file in the target's
-  folder (``.NAME.XXXXXXXX.tmp``), which is flushed and ``fsync``-ed, then renamed onto the target
-  (``os.replace``: atomic on a POSIX file system, so a reader sees the old file or the new one,
-  never a part), and the folder is ``fsync``-ed.  A failure on the way (a full disk, the file-size
-  limit, an interrupt) removes the temporary file and leaves the old file as it was; an
-  ``OSError`` becomes one :class:`~evalcore.errors.OutputError` line.  A SIGKILL cannot be
-  cleaned up after: it leaves the old file intact and the temporary file beside it.
-* A path that exists and is not a regular file (``/dev/null``, ``/dev/stdout``, a pipe such as
-  bash's ``--output >(gzip > x.gz)``) cannot be replaced by a rename: it is written in place.
-
-A symbolic link to a file is followed: the file it points to is replaced (the link stays).
+A command declares such an option with :class:`OutputOption`; the command line checks it
+(:func:`check_output`: not a folder, a writable folder, not one of the command's inputs compared as
+files) before the command runs.  :func:`open_output` and :func:`write_text` write a temporary file
+beside the target and rename it onto the target; a failure leaves the old file as it was.  A path
+that exists and is not a regular file (``/dev/null``, a pipe) is written in place.
 """
 
 from __future__ import annotations
@@ -93,10 +79,6 @@ def _fail(path: str, message: str, option: str = "") -> OutputError:
     return OutputError(f"{option}: {message}" if option else message, file=path)
 
 
-def _same_file(a: os.stat_result, b: os.stat_result) -> bool:
-    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
-
-
 def _refuse_inputs(
     path: str, target: os.stat_result, inputs: Iterable[str | os.PathLike[str]], option: str
 ) -> None:
@@ -105,7 +87,7 @@ def _refuse_inputs(
             other = os.stat(given)
         except (OSError, ValueError):  # an input that cannot be read is the reader's to report
             continue
-        if _same_file(target, other):
+        if (target.st_dev, target.st_ino) == (other.st_dev, other.st_ino):
             raise _fail(
                 path,
                 f"this is the input file {os.fspath(given)}; writing it would destroy it: "
@@ -172,11 +154,6 @@ def _temporary(folder: str, name: str) -> tuple[int, str]:
             continue
 
 
-def _remove(path: str) -> None:
-    with suppress(OSError):
-        os.unlink(path)
-
-
 def _sync_folder(folder: str) -> None:
     """``fsync`` the folder, so that the rename itself reaches the disk (not every system can)."""
     try:
@@ -200,22 +177,16 @@ def _write_error(out: OutputPath, exc: OSError) -> OutputError:
 
 
 @contextmanager
-def _in_place(out: OutputPath) -> Iterator[TextIO]:
-    try:
-        with open(out.given, "w", encoding="utf-8") as fh:
-            yield fh
-    except OSError as exc:
-        raise _write_error(out, exc) from None
-
-
-@contextmanager
 def open_output(target: OutputPath | str) -> Iterator[TextIO]:
     """A text file (UTF-8) to write the output to; it replaces the target when the ``with``
     block ends without an error, and nothing changes otherwise (see the module's text)."""
     out = target if isinstance(target, OutputPath) else check_output(target)
     if out.in_place:
-        with _in_place(out) as fh:
-            yield fh
+        try:
+            with open(out.given, "w", encoding="utf-8") as fh:
+                yield fh
+        except OSError as exc:
+            raise _write_error(out, exc) from None
         return
     folder, name = os.path.split(out.real)
     try:
@@ -231,7 +202,8 @@ def open_output(target: OutputPath | str) -> Iterator[TextIO]:
             os.fsync(fh.fileno())
         os.replace(temporary, out.real)
     except BaseException as exc:  # an interrupt too: the old file stays, the temporary goes
-        _remove(temporary)
+        with suppress(OSError):
+            os.unlink(temporary)
         if isinstance(exc, OSError):
             raise _write_error(out, exc) from None
         raise

@@ -1,31 +1,10 @@
 """Ranking flips: does the order of the parsers depend on the metric and the gold? (EMNLP 2011 §5)
 
-For a cross-scheme experiment (docs/tedeval.md, "The cross-scheme experiment and significance"), the parsers
-are ranked under every metric row:
-
-* ``own gold`` -- each parse against the gold of its own scheme (the usual, "native" scores:
-  UAS, LAS, NED, U-TED, L-TED), the row a parser paper would print;
-* each single gold (UAS, LAS, NED, U-TED, L-TED: TEDEVAL SINGLE);
-* each generalization (U-TED, L-TED: TEDEVAL MULTIPLE, discounted).
-
-Every pair of parses is tested on every row *directly* (a paired approximate-randomization
-test between the two, docs/tedeval.md, "The numbers in the table", :mod:`evalcore.significance`; the seed is a
-parameter), not only against the best of the row.  A *flip* is a pair that one row puts one way and another
-row the other way; it is *significant* if both orders are significant somewhere.  Flips are
-looked for among the rows that can rank parsers of different schemes fairly: ``own gold`` and
-the generalizations.  A single gold of one scheme ranks its own scheme's parsers first whatever
-they are worth (the scheme effect the papers start from), so its rows are ranked and tested but
-not used for flips.
-
-NED (Schwartz et al. 2011, docs/attachment.md, "The five numbers") is computed from the trees when every file
-of the experiment is a dependency file held in memory; otherwise its rows are left out.
-
-FREVAL F1 by fragment size (Bastings & Sima'an, docs/freval.md, "Fragments": ``F1_s`` for s =
-1..``freval_sizes``, brackets extracted as evalb does with COLLINS.prm semantics) ranks the parses that are
-constituency trees against a gold that is one too (``own gold`` and each such single gold); a
-row is kept when at least two parses have it.  Per sentence the test sees ``(2·matched_s,
-gold_s + test_s)``, whose ratio of sums is ``F1_s`` (2M/(G+T), the harmonic mean of LR_s and
-LP_s).
+docs/atlas.md, "Ranking flips": the parses are ranked on every row (``own gold``, each single gold, each
+generalization; NED (Schwartz et al. 2011) when every file is a dependency file in memory; FREVAL F1 by
+fragment size (Bastings & Sima'an) where parse and gold are constituency trees), every pair is tested
+on every row (approximate randomization, :mod:`evalcore.significance`; the seed is a parameter), and a
+*flip* is a pair that two of the fair rows (``own gold`` and the generalizations) order differently.
 """
 
 from __future__ import annotations

@@ -1,16 +1,12 @@
 """Bootstrap intervals and paired tests for every metric family, from per-sentence counts.
 
-Every metric is counts-then-score (docs/architecture.md): a sentence is a row of count fields,
-and the corpus score is a function of the summed rows.  This module gives each family its rows
-and a vectorized *scorer* of summed rows, so that :func:`evalcore.significance.bootstrap_intervals`
-and :func:`evalcore.significance.randomization_tests` (docs/tedeval.md, "The numbers in the table") resample
-the counts, never the sentence scores: an F1 ``2·matched / (gold + system)``, FREVAL's per-size mix and its
-size limit, or a TedEval score ``1 − Σδ / Σnorm`` come out of each resample exactly as :func:`score` computes
-them on the whole corpus (tested: the scorer of all sentences is the corpus score).
-
-Families: attachment (UAS, LAS, label, undirected, NED; docs/attachment.md, "The five numbers"), the CoNLL
-2018 scorer's rows (F1 and aligned accuracy from the aligned path's per-gold-sentence counts), FREVAL per size
-(docs/freval.md, "Scores per size") and the ratio metrics of TedEval / SEGEVAL cells (``(x, n)`` pairs).
+Every metric is counts-then-score (docs/architecture.md): each family here gets its rows of count
+fields per sentence and a vectorized *scorer* of summed rows, so that
+:func:`evalcore.significance.bootstrap_intervals` and :func:`evalcore.significance.randomization_tests`
+(docs/tedeval.md, "The numbers in the table") resample the counts, never the sentence scores: each
+resample's score is what :func:`score` computes on the whole corpus (tested).  Families: attachment
+(docs/attachment.md, "The five numbers"), the CoNLL 2018 scorer's rows, FREVAL per size
+(docs/freval.md, "Scores per size") and ratio cells of TedEval / SEGEVAL (``(x, n)`` pairs).
 """
 
 from __future__ import annotations
@@ -155,11 +151,11 @@ def attach_table(per_sentence: Sequence[AttachCounts]) -> CountTable:
     """Attachment counts of the scored sentences (skipped and length-excluded ones are left out:
     they have no tokens); the scorer gives UAS, LAS, label, undirected and NED (docs/attachment.md, "The five
     numbers")."""
-    rows = [
-        (c.tokens, c.uas, c.las, c.label, c.undirected, c.ned)
-        for c in per_sentence
-        if not c.skipped and not c.excluded
-    ]
+    return _attach_rows([c for c in per_sentence if not c.skipped and not c.excluded])
+
+
+def _attach_rows(counts: Sequence[AttachCounts]) -> CountTable:
+    rows = [(c.tokens, c.uas, c.las, c.label, c.undirected, c.ned) for c in counts]
     return CountTable(ATTACH_METRICS, _rows(rows, 6), _attach_scorer)
 
 
@@ -168,12 +164,7 @@ def attach_pair_tables(a: Sequence[AttachCounts], b: Sequence[AttachCounts]) -> 
     one system skipped has zero counts there), so that the rows stay paired."""
     if len(a) != len(b):
         raise ValueError(f"paired test needs equal sentence counts ({len(a)} vs {len(b)})")
-
-    def table(counts: Sequence[AttachCounts]) -> CountTable:
-        rows = [(c.tokens, c.uas, c.las, c.label, c.undirected, c.ned) for c in counts]
-        return CountTable(ATTACH_METRICS, _rows(rows, 6), _attach_scorer)
-
-    return table(a), table(b)
+    return _attach_rows(a), _attach_rows(b)
 
 
 # ---------------------------------------------------------------------------- CoNLL 2018
@@ -389,14 +380,10 @@ def lattice_row(sentence: SentenceJoint, average: bool) -> tuple[tuple[float, fl
 
 def lattice_table(rows: Sequence[tuple[tuple[float, float], ...]], average: bool) -> CountTable:
     """The sentences' :func:`lattice_row` pairs as one table of eight ratio scores."""
-    kinds: tuple[RatioKind, ...] = (
-        "ted",
-        "ted",
-        "ratio" if average else "ted",
-        "ratio" if average else "ted",
-    )
+    ted: RatioKind = "ratio" if average else "ted"
+    kinds: tuple[RatioKind, ...] = ("ted", "ted", ted, ted, "ratio", "ratio", "ratio", "ratio")
     columns = [[r[j] for r in rows] for j in range(len(LATTICE_METRICS))]
-    return cells_table(LATTICE_METRICS, columns, (*kinds, "ratio", "ratio", "ratio", "ratio"))
+    return cells_table(LATTICE_METRICS, columns, kinds)
 
 
 # ---------------------------------------------------------------------------- running

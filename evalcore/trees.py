@@ -206,13 +206,6 @@ class Node:
         return self.terminal is not None
 
 
-def _check_preorder(nodes: Sequence[Node | MFNode]) -> None:
-    for i, n in enumerate(nodes):
-        for c in n.children:
-            if c <= i or c >= len(nodes):
-                raise ValueError(f"node {i}: child index {c} breaks preorder layout")
-
-
 def _spans(nodes: Sequence[Node | MFNode]) -> tuple[Span, ...]:
     out: list[Span] = [frozenset()] * len(nodes)
     for i in range(len(nodes) - 1, -1, -1):
@@ -227,16 +220,40 @@ def _spans(nodes: Sequence[Node | MFNode]) -> tuple[Span, ...]:
     return tuple(out)
 
 
-def _parents(nodes: Sequence[Node | MFNode]) -> tuple[int, ...]:
-    par = [-1] * len(nodes)
-    for i, n in enumerate(nodes):
-        for c in n.children:
-            par[c] = i
-    return tuple(par)
+class _Preorder(Drawable):
+    """What :class:`Tree` and :class:`MFTree` share: ``nodes`` in preorder, children by index."""
+
+    __slots__ = ()
+    nodes: Sequence[Node | MFNode]
+
+    def __post_init__(self) -> None:
+        for i, n in enumerate(self.nodes):
+            for c in n.children:
+                if c <= i or c >= len(self.nodes):
+                    raise ValueError(f"node {i}: child index {c} breaks preorder layout")
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    @cached_property
+    def spans(self) -> tuple[Span, ...]:
+        return _spans(self.nodes)
+
+    @cached_property
+    def parents(self) -> tuple[int, ...]:
+        par = [-1] * len(self.nodes)
+        for i, n in enumerate(self.nodes):
+            for c in n.children:
+                par[c] = i
+        return tuple(par)
+
+    def internal(self) -> Iterator[int]:
+        """Indices of internal (non-terminal) nodes, preorder."""
+        return (i for i, n in enumerate(self.nodes) if n.terminal is None)
 
 
 @dataclass(frozen=True)
-class Tree(Drawable):
+class Tree(_Preorder):
     """An ordered labeled tree stored in preorder; ``nodes[0]`` is the root.
 
     ``words`` are the terminal labels by position.  Spans are frozensets of
@@ -248,27 +265,9 @@ class Tree(Drawable):
     sent_id: str = ""
     source: Source | None = field(default=None, compare=False, repr=False)
 
-    def __post_init__(self) -> None:
-        _check_preorder(self.nodes)
-
-    def __len__(self) -> int:
-        return len(self.nodes)
-
     @property
     def root(self) -> Node:
         return self.nodes[0]
-
-    @cached_property
-    def spans(self) -> tuple[Span, ...]:
-        return _spans(self.nodes)
-
-    @cached_property
-    def parents(self) -> tuple[int, ...]:
-        return _parents(self.nodes)
-
-    def internal(self) -> Iterator[int]:
-        """Indices of internal (non-terminal) nodes, preorder."""
-        return (i for i, n in enumerate(self.nodes) if n.terminal is None)
 
     def preterminals(self) -> Iterator[int]:
         """Indices of internal nodes whose children are all terminals (POS nodes)."""
@@ -448,30 +447,13 @@ class MFNode:
 
 
 @dataclass(frozen=True)
-class MFTree(Drawable):
+class MFTree(_Preorder):
     """A multi-function tree: no two internal nodes share a span (docs/architecture.md, "The data model")."""
 
     nodes: tuple[MFNode, ...]
     words: tuple[str, ...] = ()
     sent_id: str = ""
     source: Source | None = field(default=None, compare=False, repr=False)
-
-    def __post_init__(self) -> None:
-        _check_preorder(self.nodes)
-
-    def __len__(self) -> int:
-        return len(self.nodes)
-
-    @cached_property
-    def spans(self) -> tuple[Span, ...]:
-        return _spans(self.nodes)
-
-    @cached_property
-    def parents(self) -> tuple[int, ...]:
-        return _parents(self.nodes)
-
-    def internal(self) -> Iterator[int]:
-        return (i for i, n in enumerate(self.nodes) if n.terminal is None)
 
 
 # ---------------------------------------------------------------------------
@@ -541,17 +523,12 @@ class SpanTree(Drawable):
                 chains[w].append(s)
         for chain in chains:
             chain.sort(key=len)
-        parent: dict[Span, Span | None] = {}
+        # children lists: internal nodes and terminals, ordered by first position
+        kids: dict[Span | None, list[tuple[int, int, Span | int]]] = {s: [] for s in (None, *spans)}
         for s in spans:
             chain = chains[min(s)]
             k = chain.index(s)
-            parent[s] = chain[k + 1] if k + 1 < len(chain) else None
-        # children lists: internal nodes and terminals, ordered by first position
-        kids: dict[Span | None, list[tuple[int, int, Span | int]]] = {None: []}
-        for s in spans:
-            kids.setdefault(s, [])
-        for s in spans:
-            kids[parent[s]].append((min(s), -len(s), s))
+            kids[chain[k + 1] if k + 1 < len(chain) else None].append((min(s), -len(s), s))
         for w in range(n):
             owner = chains[w][0] if chains[w] else None
             kids[owner].append((w, 0, w))
@@ -562,7 +539,6 @@ class SpanTree(Drawable):
         )
         order: list[tuple[Span | int | None, int]] = [(None, -1)]
         pending_children: list[list[int]] = []
-        meta: list[Span | int | None] = []
         while order:
             key, par = order.pop()
             idx = len(nodes)
@@ -574,7 +550,6 @@ class SpanTree(Drawable):
             else:
                 nodes.append(MFNode(labels[key]))
             pending_children.append([])
-            meta.append(key)
             if par >= 0:
                 pending_children[par].append(idx)
             if not isinstance(key, int):

@@ -338,7 +338,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
     (J, '_sentence', 'sentence_ted(p.tree, g.tree, labeled=True,',
      'sentence_ted(p.tree, g.tree, labeled=False,', CONSTANT, LATTICE),
     (J, '_check', '        p.inside,\n', '        g.inside,\n', SIDE, LATTICE),
-    (LI, '_dep_tree', 't.deprel.split(":", 1)[0]', 't.deprel.split(":", 1)[-1]', OFF_BY_ONE, LATTICE),
+    (LI, '_tree_analysis', 't.deprel.split(":", 1)[0]', 't.deprel.split(":", 1)[-1]', OFF_BY_ONE, LATTICE),
     (TA, 'surface_tokens', 'tuple(range(i - 1, last))', 'tuple(range(i, last))', OFF_BY_ONE, LATTICE),
     # ---- recovered token boundaries, streamed; --
     # ---- the algorithms made linear ----------------------------------------------------
@@ -441,7 +441,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
     (RK, 'rank_parses', 'r.p_value < config.alpha', 'r.p_value <= config.alpha', COMPARISON,
      SIGNIFICANCE_PINS),
     (RS, 'attach_table', 'if not c.skipped and not c.excluded', 'if not c.skipped', DROP, SIGNIFICANCE_PINS),
-    (RS, 'lattice_table', '"ted",\n        "ted",\n', '"ratio",\n        "ratio",\n', OPERATOR,
+    (RS, 'lattice_table', '("ted", "ted", ted, ted,', '("ratio", "ratio", ted, ted,', OPERATOR,
      SIGNIFICANCE_PINS),
     (BA, 'run_pair_job', 'limit = max(freval_limit(a_fr, config), freval_limit(b_fr, config))',
      'limit = freval_limit(a_fr, config)', DROP, SIGNIFICANCE_PINS),
@@ -591,9 +591,9 @@ _RAW += [
     (P, '_crossing', 'for g in gold if g.end >= 0', 'for g in gold', DROP, DEPARTURES),
     # ---- outputs, interrupts, messages (docs/robustness.md "Outputs, interrupts and messages") ------
     (OUT, 'check_output', '_refuse_inputs(path, st, inputs, option)', 'pass', DELETE, OUTPUTS),
-    (OUT, '_same_file', 'return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)',
-     'return a.st_size == b.st_size', OPERATOR, OUTPUTS),
-    (OUT, 'open_output', '_remove(temporary)', 'pass', DELETE, OUTPUTS),
+    (OUT, '_refuse_inputs', '(target.st_dev, target.st_ino) == (other.st_dev, other.st_ino)',
+     'target.st_size == other.st_size', OPERATOR, OUTPUTS),
+    (OUT, 'open_output', 'os.unlink(temporary)', 'pass', DELETE, OUTPUTS),
     (OUT, 'open_output', 'os.fchmod(fh.fileno(), stat.S_IMODE(os.stat(out.real).st_mode))', 'pass', DELETE,
      OUTPUTS),
     ("evalcore/errors.py", None, '\\x7f-\\x9f', '\\x7f', CONSTANT, OUTPUTS),

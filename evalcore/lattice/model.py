@@ -1,23 +1,11 @@
 """Morphological lattices, lexemes and trees over lattice paths (ACL 2012 §3; docs/lattice.md, "Lexemes";
 docs/formats.md, "SPMRL / yap lattices").
 
-* A **lexeme** is a lattice arc ⟨segment, tag⟩ of one space-delimited token,
-  anchored at its states (:class:`Lexeme`).  A *path* is a sequence of
-  lexemes (:mod:`evalcore.lattice.paths`: paths in lattices).
-* **Alignment** of gold and predicted segments (:class:`Block`): lexemes are
-  grouped by token; a block is one token (SPMRL token ids) or, for raw text
-  whose tokenization may differ, the smallest group of gold and predicted
-  tokens with the same characters (:mod:`evalcore.lattice.textalign`).
-* **Trees over lattices** (:class:`LatticeTree`): constituency trees whose
-  leaves are lexemes (a preterminal and its word are one lexeme node), and
-  dependency trees converted to function trees (docs/tedeval.md, "Function trees (2011 protocol)" and "Multi-
-  function trees (2012 protocol)", via
-  :mod:`evalcore.conversion`) whose terminals are lexemes.
-* **Sentence pairs** (:class:`SentencePair`, :class:`Analysis`): what the
-  joint evaluation (:mod:`evalcore.metrics.joint`) scores, as values; reading
-  files into them is :mod:`evalcore.lattice.reading`.
-
-Everything is iterative.
+The values of the lattice package (docs/architecture.md, "The lattice package"): lexemes
+(:class:`Lexeme`), alignment blocks (:class:`Block`), trees whose leaves are lexemes
+(:class:`LatticeTree`, from constituency trees or, via :mod:`evalcore.conversion`, dependency trees),
+and the sentence pairs the joint evaluation (:mod:`evalcore.metrics.joint`) scores.  Everything is
+iterative.
 """
 
 from __future__ import annotations
@@ -110,10 +98,10 @@ def token_blocks(gold: Sequence[Lexeme], pred: Sequence[Lexeme]) -> tuple[Block,
         keys.setdefault(lx.token, [0, 0])[0] = 1
     for lx in pred:
         keys.setdefault(lx.token, [0, 0])[1] = 1
-    out = []
-    for key, (g, p) in sorted(keys.items(), key=lambda kv: (kv[0] is None, kv[0] or 0)):
-        out.append(Block(key, g if key is not None else 0, p if key is not None else 0))
-    return tuple(out)
+    return tuple(
+        Block(key, g if key is not None else 0, p if key is not None else 0)
+        for key, (g, p) in sorted(keys.items(), key=lambda kv: (kv[0] is None, kv[0] or 0))
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -251,23 +239,18 @@ def tree_from_constituency(tree: Tree, path: Sequence[Lexeme] | None = None) -> 
         idx = len(labels)
         if parent >= 0:
             kids[parent].append(idx)
+        kids.append([])
         only = node.children[0] if len(node.children) == 1 else -1
-        if node.terminal is not None:
-            lx = _lexeme_for(node.label, "", node.terminal, path, where)
+        # a word, or a preterminal and its word: one lexeme node
+        word = i if node.terminal is not None else only if i != root and only >= 0 else -1
+        term = nodes[word].terminal if word >= 0 else None
+        if term is not None:
+            lx = _lexeme_for(nodes[word].label, "" if word == i else node.label, term, path, where)
             labels.append(lx.tag)
             lexemes.append(lx)
-            kids.append([])
-        elif only >= 0 and nodes[only].terminal is not None and i != root:
-            term = nodes[only].terminal
-            assert term is not None
-            lx = _lexeme_for(nodes[only].label, node.label, term, path, where)
-            labels.append(lx.tag)
-            lexemes.append(lx)
-            kids.append([])
         else:
             labels.append(node.label)
             lexemes.append(None)
-            kids.append([])
             for c in reversed(node.children):
                 stack.append((c, idx))
     return LatticeTree(
@@ -279,15 +262,9 @@ def tree_from_dependency(
     dep: DepTree, path: Sequence[Lexeme], protocol: choices.Protocol = PROTOCOL_2012
 ) -> LatticeTree:
     """A morpheme-level dependency tree → function tree over lexemes (ACL 2012 Table 2; docs/lattice.md,
-    "Lexemes").
-
-    The conversion is :func:`evalcore.conversion.dep_to_span_tree` (2011: ``*``
-    heads, v0 on top; 2012: ``hd`` heads, v0 merged with the root word's
-    phrase) and :meth:`SpanTree.to_mftree`; each terminal (morpheme ``k``)
-    becomes the lexeme ``path[k]``.  A node's label set is written joined with
-    ``+`` (only the never-edited root can hold more than one).  Raises
-    :class:`TreeStructureError` for a sentence that is not a tree.
-    """
+    "TEDEVAL over lattices"): :func:`evalcore.conversion.dep_to_span_tree`, then :meth:`SpanTree.to_mftree`,
+    terminal ``k`` the lexeme ``path[k]``, a label set joined with ``+`` (only the never-edited root can
+    hold more than one).  Raises :class:`TreeStructureError` for a sentence that is not a tree."""
     problem = dep.structure_problem()
     src = dep.source
     if problem is not None:

@@ -37,11 +37,6 @@ __all__ = [
 ]
 
 
-def _where(lattice: Lattice) -> tuple[str | None, int | None]:
-    src = lattice.source
-    return (src.file, src.line) if src is not None else (None, None)
-
-
 def path_arcs(lattice: Lattice) -> tuple[Arc, ...]:
     """The arcs of a one-path lattice (gold lattice, yap ``output.mapping``) in path order.
 
@@ -53,26 +48,21 @@ def path_arcs(lattice: Lattice) -> tuple[Arc, ...]:
     token = 0
     for a in arcs:
         if a.token_id < token:
-            file, line = _where(lattice)
-            raise InputFormatError(
+            what = (
                 f"token ids out of order along the path: token {a.token_id} after token {token} "
-                "(a path's arcs go through the tokens in order)",
-                file=file,
-                line=line + _arc_index(lattice, a) if line is not None else None,
+                "(a path's arcs go through the tokens in order)"
             )
-        token = a.token_id
-        if a.start != state:
-            file, line = _where(lattice)
-            if a.start < state:
-                what = f"a second arc leaves state {a.start}"
-            else:
-                what = f"no arc leaves state {state}"
-            raise InputFormatError(
-                f"not a single path: {what} (a gold or predicted lattice holds one analysis per sentence)",
-                file=file,
-                line=line + _arc_index(lattice, a) if line is not None else None,
+        elif a.start != state:
+            gap = (
+                f"a second arc leaves state {a.start}" if a.start < state else f"no arc leaves state {state}"
             )
-        state = a.end
+            what = f"not a single path: {gap} (a gold or predicted lattice holds one analysis per sentence)"
+        else:
+            token, state = a.token_id, a.end
+            continue
+        src = lattice.source
+        line = src.line + _arc_index(lattice, a) if src is not None else None
+        raise InputFormatError(what, file=src.file if src is not None else None, line=line)
     return tuple(arcs)
 
 
@@ -144,20 +134,9 @@ def first_path(lattice: Lattice) -> tuple[Arc, ...]:
 
 
 def token_paths(tl: TokenLattice, limit: int = 10_000) -> Iterator[tuple[Arc, ...]]:
-    """All analyses of one token (at most ``limit``), iteratively, in file order."""
-    outgoing: dict[int, list[Arc]] = {}
-    for a in tl.arcs:
-        outgoing.setdefault(a.start, []).append(a)
-    stack: list[tuple[int, tuple[Arc, ...]]] = [(tl.entry, ())]
-    produced = 0
-    while stack and produced < limit:
-        state, path = stack.pop()
-        if state == tl.exit:
-            produced += 1
-            yield path
-            continue
-        for a in reversed(outgoing.get(state, [])):
-            stack.append((a.end, (*path, a)))
+    """All analyses of one token (at most ``limit``), iteratively, in file order (:meth:`Lattice.paths`:
+    the token's entry and exit are its sub-lattice's first and last states)."""
+    return Lattice(tl.arcs).paths(limit)
 
 
 @dataclass(frozen=True, slots=True)

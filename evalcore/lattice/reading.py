@@ -1,60 +1,16 @@
 """Reading gold and predicted analyses for joint segmentation + parsing (docs/formats.md, "Common to every
 reader"; docs/lattice.md, "Inputs").
 
-What users have, and how it is read (each side independently):
+docs/lattice.md, "Inputs" says what is read (bracketed trees over lexemes, CoNLL-X over morphemes with
+a lattice or yap segmentation file, a one-path lattice file alone, CoNLL-U with multiword tokens aligned
+by characters) and the three cases in which a side that does not state its token boundaries gets them
+(else a :class:`~evalcore.errors.MismatchError`).  A sentence whose dependency analysis is not a tree
+keeps its lexemes (SEGEVAL still applies) and gets ``problem`` instead of a tree.
 
-* **bracketed trees over lexemes** (``(IN B)`` leaves; ACL 2012 Figure 1),
-  optionally with a one-path lattice file giving each leaf its token id and
-  states;
-* **CoNLL-X over morphemes with a lattice file**: SPMRL gold
-  (``*-gold.conll`` + ``*-gold.lattices``) or yap's output (``output.conll``
-  + ``output.mapping``); yap's ``output.segmentation`` (one token a line,
-  segments joined by ``:``) may stand in for the mapping.  The i-th morpheme
-  is the i-th arc of the path; their forms must agree;
-* **a one-path lattice file alone** (segmentation and tags, no tree: SEGEVAL
-  only), e.g. a segmentation baseline;
-* **CoNLL-U with multiword tokens** (UD parsers from raw text, CoNLL 2018):
-  a range ``n-m`` is one space-delimited token whose words are its segments.
-  When both sides are CoNLL without lattice files, sentences and tokens are
-  aligned by character offsets (:mod:`evalcore.lattice.textalign`); otherwise
-  sentences are paired in order and must be as many.
-
-**Token boundaries** (docs/lattice.md, "Inputs").  SEGEVAL and TedEval match lexemes within
-their space-delimited token, so when sentences are paired in order both
-sides must say which token each segment belongs to, and have the same
-tokens.  A CoNLL file without a lattice file and without any multiword-token
-line (``n-m``) does not say it: SPMRL's CoNLL-X lists morphemes, not tokens.
-Its words are numbered one token each only provisionally
-(``Analysis.tokens_stated`` is false); when the other side states its
-tokens, each sentence's boundaries are recovered in three cases only, tried
-in this order:
-
-1. its segments are the other side's segments, in order: the other side's
-   boundaries (this one assumes that the same segments of the same tokens
-   are split alike; it could only fail where a token's analysis can end with
-   a segment its neighbour's can begin with);
-2. its segment count equals the other side's token count (one segment per
-   token), or the sentence has one token;
-3. the ambiguity lattice (``--ambiguity-lattice``) allows exactly one way to
-   assign its segments to tokens (:func:`evalcore.lattice.paths.token_splits`).
-
-Otherwise reading stops with a :class:`~evalcore.errors.MismatchError`
-naming the sentence and the option that supplies the boundaries
-(``--pred-lattice`` / ``--gold-lattice``).
-
-A sentence whose dependency analysis is not a tree (cycle, no root) keeps its
-lexemes (SEGEVAL still applies) and gets ``problem`` instead of a tree.
-
-Every file argument is a path or an :class:`InMemoryFile` (the bytes of an
-upload with its name: the name gives the extension and appears in messages),
-so the app reads uploads without writing them to disk.
-
-Streaming: :class:`PairStream` reads a gold and a predicted file in step
-(both files and their lattice files), one sentence pair at a time, so the
-``lattice`` command holds one sentence pair, not the corpus.  The batch API
-(:func:`read_gold`, :func:`read_side`, :func:`load_pairing`) collects the
-same stream for the app and the experiments.  Reading obeys
-``ReadOptions.limits`` (:mod:`evalcore.limits`).
+Every file argument is a path or an :class:`InMemoryFile` (an upload's bytes and name: read without
+writing them to disk).  :class:`PairStream` reads a gold and a predicted file in step, one sentence
+pair at a time; the batch API (:func:`read_gold`, :func:`read_side`, :func:`load_pairing`) collects
+the same stream.  Reading obeys ``ReadOptions.limits`` (:mod:`evalcore.limits`).
 """
 
 from __future__ import annotations
@@ -73,7 +29,6 @@ from evalcore.formats.ptb import read_ptb
 from evalcore.lattice.model import (
     DEFAULT_READ_OPTIONS,
     Analysis,
-    LatticeTree,
     Lexeme,
     Pairing,
     ReadOptions,
@@ -233,20 +188,24 @@ def _dep_analysis(dep: DepTree, path: Sequence[Lexeme], options: ReadOptions, fn
             )
         tag = tok.upos if options.tag_column == "cpos" else tok.xpos
         lexemes.append(Lexeme(lx.segment, tag, lx.token, lx.start, lx.end))
-    lex = tuple(lexemes)
+    return _tree_analysis(dep, tuple(lexemes), options, where, True)
+
+
+def _tree_analysis(
+    dep: DepTree, lex: tuple[Lexeme, ...], options: ReadOptions, where: str, stated: bool
+) -> Analysis:
+    """The analysis of ``dep`` over ``lex``: its tree, or the ``problem`` that it is not one."""
     problem = dep.structure_problem()
     if problem is not None:
         # name the offending token's line (docs/formats.md, "Common to every reader")
         if dep.source is not None:
             where = _where(dep.source.file, dep.source.token_line(problem[0]))
-        return Analysis(lex, None, dep, None, problem[1], dep.sent_id, where)
-    return Analysis(lex, _dep_tree(dep, lex, options), dep, None, None, dep.sent_id, where)
-
-
-def _dep_tree(dep: DepTree, lexemes: Sequence[Lexeme], options: ReadOptions) -> LatticeTree:
+        return Analysis(lex, None, dep, None, problem[1], dep.sent_id, where, stated)
+    tree = dep
     if options.deprel_base:
-        dep = replace(dep, tokens=tuple(replace(t, deprel=t.deprel.split(":", 1)[0]) for t in dep.tokens))
-    return tree_from_dependency(dep, lexemes, options.protocol)
+        tree = replace(dep, tokens=tuple(replace(t, deprel=t.deprel.split(":", 1)[0]) for t in dep.tokens))
+    lattice_tree = tree_from_dependency(tree, lex, options.protocol)
+    return Analysis(lex, lattice_tree, dep, None, None, dep.sent_id, where, stated)
 
 
 def _ud_lexemes(dep: DepTree, token_ids: Sequence[int], tag_column: TagColumn) -> tuple[Lexeme, ...]:
@@ -268,14 +227,7 @@ def _ud_token_ids(dep: DepTree) -> list[int]:
 
 def _ud_analysis(dep: DepTree, token_ids: Sequence[int], options: ReadOptions, stated: bool) -> Analysis:
     where = _where(dep.source.file, dep.source.line) if dep.source else ""
-    lex = _ud_lexemes(dep, token_ids, options.tag_column)
-    problem = dep.structure_problem()
-    if problem is not None:
-        # name the offending token's line (docs/formats.md, "Common to every reader")
-        if dep.source is not None:
-            where = _where(dep.source.file, dep.source.token_line(problem[0]))
-        return Analysis(lex, None, dep, None, problem[1], dep.sent_id, where, stated)
-    return Analysis(lex, _dep_tree(dep, lex, options), dep, None, None, dep.sent_id, where, stated)
+    return _tree_analysis(dep, _ud_lexemes(dep, token_ids, options.tag_column), options, where, stated)
 
 
 def _states_tokens(path: FileInput, limits: Limits) -> bool:
@@ -367,7 +319,7 @@ def _index_pair(
     i: int, g: Analysis, p: Analysis, lattice: Lattice | None, gold_path: str, pred_path: str
 ) -> SentencePair:
     """Sentence ``i`` of both files paired in order; a side that does not state its token boundaries
-    gets them by rules 1–3 of the module docstring (``lattice``: its ambiguity lattice, if given)."""
+    gets them by the three cases of docs/lattice.md, "Inputs" (``lattice``: its ambiguity lattice)."""
     g_tok = all(lx.token is not None for lx in g.lexemes)
     p_tok = all(lx.token is not None for lx in p.lexemes)
     if g_tok != p_tok:
@@ -399,7 +351,7 @@ def _split_by_count(segments: int, tokens: Sequence[int]) -> list[int] | None:
 def _recover_tokens(
     a: Analysis, other: Analysis, lattice: Lattice | None, index: int, side: str, path: str
 ) -> Analysis:
-    """``a`` with the token ids of rules 1–3 of the module docstring, else a MismatchError."""
+    """``a`` with the token ids of the three cases of docs/lattice.md, "Inputs", else a MismatchError."""
     segments = [lx.segment for lx in a.lexemes]
     tokens = sorted({lx.token for lx in other.lexemes if lx.token is not None})
     ids: Sequence[int] | None = None
@@ -524,16 +476,11 @@ class _Ahead:
 class PairStream:
     """The sentence pairs of a gold and a predicted file, read in step: iterate once.
 
-    Both CoNLL without lattice files: aligned by characters (raw text); otherwise paired in
-    order (a :class:`MismatchError` when the files have different numbers of sentences, raised
-    when the shorter one ends), and a side whose file does not state its token boundaries gets
-    them by rules 1–3 of the module docstring, sentence by sentence.  ``ambiguity``, the MA
-    lattices of the gold sentences in gold order, is read in step too (:meth:`ambiguity_at`):
-    rule 3 uses it, and so does the lattice check of :func:`evalcore.metrics.joint.evaluate_stream`.
-    ``gold`` may be a :class:`GoldInput` read once for several predictions (its settings then
-    win).  After the iteration, ``gold_sentences``, ``pred_sentences`` and the unaligned
-    sentences (1-based) are set.  Memory: one sentence pair (and, aligning by characters, the
-    sentences not aligned yet).
+    Aligned by characters or paired in order as docs/lattice.md, "Inputs" says (a :class:`MismatchError`
+    when the shorter file ends).  ``ambiguity``, the MA lattices of the gold sentences in gold order,
+    is read in step too (:meth:`ambiguity_at`).  ``gold`` may be a :class:`GoldInput` read once for
+    several predictions (its settings then win).  After the iteration, ``gold_sentences``,
+    ``pred_sentences`` and the unaligned sentences (1-based) are set.  Memory: one sentence pair.
     """
 
     def __init__(
@@ -664,16 +611,8 @@ def load_pairing(
     options: ReadOptions = DEFAULT_READ_OPTIONS,
     ambiguity: Sequence[Lattice] | None = None,
 ) -> Pairing:
-    """Read and pair a gold and a predicted file (docs/lattice.md, "Inputs"): :class:`PairStream`, collected.
-
-    Both CoNLL without lattice files: aligned by characters (raw text);
-    otherwise paired in order, and a side whose file does not state its
-    token boundaries gets them only in the three cases of the module
-    docstring (``ambiguity``, the MA lattices of the gold sentences in gold
-    order, may settle them).  ``gold`` may be a :class:`GoldInput` read once
-    for several predictions (its settings then win).  Files are paths or
-    :class:`InMemoryFile` values (uploads, never written to disk).
-    """
+    """Read and pair a gold and a predicted file (docs/lattice.md, "Inputs"): a :class:`PairStream`,
+    collected."""
     if not isinstance(gold, GoldInput):
         gold = read_gold(gold, gold_lattice, options)
     return PairStream(gold, pred, pred_lattice=pred_lattice, options=options, ambiguity=ambiguity).pairing()

@@ -1,22 +1,11 @@
 """Aligning two CoNLL-U files over the same text by character offsets (docs/lattice.md, "Inputs", raw
 scenario).
 
-Parsers that start from raw text (the CoNLL 2018 shared task) split
-sentences, tokens and words their own way.  As the shared task's scorer
-(``conll18_ud_eval.py``) does, both files are read as one character stream:
-the concatenated FORMs of their *tokens* (a multiword token ``n-m`` is one
-token, a plain word is a token of one word) with Unicode space characters
-(category Zs) removed; the streams must be equal.  Then
-
-* a gold and a system **sentence** are aligned when they cover exactly the
-  same characters; every other sentence is *unaligned* (reported, counted and
-  left out of the scores);
-* inside an aligned pair, tokens are grouped into **blocks**: the smallest
-  groups of gold and system tokens covering the same characters (one gold and
-  one system token when tokenization agrees).  A block plays the part of the
-  space-delimited token of SEGEVAL and of lexeme matching (:class:`evalcore.lattice.model.Block`);
-* the shared task's "Words" metric over the same alignment is
-  :mod:`evalcore.metrics.words`.
+As the CoNLL 2018 shared task's scorer (``conll18_ud_eval.py``) does, both files are one character
+stream (token FORMs concatenated, Unicode spaces removed) that must be the same text; sentences
+covering the same characters are aligned (the others are unaligned), and inside an aligned pair the
+smallest groups of gold and system tokens with the same characters are the **blocks**
+(:class:`evalcore.lattice.model.Block`).  The "Words" metric over it is :mod:`evalcore.metrics.words`.
 """
 
 from __future__ import annotations
