@@ -128,13 +128,16 @@ def report_html(value: object) -> str:
     operations; for a :class:`~evalcore.inspection.SentenceReport`, each parse's labeled script
     to the generalized gold drawn as the inspector draws it (deletions on the parse, insertions
     on the generalized gold, counted or discounted) with its operations."""
-    from evalcore.inspection import SentenceReport, _with_discount, operation_rows
+    from evalcore.inspection import SentenceReport, operation_rows, with_discount
     from evalcore.metrics.tedeval import SentenceTed
     from evalcore.render.edits import marked_tree_dot
     from evalcore.render.text import xml_escape
 
     if isinstance(value, SentenceTed):
-        rows = [[str(op), "discounted" if disc else "counted"] for op, disc in _with_discount(value)]
+        rows = [
+            [str(op), "discounted" if disc else "counted"]
+            for op, disc in with_discount(value.script, value.discounted)
+        ]
         body = "\n".join(_html_rows(("operation", "status"), rows, 4))
         return (
             f'<div class="evalcore-script"><p>{xml_escape(_ted_line(value))}</p><table>{body}</table></div>'
