@@ -24,14 +24,14 @@ from evalcore.report.tedeval import latex_table, result_json
 from workbench.datasets import LoadedDataset
 from workbench.labelmaps import LABELMAP_SLOT, choice_text, maps_with, scheme_maps
 from workbench.links import inspector_url
-from workbench.settings_form import Field, bind, settings_form
+from workbench.settings_form import Field, bind, choice_names, settings_form
 from workbench.tedeval import experiment_schemes, guess_function_separators
 from workbench.tedeval_view import corpus_experiment, merged_label_table
 from workbench.uploads import upload_slot
 from workbench.widgets import choose_dataset, download_table, md_escape, safe_stem
 
-TESTS = {"ar": "approximate randomization", "bootstrap": "paired bootstrap"}
-AVERAGES = {"global": "global average", "sentence": "mean of sentences"}
+TESTS = choice_names(TedevalSettings, "test", "approximate randomization", "paired bootstrap")
+AVERAGES = choice_names(TedevalSettings, "average", "global average", "mean of sentences")
 
 
 def _check_map(name: str, data: bytes) -> str | None:

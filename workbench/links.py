@@ -50,6 +50,7 @@ __all__ = [
     "CROSS_SCHEME_KEYS",
     "DECLARED",
     "FREVAL_KEYS",
+    "LATTICE_KEYS",
     "LINK_KEYS",
     "NED_KEYS",
     "NED_SECTIONS",
@@ -66,6 +67,7 @@ __all__ = [
     "followed",
     "inspector_url",
     "keep_widget",
+    "linked",
     "parse_link",
     "report_link_problem",
     "seed_widget",
@@ -112,39 +114,6 @@ INSPECTOR_KEYS: tuple[str, ...] = (
 )
 """The keys of the sentence inspector: every setting that changes what it shows."""
 
-CROSS_SCHEME_KEYS: tuple[str, ...] = (
-    "data",
-    "protocol",
-    "shuffles",
-    "seed",
-    "test",
-    "average",
-    "skip",
-    "golds",
-    "funcsep",
-    "labelmaps",
-    "row",
-    "worst",
-)
-"""The keys of the cross-scheme page: every setting that changes what it shows."""
-
-FREVAL_KEYS: tuple[str, ...] = (
-    "data",
-    "prm",
-    "maxsize",
-    "cutoff",
-    "unlabeled",
-    "funcsep",
-    "droproot",
-    "deleteroot",
-    "maxerror",
-    "variants",
-    "baseline",
-    "run",
-    "sentno",
-)
-"""The keys of the FREVAL page (``sentno``: the sentence of the one-sentence view, evalb's number)."""
-
 ATLAS_KEYS: tuple[str, ...] = ("data", "protocol", "skip", "against", "scripts", "grouping", "parse", "group")
 """The keys of the Atlas page (``group``: GROUPING:NAME, the group whose sentences are listed)."""
 
@@ -154,28 +123,42 @@ NED_SECTIONS: tuple[str, ...] = ("sentence", "corpus", "conll18", "breakdown")
 BREAKDOWN_SORTS: tuple[str, ...] = ("group", "LAS", "UAS", "tokens")
 """``sort=`` on the Attachment & NED page: the grouping's order, worst LAS / UAS first, most tokens."""
 
-NED_KEYS: tuple[str, ...] = (
+Kind = Literal["choice", "sentence", "number", "flag", "text", "name"]
+
+DECLARED: tuple[type, ...] = (FrevalSettings, TedevalSettings, AttachSettings, LatticeSettings)
+"""The settings declarations (:mod:`evalcore.families`) whose fields' ``link=`` keys the pages bind
+(:func:`workbench.settings_form.settings_form`); a key declared twice takes its first declaration."""
+
+
+def linked(cls: type) -> tuple[str, ...]:
+    """The ``link=`` keys of ``cls``'s declared settings (:mod:`evalcore.declare`), in their order."""
+    return tuple(d.option.link for d in declared(cls) if d.option.link is not None)
+
+
+CROSS_SCHEME_KEYS = ("data", *linked(TedevalSettings), "golds", "labelmaps", "row", "worst")
+"""The keys of the cross-scheme page: every setting that changes what it shows (the declared ones of
+``evalcore tedeval``, :class:`~evalcore.families.tedeval.TedevalSettings`, and the page's own)."""
+
+FREVAL_KEYS = ("data", *linked(FrevalSettings), "variants", "baseline", "run", "sentno")
+"""The keys of the FREVAL page (``sentno``: the sentence of the one-sentence view, evalb's number)."""
+
+LATTICE_KEYS = ("data", "sent", *linked(LatticeSettings), "prediction")
+"""The keys of the Lattice page (``pages/3_Lattice.py``)."""
+
+NED_KEYS = (
     "data",
     "sent",
     "find",
     "order",
     "gold",
     "system",
-    "nopunct",
-    "maxlen",
-    "deprelbase",
+    *linked(AttachSettings),
     "by",
     "sort",
     "group",
     "section",
 )
 """The keys of the Attachment & NED page (``pages/4_NED.py``)."""
-
-Kind = Literal["choice", "sentence", "number", "flag", "text", "name"]
-
-DECLARED: tuple[type, ...] = (FrevalSettings, TedevalSettings, AttachSettings, LatticeSettings)
-"""The settings declarations (:mod:`evalcore.families`) whose fields' ``link=`` keys the pages bind
-(:func:`workbench.settings_form.settings_form`); a key declared twice takes its first declaration."""
 
 APP_RANGE: Mapping[str, tuple[int, int]] = MappingProxyType(
     {
@@ -362,7 +345,7 @@ PAGE_KEYS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "app.py": INSPECTOR_KEYS,
         "pages/1_Cross_scheme.py": CROSS_SCHEME_KEYS,
         "pages/2_FREVAL.py": FREVAL_KEYS,
-        "pages/3_Lattice.py": ("data", "sent", "tag", "protocol", "deprelbase", "prediction"),
+        "pages/3_Lattice.py": LATTICE_KEYS,
         "pages/4_NED.py": NED_KEYS,
         "pages/5_Tour.py": ("step", "parse", "own", "protocol", "zoom"),
         "pages/6_Atlas.py": ATLAS_KEYS,
