@@ -25,6 +25,7 @@ from evalcore.render.layout import DepLayout, WordGrid, layout_dep, merge_grids,
 from evalcore.render.svg import dep_svg
 from evalcore.trees import DepTree
 from workbench.attachment_view import (
+    CORPUS_METRICS,
     GROUPINGS,
     SORT_LABELS,
     SORTS,
@@ -50,6 +51,7 @@ from workbench.widgets import (
     choose_dataset,
     download_table,
     drawing_size_control,
+    linked_table,
     md_escape,
     sentence_picker,
     stacked_figures,
@@ -96,21 +98,8 @@ def corpus_metrics(result: CorpusAttach) -> None:
     """The corpus scores, above every section."""
     s = result.result.score
     st.subheader("Corpus")
-    cols = st.columns(5)
-    for col, (name, value) in zip(
-        cols,
-        [
-            ("UAS", s.uas),
-            ("LAS", s.las),
-            ("label acc", s.label),
-            ("undirected", s.undirected),
-            ("NED", s.ned),
-        ],
-        strict=True,
-    ):
-        col.metric(
-            name, f"{value:.4f}" if s.tokens else "—"
-        )  # no token counted: no score (the command's null)
+    for col, (name, field) in zip(st.columns(len(CORPUS_METRICS)), CORPUS_METRICS, strict=True):
+        col.metric(name, f"{getattr(s, field):.4f}" if s.tokens else "—")  # no token: the command's null
     st.caption(
         f"{s.tokens} tokens in {s.sentences} sentences; skipped {s.skipped} (not a tree); "
         f"excluded {s.excluded} (longer than --max-len). Signature: `{s.signature}`"
@@ -219,17 +208,7 @@ def breakdown_panel(
             f"{len(sentences)} sentences with a counted token whose gold or system {by} is "
             f"*{md_escape(str(group))}*. Open one in the sentence inspector."
         )
-        st.dataframe(
-            sentences,
-            hide_index=True,
-            width="stretch",
-            height=240,
-            column_config={
-                "inspect": st.column_config.LinkColumn(
-                    "inspect", help="Open the sentence inspector at this sentence", display_text="open ↗"
-                )
-            },
-        )
+        linked_table(sentences, height=240)
 
     st.subheader("Confusion (--confusion)")
     table = confusion_frame(view.confusion)
@@ -325,21 +304,9 @@ def sentence_panel(gold_tree: DepTree, sys_tree: DepTree, config: AttachConfig, 
     sc = att.score
     assert sc is not None  # compared: scored
     cols = st.columns(5)
-    for col, (name, value) in zip(
-        cols,
-        [
-            ("UAS", sc.uas),
-            ("undirected", sc.undirected),
-            ("NED", sc.ned),
-            ("LAS", sc.las),
-            ("tokens", sc.tokens),
-        ],
-        strict=True,
-    ):
-        col.metric(
-            name if name == "tokens" else f"{name} (sentence)",
-            f"{value:.4f}" if isinstance(value, float) else value,
-        )
+    for col, name in zip(cols, ("UAS", "undirected", "NED", "LAS"), strict=False):
+        col.metric(f"{name} (sentence)", f"{getattr(sc, name.lower()):.4f}")
+    cols[4].metric("tokens", sc.tokens)
     show_table(table, key="ned-tokens", stem=f"{stem}_tokens")
 
 

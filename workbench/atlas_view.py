@@ -22,6 +22,7 @@ from workbench.cache import cached
 from workbench.datasets import LoadedDataset
 from workbench.links import inspector_link
 from workbench.tedeval import experiment_schemes
+from workbench.text import shortened
 
 __all__ = [
     "atlas_schemes",
@@ -171,7 +172,7 @@ def sentence_frame(
     rows = [
         {
             "sentence": sid,
-            "words": (text.get(sid, "")[:89] + "…") if len(text.get(sid, "")) > 90 else text.get(sid, ""),
+            "words": shortened(text.get(sid, "")),
             "inspect": inspector_link(query),
         }
         for sid, query in zip(ids, queries, strict=True)

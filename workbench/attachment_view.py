@@ -37,6 +37,7 @@ from evalcore.significance import Interval, bootstrap_interval
 from workbench.cache import CorpusAttach, cached
 from workbench.datasets import Analysis, LoadedDataset
 from workbench.links import inspector_url
+from workbench.text import shortened
 
 __all__ = [
     "BOOTSTRAP_SAMPLES",
@@ -328,10 +329,8 @@ def group_sentences_frame(loaded: LoadedDataset, row: GroupRow) -> pd.DataFrame:
     records = []
     for i in row.sentences:
         info = loaded.sentences[i]
-        text = info.text if len(info.text) <= 90 else info.text[:89] + "…"
-        records.append(
-            {"sentence": info.sent_id, "words": text, "inspect": inspector_url(loaded.spec.key, info.sent_id)}
-        )
+        url = inspector_url(loaded.spec.key, info.sent_id)
+        records.append({"sentence": info.sent_id, "words": shortened(info.text), "inspect": url})
     return pd.DataFrame(records, columns=["sentence", "words", "inspect"])
 
 

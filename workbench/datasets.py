@@ -36,6 +36,7 @@ from evalcore.formats.detect import suffix_format
 from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.metrics.attachment import check_same_tokens
 from evalcore.trees import DepTree, Tree
+from workbench.text import shortened
 
 __all__ = [
     "ASSETS",
@@ -384,8 +385,7 @@ class SentenceInfo:
     length: int
 
     def title(self, width: int = 80) -> str:
-        text = self.text if len(self.text) <= width else self.text[: width - 1] + "…"
-        return f"{self.sent_id} · {self.length} w · {text}"
+        return f"{self.sent_id} · {self.length} w · {shortened(self.text, width)}"
 
 
 @dataclass(frozen=True)

@@ -16,13 +16,19 @@ from __future__ import annotations
 
 from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass
-from pathlib import PurePath
 
 import streamlit as st
 
-from workbench.lattice_view import validate_ambiguity, validate_analysis, validate_lattice_file
+from workbench.lattice_view import (
+    GOLD_SLOTS,
+    PRED_SLOTS,
+    file_stem,
+    validate_ambiguity,
+    validate_analysis,
+    validate_lattice_file,
+)
 from workbench.text import md_escape
-from workbench.uploads import UPLOAD_KEY, Upload, UploadRecord
+from workbench.uploads import UPLOAD_KEY, Upload, UploadRecord, clear_slots
 
 __all__ = [
     "LATTICE_PAGE",
@@ -35,13 +41,7 @@ __all__ = [
 ]
 
 LATTICE_PAGE = "pages/3_Lattice.py"
-_SLOTS = (
-    "lattice_gold",
-    "lattice_gold_lattice",
-    "lattice_preds",
-    "lattice_pred_lattices",
-    "lattice_ambiguity",
-)
+_SLOTS = (*GOLD_SLOTS, *PRED_SLOTS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,12 +58,6 @@ class LatticeHandoff:
     def scorable(self) -> bool:
         """A gold and at least one predicted file: the Lattice page can score them."""
         return bool(self.files("lattice_gold")) and bool(self.files("lattice_preds"))
-
-
-def _stem(name: str) -> str:
-    """``output.conll`` and ``output.mapping`` share the stem ``output`` (gzip suffix ignored)."""
-    path = PurePath(name[:-3] if name.endswith(".gz") else name)
-    return path.stem
 
 
 def lattice_slots(records: Sequence[UploadRecord]) -> LatticeHandoff:
@@ -93,14 +87,14 @@ def lattice_slots(records: Sequence[UploadRecord]) -> LatticeHandoff:
         problems.append(f"{r.file or r.name}: the Lattice page takes one gold file; not carried")
     for r in parses:
         put("lattice_preds", r, validate_analysis(r.file or r.name, r.data))
-    gold_stems = {_stem(r.file or r.name) for r in golds[:1]}
-    parse_stems = {_stem(r.file or r.name) for r in parses}
+    gold_stems = {file_stem(r.file or r.name) for r in golds[:1]}
+    parse_stems = {file_stem(r.file or r.name) for r in parses}
     for r in records:
         name = r.file or r.name
         if r.role == "lattice":
-            if _stem(name) in gold_stems and not slots["lattice_gold_lattice"]:
+            if file_stem(name) in gold_stems and not slots["lattice_gold_lattice"]:
                 put("lattice_gold_lattice", r, validate_lattice_file(name, r.data))
-            elif _stem(name) in parse_stems:
+            elif file_stem(name) in parse_stems:
                 put("lattice_pred_lattices", r, validate_lattice_file(name, r.data))
             elif not slots["lattice_ambiguity"]:
                 put("lattice_ambiguity", r, validate_ambiguity(name, r.data))
@@ -116,9 +110,7 @@ def lattice_slots(records: Sequence[UploadRecord]) -> LatticeHandoff:
 def carry_to_lattice(state: MutableMapping[str, object], handoff: LatticeHandoff) -> None:
     """Put ``handoff``'s files into the Lattice page's slots in ``state`` (``st.session_state``),
     replacing what those slots held, and choose "Your files (upload)" as the dataset."""
-    for key in _SLOTS:
-        for prefix in ("_wb_slot:", "_wb_slot_errors:", "_wb_slot_seen:"):
-            state.pop(prefix + key, None)
+    clear_slots(state, _SLOTS)
     for key, files in handoff.slots:
         state[f"_wb_slot:{key}"] = {u.name: u for u in files}
     state["_wb_dataset"] = UPLOAD_KEY

@@ -29,7 +29,7 @@ subprocesses and ``eval``/``exec``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, MutableMapping, Sequence
 from dataclasses import dataclass
 
 import streamlit as st
@@ -63,6 +63,7 @@ __all__ = [
     "budget_used",
     "choose_dataset",
     "choose_source",
+    "clear_slots",
     "current_dataset_key",
     "forget_button",
     "show_name_clashes",
@@ -231,12 +232,17 @@ def show_name_clashes(gold: Iterable[str], parses: Iterable[str], *, parse_role:
     return tuple(shown)
 
 
+def clear_slots(state: MutableMapping[str, object], keys: Iterable[str]) -> None:
+    """Empty the slots ``keys`` of :func:`upload_slot` in ``state`` (their files and messages)."""
+    for key in keys:
+        for prefix in ("_wb_slot:", "_wb_slot_errors:", "_wb_slot_seen:"):
+            state.pop(prefix + key, None)
+
+
 def forget_button(keys: Sequence[str], *, label: str = "Forget uploaded files") -> None:
     """A sidebar button that empties the given slots (and their messages)."""
     if st.sidebar.button(label, key=f"wb_forget:{':'.join(keys)}"):
-        for key in keys:
-            for prefix in ("_wb_slot:", "_wb_slot_errors:", "_wb_slot_seen:"):
-                st.session_state.pop(prefix + key, None)
+        clear_slots(st.session_state, keys)  # type: ignore[arg-type]
         forget_streamlit_files()
         st.rerun()
 

@@ -58,6 +58,7 @@ __all__ = [
     "drawing_size_control",
     "graphviz_figure",
     "lazy_expander",
+    "linked_table",
     "md_code",
     "md_escape",
     "prerender",
@@ -496,6 +497,14 @@ def lazy_expander(label: str, *, key: str) -> Iterator[bool]:
     box = st.expander(label, key=key, on_change="rerun")
     with box:
         yield bool(box.open)
+
+
+def linked_table(frame: pd.DataFrame, *, height: int) -> None:
+    """A table of sentences whose ``inspect`` column links each to the sentence inspector."""
+    link = st.column_config.LinkColumn(
+        "inspect", help="Open the sentence inspector at this sentence", display_text="open ↗"
+    )
+    st.dataframe(frame, hide_index=True, width="stretch", height=height, column_config={"inspect": link})
 
 
 def download_table(df: pd.DataFrame, *, stem: str, key: str, label: str = "CSV") -> None:
