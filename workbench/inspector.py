@@ -1,21 +1,11 @@
-"""The sentence inspector (the workbench's home page, routed by ``app.py``).
+"""The sentence inspector (the workbench's home page, routed by ``app.py``; docs/app.md, "Sentence
+inspector").
 
-Every number shown is computed by ``evalcore``; each panel is one function
-taking a :class:`View` (dataset, sentence, display options), so a panel is
-added as one more function and one more call in :func:`sentence_view`.
-
-Speed (docs/app.md, "Speed"): the sidebar's settings rerun the page; choosing a
-sentence (◀ ▶, the list, the search, the order, the filters) reruns only
-:func:`sentence_view`, an ``st.fragment``.  A sentence's TedEval report is
-kept for every session (:func:`workbench.tedeval_view.sentence_report`), its
-Graphviz drawings are rendered by one run of ``dot`` (``prerender``), and
-only the chosen parse's edit script is drawn.
-
-Links (docs/app.md, "Links"): every setting that changes what is shown is in the URL
-(``workbench.links``: ``protocol``, ``labeled``, ``target``, ``parse``,
-``order``, ``minwords``, the filters, ``find``, ``punct``, ``side``,
-``zoom``, ``funcsep``, with ``data`` and ``sent``), so a copied link reopens
-the same view; uploaded files cannot be in a link, and the page says so.
+Every number shown is computed by ``evalcore``; each panel is one function taking a :class:`View`
+(dataset, sentence, display options), so a panel is added as one more function and one more call in
+:func:`sentence_view` (docs/app.md, "For developers: adding panels").  The sidebar's settings rerun
+the page, choosing a sentence reruns only :func:`sentence_view` (an ``st.fragment``; docs/app.md,
+"Speed"); every setting that changes what is shown is in the URL (docs/app.md, "Links").
 """
 
 from __future__ import annotations

@@ -1,29 +1,16 @@
-"""Deep links: the one parser of the query string (``?data=fr_gsd&sent=5&step=on_sunday``).
+"""Deep links: the one parser of the query string (``?data=fr_gsd&sent=5&step=on_sunday``;
+docs/app.md, "Links").
 
-A link comes from anywhere (a colleague's mail, a hostile page), so every
-value is validated here, once, by a declarative table (:data:`LINK_KEYS`):
-each key has a kind and what it allows, and :func:`parse_link` turns the raw
-query into a frozen :class:`DeepLink` -- the values that passed, and a list
-of *problems* (one short line each) that the page shows instead of failing.
-Numbers are ASCII digits only (``²``, ``①`` or Arabic-Indic digits are not
-numbers here, though ``str.isdigit`` says so), of bounded length (no 5,000-digit
-integer reaches ``int()``); text is printable and at most ``max_length``
-characters; a key no page knows is reported and ignored.  No value from a
-link is ever used before it passed this parser (``tests/test_links.py`` walks
-every page with hostile values for each of its keys).
+A link comes from anywhere (a colleague's mail, a hostile page), so every value is validated here,
+once, by a declarative table (:data:`LINK_KEYS`: each key a kind and what it allows), and
+:func:`parse_link` turns the raw query into a frozen :class:`DeepLink` -- the values that passed,
+and one short line per *problem*, which the page shows instead of failing.  No value from a link is
+used before it passed this parser (``tests/test_links.py`` walks every page with hostile values).
+A new view setting is one :class:`LinkKey` in :data:`LINK_KEYS` (or a declared ``link=``) and its
+key in the page's entry of :data:`PAGE_KEYS`.
 
-Extending it to more view settings (protocol, labeled, target, parse tab,
-order, filters, per-page choices) is one :class:`LinkKey` per setting in
-:data:`LINK_KEYS` and the key in the pages' entry of :data:`PAGE_KEYS`; the
-kinds ``choice``, ``number``, ``flag`` and ``text`` cover them.
-
-**Settings in the URL.** A page binds a widget to a key with :func:`seed_widget` (before
-drawing it: the value of a link followed, else the one it had, kept across pages) and
-:func:`keep_widget` (after: its value written back to the URL, a default taken out), so a copied
-link reopens the same view; a value the parser accepted but the page cannot use (a parse the
-dataset does not have) is reported with :func:`report_link_problem`.
-
-No streamlit here except in the functions of the last section, which import it.
+The settings in the URL (:func:`seed_widget`, :func:`keep_widget`, :func:`report_link_problem`)
+are in the last section, the only one that imports streamlit.
 """
 
 from __future__ import annotations

@@ -2,29 +2,9 @@
 written to the URL), the inspector's gold and parse uploads, the size limit, and the file slots of
 pages whose inputs are not a gold + parses set (FREVAL, lattices), which never lose what was loaded.
 
-**Limits.** Streamlit refuses a file larger than ``server.maxUploadSize``
-(MB, ``.streamlit/config.toml``) in the browser, at the widget.  The app
-checks again on the server (:func:`size_problem`), against the same limit,
-and says in the page which file was refused and why; a gzipped file must
-also not decompress to more than :data:`GZIP_FACTOR` times that limit (a
-small file can expand to gigabytes: its decompressed bytes are counted as
-they are decompressed, and counting stops at the limit).  Every session has
-a budget of decompressed bytes for all the files it holds
-(``EVALCORE_SESSION_BYTES``, default 500 MB; :func:`budget_problem`): a file
-that does not fit is refused, and forgetting files makes room.  Either way
-nothing is read from a refused file and everything loaded before stays;
-what is read is read under the app's resource limits (:func:`workbench.cache.app_limits`).
-
-**Roles.** Gold and parser files have their own slots, so a parse named like
-the gold never replaces it; the clash is shown (:func:`show_name_clashes`), as
-the inspector shows its own.
-
-**Never written, never run.** Uploaded bytes stay in memory (Streamlit keeps
-them in its in-memory upload manager; the app keeps them in session state and
-in caches keyed on their SHA-1).  They are only passed, as ``bytes``, to
-evalcore's readers; no code here or in the pages writes them to a file or
-runs them (``tests/test_app_pages.py`` checks the sources for file writes,
-subprocesses and ``eval``/``exec``).
+The limits (``server.maxUploadSize``, :data:`GZIP_FACTOR`, the session's budget), the slots kept by
+role, and uploads never written nor run (``tests/test_app_pages.py`` checks the sources): docs/app.md,
+"Datasets", and docs/robustness.md, "App limits".
 """
 
 from __future__ import annotations

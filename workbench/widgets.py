@@ -1,12 +1,9 @@
 """Widgets shared by the pages: the sentence picker, figures, downloads (the dataset choice and
 uploads are :mod:`workbench.uploads`'; ``choose_dataset`` is re-exported here).
 
-State that must survive page switches lives under ``_wb_*`` keys of
-``st.session_state`` (widget keys are dropped when a page does not draw the
-widget).  The dataset and the sentence are mirrored in the URL
-(``?data=fr_gsd&sent=fr-ud-test_00005``) so any view can be linked; what a
-link says is read only through :mod:`workbench.links` (validated values, and
-the problems shown in the sidebar).
+State that must survive page switches lives under ``_wb_*`` keys of ``st.session_state`` (widget
+keys are dropped when a page does not draw the widget); the dataset and the sentence are in the URL,
+read only through :mod:`workbench.links` (docs/app.md, "Links").
 """
 
 from __future__ import annotations
