@@ -14,7 +14,7 @@ from collections.abc import Callable
 import pandas as pd
 import streamlit as st
 
-from evalcore.choices import PROTOCOL_2011, Protocol
+from evalcore.choices import PROTOCOL_2011
 from evalcore.examples import (
     BCLM_HNEIM,
     COORDINATION,
@@ -79,17 +79,6 @@ def function_trees(report: SentenceReport, general: str, key: str) -> None:
             function_tree_figure(
                 tree, title=title, stem=f"tour_{key}_{title}", key=f"tour:{key}:ft:{title}", scale=1.0
             )
-
-
-def numbers_table(rows: list[dict[str, object]], key: str) -> None:
-    show_table(pd.DataFrame(rows), key=key)
-
-
-def protocol_radio(key: str, default: Protocol) -> TedevalSettings:
-    """The step's protocol (``evalcore tedeval --protocol``, as declared), in the link (``protocol=``)."""
-    return settings_form(
-        TedevalSettings(protocol=default), {"protocol": Field("TedEval protocol", widget=key)}, prefix="tour"
-    )
 
 
 # ---------------------------------------------------------------------------
@@ -162,8 +151,9 @@ def dependency_step(example: DepExample) -> None:
             format_func=lambda s: f"{s}: {schemes[s]}",
             offered=list(schemes),
         )
-    with c3:
-        ted = protocol_radio(proto_key, example.protocol)
+    with c3:  # the step's protocol (evalcore tedeval --protocol, as declared), in the link
+        protocol_field = {"protocol": Field("TedEval protocol", widget=proto_key)}
+        ted = settings_form(TedevalSettings(protocol=example.protocol), protocol_field, prefix="tour")
     protocol = ted.protocol
     choice = example.choice(str(choice_key))
     if choice.note:
@@ -208,7 +198,7 @@ def dependency_step(example: DepExample) -> None:
             "L-TED": f"{pv.multiple[1].score:.4f}",
         }
     )
-    numbers_table(rows, key=f"tour-numbers:{example.key}")
+    show_table(pd.DataFrame(rows), key=f"tour-numbers:{example.key}")
     st.caption(
         "UAS/LAS: share of words with the right head (and label). U-TED/L-TED against one gold: "
         "1 − edits/(|parse| + |gold|), nothing discounted (TEDEVAL SINGLE). Against the generalized gold: "

@@ -27,7 +27,6 @@ import gzip
 import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Literal
 
 from evalcore.appdir import app_root
@@ -87,9 +86,6 @@ class FileSpec:
     align: Literal["strict", "skip-mismatch"] = "strict"
     per_line: bool = False  # PTB: evalb's convention, one sentence per line (see read_ptb_lines)
     fallback: bool = False  # a stand-in parse, used only when the dataset has no other parse
-
-    def read_bytes(self, root: Path = ASSETS) -> bytes:
-        return (root / self.path).read_bytes()
 
 
 @dataclass(frozen=True, slots=True)
@@ -491,15 +487,14 @@ class LoadedDataset:
     def has(self, name: str) -> bool:
         return any(a.name == name for a in (*self.analyses, *self.extras))
 
+    def _of(self, fmt: FileFormat, role: Role | None) -> tuple[Analysis, ...]:
+        return tuple(a for a in self.analyses if a.spec.fmt == fmt and role in (None, a.spec.role))
+
     def dep(self, role: Role | None = None) -> tuple[Analysis, ...]:
-        return tuple(
-            a for a in self.analyses if a.spec.fmt == "conllu" and (role is None or a.spec.role == role)
-        )
+        return self._of("conllu", role)
 
     def ptb(self, role: Role | None = None) -> tuple[Analysis, ...]:
-        return tuple(
-            a for a in self.analyses if a.spec.fmt == "ptb" and (role is None or a.spec.role == role)
-        )
+        return self._of("ptb", role)
 
     def showcase_pair(self) -> tuple[Analysis, Analysis] | None:
         """The pair the NED page opens with: the spec's ``default_pair`` if loaded, else the first pair."""

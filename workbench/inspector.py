@@ -19,7 +19,7 @@ import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from evalcore.conversion import ConversionConfig, LabelMap, Protocol, SchemeLabelMaps
+from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps
 from evalcore.errors import EvalcoreError
 from evalcore.families.attach import AttachSettings, attach_config
 from evalcore.families.tedeval import TedevalSettings, conversion_config
@@ -97,10 +97,6 @@ class Settings:
     label_maps: SchemeLabelMaps = field(default_factory=SchemeLabelMaps)  # chosen on the cross-scheme page
 
     @property
-    def protocol(self) -> Protocol:
-        return self.ted.protocol
-
-    @property
     def conversion(self) -> ConversionConfig:
         return conversion_config(self.ted, label_maps=(LabelMap(), self.label_maps))
 
@@ -115,20 +111,8 @@ class View:
     choices: tuple[TedParse, ...] = ()  # every parse (and gold read as a parse) of the dataset
 
     @property
-    def count_punct(self) -> bool:
-        return self.settings.count_punct
-
-    @property
-    def side_by_side(self) -> bool:
-        return self.settings.side_by_side
-
-    @property
-    def protocol(self) -> str:
-        return self.settings.protocol
-
-    @property
     def config(self) -> AttachConfig:
-        return attach_config(AttachSettings(no_punct=not self.count_punct))
+        return attach_config(AttachSettings(no_punct=not self.settings.count_punct))
 
     @property
     def chosen(self) -> TedParse | None:
@@ -223,11 +207,11 @@ def _layouts(view: View, drawings: list[DepDrawing]) -> list[DepLayout]:
 
     def lay(d: DepDrawing, grid: WordGrid | None) -> DepLayout:
         dim_source = d.gold if d.gold is not None else d.tree
-        dim = [] if view.count_punct else _punct_ids(dim_source)
+        dim = [] if view.settings.count_punct else _punct_ids(dim_source)
         return layout_dep(d.tree, d.verdicts, dimmed=dim, grid=grid)
 
     first = [lay(d, None) for d in drawings]
-    box = [d.group if view.side_by_side else "" for d in drawings]
+    box = [d.group if view.settings.side_by_side else "" for d in drawings]
     grids = {
         b: merge_grids([word_grid(x) for x, c in zip(first, box, strict=True) if c == b]) for b in set(box)
     }
@@ -246,7 +230,7 @@ def panel_dependency_trees(view: View) -> None:
         "Arcs go from head to dependent (arrowhead); the same word sits at the same place in every drawing. "
         "In a parse: red dashed arc = wrong head; orange dotted arc with an orange label `obl (gold obj)` = "
         "right head, wrong label; grey = right. "
-        + ("" if view.count_punct else "Faded: punctuation, left out of the counts.")
+        + ("" if view.settings.count_punct else "Faded: punctuation, left out of the counts.")
     )
     for d in drawings:
         if d.warning:
@@ -268,7 +252,7 @@ def panel_dependency_trees(view: View) -> None:
         for d, lay in zip(drawings, layouts, strict=True)
     ]
     groups = list(dict.fromkeys(d.group for d in drawings))
-    if not view.side_by_side or len(groups) == 1:
+    if not view.settings.side_by_side or len(groups) == 1:
         stacked_figures(figures)
         return
     for col, group in zip(st.columns(len(groups)), groups, strict=True):
@@ -309,9 +293,9 @@ def _ted_strip(view: View, row: dict[str, object]) -> str:
     single = f"U-TED **{row['U-TED single']:.4f}** · L-TED **{row['L-TED single']:.4f}**"
     multiple = f"U-TED **{row['U-TED multiple']:.4f}** · L-TED **{row['L-TED multiple']:.4f}**"
     if one:
-        return f"TedEval ({view.protocol}): {single}"
+        return f"TedEval ({view.settings.ted.protocol}): {single}"
     return (
-        f"TedEval ({view.protocol}) single: {single} — multiple, against "
+        f"TedEval ({view.settings.ted.protocol}) single: {single} — multiple, against "
         f"*{md_escape(str(row['generalization']))}* (discounted with *{md_escape(str(row['own gold']))}*): "
         f"{multiple}"
     )
@@ -378,7 +362,7 @@ def panel_scores(view: View) -> None:
         st.markdown(head + (f"  \n{ted}" if ted else ""))
     st.caption(
         "Punctuation "
-        + ("counted" if view.count_punct else "left out (decided on the gold token)")
+        + ("counted" if view.settings.count_punct else "left out (decided on the gold token)")
         + " in UAS, LAS, undirected and NED; TedEval counts every node. TedEval *single*: against the "
         "gold the parse is scored with, nothing discounted; *multiple*: against the generalized gold of "
         "all the schemes, with what the parse shares with its own gold's script discounted "
@@ -396,7 +380,7 @@ def panel_constituency(view: View) -> None:
     st.caption("Bracket scores (PARSEVAL, FREVAL) for these trees appear with the FREVAL page.")
     holders = (
         st.columns(len(analyses))
-        if view.side_by_side and len(analyses) > 1
+        if view.settings.side_by_side and len(analyses) > 1
         else [st.container() for _ in analyses]
     )
     for holder, a in zip(holders, analyses, strict=True):
@@ -430,7 +414,7 @@ def panel_tedeval(view: View) -> None:
     sid = view.sentence.sent_id
     protocol = (
         "2012 (EACL 2012): multi-function trees, heads labeled `hd`, label sets"
-        if view.protocol == "2012"
+        if view.settings.ted.protocol == "2012"
         else "2011 (EMNLP 2011): function trees, heads labeled `*` (equal to any label)"
     )
     st.caption(
@@ -564,24 +548,26 @@ def panel_lattice(view: View) -> None:
 # sidebar: the settings of every sentence (each in the URL)
 
 
-def _toggle(label: str, name: str, widget: str, default: bool, help: str) -> bool:
-    return bind(name, widget, default, st.toggle, label, help=help)
-
-
 def sidebar_settings(loaded: LoadedDataset, choices: Sequence[TedParse]) -> Settings:
     """The sidebar: punctuation, arrangement, drawing size and TedEval's settings."""
     with st.sidebar:
         count_punct = True
         if loaded.dep():
-            count_punct = _toggle(
-                "Count punctuation", "punct", "wb_punct", True, "Punctuation is decided on the gold token."
+            count_punct = bind(
+                "punct",
+                "wb_punct",
+                True,
+                st.toggle,
+                "Count punctuation",
+                help="Punctuation is decided on the gold token.",
             )
-        side_by_side = _toggle(
-            "Schemes side by side",
+        side_by_side = bind(
             "side",
             "wb_side",
             True,
-            "Off: all drawings stacked in one box, on one scale (the same word at the same place).",
+            st.toggle,
+            "Schemes side by side",
+            help="Off: all drawings stacked in one box, on one scale (the same word at the same place).",
         )
         drawing_size_control()
         st.markdown("**TedEval**")
@@ -607,8 +593,13 @@ def sidebar_settings(loaded: LoadedDataset, choices: Sequence[TedParse]) -> Sett
                 "generalization.",
                 offered=names,
             )
-        labeled = _toggle(
-            "Labeled edit script", "labeled", "wb_labeled", True, "Off: the unlabeled script (U-TED)."
+        labeled = bind(
+            "labeled",
+            "wb_labeled",
+            True,
+            st.toggle,
+            "Labeled edit script",
+            help="Off: the unlabeled script (U-TED).",
         )
         target = bind(
             "target",

@@ -226,7 +226,7 @@ LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
                 choices=(*(s.key for s in BUILTINS), UPLOAD_KEY),
                 max_length=40,
             ),
-            LinkKey("sent", "sentence", "the sentence: its number (1 = first) or its id", max_length=200),
+            LinkKey("sent", "sentence", "the sentence: its number (1 = first) or its id"),
             LinkKey("step", "choice", "the step of the tour", choices=TOUR_STEPS, max_length=40),
             # the inspector's settings (other pages may read those that mean the same for them)
             LinkKey("own", "name", "the tour's parser's own gold (its scheme)", max_length=100),
@@ -238,9 +238,7 @@ LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
                 choices=TARGETS,
                 max_length=10,
             ),
-            LinkKey(
-                "parse", "name", "the parse (or gold read as a parse) of the edit script", max_length=200
-            ),
+            LinkKey("parse", "name", "the parse (or gold read as a parse) of the edit script"),
             LinkKey("order", "choice", "the order of the sentences", choices=ORDERS, max_length=20),
             LinkKey("minwords", "number", "hide sentences shorter than this", maximum=9999, max_length=4),
             LinkKey("label", "name", "only sentences with this relation label", max_length=100),
@@ -259,7 +257,7 @@ LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
                 max_length=12,
             ),
             LinkKey("oplabel", "name", "only sentences with an operation on this label", max_length=100),
-            LinkKey("find", "text", "only sentences whose id, number or words contain this", max_length=200),
+            LinkKey("find", "text", "only sentences whose id, number or words contain this"),
             LinkKey("punct", "flag", "count punctuation (no: --no-punct)", max_length=10),
             LinkKey("side", "flag", "schemes side by side (no: stacked)", max_length=10),
             LinkKey("zoom", "choice", "drawing size", choices=ZOOMS, max_length=10),
@@ -269,7 +267,6 @@ LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
                 "an atlas group, GROUPING:NAME (construction:copula): its sentences (Atlas), its "
                 "operations highlighted (inspector); on the Attachment & NED page, the breakdown "
                 "group whose sentences are listed",
-                max_length=200,
             ),
             # the cross-scheme page's own choices (pages/1_Cross_scheme.py)
             LinkKey("golds", "flag", "also score each gold as a parse", max_length=10),
@@ -279,26 +276,24 @@ LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
                 "per-scheme label maps, SCHEME:MAP comma-separated (a shipped map or an uploaded one)",
                 max_length=400,
             ),
-            LinkKey("row", "name", "the row whose sentences are listed (against · metric)", max_length=200),
-            LinkKey("worst", "name", "the parse the sentences are ordered by, worst first", max_length=200),
+            LinkKey("row", "name", "the row whose sentences are listed (against · metric)"),
+            LinkKey("worst", "name", "the parse the sentences are ordered by, worst first"),
             # the FREVAL page's own choices (pages/2_FREVAL.py)
-            LinkKey("variants", "name", "ways to score each file, comma-separated", max_length=200),
+            LinkKey("variants", "name", "ways to score each file, comma-separated"),
             LinkKey("baseline", "name", "the curve the others are compared with", max_length=400),
             LinkKey("run", "name", "the run of the one-sentence view", max_length=400),
             LinkKey("sentno", "number", "the sentence of the one-sentence view", minimum=1, max_length=9),
             # the Atlas page's own choices (pages/6_Atlas.py)
-            LinkKey(
-                "against", "name", "the atlas's target: a gold's scheme or a generalization", max_length=200
-            ),
+            LinkKey("against", "name", "the atlas's target: a gold's scheme or a generalization"),
             LinkKey("scripts", "choice", "unlabeled or labeled scripts", choices=("unlabeled", "labeled")),
             LinkKey(
                 "grouping", "choice", "the grouping of the operations", choices=ATLAS_GROUPINGS, max_length=20
             ),
             # the Lattice page's own choices (pages/3_Lattice.py)
-            LinkKey("prediction", "name", "the prediction of the one-sentence view", max_length=200),
+            LinkKey("prediction", "name", "the prediction of the one-sentence view"),
             # the Attachment & NED page's own choices (pages/4_NED.py)
-            LinkKey("gold", "name", "the gold analysis", max_length=200),
-            LinkKey("system", "name", "the analysis scored against the gold", max_length=200),
+            LinkKey("gold", "name", "the gold analysis"),
+            LinkKey("system", "name", "the analysis scored against the gold"),
             LinkKey(
                 "section",
                 "choice",

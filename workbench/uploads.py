@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, MutableMapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import streamlit as st
 
@@ -130,8 +131,20 @@ class Upload:
     file_id: str = ""  # Streamlit's id of the uploaded file (what its upload manager holds)
 
 
-def _state(key: str, default: object) -> object:
-    return st.session_state.setdefault(key, default)
+def _state_dict(key: str) -> dict[str, Any]:
+    """The session's dict under ``key`` (made empty the first time)."""
+    value = st.session_state.setdefault(key, {})
+    assert isinstance(value, dict)
+    return value
+
+
+def _admitted(name: str, data: bytes, replacing: int, file_id: str) -> tuple[int, str | None]:
+    """The decompressed size of an upload and why it is refused (:func:`size_problem`, then
+    :func:`budget_problem`), or ``None``."""
+    problem = size_problem(name, data)
+    if problem is not None:
+        return 0, problem
+    return budget_problem(name, data, replacing=replacing, file_id=file_id)
 
 
 def upload_slot(
@@ -150,10 +163,8 @@ def upload_slot(
     never replaces or removes what was accepted before; in a single-file slot
     an accepted file replaces the previous one.
     """
-    store = _state(f"_wb_slot:{key}", {})
-    errors = _state(f"_wb_slot_errors:{key}", {})
-    seen = _state(f"_wb_slot_seen:{key}", set())
-    assert isinstance(store, dict) and isinstance(errors, dict) and isinstance(seen, set)
+    store, errors = _state_dict(f"_wb_slot:{key}"), _state_dict(f"_wb_slot_errors:{key}")
+    seen = st.session_state.setdefault(f"_wb_slot_seen:{key}", set())
     value = st.sidebar.file_uploader(label, accept_multiple_files=multiple, key=f"wb_slot:{key}", help=help)
     files = list(value or []) if multiple else ([value] if value is not None else [])
     for up in files:
@@ -161,15 +172,8 @@ def upload_slot(
             continue
         seen.add(up.file_id)
         data = up.getvalue()
-        err = size_problem(up.name, data)
-        size = 0
-        if err is None:
-            freed = (
-                sum(u.size for u in store.values())
-                if not multiple
-                else getattr(store.get(up.name), "size", 0)
-            )
-            size, err = budget_problem(up.name, data, replacing=freed, file_id=up.file_id)
+        freed = getattr(store.get(up.name), "size", 0) if multiple else sum(u.size for u in store.values())
+        size, err = _admitted(up.name, data, freed, up.file_id)
         if err is None and validate is not None:
             err = validate(up.name, data)
         if err is not None:
@@ -326,15 +330,11 @@ class UploadRecord:
 
 
 def _uploads() -> dict[str, UploadRecord]:
-    ups = st.session_state.setdefault("_wb_uploads", {})
-    assert isinstance(ups, dict)
-    return ups
+    return _state_dict("_wb_uploads")
 
 
 def _upload_errors() -> dict[str, str]:
-    errs = st.session_state.setdefault("_wb_upload_errors", {})
-    assert isinstance(errs, dict)
-    return errs
+    return _state_dict("_wb_upload_errors")
 
 
 def _role_for(fmt: FileFormat, wanted: str) -> str:
@@ -348,9 +348,7 @@ def _upload_key(role: str, name: str) -> str:
 
 
 def _upload_clashes() -> dict[str, str]:
-    clashes = st.session_state.setdefault("_wb_upload_clashes", {})
-    assert isinstance(clashes, dict)
-    return clashes
+    return _state_dict("_wb_upload_clashes")
 
 
 def accept_upload(
@@ -403,15 +401,9 @@ def upload_panel() -> tuple[DatasetSpec, list[tuple[FileSpec, bytes]]]:
             if token in processed:
                 continue
             processed.add(token)
-            # the app's own size checks, then the session budget
             data = up.getvalue()
-            err = size_problem(up.name, data)
-            size = 0
-            if err is None:
-                old = _uploads().get(_upload_key(role, up.name))
-                size, err = budget_problem(
-                    up.name, data, replacing=old.size if old else 0, file_id=up.file_id
-                )
+            old = _uploads().get(_upload_key(role, up.name))
+            size, err = _admitted(up.name, data, old.size if old else 0, up.file_id)
             err = err or accept_upload(up.name, data, role, fmt_choice, size, up.file_id)
             if err is None:
                 _upload_errors().pop(up.name, None)
