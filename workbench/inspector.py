@@ -301,30 +301,25 @@ def _ted_strip(view: View, row: dict[str, object]) -> str:
     )
 
 
+def _attach_fields(view: View, gold: Analysis, parse: Analysis) -> dict[str, object]:
+    """This sentence's attachment scores of ``parse`` against ``gold`` (none when not scored)."""
+    att = view.attachment(gold, parse)
+    sc = att.score
+    if not att.scored or sc is None:
+        return {}
+    names = ("UAS", "LAS", "undirected", "NED")
+    return {**{n: round(getattr(sc, n.lower()), 4) for n in names}, "tokens": sc.tokens}
+
+
 def panel_scores(view: View) -> None:
     """Score strip: this sentence's UAS, LAS, undirected and NED for every parse that has a gold,
     and its TedEval scores (U-TED, L-TED; single gold and generalized gold)."""
     rows: list[dict[str, object]] = []
     for p in view.loaded.dep("parse"):
         gold = view.loaded.gold_of(p)
-        if gold is None:
-            continue
-        att = view.attachment(gold, p)
-        if not att.scored or att.score is None:
-            continue
-        sc = att.score
-        rows.append(
-            {
-                "parse": p.name,
-                "gold": gold.name,
-                "UAS": round(sc.uas, 4),
-                "LAS": round(sc.las, 4),
-                "undirected": round(sc.undirected, 4),
-                "NED": round(sc.ned, 4),
-                "tokens": sc.tokens,
-                **_ted_fields(view, p.name),
-            }
-        )
+        attach = _attach_fields(view, gold, p) if gold is not None else {}
+        if gold is not None and attach:
+            rows.append({"parse": p.name, "gold": gold.name, **attach, **_ted_fields(view, p.name)})
     for p in view.loaded.ptb("parse"):  # constituency parses: TedEval only
         gold = view.loaded.gold_of(p)
         fields = _ted_fields(view, p.name)
@@ -334,15 +329,7 @@ def panel_scores(view: View) -> None:
     if chosen is not None and chosen.gold_as_parse:  # a gold read as a parse of another gold
         row: dict[str, object] = {"parse": chosen.analysis.name, "gold": chosen.single.name}
         if chosen.analysis.spec.fmt == "conllu" and chosen.single.spec.fmt == "conllu":
-            att = view.attachment(chosen.single, chosen.analysis)
-            if att.scored and att.score is not None:
-                row |= {
-                    "UAS": round(att.score.uas, 4),
-                    "LAS": round(att.score.las, 4),
-                    "undirected": round(att.score.undirected, 4),
-                    "NED": round(att.score.ned, 4),
-                    "tokens": att.score.tokens,
-                }
+            row |= _attach_fields(view, chosen.single, chosen.analysis)
         fields = _ted_fields(view, chosen.name)
         if len(row) > 2 or fields:
             rows.append(row | fields)
