@@ -703,29 +703,13 @@ class Filters:
         return bool(self.label) + bool(self.ops.status) + bool(self.ops.kind) + bool(self.ops.label)
 
 
-def _name_filter(name: str, widget: str, options: Sequence[str], label: str, holder: DeltaGenerator) -> str:
-    offered = ["", *options]
-    return bind(
-        name, widget, "", holder.selectbox, label, offered, format_func=lambda x: x or "any", offered=offered
-    )
-
-
-def _op_select(
-    name: str, widget: str, labels: dict[str, str], label: str, holder: DeltaGenerator, disabled: bool
+def _filter_box(
+    name: str, widget: str, labels: dict[str, str], label: str, holder: DeltaGenerator, disabled: bool = False
 ) -> str:
+    """A filter's box bound to its link key: ``labels``, its choices ("" = any) and how each is shown."""
     options = list(labels)
-    shown = labels.get
-    return bind(
-        name,
-        widget,
-        "",
-        holder.selectbox,
-        label,
-        options,
-        format_func=shown,
-        disabled=disabled,
-        offered=options,
-    )
+    kwargs = {"format_func": labels.get, "disabled": disabled}
+    return bind(name, widget, "", holder.selectbox, label, options, offered=options, **kwargs)
 
 
 def filters_ui(loaded: LoadedDataset, choice: TedParse | None) -> Filters:
@@ -745,11 +729,12 @@ def filters_ui(loaded: LoadedDataset, choice: TedParse | None) -> Filters:
 
 def _filter_boxes(keys: Sequence[str], labels: Sequence[str], choice: TedParse | None) -> Filters:
     cols = st.columns(4)
-    label = _name_filter("label", keys[0], labels, "Relation label in the trees", cols[0])
+    names = {"": "any", **{x: x for x in labels}}
+    label = _filter_box("label", keys[0], names, "Relation label in the trees", cols[0])
     script = f" of {choice.name}" if choice is not None else ""
-    status = _op_select("opstatus", keys[1], STATUS_LABELS, f"Operation{script}", cols[1], choice is None)
-    kind = _op_select("opkind", keys[2], KIND_LABELS, "Kind of operation", cols[2], choice is None)
-    op_label = _name_filter("oplabel", keys[3], labels, "Label of the operation", cols[3])
+    status = _filter_box("opstatus", keys[1], STATUS_LABELS, f"Operation{script}", cols[1], choice is None)
+    kind = _filter_box("opkind", keys[2], KIND_LABELS, "Kind of operation", cols[2], choice is None)
+    op_label = _filter_box("oplabel", keys[3], names, "Label of the operation", cols[3])
     st.caption(
         "Operations: in the edit script of the parse chosen in the sidebar, to the target chosen there "
         "(labeled or not). A label matches itself and its subtypes (`obl` matches `obl:mod`)."

@@ -111,14 +111,9 @@ M_ARENA_MAX = -8  # glibc's mallopt parameter
 
 
 def _two_malloc_arenas() -> None:
-    """At most two glibc heap arenas for the server's threads (``MALLOC_ARENA_MAX=2``, set once,
-    before the sessions' script threads make theirs).  glibc gives each thread its own arena (up to
-    eight per core), Streamlit runs each script run in a thread, and memory freed in one arena is
-    not reused by another: the trees of a closed session stayed with the process and the next
-    session took new memory (three sessions of 10.8 MB each: +13 to +18 % after they closed).
-    With two arenas the next session reuses what the last one freed (docs/robustness.md).  Set here
-    it only limits the arenas made after the first run: ``evalcore app`` sets ``MALLOC_ARENA_MAX=2``
-    before the server starts."""
+    """At most two glibc heap arenas for the server's threads (``MALLOC_ARENA_MAX=2``; why:
+    docs/decisions.md and docs/robustness.md).  Set here it only limits the arenas made after the
+    first run: ``evalcore app`` sets ``MALLOC_ARENA_MAX=2`` before the server starts."""
     import ctypes
 
     with contextlib.suppress(OSError, AttributeError):
