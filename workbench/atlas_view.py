@@ -75,14 +75,7 @@ def group_frame(atlas: Atlas, target: str, labeled: bool, grouping: Grouping) ->
             continue
         for g in c.grouped(grouping):
             rows.append(
-                {
-                    "parse": c.parse,
-                    "group": g.group,
-                    "counted": g.counted,
-                    "discounted": g.discounted,
-                    "share of δ": round(100 * g.share, 1),
-                    "sentences": len(g.sentences),
-                }
+                (c.parse, g.group, g.counted, g.discounted, round(100 * g.share, 1), len(g.sentences))
             )
     return pd.DataFrame(rows, columns=["parse", "group", "counted", "discounted", "share of δ", "sentences"])
 

@@ -385,13 +385,13 @@ def sentence_view(data: LatticeData, prediction: str | None, index: int) -> Sent
 def ops_frame(ops: Sequence[LatticeEditOp]) -> pd.DataFrame:
     """The edit script: deletions from the prediction, additions of gold nodes, with their states."""
     rows = [
-        {
-            "operation": op.kind,
-            "node": op.label,
-            "lexeme": "yes" if op.lexeme else "no",
-            "states": f"{op.start}–{op.end}",
-            "token": str(op.token) if op.token is not None else "",
-        }
+        (
+            op.kind,
+            op.label,
+            "yes" if op.lexeme else "no",
+            f"{op.start}–{op.end}",
+            "" if op.token is None else str(op.token),
+        )
         for op in ops
     ]
     return pd.DataFrame(rows, columns=["operation", "node", "lexeme", "states", "token"])
