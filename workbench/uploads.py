@@ -277,13 +277,11 @@ def _dataset_select(builtins: Sequence[str]) -> str:
     return key
 
 
-def choose_source(kinds: Sequence[str]) -> DatasetSpec | None:
-    """Sidebar dataset choice among the built-ins of ``kinds`` and "Your files (upload)".
-
-    Shares the choice (session and ``?data=``) with the other pages; returns
-    the built-in's spec, or ``None`` for uploads (the page shows its own slots).
-    """
-    key = _dataset_select([s.key for s in BUILTINS if s.kind in kinds])
+def choose_source(kinds: Sequence[str] | None) -> DatasetSpec | None:
+    """Sidebar dataset choice among the built-ins of ``kinds`` (``None``: all) and "Your files
+    (upload)", shared (session and ``?data=``) with the other pages; returns the built-in's spec,
+    or ``None`` for uploads (the page shows its own slots)."""
+    key = _dataset_select([s.key for s in BUILTINS if kinds is None or s.kind in kinds])
     if key == UPLOAD_KEY:
         return None
     spec = builtin(key)
@@ -297,18 +295,15 @@ def choose_dataset(*, kinds: Sequence[str] | None = None) -> LoadedDataset | Non
     ``kinds`` limits the built-ins offered (e.g. ``("dependency", "lattice")``).
     Returns ``None`` when there is nothing to show yet (no upload).
     """
-    key = _dataset_select([s.key for s in BUILTINS if kinds is None or s.kind in kinds])
-    if key == UPLOAD_KEY:
+    builtin_spec = choose_source(kinds)
+    if builtin_spec is None:
         spec, blobs = upload_panel()
         if not blobs:
             st.info("Upload a gold file (and parse files) in the sidebar, or pick a built-in dataset.")
             return None
         loaded = load_files(spec, blobs)
     else:
-        spec = builtin(key)
-        with st.sidebar:
-            st.caption(f"{md_escape(spec.description)} License: {md_escape(spec.license)}.")
-        loaded = load_builtin(spec)
+        loaded = load_builtin(builtin_spec)
     for err in loaded.errors:
         st.error(err, icon="⚠️")
     return loaded
