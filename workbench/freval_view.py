@@ -10,7 +10,6 @@ size limit of the curves and Table 1's limits are applied afterwards with
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
@@ -34,7 +33,7 @@ from evalcore.metrics.freval import (
 from evalcore.metrics.parseval import Bracket, SentenceComparison
 from evalcore.render.dot import NodeStyleName, tree_to_dot
 from evalcore.trees import Node, Tree
-from workbench.cache import app_limits, cached
+from workbench.cache import app_limits, cached, digest
 from workbench.datasets import ASSETS, DatasetSpec, FileSpec
 
 __all__ = [
@@ -78,7 +77,7 @@ class TreeFile:
 
     @cached_property
     def digest(self) -> str:
-        return hashlib.sha1(self.data, usedforsecurity=False).hexdigest()
+        return digest(self.data)
 
 
 def builtin_files(spec: DatasetSpec) -> tuple[TreeFile | None, list[TreeFile], list[TreeFile]]:

@@ -34,10 +34,8 @@ __all__ = [
     "LATTICE_PAGE",
     "LatticeHandoff",
     "carry_to_lattice",
-    "inspector_uploads",
     "lattice_slots",
     "offer_lattice_page",
-    "open_on_lattice",
 ]
 
 LATTICE_PAGE = "pages/3_Lattice.py"
@@ -117,23 +115,12 @@ def carry_to_lattice(state: MutableMapping[str, object], handoff: LatticeHandoff
     state["_wb_data_url"] = UPLOAD_KEY
 
 
-def inspector_uploads() -> list[UploadRecord]:
-    """The files uploaded in the inspector (this session), in upload order."""
-    records = st.session_state.get("_wb_uploads", {})
-    return [r for r in dict(records).values() if isinstance(r, UploadRecord)]
-
-
-def open_on_lattice(handoff: LatticeHandoff) -> None:
-    """Carry the files into the Lattice page's slots and switch to that page (ends this run)."""
-    carry_to_lattice(st.session_state, handoff)  # type: ignore[arg-type]
-    st.switch_page(LATTICE_PAGE)
-
-
 def offer_lattice_page(*, key: str = "wb_to_lattice") -> LatticeHandoff:
     """In the inspector, when a parse's words differ from its gold's (a parse of raw text): say that
     the Lattice page scores such a parse, and offer a button that opens the uploaded files there.
     Returns what the button carries (nothing is shown if no gold and parse could be carried)."""
-    handoff = lattice_slots(inspector_uploads())
+    uploads = dict(st.session_state.get("_wb_uploads", {})).values()  # the inspector's, in upload order
+    handoff = lattice_slots([r for r in uploads if isinstance(r, UploadRecord)])
     if not handoff.scorable:
         return handoff
     st.info(
@@ -143,7 +130,8 @@ def offer_lattice_page(*, key: str = "wb_to_lattice") -> LatticeHandoff:
         icon="🔀",
     )
     if st.button("Open these files on the Lattice page", key=key, type="primary"):
-        open_on_lattice(handoff)
+        carry_to_lattice(st.session_state, handoff)  # type: ignore[arg-type]
+        st.switch_page(LATTICE_PAGE)  # ends this run
     for problem in handoff.problems:
         st.caption(md_escape(problem))
     return handoff
