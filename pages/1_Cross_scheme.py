@@ -1,11 +1,5 @@
-"""Cross-scheme TedEval: the papers' Table 1 for the loaded dataset (docs/tedeval.md, "The cross-scheme
-experiment and significance").
-
-Every parse against every scheme's gold (UAS, LAS, U-TED, L-TED: TEDEVAL
-SINGLE) and against the generalized gold of the schemes (U-TED, L-TED:
-TEDEVAL MULTIPLE, discounted with the parse's own gold); best per row in
-bold, ``?`` where a parse is not significantly different from the best
-(approximate randomization).  All numbers come from
+"""Cross-scheme TedEval: the papers' Table 1 for the loaded dataset (docs/app.md, "Cross-scheme page";
+docs/tedeval.md, "The cross-scheme experiment and significance").  All numbers come from
 ``evalcore.experiment.run_experiment`` (the same as ``evalcore tedeval``).
 """
 

@@ -1,14 +1,7 @@
 """Attachment & NED (the URL stays ``/NED``): the attachment family, NED, and what the CoNLL 2018
-scorer and MaltEval report (docs/app.md, "Attachment & NED page").
-
-Corpus numbers (micro-averaged, with ``--no-punct``, ``--max-len`` and
-``--deprel-base`` as on the command line) come from
-``evalcore.metrics.attachment.attach_corpus``, with bootstrap intervals drawn
-as error bars; the CoNLL 2018 parity table (``evalcore attach --format
-conll18``), the breakdowns (``--by``) and the confusion table
-(``--confusion``) from :mod:`workbench.attachment_view`; the per-token
-verdicts from ``judge_tokens`` (docs/attachment.md, "The five numbers"; Schwartz et al. 2011 §5).  Every
-choice of the page is in its link (:mod:`workbench.settings_form`).
+scorer and MaltEval report (docs/app.md, "Attachment & NED page"; docs/attachment.md, "The five
+numbers"; Schwartz et al. 2011 §5).  The numbers come from evalcore through
+:mod:`workbench.attachment_view` and :mod:`workbench.cache`; every choice is in the page's link.
 """
 
 from __future__ import annotations

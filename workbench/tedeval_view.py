@@ -1,17 +1,9 @@
-"""Streamlit pieces for TedEval, shared by the inspector, the cross-scheme page and the tour.
-
-* :func:`corpus_experiment` -- the cross-scheme experiment over a loaded
-  dataset (``evalcore.experiment.run_experiment``), cached with
-  ``st.cache_data`` on the files' digests and the settings, with a progress
-  bar the first time.  Scoring and testing are cached apart: the sentences are
-  scored once per protocol, average and skipping; the golds read as parses are
-  scored apart and joined as more columns (one click, not the whole experiment
-  again); the significance tests of all pairs share one stream of draws.
-* :func:`function_tree_figure` / :func:`edit_script_panel` -- function trees
-  drawn by Graphviz with the edit script on them (counted / discounted), and
-  the operations listed in a table beside the drawings.
-
-Every number comes from evalcore; the drawings from ``evalcore.render``.
+"""Streamlit pieces for TedEval, shared by the inspector, the cross-scheme page and the tour
+(docs/app.md, "For developers: adding panels" and "Speed"): :func:`corpus_experiment`, the
+cross-scheme experiment over a loaded dataset (cached on the files' digests and the settings: the
+sentences scored once per counting setting, the golds read as parses scored apart and joined, the
+tests of all pairs from one stream of draws), and :func:`edit_script_panel`, function trees with
+the edit script drawn on them (counted / discounted) and its operations in a table.
 """
 
 from __future__ import annotations
