@@ -12,13 +12,10 @@ A dataset is a set of files, each with a *role*:
   and FREVAL pages (the morphological ambiguity lattice, a predicted or gold
   path, the raw tokens, an evalb parameter file).
 
-Sentences are aligned by position across the files of a dataset (every file
-describes the same sentences in the same order, docs/formats.md, "Pairing files: the same sentences, the same
-words").  A pairing is
-``strict`` (any difference in words is a :class:`MismatchError`, as in the
-CLI) unless the file says ``skip-mismatch``: then sentences whose words differ
-are left out and listed (used for English UD v1 vs v2, whose words differ in
-7 of 2,077 sentences after years of corrections).
+Sentences are aligned by position across the files of a dataset (docs/formats.md, "Pairing files:
+the same sentences, the same words"); a pairing is ``strict`` (different words are a
+:class:`MismatchError`, as in the CLI) unless the file says ``skip-mismatch``: then such sentences
+are left out and listed (English UD v1 vs v2, docs/app.md, "Datasets").
 """
 
 from __future__ import annotations
