@@ -151,10 +151,6 @@ def _groups(loaded: LoadedDataset) -> list[tuple[str, Analysis | None, list[Anal
     return groups
 
 
-def _punct_ids(tree: DepTree) -> list[int]:
-    return [t.id for t in tree.tokens if is_punct(t)]
-
-
 # ---------------------------------------------------------------------------
 # panels
 
@@ -207,7 +203,7 @@ def _layouts(view: View, drawings: list[DepDrawing]) -> list[DepLayout]:
 
     def lay(d: DepDrawing, grid: WordGrid | None) -> DepLayout:
         dim_source = d.gold if d.gold is not None else d.tree
-        dim = [] if view.settings.count_punct else _punct_ids(dim_source)
+        dim = [] if view.settings.count_punct else [t.id for t in dim_source.tokens if is_punct(t)]
         return layout_dep(d.tree, d.verdicts, dimmed=dim, grid=grid)
 
     first = [lay(d, None) for d in drawings]
@@ -630,12 +626,9 @@ def _labels(files: tuple[tuple[str, ...], ...], _loaded: LoadedDataset) -> tuple
     return _loaded.sentence_labels()
 
 
-def _files(loaded: LoadedDataset) -> tuple[tuple[str, ...], ...]:
-    return tuple((a.name, a.digest, a.spec.role) for a in loaded.analyses)
-
-
 def _sentence_labels(loaded: LoadedDataset) -> tuple[frozenset[str], ...]:
-    return _labels.by(*(a.digest for a in loaded.analyses))(_files(loaded), loaded)
+    files = tuple((a.name, a.digest, a.spec.role) for a in loaded.analyses)
+    return _labels.by(*(a.digest for a in loaded.analyses))(files, loaded)
 
 
 def _ted_scores(

@@ -332,12 +332,6 @@ def _upload_errors() -> dict[str, str]:
     return _state_dict("_wb_upload_errors")
 
 
-def _role_for(fmt: FileFormat, wanted: str) -> str:
-    if fmt in ("conllu", "ptb"):
-        return wanted
-    return {"lattice": "lattice", "tokens": "tokens", "prm": "params"}[fmt]
-
-
 def _upload_key(role: str, name: str) -> str:
     return f"{role}:{name}"
 
@@ -358,7 +352,8 @@ def accept_upload(
     """
     try:
         fmt: FileFormat = detect_format(name, data) if fmt_choice == "auto" else fmt_choice  # type: ignore[assignment]
-        role = _role_for(fmt, wanted_role)
+        extra_roles = {"lattice": "lattice", "tokens": "tokens", "prm": "params"}  # what a file of no tree is
+        role = wanted_role if fmt in ("conllu", "ptb") else extra_roles[fmt]
         spec = FileSpec(name, name, fmt, role, scheme=name)  # type: ignore[arg-type]
         analysis = read_file(spec, data, name=name)
         if fmt in ("conllu", "ptb") and not analysis.trees:
