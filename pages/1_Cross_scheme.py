@@ -1,11 +1,5 @@
-"""Cross-scheme TedEval: the papers' Table 1 for the loaded dataset (docs/tedeval.md, "The cross-scheme
-experiment and significance").
-
-Every parse against every scheme's gold (UAS, LAS, U-TED, L-TED: TEDEVAL
-SINGLE) and against the generalized gold of the schemes (U-TED, L-TED:
-TEDEVAL MULTIPLE, discounted with the parse's own gold); best per row in
-bold, ``?`` where a parse is not significantly different from the best
-(approximate randomization).  All numbers come from
+"""Cross-scheme TedEval: the papers' Table 1 for the loaded dataset (docs/app.md, "Cross-scheme page";
+docs/tedeval.md, "The cross-scheme experiment and significance").  All numbers come from
 ``evalcore.experiment.run_experiment`` (the same as ``evalcore tedeval``).
 """
 
@@ -24,14 +18,15 @@ from evalcore.report.tedeval import latex_table, result_json
 from workbench.datasets import LoadedDataset
 from workbench.labelmaps import LABELMAP_SLOT, choice_text, maps_with, scheme_maps
 from workbench.links import inspector_url
-from workbench.settings_form import Field, bind, settings_form
+from workbench.settings_form import Field, bind, choice_names, settings_form
 from workbench.tedeval import experiment_schemes, guess_function_separators
 from workbench.tedeval_view import corpus_experiment, merged_label_table
+from workbench.text import shortened
 from workbench.uploads import upload_slot
-from workbench.widgets import choose_dataset, download_table, md_escape, safe_stem
+from workbench.widgets import choose_dataset, download_table, linked_table, md_escape, safe_stem
 
-TESTS = {"ar": "approximate randomization", "bootstrap": "paired bootstrap"}
-AVERAGES = {"global": "global average", "sentence": "mean of sentences"}
+TESTS = choice_names(TedevalSettings, "test", "approximate randomization", "paired bootstrap")
+AVERAGES = choice_names(TedevalSettings, "average", "global average", "mean of sentences")
 
 
 def _check_map(name: str, data: bytes) -> str | None:
@@ -181,7 +176,7 @@ def sentences_of_row(
         rec: dict[str, object] = {"sentence": info.sent_id}
         for p, scores in per_parse.items():
             rec[p] = round(scores[i], 4)
-        rec["words"] = info.text if len(info.text) <= 90 else info.text[:89] + "…"
+        rec["words"] = shortened(info.text)
         rec["inspect"] = inspector_url(loaded.spec.key, info.sent_id)
         records.append(rec)
     table = pd.DataFrame(records)
@@ -210,17 +205,7 @@ def row_panel(loaded: LoadedDataset, result: ExperimentResult) -> None:
         f"{len(table)} sentences, worst first by *{md_escape(order_by)}*. Each score is the sentence's own "
         f"{row.metric} ({against}). Open a sentence in the inspector to see its trees and edit scripts."
     )
-    st.dataframe(
-        table,
-        hide_index=True,
-        width="stretch",
-        height=360,
-        column_config={
-            "inspect": st.column_config.LinkColumn(
-                "inspect", help="Open the sentence inspector at this sentence", display_text="open ↗"
-            )
-        },
-    )
+    linked_table(table, height=360)
     download_table(table, stem=f"{loaded.spec.key}_{row.against}_{row.metric}_sentences", key="xs-sentences")
     worst = table.head(5)
     if len(worst):

@@ -1,11 +1,7 @@
-"""FREVAL: PARSEVAL per fragment size (Bastings & Sima'an; docs/freval.md, "FREVAL").
-
-A gold file and one or more parser files (built in, or uploaded), an evalb
-parameter file and the settings of ``evalcore freval``; the F1_s curves of
-every file (the paper's Figures 1–3, SVG from :mod:`workbench.charts`), their
-difference to a chosen baseline, and the paper's Table 1 (size limits 1, 1–15,
-1–25, all).  Every number comes
-from :mod:`evalcore.metrics.freval` through :mod:`workbench.freval_view`.
+"""FREVAL: PARSEVAL per fragment size (Bastings & Sima'an; docs/freval.md, "FREVAL"; docs/app.md,
+"FREVAL page"): the F1_s curves of every parser file (the paper's Figures 1–3), their difference to a
+baseline and the paper's Table 1.  Every number comes from :mod:`evalcore.metrics.freval` through
+:mod:`workbench.freval_view`.
 """
 
 from __future__ import annotations

@@ -16,13 +16,14 @@ from workbench.cache import app_limits
 from workbench.datasets import DatasetSpec, LoadedDataset
 from workbench.fit import GRAPHVIZ_LATTICE_PT
 from workbench.lattice_view import (
+    GOLD_SLOTS,
+    PRED_SLOTS,
     LatticeData,
     LatticeInputs,
     builtin_inputs,
     evaluate_inputs,
     ops_frame,
     pair_by_stem,
-    rtl_graphviz_figure,
     scenario_frame,
     sentence_infos,
     sentence_view,
@@ -32,10 +33,14 @@ from workbench.lattice_view import (
 )
 from workbench.settings_form import Field, bind, settings_form
 from workbench.uploads import Upload, choose_source, forget_button, show_name_clashes, upload_slot
-from workbench.widgets import UPLOAD_KEY, download_table, drawing_size_control, md_escape, sentence_picker
-
-GOLD_SLOTS = ("lattice_gold", "lattice_gold_lattice")
-PRED_SLOTS = ("lattice_preds", "lattice_pred_lattices", "lattice_ambiguity")
+from workbench.widgets import (
+    UPLOAD_KEY,
+    download_table,
+    drawing_size_control,
+    graphviz_figure,
+    md_escape,
+    sentence_picker,
+)
 
 
 def _mem(u: Upload) -> InMemoryFile:
@@ -180,8 +185,12 @@ def sentence_panel(data: LatticeData, prediction: str | None, index: int, stem: 
         "analyses themselves (one state per token boundary and per segment prefix). Blue solid: gold; "
         "orange dashed: prediction; both colours: shared."
     )
-    rtl_graphviz_figure(
-        view.lattice_dot, stem=f"{stem}_lattice", key="lattice-lattice", label_pt=GRAPHVIZ_LATTICE_PT
+    graphviz_figure(
+        view.lattice_dot,
+        stem=f"{stem}_lattice",
+        key="lattice-lattice",
+        rtl=True,
+        label_pt=GRAPHVIZ_LATTICE_PT,
     )
     if view.gold_tree_dot is None and view.pred_tree_dot is None:
         return
@@ -197,13 +206,9 @@ def sentence_panel(data: LatticeData, prediction: str | None, index: int, stem: 
             "mapped."
         )
     if view.gold_tree_dot is not None:
-        rtl_graphviz_figure(
-            view.gold_tree_dot, stem=f"{stem}_gold_tree", key="lattice-gold-tree", rtl=view.rtl
-        )
+        graphviz_figure(view.gold_tree_dot, stem=f"{stem}_gold_tree", key="lattice-gold-tree", rtl=view.rtl)
     if view.pred_tree_dot is not None:
-        rtl_graphviz_figure(
-            view.pred_tree_dot, stem=f"{stem}_pred_tree", key="lattice-pred-tree", rtl=view.rtl
-        )
+        graphviz_figure(view.pred_tree_dot, stem=f"{stem}_pred_tree", key="lattice-pred-tree", rtl=view.rtl)
     if j is not None and j.ted_labeled is not None:
         ops = ops_frame(j.ted_labeled.ops)
         with st.expander(f"Edit script (labeled): {len(ops)} operations"):

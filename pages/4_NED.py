@@ -1,14 +1,7 @@
 """Attachment & NED (the URL stays ``/NED``): the attachment family, NED, and what the CoNLL 2018
-scorer and MaltEval report (docs/app.md, "Attachment & NED page").
-
-Corpus numbers (micro-averaged, with ``--no-punct``, ``--max-len`` and
-``--deprel-base`` as on the command line) come from
-``evalcore.metrics.attachment.attach_corpus``, with bootstrap intervals drawn
-as error bars; the CoNLL 2018 parity table (``evalcore attach --format
-conll18``), the breakdowns (``--by``) and the confusion table
-(``--confusion``) from :mod:`workbench.attachment_view`; the per-token
-verdicts from ``judge_tokens`` (docs/attachment.md, "The five numbers"; Schwartz et al. 2011 §5).  Every
-choice of the page is in its link (:mod:`workbench.settings_form`).
+scorer and MaltEval report (docs/app.md, "Attachment & NED page"; docs/attachment.md, "The five
+numbers"; Schwartz et al. 2011 §5).  The numbers come from evalcore through
+:mod:`workbench.attachment_view` and :mod:`workbench.cache`; every choice is in the page's link.
 """
 
 from __future__ import annotations
@@ -25,6 +18,7 @@ from evalcore.render.layout import DepLayout, WordGrid, layout_dep, merge_grids,
 from evalcore.render.svg import dep_svg
 from evalcore.trees import DepTree
 from workbench.attachment_view import (
+    CORPUS_METRICS,
     GROUPINGS,
     SORT_LABELS,
     SORTS,
@@ -50,6 +44,7 @@ from workbench.widgets import (
     choose_dataset,
     download_table,
     drawing_size_control,
+    linked_table,
     md_escape,
     sentence_picker,
     stacked_figures,
@@ -96,21 +91,8 @@ def corpus_metrics(result: CorpusAttach) -> None:
     """The corpus scores, above every section."""
     s = result.result.score
     st.subheader("Corpus")
-    cols = st.columns(5)
-    for col, (name, value) in zip(
-        cols,
-        [
-            ("UAS", s.uas),
-            ("LAS", s.las),
-            ("label acc", s.label),
-            ("undirected", s.undirected),
-            ("NED", s.ned),
-        ],
-        strict=True,
-    ):
-        col.metric(
-            name, f"{value:.4f}" if s.tokens else "—"
-        )  # no token counted: no score (the command's null)
+    for col, (name, field) in zip(st.columns(len(CORPUS_METRICS)), CORPUS_METRICS, strict=True):
+        col.metric(name, f"{getattr(s, field):.4f}" if s.tokens else "—")  # no token: the command's null
     st.caption(
         f"{s.tokens} tokens in {s.sentences} sentences; skipped {s.skipped} (not a tree); "
         f"excluded {s.excluded} (longer than --max-len). Signature: `{s.signature}`"
@@ -219,17 +201,7 @@ def breakdown_panel(
             f"{len(sentences)} sentences with a counted token whose gold or system {by} is "
             f"*{md_escape(str(group))}*. Open one in the sentence inspector."
         )
-        st.dataframe(
-            sentences,
-            hide_index=True,
-            width="stretch",
-            height=240,
-            column_config={
-                "inspect": st.column_config.LinkColumn(
-                    "inspect", help="Open the sentence inspector at this sentence", display_text="open ↗"
-                )
-            },
-        )
+        linked_table(sentences, height=240)
 
     st.subheader("Confusion (--confusion)")
     table = confusion_frame(view.confusion)
@@ -325,21 +297,9 @@ def sentence_panel(gold_tree: DepTree, sys_tree: DepTree, config: AttachConfig, 
     sc = att.score
     assert sc is not None  # compared: scored
     cols = st.columns(5)
-    for col, (name, value) in zip(
-        cols,
-        [
-            ("UAS", sc.uas),
-            ("undirected", sc.undirected),
-            ("NED", sc.ned),
-            ("LAS", sc.las),
-            ("tokens", sc.tokens),
-        ],
-        strict=True,
-    ):
-        col.metric(
-            name if name == "tokens" else f"{name} (sentence)",
-            f"{value:.4f}" if isinstance(value, float) else value,
-        )
+    for col, name in zip(cols, ("UAS", "undirected", "NED", "LAS"), strict=False):
+        col.metric(f"{name} (sentence)", f"{getattr(sc, name.lower()):.4f}")
+    cols[4].metric("tokens", sc.tokens)
     show_table(table, key="ned-tokens", stem=f"{stem}_tokens")
 
 

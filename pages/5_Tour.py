@@ -14,7 +14,7 @@ from collections.abc import Callable
 import pandas as pd
 import streamlit as st
 
-from evalcore.choices import PROTOCOL_2011, Protocol
+from evalcore.choices import PROTOCOL_2011
 from evalcore.examples import (
     BCLM_HNEIM,
     COORDINATION,
@@ -24,7 +24,7 @@ from evalcore.examples import (
     DepExample,
 )
 from evalcore.families.tedeval import TedevalSettings, conversion_config
-from evalcore.inspection import SentenceReport, arc_verdicts, inspect_sentence
+from evalcore.inspection import ParseView, SentenceReport, arc_verdicts, inspect_sentence
 from evalcore.metrics.attachment import score, sentence_counts
 from evalcore.metrics.lattice_tedeval import sentence_ted as lattice_ted
 from evalcore.render.dot import lattice_to_dot, tree_to_dot
@@ -69,8 +69,9 @@ def dependency_drawings(golds: list[tuple[str, DepTree]], parse: DepTree, agains
     )
 
 
-def function_trees(report: SentenceReport, general: str, key: str) -> None:
-    """Each gold's function tree and the generalized gold, side by side."""
+def trees_and_script(report: SentenceReport, pv: ParseView, general: str, key: str) -> None:
+    """Each gold's function tree and the generalized gold, side by side; under them the parse's
+    labeled edit script to the generalized gold (discounted)."""
     items = [(f"gold {name}", st_) for name, _, st_ in report.golds] + [
         (f"generalized gold {general}", report.general)
     ]
@@ -79,16 +80,10 @@ def function_trees(report: SentenceReport, general: str, key: str) -> None:
             function_tree_figure(
                 tree, title=title, stem=f"tour_{key}_{title}", key=f"tour:{key}:ft:{title}", scale=1.0
             )
-
-
-def numbers_table(rows: list[dict[str, object]], key: str) -> None:
-    show_table(pd.DataFrame(rows), key=key)
-
-
-def protocol_radio(key: str, default: Protocol) -> TedevalSettings:
-    """The step's protocol (``evalcore tedeval --protocol``, as declared), in the link (``protocol=``)."""
-    return settings_form(
-        TedevalSettings(protocol=default), {"protocol": Field("TedEval protocol", widget=key)}, prefix="tour"
+    st.subheader("The parse's edit script")
+    stem, key = f"tour_{key}", f"tour:{key}"
+    edit_script_panel(
+        report, pv, labeled=True, single=False, general_name=general, stem=stem, key=key, scale=1.0
     )
 
 
@@ -162,8 +157,9 @@ def dependency_step(example: DepExample) -> None:
             format_func=lambda s: f"{s}: {schemes[s]}",
             offered=list(schemes),
         )
-    with c3:
-        ted = protocol_radio(proto_key, example.protocol)
+    with c3:  # the step's protocol (evalcore tedeval --protocol, as declared), in the link
+        protocol_field = {"protocol": Field("TedEval protocol", widget=proto_key)}
+        ted = settings_form(TedevalSettings(protocol=example.protocol), protocol_field, prefix="tour")
     protocol = ted.protocol
     choice = example.choice(str(choice_key))
     if choice.note:
@@ -208,7 +204,7 @@ def dependency_step(example: DepExample) -> None:
             "L-TED": f"{pv.multiple[1].score:.4f}",
         }
     )
-    numbers_table(rows, key=f"tour-numbers:{example.key}")
+    show_table(pd.DataFrame(rows), key=f"tour-numbers:{example.key}")
     st.caption(
         "UAS/LAS: share of words with the right head (and label). U-TED/L-TED against one gold: "
         "1 − edits/(|parse| + |gold|), nothing discounted (TEDEVAL SINGLE). Against the generalized gold: "
@@ -224,18 +220,7 @@ def dependency_step(example: DepExample) -> None:
         + " Generalized: "
         + md_escape(bracketed(report.general))
     )
-    function_trees(report, general, example.key)
-    st.subheader("The parse's edit script")
-    edit_script_panel(
-        report,
-        pv,
-        labeled=True,
-        single=False,
-        general_name=general,
-        stem=f"tour_{example.key}",
-        key=f"tour:{example.key}",
-        scale=1.0,
-    )
+    trees_and_script(report, pv, general, example.key)
 
 
 # ---------------------------------------------------------------------------
@@ -306,18 +291,7 @@ def ptb_sd_step() -> None:
         "PTB: a node's labels are its function tags (category dropped); unary chains merge. "
         f"Parse: {md_escape(bracketed(pv.span_tree))} · generalized: {md_escape(bracketed(report.general))}"
     )
-    function_trees(report, "PTB⊓SD", "jlm")
-    st.subheader("The parse's edit script")
-    edit_script_panel(
-        report,
-        pv,
-        labeled=True,
-        single=False,
-        general_name="PTB⊓SD",
-        stem="tour_jlm",
-        key="tour:jlm",
-        scale=1.0,
-    )
+    trees_and_script(report, pv, "PTB⊓SD", "jlm")
 
 
 # ---------------------------------------------------------------------------

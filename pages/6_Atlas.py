@@ -25,7 +25,7 @@ from workbench.atlas_view import (
 )
 from workbench.links import followed, keep_widget, report_link_problem
 from workbench.settings_form import Field, bind, settings_form
-from workbench.widgets import choose_dataset, download_table, md_escape
+from workbench.widgets import choose_dataset, download_table, linked_table, md_escape
 
 
 def linked_group() -> GroupRef | None:
@@ -146,17 +146,7 @@ def main() -> None:
             f"{md_escape(where.reason)}."
         )
     )
-    st.dataframe(
-        sentences,
-        hide_index=True,
-        width="stretch",
-        height=300,
-        column_config={
-            "inspect": st.column_config.LinkColumn(
-                "inspect", help="Open the sentence inspector at this sentence", display_text="open ↗"
-            )
-        },
-    )
+    linked_table(sentences, height=300)
     first = [str(sid) for sid in sentences["sentence"].head(5)]
     if first:
         queries = sentence_queries(

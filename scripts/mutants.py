@@ -430,10 +430,8 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
      'cmp.a[i] - cmp.b[i], cmp.tests[i].p_value]', SWAP, REPORT_PINS),
     (AV, '_breakdown', 'interval([(c.gold_las, c.gold) for c in counts]),',
      'interval([(c.gold_uas, c.gold) for c in counts]),', SIDE, APP_PINS),
-    (AV, 'breakdown_frame', '"LAS low": round(100 * r.las.low, 2),', '"LAS low": round(100 * r.uas.low, 2),',
-     SIDE, APP_PINS),
-    (AV, 'breakdown_frame', '"LAS high": round(100 * r.las.high, 2),',
-     '"LAS high": round(100 * r.uas.high, 2),', SIDE, APP_PINS),
+    (AV, 'breakdown_frame', 's.las, r.las.low,', 's.las, r.uas.low,', SIDE, APP_PINS),
+    (AV, 'breakdown_frame', 'r.las.low, r.las.high,', 'r.las.low, r.uas.high,', SIDE, APP_PINS),
     (AV, 'corpus_intervals', 'if not c.skipped and not c.excluded]', 'if not c.skipped]', DROP, APP_PINS),
     # ---- significance at p = 0.05, resampling of excluded rows, SEGEVAL, batch FREVAL
     (EX, 'build_rows', 'r.p_value < config.alpha', 'r.p_value <= config.alpha', COMPARISON,

@@ -10,16 +10,21 @@ computed here with evalcore itself, independently of the page code.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import get_args
 
 import pytest
 from app_view import page_text, status_table
 from streamlit.testing.v1 import AppTest
 
+from evalcore.choices import Average
 from evalcore.conversion import ConversionConfig, to_span_tree
+from evalcore.families.tedeval import TedevalSettings
 from evalcore.formats.conllu import read_conllu
 from evalcore.generalization import generalize
 from evalcore.inspection import inspect_sentence
 from evalcore.metrics.tedeval import sentence_ted
+from evalcore.significance import Method
+from workbench.settings_form import choice_names
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = ROOT / "app.py"
@@ -192,6 +197,19 @@ def cross_scheme(**state: object) -> AppTest:
     at.switch_page(CROSS).run()
     no_exception(at)
     return at
+
+
+def test_cross_scheme_names_every_declared_choice() -> None:
+    """The page's names of the test and the average are given for the declared choices (the
+    ``Literal`` types), so a choice added there cannot be missed: a name short is an error, and the
+    page offers every declared choice under its name."""
+    assert list(choice_names(TedevalSettings, "test", "a", "b")) == list(get_args(Method))
+    with pytest.raises(ValueError):
+        choice_names(TedevalSettings, "average", "global average")
+    at = cross_scheme()
+    assert at.radio(key="xs_method").options == ["approximate randomization", "paired bootstrap"]
+    assert at.radio(key="xs_average").options == ["global average", "mean of sentences"]
+    assert len(get_args(Method)) == len(get_args(Average)) == 2
 
 
 @pytest.mark.slow

@@ -1,19 +1,9 @@
 """From the Atlas to the inspector: a sentence of an atlas group opened with the group's
-operations highlighted (docs/atlas.md, "From a group to the inspector").
+operations highlighted (docs/atlas.md, "From a group to the inspector": what the link carries,
+and the cells the inspector cannot draw).
 
-The link carries everything the inspector needs to show the very script the atlas counted:
-the dataset and sentence, the parse (the inspector's name for it), ``labeled``, ``target``
-(``general`` / ``single``), ``protocol``, and ``group=GROUPING:NAME``.  The inspector asks
-:func:`highlight_flags` which operations of the script it draws are in the group: the grouping
-code is :func:`evalcore.atlas.script_groups`, the one the atlas counts with.
-
-A parse against the gold of another scheme than the one it is scored with is the inspector's
-parse ``NAME, against GOLD`` (:func:`workbench.tedeval.parse_choices`).  An atlas cell the
-inspector cannot draw -- a generalization of some of the golds only, a gold against itself --
-gives a link to the sentence without a script setting and says why
-(:attr:`InspectorTarget.reason`).
-
-No streamlit here.
+The inspector asks :func:`highlight_flags` which operations of the script it draws are in the
+group (the atlas's own grouping, :func:`evalcore.atlas.script_groups`).  No streamlit here.
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ from workbench.cache import cached
 from workbench.datasets import LoadedDataset
 from workbench.links import inspector_link
 from workbench.tedeval import experiment_schemes
+from workbench.text import shortened
 
 __all__ = [
     "atlas_schemes",
@@ -74,14 +75,7 @@ def group_frame(atlas: Atlas, target: str, labeled: bool, grouping: Grouping) ->
             continue
         for g in c.grouped(grouping):
             rows.append(
-                {
-                    "parse": c.parse,
-                    "group": g.group,
-                    "counted": g.counted,
-                    "discounted": g.discounted,
-                    "share of δ": round(100 * g.share, 1),
-                    "sentences": len(g.sentences),
-                }
+                (c.parse, g.group, g.counted, g.discounted, round(100 * g.share, 1), len(g.sentences))
             )
     return pd.DataFrame(rows, columns=["parse", "group", "counted", "discounted", "share of δ", "sentences"])
 
@@ -171,7 +165,7 @@ def sentence_frame(
     rows = [
         {
             "sentence": sid,
-            "words": (text.get(sid, "")[:89] + "…") if len(text.get(sid, "")) > 90 else text.get(sid, ""),
+            "words": shortened(text.get(sid, "")),
             "inspect": inspector_link(query),
         }
         for sid, query in zip(ids, queries, strict=True)

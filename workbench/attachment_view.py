@@ -37,6 +37,7 @@ from evalcore.significance import Interval, bootstrap_interval
 from workbench.cache import CorpusAttach, cached
 from workbench.datasets import Analysis, LoadedDataset
 from workbench.links import inspector_url
+from workbench.text import shortened
 
 __all__ = [
     "BOOTSTRAP_SAMPLES",
@@ -256,23 +257,8 @@ def breakdown_frame(view: BreakdownView, sort: Sort = "group") -> pd.DataFrame:
     records = []
     for r in _sorted_rows(view, sort):
         s, c = r.score, r.score.counts
-        records.append(
-            {
-                "group": s.group,
-                "gold tokens": c.gold,
-                "system tokens": c.system,
-                "UAS": round(100 * s.uas, 2),
-                "UAS low": round(100 * r.uas.low, 2),
-                "UAS high": round(100 * r.uas.high, 2),
-                "LAS": round(100 * s.las, 2),
-                "LAS low": round(100 * r.las.low, 2),
-                "LAS high": round(100 * r.las.high, 2),
-                "label acc": round(100 * s.label, 2),
-                "LAS precision": round(100 * s.precision, 2),
-                "LAS F1": round(100 * s.f1, 2),
-                "sentences": len(r.sentences),
-            }
-        )
+        shares = (s.uas, r.uas.low, r.uas.high, s.las, r.las.low, r.las.high, s.label, s.precision, s.f1)
+        records.append((s.group, c.gold, c.system, *(round(100 * x, 2) for x in shares), len(r.sentences)))
     columns = [
         "group", "gold tokens", "system tokens", "UAS", "UAS low", "UAS high", "LAS", "LAS low",
         "LAS high", "label acc", "LAS precision", "LAS F1", "sentences",
@@ -328,10 +314,8 @@ def group_sentences_frame(loaded: LoadedDataset, row: GroupRow) -> pd.DataFrame:
     records = []
     for i in row.sentences:
         info = loaded.sentences[i]
-        text = info.text if len(info.text) <= 90 else info.text[:89] + "…"
-        records.append(
-            {"sentence": info.sent_id, "words": text, "inspect": inspector_url(loaded.spec.key, info.sent_id)}
-        )
+        url = inspector_url(loaded.spec.key, info.sent_id)
+        records.append({"sentence": info.sent_id, "words": shortened(info.text), "inspect": url})
     return pd.DataFrame(records, columns=["sentence", "words", "inspect"])
 
 

@@ -1,16 +1,7 @@
-"""Streamlit caches around evalcore: every key is file *content* (a SHA-1 digest) plus settings.
-
-* Reading a file -> ``st.cache_resource`` keyed on the digest of its bytes.
-  Trees are frozen values, so sharing them between reruns and sessions is
-  safe, and it avoids unpickling 2,000 sentences on every rerun (which
-  ``st.cache_data`` would do: ~0.1 s per English file).
-* Corpus scores -> ``st.cache_data`` keyed on the two digests, the settings
-  and a chunk range; the corpus is scored in chunks so that a progress bar
-  can advance between them (a cached function may not write to a bar made
-  outside it).
-* Uploads never touch the disk: their bytes stay in memory (session state and
-  these caches) and are only ever *read* by evalcore's readers, under the
-  resource limits of :func:`app_limits` (``EVALCORE_MAX_*`` variables).
+"""Streamlit caches around evalcore: every key is file *content* (a SHA-1 digest) plus settings
+(docs/app.md, "Speed"): files read once per content (``st.cache_resource``), corpus scores in chunks
+behind a progress bar (``st.cache_data``), what comes from an upload in its session's own cache
+(:class:`Cached`), uploads read under :func:`app_limits`.
 
 Every function raises :class:`evalcore.errors.EvalcoreError` on bad input;
 pages catch it and show ``str(error)`` (``FILE:LINE: message``).
@@ -18,6 +9,7 @@ pages catch it and show ``str(error)`` (``FILE:LINE: message``).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -55,6 +47,7 @@ __all__ = [
     "cached",
     "corpus_attach",
     "digest",
+    "in_chunks",
     "is_builtin",
     "load_builtin",
     "load_files",
@@ -191,6 +184,18 @@ def _seen() -> set[str]:
     return seen
 
 
+def in_chunks(
+    label: str, n: int, size: int, done: str, run: Callable[[int, int], T], *, show: bool = True
+) -> list[T]:
+    """``run(a, b)`` over the sentences ``0..n`` in chunks of ``size``, behind a progress bar the
+    first time this session asks for ``done`` (and ``show``)."""
+    bounds = [(a, min(a + size, n)) for a in range(0, n, size)]
+    steps = [(f"sentences {a + 1}-{b}", functools.partial(run, a, b)) for a, b in bounds]
+    parts = run_with_progress(label, steps, show=show and done not in _seen())
+    _seen().add(done)
+    return parts
+
+
 def load_files(spec: DatasetSpec, blobs: Sequence[tuple[FileSpec, bytes]]) -> LoadedDataset:
     """Read every file of a dataset, with a progress bar the first time this session sees them.
 
@@ -282,21 +287,14 @@ def corpus_attach(gold: Analysis, system: Analysis, settings: AttachSettings) ->
     skip = system.spec.align == "skip-mismatch"
     config = attach_config(settings)
     pairing = _pairing.by(gold.digest, system.digest)(gold.digest, system.digest, skip, gold, system)
-    key = settings
-    bounds = [(k, min(k + CHUNK, len(pairing.pairs))) for k in range(0, len(pairing.pairs), CHUNK)]
-    done_key = f"{gold.digest}:{system.digest}:{skip}:{key}"
-    fresh = done_key not in _seen()
-
-    def chunk(a: int, b: int) -> Callable[[], AttachResult]:
-        attach = _attach_chunk.by(gold.digest, system.digest)
-        return lambda: attach(gold.digest, system.digest, skip, key, a, b, gold, system)
-
-    parts = run_with_progress(
+    attach = _attach_chunk.by(gold.digest, system.digest)
+    parts = in_chunks(
         f"Scoring {system.name} against {gold.name}",
-        [(f"sentences {a + 1}-{b}", chunk(a, b)) for a, b in bounds],
-        show=fresh,
+        len(pairing.pairs),
+        CHUNK,
+        f"{gold.digest}:{system.digest}:{skip}:{settings}",
+        lambda a, b: attach(gold.digest, system.digest, skip, settings, a, b, gold, system),
     )
-    _seen().add(done_key)
     counts = AttachCounts()
     per: list[tuple[str, AttachCounts]] = []
     warnings: list[str] = []

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from evalcore.render.text import xml_escape
+from workbench.text import shortened
 
 __all__ = ["FONT_PX", "Chart", "Line", "line_chart", "nice_ticks"]
 
@@ -69,6 +70,11 @@ def _number(v: float) -> str:
     return f"{v:g}" if abs(v) >= 1e-9 else "0"
 
 
+def _look(k: int) -> tuple[str, str, str]:
+    """The colour, dashes and marker of the ``k``-th line."""
+    return COLOURS[k % len(COLOURS)], DASHES[k % len(DASHES)], MARKERS[k % len(MARKERS)]
+
+
 def _marker(shape: str, x: float, y: float, colour: str) -> str:
     r = 3.6
     if shape == "square":
@@ -90,10 +96,6 @@ def _marker(shape: str, x: float, y: float, colour: str) -> str:
             f'L{x + r:.1f},{y - r:.1f}" stroke="{colour}" stroke-width="2"/>'
         )
     return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{colour}"/>'
-
-
-def _short(name: str, limit: int = 48) -> str:
-    return name if len(name) <= limit else name[: limit - 1] + "…"
 
 
 def line_chart(
@@ -118,7 +120,7 @@ def line_chart(
         x_ticks = tuple(v for v in x_ticks if float(v).is_integer()) or x_ticks
     y_ticks = nice_ticks(min(ys), max(ys), 6)
     # legend rows above the plot: entries of about 7 px per character, wrapped to the width
-    entries = [(k, _short(line.name)) for k, line in enumerate(lines)]
+    entries = [(k, shortened(line.name, 48)) for k, line in enumerate(lines)]
     rows: list[list[tuple[int, str, float]]] = [[]]
     used = 0.0
     for k, text in entries:
@@ -150,7 +152,7 @@ def line_chart(
         f"<title>{xml_escape(title)}</title>",
         f'<rect x="0" y="0" width="{width:.0f}" height="{height:.0f}" fill="#ffffff"/>',
         f'<text x="{left:.0f}" y="19" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" '
-        f'font-size="14" font-weight="600" fill="#262730">{xml_escape(_short(title, 90))}</text>',
+        f'font-size="14" font-weight="600" fill="#262730">{xml_escape(shortened(title, 90))}</text>',
     ]
     for v in y_ticks:
         y = sy(v)
@@ -189,7 +191,7 @@ def line_chart(
         f'fill="#262730">{xml_escape(y_title)}</text>'
     )
     for k, line in enumerate(lines):
-        colour, dash, shape = COLOURS[k % len(COLOURS)], DASHES[k % len(DASHES)], MARKERS[k % len(MARKERS)]
+        colour, dash, shape = _look(k)
         good = [(i, p) for i, p in enumerate(line.points) if math.isfinite(p[0]) and math.isfinite(p[1])]
         out.append(f'<g class="line" data-name="{xml_escape(line.name)}">')
         if len(good) > 1:
@@ -205,11 +207,7 @@ def line_chart(
     for r, row in enumerate(rows):
         y = 30.0 + 20.0 * r + 8
         for k, text, x in row:
-            colour, dash, shape = (
-                COLOURS[k % len(COLOURS)],
-                DASHES[k % len(DASHES)],
-                MARKERS[k % len(MARKERS)],
-            )
+            colour, dash, shape = _look(k)
             lx = left + x
             dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
             out.append(

@@ -12,13 +12,10 @@ A dataset is a set of files, each with a *role*:
   and FREVAL pages (the morphological ambiguity lattice, a predicted or gold
   path, the raw tokens, an evalb parameter file).
 
-Sentences are aligned by position across the files of a dataset (every file
-describes the same sentences in the same order, docs/formats.md, "Pairing files: the same sentences, the same
-words").  A pairing is
-``strict`` (any difference in words is a :class:`MismatchError`, as in the
-CLI) unless the file says ``skip-mismatch``: then sentences whose words differ
-are left out and listed (used for English UD v1 vs v2, whose words differ in
-7 of 2,077 sentences after years of corrections).
+Sentences are aligned by position across the files of a dataset (docs/formats.md, "Pairing files:
+the same sentences, the same words"); a pairing is ``strict`` (different words are a
+:class:`MismatchError`, as in the CLI) unless the file says ``skip-mismatch``: then such sentences
+are left out and listed (English UD v1 vs v2, docs/app.md, "Datasets").
 """
 
 from __future__ import annotations
@@ -27,7 +24,6 @@ import gzip
 import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Literal
 
 from evalcore.appdir import app_root
@@ -36,6 +32,7 @@ from evalcore.formats.detect import suffix_format
 from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.metrics.attachment import check_same_tokens
 from evalcore.trees import DepTree, Tree
+from workbench.text import shortened
 
 __all__ = [
     "ASSETS",
@@ -86,9 +83,6 @@ class FileSpec:
     align: Literal["strict", "skip-mismatch"] = "strict"
     per_line: bool = False  # PTB: evalb's convention, one sentence per line (see read_ptb_lines)
     fallback: bool = False  # a stand-in parse, used only when the dataset has no other parse
-
-    def read_bytes(self, root: Path = ASSETS) -> bytes:
-        return (root / self.path).read_bytes()
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,8 +378,7 @@ class SentenceInfo:
     length: int
 
     def title(self, width: int = 80) -> str:
-        text = self.text if len(self.text) <= width else self.text[: width - 1] + "…"
-        return f"{self.sent_id} · {self.length} w · {text}"
+        return f"{self.sent_id} · {self.length} w · {shortened(self.text, width)}"
 
 
 @dataclass(frozen=True)
@@ -491,15 +484,14 @@ class LoadedDataset:
     def has(self, name: str) -> bool:
         return any(a.name == name for a in (*self.analyses, *self.extras))
 
+    def _of(self, fmt: FileFormat, role: Role | None) -> tuple[Analysis, ...]:
+        return tuple(a for a in self.analyses if a.spec.fmt == fmt and role in (None, a.spec.role))
+
     def dep(self, role: Role | None = None) -> tuple[Analysis, ...]:
-        return tuple(
-            a for a in self.analyses if a.spec.fmt == "conllu" and (role is None or a.spec.role == role)
-        )
+        return self._of("conllu", role)
 
     def ptb(self, role: Role | None = None) -> tuple[Analysis, ...]:
-        return tuple(
-            a for a in self.analyses if a.spec.fmt == "ptb" and (role is None or a.spec.role == role)
-        )
+        return self._of("ptb", role)
 
     def showcase_pair(self) -> tuple[Analysis, Analysis] | None:
         """The pair the NED page opens with: the spec's ``default_pair`` if loaded, else the first pair."""

@@ -1,32 +1,13 @@
-"""Drawings that fit their box: the one sizing rule of every SVG the workbench shows (no streamlit).
+"""Drawings that fit their box: the one sizing rule of every SVG the workbench shows (no streamlit;
+docs/app.md, "Drawings that fit": fit to the box while word labels stay :data:`MIN_LABEL_PX` high,
+else a column of its own, else scrolling; a zoom; one scale per box).
 
-The rule (docs/app.md, "Drawings that fit"):
-
-* **Fit** (the default): a drawing is scaled to the width of its box (its
-  column, or the page) through its ``viewBox`` -- never above its own size --
-  as long as its *word labels* stay at least :data:`MIN_LABEL_PX` (9 px)
-  high.  The narrowest readable box is therefore ``width × 9 / label_px``.
-* A box narrower than that: the column first stops sharing its row (the
-  columns of a Streamlit row wrap; a column holding the drawing is given that
-  narrowest width as its ``min-width``, so it stands alone on a line, full
-  width); only if the whole line is still too narrow does the drawing keep
-  9 px labels and scroll sideways.
-* **Zoom** (the sidebar's "Drawing size"): a fixed share of the drawing's own
-  size (100 % = as drawn); the same wrapping, then scrolling, applies.
-
-Several drawings in one box (the stacked dependency trees of a sentence,
-aligned word by word) share one scale, so aligned words stay aligned.
-
-Sizes: our dependency SVGs are in px (word forms at ``LayoutStyle.word_size``);
-Graphviz SVGs are in points (``width="62pt"``, ``viewBox`` in points, 1 pt =
-4/3 px) and are shown at ``scale`` × their size; their word labels are the
-node (or edge) font size of :mod:`evalcore.render.dot`
-(:data:`GRAPHVIZ_TREE_PT`, :data:`GRAPHVIZ_LATTICE_PT`).
-
-Every string inside the SVGs was escaped by its writer
-(:mod:`evalcore.render.text`); the titles added here are escaped with
-:func:`~evalcore.render.text.xml_escape`; ids and styles are built from our
-own numbers and ``[A-Za-z0-9_-]`` only.
+Sizes: our dependency SVGs are in px (word forms at ``LayoutStyle.word_size``); Graphviz SVGs are
+in points (1 pt = 4/3 px), shown at ``scale`` × their size, their word labels the font sizes of
+:mod:`evalcore.render.dot` (:data:`GRAPHVIZ_TREE_PT`, :data:`GRAPHVIZ_LATTICE_PT`).  The strings in
+the SVGs were escaped by their writers (:mod:`evalcore.render.text`), the titles added here by
+:func:`~evalcore.render.text.xml_escape`; ids and styles are made of our numbers and
+``[A-Za-z0-9_-]`` only.
 """
 
 from __future__ import annotations

@@ -10,7 +10,6 @@ size limit of the curves and Table 1's limits are applied afterwards with
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
@@ -34,7 +33,7 @@ from evalcore.metrics.freval import (
 from evalcore.metrics.parseval import Bracket, SentenceComparison
 from evalcore.render.dot import NodeStyleName, tree_to_dot
 from evalcore.trees import Node, Tree
-from workbench.cache import app_limits, cached
+from workbench.cache import app_limits, cached, digest
 from workbench.datasets import ASSETS, DatasetSpec, FileSpec
 
 __all__ = [
@@ -78,7 +77,7 @@ class TreeFile:
 
     @cached_property
     def digest(self) -> str:
-        return hashlib.sha1(self.data, usedforsecurity=False).hexdigest()
+        return digest(self.data)
 
 
 def builtin_files(spec: DatasetSpec) -> tuple[TreeFile | None, list[TreeFile], list[TreeFile]]:
@@ -213,21 +212,11 @@ def table1(series: Sequence[Series]) -> pd.DataFrame:
 
 def counts_frame(series: Sequence[Series], max_size: int | None) -> pd.DataFrame:
     """Per curve and size: matched, gold and test fragments and LR_s, LP_s, F1_s (percent)."""
-    rows = []
-    for s in _ok(series):
-        for r in s.scored(max_size).per_size:
-            rows.append(
-                {
-                    "parser": s.name,
-                    "size": r.size,
-                    "matched": r.matched,
-                    "gold": r.gold,
-                    "test": r.test,
-                    "LR_s %": 100 * r.recall,
-                    "LP_s %": 100 * r.precision,
-                    "F1_s %": 100 * r.f1,
-                }
-            )
+    rows = [
+        (s.name, r.size, r.matched, r.gold, r.test, 100 * r.recall, 100 * r.precision, 100 * r.f1)
+        for s in _ok(series)
+        for r in s.scored(max_size).per_size
+    ]
     return pd.DataFrame(
         rows, columns=["parser", "size", "matched", "gold", "test", "LR_s %", "LP_s %", "F1_s %"]
     )
@@ -259,13 +248,7 @@ def problems_frame(s: Series) -> pd.DataFrame:
     """The error and skip sentences of one run (excluded from every count, as evalb does)."""
     assert s.result is not None
     rows = [
-        {
-            "sentence": c.index,
-            "gold line": c.gold_line,
-            "test line": c.test_line,
-            "status": c.status,
-            "why": c.message,
-        }
+        (c.index, c.gold_line, c.test_line, c.status, c.message)
         for c in s.result.comparisons
         if c.status != "ok"
     ]
@@ -408,17 +391,12 @@ def sentence_view(
         test_index[k]: "inserted" for k in range(len(comp.test)) if comp.test_partner[k] < 0
     }
     limit = len(counts.gold) if max_size is None else min(max_size, len(counts.gold))
+    at = [
+        (_at_size(counts.gold, k), _at_size(counts.test, k), _at_size(counts.matched, k))
+        for k in range(limit)
+    ]
     sizes = pd.DataFrame(
-        [
-            {
-                "size": k + 1,
-                "gold": _at_size(counts.gold, k),
-                "test": _at_size(counts.test, k),
-                "matched": _at_size(counts.matched, k),
-                "missed": _at_size(counts.gold, k) - _at_size(counts.matched, k),
-            }
-            for k in range(limit)
-        ],
+        [(k + 1, g, t, m, g - m) for k, (g, t, m) in enumerate(at)],
         columns=["size", "gold", "test", "matched", "missed"],
     )
     return SentenceView(

@@ -16,32 +16,30 @@ from __future__ import annotations
 
 from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass
-from pathlib import PurePath
 
 import streamlit as st
 
-from workbench.lattice_view import validate_ambiguity, validate_analysis, validate_lattice_file
+from workbench.lattice_view import (
+    GOLD_SLOTS,
+    PRED_SLOTS,
+    file_stem,
+    validate_ambiguity,
+    validate_analysis,
+    validate_lattice_file,
+)
 from workbench.text import md_escape
-from workbench.uploads import UPLOAD_KEY, Upload, UploadRecord
+from workbench.uploads import UPLOAD_KEY, Upload, UploadRecord, clear_slots
 
 __all__ = [
     "LATTICE_PAGE",
     "LatticeHandoff",
     "carry_to_lattice",
-    "inspector_uploads",
     "lattice_slots",
     "offer_lattice_page",
-    "open_on_lattice",
 ]
 
 LATTICE_PAGE = "pages/3_Lattice.py"
-_SLOTS = (
-    "lattice_gold",
-    "lattice_gold_lattice",
-    "lattice_preds",
-    "lattice_pred_lattices",
-    "lattice_ambiguity",
-)
+_SLOTS = (*GOLD_SLOTS, *PRED_SLOTS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,12 +56,6 @@ class LatticeHandoff:
     def scorable(self) -> bool:
         """A gold and at least one predicted file: the Lattice page can score them."""
         return bool(self.files("lattice_gold")) and bool(self.files("lattice_preds"))
-
-
-def _stem(name: str) -> str:
-    """``output.conll`` and ``output.mapping`` share the stem ``output`` (gzip suffix ignored)."""
-    path = PurePath(name[:-3] if name.endswith(".gz") else name)
-    return path.stem
 
 
 def lattice_slots(records: Sequence[UploadRecord]) -> LatticeHandoff:
@@ -93,14 +85,14 @@ def lattice_slots(records: Sequence[UploadRecord]) -> LatticeHandoff:
         problems.append(f"{r.file or r.name}: the Lattice page takes one gold file; not carried")
     for r in parses:
         put("lattice_preds", r, validate_analysis(r.file or r.name, r.data))
-    gold_stems = {_stem(r.file or r.name) for r in golds[:1]}
-    parse_stems = {_stem(r.file or r.name) for r in parses}
+    gold_stems = {file_stem(r.file or r.name) for r in golds[:1]}
+    parse_stems = {file_stem(r.file or r.name) for r in parses}
     for r in records:
         name = r.file or r.name
         if r.role == "lattice":
-            if _stem(name) in gold_stems and not slots["lattice_gold_lattice"]:
+            if file_stem(name) in gold_stems and not slots["lattice_gold_lattice"]:
                 put("lattice_gold_lattice", r, validate_lattice_file(name, r.data))
-            elif _stem(name) in parse_stems:
+            elif file_stem(name) in parse_stems:
                 put("lattice_pred_lattices", r, validate_lattice_file(name, r.data))
             elif not slots["lattice_ambiguity"]:
                 put("lattice_ambiguity", r, validate_ambiguity(name, r.data))
@@ -116,32 +108,19 @@ def lattice_slots(records: Sequence[UploadRecord]) -> LatticeHandoff:
 def carry_to_lattice(state: MutableMapping[str, object], handoff: LatticeHandoff) -> None:
     """Put ``handoff``'s files into the Lattice page's slots in ``state`` (``st.session_state``),
     replacing what those slots held, and choose "Your files (upload)" as the dataset."""
-    for key in _SLOTS:
-        for prefix in ("_wb_slot:", "_wb_slot_errors:", "_wb_slot_seen:"):
-            state.pop(prefix + key, None)
+    clear_slots(state, _SLOTS)
     for key, files in handoff.slots:
         state[f"_wb_slot:{key}"] = {u.name: u for u in files}
     state["_wb_dataset"] = UPLOAD_KEY
     state["_wb_data_url"] = UPLOAD_KEY
 
 
-def inspector_uploads() -> list[UploadRecord]:
-    """The files uploaded in the inspector (this session), in upload order."""
-    records = st.session_state.get("_wb_uploads", {})
-    return [r for r in dict(records).values() if isinstance(r, UploadRecord)]
-
-
-def open_on_lattice(handoff: LatticeHandoff) -> None:
-    """Carry the files into the Lattice page's slots and switch to that page (ends this run)."""
-    carry_to_lattice(st.session_state, handoff)  # type: ignore[arg-type]
-    st.switch_page(LATTICE_PAGE)
-
-
 def offer_lattice_page(*, key: str = "wb_to_lattice") -> LatticeHandoff:
     """In the inspector, when a parse's words differ from its gold's (a parse of raw text): say that
     the Lattice page scores such a parse, and offer a button that opens the uploaded files there.
     Returns what the button carries (nothing is shown if no gold and parse could be carried)."""
-    handoff = lattice_slots(inspector_uploads())
+    uploads = dict(st.session_state.get("_wb_uploads", {})).values()  # the inspector's, in upload order
+    handoff = lattice_slots([r for r in uploads if isinstance(r, UploadRecord)])
     if not handoff.scorable:
         return handoff
     st.info(
@@ -151,7 +130,8 @@ def offer_lattice_page(*, key: str = "wb_to_lattice") -> LatticeHandoff:
         icon="🔀",
     )
     if st.button("Open these files on the Lattice page", key=key, type="primary"):
-        open_on_lattice(handoff)
+        carry_to_lattice(st.session_state, handoff)  # type: ignore[arg-type]
+        st.switch_page(LATTICE_PAGE)  # ends this run
     for problem in handoff.problems:
         st.caption(md_escape(problem))
     return handoff

@@ -1,21 +1,11 @@
-"""The sentence inspector (the workbench's home page, routed by ``app.py``).
+"""The sentence inspector (the workbench's home page, routed by ``app.py``; docs/app.md, "Sentence
+inspector").
 
-Every number shown is computed by ``evalcore``; each panel is one function
-taking a :class:`View` (dataset, sentence, display options), so a panel is
-added as one more function and one more call in :func:`sentence_view`.
-
-Speed (docs/app.md, "Speed"): the sidebar's settings rerun the page; choosing a
-sentence (◀ ▶, the list, the search, the order, the filters) reruns only
-:func:`sentence_view`, an ``st.fragment``.  A sentence's TedEval report is
-kept for every session (:func:`workbench.tedeval_view.sentence_report`), its
-Graphviz drawings are rendered by one run of ``dot`` (``prerender``), and
-only the chosen parse's edit script is drawn.
-
-Links (docs/app.md, "Links"): every setting that changes what is shown is in the URL
-(``workbench.links``: ``protocol``, ``labeled``, ``target``, ``parse``,
-``order``, ``minwords``, the filters, ``find``, ``punct``, ``side``,
-``zoom``, ``funcsep``, with ``data`` and ``sent``), so a copied link reopens
-the same view; uploaded files cannot be in a link, and the page says so.
+Every number shown is computed by ``evalcore``; each panel is one function taking a :class:`View`
+(dataset, sentence, display options), so a panel is added as one more function and one more call in
+:func:`sentence_view` (docs/app.md, "For developers: adding panels").  The sidebar's settings rerun
+the page, choosing a sentence reruns only :func:`sentence_view` (an ``st.fragment``; docs/app.md,
+"Speed"); every setting that changes what is shown is in the URL (docs/app.md, "Links").
 """
 
 from __future__ import annotations
@@ -29,7 +19,7 @@ import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from evalcore.conversion import ConversionConfig, LabelMap, Protocol, SchemeLabelMaps
+from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps
 from evalcore.errors import EvalcoreError
 from evalcore.families.attach import AttachSettings, attach_config
 from evalcore.families.tedeval import TedevalSettings, conversion_config
@@ -107,10 +97,6 @@ class Settings:
     label_maps: SchemeLabelMaps = field(default_factory=SchemeLabelMaps)  # chosen on the cross-scheme page
 
     @property
-    def protocol(self) -> Protocol:
-        return self.ted.protocol
-
-    @property
     def conversion(self) -> ConversionConfig:
         return conversion_config(self.ted, label_maps=(LabelMap(), self.label_maps))
 
@@ -125,20 +111,8 @@ class View:
     choices: tuple[TedParse, ...] = ()  # every parse (and gold read as a parse) of the dataset
 
     @property
-    def count_punct(self) -> bool:
-        return self.settings.count_punct
-
-    @property
-    def side_by_side(self) -> bool:
-        return self.settings.side_by_side
-
-    @property
-    def protocol(self) -> str:
-        return self.settings.protocol
-
-    @property
     def config(self) -> AttachConfig:
-        return attach_config(AttachSettings(no_punct=not self.count_punct))
+        return attach_config(AttachSettings(no_punct=not self.settings.count_punct))
 
     @property
     def chosen(self) -> TedParse | None:
@@ -175,10 +149,6 @@ def _groups(loaded: LoadedDataset) -> list[tuple[str, Analysis | None, list[Anal
     if rest:
         groups.append(("parses without a gold", None, rest))
     return groups
-
-
-def _punct_ids(tree: DepTree) -> list[int]:
-    return [t.id for t in tree.tokens if is_punct(t)]
 
 
 # ---------------------------------------------------------------------------
@@ -233,11 +203,11 @@ def _layouts(view: View, drawings: list[DepDrawing]) -> list[DepLayout]:
 
     def lay(d: DepDrawing, grid: WordGrid | None) -> DepLayout:
         dim_source = d.gold if d.gold is not None else d.tree
-        dim = [] if view.count_punct else _punct_ids(dim_source)
+        dim = [] if view.settings.count_punct else [t.id for t in dim_source.tokens if is_punct(t)]
         return layout_dep(d.tree, d.verdicts, dimmed=dim, grid=grid)
 
     first = [lay(d, None) for d in drawings]
-    box = [d.group if view.side_by_side else "" for d in drawings]
+    box = [d.group if view.settings.side_by_side else "" for d in drawings]
     grids = {
         b: merge_grids([word_grid(x) for x, c in zip(first, box, strict=True) if c == b]) for b in set(box)
     }
@@ -256,7 +226,7 @@ def panel_dependency_trees(view: View) -> None:
         "Arcs go from head to dependent (arrowhead); the same word sits at the same place in every drawing. "
         "In a parse: red dashed arc = wrong head; orange dotted arc with an orange label `obl (gold obj)` = "
         "right head, wrong label; grey = right. "
-        + ("" if view.count_punct else "Faded: punctuation, left out of the counts.")
+        + ("" if view.settings.count_punct else "Faded: punctuation, left out of the counts.")
     )
     for d in drawings:
         if d.warning:
@@ -278,7 +248,7 @@ def panel_dependency_trees(view: View) -> None:
         for d, lay in zip(drawings, layouts, strict=True)
     ]
     groups = list(dict.fromkeys(d.group for d in drawings))
-    if not view.side_by_side or len(groups) == 1:
+    if not view.settings.side_by_side or len(groups) == 1:
         stacked_figures(figures)
         return
     for col, group in zip(st.columns(len(groups)), groups, strict=True):
@@ -319,12 +289,22 @@ def _ted_strip(view: View, row: dict[str, object]) -> str:
     single = f"U-TED **{row['U-TED single']:.4f}** · L-TED **{row['L-TED single']:.4f}**"
     multiple = f"U-TED **{row['U-TED multiple']:.4f}** · L-TED **{row['L-TED multiple']:.4f}**"
     if one:
-        return f"TedEval ({view.protocol}): {single}"
+        return f"TedEval ({view.settings.ted.protocol}): {single}"
     return (
-        f"TedEval ({view.protocol}) single: {single} — multiple, against "
+        f"TedEval ({view.settings.ted.protocol}) single: {single} — multiple, against "
         f"*{md_escape(str(row['generalization']))}* (discounted with *{md_escape(str(row['own gold']))}*): "
         f"{multiple}"
     )
+
+
+def _attach_fields(view: View, gold: Analysis, parse: Analysis) -> dict[str, object]:
+    """This sentence's attachment scores of ``parse`` against ``gold`` (none when not scored)."""
+    att = view.attachment(gold, parse)
+    sc = att.score
+    if not att.scored or sc is None:
+        return {}
+    names = ("UAS", "LAS", "undirected", "NED")
+    return {**{n: round(getattr(sc, n.lower()), 4) for n in names}, "tokens": sc.tokens}
 
 
 def panel_scores(view: View) -> None:
@@ -333,24 +313,9 @@ def panel_scores(view: View) -> None:
     rows: list[dict[str, object]] = []
     for p in view.loaded.dep("parse"):
         gold = view.loaded.gold_of(p)
-        if gold is None:
-            continue
-        att = view.attachment(gold, p)
-        if not att.scored or att.score is None:
-            continue
-        sc = att.score
-        rows.append(
-            {
-                "parse": p.name,
-                "gold": gold.name,
-                "UAS": round(sc.uas, 4),
-                "LAS": round(sc.las, 4),
-                "undirected": round(sc.undirected, 4),
-                "NED": round(sc.ned, 4),
-                "tokens": sc.tokens,
-                **_ted_fields(view, p.name),
-            }
-        )
+        attach = _attach_fields(view, gold, p) if gold is not None else {}
+        if gold is not None and attach:
+            rows.append({"parse": p.name, "gold": gold.name, **attach, **_ted_fields(view, p.name)})
     for p in view.loaded.ptb("parse"):  # constituency parses: TedEval only
         gold = view.loaded.gold_of(p)
         fields = _ted_fields(view, p.name)
@@ -360,15 +325,7 @@ def panel_scores(view: View) -> None:
     if chosen is not None and chosen.gold_as_parse:  # a gold read as a parse of another gold
         row: dict[str, object] = {"parse": chosen.analysis.name, "gold": chosen.single.name}
         if chosen.analysis.spec.fmt == "conllu" and chosen.single.spec.fmt == "conllu":
-            att = view.attachment(chosen.single, chosen.analysis)
-            if att.scored and att.score is not None:
-                row |= {
-                    "UAS": round(att.score.uas, 4),
-                    "LAS": round(att.score.las, 4),
-                    "undirected": round(att.score.undirected, 4),
-                    "NED": round(att.score.ned, 4),
-                    "tokens": att.score.tokens,
-                }
+            row |= _attach_fields(view, chosen.single, chosen.analysis)
         fields = _ted_fields(view, chosen.name)
         if len(row) > 2 or fields:
             rows.append(row | fields)
@@ -388,7 +345,7 @@ def panel_scores(view: View) -> None:
         st.markdown(head + (f"  \n{ted}" if ted else ""))
     st.caption(
         "Punctuation "
-        + ("counted" if view.count_punct else "left out (decided on the gold token)")
+        + ("counted" if view.settings.count_punct else "left out (decided on the gold token)")
         + " in UAS, LAS, undirected and NED; TedEval counts every node. TedEval *single*: against the "
         "gold the parse is scored with, nothing discounted; *multiple*: against the generalized gold of "
         "all the schemes, with what the parse shares with its own gold's script discounted "
@@ -406,7 +363,7 @@ def panel_constituency(view: View) -> None:
     st.caption("Bracket scores (PARSEVAL, FREVAL) for these trees appear with the FREVAL page.")
     holders = (
         st.columns(len(analyses))
-        if view.side_by_side and len(analyses) > 1
+        if view.settings.side_by_side and len(analyses) > 1
         else [st.container() for _ in analyses]
     )
     for holder, a in zip(holders, analyses, strict=True):
@@ -440,7 +397,7 @@ def panel_tedeval(view: View) -> None:
     sid = view.sentence.sent_id
     protocol = (
         "2012 (EACL 2012): multi-function trees, heads labeled `hd`, label sets"
-        if view.protocol == "2012"
+        if view.settings.ted.protocol == "2012"
         else "2011 (EMNLP 2011): function trees, heads labeled `*` (equal to any label)"
     )
     st.caption(
@@ -574,24 +531,26 @@ def panel_lattice(view: View) -> None:
 # sidebar: the settings of every sentence (each in the URL)
 
 
-def _toggle(label: str, name: str, widget: str, default: bool, help: str) -> bool:
-    return bind(name, widget, default, st.toggle, label, help=help)
-
-
 def sidebar_settings(loaded: LoadedDataset, choices: Sequence[TedParse]) -> Settings:
     """The sidebar: punctuation, arrangement, drawing size and TedEval's settings."""
     with st.sidebar:
         count_punct = True
         if loaded.dep():
-            count_punct = _toggle(
-                "Count punctuation", "punct", "wb_punct", True, "Punctuation is decided on the gold token."
+            count_punct = bind(
+                "punct",
+                "wb_punct",
+                True,
+                st.toggle,
+                "Count punctuation",
+                help="Punctuation is decided on the gold token.",
             )
-        side_by_side = _toggle(
-            "Schemes side by side",
+        side_by_side = bind(
             "side",
             "wb_side",
             True,
-            "Off: all drawings stacked in one box, on one scale (the same word at the same place).",
+            st.toggle,
+            "Schemes side by side",
+            help="Off: all drawings stacked in one box, on one scale (the same word at the same place).",
         )
         drawing_size_control()
         st.markdown("**TedEval**")
@@ -617,8 +576,13 @@ def sidebar_settings(loaded: LoadedDataset, choices: Sequence[TedParse]) -> Sett
                 "generalization.",
                 offered=names,
             )
-        labeled = _toggle(
-            "Labeled edit script", "labeled", "wb_labeled", True, "Off: the unlabeled script (U-TED)."
+        labeled = bind(
+            "labeled",
+            "wb_labeled",
+            True,
+            st.toggle,
+            "Labeled edit script",
+            help="Off: the unlabeled script (U-TED).",
         )
         target = bind(
             "target",
@@ -662,12 +626,9 @@ def _labels(files: tuple[tuple[str, ...], ...], _loaded: LoadedDataset) -> tuple
     return _loaded.sentence_labels()
 
 
-def _files(loaded: LoadedDataset) -> tuple[tuple[str, ...], ...]:
-    return tuple((a.name, a.digest, a.spec.role) for a in loaded.analyses)
-
-
 def _sentence_labels(loaded: LoadedDataset) -> tuple[frozenset[str], ...]:
-    return _labels.by(*(a.digest for a in loaded.analyses))(_files(loaded), loaded)
+    files = tuple((a.name, a.digest, a.spec.role) for a in loaded.analyses)
+    return _labels.by(*(a.digest for a in loaded.analyses))(files, loaded)
 
 
 def _ted_scores(
@@ -735,29 +696,13 @@ class Filters:
         return bool(self.label) + bool(self.ops.status) + bool(self.ops.kind) + bool(self.ops.label)
 
 
-def _name_filter(name: str, widget: str, options: Sequence[str], label: str, holder: DeltaGenerator) -> str:
-    offered = ["", *options]
-    return bind(
-        name, widget, "", holder.selectbox, label, offered, format_func=lambda x: x or "any", offered=offered
-    )
-
-
-def _op_select(
-    name: str, widget: str, labels: dict[str, str], label: str, holder: DeltaGenerator, disabled: bool
+def _filter_box(
+    name: str, widget: str, labels: dict[str, str], label: str, holder: DeltaGenerator, disabled: bool = False
 ) -> str:
+    """A filter's box bound to its link key: ``labels``, its choices ("" = any) and how each is shown."""
     options = list(labels)
-    shown = labels.get
-    return bind(
-        name,
-        widget,
-        "",
-        holder.selectbox,
-        label,
-        options,
-        format_func=shown,
-        disabled=disabled,
-        offered=options,
-    )
+    kwargs = {"format_func": labels.get, "disabled": disabled}
+    return bind(name, widget, "", holder.selectbox, label, options, offered=options, **kwargs)
 
 
 def filters_ui(loaded: LoadedDataset, choice: TedParse | None) -> Filters:
@@ -777,11 +722,12 @@ def filters_ui(loaded: LoadedDataset, choice: TedParse | None) -> Filters:
 
 def _filter_boxes(keys: Sequence[str], labels: Sequence[str], choice: TedParse | None) -> Filters:
     cols = st.columns(4)
-    label = _name_filter("label", keys[0], labels, "Relation label in the trees", cols[0])
+    names = {"": "any", **{x: x for x in labels}}
+    label = _filter_box("label", keys[0], names, "Relation label in the trees", cols[0])
     script = f" of {choice.name}" if choice is not None else ""
-    status = _op_select("opstatus", keys[1], STATUS_LABELS, f"Operation{script}", cols[1], choice is None)
-    kind = _op_select("opkind", keys[2], KIND_LABELS, "Kind of operation", cols[2], choice is None)
-    op_label = _name_filter("oplabel", keys[3], labels, "Label of the operation", cols[3])
+    status = _filter_box("opstatus", keys[1], STATUS_LABELS, f"Operation{script}", cols[1], choice is None)
+    kind = _filter_box("opkind", keys[2], KIND_LABELS, "Kind of operation", cols[2], choice is None)
+    op_label = _filter_box("oplabel", keys[3], names, "Label of the operation", cols[3])
     st.caption(
         "Operations: in the edit script of the parse chosen in the sidebar, to the target chosen there "
         "(labeled or not). A label matches itself and its subtypes (`obl` matches `obl:mod`)."

@@ -32,19 +32,19 @@ from evalcore.report.lattice import HEADERS, table_rows
 from evalcore.trees import Lattice
 from workbench.cache import app_limits, cached, digest
 from workbench.datasets import ASSETS, DatasetSpec, SentenceInfo
-from workbench.fit import GRAPHVIZ_TREE_PT
-from workbench.widgets import graphviz_figure
 
 __all__ = [
+    "GOLD_SLOTS",
+    "PRED_SLOTS",
     "LatticeData",
     "LatticeInputs",
     "Prediction",
     "SentenceView",
     "builtin_inputs",
     "evaluate_inputs",
+    "file_stem",
     "ops_frame",
     "pair_by_stem",
-    "rtl_graphviz_figure",
     "scenario_frame",
     "sentence_infos",
     "sentence_view",
@@ -52,6 +52,11 @@ __all__ = [
     "validate_analysis",
     "validate_lattice_file",
 ]
+
+
+GOLD_SLOTS = ("lattice_gold", "lattice_gold_lattice")
+PRED_SLOTS = ("lattice_preds", "lattice_pred_lattices", "lattice_ambiguity")
+"""The Lattice page's upload slots (:func:`workbench.uploads.upload_slot`): the gold's, the predictions'."""
 
 
 @dataclass(frozen=True)
@@ -86,11 +91,9 @@ class LatticeInputs:
     def key(self) -> str:
         """A content key: names and SHA-1 of every file."""
         h = hashlib.sha1(usedforsecurity=False)
-        files = [self.gold, self.gold_lattice, self.ambiguity, self.tokens]
         for p in self.predictions:
             h.update(p.name.encode("utf-8") + b"\0")
-            files += [p.file, p.lattice]
-        for f in files:
+        for f in self._files():
             h.update(b"-\0" if f is None else f.name.encode("utf-8") + b"\0" + hashlib.sha1(f.data).digest())
         return h.hexdigest()
 
@@ -120,15 +123,16 @@ def builtin_inputs(spec: DatasetSpec) -> LatticeInputs:
     )
 
 
-def _stem(name: str) -> str:
+def file_stem(name: str) -> str:
+    """``output.conll`` and ``output.mapping`` share the stem ``output`` (a gzip suffix ignored)."""
     base = name.removesuffix(".gz")
     return base.rsplit(".", 1)[0] if "." in base else base
 
 
 def pair_by_stem(files: Sequence[InMemoryFile], lattices: Sequence[InMemoryFile]) -> tuple[Prediction, ...]:
     """Predicted files with the lattice file of the same stem (``output.conll`` + ``output.mapping``)."""
-    by_stem = {_stem(f.name): f for f in lattices}
-    return tuple(Prediction(f.name, f, by_stem.get(_stem(f.name))) for f in files)
+    by_stem = {file_stem(f.name): f for f in lattices}
+    return tuple(Prediction(f.name, f, by_stem.get(file_stem(f.name))) for f in files)
 
 
 # ---------------------------------------------------------------------------
@@ -381,22 +385,13 @@ def sentence_view(data: LatticeData, prediction: str | None, index: int) -> Sent
 def ops_frame(ops: Sequence[LatticeEditOp]) -> pd.DataFrame:
     """The edit script: deletions from the prediction, additions of gold nodes, with their states."""
     rows = [
-        {
-            "operation": op.kind,
-            "node": op.label,
-            "lexeme": "yes" if op.lexeme else "no",
-            "states": f"{op.start}–{op.end}",
-            "token": str(op.token) if op.token is not None else "",
-        }
+        (
+            op.kind,
+            op.label,
+            "yes" if op.lexeme else "no",
+            f"{op.start}–{op.end}",
+            "" if op.token is None else str(op.token),
+        )
         for op in ops
     ]
     return pd.DataFrame(rows, columns=["operation", "node", "lexeme", "states", "token"])
-
-
-def rtl_graphviz_figure(
-    dot: str, *, stem: str, key: str, rtl: bool = True, label_pt: float = GRAPHVIZ_TREE_PT
-) -> None:
-    """A Graphviz drawing fitted to the page (workbench/fit.py); a right-to-left one is right-aligned
-    and, when it has to scroll, starts scrolled to its right end (the sentence start).  The SVG
-    itself stays left to right, or Graphviz's start-anchored labels would be drawn leftwards."""
-    graphviz_figure(dot, stem=stem, key=key, rtl=rtl, label_pt=label_pt)

@@ -1,29 +1,16 @@
-"""Deep links: the one parser of the query string (``?data=fr_gsd&sent=5&step=on_sunday``).
+"""Deep links: the one parser of the query string (``?data=fr_gsd&sent=5&step=on_sunday``;
+docs/app.md, "Links").
 
-A link comes from anywhere (a colleague's mail, a hostile page), so every
-value is validated here, once, by a declarative table (:data:`LINK_KEYS`):
-each key has a kind and what it allows, and :func:`parse_link` turns the raw
-query into a frozen :class:`DeepLink` -- the values that passed, and a list
-of *problems* (one short line each) that the page shows instead of failing.
-Numbers are ASCII digits only (``²``, ``①`` or Arabic-Indic digits are not
-numbers here, though ``str.isdigit`` says so), of bounded length (no 5,000-digit
-integer reaches ``int()``); text is printable and at most ``max_length``
-characters; a key no page knows is reported and ignored.  No value from a
-link is ever used before it passed this parser (``tests/test_links.py`` walks
-every page with hostile values for each of its keys).
+A link comes from anywhere (a colleague's mail, a hostile page), so every value is validated here,
+once, by a declarative table (:data:`LINK_KEYS`: each key a kind and what it allows), and
+:func:`parse_link` turns the raw query into a frozen :class:`DeepLink` -- the values that passed,
+and one short line per *problem*, which the page shows instead of failing.  No value from a link is
+used before it passed this parser (``tests/test_links.py`` walks every page with hostile values).
+A new view setting is one :class:`LinkKey` in :data:`LINK_KEYS` (or a declared ``link=``) and its
+key in the page's entry of :data:`PAGE_KEYS`.
 
-Extending it to more view settings (protocol, labeled, target, parse tab,
-order, filters, per-page choices) is one :class:`LinkKey` per setting in
-:data:`LINK_KEYS` and the key in the pages' entry of :data:`PAGE_KEYS`; the
-kinds ``choice``, ``number``, ``flag`` and ``text`` cover them.
-
-**Settings in the URL.** A page binds a widget to a key with :func:`seed_widget` (before
-drawing it: the value of a link followed, else the one it had, kept across pages) and
-:func:`keep_widget` (after: its value written back to the URL, a default taken out), so a copied
-link reopens the same view; a value the parser accepted but the page cannot use (a parse the
-dataset does not have) is reported with :func:`report_link_problem`.
-
-No streamlit here except in the functions of the last section, which import it.
+The settings in the URL (:func:`seed_widget`, :func:`keep_widget`, :func:`report_link_problem`)
+are in the last section, the only one that imports streamlit.
 """
 
 from __future__ import annotations
@@ -50,6 +37,7 @@ __all__ = [
     "CROSS_SCHEME_KEYS",
     "DECLARED",
     "FREVAL_KEYS",
+    "LATTICE_KEYS",
     "LINK_KEYS",
     "NED_KEYS",
     "NED_SECTIONS",
@@ -66,6 +54,7 @@ __all__ = [
     "followed",
     "inspector_url",
     "keep_widget",
+    "linked",
     "parse_link",
     "report_link_problem",
     "seed_widget",
@@ -112,39 +101,6 @@ INSPECTOR_KEYS: tuple[str, ...] = (
 )
 """The keys of the sentence inspector: every setting that changes what it shows."""
 
-CROSS_SCHEME_KEYS: tuple[str, ...] = (
-    "data",
-    "protocol",
-    "shuffles",
-    "seed",
-    "test",
-    "average",
-    "skip",
-    "golds",
-    "funcsep",
-    "labelmaps",
-    "row",
-    "worst",
-)
-"""The keys of the cross-scheme page: every setting that changes what it shows."""
-
-FREVAL_KEYS: tuple[str, ...] = (
-    "data",
-    "prm",
-    "maxsize",
-    "cutoff",
-    "unlabeled",
-    "funcsep",
-    "droproot",
-    "deleteroot",
-    "maxerror",
-    "variants",
-    "baseline",
-    "run",
-    "sentno",
-)
-"""The keys of the FREVAL page (``sentno``: the sentence of the one-sentence view, evalb's number)."""
-
 ATLAS_KEYS: tuple[str, ...] = ("data", "protocol", "skip", "against", "scripts", "grouping", "parse", "group")
 """The keys of the Atlas page (``group``: GROUPING:NAME, the group whose sentences are listed)."""
 
@@ -154,28 +110,42 @@ NED_SECTIONS: tuple[str, ...] = ("sentence", "corpus", "conll18", "breakdown")
 BREAKDOWN_SORTS: tuple[str, ...] = ("group", "LAS", "UAS", "tokens")
 """``sort=`` on the Attachment & NED page: the grouping's order, worst LAS / UAS first, most tokens."""
 
-NED_KEYS: tuple[str, ...] = (
+Kind = Literal["choice", "sentence", "number", "flag", "text", "name"]
+
+DECLARED: tuple[type, ...] = (FrevalSettings, TedevalSettings, AttachSettings, LatticeSettings)
+"""The settings declarations (:mod:`evalcore.families`) whose fields' ``link=`` keys the pages bind
+(:func:`workbench.settings_form.settings_form`); a key declared twice takes its first declaration."""
+
+
+def linked(cls: type) -> tuple[str, ...]:
+    """The ``link=`` keys of ``cls``'s declared settings (:mod:`evalcore.declare`), in their order."""
+    return tuple(d.option.link for d in declared(cls) if d.option.link is not None)
+
+
+CROSS_SCHEME_KEYS = ("data", *linked(TedevalSettings), "golds", "labelmaps", "row", "worst")
+"""The keys of the cross-scheme page: every setting that changes what it shows (the declared ones of
+``evalcore tedeval``, :class:`~evalcore.families.tedeval.TedevalSettings`, and the page's own)."""
+
+FREVAL_KEYS = ("data", *linked(FrevalSettings), "variants", "baseline", "run", "sentno")
+"""The keys of the FREVAL page (``sentno``: the sentence of the one-sentence view, evalb's number)."""
+
+LATTICE_KEYS = ("data", "sent", *linked(LatticeSettings), "prediction")
+"""The keys of the Lattice page (``pages/3_Lattice.py``)."""
+
+NED_KEYS = (
     "data",
     "sent",
     "find",
     "order",
     "gold",
     "system",
-    "nopunct",
-    "maxlen",
-    "deprelbase",
+    *linked(AttachSettings),
     "by",
     "sort",
     "group",
     "section",
 )
 """The keys of the Attachment & NED page (``pages/4_NED.py``)."""
-
-Kind = Literal["choice", "sentence", "number", "flag", "text", "name"]
-
-DECLARED: tuple[type, ...] = (FrevalSettings, TedevalSettings, AttachSettings, LatticeSettings)
-"""The settings declarations (:mod:`evalcore.families`) whose fields' ``link=`` keys the pages bind
-(:func:`workbench.settings_form.settings_form`); a key declared twice takes its first declaration."""
 
 APP_RANGE: Mapping[str, tuple[int, int]] = MappingProxyType(
     {
@@ -256,7 +226,7 @@ LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
                 choices=(*(s.key for s in BUILTINS), UPLOAD_KEY),
                 max_length=40,
             ),
-            LinkKey("sent", "sentence", "the sentence: its number (1 = first) or its id", max_length=200),
+            LinkKey("sent", "sentence", "the sentence: its number (1 = first) or its id"),
             LinkKey("step", "choice", "the step of the tour", choices=TOUR_STEPS, max_length=40),
             # the inspector's settings (other pages may read those that mean the same for them)
             LinkKey("own", "name", "the tour's parser's own gold (its scheme)", max_length=100),
@@ -268,9 +238,7 @@ LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
                 choices=TARGETS,
                 max_length=10,
             ),
-            LinkKey(
-                "parse", "name", "the parse (or gold read as a parse) of the edit script", max_length=200
-            ),
+            LinkKey("parse", "name", "the parse (or gold read as a parse) of the edit script"),
             LinkKey("order", "choice", "the order of the sentences", choices=ORDERS, max_length=20),
             LinkKey("minwords", "number", "hide sentences shorter than this", maximum=9999, max_length=4),
             LinkKey("label", "name", "only sentences with this relation label", max_length=100),
@@ -289,7 +257,7 @@ LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
                 max_length=12,
             ),
             LinkKey("oplabel", "name", "only sentences with an operation on this label", max_length=100),
-            LinkKey("find", "text", "only sentences whose id, number or words contain this", max_length=200),
+            LinkKey("find", "text", "only sentences whose id, number or words contain this"),
             LinkKey("punct", "flag", "count punctuation (no: --no-punct)", max_length=10),
             LinkKey("side", "flag", "schemes side by side (no: stacked)", max_length=10),
             LinkKey("zoom", "choice", "drawing size", choices=ZOOMS, max_length=10),
@@ -299,7 +267,6 @@ LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
                 "an atlas group, GROUPING:NAME (construction:copula): its sentences (Atlas), its "
                 "operations highlighted (inspector); on the Attachment & NED page, the breakdown "
                 "group whose sentences are listed",
-                max_length=200,
             ),
             # the cross-scheme page's own choices (pages/1_Cross_scheme.py)
             LinkKey("golds", "flag", "also score each gold as a parse", max_length=10),
@@ -309,26 +276,24 @@ LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
                 "per-scheme label maps, SCHEME:MAP comma-separated (a shipped map or an uploaded one)",
                 max_length=400,
             ),
-            LinkKey("row", "name", "the row whose sentences are listed (against · metric)", max_length=200),
-            LinkKey("worst", "name", "the parse the sentences are ordered by, worst first", max_length=200),
+            LinkKey("row", "name", "the row whose sentences are listed (against · metric)"),
+            LinkKey("worst", "name", "the parse the sentences are ordered by, worst first"),
             # the FREVAL page's own choices (pages/2_FREVAL.py)
-            LinkKey("variants", "name", "ways to score each file, comma-separated", max_length=200),
+            LinkKey("variants", "name", "ways to score each file, comma-separated"),
             LinkKey("baseline", "name", "the curve the others are compared with", max_length=400),
             LinkKey("run", "name", "the run of the one-sentence view", max_length=400),
             LinkKey("sentno", "number", "the sentence of the one-sentence view", minimum=1, max_length=9),
             # the Atlas page's own choices (pages/6_Atlas.py)
-            LinkKey(
-                "against", "name", "the atlas's target: a gold's scheme or a generalization", max_length=200
-            ),
+            LinkKey("against", "name", "the atlas's target: a gold's scheme or a generalization"),
             LinkKey("scripts", "choice", "unlabeled or labeled scripts", choices=("unlabeled", "labeled")),
             LinkKey(
                 "grouping", "choice", "the grouping of the operations", choices=ATLAS_GROUPINGS, max_length=20
             ),
             # the Lattice page's own choices (pages/3_Lattice.py)
-            LinkKey("prediction", "name", "the prediction of the one-sentence view", max_length=200),
+            LinkKey("prediction", "name", "the prediction of the one-sentence view"),
             # the Attachment & NED page's own choices (pages/4_NED.py)
-            LinkKey("gold", "name", "the gold analysis", max_length=200),
-            LinkKey("system", "name", "the analysis scored against the gold", max_length=200),
+            LinkKey("gold", "name", "the gold analysis"),
+            LinkKey("system", "name", "the analysis scored against the gold"),
             LinkKey(
                 "section",
                 "choice",
@@ -362,7 +327,7 @@ PAGE_KEYS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "app.py": INSPECTOR_KEYS,
         "pages/1_Cross_scheme.py": CROSS_SCHEME_KEYS,
         "pages/2_FREVAL.py": FREVAL_KEYS,
-        "pages/3_Lattice.py": ("data", "sent", "tag", "protocol", "deprelbase", "prediction"),
+        "pages/3_Lattice.py": LATTICE_KEYS,
         "pages/4_NED.py": NED_KEYS,
         "pages/5_Tour.py": ("step", "parse", "own", "protocol", "zoom"),
         "pages/6_Atlas.py": ATLAS_KEYS,

@@ -1,27 +1,12 @@
 """What the server holds for one session, bounded by the session's budget and released when the
-session ends (docs/robustness.md, "App limits").
+session ends (docs/robustness.md, "App limits": what a session holds, the upload endpoint's 413,
+what a closed session leaves).
 
-A session holds: the files it accepted (bytes in its session state, :mod:`workbench.uploads`);
-what was read or computed from them (trees, scores: the session's own caches,
-:meth:`workbench.cache.Cached.by`); and every file Streamlit's upload manager keeps for it --
-accepted files, refused ones still in an upload box, and files posted to the upload endpoint
-without a widget.  So:
-
-* :func:`held_besides` counts the upload manager's files of this session that it did not accept,
-  for :func:`workbench.uploads.budget_used` (refused uploads count against the budget);
-* the upload manager refuses a file that would take a session's files in it past the budget and
-  one more file (HTTP 413, :func:`_guard_uploads`), so posting files directly cannot go round the
-  budget; the one file of slack lets the file that does not fit reach the app, which says why it
-  refuses it (the browser would only show "status code 413");
-* when the session's connection closes, Streamlit clears the session's own caches, and a
-  session-scoped resource's release (:func:`hold_session`) drops the session's uploads from its
-  state and the upload manager's files of the session: nothing of a closed session stays.
-  (Streamlit keeps a closed session for ``server.disconnectedSessionTTL`` seconds in case it
-  reconnects; a session that held uploads comes back without them.)
-
-Streamlit's runtime is used through ``Runtime.instance()``; where it is absent (``AppTest``) or
-does not have the expected upload manager, nothing is wrapped and only the session's own state
-counts.
+:func:`held_besides` counts the upload manager's files of this session that it did not accept (for
+:func:`workbench.uploads.budget_used`); :func:`_guard_uploads` makes the upload manager refuse a file
+past the budget and one more file; :func:`hold_session` releases the session's uploads when its
+connection closes.  Where Streamlit's runtime (``Runtime.instance()``) is absent (``AppTest``) or
+has no such upload manager, nothing is wrapped and only the session's own state counts.
 """
 
 from __future__ import annotations
@@ -126,14 +111,9 @@ M_ARENA_MAX = -8  # glibc's mallopt parameter
 
 
 def _two_malloc_arenas() -> None:
-    """At most two glibc heap arenas for the server's threads (``MALLOC_ARENA_MAX=2``, set once,
-    before the sessions' script threads make theirs).  glibc gives each thread its own arena (up to
-    eight per core), Streamlit runs each script run in a thread, and memory freed in one arena is
-    not reused by another: the trees of a closed session stayed with the process and the next
-    session took new memory (three sessions of 10.8 MB each: +13 to +18 % after they closed).
-    With two arenas the next session reuses what the last one freed (docs/robustness.md).  Set here
-    it only limits the arenas made after the first run: ``evalcore app`` sets ``MALLOC_ARENA_MAX=2``
-    before the server starts."""
+    """At most two glibc heap arenas for the server's threads (``MALLOC_ARENA_MAX=2``; why:
+    docs/decisions.md and docs/robustness.md).  Set here it only limits the arenas made after the
+    first run: ``evalcore app`` sets ``MALLOC_ARENA_MAX=2`` before the server starts."""
     import ctypes
 
     with contextlib.suppress(OSError, AttributeError):

@@ -27,10 +27,18 @@ from workbench.links import LINK_KEYS, LinkValue, SentenceRef, keep_widget, repo
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
-__all__ = ["Field", "bind", "link_text", "settings_form"]
+__all__ = ["Field", "bind", "choice_names", "link_text", "settings_form"]
 
 S = TypeVar("S", bound="DataclassInstance")
 T = TypeVar("T")
+
+
+def choice_names(cls: type, name: str, *shown: str) -> dict[str, str]:
+    """How a page shows each choice of the declared setting ``name`` of ``cls``, given in the order of
+    its ``Literal`` (:func:`evalcore.declare.declared`): a choice declared and not named here (or the
+    reverse) is a ``ValueError`` when the page is loaded."""
+    (d,) = (d for d in declared(cls) if d.name == name)
+    return dict(zip(d.choices, shown, strict=True))
 
 
 def link_text(value: object) -> str:

@@ -1,20 +1,11 @@
-"""Drawings into the page without Markdown: one ``st.components.v2`` component, no iframe.
+"""Drawings into the page without Markdown: one ``st.components.v2`` component, no iframe
+(docs/app.md, "Speed" and "Safety of drawings").
 
-Every drawing of the workbench is an SVG we wrote (each data string escaped by
-:mod:`evalcore.render`) or one Graphviz wrote from DOT we wrote.  Sent through
-``st.markdown(..., unsafe_allow_html=True)``, each was parsed twice in the browser
-(Markdown, then rehype-raw) and turned into one React element per SVG node: most of a
-sentence switch's time in the browser (0.9 s of script per switch under load; docs/app.md, "Speed").
-The host component below sets the box's HTML with the browser's own parser instead
-(``innerHTML``, only when it changed), inside the page's DOM (``isolate_styles=False``:
-the page's CSS and the tests' selectors reach it as before).
-
-Downloads of a drawing (SVG, DOT) are links under its box, made in the browser from the
-text sent with it (a ``Blob``): no Streamlit widget and no media file per drawing (a
-sentence of the inspector had 22 download buttons, a third of the browser's time).
-Link labels and file names are set as text, never as HTML.
-
-``st.html`` is no alternative: its sanitizer keeps HTML only and drops SVG.
+The host sets the box's HTML with the browser's own parser (``innerHTML``, only when it changed)
+inside the page's DOM (``isolate_styles=False``: the page's CSS and the tests' selectors reach it);
+a drawing's downloads (SVG, DOT) are links under its box made in the browser from the text sent with
+it, their labels and file names set as text, never as HTML.  (``st.markdown`` parsed every SVG
+twice and made a React element of each node; ``st.html``'s sanitizer drops SVG.)
 """
 
 from __future__ import annotations

@@ -1,13 +1,9 @@
 """Small tables as plain HTML in the page (a click under half a second: docs/app.md, "Speed").
 
-``st.table`` renders every cell as Markdown (one React Markdown element per cell: the edit script
-of a 30-word sentence was 200 of them, most of the inspector's 6,400 DOM nodes), and
-``st.dataframe`` loads 1.3 MB of JavaScript (the data grid and Arrow) before it draws a canvas.
-A table of a few dozen rows needs neither: :func:`table_html` writes one ``<table>`` (every cell
-escaped) and :func:`show_table` puts it in the page through the drawing host of
-:mod:`workbench.svghost`, with its CSV as a download link under it (built in the browser, as the
-drawings' files are).  Long cells wrap after commas and bars instead of widening the table
-(no sideways scrolling).
+``st.table`` makes a Markdown element of every cell and ``st.dataframe`` loads 1.3 MB of
+JavaScript; a table of a few dozen rows needs neither: :func:`table_html` writes one escaped
+``<table>``, :func:`show_table` puts it in the page through :mod:`workbench.svghost` with its CSV as
+a download link under it.  Long cells wrap after commas and bars (no sideways scrolling).
 """
 
 from __future__ import annotations

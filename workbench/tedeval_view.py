@@ -1,22 +1,14 @@
-"""Streamlit pieces for TedEval, shared by the inspector, the cross-scheme page and the tour.
-
-* :func:`corpus_experiment` -- the cross-scheme experiment over a loaded
-  dataset (``evalcore.experiment.run_experiment``), cached with
-  ``st.cache_data`` on the files' digests and the settings, with a progress
-  bar the first time.  Scoring and testing are cached apart: the sentences are
-  scored once per protocol, average and skipping; the golds read as parses are
-  scored apart and joined as more columns (one click, not the whole experiment
-  again); the significance tests of all pairs share one stream of draws.
-* :func:`function_tree_figure` / :func:`edit_script_panel` -- function trees
-  drawn by Graphviz with the edit script on them (counted / discounted), and
-  the operations listed in a table beside the drawings.
-
-Every number comes from evalcore; the drawings from ``evalcore.render``.
+"""Streamlit pieces for TedEval, shared by the inspector, the cross-scheme page and the tour
+(docs/app.md, "For developers: adding panels" and "Speed"): :func:`corpus_experiment`, the
+cross-scheme experiment over a loaded dataset (cached on the files' digests and the settings: the
+sentences scored once per counting setting, the golds read as parses scored apart and joined, the
+tests of all pairs from one stream of draws), and :func:`edit_script_panel`, function trees with
+the edit script drawn on them (counted / discounted) and its operations in a table.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 
 import pandas as pd
@@ -31,7 +23,7 @@ from evalcore.metrics.tedeval import SentenceTed
 from evalcore.render.dot import HIGHLIGHT_FILL
 from evalcore.render.edits import EDIT_LEGEND, marked_tree_dot
 from evalcore.trees import SpanTree
-from workbench.cache import cached, run_with_progress
+from workbench.cache import cached, in_chunks
 from workbench.datasets import LoadedDataset
 from workbench.labelmaps import merged_labels
 from workbench.tables import show_table
@@ -220,22 +212,16 @@ def corpus_scripts(
 ) -> tuple[ParseTeds | None, ...]:
     """Every sentence's TedEval scripts of ``choice`` (for filters and orders), computed in chunks
     behind a progress bar the first time this session asks, kept for every session."""
-    files, conv = _files_key(loaded), config
-    n = len(loaded.sentences)
-    bounds = [(a, min(a + CHUNK, n)) for a in range(0, n, CHUNK)]
-    seen = st.session_state.setdefault("_wb_seen", set())
-    done = f"scripts:{files}:{choice.name}:{conv}"
-
-    def step(a: int, b: int) -> Callable[[], tuple[ParseTeds | None, ...]]:
-        chunk = _scripts_chunk.by(*_digests(files))
-        return lambda: chunk(files, choice.name, conv, a, b, loaded, choice)
-
-    parts = run_with_progress(
+    files, n = _files_key(loaded), len(loaded.sentences)
+    chunk = _scripts_chunk.by(*_digests(files))
+    parts = in_chunks(
         f"Edit scripts of {choice.name}",
-        [(f"sentences {a + 1}-{b}", step(a, b)) for a, b in bounds],
-        show=done not in seen and n > CHUNK,
+        n,
+        CHUNK,
+        f"scripts:{files}:{choice.name}:{config}",
+        lambda a, b: chunk(files, choice.name, config, a, b, loaded, choice),
+        show=n > CHUNK,
     )
-    seen.add(done)
     return tuple(x for part in parts for x in part)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["md_code", "md_escape", "safe_stem"]
+__all__ = ["md_code", "md_escape", "safe_stem", "shortened"]
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
 
@@ -27,6 +27,11 @@ def md_code(text: str) -> str:
     fence = "`" * (longest + 1)
     pad = " " if clean.startswith("`") or clean.endswith("`") or not clean.strip() else ""
     return f"{fence}{pad}{clean}{pad}{fence}"
+
+
+def shortened(text: str, width: int = 90) -> str:
+    """``text`` cut to ``width`` characters, the last one an ellipsis."""
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def safe_stem(text: str) -> str:

@@ -2,35 +2,16 @@
 written to the URL), the inspector's gold and parse uploads, the size limit, and the file slots of
 pages whose inputs are not a gold + parses set (FREVAL, lattices), which never lose what was loaded.
 
-**Limits.** Streamlit refuses a file larger than ``server.maxUploadSize``
-(MB, ``.streamlit/config.toml``) in the browser, at the widget.  The app
-checks again on the server (:func:`size_problem`), against the same limit,
-and says in the page which file was refused and why; a gzipped file must
-also not decompress to more than :data:`GZIP_FACTOR` times that limit (a
-small file can expand to gigabytes: its decompressed bytes are counted as
-they are decompressed, and counting stops at the limit).  Every session has
-a budget of decompressed bytes for all the files it holds
-(``EVALCORE_SESSION_BYTES``, default 500 MB; :func:`budget_problem`): a file
-that does not fit is refused, and forgetting files makes room.  Either way
-nothing is read from a refused file and everything loaded before stays;
-what is read is read under the app's resource limits (:func:`workbench.cache.app_limits`).
-
-**Roles.** Gold and parser files have their own slots, so a parse named like
-the gold never replaces it; the clash is shown (:func:`show_name_clashes`), as
-the inspector shows its own.
-
-**Never written, never run.** Uploaded bytes stay in memory (Streamlit keeps
-them in its in-memory upload manager; the app keeps them in session state and
-in caches keyed on their SHA-1).  They are only passed, as ``bytes``, to
-evalcore's readers; no code here or in the pages writes them to a file or
-runs them (``tests/test_app_pages.py`` checks the sources for file writes,
-subprocesses and ``eval``/``exec``).
+The limits (``server.maxUploadSize``, :data:`GZIP_FACTOR`, the session's budget), the slots kept by
+role, and uploads never written nor run (``tests/test_app_pages.py`` checks the sources): docs/app.md,
+"Datasets", and docs/robustness.md, "App limits".
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, MutableMapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import streamlit as st
 
@@ -63,6 +44,7 @@ __all__ = [
     "budget_used",
     "choose_dataset",
     "choose_source",
+    "clear_slots",
     "current_dataset_key",
     "forget_button",
     "show_name_clashes",
@@ -149,8 +131,20 @@ class Upload:
     file_id: str = ""  # Streamlit's id of the uploaded file (what its upload manager holds)
 
 
-def _state(key: str, default: object) -> object:
-    return st.session_state.setdefault(key, default)
+def _state_dict(key: str) -> dict[str, Any]:
+    """The session's dict under ``key`` (made empty the first time)."""
+    value = st.session_state.setdefault(key, {})
+    assert isinstance(value, dict)
+    return value
+
+
+def _admitted(name: str, data: bytes, replacing: int, file_id: str) -> tuple[int, str | None]:
+    """The decompressed size of an upload and why it is refused (:func:`size_problem`, then
+    :func:`budget_problem`), or ``None``."""
+    problem = size_problem(name, data)
+    if problem is not None:
+        return 0, problem
+    return budget_problem(name, data, replacing=replacing, file_id=file_id)
 
 
 def upload_slot(
@@ -169,10 +163,8 @@ def upload_slot(
     never replaces or removes what was accepted before; in a single-file slot
     an accepted file replaces the previous one.
     """
-    store = _state(f"_wb_slot:{key}", {})
-    errors = _state(f"_wb_slot_errors:{key}", {})
-    seen = _state(f"_wb_slot_seen:{key}", set())
-    assert isinstance(store, dict) and isinstance(errors, dict) and isinstance(seen, set)
+    store, errors = _state_dict(f"_wb_slot:{key}"), _state_dict(f"_wb_slot_errors:{key}")
+    seen = st.session_state.setdefault(f"_wb_slot_seen:{key}", set())
     value = st.sidebar.file_uploader(label, accept_multiple_files=multiple, key=f"wb_slot:{key}", help=help)
     files = list(value or []) if multiple else ([value] if value is not None else [])
     for up in files:
@@ -180,15 +172,8 @@ def upload_slot(
             continue
         seen.add(up.file_id)
         data = up.getvalue()
-        err = size_problem(up.name, data)
-        size = 0
-        if err is None:
-            freed = (
-                sum(u.size for u in store.values())
-                if not multiple
-                else getattr(store.get(up.name), "size", 0)
-            )
-            size, err = budget_problem(up.name, data, replacing=freed, file_id=up.file_id)
+        freed = getattr(store.get(up.name), "size", 0) if multiple else sum(u.size for u in store.values())
+        size, err = _admitted(up.name, data, freed, up.file_id)
         if err is None and validate is not None:
             err = validate(up.name, data)
         if err is not None:
@@ -231,12 +216,17 @@ def show_name_clashes(gold: Iterable[str], parses: Iterable[str], *, parse_role:
     return tuple(shown)
 
 
+def clear_slots(state: MutableMapping[str, object], keys: Iterable[str]) -> None:
+    """Empty the slots ``keys`` of :func:`upload_slot` in ``state`` (their files and messages)."""
+    for key in keys:
+        for prefix in ("_wb_slot:", "_wb_slot_errors:", "_wb_slot_seen:"):
+            state.pop(prefix + key, None)
+
+
 def forget_button(keys: Sequence[str], *, label: str = "Forget uploaded files") -> None:
     """A sidebar button that empties the given slots (and their messages)."""
     if st.sidebar.button(label, key=f"wb_forget:{':'.join(keys)}"):
-        for key in keys:
-            for prefix in ("_wb_slot:", "_wb_slot_errors:", "_wb_slot_seen:"):
-                st.session_state.pop(prefix + key, None)
+        clear_slots(st.session_state, keys)  # type: ignore[arg-type]
         forget_streamlit_files()
         st.rerun()
 
@@ -287,13 +277,11 @@ def _dataset_select(builtins: Sequence[str]) -> str:
     return key
 
 
-def choose_source(kinds: Sequence[str]) -> DatasetSpec | None:
-    """Sidebar dataset choice among the built-ins of ``kinds`` and "Your files (upload)".
-
-    Shares the choice (session and ``?data=``) with the other pages; returns
-    the built-in's spec, or ``None`` for uploads (the page shows its own slots).
-    """
-    key = _dataset_select([s.key for s in BUILTINS if s.kind in kinds])
+def choose_source(kinds: Sequence[str] | None) -> DatasetSpec | None:
+    """Sidebar dataset choice among the built-ins of ``kinds`` (``None``: all) and "Your files
+    (upload)", shared (session and ``?data=``) with the other pages; returns the built-in's spec,
+    or ``None`` for uploads (the page shows its own slots)."""
+    key = _dataset_select([s.key for s in BUILTINS if kinds is None or s.kind in kinds])
     if key == UPLOAD_KEY:
         return None
     spec = builtin(key)
@@ -307,18 +295,15 @@ def choose_dataset(*, kinds: Sequence[str] | None = None) -> LoadedDataset | Non
     ``kinds`` limits the built-ins offered (e.g. ``("dependency", "lattice")``).
     Returns ``None`` when there is nothing to show yet (no upload).
     """
-    key = _dataset_select([s.key for s in BUILTINS if kinds is None or s.kind in kinds])
-    if key == UPLOAD_KEY:
+    builtin_spec = choose_source(kinds)
+    if builtin_spec is None:
         spec, blobs = upload_panel()
         if not blobs:
             st.info("Upload a gold file (and parse files) in the sidebar, or pick a built-in dataset.")
             return None
         loaded = load_files(spec, blobs)
     else:
-        spec = builtin(key)
-        with st.sidebar:
-            st.caption(f"{md_escape(spec.description)} License: {md_escape(spec.license)}.")
-        loaded = load_builtin(spec)
+        loaded = load_builtin(builtin_spec)
     for err in loaded.errors:
         st.error(err, icon="⚠️")
     return loaded
@@ -340,21 +325,11 @@ class UploadRecord:
 
 
 def _uploads() -> dict[str, UploadRecord]:
-    ups = st.session_state.setdefault("_wb_uploads", {})
-    assert isinstance(ups, dict)
-    return ups
+    return _state_dict("_wb_uploads")
 
 
 def _upload_errors() -> dict[str, str]:
-    errs = st.session_state.setdefault("_wb_upload_errors", {})
-    assert isinstance(errs, dict)
-    return errs
-
-
-def _role_for(fmt: FileFormat, wanted: str) -> str:
-    if fmt in ("conllu", "ptb"):
-        return wanted
-    return {"lattice": "lattice", "tokens": "tokens", "prm": "params"}[fmt]
+    return _state_dict("_wb_upload_errors")
 
 
 def _upload_key(role: str, name: str) -> str:
@@ -362,9 +337,7 @@ def _upload_key(role: str, name: str) -> str:
 
 
 def _upload_clashes() -> dict[str, str]:
-    clashes = st.session_state.setdefault("_wb_upload_clashes", {})
-    assert isinstance(clashes, dict)
-    return clashes
+    return _state_dict("_wb_upload_clashes")
 
 
 def accept_upload(
@@ -379,7 +352,8 @@ def accept_upload(
     """
     try:
         fmt: FileFormat = detect_format(name, data) if fmt_choice == "auto" else fmt_choice  # type: ignore[assignment]
-        role = _role_for(fmt, wanted_role)
+        extra_roles = {"lattice": "lattice", "tokens": "tokens", "prm": "params"}  # what a file of no tree is
+        role = wanted_role if fmt in ("conllu", "ptb") else extra_roles[fmt]
         spec = FileSpec(name, name, fmt, role, scheme=name)  # type: ignore[arg-type]
         analysis = read_file(spec, data, name=name)
         if fmt in ("conllu", "ptb") and not analysis.trees:
@@ -417,15 +391,9 @@ def upload_panel() -> tuple[DatasetSpec, list[tuple[FileSpec, bytes]]]:
             if token in processed:
                 continue
             processed.add(token)
-            # the app's own size checks, then the session budget
             data = up.getvalue()
-            err = size_problem(up.name, data)
-            size = 0
-            if err is None:
-                old = _uploads().get(_upload_key(role, up.name))
-                size, err = budget_problem(
-                    up.name, data, replacing=old.size if old else 0, file_id=up.file_id
-                )
+            old = _uploads().get(_upload_key(role, up.name))
+            size, err = _admitted(up.name, data, old.size if old else 0, up.file_id)
             err = err or accept_upload(up.name, data, role, fmt_choice, size, up.file_id)
             if err is None:
                 _upload_errors().pop(up.name, None)

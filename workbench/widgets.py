@@ -1,12 +1,9 @@
 """Widgets shared by the pages: the sentence picker, figures, downloads (the dataset choice and
 uploads are :mod:`workbench.uploads`'; ``choose_dataset`` is re-exported here).
 
-State that must survive page switches lives under ``_wb_*`` keys of
-``st.session_state`` (widget keys are dropped when a page does not draw the
-widget).  The dataset and the sentence are mirrored in the URL
-(``?data=fr_gsd&sent=fr-ud-test_00005``) so any view can be linked; what a
-link says is read only through :mod:`workbench.links` (validated values, and
-the problems shown in the sidebar).
+State that must survive page switches lives under ``_wb_*`` keys of ``st.session_state`` (widget
+keys are dropped when a page does not draw the widget); the dataset and the sentence are in the URL,
+read only through :mod:`workbench.links` (docs/app.md, "Links").
 """
 
 from __future__ import annotations
@@ -41,6 +38,7 @@ from workbench.links import (
     widget_value,
     write_link,
 )
+from workbench.settings_form import bind
 from workbench.svghost import DownloadFile, show_html
 from workbench.tables import csv_bytes
 from workbench.text import md_code, md_escape, safe_stem
@@ -58,6 +56,7 @@ __all__ = [
     "drawing_size_control",
     "graphviz_figure",
     "lazy_expander",
+    "linked_table",
     "md_code",
     "md_escape",
     "prerender",
@@ -168,18 +167,12 @@ def sentence_picker(
     keep: Callable[[int], bool] | None = None,
     short: int = 0,
 ) -> SentenceInfo:
-    """Pick a sentence by id or words, in file order or worst first, or step with ◀ ▶.
+    """Pick a sentence by id or words, in file order or worst first, or step with ◀ ▶ (docs/app.md,
+    "Picking a sentence"; ``sent=``, ``find=``, ``order=``, ``minwords=`` in the URL).
 
-    ``worst`` returns a score per sentence index (lower = worse); it is called
-    only when the user orders worst first (``order=worst``).  ``orders`` adds
-    more orderings, listed after it.  ``keep``: the page's own filters (a
-    sentence index is shown when it returns true).  ``short``: ranked orders
-    hide sentences of fewer words than this by default (a "min. words" box
-    changes it; ``minwords=`` in the URL).  The count of matching sentences is
-    shown.  The choice is kept per dataset and written to the URL as
-    ``?sent=``; a ``?sent=`` the app did not write itself (a link followed)
-    takes over, and an unknown one is said.  The search (``find=``) and the
-    order (``order=``) are in the URL too.
+    ``worst`` returns a score per sentence index (lower = worse), called only when the user orders
+    worst first; ``orders`` adds more orderings after it; ``keep``: the page's own filters (an index
+    is shown when it returns true); ``short``: ranked orders hide sentences of fewer words by default.
     """
     sents = loaded.sentences
     if not sents:
@@ -197,10 +190,7 @@ def sentence_picker(
     widths = [2.2, 1.6, *([0.9] if short else []), 6, 0.55, 0.55]
     cols = st.columns(widths, vertical_alignment="bottom")
     c_find, c_order, *c_len, c_pick, c_prev, c_next = cols
-    find_key = f"wb_find:{key}"
-    seed_widget("find", find_key, "", lambda v: v if isinstance(v, str) else None)
-    query = c_find.text_input("Find (id, number or words)", key=find_key)
-    keep_widget("find", find_key, query or None)
+    query = bind("find", f"wb_find:{key}", "", c_find.text_input, "Find (id, number or words)")
     ids, labels = _order_choices(key, rankings, worst_label)
     c_order.selectbox(
         "Order",
@@ -214,20 +204,20 @@ def sentence_picker(
     ranked = next((o for o in rankings if o.id == order), None)
     min_words = 0
     if short:
-        len_key = f"wb_minwords:{key}"
-        seed_widget("minwords", len_key, None, lambda v: v if isinstance(v, int) else None)
         auto = short if ranked is not None and ranked.ranked else 1
-        chosen = c_len[0].number_input(
+        chosen = bind(
+            "minwords",
+            f"wb_minwords:{key}",
+            None,
+            c_len[0].number_input,
             "Min. words",
             min_value=0,
             max_value=9999,
             step=1,
-            key=len_key,
             placeholder=f"auto: {auto}",
             help=f"Hide sentences of fewer words. Empty: {short} in worst-first orders (short sentences "
             "are often trivially worst), 1 in file order.",
         )
-        keep_widget("minwords", len_key, None if chosen is None else str(int(chosen)))
         min_words = auto if chosen is None else int(chosen)
     options = [
         s.index
@@ -496,6 +486,14 @@ def lazy_expander(label: str, *, key: str) -> Iterator[bool]:
     box = st.expander(label, key=key, on_change="rerun")
     with box:
         yield bool(box.open)
+
+
+def linked_table(frame: pd.DataFrame, *, height: int) -> None:
+    """A table of sentences whose ``inspect`` column links each to the sentence inspector."""
+    link = st.column_config.LinkColumn(
+        "inspect", help="Open the sentence inspector at this sentence", display_text="open ↗"
+    )
+    st.dataframe(frame, hide_index=True, width="stretch", height=height, column_config={"inspect": link})
 
 
 def download_table(df: pd.DataFrame, *, stem: str, key: str, label: str = "CSV") -> None:
