@@ -110,7 +110,6 @@ def _check_attach(s: AttachSettings, two: bool) -> None:
             )
 
 
-@pytest.mark.slow
 def test_attach_faces_agree_on_an_example() -> None:
     """One example, fast: NED.pl's punctuation left out, short sentences, the deprels' base, and
     bootstrap intervals (kept by the result, its sentences not: ``per_sentence`` is not asked)."""
