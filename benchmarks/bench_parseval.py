@@ -3,7 +3,7 @@ line form and with every shipped parameter file (target: within 5x of evalb's CP
 
     python benchmarks/bench_parseval.py [--evalb PATH] [--build LABEL] [--scale 10] [--repeat 3]
                                         [--forms spaced,glued,bare] [--prm COLLINS.prm,new.prm,sample.prm]
-                                        [--baseline DIR]
+                                        [--baseline DIR] [--instructions]
 
 The pair is the one ``tests/test_reference_tools.py`` compares byte for byte: the 1,920 WSJ trees
 of ``../shared/data/ptb_wsj_sample`` (one per line) against their seed-1 perturbation
@@ -25,6 +25,11 @@ The reference is evalb compiled with ``gcc -O2`` (``--build`` names the build in
 default binary is ``/work/reftools/EVALB/evalb_O2`` or ``$EVALB``).  evalb's Makefile builds with
 no optimisation, which is about half as fast: a ratio against that build flatters evalcore.  evalb
 is not shipped: compile ``evalb.c`` from its distribution (``gcc -O2 -o evalb_O2 evalb.c``).
+
+``--instructions`` counts instructions instead of timing (valgrind's ``cachegrind``, which the load
+of a shared machine does not change): each row is run at x1 and at x2, and the count at ``--scale``
+is ``I(x1) + (scale - 1) x (I(x2) - I(x1))`` (start-up and the first reading once, then the cost of
+one more copy of the data: the memory of gaps read makes the first copy dearer than the others).
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -81,6 +87,87 @@ def best(
     return min((timed(argv, out, env, cwd) for _ in range(repeat)), key=lambda wc: wc[1])
 
 
+def instructions(argv: list[str], out: Path, env: dict[str, str], cwd: Path = ROOT) -> int:
+    """Instructions of one run under valgrind's ``cachegrind`` (no cache simulation), its standard
+    output written to ``out``."""
+    log = out.with_suffix(".cg")
+    grind = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
+    timed([*grind, f"--log-file={log}", *argv], out, env, cwd)
+    found = re.search(r"I\s+refs:\s+([\d,]+)", log.read_text(encoding="utf-8"))
+    if found is None:
+        raise SystemExit(f"no instruction count in {log}")
+    return int(found.group(1).replace(",", ""))
+
+
+def write_form(gold1: Path, test1: Path, d: Path, form: str, scale: int) -> tuple[Path, Path]:
+    """The pair in line form ``form``, each file repeated ``scale`` times."""
+    gold, test = d / f"gold.{form}.x{scale}", d / f"test.{form}.x{scale}"
+    for src, dst in ((gold1, gold), (test1, test)):
+        lines = src.read_text(encoding="utf-8").splitlines()
+        dst.write_text("".join(reform(x, form) + "\n" for x in lines) * scale, encoding="utf-8")
+    return gold, test
+
+
+def count_rows(args: argparse.Namespace, d: Path, env: dict[str, str], gold1: Path, test1: Path) -> None:
+    """``--instructions``: each row's instructions at x1 and x2, extrapolated to ``--scale``
+    (with ``--baseline``, that tree's too)."""
+    if shutil.which("valgrind") is None:
+        raise SystemExit("--instructions needs valgrind (cachegrind)")
+    at = f"x{args.scale}"
+    head = f"{'form':<7} {'prm':<12} {'evalb x1/x2':>13} {at:>6} {'evalcore x1/x2':>15} {at:>6}"
+    head += f" {'ratio':>6}  same"
+    print(
+        head
+        + (f"  {'baseline x1/x2':>15} {at:>6} {'ratio':>6}" if args.baseline else "")
+        + "  (M instructions)"
+    )
+    tools = {"evalb": env, "evalcore": env}
+    if args.baseline:
+        tools["baseline"] = {**env, "PYTHONPATH": str(args.baseline.resolve())}
+        sample = ROOT / "assets" / "evalb" / "sample"
+        warm = [
+            sys.executable,
+            "-m",
+            "evalcore",
+            "parseval",
+            str(sample / "sample.gld"),
+            str(sample / "sample.tst"),
+        ]
+        timed(warm, d / "warm.out", tools["baseline"], args.baseline)  # the baseline's byte-code
+    worst = 0.0
+    for form in args.forms.split(","):
+        pairs = [write_form(gold1, test1, d, form, k) for k in (1, 2)]
+        for name in args.prm.split(","):
+            prm = PRMS[name]
+            counts: dict[str, list[int]] = {tool: [] for tool in tools}
+            same = True
+            for gold, test in pairs:
+                ec = [sys.executable, "-m", "evalcore", "parseval", str(gold), str(test)]
+                argv = {
+                    "evalb": [args.evalb, "-e", "100000", "-p", str(prm), str(gold), str(test)],
+                    "evalcore": [*ec, "--prm", str(prm), "--max-error", "100000"],
+                }
+                argv["baseline"] = argv["evalcore"]
+                for tool, tool_env in tools.items():
+                    cwd = args.baseline if tool == "baseline" else ROOT
+                    counts[tool].append(instructions(argv[tool], d / f"{tool}.out", tool_env, cwd))
+                    same = same and (d / f"{tool}.out").read_bytes() == (d / "evalb.out").read_bytes()
+            scaled = {tool: x1 + (args.scale - 1) * (x2 - x1) for tool, (x1, x2) in counts.items()}
+            cells = [
+                f"{counts[t][0] / 1e6:>6,.0f}/{counts[t][1] / 1e6:>6,.0f} {scaled[t] / 1e6:>6,.0f}"
+                for t in ("evalb", "evalcore", "baseline")
+                if t in tools
+            ]
+            ratios = {t: scaled[t] / scaled["evalb"] for t in tools}
+            worst = max(worst, ratios["evalcore"])
+            row = f"{form:<7} {name:<12} {cells[0]:>20} {cells[1]:>22} {ratios['evalcore']:>5.2f}x  "
+            row += "yes " if same else "NO  "
+            if args.baseline:
+                row += f"  {cells[2]:>22} {ratios['baseline']:>5.2f}x"
+            print(row, flush=True)
+    print(f"worst instruction ratio at {at}: {worst:.2f}x (target: <= 5x evalb built with {args.build})")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     default = os.environ.get("EVALB", "/work/reftools/EVALB/evalb_O2")
@@ -91,6 +178,11 @@ def main() -> None:
     ap.add_argument("--forms", default="spaced,glued,bare")
     ap.add_argument("--prm", default=",".join(PRMS))
     ap.add_argument("--baseline", type=Path, help="another evalcore tree, timed in the same rows")
+    ap.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count instructions (cachegrind, x1 and x2) instead of timing",
+    )
     args = ap.parse_args()
     if not Path(args.evalb).is_file():
         raise SystemExit("pass --evalb PATH (or set $EVALB): evalb compiled from its C source")
@@ -101,10 +193,11 @@ def main() -> None:
     print(f"WSJ sample x{args.scale} (seed-1 perturbation), best of {args.repeat} (least CPU)")
     print(f"evalb: {args.evalb} (built with {args.build})")
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; Python {sys.version.split()[0]}")
+    if args.instructions:
+        print("instructions (valgrind cachegrind), extrapolated from x1 and x2")
     head = f"{'form':<7} {'prm':<12} {'evalb wall/CPU':>15} {'evalcore wall/CPU':>18} {'CPU ratio':>9}  same"
     if args.baseline:
         head += f"  {'baseline CPU':>12} {'ratio':>6}"
-    print(head)
     worst = 0.0
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)
@@ -123,11 +216,12 @@ def main() -> None:
         ]
         timed(warm, d / "warm.out", env)  # writes the byte-code
         gold1, test1 = write_pair(SHARED, d, 1)
+        if args.instructions:
+            count_rows(args, d, env, gold1, test1)
+            return
+        print(head)
         for form in forms:
-            gold, test = d / f"gold.{form}", d / f"test.{form}"
-            for src, dst in ((gold1, gold), (test1, test)):
-                lines = src.read_text(encoding="utf-8").splitlines()
-                dst.write_text("".join(reform(x, form) + "\n" for x in lines) * args.scale, encoding="utf-8")
+            gold, test = write_form(gold1, test1, d, form, args.scale)
             for name in prms:
                 prm = PRMS[name]
                 ev = [args.evalb, "-e", "100000", "-p", str(prm), str(gold), str(test)]

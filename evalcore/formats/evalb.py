@@ -249,7 +249,8 @@ _EOL_OPEN = re.compile(r"\([^ \t\n\r\f\v()]*[ \t\n\r\f\v]*\Z")
 
 CountReading = tuple[list[str], list[str], list[tuple[int, int, str]], int]
 """What the counting mode keeps of a line: words and tags (deleted ones removed), the scored
-brackets as ``(start, end, label)`` and the length (:func:`evalb_line_reader` with ``count``)."""
+brackets as ``(start, end, label)`` in the order they close (an inner bracket before the brackets
+around it) and the length (:func:`evalb_line_reader` with ``count``)."""
 
 _BLANK = "[ \\t\\n\\r\\f\\v]"
 _NOT_BLANK = "[^ \\t\\n\\r\\f\\v()]"
@@ -267,7 +268,7 @@ class _Unread(Exception):
     """A gap the counting mode does not read (the line is left to the token reader)."""
 
 
-_GAPS_KEPT = 50_000  # the counting mode's memory of gaps read (cleared when full: it cannot grow)
+_GAPS_KEPT = 50_000  # the counting mode's memory of gaps and labels read (cleared when full: it cannot grow)
 
 _Gap = tuple[tuple[None, ...], tuple[str | None, ...], int]
 """A gap as the counting mode reads it: one ``None`` per ``)`` that closes a bracket opened before
@@ -281,7 +282,17 @@ class _Gaps(dict[str, _Gap]):
     def __init__(self, sets: _Sets, scored: Callable[[str], str | None]) -> None:
         super().__init__()
         self.sets = sets
-        self.scored = scored
+        self.fate = scored
+        self.labels: dict[str, str | None] = {}  # what each raw label becomes, asked once per label
+
+    def scored(self, raw: str) -> str | None:
+        """What the massage makes of the raw label ``raw`` (the counting mode's ``count``)."""
+        labels = self.labels
+        if raw not in labels:
+            if len(labels) >= _GAPS_KEPT:
+                labels.clear()
+            labels[raw] = self.fate(raw)
+        return labels[raw]
 
     def __missing__(self, gap: str) -> _Gap:
         """evalb's reading of the text between two kept preterminals, all at one word position:
@@ -333,20 +344,19 @@ def _counter(
         if text.count("(") >= bound:
             return None  # near the depth or the word limit
         parts = split(text)
-        keys: list[tuple[int, int, str]] = []
-        add = keys.append
+        # method calls, not bound methods kept in names: Python 3.11 specializes the calls
+        # ``keys.append(...)`` and ``stack.pop()`` and not a call of a bound method
+        keys: list[tuple[int, int, str]] = []  # in the order the brackets close
         stack: list[tuple[int, str | None]] = []  # the brackets open: start and scored label
-        push = stack.append
-        pop = stack.pop
         counted = 0
         try:
             for pos, (closes, opens, extra) in enumerate(map(gap, parts[0::3])):
                 for _ in closes:
-                    start, label = pop()
+                    start, label = stack.pop()
                     if label is not None:
-                        add((start, pos, label))
+                        keys.append((start, pos, label))
                 for label in opens:
-                    push((pos, label))
+                    stack.append((pos, label))
                 counted += extra
         except (_Unread, IndexError):  # IndexError: more ")" than "("
             return None

@@ -52,7 +52,7 @@ have two: an unbalanced line of another length).
 from __future__ import annotations
 
 from collections import Counter, deque
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from operator import eq
 from types import MappingProxyType
@@ -482,6 +482,22 @@ def _crossing_spans(gold: Sequence[tuple[int, int, str]], test: Sequence[tuple[i
     return count
 
 
+def _crossing_few(gold: Sequence[tuple[int, int, str]], test: Iterable[tuple[int, int, str]], n: int) -> int:
+    """:func:`_crossing_spans` for a sentence of ``n`` positions, by the definition
+    (:func:`_crossing_pairs`) up to :data:`_SLICED_CROSSING` positions: the counting mode's test
+    brackets that are not gold brackets are few, and a plain loop over the gold brackets for each
+    of them costs less than the tables; longer sentences go to :func:`_crossing_spans`."""
+    if n > _SLICED_CROSSING:
+        return _crossing_spans(gold, list(test))
+    count = 0
+    for s, e, _ in test:
+        for gs, ge, _ in gold:
+            if (gs < s < ge < e) or (s < gs < e < ge):
+                count += 1
+                break
+    return count
+
+
 def _crossing_pairs(gold: Sequence[Bracket], test: Sequence[Bracket]) -> int:
     spans = [(g.start, g.end) for g in gold]
     n = 0
@@ -863,7 +879,8 @@ def _pair_counter(params: EvalbParams) -> Callable[[int, CountReading, CountRead
     """``count(index, gold, test)``: the row of an ok sentence pair read in the counting mode;
     ``None`` when the test side has no words or the words differ (the pair is then compared by
     :func:`compare_readings`)."""
-    label_eq = params.label_eq if params.eq_labels else None
+    # EQ_LABEL: the pairs of different tags that are equal (either order; evalb's label_comp)
+    equal_tags = frozenset((a, b) for x, y in params.eq_labels for a, b in ((x, y), (y, x)) if a != b)
     word_eq = params.word_eq
 
     def count(index: int, gr: CountReading, tr: CountReading) -> SentenceRow | None:
@@ -874,25 +891,26 @@ def _pair_counter(params: EvalbParams) -> Callable[[int, CountReading, CountRead
             return None
         gk, tk = gr[2], tr[2]
         ng, nt = len(gk), len(tk)
+        words = len(gw)
         if gk == tk:
             matched = ng
             cross = 0
         else:
             gs = set(gk)
             if len(gs) == ng and len(ts := set(tk)) == nt:
-                matched = len(gs & ts)
-                others = list(ts - gs)
+                others: Collection[tuple[int, int, str]] = ts - gs
+                matched = nt - len(others)
             else:
                 free = Counter(tk)
                 free.subtract(gk)
                 matched = nt - sum(v for v in free.values() if v > 0)
                 others = [k for k in tk if k not in gs]
-            cross = _crossing_spans(gk, others) if others else 0  # a gold bracket crosses none
+            # only a test bracket that is not a gold bracket can cross one (gold brackets nest)
+            cross = _crossing_few(gk, others, words + 1) if others else 0
         gt, tt = gr[1], tr[1]
-        words = len(gw)
         correct = words if gt == tt else sum(map(eq, gt, tt))
-        if label_eq is not None and correct < words:  # EQ_LABEL: tags that differ may be equal
-            correct += sum(1 for a, b in zip(gt, tt, strict=True) if a != b and label_eq(a, b))
+        if equal_tags and correct < words:  # EQ_LABEL: tags that differ may be equal
+            correct += sum(1 for a, b in zip(gt, tt, strict=True) if a != b and (a, b) in equal_tags)
         return SentenceRow(index, gr[3], 0, matched, ng, nt, cross, words, correct, words)
 
     return count
