@@ -122,7 +122,6 @@ def test_attach_faces_agree_on_an_example() -> None:
         assert interval.low < getattr(result.score, name) < interval.high
 
 
-@pytest.mark.slow
 def test_batch_tests_two_systems_as_the_command_does() -> None:
     """Batch's paired rows (the manifest's shuffles and seed) are ``evalcore attach GOLD A B``'s tests."""
     code, doc, err = _cli_json(["attach", str(FR_GOLD), str(FR_A), str(FR_B), "--shuffles", "200"])
