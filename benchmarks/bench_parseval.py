@@ -46,6 +46,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "data"
+SAMPLE = ROOT / "assets" / "evalb" / "sample"
+WARM = [sys.executable, "-m", "evalcore", "parseval", str(SAMPLE / "sample.gld"), str(SAMPLE / "sample.tst")]
+"""A small run before the timed ones: writes (or loads) the byte-code."""
 sys.path.insert(0, str(ROOT / "tests"))
 
 from wsj_perturb import write_pair  # noqa: E402
@@ -124,16 +127,7 @@ def count_rows(args: argparse.Namespace, d: Path, env: dict[str, str], gold1: Pa
     tools = {"evalb": env, "evalcore": env}
     if args.baseline:
         tools["baseline"] = {**env, "PYTHONPATH": str(args.baseline.resolve())}
-        sample = ROOT / "assets" / "evalb" / "sample"
-        warm = [
-            sys.executable,
-            "-m",
-            "evalcore",
-            "parseval",
-            str(sample / "sample.gld"),
-            str(sample / "sample.tst"),
-        ]
-        timed(warm, d / "warm.out", tools["baseline"], args.baseline)  # the baseline's byte-code
+        timed(WARM, d / "warm.out", tools["baseline"], args.baseline)  # the baseline's byte-code
     worst = 0.0
     for form in args.forms.split(","):
         pairs = [write_form(gold1, test1, d, form, k) for k in (1, 2)]
@@ -205,16 +199,7 @@ def main() -> None:
         # machine's sessions set PYTHONDONTWRITEBYTECODE=1, which recompiles evalcore every run)
         env = {**os.environ, "PYTHONPYCACHEPREFIX": str(d / "pycache")}
         env.pop("PYTHONDONTWRITEBYTECODE", None)
-        sample = ROOT / "assets" / "evalb" / "sample"
-        warm = [
-            sys.executable,
-            "-m",
-            "evalcore",
-            "parseval",
-            str(sample / "sample.gld"),
-            str(sample / "sample.tst"),
-        ]
-        timed(warm, d / "warm.out", env)  # writes the byte-code
+        timed(WARM, d / "warm.out", env)  # writes the byte-code
         gold1, test1 = write_pair(SHARED, d, 1)
         if args.instructions:
             count_rows(args, d, env, gold1, test1)
