@@ -93,3 +93,10 @@ def table_with(at: AppTest, *columns: str) -> pd.DataFrame:
 def status_table(at: AppTest) -> pd.DataFrame:
     """The inspector's edit-script table (the one with a ``status`` column)."""
     return next(t for t in tables(at) if "status" in t.columns)
+
+
+def upload(at: AppTest, key: str, name: str, data: bytes) -> None:
+    """``data`` uploaded as ``name`` to the workbench's upload slot ``key``; the page runs without
+    a traceback."""
+    at.file_uploader(key=f"wb_slot:{key}").upload(name, data).run()
+    assert not at.exception, [e.value for e in at.exception]

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from app_view import drawings, page_text, table_with, tables
+from app_view import drawings, page_text, table_with, tables, upload
 from streamlit import config as st_config
 from streamlit.testing.v1 import AppTest
 
@@ -74,11 +74,6 @@ def metrics(at: AppTest) -> dict[str, str]:
 
 def errors(at: AppTest) -> list[str]:
     return [e.value for e in at.error]
-
-
-def upload(at: AppTest, key: str, name: str, data: bytes) -> None:
-    at.file_uploader(key=f"wb_slot:{key}").upload(name, data).run()
-    no_exception(at)
 
 
 @pytest.fixture()

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_view import table_with
+from app_view import table_with, upload
 from ec_support import DATA
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -297,16 +297,11 @@ FR18 = DATA / "parser_outputs" / "conll2018" / "fr_gsd"
 needs_data = pytest.mark.skipif(not FR18.is_dir(), reason=f"shared data folder not found at {DATA}")
 
 
-def _upload(at: AppTest, slot: str, path: Path) -> None:
-    at.file_uploader(key=f"wb_slot:{slot}").upload(path.name, path.read_bytes()).run()
-    assert not at.exception, [e.value for e in at.exception]
-
-
 def _lattice(x: LatticeSettings, system: str) -> None:
     gold, pred = FR18 / "gold.fr_gsd.conllu.gz", FR18 / f"{system}.fr_gsd.conllu.gz"
     at = _open("pages/3_Lattice.py", {"data": "upload", **_declared_link(x, LATTICE_LINKED)})
-    _upload(at, "lattice_gold", gold)
-    _upload(at, "lattice_preds", pred)
+    upload(at, "lattice_gold", gold.name, gold.read_bytes())
+    upload(at, "lattice_preds", pred.name, pred.read_bytes())
     document = _command(["lattice", str(gold), f"{pred.name}={pred}", *command_line(x)])
     table = next(df.value for df in at.dataframe if "TEDEVAL L" in df.value.columns)
     assert len(table) == 1
