@@ -193,7 +193,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
     (T, 'sentence_ted', 'edit_script(own_gold, general, labeled=labeled)',
      'edit_script(general, own_gold, labeled=labeled)', SWAP, TEDEVAL),
     (T, 'score', 'if config.average == "sentence":', 'if config.average != "sentence":', COMPARISON, TEDEVAL),
-    (T, 'TedCounts.__add__', 'self.score_sum + other.score_sum', 'self.score_sum', DROP, TEDEVAL),
+    (T, 'TedCounts.__add__', 'TedCounts(**add_fields(self, other))', 'self', EARLY, TEDEVAL),
     # ---- conversions -------------------------------------------------------------------
     (C, 'dep_to_span_tree', 'if config.protocol == PROTOCOL_2011 or config.projectivize:',
      'if config.projectivize:', DROP, TEDEVAL),
@@ -252,7 +252,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
      'ted_mapping(x, y, pin_roots=False)', CONSTANT, LATTICE),
     (LT, 'score', 'if config.average == "sentence":',
      'if config.average != "sentence":', COMPARISON, LATTICE),
-    (LT, 'LatticeTedCounts.__add__', 'self.norm + other.norm', 'self.norm', DROP, LATTICE),
+    (LT, 'LatticeTedCounts.__add__', 'LatticeTedCounts(**add_fields(self, other))', 'self', EARLY, LATTICE),
     # ---- SEGEVAL -----------------------------------------------------------------------
     (SG, 'lcs_length', 'prev[j - 1] + 1 if x == y', 'prev[j] + 1 if x == y', OFF_BY_ONE, LATTICE),
     (SG, 'sentence_counts', 'du += size - 2 * lcs_length(gu, pu)',

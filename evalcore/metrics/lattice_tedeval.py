@@ -24,7 +24,7 @@ from typing import Literal
 from evalcore.choices import PROTOCOL_2012, Average, Protocol
 from evalcore.lattice.model import LatticeTree, TagColumn
 from evalcore.limits import DEFAULT_LIMITS, Limits, format_size
-from evalcore.metrics.base import make_signature, ratio
+from evalcore.metrics.base import add_fields, make_signature, ratio
 from evalcore.ted.general import OrderedTree, TedMapping, ted_mapping, ted_same_yield
 
 __all__ = [
@@ -184,12 +184,7 @@ class LatticeTedCounts:
     score_sum: float = 0.0
 
     def __add__(self, other: LatticeTedCounts) -> LatticeTedCounts:
-        return LatticeTedCounts(
-            self.distance + other.distance,
-            self.norm + other.norm,
-            self.sentences + other.sentences,
-            self.score_sum + other.score_sum,
-        )
+        return LatticeTedCounts(**add_fields(self, other))
 
 
 @dataclass(frozen=True, slots=True)

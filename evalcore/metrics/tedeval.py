@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from evalcore.choices import PROTOCOL_2011, Average
 from evalcore.conversion import ConversionConfig
 from evalcore.display import Reported
-from evalcore.metrics.base import Signature, ratio
+from evalcore.metrics.base import Signature, add_fields, ratio
 from evalcore.ted.spans import edit_script, intersect, script_cost, size
 from evalcore.trees import EditOp, SpanTree
 
@@ -104,12 +104,7 @@ class TedCounts:
     score_sum: float = 0.0
 
     def __add__(self, other: TedCounts) -> TedCounts:
-        return TedCounts(
-            self.delta + other.delta,
-            self.norm + other.norm,
-            self.sentences + other.sentences,
-            self.score_sum + other.score_sum,
-        )
+        return TedCounts(**add_fields(self, other))
 
 
 @dataclass(frozen=True, slots=True)
