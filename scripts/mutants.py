@@ -265,9 +265,9 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
     (SG, 'score', '1.0 - ratio(counts.d_labeled, counts.norm)',
      '1.0 - ratio(counts.d_labeled, counts.gold_segments)', OFF_BY_ONE, LATTICE),
     # ---- lattices, paths, trees over lexemes -------------------------------------------
-    (LP, 'first_path', 'a.start == state and a.end in good', 'a.start == state', DROP, LATTICE),
-    (LP, '_reaches_exit', 'if a.end in good and a.start not in good:',
-     'if a.start not in good:', DROP, LATTICE),
+    (LP, 'first_path', 'key=lambda t: t.entry', 'key=lambda t: -t.entry', OPERATOR, LATTICE),
+    ("evalcore/trees.py", 'Lattice.paths', 'for a in reversed(out_arcs.get(state, [])):',
+     'for a in out_arcs.get(state, []):', SWAP, LATTICE),
     (LP, 'token_lattices', 'min(a.start for a in arcs)', 'max(a.start for a in arcs)', OPERATOR, LATTICE),
     (LP, '_walk', 'if labeled and (a.cpos', 'if (a.cpos', DROP, LATTICE),
     (LP, 'check_path', 'states[i] = (trail[k], trail[k + 1])',

@@ -104,32 +104,13 @@ def token_lattices(lattice: Lattice) -> dict[int, TokenLattice]:
     }
 
 
-def _reaches_exit(tl: TokenLattice) -> set[int]:
-    """States of the token lattice from which its exit state can be reached."""
-    good = {tl.exit}
-    changed = True
-    while changed:
-        changed = False
-        for a in tl.arcs:
-            if a.end in good and a.start not in good:
-                good.add(a.start)
-                changed = True
-    return good
-
-
 def first_path(lattice: Lattice) -> tuple[Arc, ...]:
     """A baseline analysis: in each token, follow the first arc (file order) that can still
-    reach the token's exit state."""
+    reach the token's exit state (the token's first path, :func:`token_paths`; none in a broken
+    token with no way out)."""
     out: list[Arc] = []
     for tl in sorted(token_lattices(lattice).values(), key=lambda t: t.entry):
-        good = _reaches_exit(tl)
-        state = tl.entry
-        while state != tl.exit:
-            arc = next((a for a in tl.arcs if a.start == state and a.end in good), None)
-            if arc is None:
-                break  # a broken lattice: no way out of this token
-            out.append(arc)
-            state = arc.end
+        out.extend(next(token_paths(tl, 1), ()))
     return tuple(out)
 
 
