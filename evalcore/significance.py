@@ -83,20 +83,6 @@ class SignificanceResult:
         return self.p_value < 0.05
 
 
-def _arrays(
-    a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]]
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    import numpy as np
-
-    if len(a) != len(b):
-        raise ValueError(f"paired test needs equal sentence counts ({len(a)} vs {len(b)})")
-    xa = np.array([x for x, _ in a], dtype=np.float64)
-    na = np.array([n for _, n in a], dtype=np.float64)
-    xb = np.array([x for x, _ in b], dtype=np.float64)
-    nb = np.array([n for _, n in b], dtype=np.float64)
-    return xa, na, xb, nb
-
-
 def _ratio(x: np.ndarray, n: np.ndarray) -> np.ndarray:
     import numpy as np
 
@@ -188,25 +174,12 @@ def paired_bootstrap(
     samples: int = 10_000,
     seed: int = 12345,
 ) -> SignificanceResult:
-    """Paired bootstrap: how often a resample's difference reaches twice the observed one."""
-    import numpy as np
-
-    xa, na, xb, nb = _arrays(a, b)
-    ra = xa.sum() / na.sum() if na.sum() else 0.0
-    rb = xb.sum() / nb.sum() if nb.sum() else 0.0
-    observed = float(ra - rb)
-    sign = 1.0 if observed >= 0 else -1.0
-    rng = _generator(seed)
-    m = len(xa)
-    hits = 0
-    done = 0
-    while done < samples and m:
-        k = _chunk(samples - done, m)
-        counts = _resample_counts(rng, k, m)
-        diff = _ratio(counts @ xa, counts @ na) - _ratio(counts @ xb, counts @ nb)
-        hits += int(np.count_nonzero(sign * diff >= 2 * abs(observed)))
-        done += k
-    return SignificanceResult((hits + 1) / (samples + 1), abs(observed), samples, "bootstrap", seed)
+    """Paired bootstrap: how often a resample's difference reaches twice the observed one
+    (:func:`pairwise_significance`'s test of the one pair)."""
+    if len(a) != len(b):
+        raise ValueError(f"paired test needs equal sentence counts ({len(a)} vs {len(b)})")
+    (result,) = pairwise_significance([a, b], [(0, 1)], method="bootstrap", trials=samples, seed=seed)
+    return result
 
 
 def significance(

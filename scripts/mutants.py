@@ -306,7 +306,9 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
     (WO, '_lcs_pairs', 'elif table[g][s] == table[g + 1][s]:',
      'elif table[g][s] == table[g][s + 1]:', SWAP, LATTICE),
     # ---- significance ------------------------------------------------------------------
-    (SI, 'paired_bootstrap', '(hits + 1) / (samples + 1)', 'hits / samples', OFF_BY_ONE, SIGNIFICANCE),
+    # paired_bootstrap runs on _pairwise's bootstrap (one pair)
+    (SI, '_pairwise', '(int(h) + 1) / (trials + 1), float(abs(o))', 'int(h) / trials, float(abs(o))',
+     OFF_BY_ONE, SIGNIFICANCE),
     # approximate_randomization runs on randomization_tests (count vectors and a scorer)
     (SI, 'randomization_tests', '(int(h) + 1) / (shuffles + 1)',
      'int(h) / shuffles', OFF_BY_ONE, SIGNIFICANCE),
@@ -314,8 +316,8 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
      'diff > observed + eps', COMPARISON, SIGNIFICANCE),
     (SI, 'randomization_tests', 'rng.random((k, m)) < 0.5',
      'rng.random((k, m)) < 0.25', CONSTANT, SIGNIFICANCE),
-    (SI, 'paired_bootstrap', 'sign * diff >= 2 * abs(observed)',
-     'sign * diff >= abs(observed)', CONSTANT, SIGNIFICANCE),
+    (SI, '_pairwise', '>= 2 * np.abs(observed[lo : lo + block])',
+     '>= np.abs(observed[lo : lo + block])', CONSTANT, SIGNIFICANCE),
     (SI, 'SignificanceResult.significant', 'self.p_value < 0.05',
      'self.p_value <= 0.05', COMPARISON, SIGNIFICANCE),
     (SI, '_chunk', 'min(_CHUNK, trials_left, _CELLS // max(1, sentences))',
