@@ -25,8 +25,6 @@ class Family:
     json: str  # the writer of its ``--format json`` document
     per_sentence: str | None = None  # the result's field that, when filled, asks the JSON for sentences
     settings: type | None = None  # its settings declaration
-    inputs: type | None = None  # its inputs
-    run: Callable[..., object] | None = None  # run(inputs, settings, limits) -> result
     batch: Callable[..., tuple[tuple[str, float], ...]] | None = None  # its batch table's numbers
 
 
@@ -34,37 +32,32 @@ FAMILIES: tuple[Family, ...] = (
     Family(
         "attach", "evalcore.metrics.attachment.AttachResult", "evalcore.report.attach",
         "attach_result_table", "attach_json", per_sentence="per_sentence", settings=attach.AttachSettings,
-        inputs=attach.AttachInputs, run=attach.run, batch=attach.batch_values,
+        batch=attach.batch_values,
     ),
     Family(
         "parseval", "evalcore.metrics.parseval.ParsevalResult", "evalcore.report.parseval",
-        "parseval_table", "parseval_json", settings=parseval.ParsevalSettings,
-        inputs=parseval.BracketInputs, run=parseval.run, batch=parseval.batch_values,
+        "parseval_table", "parseval_json", settings=parseval.ParsevalSettings, batch=parseval.batch_values,
     ),
     Family(
         "freval", "evalcore.metrics.freval.FrevalResult", "evalcore.report.freval",
-        "freval_table", "freval_json", settings=freval.FrevalSettings,
-        inputs=freval.FrevalInputs, run=freval.run, batch=freval.batch_values,
+        "freval_table", "freval_json", settings=freval.FrevalSettings, batch=freval.batch_values,
     ),
     Family(
         "tedeval", "evalcore.experiment.ExperimentResult", "evalcore.report.tedeval",
         "result_table", "result_json", per_sentence="details", settings=tedeval.TedevalSettings,
-        inputs=tedeval.TedevalInputs, run=tedeval.run, batch=tedeval.batch_values,
+        batch=tedeval.batch_values,
     ),
     Family(
         "lattice", "evalcore.metrics.joint.JointResult", "evalcore.report.lattice",
-        "scenario_table", "result_document", settings=lattice.LatticeSettings, inputs=lattice.LatticeInputs,
-        run=lattice.run,
+        "scenario_table", "result_document", settings=lattice.LatticeSettings,
     ),
     Family(
         "atlas", "evalcore.families.atlas.AtlasResult", "evalcore.report.atlas",
         "atlas_table", "atlas_result_json", per_sentence="per_sentence", settings=atlas.AtlasSettings,
-        inputs=atlas.AtlasInputs, run=atlas.run,
     ),
     Family(
         "align-labels", "evalcore.families.align_labels.LabelAlignments", "evalcore.report.labels",
         "alignments_table", "alignments_document", settings=align_labels.AlignLabelsSettings,
-        inputs=align_labels.AlignInputs, run=align_labels.run,
     ),
 )  # fmt: skip
 """Every family, in the order of the command line's help."""
