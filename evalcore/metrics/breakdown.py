@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from evalcore.metrics.attachment import AttachConfig, _kept_length, judge_tokens
-from evalcore.metrics.base import add_fields, make_signature, ratio
+from evalcore.metrics.base import add_fields, make_signature, ratio, total
 from evalcore.trees import DepTree
 
 __all__ = [
@@ -98,10 +98,7 @@ class Breakdown:
         return Breakdown(self.by, _merge(self.groups, other.groups, self.by))
 
     def total(self) -> GroupCounts:
-        out = GroupCounts()
-        for _key, c in self.groups:
-            out = out + c
-        return out
+        return total((c for _key, c in self.groups), GroupCounts())
 
 
 @dataclass(frozen=True, slots=True)
