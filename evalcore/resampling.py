@@ -20,6 +20,9 @@ from evalcore.significance import (
     Interval,
     Scorer,
     SignificanceResult,
+    _ratio,
+    _ratio_scorer,
+    _rows,
     bootstrap_intervals,
     check_seed,
     randomization_tests,
@@ -124,20 +127,6 @@ class CountTable:
     names: tuple[str, ...]
     rows: np.ndarray
     scorer: Scorer
-
-
-def _rows(values: Sequence[Sequence[float]], width: int) -> np.ndarray:
-    import numpy as np
-
-    return np.array(values, dtype=np.float64).reshape(len(values), width)
-
-
-def _ratio(x: np.ndarray, n: np.ndarray, empty: float = 0.0) -> np.ndarray:
-    """``x / n`` element-wise, ``empty`` where ``n`` is 0 (as :func:`evalcore.metrics.base.ratio`)."""
-    import numpy as np
-
-    out: np.ndarray = np.divide(x, n, out=np.full(np.broadcast(x, n).shape, empty), where=n != 0)
-    return out
 
 
 # ---------------------------------------------------------------------------- attachment
@@ -301,10 +290,6 @@ def freval_table(per_sentence: Sequence[FrevalCounts], config: FrevalConfig, lim
 # ---------------------------------------------------------------------------- ratio cells
 
 RatioKind = Literal["ratio", "ted"]
-
-
-def _ratio_scorer(sums: np.ndarray) -> np.ndarray:
-    return _ratio(sums[:, 0:1], sums[:, 1:2])
 
 
 def _ted_scorer(sums: np.ndarray) -> np.ndarray:

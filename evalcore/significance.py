@@ -83,11 +83,12 @@ class SignificanceResult:
         return self.p_value < 0.05
 
 
-def _ratio(x: np.ndarray, n: np.ndarray) -> np.ndarray:
+def _ratio(x: np.ndarray, n: np.ndarray, empty: float = 0.0) -> np.ndarray:
+    """``x / n`` element-wise, ``empty`` where ``n`` is 0 (as :func:`evalcore.metrics.base.ratio`)."""
     import numpy as np
 
-    ratio: np.ndarray = np.divide(x, n, out=np.zeros_like(x), where=n != 0)
-    return ratio
+    out: np.ndarray = np.divide(x, n, out=np.full(np.broadcast(x, n).shape, empty), where=n != 0)
+    return out
 
 
 def _resample_counts(rng: np.random.Generator, k: int, m: int) -> np.ndarray:
@@ -105,10 +106,10 @@ def _ratio_scorer(sums: np.ndarray) -> np.ndarray:
     return _ratio(sums[:, 0:1], sums[:, 1:2])
 
 
-def _pair_rows(pairs: Sequence[tuple[float, float]]) -> np.ndarray:
+def _rows(values: Sequence[Sequence[float]], width: int) -> np.ndarray:
     import numpy as np
 
-    return np.array(pairs, dtype=np.float64).reshape(len(pairs), 2)
+    return np.array(values, dtype=np.float64).reshape(len(values), width)
 
 
 def approximate_randomization(
@@ -119,7 +120,7 @@ def approximate_randomization(
     seed: int = 12345,
 ) -> SignificanceResult:
     """Two-sided approximate-randomization test of ``|Σxa/Σna − Σxb/Σnb|``."""
-    (result,) = randomization_tests(_pair_rows(a), _pair_rows(b), _ratio_scorer, shuffles=shuffles, seed=seed)
+    (result,) = randomization_tests(_rows(a, 2), _rows(b, 2), _ratio_scorer, shuffles=shuffles, seed=seed)
     return result
 
 
@@ -338,9 +339,7 @@ def bootstrap_interval(
     seed: int = 12345,
 ) -> Interval:
     """Percentile interval of ``Σx/Σn`` from ``samples`` resamples of the sentences (seeded)."""
-    (interval,) = bootstrap_intervals(
-        _pair_rows(pairs), _ratio_scorer, samples=samples, level=level, seed=seed
-    )
+    (interval,) = bootstrap_intervals(_rows(pairs, 2), _ratio_scorer, samples=samples, level=level, seed=seed)
     return interval
 
 
