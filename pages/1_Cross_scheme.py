@@ -22,7 +22,7 @@ from workbench.settings_form import Field, bind, choice_names, settings_form
 from workbench.tedeval import experiment_schemes, guess_function_separators
 from workbench.tedeval_view import corpus_experiment, merged_label_table
 from workbench.text import shortened
-from workbench.uploads import upload_slot
+from workbench.uploads import refusal, upload_slot
 from workbench.widgets import choose_dataset, download_table, linked_table, md_escape, safe_stem
 
 TESTS = choice_names(TedevalSettings, "test", "approximate randomization", "paired bootstrap")
@@ -30,11 +30,7 @@ AVERAGES = choice_names(TedevalSettings, "average", "global average", "mean of s
 
 
 def _check_map(name: str, data: bytes) -> str | None:
-    try:
-        read_label_map(data, name=name)
-    except EvalcoreError as exc:
-        return str(exc)
-    return None
+    return refusal(name, lambda: read_label_map(data, name=name))
 
 
 def available_maps() -> dict[str, LabelMap]:

@@ -35,6 +35,7 @@ from evalcore.render.dot import NodeStyleName, tree_to_dot
 from evalcore.trees import Node, Tree
 from workbench.cache import app_limits, cached, digest
 from workbench.datasets import ASSETS, DatasetSpec, FileSpec
+from workbench.uploads import refusal
 
 __all__ = [
     "BUILTIN_PRM",
@@ -106,12 +107,7 @@ def sentences(f: TreeFile) -> tuple[PtbLine, ...]:
 
 def validate_trees(name: str, data: bytes) -> str | None:
     """The reader's message if the file cannot be read as bracketed trees, else ``None``."""
-    try:
-        if not sentences(TreeFile(name, data)):
-            return f"{name}: no sentence in this file"
-    except EvalcoreError as exc:
-        return str(exc)
-    return None
+    return refusal(name, lambda: sentences(TreeFile(name, data)), "sentence")
 
 
 @cached("resource", show_spinner=False, max_entries=32)
@@ -125,11 +121,7 @@ def params_of(f: TreeFile | None) -> EvalbParams:
 
 
 def validate_prm(name: str, data: bytes) -> str | None:
-    try:
-        params_of(TreeFile(name, data))
-    except EvalcoreError as exc:
-        return str(exc)
-    return None
+    return refusal(name, lambda: params_of(TreeFile(name, data)))
 
 
 @cached("resource", show_spinner=False, max_entries=128)

@@ -32,6 +32,7 @@ from evalcore.report.lattice import HEADERS, table_rows
 from evalcore.trees import Lattice
 from workbench.cache import app_limits, cached, digest
 from workbench.datasets import ASSETS, DatasetSpec, SentenceInfo
+from workbench.uploads import refusal
 
 __all__ = [
     "GOLD_SLOTS",
@@ -146,12 +147,7 @@ def _app_options() -> ReadOptions:
 
 def validate_analysis(name: str, data: bytes) -> str | None:
     """A gold or predicted file read on its own (CoNLL, brackets, one-path lattice, segmentation)."""
-    try:
-        if not read_side(InMemoryFile(name, data), options=_app_options()):
-            return f"{name}: no sentence in this file"
-    except EvalcoreError as exc:
-        return str(exc)
-    return None
+    return refusal(name, lambda: read_side(InMemoryFile(name, data), options=_app_options()), "sentence")
 
 
 def validate_lattice_file(name: str, data: bytes) -> str | None:
@@ -170,12 +166,9 @@ def validate_lattice_file(name: str, data: bytes) -> str | None:
 
 
 def validate_ambiguity(name: str, data: bytes) -> str | None:
-    try:
-        if not any(True for _ in read_lattices(data, name=name, limits=app_limits())):
-            return f"{name}: no lattice in this file"
-    except EvalcoreError as exc:
-        return str(exc)
-    return None
+    return refusal(
+        name, lambda: any(True for _ in read_lattices(data, name=name, limits=app_limits())), "lattice"
+    )
 
 
 # ---------------------------------------------------------------------------

@@ -47,6 +47,7 @@ __all__ = [
     "clear_slots",
     "current_dataset_key",
     "forget_button",
+    "refusal",
     "show_name_clashes",
     "size_problem",
     "upload_limit_mb",
@@ -145,6 +146,17 @@ def _admitted(name: str, data: bytes, replacing: int, file_id: str) -> tuple[int
     if problem is not None:
         return 0, problem
     return budget_problem(name, data, replacing=replacing, file_id=file_id)
+
+
+def refusal(name: str, read: Callable[[], object], nothing: str | None = None) -> str | None:
+    """An upload's check (``validate`` of :func:`upload_slot`): the reader's message, ``NAME: no NOTHING
+    in this file`` when ``read()`` finds nothing (``nothing`` given), else ``None``."""
+    try:
+        if not read() and nothing is not None:
+            return f"{name}: no {nothing} in this file"
+    except EvalcoreError as exc:
+        return str(exc)
+    return None
 
 
 def upload_slot(
