@@ -61,6 +61,39 @@ def test_unequal_lengths_rejected() -> None:
         approximate_randomization([(1, 2)], [(1, 2), (0, 1)])
 
 
+Pairs = list[tuple[float, float]]
+
+
+def _bootstrap_by_hand(a: Pairs, b: Pairs, trials: int, seed: int) -> float:
+    """The paired bootstrap of Koehn (2004) / Berg-Kirkpatrick et al. (2012), written out in plain
+    Python over numpy's stream of drawn sentence indices (the one thing it shares with evalcore):
+    a resample counts when its difference reaches twice the observed one, in the observed sign."""
+    import numpy as np
+
+    def ratio(pairs: Pairs) -> float:
+        n = sum(n for _, n in pairs)
+        return sum(x for x, _ in pairs) / n if n else 0.0
+
+    observed = ratio(a) - ratio(b)
+    sign = 1.0 if observed >= 0 else -1.0
+    draws = np.random.default_rng(seed).integers(0, len(a), size=(trials, len(a))).tolist()
+    hits = 0
+    for idx in draws:
+        diff = ratio([a[i] for i in idx]) - ratio([b[i] for i in idx])
+        hits += sign * diff >= 2 * abs(observed)
+    return (hits + 1) / (trials + 1)
+
+
+@pytest.mark.parametrize("seed", [0, 4, 12345])
+def test_paired_bootstrap_equals_the_test_written_by_hand(seed: int) -> None:
+    rng = random.Random(seed)
+    a = [(float(rng.randint(0, 8)), float(rng.randint(8, 12))) for _ in range(40)]
+    b = [(max(0.0, x + rng.choice([-1, 0, 0, 1])), n) for x, n in a]
+    expected = _bootstrap_by_hand(a, b, 400, seed)
+    assert 0.01 < expected < 0.99  # a difference near the threshold: most resamples decide
+    assert paired_bootstrap(a, b, samples=400, seed=seed).p_value == pytest.approx(expected, abs=1e-12)
+
+
 @pytest.mark.parametrize("method", ["ar", "bootstrap"])
 @pytest.mark.parametrize("cells", [2_000_000, 7])  # 7: one pair per block, one trial per chunk
 def test_pairwise_significance_equals_the_tests_one_by_one(
