@@ -1,7 +1,7 @@
 """The public API (docs/api.md): one function per evaluation, the same numbers as the command line,
 with keyword arguments named after the command-line options (no metric is computed here).  What an
 input may be (a path, file content, sentence objects; in-memory input is named ``gold.conllu``,
-``system.mrg``... in messages) and which errors are raised: docs/api.md, "Inputs" and "Errors".
+``system.mrg``... in messages) and which errors are raised: docs/api.md, "Inputs." and "Errors.".
 
 Start-up: this module imports no metric; each function imports what it runs.
 """

@@ -602,8 +602,8 @@ def sidebar_settings(loaded: LoadedDataset, choices: Sequence[TedParse]) -> Sett
 
 
 def chosen_label_maps() -> SchemeLabelMaps:
-    """The per-scheme label maps chosen on the cross-scheme page (kept across pages; docs/tedeval.md, "Per-
-    scheme label maps"), said in the sidebar: the inspector's scores and scripts use them too."""
+    """The per-scheme label maps chosen on the cross-scheme page (kept across pages; docs/tedeval.md,
+    "Per-scheme label maps"), said in the sidebar: the inspector's scores and scripts use them too."""
     choices = widget_value("xs_labelmaps", [])
     if not isinstance(choices, list) or not choices:
         return SchemeLabelMaps()

@@ -1,27 +1,10 @@
 """FREVAL: PARSEVAL precision and recall per fragment size (Bastings & Sima'an; docs/freval.md, "Fragments").
 
-Brackets are extracted and matched exactly as evalb does
-(:mod:`evalcore.metrics.parseval`).  A *fragment* is a connected set of
-brackets of one tree (preterminals and words are not brackets); ``Tree_s``
-are the fragments of s brackets.  Counts come from the generating-polynomial
-dynamic programme of :mod:`evalcore.fragments`, never from enumeration.
-
-Per sentence (valid sentences only, as evalb):
-
-- ``gold_s`` / ``test_s``: fragments of size s of the gold / test tree;
-- ``matched_s``: gold fragments of size s all of whose brackets are matched
-  (evalb's multiset matching) -- what the reference implementation counts,
-  so numbers are comparable with published FREVAL numbers.  With
-  ``strict=True`` every parent–child edge of the fragment must also be an
-  edge between the matched partners in the test tree (the set-intersection
-  reading of the paper, symmetric between gold and test).
-
-Over the corpus: ``LR_s = Σ matched_s / Σ gold_s``, ``LP_s = Σ matched_s /
-Σ test_s``, ``F1_s`` their harmonic mean; ``FLR = Σ_s α_s LR_s``, ``FLP =
-Σ_s α_s LP_s`` and F1 of the two (paper §3).  Default α is uniform over
-s = 1..L, L the size limit or, unlimited, the largest valid gold tree (in
-brackets); sizes with no fragments contribute 0.  With L = 1, FLR and FLP are
-evalb's recall and precision.
+Brackets are extracted and matched exactly as evalb does (:mod:`evalcore.metrics.parseval`).  A
+*fragment* is a connected set of brackets of one tree; its counts come from the generating-polynomial
+dynamic programme of :mod:`evalcore.fragments`, never from enumeration.  What a matched fragment is
+(and ``strict=True``'s edge check), LR_s, LP_s, F1_s and FLR, FLP, F1 (paper §3) over valid sentences:
+docs/freval.md, "Scores per size" and "FLR, FLP and F1".
 """
 
 from __future__ import annotations

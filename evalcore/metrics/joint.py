@@ -1,24 +1,12 @@
 """Joint segmentation + parsing evaluation: the scenario table of ACL 2012 (Tables 1–2; docs/lattice.md,
 "Scenarios").
 
-For one predicted file against gold: SEGEVAL (U/L) and token segmentation
-accuracy, lattice TedEval (U/L), and the classic metric where it applies
-(docs/lattice.md, "The classic metric"; on *raw* CoNLL-U input
-:func:`with_aligned_attachment`), in the scenario detected from the data
-(docs/lattice.md, "Scenarios"; it may be stated by the user).
-
-Counts then score: every sentence contributes :class:`SegCounts`,
-:class:`LatticeTedCounts` and the classic counts; corpus scores come from
-their sums.  Sentences whose analysis is not a tree are left out of TedEval
-and the classic metric (counted in ``skipped``) but still count for SEGEVAL.
-
-:func:`evaluate_stream` scores sentence pairs as they are read (a
-:class:`~evalcore.lattice.model.PairSource`, e.g.
-:class:`~evalcore.lattice.reading.PairStream`), keeping the sums (and the
-sentences only if asked): the ``lattice`` command's memory is one sentence
-pair.  :func:`evaluate` scores a collected
-:class:`~evalcore.lattice.model.Pairing` the same way.  Both take values of
-:mod:`evalcore.lattice.model`; reading files is :mod:`evalcore.lattice.reading`.
+For one predicted file against gold: SEGEVAL (U/L) and token segmentation accuracy, lattice TedEval
+(U/L), and the classic metric where it applies (docs/lattice.md, "The classic metric"; on *raw*
+CoNLL-U input :func:`with_aligned_attachment`), in the scenario detected from the data (or stated).
+Counts then score; a sentence whose analysis is not a tree is left out of TedEval and the classic
+metric (``skipped``) but counts for SEGEVAL.  :func:`evaluate_stream` keeps one sentence pair in
+memory; :func:`evaluate` scores a collected :class:`~evalcore.lattice.model.Pairing` the same way.
 """
 
 from __future__ import annotations
@@ -126,8 +114,8 @@ class SentenceJoint:
     ted_unlabeled: SentenceLatticeTed | None
     ted_labeled: SentenceLatticeTed | None
     skipped: str | None  # why TedEval was not computed
-    # a side's analysis is not a tree (skipped and counted, docs/decisions.md, "Sentences that are not trees:
-    # skipped and counted")
+    # a side's analysis is not a tree (skipped and counted: docs/decisions.md,
+    # "Sentences that are not trees: skipped and counted")
     invalid: bool
     where: str  # FILE:LINE of the sentence (of the offending token when invalid)
     check: SentenceCheck | None

@@ -1,52 +1,14 @@
 """PARSEVAL exactly as evalb computes it (docs/freval.md, "PARSEVAL as evalb computes it"; evalb README
 §4–§7).
 
-Bracket extraction follows ``evalb.c`` step by step, driven by an evalb
-parameter file (:mod:`evalcore.formats.prm`):
-
-1. *Reading* (evalb's ``read_line``, :func:`evalcore.formats.evalb.read_evalb`):
-   a node whose only child is a word is a preterminal (tag + word); words
-   count for the sentence length unless their tag is a
-   ``DELETE_LABEL_FOR_LENGTH``; a preterminal whose tag is a
-   ``DELETE_LABEL`` is removed *with its word*.  Every other node is a
-   bracket over the words (kept so far) that it dominates.
-2. *Quote repair* (evalb 2006, ``fix_quote``): when the word counts differ and
-   a ``QUOTE_LABEL`` terminal with word ``'``, ``"`` or ``/`` was deleted on
-   one side but kept under another tag on the other, it is re-inserted.
-3. *Status*: no test words → **skip**; different word counts → **error**
-   ("Length unmatch"); a word differing (``EQ_WORD`` aside) → **error**
-   ("Words unmatch"); a line that cannot be read → **error**.  A line that
-   ends with brackets open is an **error** that evalb still scores (its
-   sentence line shows the numbers; the totals leave it out): those brackets
-   end at -1, so they match only a bracket left open on the other side and
-   cross nothing.
-4. *Massage*: a bracket that dominates no (kept) word is removed -- this is
-   how empty nodes (``-NONE-``) and their ancestors disappear recursively; the
-   label is cut at the first ``-`` or ``=`` (function tags, indices); a bracket
-   whose label is a ``DELETE_LABEL`` (or ``EQ_LABEL``-equal to one) is removed
-   and its children kept.  ``ROOT`` is a label like any other: it is removed
-   when the parameter file says so (``DELETE_LABEL ROOT``), as in evalb;
-   ``delete_root`` removes ``ROOT`` and ``TOP`` whatever the file says (the
-   FREVAL paper's footnote 8).  The unlabeled outer bracket of ``( (S ...) )``
-   is a bracket with the empty label and counts, as in evalb and the FREVAL
-   tool (docs/freval.md, "FREVAL"); ``drop_unlabeled_root`` removes it (opt-in).
-5. *Matching*: multiset, greedy in evalb's order: each gold bracket takes
-   the first unused test bracket with the same span and (if ``LABELED``) an
-   ``EQ_LABEL``-equal label.  Crossing brackets are test brackets that cross
-   at least one gold bracket; tagging accuracy compares tags position by
-   position; a complete match has gold = test = matched brackets.
-
-The brackets that remain keep their tree structure (each one's parent is
-its nearest remaining ancestor), which FREVAL needs (:mod:`evalcore.metrics.freval`).
-
-Where we differ from evalb (all documented in ``docs/freval.md``): no fixed
-limits (evalb: 200 words, 200 brackets, 5,000 characters a line); a line
-evalb cannot read makes it loop or abort (a word that ``)`` does not close at
-once, text outside brackets; more ``)`` than ``(`` makes it read outside its
-stack), here it is one error sentence;
-differing sentence counts are a :class:`MismatchError` instead of a
-truncated report; ``MAX_ERROR`` counts evalb's error messages, as evalb does (a sentence can
-have two: an unbalanced line of another length).
+Bracket extraction follows ``evalb.c`` step by step, driven by an evalb parameter file
+(:mod:`evalcore.formats.prm`): reading (evalb's ``read_line``, :func:`evalcore.formats.evalb.read_evalb`),
+quote repair (``fix_quote``), the sentence's status, the massage of brackets and the greedy multiset
+matching, as docs/freval.md, "How brackets are extracted (evalb's steps)" lists them.  The brackets
+that remain keep their tree structure (each one's parent is its nearest remaining ancestor), which
+FREVAL needs (:mod:`evalcore.metrics.freval`).  Where we differ from evalb (no fixed limits, a line
+evalb cannot read, differing sentence counts, ``MAX_ERROR``): docs/freval.md, "Decisions (where evalb
+is silent or where we differ)" and "Inputs evalb's sample does not have".
 """
 
 from __future__ import annotations

@@ -1,23 +1,10 @@
 """SEGEVAL and token-level segmentation accuracy (ACL 2012 §4; docs/lattice.md, "SEGEVAL and token accuracy").
 
-SEGEVAL is TedEval with strings instead of trees, token by token: for each
-alignment block (a space-delimited token, or the smallest group of gold and
-predicted tokens with the same characters when tokenization differs),
-
-    d = |p| + |g| − 2·LCS(p, g)
-
-over its predicted and gold segment sequences -- (segment, tag) pairs for the
-labeled score, segments for the unlabeled one -- and
-
-    SEGEVAL = 1 − Σd / Σ(|p| + |g|)          (global average over the corpus)
-
-Token accuracy: the share of gold tokens whose segment sequence is exactly
-right (unlabeled), and whose segments and tags are right (labeled).  A gold
-token in a block with more than one token on either side (a tokenization
-error) is never right.  Inputs without token ids have no token accuracy.
-A side without tags (a yap ``.segmentation`` file read on its own) has no
-labeled scores: SEGEVAL L and token accuracy L are ``None`` (N/A), never a
-comparison of tags with nothing.
+SEGEVAL is TedEval with strings instead of trees, token by token: for each alignment block (a
+space-delimited token, or the smallest group of gold and predicted tokens with the same characters),
+``d = |p| + |g| − 2·LCS(p, g)`` over its predicted and gold segment sequences, and
+``SEGEVAL = 1 − Σd / Σ(|p| + |g|)``.  Token accuracy, tokenization errors and sides without tags
+(N/A, ``None``): the docs.
 """
 
 from __future__ import annotations

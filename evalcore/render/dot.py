@@ -5,18 +5,10 @@ Graphviz *HTML-like* label ``<...>``, XML-escaped after control and bidi charact
 visible; node names are generated (``n0``, ``s3``, ``w5``), never taken from the data.  The output
 is accepted by ``dot`` (tested with the real binary).
 
-Writers:
-
-* :func:`tree_to_dot` -- an ordered labeled :class:`~evalcore.trees.Tree` or
-  :class:`~evalcore.trees.MFTree` (label sets shown sorted, ``∅`` for the
-  empty set), terminals on the bottom rank in word order, ``ordering=out``;
-  an optional per-node style map highlights edit operations
-  (:data:`NODE_STYLES`: deleted, inserted, relabeled, discounted, counted).
-* :func:`lattice_to_dot` -- a :class:`~evalcore.trees.Lattice`, right to left
-  (``rankdir=RL``: the first state on the right, as Hebrew is read), arcs
-  labeled ``segment/tag``, with a gold and a predicted path highlighted.
-* :func:`dep_to_dot` -- the same dependency drawing as the SVG writer
-  (a :class:`~evalcore.render.layout.DepLayout`), for users who want DOT.
+Writers: :func:`tree_to_dot` (an ordered :class:`~evalcore.trees.Tree` or
+:class:`~evalcore.trees.MFTree`, label sets sorted, ``∅`` for the empty set, ``ordering=out``),
+:func:`lattice_to_dot` (right to left, ``rankdir=RL``, as Hebrew is read) and :func:`dep_to_dot` (the
+SVG writer's :class:`~evalcore.render.layout.DepLayout`, for users who want DOT).
 """
 
 from __future__ import annotations

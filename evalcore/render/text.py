@@ -10,11 +10,8 @@ hostile string becomes:
   break a DOT statement and a right-to-left override cannot reorder the
   drawing.  Everything else, ``<``, ``&``, quotes, braces and backslashes
   included, is kept, to be escaped by the writer's own rule below.
-* :func:`xml_escape` escapes for SVG text and attribute values (``&``, ``<``,
-  ``>``, both quotes).
-* :func:`dot_html` escapes for Graphviz HTML-like labels (the same XML
-  entities, and backslashes doubled: Graphviz still expands ``\\N`` there).
-* :func:`dot_quoted` escapes for a double-quoted DOT string (``\\`` and ``"``).
+* :func:`xml_escape` (SVG), :func:`dot_html` (Graphviz HTML-like labels) and :func:`dot_quoted` (a
+  double-quoted DOT string) then escape for their target.
 
 Width estimates use the advance widths of DejaVu Sans (the font the SVG asks
 for first; Verdana has nearly the same metrics): exact for ASCII, and on the
