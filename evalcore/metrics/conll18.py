@@ -119,6 +119,9 @@ class Conll18Counts:
 _FIELDS = tuple(f.name for f in fields(Conll18Counts))
 _IDX = {name: i for i, name in enumerate(_FIELDS)}
 _WORDS_ALIGNED, _CONTENT_ALIGNED, _UPOS = _IDX["words_aligned"], _IDX["content_aligned"], _IDX["upos"]
+_WORDS_SYSTEM, _CONTENT_SYSTEM, _TOKENS_SYSTEM = (
+    _IDX[f] for f in ("words_system", "content_system", "tokens_system")
+)
 # the hot loop indexes the correct counts from _UPOS, in the field order above:
 # upos xpos ufeats alltags lemmas uas las clas mlas blex
 
@@ -244,6 +247,31 @@ class _NotAligned:
 _NOT_ALIGNED = _NotAligned()
 
 
+# the normal forms of FEATS and DEPREL values, remembered (a treebank repeats few of them);
+# only short values, and at most _REMEMBERED of each, so that no input makes them grow
+_FEATS: dict[str, str] = {"_": ""}
+_RELATIONS: dict[str, tuple[str, bool, bool]] = {}
+_REMEMBERED = 10_000
+
+
+def _universal(feats: str) -> str:
+    """FEATS as UFeats compares them: the universal features only, sorted (``""`` for ``_``)."""
+    kept = "|".join(sorted(f for f in feats.split("|") if f.split("=", 1)[0] in UNIVERSAL_FEATURES))
+    if len(feats) <= 200 and len(_FEATS) < _REMEMBERED:
+        _FEATS[feats] = kept
+    return kept
+
+
+def _relation(full: str) -> tuple[str, bool, bool]:
+    """The universal relation of a DEPREL, and whether it is a content and a functional one
+    (both are always told by the universal relation)."""
+    deprel = full.split(":")[0]
+    out = deprel, deprel in CONTENT_DEPRELS, deprel in FUNCTIONAL_DEPRELS
+    if len(full) <= 200 and len(_RELATIONS) < _REMEMBERED:
+        _RELATIONS[full] = out
+    return out
+
+
 class _Word:
     """One word (a syntactic word; inside a multiword token, ``start``/``end`` are the token's)."""
 
@@ -277,18 +305,12 @@ class _Word:
         self.lemma = cols[2]
         self.upos = cols[3]
         self.xpos = cols[4]
-        feats = cols[5]
-        if feats == "_":
-            self.feats = ""
-        else:
-            self.feats = "|".join(
-                sorted(f for f in feats.split("|") if f.split("=", 1)[0] in UNIVERSAL_FEATURES)
-            )
+        feats = _FEATS.get(cols[5])
+        self.feats = _universal(cols[5]) if feats is None else feats
         self.head = cols[6]
-        deprel = cols[7].split(":")[0]  # content / functional: always on the universal relation
-        self.deprel = deprel if base else cols[7]  # what LAS (and MLAS's children) compare
-        self.content = deprel in CONTENT_DEPRELS
-        self.functional = deprel in FUNCTIONAL_DEPRELS
+        full = cols[7]
+        deprel, self.content, self.functional = _RELATIONS.get(full) or _relation(full)
+        self.deprel = deprel if base else full  # what LAS (and MLAS's children) compare
         self.parent: _Word | None = None
         self.fchildren: list[_Word] = []
         self.aligned: _Word | _NotAligned = _NOT_ALIGNED
@@ -464,6 +486,10 @@ class _Side:
         return self.base + len(self.words)
 
 
+_TRIM = 4096
+"""Words a window keeps behind both pointers before it forgets them."""
+
+
 class _Aligner:
     def __init__(
         self,
@@ -503,10 +529,7 @@ class _Aligner:
                 self._drain(self.g)  # the scorer reads the gold file first: its error wins
             raise exc from None
         is_gold = side is self.g
-        if not is_gold:
-            last = len(side) + len(sent.words) - 1
-            for w in sent.words:
-                w.last = last
+        last = len(side) + len(sent.words) - 1
         side.words.extend(sent.words)
         side.chars = sent.end
         if sent.tokens:
@@ -526,22 +549,25 @@ class _Aligner:
             u[_IDX["content_gold"]] += sum(1 for w in sent.words if w.content)
             u[_IDX["tokens_gold"]] += len(sent.tokens)
             u[_IDX["sentences_gold"]] += 1
-            for w in sent.words:
-                w.unit = unit
+            if unit:  # 0 already
+                for w in sent.words:
+                    w.unit = unit
             self.g.sents.append((sent.start, sent.end, unit))
             self.g.tokens.extend((a, b, unit) for a, b, _line in sent.tokens)
         else:
             while self.g.chars < sent.end and self._read(self.g):
                 pass
+            per, units = self.per_sentence, self.units
             for w in sent.words:
-                w.unit = self._unit(w.start)
-                u = self.units[w.unit]
-                u[_IDX["words_system"]] += 1
-                if w.content:
-                    u[_IDX["content_system"]] += 1
+                w.last = last
+                if per:
+                    w.unit = self._unit(w.start)
+                u = units[w.unit]
+                u[_WORDS_SYSTEM] += 1
+                u[_CONTENT_SYSTEM] += w.content
             for a, b, _line in sent.tokens:
-                unit = self._unit(a)
-                self.units[unit][_IDX["tokens_system"]] += 1
+                unit = self._unit(a) if per else 0
+                units[unit][_TOKENS_SYSTEM] += 1
                 self.s.tokens.append((a, b, unit))
             unit = self._unit(sent.start)
             self.units[unit][_IDX["sentences_system"]] += 1
@@ -647,10 +673,13 @@ class _Aligner:
 
     def run(self) -> Conll18Result:
         gi = si = 0
-        gword, sword = self.gword, self.sword
+        gside, sside, pending = self.g, self.s, self.pending
+        gwords, swords = gside.words, sside.words  # the windows (trimmed in place)
         while self.mismatch is None:
-            g = gword(gi)
-            s = sword(si)
+            k = gi - gside.base  # the word at gi, read if not yet in the window
+            g = gwords[k] if k < len(gwords) else self.gword(gi)
+            k = si - sside.base
+            s = swords[k] if k < len(swords) else self.sword(si)
             if g is None or s is None:
                 break
             if g.multi or s.multi:
@@ -658,15 +687,18 @@ class _Aligner:
                 if si > ss and gi > gs:
                     self._lcs_align(gs, ss, gi, si)
             elif g.start == s.start and g.end == s.end:
-                self._align(g, s)
+                s.aligned = g  # self._align(g, s)
+                pending.append((g, s))
                 gi += 1
                 si += 1
             elif g.start <= s.start:
                 gi += 1
             else:
                 si += 1
-            self._flush(si)
-            self._trim(gi, si)
+            if pending and pending[0][1].last < si:
+                self._flush(si)
+            if gi - gside.base > _TRIM or si - sside.base > _TRIM:
+                self._trim(gi, si)
         # the rest of both files: read for their errors and the character check
         while self.mismatch is None and self._read(self.g):
             pass
@@ -761,7 +793,7 @@ class _Aligner:
         """Forget words both pointers have passed (pending pairs keep their own references)."""
         for side, i in ((self.g, gi), (self.s, si)):
             drop = i - side.base
-            if drop > 4096:
+            if drop > _TRIM:
                 del side.words[:drop]
                 side.base = i
 
