@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, fields
-from typing import Literal
+from functools import partial
+from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
 
 from evalcore.errors import EvalcoreError, LimitError, MismatchError, TreeStructureError
 from evalcore.formats._io import InputSource, iter_lines, shown, source_name
@@ -36,6 +37,8 @@ __all__ = [
     "Measure",
     "MetricScore",
     "evaluate_conll18",
+    "lcs_pairs",
+    "multiword_span",
     "ratio_pairs",
     "score",
     "signature",
@@ -463,6 +466,90 @@ def _sentences(source: InputSource, fname: str, limits: Limits, base: bool) -> I
         raise refused("The CoNLL-U file does not end with empty line", fname, last, sent_id)
 
 
+# --------------------------------------------------------------------------- the scorer's word alignment
+# (also the "Words" metric's, evalcore.metrics.words)
+
+
+if TYPE_CHECKING:  # a type only (no class made at import)
+
+    class _Spanned(Protocol):
+        """A word as a multiword span sees it: its token's characters, whether the token is multiword,
+        and its lower-cased FORM."""
+
+        start: int
+        end: int
+        multi: bool
+        form: str
+
+    _W = TypeVar("_W", bound=_Spanned)
+
+
+def _beyond_end(w: _Spanned | None, end: int) -> bool:
+    if w is None:
+        return True
+    if w.multi:
+        return w.start >= end
+    return w.end > end
+
+
+def multiword_span(
+    gword: Callable[[int], _Spanned | None], sword: Callable[[int], _Spanned | None], gi: int, si: int
+) -> tuple[int, int, int, int]:
+    """The scorer's ``find_multiword_span`` from gold word ``gi`` and system word ``si`` (one of
+    them in a multiword token): ``(gs, ss, gi, si)``, its words ``gs:gi`` and ``ss:si``.
+    ``gword(i)`` and ``sword(i)`` give word ``i`` of each file, ``None`` past its end."""
+    g, s = gword(gi), sword(si)
+    assert g is not None and s is not None
+    if g.multi:
+        end = g.end
+        if not s.multi and s.start < g.start:
+            si += 1
+    else:
+        end = s.end
+        if not g.multi and g.start < s.start:
+            gi += 1
+    gs, ss = gi, si
+    while True:
+        g, s = gword(gi), sword(si)
+        if _beyond_end(g, end) and _beyond_end(s, end):
+            break
+        if g is not None and (s is None or g.start <= s.start):
+            if g.multi and g.end > end:
+                end = g.end
+            gi += 1
+        else:
+            assert s is not None
+            if s.multi and s.end > end:
+                end = s.end
+            si += 1
+    return gs, ss, gi, si
+
+
+def lcs_pairs(gold: Sequence[_W], system: Sequence[_W]) -> list[tuple[_W, _W]]:
+    """The pairs of words the scorer aligns in a multiword span, by their lower-cased
+    FORMs: an equal FORM is taken at once, else the walk follows the LCS table."""
+    ng, ns = len(gold), len(system)
+    lcs = [[0] * (ns + 1) for _ in range(ng + 1)]
+    for a in reversed(range(ng)):
+        row, below = lcs[a], lcs[a + 1]
+        fa = gold[a].form
+        for b in reversed(range(ns)):
+            v = 1 + below[b + 1] if fa == system[b].form else 0
+            row[b] = max(v, below[b], row[b + 1])
+    pairs = []
+    a = b = 0
+    while a < ng and b < ns:
+        if gold[a].form == system[b].form:
+            pairs.append((gold[a], system[b]))
+            a += 1
+            b += 1
+        elif lcs[a][b] == lcs[a + 1][b]:
+            a += 1
+        else:
+            b += 1
+    return pairs
+
+
 # --------------------------------------------------------------------------- streaming alignment
 
 
@@ -657,12 +744,6 @@ class _Aligner:
             sentence=sent_id,
         )
 
-    def gword(self, i: int) -> _Word | None:
-        return self._word(self.g, i)
-
-    def sword(self, i: int) -> _Word | None:
-        return self._word(self.s, i)
-
     def _word(self, side: _Side, i: int) -> _Word | None:
         while i >= len(side):
             if not self._read(side):
@@ -675,19 +756,20 @@ class _Aligner:
         gi = si = 0
         gside, sside, pending = self.g, self.s, self.pending
         gwords, swords = gside.words, sside.words  # the windows (trimmed in place)
+        gword, sword = partial(self._word, gside), partial(self._word, sside)  # word i, read if need be
         while self.mismatch is None:
             k = gi - gside.base  # the word at gi, read if not yet in the window
-            g = gwords[k] if k < len(gwords) else self.gword(gi)
+            g = gwords[k] if k < len(gwords) else gword(gi)
             k = si - sside.base
-            s = swords[k] if k < len(swords) else self.sword(si)
+            s = swords[k] if k < len(swords) else sword(si)
             if g is None or s is None:
                 break
             if g.multi or s.multi:
-                gs, ss, gi, si = self._multiword_span(gi, si)
+                gs, ss, gi, si = multiword_span(gword, sword, gi, si)
                 if si > ss and gi > gs:
                     self._lcs_align(gs, ss, gi, si)
             elif g.start == s.start and g.end == s.end:
-                s.aligned = g  # self._align(g, s)
+                s.aligned = g
                 pending.append((g, s))
                 gi += 1
                 si += 1
@@ -722,40 +804,6 @@ class _Aligner:
             counts, score(counts), signature(self.deprel_base), tuple(units[1:]) if self.per_sentence else ()
         )
 
-    def _beyond_end(self, w: _Word | None, end: int) -> bool:
-        if w is None:
-            return True
-        if w.multi:
-            return w.start >= end
-        return w.end > end
-
-    def _multiword_span(self, gi: int, si: int) -> tuple[int, int, int, int]:
-        g, s = self.gword(gi), self.sword(si)
-        assert g is not None and s is not None
-        if g.multi:
-            end = g.end
-            if not s.multi and s.start < g.start:
-                si += 1
-        else:
-            end = s.end
-            if not g.multi and g.start < s.start:
-                gi += 1
-        gs, ss = gi, si
-        while True:
-            g, s = self.gword(gi), self.sword(si)
-            if self._beyond_end(g, end) and self._beyond_end(s, end):
-                break
-            if g is not None and (s is None or g.start <= s.start):
-                if g.multi and g.end > end:
-                    end = g.end
-                gi += 1
-            else:
-                assert s is not None
-                if s.multi and s.end > end:
-                    end = s.end
-                si += 1
-        return gs, ss, gi, si
-
     def _lcs_align(self, gs: int, ss: int, gi: int, si: int) -> None:
         gw = [self.g.words[i - self.g.base] for i in range(gs, gi)]
         sw = [self.s.words[i - self.s.base] for i in range(ss, si)]
@@ -767,27 +815,10 @@ class _Aligner:
                 file=self.s.fname,
                 line=sw[0].line,
             )
-        lcs = [[0] * (ns + 1) for _ in range(ng + 1)]
-        for a in reversed(range(ng)):
-            row, below = lcs[a], lcs[a + 1]
-            fa = gw[a].form
-            for b in reversed(range(ns)):
-                v = 1 + below[b + 1] if fa == sw[b].form else 0
-                row[b] = max(v, below[b], row[b + 1])
-        a = b = 0
-        while a < ng and b < ns:
-            if gw[a].form == sw[b].form:
-                self._align(gw[a], sw[b])
-                a += 1
-                b += 1
-            elif lcs[a][b] == lcs[a + 1][b]:
-                a += 1
-            else:
-                b += 1
-
-    def _align(self, g: _Word, s: _Word) -> None:
-        s.aligned = g
-        self.pending.append((g, s))
+        pairs = lcs_pairs(gw, sw)
+        for g, s in pairs:
+            s.aligned = g
+        self.pending.extend(pairs)
 
     def _trim(self, gi: int, si: int) -> None:
         """Forget words both pointers have passed (pending pairs keep their own references)."""
