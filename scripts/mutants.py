@@ -297,14 +297,13 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
      'else:\n            self.skipped += 1', DROP, LATTICE),
     # ---- raw text: character alignment, CoNLL 2018 "Words" -----------------------------
     (TA, 'stream_alignment', 'if (g.start, g.end) == (p.start, p.end):', 'if g.end == p.end:', DROP, LATTICE),
-    (WO, '_beyond', 'return words[i].end > span_end', 'return words[i].end >= span_end', COMPARISON, LATTICE),
+    (C18, '_beyond_end', 'return w.end > end', 'return w.end >= end', COMPARISON, LATTICE),
     (TA, 'align_tokens', 'Block(key, gi - g0, pi - p0)', 'Block(key, pi - p0, gi - g0)', SIDE, LATTICE),
     (WO, 'WordsCounts.f1', 'ratio(2 * self.correct, self.gold + self.system)',
      'ratio(self.correct, self.gold + self.system)', CONSTANT, LATTICE),
-    (WO, 'words_counts', 'if (gw[gi].start, gw[gi].end) == (sw[si].start, sw[si].end):',
-     'if gw[gi].start == sw[si].start:', DROP, LATTICE),
-    (WO, '_lcs_pairs', 'elif table[g][s] == table[g + 1][s]:',
-     'elif table[g][s] == table[g][s + 1]:', SWAP, LATTICE),
+    (WO, 'words_counts', 'elif g.start == s.start and g.end == s.end:', 'elif g.start == s.start:', DROP,
+     LATTICE),
+    (C18, 'lcs_pairs', 'elif lcs[a][b] == lcs[a + 1][b]:', 'elif lcs[a][b] == lcs[a][b + 1]:', SWAP, LATTICE),
     # ---- significance ------------------------------------------------------------------
     # paired_bootstrap runs on _pairwise's bootstrap (one pair)
     (SI, '_pairwise', '(int(h) + 1) / (trials + 1), float(abs(o))', 'int(h) / trials, float(abs(o))',
@@ -405,10 +404,10 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
     (C18, '_Aligner._flush', 'u[_UPOS + 3] += upos and xpos and feats', 'u[_UPOS + 3] += upos and xpos',
      DROP, CONLL18_PINS),
     (C18, '_Word.__init__', 'self.form = cols[1].lower()', 'self.form = cols[1]', DROP, CONLL18_PINS),
-    (C18, '_Aligner._multiword_span', 'if g is not None and (s is None or g.start <= s.start):',
+    (C18, 'multiword_span', 'if g is not None and (s is None or g.start <= s.start):',
      'if g is not None and (s is None or g.start < s.start):', COMPARISON, CONLL18_PINS),
     (C18, '_Aligner.run', 'elif g.start <= s.start:', 'elif g.start < s.start:', COMPARISON, CONLL18_PINS),
-    (C18, '_Aligner._lcs_align', 'elif lcs[a][b] == lcs[a + 1][b]:',
+    (C18, 'lcs_pairs', 'elif lcs[a][b] == lcs[a + 1][b]:',
      'elif lcs[a][b] == lcs[a + 1][b] and lcs[a][b] != lcs[a][b + 1]:', COMPARISON, CONLL18_PINS),
     (C18, 'ratio_pairs', 'out.append((2 * c, g + s))', 'out.append((c, g + s))', CONSTANT, CONLL18_PINS),
     (RS, '_conll18_scorer', '_ratio(2 * sums[:, c], sums[:, g] + sums[:, s])',
@@ -724,6 +723,10 @@ _RAW += [
     (P, '_crossing_few', '                break\n', '', DELETE, (*EVALB_READER, *EVALB)),
     (P, '_pair_counter', 'for a, b in ((x, y), (y, x)) if a != b', 'for a, b in ((x, y),) if a != b', DROP,
      ("tests/test_parseval_long_crossing.py", *EVALB_READER)),
+    # ---- conll18: the remembered FEATS and DEPREL normal forms stay bounded -----------------------
+    (C18, '_universal', 'if len(feats) <= 200 and len(_FEATS) < _REMEMBERED:', 'if True:', DROP,
+     CONLL18_PINS),
+    (C18, '_relation', 'deprel = full.split(":")[0]', 'deprel = full', DROP, CONLL18_PINS),
 ]
 # fmt: on
 

@@ -258,6 +258,25 @@ def test_features_and_subtypes_as_the_scorer_compares_them() -> None:
     assert c["MLAS"] == (1, 2, 2, 2)  # b has UPOS X vs Y
 
 
+def test_remembered_features_and_relations_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """FEATS and DEPREL normal forms are remembered up to a bound, and read alike past it."""
+    from evalcore.metrics import conll18
+
+    monkeypatch.setattr(conll18, "_FEATS", {"_": ""})
+    monkeypatch.setattr(conll18, "_RELATIONS", {})
+    monkeypatch.setattr(conll18, "_REMEMBERED", 3)
+
+    def text(feats: str, rel: str) -> str:
+        lines = (
+            f"{i + 1}\tw{i}\tw\tX\t_\t{feats.format(i)}\t{min(i, 1)}\t{rel.format(i)}\t_\t_" for i in range(8)
+        )
+        return "\n".join(lines).replace("nmod:a0", "root").replace("nmod:b0", "root") + "\n\n"
+
+    c = counts_of(text("Case=C{0}|Foo=F{0}", "nmod:a{0}"), text("Foo=G{0}|Case=C{0}", "nmod:b{0}"))
+    assert c["UFeats"] == c["LAS"] == (8, 8, 8, 8)
+    assert len(conll18._FEATS) <= 3 and len(conll18._RELATIONS) <= 3
+
+
 # (gold, system, aligned words): the scorer's own TestAlignment cases (tests/scorer_cases.py)
 @pytest.mark.parametrize(("gold", "system", "aligned"), SCORER_CASES)
 def test_scorer_alignment_cases(gold: list[str], system: list[str], aligned: int) -> None:

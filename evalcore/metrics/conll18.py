@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, fields
-from typing import Literal
+from functools import partial
+from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
 
 from evalcore.errors import EvalcoreError, LimitError, MismatchError, TreeStructureError
 from evalcore.formats._io import InputSource, iter_lines, shown, source_name
@@ -36,6 +37,8 @@ __all__ = [
     "Measure",
     "MetricScore",
     "evaluate_conll18",
+    "lcs_pairs",
+    "multiword_span",
     "ratio_pairs",
     "score",
     "signature",
@@ -119,6 +122,9 @@ class Conll18Counts:
 _FIELDS = tuple(f.name for f in fields(Conll18Counts))
 _IDX = {name: i for i, name in enumerate(_FIELDS)}
 _WORDS_ALIGNED, _CONTENT_ALIGNED, _UPOS = _IDX["words_aligned"], _IDX["content_aligned"], _IDX["upos"]
+_WORDS_SYSTEM, _CONTENT_SYSTEM, _TOKENS_SYSTEM = (
+    _IDX[f] for f in ("words_system", "content_system", "tokens_system")
+)
 # the hot loop indexes the correct counts from _UPOS, in the field order above:
 # upos xpos ufeats alltags lemmas uas las clas mlas blex
 
@@ -244,6 +250,31 @@ class _NotAligned:
 _NOT_ALIGNED = _NotAligned()
 
 
+# the normal forms of FEATS and DEPREL values, remembered (a treebank repeats few of them);
+# only short values, and at most _REMEMBERED of each, so that no input makes them grow
+_FEATS: dict[str, str] = {"_": ""}
+_RELATIONS: dict[str, tuple[str, bool, bool]] = {}
+_REMEMBERED = 10_000
+
+
+def _universal(feats: str) -> str:
+    """FEATS as UFeats compares them: the universal features only, sorted (``""`` for ``_``)."""
+    kept = "|".join(sorted(f for f in feats.split("|") if f.split("=", 1)[0] in UNIVERSAL_FEATURES))
+    if len(feats) <= 200 and len(_FEATS) < _REMEMBERED:
+        _FEATS[feats] = kept
+    return kept
+
+
+def _relation(full: str) -> tuple[str, bool, bool]:
+    """The universal relation of a DEPREL, and whether it is a content and a functional one
+    (both are always told by the universal relation)."""
+    deprel = full.split(":")[0]
+    out = deprel, deprel in CONTENT_DEPRELS, deprel in FUNCTIONAL_DEPRELS
+    if len(full) <= 200 and len(_RELATIONS) < _REMEMBERED:
+        _RELATIONS[full] = out
+    return out
+
+
 class _Word:
     """One word (a syntactic word; inside a multiword token, ``start``/``end`` are the token's)."""
 
@@ -277,18 +308,12 @@ class _Word:
         self.lemma = cols[2]
         self.upos = cols[3]
         self.xpos = cols[4]
-        feats = cols[5]
-        if feats == "_":
-            self.feats = ""
-        else:
-            self.feats = "|".join(
-                sorted(f for f in feats.split("|") if f.split("=", 1)[0] in UNIVERSAL_FEATURES)
-            )
+        feats = _FEATS.get(cols[5])
+        self.feats = _universal(cols[5]) if feats is None else feats
         self.head = cols[6]
-        deprel = cols[7].split(":")[0]  # content / functional: always on the universal relation
-        self.deprel = deprel if base else cols[7]  # what LAS (and MLAS's children) compare
-        self.content = deprel in CONTENT_DEPRELS
-        self.functional = deprel in FUNCTIONAL_DEPRELS
+        full = cols[7]
+        deprel, self.content, self.functional = _RELATIONS.get(full) or _relation(full)
+        self.deprel = deprel if base else full  # what LAS (and MLAS's children) compare
         self.parent: _Word | None = None
         self.fchildren: list[_Word] = []
         self.aligned: _Word | _NotAligned = _NOT_ALIGNED
@@ -441,6 +466,90 @@ def _sentences(source: InputSource, fname: str, limits: Limits, base: bool) -> I
         raise refused("The CoNLL-U file does not end with empty line", fname, last, sent_id)
 
 
+# --------------------------------------------------------------------------- the scorer's word alignment
+# (also the "Words" metric's, evalcore.metrics.words)
+
+
+if TYPE_CHECKING:  # a type only (no class made at import)
+
+    class _Spanned(Protocol):
+        """A word as a multiword span sees it: its token's characters, whether the token is multiword,
+        and its lower-cased FORM."""
+
+        start: int
+        end: int
+        multi: bool
+        form: str
+
+    _W = TypeVar("_W", bound=_Spanned)
+
+
+def _beyond_end(w: _Spanned | None, end: int) -> bool:
+    if w is None:
+        return True
+    if w.multi:
+        return w.start >= end
+    return w.end > end
+
+
+def multiword_span(
+    gword: Callable[[int], _Spanned | None], sword: Callable[[int], _Spanned | None], gi: int, si: int
+) -> tuple[int, int, int, int]:
+    """The scorer's ``find_multiword_span`` from gold word ``gi`` and system word ``si`` (one of
+    them in a multiword token): ``(gs, ss, gi, si)``, its words ``gs:gi`` and ``ss:si``.
+    ``gword(i)`` and ``sword(i)`` give word ``i`` of each file, ``None`` past its end."""
+    g, s = gword(gi), sword(si)
+    assert g is not None and s is not None
+    if g.multi:
+        end = g.end
+        if not s.multi and s.start < g.start:
+            si += 1
+    else:
+        end = s.end
+        if not g.multi and g.start < s.start:
+            gi += 1
+    gs, ss = gi, si
+    while True:
+        g, s = gword(gi), sword(si)
+        if _beyond_end(g, end) and _beyond_end(s, end):
+            break
+        if g is not None and (s is None or g.start <= s.start):
+            if g.multi and g.end > end:
+                end = g.end
+            gi += 1
+        else:
+            assert s is not None
+            if s.multi and s.end > end:
+                end = s.end
+            si += 1
+    return gs, ss, gi, si
+
+
+def lcs_pairs(gold: Sequence[_W], system: Sequence[_W]) -> list[tuple[_W, _W]]:
+    """The pairs of words the scorer aligns in a multiword span, by their lower-cased
+    FORMs: an equal FORM is taken at once, else the walk follows the LCS table."""
+    ng, ns = len(gold), len(system)
+    lcs = [[0] * (ns + 1) for _ in range(ng + 1)]
+    for a in reversed(range(ng)):
+        row, below = lcs[a], lcs[a + 1]
+        fa = gold[a].form
+        for b in reversed(range(ns)):
+            v = 1 + below[b + 1] if fa == system[b].form else 0
+            row[b] = max(v, below[b], row[b + 1])
+    pairs = []
+    a = b = 0
+    while a < ng and b < ns:
+        if gold[a].form == system[b].form:
+            pairs.append((gold[a], system[b]))
+            a += 1
+            b += 1
+        elif lcs[a][b] == lcs[a + 1][b]:
+            a += 1
+        else:
+            b += 1
+    return pairs
+
+
 # --------------------------------------------------------------------------- streaming alignment
 
 
@@ -462,6 +571,10 @@ class _Side:
 
     def __len__(self) -> int:
         return self.base + len(self.words)
+
+
+_TRIM = 4096
+"""Words a window keeps behind both pointers before it forgets them."""
 
 
 class _Aligner:
@@ -503,10 +616,7 @@ class _Aligner:
                 self._drain(self.g)  # the scorer reads the gold file first: its error wins
             raise exc from None
         is_gold = side is self.g
-        if not is_gold:
-            last = len(side) + len(sent.words) - 1
-            for w in sent.words:
-                w.last = last
+        last = len(side) + len(sent.words) - 1
         side.words.extend(sent.words)
         side.chars = sent.end
         if sent.tokens:
@@ -526,22 +636,25 @@ class _Aligner:
             u[_IDX["content_gold"]] += sum(1 for w in sent.words if w.content)
             u[_IDX["tokens_gold"]] += len(sent.tokens)
             u[_IDX["sentences_gold"]] += 1
-            for w in sent.words:
-                w.unit = unit
+            if unit:  # 0 already
+                for w in sent.words:
+                    w.unit = unit
             self.g.sents.append((sent.start, sent.end, unit))
             self.g.tokens.extend((a, b, unit) for a, b, _line in sent.tokens)
         else:
             while self.g.chars < sent.end and self._read(self.g):
                 pass
+            per, units = self.per_sentence, self.units
             for w in sent.words:
-                w.unit = self._unit(w.start)
-                u = self.units[w.unit]
-                u[_IDX["words_system"]] += 1
-                if w.content:
-                    u[_IDX["content_system"]] += 1
+                w.last = last
+                if per:
+                    w.unit = self._unit(w.start)
+                u = units[w.unit]
+                u[_WORDS_SYSTEM] += 1
+                u[_CONTENT_SYSTEM] += w.content
             for a, b, _line in sent.tokens:
-                unit = self._unit(a)
-                self.units[unit][_IDX["tokens_system"]] += 1
+                unit = self._unit(a) if per else 0
+                units[unit][_TOKENS_SYSTEM] += 1
                 self.s.tokens.append((a, b, unit))
             unit = self._unit(sent.start)
             self.units[unit][_IDX["sentences_system"]] += 1
@@ -631,12 +744,6 @@ class _Aligner:
             sentence=sent_id,
         )
 
-    def gword(self, i: int) -> _Word | None:
-        return self._word(self.g, i)
-
-    def sword(self, i: int) -> _Word | None:
-        return self._word(self.s, i)
-
     def _word(self, side: _Side, i: int) -> _Word | None:
         while i >= len(side):
             if not self._read(side):
@@ -647,26 +754,33 @@ class _Aligner:
 
     def run(self) -> Conll18Result:
         gi = si = 0
-        gword, sword = self.gword, self.sword
+        gside, sside, pending = self.g, self.s, self.pending
+        gwords, swords = gside.words, sside.words  # the windows (trimmed in place)
+        gword, sword = partial(self._word, gside), partial(self._word, sside)  # word i, read if need be
         while self.mismatch is None:
-            g = gword(gi)
-            s = sword(si)
+            k = gi - gside.base  # the word at gi, read if not yet in the window
+            g = gwords[k] if k < len(gwords) else gword(gi)
+            k = si - sside.base
+            s = swords[k] if k < len(swords) else sword(si)
             if g is None or s is None:
                 break
             if g.multi or s.multi:
-                gs, ss, gi, si = self._multiword_span(gi, si)
+                gs, ss, gi, si = multiword_span(gword, sword, gi, si)
                 if si > ss and gi > gs:
                     self._lcs_align(gs, ss, gi, si)
             elif g.start == s.start and g.end == s.end:
-                self._align(g, s)
+                s.aligned = g
+                pending.append((g, s))
                 gi += 1
                 si += 1
             elif g.start <= s.start:
                 gi += 1
             else:
                 si += 1
-            self._flush(si)
-            self._trim(gi, si)
+            if pending and pending[0][1].last < si:
+                self._flush(si)
+            if gi - gside.base > _TRIM or si - sside.base > _TRIM:
+                self._trim(gi, si)
         # the rest of both files: read for their errors and the character check
         while self.mismatch is None and self._read(self.g):
             pass
@@ -690,40 +804,6 @@ class _Aligner:
             counts, score(counts), signature(self.deprel_base), tuple(units[1:]) if self.per_sentence else ()
         )
 
-    def _beyond_end(self, w: _Word | None, end: int) -> bool:
-        if w is None:
-            return True
-        if w.multi:
-            return w.start >= end
-        return w.end > end
-
-    def _multiword_span(self, gi: int, si: int) -> tuple[int, int, int, int]:
-        g, s = self.gword(gi), self.sword(si)
-        assert g is not None and s is not None
-        if g.multi:
-            end = g.end
-            if not s.multi and s.start < g.start:
-                si += 1
-        else:
-            end = s.end
-            if not g.multi and g.start < s.start:
-                gi += 1
-        gs, ss = gi, si
-        while True:
-            g, s = self.gword(gi), self.sword(si)
-            if self._beyond_end(g, end) and self._beyond_end(s, end):
-                break
-            if g is not None and (s is None or g.start <= s.start):
-                if g.multi and g.end > end:
-                    end = g.end
-                gi += 1
-            else:
-                assert s is not None
-                if s.multi and s.end > end:
-                    end = s.end
-                si += 1
-        return gs, ss, gi, si
-
     def _lcs_align(self, gs: int, ss: int, gi: int, si: int) -> None:
         gw = [self.g.words[i - self.g.base] for i in range(gs, gi)]
         sw = [self.s.words[i - self.s.base] for i in range(ss, si)]
@@ -735,33 +815,16 @@ class _Aligner:
                 file=self.s.fname,
                 line=sw[0].line,
             )
-        lcs = [[0] * (ns + 1) for _ in range(ng + 1)]
-        for a in reversed(range(ng)):
-            row, below = lcs[a], lcs[a + 1]
-            fa = gw[a].form
-            for b in reversed(range(ns)):
-                v = 1 + below[b + 1] if fa == sw[b].form else 0
-                row[b] = max(v, below[b], row[b + 1])
-        a = b = 0
-        while a < ng and b < ns:
-            if gw[a].form == sw[b].form:
-                self._align(gw[a], sw[b])
-                a += 1
-                b += 1
-            elif lcs[a][b] == lcs[a + 1][b]:
-                a += 1
-            else:
-                b += 1
-
-    def _align(self, g: _Word, s: _Word) -> None:
-        s.aligned = g
-        self.pending.append((g, s))
+        pairs = lcs_pairs(gw, sw)
+        for g, s in pairs:
+            s.aligned = g
+        self.pending.extend(pairs)
 
     def _trim(self, gi: int, si: int) -> None:
         """Forget words both pointers have passed (pending pairs keep their own references)."""
         for side, i in ((self.g, gi), (self.s, si)):
             drop = i - side.base
-            if drop > 4096:
+            if drop > _TRIM:
                 del side.words[:drop]
                 side.base = i
 
