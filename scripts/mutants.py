@@ -96,6 +96,7 @@ WO = "evalcore/metrics/words.py"
 SI = "evalcore/significance.py"
 RS = "evalcore/resampling.py"
 C18 = "evalcore/metrics/conll18.py"
+CONLLU = "evalcore/formats/conllu.py"
 COLS = "evalcore/formats/columns.py"
 LINES = ("tests/test_conllu_lines.py", "tests/test_conll18.py", "tests/test_conllu.py")
 RC18 = "evalcore/report/conll18.py"
@@ -727,6 +728,9 @@ _RAW += [
     (C18, '_universal', 'if len(feats) <= 200 and len(_FEATS) < _REMEMBERED:', 'if True:', DROP,
      CONLL18_PINS),
     (C18, '_relation', 'deprel = full.split(":")[0]', 'deprel = full', DROP, CONLL18_PINS),
+    # ---- the CoNLL-U reader's HEAD without natural()'s call: natural's rule, digit for digit ------
+    (CONLLU, '_finish', 'head_raw.isdigit() and head_raw.isascii() and', 'head_raw.isdigit() and', DROP, LINES),
+    (CONLLU, '_finish', 'and len(head_raw) <= MAX_DIGITS:\n', ':\n', DROP, LINES),
 ]
 # fmt: on
 

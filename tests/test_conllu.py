@@ -179,6 +179,14 @@ def test_spmrl_hebrew_dev_gold_has_seven_cyclic_trees(data: Path) -> None:
         (conllu_line(1, "a", "-1") + "\n", 1, "HEAD '-1'"),
         (conllu_line(1, "a", "1.5") + "\n", 1, "HEAD '1.5'"),
         (conllu_line(1, "a", "٣") + "\n", 1, "HEAD '٣'"),
+        # a HEAD past 18 digits is past any sentence, quoted as written (leading zeros kept); past
+        # int()'s 4,300 digits too
+        (conllu_line(1, "a", "0" * 5 + "1" * 20) + "\n", 1, f"HEAD '{'0' * 5 + '1' * 20}' points past"),
+        (
+            conllu_line(1, "a", "9" * 5000) + "\n",
+            1,
+            f"HEAD '{'9' * 39}…' points past the sentence (1 tokens)",
+        ),
         ("#c\n" + conllu_line(1, "a", 0) + "\n" + conllu_line(2, "b", 3) + "\n", 3, "HEAD '3' points past"),
     ],
 )
