@@ -729,7 +729,7 @@ _RAW += [
      CONLL18_PINS),
     (C18, '_relation', 'deprel = full.split(":")[0]', 'deprel = full', DROP, CONLL18_PINS),
     # ---- the CoNLL-U reader's HEAD without natural()'s call: natural's rule, digit for digit ------
-    (CONLLU, '_finish', 'head_raw.isdigit() and head_raw.isascii() and', 'head_raw.isdigit() and', DROP, LINES),
+    (CONLLU, '_finish', ' and head_raw.isascii()', '', DROP, LINES),
     (CONLLU, '_finish', 'and len(head_raw) <= MAX_DIGITS:\n', ':\n', DROP, LINES),
 ]
 # fmt: on
