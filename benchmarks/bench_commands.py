@@ -1,13 +1,15 @@
 """No command slower: each command on the shipped or real data, this tree against an earlier one,
 as CPU time in the same rounds (paired).
 
-    python benchmarks/bench_commands.py --baseline DIR [--rounds 5] [--only NAME ...]
+    python benchmarks/bench_commands.py --baseline DIR [--rounds 5] [--only NAME ...] [--instructions]
 
 ``DIR`` is an earlier tree (``git archive 7b2eaa3 | tar -x -C /tmp/base``: before the registry of
 metric families, docs/architecture.md).  Each command runs as a subprocess with ``PYTHONPATH`` set
 to one tree or the other, the two taking turns within each round; its CPU time (user + system,
 ``os.wait4``) is measured and both outputs must be byte-identical.  Printed: the median CPU of
-each tree and the median of each round's ratio (this tree / the baseline).
+each tree and the median of each round's ratio (this tree / the baseline).  ``--instructions``
+counts each command's instructions once per tree instead (valgrind's ``cachegrind``, as
+``bench_parseval.py --instructions``): the load of a shared machine does not change them.
 
 The commands: ``tedeval`` on the French GSD test (UD and SUD, three spaCy parses, 1,000 trials),
 ``attach`` (EWT test, UD v2 gold against spaCy), ``parseval`` and ``freval`` (the WSJ sample against
@@ -35,6 +37,7 @@ ASSETS = ROOT / "assets"
 SHARED = ROOT.parent / "shared" / "data"
 sys.path.insert(0, str(ROOT / "tests"))
 
+from bench_parseval import instructions  # noqa: E402
 from wsj_perturb import write_pair  # noqa: E402
 
 FR = ASSETS / "fr_gsd"
@@ -100,29 +103,42 @@ def timed(tree: Path, argv: list[str]) -> tuple[float, bytes]:
         return usage.ru_utime + usage.ru_stime, out.read()
 
 
+def counted(tree: Path, argv: list[str], out: Path) -> tuple[float, bytes]:
+    """Instructions of ``python -m evalcore ARGV`` importing evalcore from ``tree``, and its output."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    n = instructions([sys.executable, "-m", "evalcore", *argv], out, env, Path(tempfile.gettempdir()))
+    return n / 1e6, out.read_bytes()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--baseline", type=Path, required=True, help="an earlier tree (git archive REV)")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--only", nargs="*", help="the commands whose name starts with one of these")
+    ap.add_argument("--instructions", action="store_true", help="count instructions (cachegrind), one round")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         wsj = write_pair(SHARED, Path(tmp), 1)
         chosen = {k: v for k, v in commands(wsj).items() if not args.only or k.startswith(tuple(args.only))}
-        print(f"{args.rounds} rounds, CPU seconds (median); this tree {ROOT}, baseline {args.baseline}")
+        rounds, unit = (1, "M instructions") if args.instructions else (args.rounds, "CPU seconds (median)")
+        print(f"{rounds} rounds, {unit}; this tree {ROOT}, baseline {args.baseline}")
         print("| command | baseline | this tree | ratio (median of rounds) |\n|---|---:|---:|---:|")
         for name, argv in chosen.items():
             before, after, ratios = [], [], []
-            for _ in range(args.rounds):
-                b, b_out = timed(args.baseline, argv)
-                a, a_out = timed(ROOT, argv)
+            for _ in range(rounds):
+                if args.instructions:
+                    b, b_out = counted(args.baseline, argv, Path(tmp) / "before.out")
+                    a, a_out = counted(ROOT, argv, Path(tmp) / "after.out")
+                else:
+                    b, b_out = timed(args.baseline, argv)
+                    a, a_out = timed(ROOT, argv)
                 if a_out != b_out:
                     raise SystemExit(f"{name}: the outputs differ")
                 before.append(b)
                 after.append(a)
                 ratios.append(a / b)
             print(
-                f"| {name} | {statistics.median(before):.2f} s | {statistics.median(after):.2f} s "
+                f"| {name} | {statistics.median(before):.2f} | {statistics.median(after):.2f} "
                 f"| {statistics.median(ratios):.2f}x |",
                 flush=True,
             )
