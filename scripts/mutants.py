@@ -722,6 +722,10 @@ _RAW += [
     (P, '_crossing_few', '                break\n', '', DELETE, (*EVALB_READER, *EVALB)),
     (P, '_pair_counter', 'for a, b in ((x, y), (y, x)) if a != b', 'for a, b in ((x, y),) if a != b', DROP,
      ("tests/test_parseval_long_crossing.py", *EVALB_READER)),
+    # ---- the counting mode's gap loop: a gap that closes, opens or holds a counted word --------------
+    (EV, '_counter', 'if closes:', 'if False:', DROP, EVALB_READER),
+    (EV, '_counter', 'if opens:', 'if False:', DROP, EVALB_READER),
+    (EV, '_counter', 'if extra:', 'if False:', DROP, EVALB_READER),
 ]
 # fmt: on
 

@@ -457,3 +457,12 @@ def test_parseval_rows_refuses_what_it_does_not_compute() -> None:
     assert rows_supported(ParsevalConfig(EQUAL))
     with pytest.raises(ValueError, match="rows_supported"):
         parseval_rows([], [], odd)
+
+
+def test_count_reader_gaps_that_only_close_only_open_or_hold_a_counted_deleted_word() -> None:
+    # hand count, COLLINS.prm: "," is a DELETE_LABEL that counts for the length, -NONE- one that
+    # does not; the gap ") (, ,) (VP " closes NP, holds the comma and opens VP; ")) " only closes
+    line = "(S (NP (DT a) (NN b)) (, ,) (VP (VB c) (NP (-NONE- *))) (ADVP (RB d)))"
+    words, tags, keys, length = _count_reading(line, ParsevalConfig(COLLINS), Limits())  # type: ignore[misc]
+    assert (words, tags, length) == (["a", "b", "c", "d"], ["DT", "NN", "VB", "RB"], 5)
+    assert keys == [(0, 2, "NP"), (2, 3, "VP"), (3, 4, "ADVP"), (0, 4, "S")]

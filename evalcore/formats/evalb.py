@@ -351,13 +351,16 @@ def _counter(
         counted = 0
         try:
             for pos, (closes, opens, extra) in enumerate(map(gap, parts[0::3])):
-                for _ in closes:
-                    start, label = stack.pop()
-                    if label is not None:
-                        keys.append((start, pos, label))
-                for label in opens:
-                    stack.append((pos, label))
-                counted += extra
+                if closes:
+                    for _ in closes:
+                        start, label = stack.pop()
+                        if label is not None:
+                            keys.append((start, pos, label))
+                if opens:
+                    for label in opens:
+                        stack.append((pos, label))
+                if extra:
+                    counted += extra
         except (_Unread, IndexError):  # IndexError: more ")" than "("
             return None
         if stack:
