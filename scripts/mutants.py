@@ -726,6 +726,10 @@ _RAW += [
     (EV, '_counter', 'if closes:', 'if False:', DROP, EVALB_READER),
     (EV, '_counter', 'if opens:', 'if False:', DROP, EVALB_READER),
     (EV, '_counter', 'if extra:', 'if False:', DROP, EVALB_READER),
+    # ---- evalb's report line from each number's text made once -------------------------------------
+    (RP, 'evalb_row_line', '{pct[m, g]} {pct[m, t]}', '{pct[m, t]} {pct[m, g]}', SWAP, EVALB),
+    (RP, 'evalb_row_line', '{d4[words]}  {d4[tags]}', '{d4[tags]}  {d4[tags]}', DROP, EVALB),
+    (RP, 'evalb_row_line', '{d3[g]}  {d3[t]}', '{d3[t]}  {d3[g]}', SWAP, EVALB),
 ]
 # fmt: on
 
