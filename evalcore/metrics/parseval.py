@@ -967,7 +967,7 @@ def parseval_rows(
             )
         index += 1
         tline, ttext = nxt
-        tr = read(ttext)
+        tr = gr if ttext == gtext else read(ttext)  # a sentence parsed as the gold one: read once
         row = count_pair(index, gr, tr) if gr is not None and tr is not None else None
         if row is None:
             g = EvalbLine(gline, gfull or full(gtext, gname, gline), gname)
