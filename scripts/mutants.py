@@ -367,7 +367,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
     (RS, '_ted_scorer', '1.0 - _ratio(sums[:, 0:1], sums[:, 1:2])', '_ratio(sums[:, 0:1], sums[:, 1:2])',
      DROP, RESAMPLING),
     # ---- evalb's reading step without trees (evalcore parseval) ------------------
-    (EV, '_counter', 'length -= sum(map(for_length, tags))', 'pass', DELETE, EVALB_READER),
+    (EV, '_counter', 'length -= sum(map(for_length, kept))', 'pass', DELETE, EVALB_READER),
     (EV, '_kept_preterminal', 'ahead = f"(?!(?:{skip}){_BLANK})" if skip else ""', 'ahead = ""', DROP,
      EVALB_READER),
     (EV, '_counter', 'keys.append((start, pos, label))', 'keys.append((start, pos + 1, label))', OFF_BY_ONE,
@@ -696,9 +696,9 @@ _RAW += [
     # ---- evalb's counting mode: kept preterminals split, deleted ones read in the gaps ------------
     (EV, '_counter', 'bound = min(max_depth - 1, max_words + 1)', 'bound = max_depth - 1', DROP,
      EVALB_READER),
-    (P, '_pair_counter', 'correct = words if gt == tt else sum(map(eq, gt, tt))', 'correct = words', DROP,
+    (P, '_pair_counter', 'correct -= 1', 'pass', DELETE,
      EVALB_READER),
-    (P, '_pair_counter', 'if equal_tags and correct < words:', 'if False:', DROP,
+    (P, '_pair_counter', ' and (gtag, ttag) not in equal_tags', '', DROP,
      (*EVALB_READER, *EVALB)),
     # ---- the one CoNLL-U line parser and the two readings above it ------------------------------
     (COLS, 'id_kind', 'return "empty"', 'return "word"', CONSTANT, LINES),
@@ -731,6 +731,18 @@ _RAW += [
     # ---- the CoNLL-U reader's HEAD without natural()'s call: natural's rule, digit for digit ------
     (CONLLU, '_finish', ' and head_raw.isascii()', '', DROP, LINES),
     (CONLLU, '_finish', 'and len(head_raw) <= MAX_DIGITS:\n', ':\n', DROP, LINES),
+    # ---- the counting mode's gap loop: a gap that closes, opens or holds a counted word --------------
+    (EV, '_counter', 'if closes:', 'if False:', DROP, EVALB_READER),
+    (EV, '_counter', 'if opens:', 'if False:', DROP, EVALB_READER),
+    (EV, '_counter', 'if extra:', 'if False:', DROP, EVALB_READER),
+    # ---- evalb's report line from each number's text made once -------------------------------------
+    (RP, 'evalb_row_line', '{pct[m, g]} {pct[m, t]}', '{pct[m, t]} {pct[m, g]}', SWAP, EVALB),
+    (RP, 'evalb_row_line', '{d4[words]}  {d4[tags]}', '{d4[tags]}  {d4[tags]}', DROP, EVALB),
+    (RP, 'evalb_row_line', '{d3[g]}  {d3[t]}', '{d3[t]}  {d3[g]}', SWAP, EVALB),
+    # ---- kept preterminals as "TAG word", split where the two sides differ --------------------------
+    (P, '_pair_counter', 'if gword != tword and not word_eq(gword, tword):', 'if False:', DROP, EVALB_READER),
+    (EV, '_counter', 'short = tuple(tag + " " for tag in', 'short = tuple(tag for tag in', DROP,
+     EVALB_READER),
 ]
 # fmt: on
 

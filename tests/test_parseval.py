@@ -399,3 +399,19 @@ def test_farpahc_berkeley_split0() -> None:
         read_ptb_sentences(d / "far_split0testing.oneline.psd"), test, ParsevalConfig(params)
     ).all.counts
     assert (kept.matched, kept.gold, kept.test) == (c.matched + c.valid, c.gold + c.valid, c.test + c.valid)
+
+
+def test_evalb_row_line_puts_each_number_in_its_column() -> None:
+    from evalcore.metrics.parseval import SentenceRow
+    from evalcore.report.parseval import evalb_row_line
+
+    # by hand: recall 5/8 = 62.50, precision 5/10 = 50.00, tags 11/12 = 91.67; the 1997 layout
+    # prints the gold words (13) and 11/13 = 84.62
+    row = SentenceRow(7, 12, 0, 5, 8, 10, 1, 12, 11, 13)
+    assert (
+        evalb_row_line(row) == "   7   12    0   62.50  50.00     5      8   10      1     12    11    91.67"
+    )
+    assert evalb_row_line(row, "1997").endswith("     13    11    84.62")
+    assert evalb_row_line(row._replace(number=12345, matched=1000)).startswith(
+        "12345   12    0  12500.00 10000.00   1000"
+    )

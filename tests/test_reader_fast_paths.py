@@ -262,7 +262,12 @@ def _count_reading(text: str, config: ParsevalConfig, limits: Limits) -> object:
             return None
         return classes.get(kept[0].label, kept[0].label) if config.params.labeled else ""
 
-    return evalb_line_reader(config.params, limits, count=scored)(text)
+    got = evalb_line_reader(config.params, limits, count=scored)(text)
+    if got is None:
+        return None
+    kept, keys, length = got  # kept preterminals as "TAG word": split here into words and tags
+    assert all(p.count(" ") == 1 for p in kept)
+    return [p.partition(" ")[2] for p in kept], [p.partition(" ")[0] for p in kept], keys, length
 
 
 def _check_count_reading(text: str, config: ParsevalConfig, limits: Limits) -> None:
@@ -457,3 +462,31 @@ def test_parseval_rows_refuses_what_it_does_not_compute() -> None:
     assert rows_supported(ParsevalConfig(EQUAL))
     with pytest.raises(ValueError, match="rows_supported"):
         parseval_rows([], [], odd)
+
+
+def test_count_reader_gaps_that_only_close_only_open_or_hold_a_counted_deleted_word() -> None:
+    # hand count, COLLINS.prm: "," is a DELETE_LABEL that counts for the length, -NONE- one that
+    # does not; the gap ") (, ,) (VP " closes NP, holds the comma and opens VP; ")) " only closes
+    line = "(S (NP (DT a) (NN b)) (, ,) (VP (VB c) (NP (-NONE- *))) (ADVP (RB d)))"
+    words, tags, keys, length = _count_reading(line, ParsevalConfig(COLLINS), Limits())  # type: ignore[misc]
+    assert (words, tags, length) == (["a", "b", "c", "d"], ["DT", "NN", "VB", "RB"], 5)
+    assert keys == [(0, 2, "NP"), (2, 3, "VP"), (3, 4, "ADVP"), (0, 4, "S")]
+
+
+def test_kept_preterminals_split_where_the_sides_differ() -> None:
+    # hand count: DELETE_LABEL_FOR_LENGTH NN leaves NNS counted ("NN " is the prefix, not "NN");
+    # four words, NN one of them: length 3
+    short = ParsevalConfig(replace(COLLINS, delete_labels_for_length=("-NONE-", "NN")))
+    line = "(S (NP (DT a) (NN b) (NNS c)) (VP (VB d)))"
+    assert _count_reading(line, short, Limits())[3] == 3  # type: ignore[index]
+    # a word that differs: the pair leaves the counting path ("Words unmatch", one error); a tag
+    # that differs costs one tag (3 of 4), EQ_LABEL ADVP PRT none
+    rows: list[SentenceRow] = []
+    other_word = line.replace("(NN b)", "(NN x)")
+    parseval_rows(
+        [(1, line), (2, line)],
+        [(1, other_word), (2, line.replace("(NN b)", "(JJ b)"))],
+        ParsevalConfig(COLLINS),
+        on_row=rows.append,
+    )
+    assert [(r.status, r.words, r.correct_tags) for r in rows] == [(1, 0, 0), (0, 4, 3)]

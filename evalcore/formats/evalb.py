@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from operator import methodcaller
 from typing import overload
 
 from evalcore.errors import InputFormatError, LimitError
@@ -247,10 +248,11 @@ _LINE_TOKEN = re.compile(
 _EOL_OPEN = re.compile(r"\([^ \t\n\r\f\v()]*[ \t\n\r\f\v]*\Z")
 """A line that ends with ``(LABEL``: evalb's "More than two elements in a bracket", read on."""
 
-CountReading = tuple[list[str], list[str], list[tuple[int, int, str]], int]
-"""What the counting mode keeps of a line: words and tags (deleted ones removed), the scored
-brackets as ``(start, end, label)`` in the order they close (an inner bracket before the brackets
-around it) and the length (:func:`evalb_line_reader` with ``count``)."""
+CountReading = tuple[list[str], list[tuple[int, int, str]], int]
+"""What the counting mode keeps of a line: its kept preterminals as ``"TAG word"`` (deleted ones
+removed; tag and word split only where the two sides differ), the scored brackets as
+``(start, end, label)`` in the order they close (an inner bracket before the brackets around it)
+and the length (:func:`evalb_line_reader` with ``count``)."""
 
 _BLANK = "[ \\t\\n\\r\\f\\v]"
 _NOT_BLANK = "[^ \\t\\n\\r\\f\\v()]"
@@ -261,7 +263,7 @@ def _kept_preterminal(delete: frozenset[str]) -> re.Pattern[str]:
     word: any other way of writing one is left to the gaps, where :data:`_LINE_TOKEN` reads it)."""
     skip = "|".join(map(re.escape, sorted(delete, key=len, reverse=True)))
     ahead = f"(?!(?:{skip}){_BLANK})" if skip else ""
-    return re.compile(rf"\({ahead}({_NOT_BLANK}*+) ({_NOT_BLANK}*+)\)")
+    return re.compile(rf"\({ahead}({_NOT_BLANK}*+ {_NOT_BLANK}*+)\)")
 
 
 class _Unread(Exception):
@@ -338,7 +340,9 @@ def _counter(
     gaps_read = _Gaps(sets, scored)
     gap = gaps_read.__getitem__
     bound = min(max_depth - 1, max_words + 1)
-    for_length = sets.delete_len.__contains__ if sets.delete_len - sets.delete else None
+    # a kept preterminal whose tag does not count for the length ("TAG word" starts with "TAG ")
+    short = tuple(tag + " " for tag in sets.delete_len - sets.delete)
+    for_length = methodcaller("startswith", short) if short else None
 
     def read(text: str) -> CountReading | None:
         if text.count("(") >= bound:
@@ -350,23 +354,26 @@ def _counter(
         stack: list[tuple[int, str | None]] = []  # the brackets open: start and scored label
         counted = 0
         try:
-            for pos, (closes, opens, extra) in enumerate(map(gap, parts[0::3])):
-                for _ in closes:
-                    start, label = stack.pop()
-                    if label is not None:
-                        keys.append((start, pos, label))
-                for label in opens:
-                    stack.append((pos, label))
-                counted += extra
+            for pos, (closes, opens, extra) in enumerate(map(gap, parts[0::2])):
+                if closes:
+                    for _ in closes:
+                        start, label = stack.pop()
+                        if label is not None:
+                            keys.append((start, pos, label))
+                if opens:
+                    for label in opens:
+                        stack.append((pos, label))
+                if extra:
+                    counted += extra
         except (_Unread, IndexError):  # IndexError: more ")" than "("
             return None
         if stack:
             return None
-        tags = parts[1::3]
-        length = len(tags) + counted
+        kept = parts[1::2]
+        length = len(kept) + counted
         if for_length is not None:
-            length -= sum(map(for_length, tags))
-        return parts[2::3], tags, keys, length
+            length -= sum(map(for_length, kept))
+        return kept, keys, length
 
     return read
 

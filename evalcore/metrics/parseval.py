@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections import Counter, deque
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from operator import eq
+from itertools import compress
+from operator import ne
 from types import MappingProxyType
 from typing import Literal, NamedTuple, TypeVar
 
@@ -846,14 +847,21 @@ def _pair_counter(params: EvalbParams) -> Callable[[int, CountReading, CountRead
     word_eq = params.word_eq
 
     def count(index: int, gr: CountReading, tr: CountReading) -> SentenceRow | None:
-        gw, tw = gr[0], tr[0]
-        if not tw or len(gw) != len(tw):
+        gp, tp = gr[0], tr[0]  # "TAG word"
+        words = len(gp)
+        if not tp or len(tp) != words:
             return None
-        if gw != tw and not all(a == b or word_eq(a, b) for a, b in zip(gw, tw, strict=True)):
-            return None
-        gk, tk = gr[2], tr[2]
+        correct = words
+        if gp != tp:  # split tag and word where the two sides differ
+            for g, t in compress(zip(gp, tp, strict=True), map(ne, gp, tp)):
+                gtag, _, gword = g.partition(" ")
+                ttag, _, tword = t.partition(" ")
+                if gword != tword and not word_eq(gword, tword):
+                    return None
+                if gtag != ttag and (gtag, ttag) not in equal_tags:  # EQ_LABEL: tags may be equal
+                    correct -= 1
+        gk, tk = gr[1], tr[1]
         ng, nt = len(gk), len(tk)
-        words = len(gw)
         if gk == tk:
             matched = ng
             cross = 0
@@ -869,11 +877,7 @@ def _pair_counter(params: EvalbParams) -> Callable[[int, CountReading, CountRead
                 others = [k for k in tk if k not in gs]
             # only a test bracket that is not a gold bracket can cross one (gold brackets nest)
             cross = _crossing_few(gk, others, words + 1) if others else 0
-        gt, tt = gr[1], tr[1]
-        correct = words if gt == tt else sum(map(eq, gt, tt))
-        if equal_tags and correct < words:  # EQ_LABEL: tags that differ may be equal
-            correct += sum(1 for a, b in zip(gt, tt, strict=True) if a != b and (a, b) in equal_tags)
-        return SentenceRow(index, gr[3], 0, matched, ng, nt, cross, words, correct, words)
+        return SentenceRow(index, gr[2], 0, matched, ng, nt, cross, words, correct, words)
 
     return count
 
@@ -929,7 +933,7 @@ def parseval_rows(
             )
         index += 1
         tline, ttext = nxt
-        tr = read(ttext)
+        tr = gr if ttext == gtext else read(ttext)  # a sentence parsed as the gold one: read once
         row = count_pair(index, gr, tr) if gr is not None and tr is not None else None
         if row is None:
             g = EvalbLine(gline, gfull or full(gtext, gname, gline), gname)

@@ -4,7 +4,7 @@ the JSON document, and the error and skip sentences for stderr."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from evalcore.display import Cell, Table
 from evalcore.errors import one_line
@@ -72,28 +72,37 @@ def evalb_sentence_line(s: SentenceComparison, version: str = "2006") -> str:
     return evalb_row_line(row_of(s), version)
 
 
-_ROW = "%4d  %3d    %d  %6.2f %6.2f   %3d    %3d  %3d    %3d   %4d  %4d   %6.2f"
+class _Texts(dict[object, str]):
+    """A number's text as one ``%`` format writes it, made once per number (the same few come back
+    on every line of evalb's report; cleared when full: it cannot grow)."""
+
+    def __init__(self, text: Callable[[object], str]) -> None:
+        super().__init__()
+        self.text = text
+
+    def __missing__(self, key: object) -> str:
+        if len(self) >= 50_000:
+            self.clear()
+        text = self[key] = self.text(key)
+        return text
+
+
+_D3 = _Texts("%3d".__mod__)
+_D4 = _Texts("%4d".__mod__)
+_PCT = _Texts(lambda nd: format(_pct(*nd), "6.2f"))  # type: ignore[misc]  # keyed by (num, den)
 
 
 def evalb_row_line(row: SentenceRow, version: str = "2006") -> str:
-    """The line of evalb's report of a :class:`~evalcore.metrics.parseval.SentenceRow` (one ``%``
-    format; an error or skip line evalb does not score prints 0 words, except in the 1997 layout,
-    which prints the gold words on every line)."""
-    m, g, t, tags = row.matched, row.gold, row.test, row.correct_tags
+    """The line of evalb's report of a :class:`~evalcore.metrics.parseval.SentenceRow`, as
+    ``"%4d  %3d    %d  %6.2f %6.2f   %3d    %3d  %3d    %3d   %4d  %4d   %6.2f"`` prints it (each
+    number's text made once, :class:`_Texts`); an error or skip line evalb does not score prints 0
+    words, except in the 1997 layout, which prints the gold words on every line."""
+    number, length, status, m, g, t, crossing, _, tags, _ = row
     words = row.gold_words if version == "1997" else row.words
-    return _ROW % (
-        row.number,
-        row.length,
-        row.status,
-        _pct(m, g),
-        _pct(m, t),
-        m,
-        g,
-        t,
-        row.crossing,
-        words,
-        tags,
-        _pct(tags, words),
+    d3, d4, pct = _D3, _D4, _PCT
+    return (
+        f"{number:4d}  {d3[length]}    {status:d}  {pct[m, g]} {pct[m, t]}   {d3[m]}    {d3[g]}  {d3[t]}"
+        f"    {d3[crossing]}   {d4[words]}  {d4[tags]}   {pct[tags, words]}"
     )
 
 
