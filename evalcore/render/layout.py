@@ -1,40 +1,13 @@
 """Pure geometry of a displaCy-style dependency drawing (no I/O, no strings escaped here).
 
-Words sit in sentence order on a baseline; each dependency is an arc drawn
-above the words from its head to its dependent (arrowhead on the
-dependent), as a horizontal segment at some *level* with rounded corners,
-and its label sits on that segment.  A root word gets a vertical arrow from
-above, labeled with its relation.
-
-Guarantees, checked by ``tests/test_render.py``:
-
-* Word boxes never overlap; x positions follow estimated text widths, and two
-  adjacent words joined by an arc are spread far enough apart for its label.
-* Every arc has its own *ports*: at a word, arcs going left use the left half
-  (shorter arcs further out), arcs going right the right half, the root arrow
-  the centre, so legs never coincide and nested arcs never cross.
-* Levels: an arc is above every arc nested inside it, and two arcs on the same
-  level never share any horizontal stretch of their segment *or* label (each
-  arc occupies the union of its segment and its label box).  Label boxes on
-  different levels are separated vertically, so **no two labels overlap** —
-  whatever the tree, projective or not, valid or not (cycles still draw).
-* Right-to-left sentences (detected from the first strong character of the
-  words, or forced) are mirrored: word 1 on the right.
-
-Compactness: arc heights follow nesting depth, not distance (an arc sits one
-level above the highest arc nested inside it, and only climbs further when a
-label would overlap another on its level); words are spaced by their own
-width plus a small gap, wider only where an adjacent arc's label needs room.
-
-The drawing does not judge anything: when the caller passes *verdicts* (one
-:class:`~evalcore.trees.ArcVerdict` per token, computed by
-:func:`evalcore.inspection.arc_verdicts` from the attachment metric's own
-per-token judgements), each arc carries its status: ``correct``,
-``wrong-head`` (red, dashed) or ``wrong-label`` (orange, dotted, label shown
-as ``obl (gold obj)``).  Without verdicts the status is ``plain``.  Nothing
-in :mod:`evalcore.render` imports a metric.
-
-Everything is iterative: a 1,000-word chain lays out like a 3-word sentence.
+What the drawing shows and the layout's rules (sentence order, arcs from head to dependent, heights
+by nesting, labels that never overlap, spacing by word width, mirrored right-to-left sentences,
+verdicts computed by :func:`evalcore.inspection.arc_verdicts` and only drawn here): docs/app.md,
+"How to read a dependency drawing"; ``tests/test_render.py`` checks them.  Besides: every arc has
+its own *ports* (at a word, arcs going left use the left half, shorter arcs further out, arcs going
+right the right half, the root arrow the centre), so legs never coincide and nested arcs never
+cross; without verdicts an arc's status is ``plain``, and nothing in :mod:`evalcore.render`
+imports a metric.  Everything is iterative: a 1,000-word chain lays out like a 3-word sentence.
 """
 
 from __future__ import annotations
