@@ -549,8 +549,7 @@ def atlas_counts(
     def index_of(named: NamedTrees, pos: int) -> _TreeIndex | None:
         key = (id(named.trees), pos)
         if key not in cache:
-            t = named.trees[pos]
-            cache[key] = _index(t, lift) if isinstance(t, DepTree) else None
+            cache[key] = _index(t, lift) if isinstance(t := named.trees[pos], DepTree) else None
         return cache[key]
 
     # per cell: what the groupings read of an operation (_op_key) -> [counted, discounted, sentence ids]
