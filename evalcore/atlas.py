@@ -11,6 +11,7 @@ reconcile with the δ of ``evalcore tedeval``.  Counts add with ``+`` (:class:`A
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
@@ -222,9 +223,7 @@ class _TreeIndex:
 
 
 def _index(tree: DepTree, lift: bool) -> _TreeIndex:
-    if lift:
-        tree, _ = projectivize(tree)
-    return _TreeIndex(tree)
+    return _TreeIndex(projectivize(tree)[0] if lift else tree)
 
 
 def _lifts(conversion: ConversionConfig) -> bool:
@@ -512,11 +511,9 @@ def run_atlas_experiment(
     schemes: Sequence[Scheme], config: AtlasConfig = AtlasConfig()
 ) -> tuple[tuple[Scheme, ...], ExperimentResult]:
     """The experiment whose scripts the atlas groups: no significance trials, every script kept.
-
     Returns the schemes actually run (golds added as parses if ``config.golds_as_parses``)."""
     run = with_golds_as_parses(schemes) if config.golds_as_parses else tuple(schemes)
-    settings = TedevalSettings(shuffles=0, skip_mismatched=config.skip_mismatched)
-    exp = experiment_config(settings, config.ted)
+    exp = experiment_config(TedevalSettings(shuffles=0, skip_mismatched=config.skip_mismatched), config.ted)
     return run, run_experiment(run, exp, details=True)
 
 
@@ -552,8 +549,7 @@ def atlas_counts(
     def index_of(named: NamedTrees, pos: int) -> _TreeIndex | None:
         key = (id(named.trees), pos)
         if key not in cache:
-            t = named.trees[pos]
-            cache[key] = _index(t, lift) if isinstance(t, DepTree) else None
+            cache[key] = _index(t, lift) if isinstance(t := named.trees[pos], DepTree) else None
         return cache[key]
 
     # per cell: what the groupings read of an operation (_op_key) -> [counted, discounted, sentence ids]
@@ -625,12 +621,16 @@ def atlas_counts(
 def build_atlas(
     schemes: Sequence[Scheme], config: AtlasConfig = AtlasConfig(), *, keep_ops: bool = False
 ) -> tuple[Atlas, ExperimentResult]:
-    """Run the experiment and group its operations (trees in memory: ``NamedTrees.trees``).
-
-    Returns the atlas and the experiment it was made from (its rows carry the scores whose δ
-    the atlas divides up)."""
-    run, result = run_atlas_experiment(schemes, config)
-    counts, ops = atlas_counts(run, result, config, keep_ops=keep_ops)
+    """Run the experiment and group its operations (trees in memory: ``NamedTrees.trees``): the atlas and
+    the experiment it was made from (its rows carry the scores whose δ the atlas divides up)."""
+    paused = gc.isenabled()  # paused: what is made is acyclic and kept, and full collections walked it all
+    gc.disable()
+    try:
+        run, result = run_atlas_experiment(schemes, config)
+        counts, ops = atlas_counts(run, result, config, keep_ops=keep_ops)
+    finally:
+        if paused:
+            gc.enable()
     atlas = score(
         counts,
         config,

@@ -743,6 +743,8 @@ _RAW += [
     (P, '_pair_counter', 'if gword != tword and not word_eq(gword, tword):', 'if False:', DROP, EVALB_READER),
     (EV, '_counter', 'short = tuple(tag + " " for tag in', 'short = tuple(tag for tag in', DROP,
      EVALB_READER),
+    # the atlas pauses the cyclic collector and gives back the caller's setting
+    (AT, 'build_atlas', 'if paused:\n            gc.enable()', 'gc.enable()', DROP, ("tests/test_atlas.py",)),
 ]
 # fmt: on
 

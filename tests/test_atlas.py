@@ -5,8 +5,10 @@ SUD trees, the French ranking flip, and the CoNLL-U export."""
 from __future__ import annotations
 
 import csv
+import gc
 import io
 import json
+import sys
 from collections import Counter
 from dataclasses import replace
 from functools import cache
@@ -323,6 +325,26 @@ def _copula_pair() -> tuple[DepTree, DepTree]:
     ud = dep_tree(["il", "est", "malade"], [3, 3, 0], ["nsubj", "cop", "root"], upos, "s1")
     sud = dep_tree(["il", "est", "malade"], [2, 0, 2], ["subj", "root", "comp:pred"], upos, "s1")
     return ud, sud
+
+
+def test_build_atlas_leaves_the_collector_as_it_found_it() -> None:
+    """The cyclic collector is paused while the atlas is built, then restored: on if it was on (also
+    after an error), off if the caller had turned it off."""
+    ud, sud = _copula_pair()
+    schemes = (Scheme("ud", NamedTrees("ud", (ud,))), Scheme("sud", NamedTrees("sud", (sud,))))
+    seen: list[bool] = []
+    with pytest.MonkeyPatch.context() as mp:
+        fail = lambda *a, **k: seen.append(gc.isenabled()) or 1 / 0  # noqa: E731
+        mp.setattr(sys.modules["evalcore.atlas"], "atlas_counts", fail)
+        with pytest.raises(ZeroDivisionError):
+            build_atlas(schemes)
+    assert seen == [False] and gc.isenabled()
+    gc.disable()
+    try:
+        build_atlas(schemes)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 def test_small_experiment_by_hand() -> None:
