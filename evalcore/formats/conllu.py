@@ -1,21 +1,12 @@
-"""CoNLL-U and CoNLL-X reader and CoNLL-U writer (docs/formats.md, "CoNLL-U and CoNLL-X").
+"""CoNLL-U and CoNLL-X reader and CoNLL-U writer (docs/formats.md, "CoNLL-U and CoNLL-X": what is
+accepted, kept and refused, with each message).
 
-Lines are split and classified by the one line parser (:mod:`evalcore.formats.columns`);
-this reader adds the CoNLL-U grammar of IDs and HEADs above it.  An ID that is a
-plain integer is read directly (most lines); ranges, decimals and malformed IDs
-go through the ``conllu`` library's own ID parser, imported only then.  Comments
-give the sentence id and text (``comment_ids``).  All other fields are kept as raw
-strings so that ``write_conllu(read_conllu(x))`` reproduces ``x``.
-
-Accepted: 10 columns (CoNLL-U, CoNLL-X / CoNLL-06/07) and 8 columns (the
-MaltParser / yap output without PHEAD and PDEPREL).  Multiword-token ranges
-(``3-4``) and empty nodes (``5.1``) are kept as :class:`ExtraLine` values and are
-never tree nodes.  A UTF-8 BOM, CRLF line ends, gzip and a missing final blank
-line are accepted; an empty file is zero sentences.
-
-Resource limits (:class:`evalcore.limits.Limits`) are applied while reading:
-lines and bytes of a sentence block (as the block grows), tokens of a
-sentence, and the depth of its tree (words on the longest head chain).
+Lines are split and classified by the one line parser (:mod:`evalcore.formats.columns`); this
+reader adds the CoNLL-U grammar of IDs and HEADs above it.  An ID that is a plain integer is read
+directly (most lines); ranges, decimals and malformed IDs go through the ``conllu`` library's own
+ID parser, imported only then.  All fields but ID and HEAD are kept as raw strings, so that
+``write_conllu(read_conllu(x))`` reproduces ``x``.  Resource limits (:class:`evalcore.limits.Limits`)
+are applied while reading: lines and bytes of a sentence block, tokens, and the tree's depth.
 """
 
 from __future__ import annotations

@@ -1,21 +1,12 @@
 """SVG writer for a :class:`~evalcore.render.layout.DepLayout` (displaCy-style dependency drawing).
 
-Every string that comes from the data (forms, tags, labels, sentence ids,
-notes) goes through :func:`evalcore.render.text.xml_escape`, which first makes
-control and bidi-control characters visible as escape text, then escapes
-``& < > " '``.  Nothing from the data is ever placed in an element or
-attribute *name*, in a ``style`` or in a path.  The output is a standalone,
-well-formed SVG document without scripts, usable inline in HTML.
-
-Arc status is drawn with colour *and* line pattern, as docs/app.md, "How to read a dependency
-drawing" shows them (:data:`STATUS_STYLES`; colour is never the only cue), and exposed as the CSS
-classes ``arc-plain``, ``arc-correct``, ``arc-wrong-head`` and ``arc-wrong-label`` for tests and
-styling.
-
-Words whose text is right-to-left get ``direction="rtl"`` and
-``unicode-bidi="embed"`` so that Hebrew or Arabic forms (with their
-punctuation) render in reading order; a right-to-left *sentence* is already
-mirrored by the layout (word 1 on the right).
+Every string from the data goes through :func:`evalcore.render.text.xml_escape` (docs/app.md,
+"Safety of drawings"); nothing from the data is ever an element or attribute *name*, a ``style`` or
+a path, and the output is a standalone SVG document without scripts, usable inline in HTML.  Arc
+statuses are drawn with colour *and* line pattern as docs/app.md, "How to read a dependency
+drawing" shows them (:data:`STATUS_STYLES`), with the CSS classes ``arc-plain``, ``arc-correct``,
+``arc-wrong-head`` and ``arc-wrong-label``; right-to-left words get ``direction="rtl"`` and
+``unicode-bidi="embed"`` (the layout already mirrors a right-to-left sentence).
 """
 
 from __future__ import annotations
