@@ -14,6 +14,7 @@ import plotly.express as px
 import plotly.graph_objects as go
 
 from evalcore.atlas import Atlas, Grouping
+from evalcore.choices import PROTOCOL_2012, Protocol
 from evalcore.experiment import Scheme
 from evalcore.families.atlas import AtlasInputs, AtlasSettings, run
 from evalcore.families.tedeval import TedevalSettings
@@ -149,7 +150,7 @@ def sentence_frame(
     grouping: Grouping,
     group: str,
     *,
-    protocol: str = "2012",
+    protocol: Protocol = PROTOCOL_2012,
 ) -> pd.DataFrame:
     """The sentences where the group's operations occur, each with a link to the inspector that
     shows its script with the group's operations highlighted (when the inspector can draw it)."""

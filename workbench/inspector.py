@@ -19,6 +19,7 @@ import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
+from evalcore.choices import PROTOCOL_2012
 from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps
 from evalcore.errors import EvalcoreError
 from evalcore.families.attach import AttachSettings, attach_config
@@ -397,7 +398,7 @@ def panel_tedeval(view: View) -> None:
     sid = view.sentence.sent_id
     protocol = (
         "2012 (EACL 2012): multi-function trees, heads labeled `hd`, label sets"
-        if view.settings.ted.protocol == "2012"
+        if view.settings.ted.protocol == PROTOCOL_2012
         else "2011 (EMNLP 2011): function trees, heads labeled `*` (equal to any label)"
     )
     st.caption(
