@@ -725,7 +725,7 @@ _RAW += [
     (P, '_pair_counter', 'for a, b in ((x, y), (y, x)) if a != b', 'for a, b in ((x, y),) if a != b', DROP,
      ("tests/test_parseval_long_crossing.py", *EVALB_READER)),
     # ---- conll18: the remembered FEATS and DEPREL normal forms stay bounded -----------------------
-    (C18, '_universal', 'if len(feats) <= 200 and len(_FEATS) < _REMEMBERED:', 'if True:', DROP,
+    (C18, '_universal', 'if len(feats) <= 200 and len(memo) < _REMEMBERED:', 'if True:', DROP,
      CONLL18_PINS),
     (C18, '_relation', 'deprel = full.split(":")[0]', 'deprel = full', DROP, CONLL18_PINS),
     # ---- the CoNLL-U reader's HEAD without natural()'s call: natural's rule, digit for digit ------

@@ -262,8 +262,14 @@ def test_remembered_features_and_relations_stay_bounded(monkeypatch: pytest.Monk
     """FEATS and DEPREL normal forms are remembered up to a bound, and read alike past it."""
     from evalcore.metrics import conll18
 
-    monkeypatch.setattr(conll18, "_FEATS", {"_": ""})
-    monkeypatch.setattr(conll18, "_RELATIONS", {})
+    made: list[conll18._Normals] = []
+
+    class Recorded(conll18._Normals):
+        def __init__(self) -> None:
+            super().__init__()
+            made.append(self)
+
+    monkeypatch.setattr(conll18, "_Normals", Recorded)
     monkeypatch.setattr(conll18, "_REMEMBERED", 3)
 
     def text(feats: str, rel: str) -> str:
@@ -274,7 +280,9 @@ def test_remembered_features_and_relations_stay_bounded(monkeypatch: pytest.Monk
 
     c = counts_of(text("Case=C{0}|Foo=F{0}", "nmod:a{0}"), text("Foo=G{0}|Case=C{0}", "nmod:b{0}"))
     assert c["UFeats"] == c["LAS"] == (8, 8, 8, 8)
-    assert len(conll18._FEATS) <= 3 and len(conll18._RELATIONS) <= 3
+    assert len(made) == 2  # one per file read: nothing is remembered across evaluations
+    assert all(len(n.feats) <= 3 and len(n.relations) <= 3 for n in made)
+    assert all(len(n.feats) == 3 and len(n.relations) == 3 for n in made)  # filled up to the bound
 
 
 # (gold, system, aligned words): the scorer's own TestAlignment cases (tests/scorer_cases.py)

@@ -18,6 +18,7 @@ from evalcore.families.parseval import Extraction, ParsevalSettings
 from evalcore.metrics.parseval import SentenceComparison, SentenceRow
 from evalcore.report.parseval import (
     EVALB_HEADER,
+    RowTexts,
     evalb_report_tail,
     evalb_row_line,
     evalb_sentence_line,
@@ -108,13 +109,14 @@ def run(args: argparse.Namespace) -> int:
     version, evalb = settings.evalb_version, args.format != "json"
     # streams: only the first error/skip sentences are kept; evalb's per-sentence lines wait in a
     # spool (memory up to 8 MiB, then a temporary file) until the report is printed whole
+    texts = RowTexts()  # the number texts of this run's lines
     with _Spool(8 << 20) as lines:
 
         def write_row(row: SentenceRow) -> None:
-            lines.write(evalb_row_line(row, version) + "\n")
+            lines.write(evalb_row_line(row, version, texts) + "\n")
 
         def write_line(s: SentenceComparison) -> None:
-            lines.write(evalb_sentence_line(s, version) + "\n")
+            lines.write(evalb_sentence_line(s, version, texts) + "\n")
 
         try:
             result = family.run(

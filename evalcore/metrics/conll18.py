@@ -250,28 +250,35 @@ class _NotAligned:
 _NOT_ALIGNED = _NotAligned()
 
 
-# the normal forms of FEATS and DEPREL values, remembered (a treebank repeats few of them);
-# only short values, and at most _REMEMBERED of each, so that no input makes them grow
-_FEATS: dict[str, str] = {"_": ""}
-_RELATIONS: dict[str, tuple[str, bool, bool]] = {}
 _REMEMBERED = 10_000
 
 
-def _universal(feats: str) -> str:
+class _Normals:
+    """The normal forms of FEATS and DEPREL values met in one file, remembered (a treebank repeats
+    few of them): only short values, and at most ``_REMEMBERED`` of each, so no input makes them grow."""
+
+    __slots__ = ("feats", "relations")
+
+    def __init__(self) -> None:
+        self.feats: dict[str, str] = {"_": ""}
+        self.relations: dict[str, tuple[str, bool, bool]] = {}
+
+
+def _universal(feats: str, memo: dict[str, str]) -> str:
     """FEATS as UFeats compares them: the universal features only, sorted (``""`` for ``_``)."""
     kept = "|".join(sorted(f for f in feats.split("|") if f.split("=", 1)[0] in UNIVERSAL_FEATURES))
-    if len(feats) <= 200 and len(_FEATS) < _REMEMBERED:
-        _FEATS[feats] = kept
+    if len(feats) <= 200 and len(memo) < _REMEMBERED:
+        memo[feats] = kept
     return kept
 
 
-def _relation(full: str) -> tuple[str, bool, bool]:
+def _relation(full: str, memo: dict[str, tuple[str, bool, bool]]) -> tuple[str, bool, bool]:
     """The universal relation of a DEPREL, and whether it is a content and a functional one
     (both are always told by the universal relation)."""
     deprel = full.split(":")[0]
     out = deprel, deprel in CONTENT_DEPRELS, deprel in FUNCTIONAL_DEPRELS
-    if len(full) <= 200 and len(_RELATIONS) < _REMEMBERED:
-        _RELATIONS[full] = out
+    if len(full) <= 200 and len(memo) < _REMEMBERED:
+        memo[full] = out
     return out
 
 
@@ -299,7 +306,9 @@ class _Word:
         "xpos",
     )
 
-    def __init__(self, start: int, end: int, cols: list[str], multi: bool, line: int, base: bool) -> None:
+    def __init__(
+        self, start: int, end: int, cols: list[str], multi: bool, line: int, base: bool, normals: _Normals
+    ) -> None:
         self.start = start
         self.end = end
         self.multi = multi
@@ -308,11 +317,13 @@ class _Word:
         self.lemma = cols[2]
         self.upos = cols[3]
         self.xpos = cols[4]
-        feats = _FEATS.get(cols[5])
-        self.feats = _universal(cols[5]) if feats is None else feats
+        feats = normals.feats.get(cols[5])
+        self.feats = _universal(cols[5], normals.feats) if feats is None else feats
         self.head = cols[6]
         full = cols[7]
-        deprel, self.content, self.functional = _RELATIONS.get(full) or _relation(full)
+        deprel, self.content, self.functional = normals.relations.get(full) or _relation(
+            full, normals.relations
+        )
         self.deprel = deprel if base else full  # what LAS (and MLAS's children) compare
         self.parent: _Word | None = None
         self.fchildren: list[_Word] = []
@@ -391,6 +402,7 @@ def _link(words: list[_Word], fname: str, lineno: int, sent_id: str | None) -> N
 def _sentences(source: InputSource, fname: str, limits: Limits, base: bool) -> Iterator[_Sentence]:
     """The scorer's ``load_conllu``, one sentence at a time (``base``: DEPREL subtypes dropped)."""
     lines = iter_lines(source, fname, limits, cr_ends=True)  # the scorer opens files in text mode
+    normals = _Normals()  # this file's FEATS and DEPREL normal forms
     index = 0
     words: list[_Word] = []
     tokens: list[tuple[int, int, int]] = []
@@ -440,7 +452,7 @@ def _sentences(source: InputSource, fname: str, limits: Limits, base: bool) -> I
                 wline, wtext = (lineno + 1, "") if nxt is None else nxt
                 last = wline
                 cols = SCORER_COLUMNS.split(wtext, fname, wline, sent_id)  # read as a word whatever it is
-                words.append(_Word(index, end, cols, True, wline, base))
+                words.append(_Word(index, end, cols, True, wline, base, normals))
         else:
             try:
                 word_id = int(wid)
@@ -460,7 +472,7 @@ def _sentences(source: InputSource, fname: str, limits: Limits, base: bool) -> I
                 raise refused(f"Cannot parse HEAD '{shown(cols[6])}'", fname, lineno, sent_id) from None
             if head < 0:
                 raise refused("HEAD cannot be negative", fname, lineno, sent_id)
-            words.append(_Word(index, end, cols, False, lineno, base))
+            words.append(_Word(index, end, cols, False, lineno, base, normals))
         index = end
     if start is not None:
         raise refused("The CoNLL-U file does not end with empty line", fname, last, sent_id)

@@ -20,6 +20,7 @@ from evalcore.report.tables import pick
 
 __all__ = [
     "EVALB_HEADER",
+    "RowTexts",
     "evalb_report_tail",
     "evalb_row_line",
     "evalb_sentence_line",
@@ -67,9 +68,9 @@ EVALB_HEADER = (
 )
 
 
-def evalb_sentence_line(s: SentenceComparison, version: str = "2006") -> str:
+def evalb_sentence_line(s: SentenceComparison, version: str = "2006", texts: RowTexts | None = None) -> str:
     """One sentence's line of evalb's report (see :func:`format_evalb_report`)."""
-    return evalb_row_line(row_of(s), version)
+    return evalb_row_line(row_of(s), version, texts)
 
 
 class _Texts(dict[object, str]):
@@ -87,19 +88,24 @@ class _Texts(dict[object, str]):
         return text
 
 
-_D3 = _Texts("%3d".__mod__)
-_D4 = _Texts("%4d".__mod__)
-_PCT = _Texts(lambda nd: format(_pct(*nd), "6.2f"))  # type: ignore[misc]  # keyed by (num, den)
+class RowTexts:
+    """The number texts of one report's lines (one per report or command run: no state outlives it)."""
+
+    def __init__(self) -> None:
+        self.d3 = _Texts("%3d".__mod__)
+        self.d4 = _Texts("%4d".__mod__)
+        self.pct = _Texts(lambda nd: format(_pct(*nd), "6.2f"))  # type: ignore[misc]  # keyed by (num, den)
 
 
-def evalb_row_line(row: SentenceRow, version: str = "2006") -> str:
+def evalb_row_line(row: SentenceRow, version: str = "2006", texts: RowTexts | None = None) -> str:
     """The line of evalb's report of a :class:`~evalcore.metrics.parseval.SentenceRow`, as
     ``"%4d  %3d    %d  %6.2f %6.2f   %3d    %3d  %3d    %3d   %4d  %4d   %6.2f"`` prints it (each
     number's text made once, :class:`_Texts`); an error or skip line evalb does not score prints 0
     words, except in the 1997 layout, which prints the gold words on every line."""
     number, length, status, m, g, t, crossing, _, tags, _ = row
     words = row.gold_words if version == "1997" else row.words
-    d3, d4, pct = _D3, _D4, _PCT
+    texts = texts or RowTexts()
+    d3, d4, pct = texts.d3, texts.d4, texts.pct
     return (
         f"{number:4d}  {d3[length]}    {status:d}  {pct[m, g]} {pct[m, t]}   {d3[m]}    {d3[g]}  {d3[t]}"
         f"    {d3[crossing]}   {d4[words]}  {d4[tags]}   {pct[tags, words]}"
@@ -141,7 +147,8 @@ def format_evalb_report(result: ParsevalResult, version: str = "2006") -> str:
     crossing in that column.  (``result`` must keep every sentence's row, or every sentence.)
     """
     rows = result.rows or tuple(row_of(s) for s in result.sentences)
-    out = [*EVALB_HEADER, *(evalb_row_line(r, version) for r in rows)]
+    texts = RowTexts()
+    out = [*EVALB_HEADER, *(evalb_row_line(r, version, texts) for r in rows)]
     out += evalb_report_tail(result, version)
     return "\n".join(out) + "\n"
 
