@@ -12,11 +12,13 @@ from typing import Literal
 
 __all__ = [
     "AVERAGES",
+    "GROUPINGS",
     "PROTOCOLS",
     "PROTOCOL_2011",
     "PROTOCOL_2012",
     "TAG_COLUMNS",
     "Average",
+    "GroupBy",
     "Protocol",
     "Scenario",
     "TagColumn",
@@ -39,3 +41,8 @@ TAG_COLUMNS: tuple[TagColumn, ...] = typing.get_args(TagColumn)
 
 Scenario = Literal["gold", "predicted", "raw"]
 """The scenario of joint segmentation and parsing (ACL 2012; docs/lattice.md)."""
+
+GroupBy = Literal["deprel", "upos", "length", "distance", "direction", "depth", "nonproj"]
+"""The breakdowns of the attachment scores (``attach --by``; docs/attachment.md, "Breakdowns and
+confusion")."""
+GROUPINGS: tuple[GroupBy, ...] = typing.get_args(GroupBy)

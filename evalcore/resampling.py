@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from evalcore.metrics.base import make_signature
+from evalcore.resampling_settings import BootstrapSettings, PairedTestSettings, with_settings
 from evalcore.significance import (
     Interval,
     Scorer,
@@ -24,7 +24,6 @@ from evalcore.significance import (
     _ratio_scorer,
     _rows,
     bootstrap_intervals,
-    check_seed,
     randomization_tests,
 )
 
@@ -65,58 +64,6 @@ __all__ = [
 
 ATTACH_METRICS = ("uas", "las", "label", "undirected", "ned")
 """The attachment scores, in :class:`AttachCounts` field order after ``tokens``."""
-
-
-def with_settings(signature: str, settings: Sequence[tuple[str, object]]) -> str:
-    """``signature`` (``metric|...|vX``) with ``settings`` inserted before its version."""
-    head, sep, version = signature.rpartition("|")
-    if not sep or not version.startswith("v"):
-        head, version = signature, ""
-    extra = make_signature("", settings).split("|")[1:-1]  # the settings, without name and version
-    return "|".join([head, *extra, *([version] if version else [])])
-
-
-@dataclass(frozen=True, slots=True)
-class BootstrapSettings:
-    """``--bootstrap N``: percentile intervals from ``samples`` resamples of the sentences."""
-
-    samples: int = 1000
-    level: float = 0.95
-    seed: int = 12345
-
-    def __post_init__(self) -> None:
-        if self.samples < 1:
-            raise ValueError(f"--bootstrap must be at least 1, got {self.samples}")
-        if not 0 < self.level < 1:
-            raise ValueError(f"--level must be in (0, 1), got {self.level:g}")
-        check_seed(self.seed)
-
-    def items(self) -> list[tuple[str, object]]:
-        return [("bootstrap", self.samples), ("level", f"{self.level:g}"), ("seed", self.seed)]
-
-    def sign(self, signature: str) -> str:
-        """The metric's signature with the bootstrap settings."""
-        return with_settings(signature, self.items())
-
-
-@dataclass(frozen=True, slots=True)
-class PairedTestSettings:
-    """Two systems on one gold: approximate randomization, ``shuffles`` trials, seeded (docs/tedeval.md, "The
-    cross-scheme experiment and significance")."""
-
-    shuffles: int = 10_000
-    seed: int = 12345
-
-    def __post_init__(self) -> None:
-        if self.shuffles < 1:
-            raise ValueError(f"--shuffles must be at least 1, got {self.shuffles}")
-        check_seed(self.seed)
-
-    def items(self) -> list[tuple[str, object]]:
-        return [("test", "ar"), ("trials", self.shuffles), ("seed", self.seed)]
-
-    def sign(self, signature: str) -> str:
-        return with_settings(signature, self.items())
 
 
 @dataclass(frozen=True, eq=False)

@@ -19,6 +19,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, TypeAlias
 
+from evalcore.resampling_settings import check_seed
+
 if TYPE_CHECKING:  # numpy is imported when a test runs, not when the CLI starts
     import numpy as np
 
@@ -44,14 +46,6 @@ Scorer: TypeAlias = "Callable[[np.ndarray], np.ndarray]"
 """Summed counts, one row per trial (k × fields) → metric values (k × metrics); vectorized."""
 _CHUNK = 2000  # trials per vectorized chunk ...
 _CELLS = 2_000_000  # ... and at most this many trial x sentence cells (about 16 MB a matrix)
-
-
-def check_seed(seed: int) -> None:
-    """A seed must be a non-negative integer (what numpy's generators take; ``--seed -1`` raised
-    numpy's ``ValueError`` from deep inside a test).  Every setting with a seed checks it here when
-    it is made, and so does every generator this module makes (:func:`_generator`)."""
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"--seed must be a non-negative integer, got {seed}")
 
 
 def _generator(seed: int) -> np.random.Generator:

@@ -95,6 +95,7 @@ TA = "evalcore/lattice/textalign.py"
 WO = "evalcore/metrics/words.py"
 SI = "evalcore/significance.py"
 RS = "evalcore/resampling.py"
+RSS = "evalcore/resampling_settings.py"
 C18 = "evalcore/metrics/conll18.py"
 CONLLU = "evalcore/formats/conllu.py"
 COLS = "evalcore/formats/columns.py"
@@ -598,7 +599,7 @@ _RAW += [
     (OUT, 'open_output', 'os.fchmod(fh.fileno(), stat.S_IMODE(os.stat(out.real).st_mode))', 'pass', DELETE,
      OUTPUTS),
     ("evalcore/errors.py", None, '\\x7f-\\x9f', '\\x7f', CONSTANT, OUTPUTS),
-    (SI, 'check_seed', 'or seed < 0:', 'or seed < -1:', OFF_BY_ONE, OUTPUTS),
+    (RSS, 'check_seed', 'or seed < 0:', 'or seed < -1:', OFF_BY_ONE, OUTPUTS),
     ("evalcore/batch.py", 'run_batch_outcome', 'if bad and not keep_going:', 'if False:', DROP, OUTPUTS),
     ("evalcore/commands/batch.py", '_first_failure', 'FIRST_EXCEPTION', '"ALL_COMPLETED"', CONSTANT, OUTPUTS),
     # ---- what grows with the parses, a size limit, a map; streams that cannot pair --
@@ -745,6 +746,14 @@ _RAW += [
      EVALB_READER),
     # the atlas pauses the cyclic collector and gives back the caller's setting
     (AT, 'build_atlas', 'if paused:\n            gc.enable()', 'gc.enable()', DROP, ("tests/test_atlas.py",)),
+    # ---- the tree reader splits a sentence block in one call, its errors still in line order ------
+    (COLS, 'split_lines', 'if {len(cols) for cols in fields if cols is not None}.issubset(widths):',
+     'if True:', DROP, LINES),
+    (CONLLU, '_finish', 'zip(lines, fields, strict=False)',
+     'zip(lines, fields if len(fields) == len(lines) else [], strict=False)', EARLY, LINES),
+    (CONLLU, '_finish', 'line.count("\\t") + 1', 'line.count("\\t")', OFF_BY_ONE, LINES),
+    (CONLLU, '_finish', 'fname, lineno, sent_id or None)\n    first', 'fname, lineno, None)\n    first', DROP,
+     LINES),
 ]
 # fmt: on
 

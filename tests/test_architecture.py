@@ -47,7 +47,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "evalcore.ted",
         "evalcore.lattice",
     ),
-    ("evalcore.metrics", "evalcore.significance"),
+    ("evalcore.metrics", "evalcore.significance", "evalcore.resampling_settings"),
     (
         "evalcore.experiment",
         "evalcore.inspection",

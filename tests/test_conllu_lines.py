@@ -23,8 +23,16 @@ from ec_support import ROOT
 
 from evalcore.cli import main
 from evalcore.errors import EvalcoreError, InputFormatError, TreeStructureError
-from evalcore.formats.columns import Columns, comment_ids, form_chars, id_kind, natural, parse_line
-from evalcore.formats.conllu import read_conllu
+from evalcore.formats.columns import (
+    Columns,
+    comment_ids,
+    form_chars,
+    id_kind,
+    natural,
+    parse_line,
+    split_lines,
+)
+from evalcore.formats.conllu import TREE_COLUMNS, parse_conllu, read_conllu
 from evalcore.metrics.conll18 import evaluate_conll18
 from evalcore.report.conll18 import format_conll18_counts
 
@@ -185,6 +193,56 @@ def test_a_comment_inside_a_scorer_sentence_is_a_line_like_any_other() -> None:
         parse_line("# note", TEN, "f", 3, "s1", comments=False)
     assert str(err.value) == "f:3: not 10 but 1: '# note' (sentence s1)"
     assert id_kind("#") == "word"
+
+
+WORD = "1\ta\t_\t_\t_\t_\t0\troot\t_\t_"
+
+
+def test_a_block_is_split_as_each_line_is() -> None:
+    """``split_lines`` (the tree reader's one call per sentence) gives ``parse_line``'s fields, up
+    to the first line of another column count."""
+    block = [(1, "# sent_id = s1"), (2, WORD), (3, "2-3\tbc" + "\t_" * 8), (4, "# inside"), (5, WORD[:-2])]
+    split = split_lines(block, TREE_COLUMNS)
+    assert len(split) == 4  # line 5 has 9 columns: the list stops before it
+    for (lineno, line), cols in zip(block, split, strict=False):
+        kind, expected = parse_line(line, TREE_COLUMNS, "f", lineno)
+        assert (cols is None) == (kind == "comment")
+        assert cols == (None if cols is None else expected)
+    assert len(split_lines(block[:4], TREE_COLUMNS)) == 4
+    assert split_lines([(1, "# only")], TREE_COLUMNS) == [None]
+
+
+@pytest.mark.parametrize(
+    ("lines", "line", "message", "sentence"),
+    [
+        # an earlier line's error comes first, though a later line has too few columns
+        (
+            ["# sent_id = s1", WORD, WORD.replace("1", "3", 1), "2\ta\t_"],
+            3,
+            "ID '3' out of sequence (expected 2)",
+            "s1",
+        ),
+        # the column count of a word after an earlier error-free line, with the sentence given before it
+        (["# sent_id = s1", WORD, "2\tb\t_"], 3, "expected 10 tab-separated columns, found 3", "s1"),
+        # a sent_id given after the bad line is not yet known there (as when each line was parsed alone)
+        (
+            ["# text = t", WORD, "2\tb\t_", "# sent_id = late"],
+            3,
+            "expected 10 tab-separated columns, found 3",
+            None,
+        ),
+        # a comment inside the sentence, before the bad line, names it
+        ([WORD, "# sent_id = inside", "2\tb"], 3, "expected 10 tab-separated columns, found 2", "inside"),
+    ],
+)
+def test_errors_come_in_line_order_with_the_sentence_known_so_far(
+    lines: list[str], line: int, message: str, sentence: str | None
+) -> None:
+    """Counted by hand on the lines: the reader refuses the first bad line, naming the sent_id of the
+    comments before it."""
+    with pytest.raises(InputFormatError) as err:
+        parse_conllu("\n".join(lines) + "\n\n")
+    assert (err.value.line, err.value.message, err.value.sentence) == (line, message, sentence)
 
 
 def test_natural_fields() -> None:

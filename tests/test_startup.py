@@ -110,6 +110,9 @@ def test_the_light_import_check_sees_a_heavy_one() -> None:
 # Running a command on one sentence: what it does not import (lazy imports).
 LAZY = {
     "attach": (
+        "evalcore.resampling",
+        "evalcore.significance",
+        "evalcore.metrics.breakdown",
         "evalcore.metrics.conll18",
         "evalcore.report.conll18",
         "evalcore.report.breakdown",
@@ -127,7 +130,16 @@ LAZY = {
         "gzip",
         "tempfile",
     ),
-    "freval": ("evalcore.report.resampling", "numpy", "json", "csv", "gzip", "tempfile"),
+    "freval": (
+        "evalcore.resampling",
+        "evalcore.significance",
+        "evalcore.report.resampling",
+        "numpy",
+        "json",
+        "csv",
+        "gzip",
+        "tempfile",
+    ),
 }
 CONLLU_SENTENCE = "1\tHello\thello\tINTJ\tUH\t_\t0\troot\t_\t_\n2\t!\t!\tPUNCT\t.\t_\t1\tpunct\t_\t_\n\n"
 PTB_SENTENCE = "(S (NP (DT the) (NN dog)) (VP (VBD ran)))\n"
@@ -145,8 +157,8 @@ def _modules_after_running(argv: list[str]) -> set[str]:
         "sys.stdout.write(json.dumps([code, out.getvalue(), loaded]))\n"
     )
     # the probe imports json itself only after the command ran and its modules were listed
-    # (the settings of --bootstrap and of the paired test, evalcore.resampling, are checked by
-    # every run of attach and freval: that module is loaded, the resampling itself is not)
+    # (the settings of --bootstrap and of the paired test are checked by every run of attach and
+    # freval: evalcore.resampling_settings is loaded, the resampling and the significance tests not)
     res = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     code, output, loaded = json.loads(res.stdout)
     assert code == 0 and output  # the command did run

@@ -10,13 +10,13 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from evalcore.choices import GROUPINGS, GroupBy
 from evalcore.commands._common import named_path, refuse, refuse_setting, warn
 from evalcore.declare import InvalidSetting, add_arguments, from_namespace
 from evalcore.errors import EvalcoreError, MismatchError
 from evalcore.families import attach as family
 from evalcore.families.attach import RESAMPLING, AttachSettings
 from evalcore.families.common import Resampling
-from evalcore.metrics.breakdown import GROUPINGS, GroupBy
 from evalcore.report.attach import attach_csv, attach_json, attach_text
 from evalcore.report.tables import json_text
 

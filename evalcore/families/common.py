@@ -3,19 +3,17 @@ families"): :class:`Resampling` (docs/tedeval.md, "The cross-scheme experiment a
 :class:`LabelReading` (docs/tedeval.md, "Multi-function trees (2012 protocol)" and "Category labels").
 They are plain frozen dataclasses, without slots, so that a family may inherit several.
 
-Start-up: this module imports the declarations only; :mod:`evalcore.resampling` when a value asks.
+Start-up: this module imports the declarations and the resampling's settings
+(:mod:`evalcore.resampling_settings`), never the resampling itself.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from evalcore.declare import setting
-
-if TYPE_CHECKING:
-    from evalcore.resampling import BootstrapSettings, PairedTestSettings
+from evalcore.resampling_settings import BootstrapSettings, PairedTestSettings
 
 __all__ = ["LabelReading", "Resampling", "Warn", "numbers"]
 
@@ -52,14 +50,10 @@ class Resampling:
         range)."""
         if self.bootstrap is None:
             return None
-        from evalcore.resampling import BootstrapSettings
-
         return BootstrapSettings(self.bootstrap, self.level, self.seed)
 
     def paired_settings(self) -> PairedTestSettings:
         """The paired test's settings (raises ``ValueError`` out of range)."""
-        from evalcore.resampling import PairedTestSettings
-
         return PairedTestSettings(self.shuffles, self.seed)
 
 

@@ -5,9 +5,12 @@ score, and a second parse of the same gold with both parses' paired test.  Apart
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from evalcore.metrics.freval import FrevalResult
-from evalcore.resampling import Intervals, PairedComparison
+
+if TYPE_CHECKING:  # types only: a result without resampling does not load it (start-up)
+    from evalcore.resampling import Intervals, PairedComparison
 
 __all__ = ["FrevalPaired", "FrevalResampled"]
 

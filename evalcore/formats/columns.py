@@ -11,6 +11,7 @@ the scorer's reading :mod:`evalcore.metrics.conll18`, the lattice reader; docs/d
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -28,6 +29,7 @@ __all__ = [
     "natural",
     "parse_line",
     "refused",
+    "split_lines",
 ]
 
 LineKind = Literal["blank", "comment", "word", "range", "empty"]
@@ -101,6 +103,19 @@ def parse_line(
     if "." in raw_id:
         return "empty", cols
     return ("range" if "-" in raw_id else "word"), cols
+
+
+def split_lines(lines: Sequence[tuple[int, str]], columns: Columns) -> list[list[str] | None]:
+    """The fields of each line of a sentence block, as :func:`parse_line` splits them (``None`` for
+    a comment), up to the first line whose column count ``columns`` refuses: a list shorter than
+    ``lines`` stops before that line, which the reader refuses once it has read the lines before
+    it (so its errors come in line order).  A block has no blank line.  One call per sentence: the
+    tree reader's hot path."""
+    fields = [None if line[0] == "#" else line.split("\t") for _, line in lines]
+    widths = columns.widths
+    if {len(cols) for cols in fields if cols is not None}.issubset(widths):
+        return fields
+    return fields[: next(i for i, cols in enumerate(fields) if cols is not None and len(cols) not in widths)]
 
 
 def natural(raw: str) -> int | None:

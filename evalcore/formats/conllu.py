@@ -16,7 +16,15 @@ from typing import Literal
 
 from evalcore.errors import TreeStructureError
 from evalcore.formats._io import InputSource, blocks, iter_lines, shown, source_name
-from evalcore.formats.columns import MAX_DIGITS, TOO_LARGE, Columns, comment_ids, natural, parse_line, refused
+from evalcore.formats.columns import (
+    MAX_DIGITS,
+    TOO_LARGE,
+    Columns,
+    comment_ids,
+    natural,
+    refused,
+    split_lines,
+)
 from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.trees import DepTree, ExtraLine, Source, Token
 
@@ -85,9 +93,9 @@ def _finish(
     extras: list[ExtraLine] = []
     sent_id = ""
     text = ""
-    for lineno, line in lines:
-        kind, cols = parse_line(line, TREE_COLUMNS, fname, lineno, sent_id or None)
-        if kind == "comment":
+    fields = split_lines(lines, TREE_COLUMNS)
+    for (lineno, line), cols in zip(lines, fields, strict=False):  # fields may stop short
+        if cols is None:
             comments.append(line)
             sent_id, text = comment_ids(line, sent_id, text)
             continue
@@ -134,6 +142,9 @@ def _finish(
             Token(tid, cols[1], cols[2], cols[3], cols[4], cols[5], head, cols[7], cols[8], cols[9])
         )
         token_lines.append(lineno)
+    if len(fields) < len(lines):  # split_lines stopped at a line of another column count
+        lineno, line = lines[len(fields)]
+        raise TREE_COLUMNS.refusal(line, line.count("\t") + 1, fname, lineno, sent_id or None)
     first = lines[0][0]
     tree = DepTree(
         tuple(tokens),

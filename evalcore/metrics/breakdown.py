@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
 
+from evalcore.choices import GROUPINGS, GroupBy
 from evalcore.metrics.attachment import AttachConfig, _kept_length, judge_tokens
 from evalcore.metrics.base import add_fields, make_signature, ratio, total
 from evalcore.trees import DepTree
@@ -39,8 +39,6 @@ __all__ = [
 DEFAULT_CONFIG = AttachConfig()
 """``evalcore attach``'s defaults (frozen)."""
 
-GroupBy = Literal["deprel", "upos", "length", "distance", "direction", "depth", "nonproj"]
-GROUPINGS: tuple[GroupBy, ...] = ("deprel", "upos", "length", "distance", "direction", "depth", "nonproj")
 
 _ORDER: dict[str, tuple[str, ...]] = {
     "length": ("1-10", "11-20", "21-30", "31-40", "41-50", "51+"),
