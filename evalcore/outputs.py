@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import secrets
 import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
@@ -145,6 +144,8 @@ def check_requested_outputs(
 def _temporary(folder: str, name: str) -> tuple[int, str]:
     """A new file in ``folder``, created exclusively with the permissions a new file gets (0666
     less the umask): its descriptor and path."""
+    import secrets  # only when a file is written (hashlib and OpenSSL: kept out of start-up)
+
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     while True:
         path = os.path.join(folder, f".{name[:_TEMP_NAME_ROOM]}.{secrets.token_hex(4)}.tmp")

@@ -163,7 +163,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
     (F, 'score', '[1.0 / limit] * sizes', '[1.0 / (limit + 1)] * sizes', OFF_BY_ONE, FREVAL),
     (F, 'score', 'r, p = ratio(m, g), ratio(m, t)', 'r, p = ratio(m, t), ratio(m, g)', SIDE, FREVAL),
     (F, 'score', 'for k in range(sizes):', 'for k in range(sizes - 1):', OFF_BY_ONE, FREVAL),
-    (F, 'freval_corpus', 'comp.length > config.cutoff_len',
+    (F, 'freval_comparisons', 'comp.length > config.cutoff_len',
      'comp.length >= config.cutoff_len', COMPARISON, FREVAL),
     (F, 'FrevalResult.rescore', '(max_size is None or max_size > made)', '(max_size > made)', DROP, FREVAL),
     (F, 'f1_by_size_frame', 'float(rec["f1"]) - base_f1[size - 1]',
@@ -479,7 +479,7 @@ MEAN = "ratio(counts.score_sum, counts.sentences, empty=1.0)"
 # fmt: off
 _RAW += [
     # FREVAL: --cutoff-len at exactly N words, alpha's L from the gold trees, rescoring
-    (F, 'freval_corpus', 'comp.length > config.cutoff_len', 'comp.words > config.cutoff_len', OPERATOR,
+    (F, 'freval_comparisons', 'comp.length > config.cutoff_len', 'comp.words > config.cutoff_len', OPERATOR,
      PIN_FREVAL),
     (F, 'score', 'max(counts.largest_gold, len(alpha or ()))', 'max(len(counts.test), len(alpha or ()))',
      SIDE, PIN_FREVAL),

@@ -442,3 +442,23 @@ def test_intervals_past_the_largest_tree_weigh_every_size_of_the_limit(
     assert rc == 0 and 0 < doc["flr"] < 1e-4
     for name in ("flr", "flp"):
         assert doc[f"{name}_low"] <= doc[name] <= doc[f"{name}_high"] < 1e-4, name
+
+
+def test_the_command_reads_the_line_layout_without_trees_and_counts_the_same() -> None:
+    """The family reads evalb's readings (a line-layout file without building its trees); on evalb's
+    own sample (its error and skip sentences included) the counts per sentence and the scores are
+    those of the sentences' trees (whose size 1 is pinned to evalb's own output by
+    test_size_one_is_parseval_on_files)."""
+    from evalcore.families.freval import FrevalInputs, FrevalSettings, run
+
+    params = read_prm(SAMPLE / "sample.prm")
+    config = FrevalConfig(ParsevalConfig(params=params), max_size=4)
+    by_trees = freval_corpus(
+        read_ptb_sentences(SAMPLE / "sample.gld"), read_ptb_sentences(SAMPLE / "sample.tst"), config
+    )
+    settings = FrevalSettings(prm=str(SAMPLE / "sample.prm"), max_size=4, keep_sentences=True)
+    by_readings = run(FrevalInputs(SAMPLE / "sample.gld", SAMPLE / "sample.tst"), settings)
+    assert by_readings.per_sentence == by_trees.per_sentence
+    assert by_readings.counts == by_trees.counts and by_readings.score == by_trees.score
+    assert [c.status for c in by_readings.comparisons] == [c.status for c in by_trees.comparisons]
+    assert {c.status for c in by_trees.comparisons} >= {"ok", "error", "skip"}  # every kind of sentence

@@ -115,6 +115,8 @@ LAZY = {
         "evalcore.metrics.breakdown",
         "evalcore.metrics.conll18",
         "evalcore.report.conll18",
+        "secrets",
+        "hashlib",
         "evalcore.report.breakdown",
         "evalcore.report.resampling",
         "json",
@@ -124,6 +126,7 @@ LAZY = {
     ),
     "parseval": (
         "evalcore.resampling",
+        "secrets",
         "evalcore.report.resampling",
         "json",
         "csv",

@@ -191,8 +191,8 @@ def test_parseval_and_freval_keep_only_problem_sentences(corpus: dict[str, str])
         # --input tree: evalcore parseval's reader of readings (the line layout counts, below)
         ("parseval", parseval_module, "parseval_lines", "evalb"),
         ("parseval", parseval_module, "parseval_lines", "json"),
-        ("freval", freval_module, "freval_corpus", "text"),  # imported by the family's run
-        ("freval", freval_module, "freval_corpus", "json"),
+        ("freval", freval_module, "freval_comparisons", "text"),  # imported by the family's run
+        ("freval", freval_module, "freval_comparisons", "json"),
     ],
 )
 def test_bracket_commands_stream(
@@ -210,7 +210,7 @@ def test_bracket_commands_stream(
     read = evalb_module.read_evalb_sentences  # evalcore parseval: evalb's reading, no trees
     monkeypatch.setattr(evalb_module, "read_evalb_sentences", lambda *a, **k: tracker.readings(read(*a, **k)))
     results = capture(monkeypatch, module, function)
-    layout = ("--input", "tree") if command == "parseval" else ()
+    layout = ("--input", "tree")  # both commands read evalb's readings; the tree layout builds trees
     r = run_cli(command, corpus["gold.ptb"], corpus["sys.ptb"], "--format", fmt, *layout)
     assert r.code == 0, r.err
     assert tracker.handed == 2 * N

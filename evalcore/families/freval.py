@@ -126,8 +126,9 @@ def run(
     resample); the result then carries the bootstrap's intervals (``intervals``) and, with a second
     parse, both parses' paired comparison (``paired``).  ``on_result`` sees each parse's result as
     soon as it is scored."""
-    from evalcore.formats.ptb import read_ptb_sentences
-    from evalcore.metrics.freval import freval_corpus
+    from evalcore.formats.evalb import read_evalb_sentences
+    from evalcore.metrics.freval import freval_comparisons
+    from evalcore.metrics.parseval import compare_lines
 
     config = freval_config(settings, limits, on_warning)
     boot = settings.bootstrap_settings()
@@ -135,12 +136,15 @@ def run(
     keep = keep_counts or boot is not None or inputs.test_b is not None
 
     def score(test: InputSource, name: str | None) -> FrevalResult:
-        result = freval_corpus(
-            read_ptb_sentences(inputs.gold, name=inputs.gold_name, layout=settings.layout, limits=limits),
-            read_ptb_sentences(test, name=name, layout=settings.layout, limits=limits),
-            config,
-            keep_sentences=settings.keep_sentences,
-            keep_counts=keep,
+        # evalb's readings of the sentences (a file in the line layout is read without its trees)
+        params, layout = config.extraction.params, settings.layout
+        comparisons = compare_lines(
+            read_evalb_sentences(inputs.gold, params, name=inputs.gold_name, layout=layout, limits=limits),
+            read_evalb_sentences(test, params, name=name, layout=layout, limits=limits),
+            config.extraction,
+        )
+        result = freval_comparisons(
+            comparisons, config, keep_sentences=settings.keep_sentences, keep_counts=keep
         )
         if on_result is not None:
             on_result(result)

@@ -32,6 +32,7 @@ __all__ = [
     "FrevalScore",
     "SizeScore",
     "f1_by_size_frame",
+    "freval_comparisons",
     "freval_corpus",
     "limit_name",
     "listed_sizes",
@@ -297,7 +298,22 @@ def freval_corpus(
     keep_sentences: bool = True,
     keep_counts: bool = False,
 ) -> FrevalResult:
-    """FREVAL of two files' sentences (from :func:`evalcore.formats.ptb.read_ptb_sentences`).
+    """FREVAL of two files' sentences (from :func:`evalcore.formats.ptb.read_ptb_sentences`):
+    :func:`freval_comparisons` of their comparisons."""
+    comparisons = compare_corpus(gold, test, config.extraction)
+    return freval_comparisons(comparisons, config, keep_sentences=keep_sentences, keep_counts=keep_counts)
+
+
+def freval_comparisons(
+    comparisons: Iterable[SentenceComparison],
+    config: FrevalConfig = FrevalConfig(),
+    *,
+    keep_sentences: bool = True,
+    keep_counts: bool = False,
+) -> FrevalResult:
+    """FREVAL of the sentence pairs evalb's steps compared (:func:`compare_corpus`, or
+    :func:`~evalcore.metrics.parseval.compare_lines` of the read sentences, as the command reads
+    them: a file in the line layout without building its trees).
 
     Streams; ``keep_sentences=False`` keeps only the first error and skip sentences
     (:data:`~evalcore.metrics.parseval.MAX_KEPT_PROBLEMS`; the others are counted), so memory
@@ -305,12 +321,12 @@ def freval_corpus(
     comparisons) even so: what bootstrap intervals and paired tests resample.
     """
     keep_counts = keep_counts or keep_sentences
-    comparisons: list[SentenceComparison] = []
+    kept: list[SentenceComparison] = []
     per_sentence: list[FrevalCounts] = []
     total = FrevalCounts()
-    for comp in compare_corpus(gold, test, config.extraction):
-        if keep_sentences or (comp.status != "ok" and len(comparisons) < MAX_KEPT_PROBLEMS):
-            comparisons.append(comp)
+    for comp in comparisons:
+        if keep_sentences or (comp.status != "ok" and len(kept) < MAX_KEPT_PROBLEMS):
+            kept.append(comp)
         if config.cutoff_len is not None and comp.length > config.cutoff_len:
             if keep_counts:
                 per_sentence.append(FrevalCounts())
@@ -320,7 +336,7 @@ def freval_corpus(
             per_sentence.append(c)
         total = total + c
     sc = score(total, config.max_size, config.alpha, config.signature())
-    return FrevalResult(tuple(comparisons), tuple(per_sentence), total, sc, config)
+    return FrevalResult(tuple(kept), tuple(per_sentence), total, sc, config)
 
 
 # ---------------------------------------------------------------------------
