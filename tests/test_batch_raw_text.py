@@ -8,7 +8,11 @@
 * On the real CoNLL 2018 outputs (``../shared/data``), every F1 and aligned accuracy of the batch
   table equals ``conll18_ud_eval.py -v``'s committed output (tests/fixtures/reference/conll18) to
   the printed digit: fr_gsd and en_ewt (two systems each), he_htb (five systems; non-commercial,
-  read from ../shared/data only, the test skips with its reason when it is absent).
+  read from ../shared/data only, the test skips with its reason when it is absent), and spaCy's
+  gold-tokenized and raw-text EWT parses of one gold under ``attach`` (the mixed gold: the
+  gold-tokenized one keeps its ``attach`` rows, both get the scorer's).
+* Intervals and p-values are those the single command computes from the same counts (a
+  cross-check of two paths, not reference values).
 * The table is the same on ``--jobs 2`` and on a Dask ``LocalCluster``, byte for byte in CSV.
 """
 
@@ -298,3 +302,54 @@ def test_the_worked_example_manifest_of_the_docs_is_valid() -> None:
         1000,
         12345,
     )
+
+
+@pytest.mark.slow
+def test_a_gold_tokenized_and_a_raw_text_spacy_parse_of_one_gold_equal_the_scorer(tmp_path: Path) -> None:
+    """spaCy's EWT parses under ``attach``: the gold-tokenized one keeps its ``attach`` rows, the raw
+    one makes the gold a ``conll18`` gold, and both equal the scorer's committed tables (the two
+    spaCy files among the 11 with committed scorer outputs)."""
+    spacy = DATA / "parser_outputs" / "spacy_en_ewt_test"
+    if not spacy.is_dir():
+        pytest.skip(f"spaCy's EWT parses are not at {spacy} (they are read from ../shared/data)")
+    systems = {
+        "spacy_gold_tok": spacy / "en_ewt-ud-test.spacy-sm.gold-tok.conllu",
+        "spacy_raw": spacy / "en_ewt-ud-test.spacy-sm.raw.conllu",
+    }
+    manifest = _manifest(
+        tmp_path, {"en_ewt": (DATA / "en_ewt" / "en_ewt-ud-test.r2.16.conllu", ["attach"], systems)}
+    )
+    rows = run_batch(read_manifest(str(manifest)), Limits(), serial_map)
+    for system in systems:
+        assert _printed(rows, "en_ewt", system) == _reference("en_ewt", system), system
+    assert {r.system for r in rows if r.metric == "attach"} == {"spacy_gold_tok"}
+    # one attach system: no attach pair; the two are tested on the scorer's counts
+    assert {(r.system, r.other, r.metric) for r in rows if r.kind == "p"} == {
+        ("spacy_gold_tok", "spacy_raw", "conll18")
+    }
+
+
+@pytest.mark.slow
+def test_intervals_and_p_values_are_those_of_the_single_command(fr_en: tuple[Path, list[BatchRow]]) -> None:
+    """Cross-check of two paths through evalcore (not reference values): the rows' intervals are
+    ``attach --format conll18 --bootstrap 1000 --seed 7``'s, the p-values ``attach GOLD A B
+    --format conll18 --shuffles 1000 --seed 7``'s (both from the per-gold-sentence counts)."""
+    from evalcore.metrics.conll18 import evaluate_conll18
+    from evalcore.resampling import BootstrapSettings, PairedTestSettings, compare, conll18_table, intervals
+
+    _, rows = fr_en
+    gold, _, systems = _conll2018("fr_gsd", FR_EN["fr_gsd"])
+    tables = [
+        conll18_table(evaluate_conll18(gold, systems[s], per_sentence=True).sentences)
+        for s in FR_EN["fr_gsd"]
+    ]
+    ivs = intervals(tables[0], BootstrapSettings(1000, 0.95, SEED))
+    got = {
+        r.score: (r.low, r.high)
+        for r in rows
+        if (r.gold, r.system, r.kind) == ("fr_gsd", "UDPipe-Future", "score")
+    }
+    assert got == {n: (iv.low, iv.high) for n, iv in zip(ivs.names, ivs.values, strict=True)}
+    cmp = compare(tables[0], tables[1], PairedTestSettings(SHUFFLES, SEED))
+    p = {r.score: r.value for r in rows if (r.gold, r.kind) == ("fr_gsd", "p")}
+    assert p == {n: t.p_value for n, t in zip(cmp.names, cmp.tests, strict=True)}
