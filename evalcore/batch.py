@@ -749,15 +749,15 @@ def _aligned(done: list[tuple[ScoreJob, ScoreOutput]]) -> list[tuple[ScoreJob, S
 
 
 def _aligned_jobs(done: Sequence[tuple[ScoreJob, ScoreOutput]], manifest: Manifest) -> list[ScoreJob]:
-    """A gold with a parse of raw text under ``attach`` has its other systems scored as ``conll18``
-    too, so that every two of its systems are tested on the same counts (docs/batch.md)."""
+    """A gold with a parse of raw text under ``attach`` has its same-token systems scored as
+    ``conll18`` too, so that every two of its systems are tested on the same counts (docs/batch.md);
+    a system whose job failed is not run again."""
     more: list[ScoreJob] = []
     for gold in manifest.golds:
-        jobs = [j for j, out in done if j.gold.name == gold.name and out.aligned]
-        if not jobs or "conll18" in gold.metrics:
+        mine = [(j, out) for j, out in done if j.gold.name == gold.name]
+        if "conll18" in gold.metrics or not any(out.aligned for _, out in mine):
             continue
-        have = {j.systems[0].name for j in jobs}
-        more += [replace(jobs[0], systems=(s,)) for s in gold.systems if s.name not in have]
+        more += [replace(j, metric="conll18") for j, out in mine if j.metric == "attach" and not out.aligned]
     return more
 
 

@@ -758,7 +758,8 @@ _RAW += [
     # ---- batch: parses of raw text scored as CoNLL 2018, with intervals, every pair tested --------
     (BA, '_score_attach', 'return replace(_score_conll18(replace(job, metric="conll18")), aligned=True)',
      'raise', EARLY, RAW_TEXT),
-    (BA, '_aligned_jobs', 'if not jobs or "conll18" in gold.metrics:', 'if True:', DROP, RAW_TEXT),
+    (BA, '_aligned_jobs', 'if "conll18" in gold.metrics or not any(out.aligned for _, out in mine):',
+     'if True:', DROP, RAW_TEXT),
     (BA, '_aligned', 'elif "conll18" not in job.gold.metrics:', 'else:', DROP, RAW_TEXT),
     (BA, '_score_conll18', 'iv.low, iv.high', 'iv.high, iv.low', SWAP, RAW_TEXT),
     (BA, '_settings', 'level, paired.seed)', 'level)', DROP, RAW_TEXT),

@@ -126,6 +126,30 @@ def test_a_system_of_another_text_is_exit_2_and_its_line(
     assert captured.err.count("\n") == 1 and "other.conllu:3:" in captured.err
 
 
+def test_keep_going_a_system_of_another_text_fails_once_and_the_others_are_scored(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "gold.conllu").write_text(GOLD, encoding="utf-8")
+    (tmp_path / "raw.conllu").write_text(RAW, encoding="utf-8")
+    (tmp_path / "other.conllu").write_text(scorer_conllu(["a", "b", "x", "d"], ["e", "f"]), encoding="utf-8")
+    systems = {
+        "raw": tmp_path / "raw.conllu",
+        "o": tmp_path / "other.conllu",
+        "same": tmp_path / "gold.conllu",
+    }
+    manifest = _manifest(tmp_path, {"g": (tmp_path / "gold.conllu", ["attach"], systems)})
+    assert main(["batch", str(manifest), "--jobs", "1", "--keep-going", "--format", "csv"]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.count("\n") == 1 and "other.conllu:3:" in captured.err  # once, not again as conll18
+    lines = [line.split(",") for line in captured.out.splitlines()[1:]]
+    assert {(c[1], c[2], c[3]) for c in lines} == {
+        ("same", "", "attach"),
+        ("raw", "", "conll18"),
+        ("same", "", "conll18"),
+        ("raw", "same", "conll18"),
+    }
+
+
 @pytest.mark.parametrize(
     ("setting", "words"),
     [("bootstrap = 0", "bootstrap must be a positive integer"), ("level = 1.5", "level must be a number")],
