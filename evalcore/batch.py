@@ -4,6 +4,9 @@
 (one per gold × system × metric; one per gold for ``tedeval``), :func:`run_batch` runs them, then the
 *pair jobs* of the paired tests, through a ``map`` function (in this process, on local processes or
 on Dask: docs/batch.md), after :func:`check_files` has read every file up to its first sentence.
+A parse of raw text (its tokens differ from the gold's) is scored as the CoNLL 2018 shared task
+scores it (``conll18``: the character alignment of :func:`evalcore.metrics.conll18.evaluate_conll18`,
+Zeman et al. 2018, §2), with bootstrap intervals (docs/batch.md, "Parses of raw text").
 Writers: :mod:`evalcore.report.batch`.
 """
 
@@ -18,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Literal, TypeAlias, TypeVar
 
 from evalcore.declare import accepted, from_mapping
-from evalcore.errors import EvalcoreError, InputFormatError, LimitError, one_line
+from evalcore.errors import EvalcoreError, InputFormatError, LimitError, MismatchError, one_line
 from evalcore.families import attach as attach_family
 from evalcore.families import freval as freval_family
 from evalcore.families import parseval as parseval_family
@@ -30,16 +33,20 @@ from evalcore.formats.ptb import read_ptb_sentences
 from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.registry import FAMILIES
 from evalcore.resampling import (
+    BootstrapSettings,
     PairedTestSettings,
     attach_pair_tables,
     compare,
+    conll18_table,
     freval_limit,
     freval_table,
+    intervals,
 )
 
 if TYPE_CHECKING:  # the metrics are imported by the jobs that run them (a batch of one metric
     # imports only that one)
     from evalcore.metrics.attachment import AttachCounts
+    from evalcore.metrics.conll18 import Conll18Counts
     from evalcore.metrics.freval import FrevalCounts
 
 __all__ = [
@@ -64,8 +71,10 @@ __all__ = [
     "run_score_job_kept",
 ]
 
-Metric = Literal["attach", "parseval", "freval", "tedeval"]
-METRICS: tuple[Metric, ...] = ("attach", "parseval", "freval", "tedeval")
+Metric = Literal["attach", "conll18", "parseval", "freval", "tedeval"]
+METRICS: tuple[Metric, ...] = ("attach", "conll18", "parseval", "freval", "tedeval")
+PAIRED: tuple[Metric, ...] = ("attach", "conll18", "freval")
+"""The metrics whose score jobs return per-sentence counts, tested pair by pair in the second round."""
 
 MAX_SYSTEMS = 200
 """Systems of one gold: the pairs grow as its square (200 systems: 19,900 paired tests)."""
@@ -73,7 +82,7 @@ MAX_SYSTEMS = 200
 _GOLD_KEYS = frozenset({"name", "file", "metrics", "systems", "prm"}) | {
     f.name for f in FAMILIES if f.settings is not None and f.name in METRICS
 }
-_SETTINGS_KEYS = frozenset({"shuffles", "seed"})
+_SETTINGS_KEYS = ("shuffles", "seed", "bootstrap", "level")
 ELSEWHERE: dict[str, frozenset[str]] = {
     # the paired tests take the manifest's [settings] (one test for every metric), and the
     # table's rows have no intervals (no bootstrap) and no sentences
@@ -114,12 +123,14 @@ class Manifest:
     path: str
     golds: tuple[GoldEntry, ...]
     paired: PairedTestSettings = field(default_factory=PairedTestSettings)
+    bootstrap: BootstrapSettings = field(default_factory=BootstrapSettings)  # conll18's intervals
 
 
 @dataclass(frozen=True, slots=True)
 class BatchRow:
     """One number of the table: a score of ``system`` (``other`` empty), or the p-value of the
-    paired test of ``score`` between ``system`` and ``other`` (``kind`` ``"p"``)."""
+    paired test of ``score`` between ``system`` and ``other`` (``kind`` ``"p"``); ``low`` and
+    ``high`` bound a score's bootstrap interval (``conll18``; ``None`` for the others)."""
 
     gold: str
     system: str
@@ -129,6 +140,8 @@ class BatchRow:
     kind: Literal["score", "p"]
     value: float
     signature: str
+    low: float | None = None
+    high: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,17 +171,24 @@ class ScoreJob:
     systems: tuple[SystemEntry, ...]
     limits: Limits
     paired: PairedTestSettings
+    bootstrap: BootstrapSettings = field(default_factory=BootstrapSettings)
 
 
-Counts: TypeAlias = "tuple[AttachCounts, ...] | tuple[FrevalCounts, ...]"
+Counts: TypeAlias = "tuple[AttachCounts, ...] | tuple[FrevalCounts, ...] | tuple[Conll18Counts, ...]"
 
 
 @dataclass(frozen=True, slots=True)
 class ScoreOutput:
-    """A score job's rows, and its per-sentence counts for the pair jobs (empty when not paired)."""
+    """A score job's rows, and its per-sentence counts for the pair jobs (empty when not paired).
+
+    ``aligned``: an ``attach`` job whose system's tokens differ from the gold's, scored as
+    ``conll18`` instead; ``signature``: the one the pair jobs sign (the rows' without the
+    bootstrap's settings; empty: the first row's)."""
 
     rows: tuple[BatchRow, ...]
     counts: Counts = ()
+    aligned: bool = False
+    signature: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,25 +326,35 @@ def _file(value: object, base: Path, path: str, line: int | None, what: str) -> 
     return str(real)
 
 
-def _settings(raw: object, lines: _Lines, path: str) -> PairedTestSettings:
+def _settings(raw: object, lines: _Lines, path: str) -> tuple[PairedTestSettings, BootstrapSettings]:
+    """The ``[settings]`` table: the paired tests' trials and seed, the bootstrap's resamples and
+    level (its seed is the tests')."""
     if raw is None:
-        return PairedTestSettings()
+        return PairedTestSettings(), BootstrapSettings()
     where = lines.find("[settings]")
     if not isinstance(raw, dict):
         raise _fail(path, where, "settings must be a table")
     for key in raw:
         if key not in _SETTINGS_KEYS:
-            raise _fail(path, lines.key(key) or where, f"unknown setting {key!r} (shuffles, seed)")
+            raise _fail(
+                path, lines.key(key) or where, f"unknown setting {key!r} ({', '.join(_SETTINGS_KEYS)})"
+            )
     values: dict[str, int] = {}
-    for key in ("shuffles", "seed"):
+    for key in ("shuffles", "seed", "bootstrap"):
         value = raw.get(key)
         if value is None:
             continue
-        if not isinstance(value, int) or isinstance(value, bool) or value < (1 if key == "shuffles" else 0):
-            what = "a positive" if key == "shuffles" else "a non-negative"
+        if not isinstance(value, int) or isinstance(value, bool) or value < (0 if key == "seed" else 1):
+            what = "a non-negative" if key == "seed" else "a positive"
             raise _fail(path, lines.key(key) or where, f"{key} must be {what} integer")
         values[key] = value
-    return PairedTestSettings(**values)
+    level = raw.get("level", BootstrapSettings().level)
+    if isinstance(level, bool) or not isinstance(level, int | float) or not 0 < level < 1:
+        raise _fail(path, lines.key("level") or where, "level must be a number between 0 and 1")
+    paired = PairedTestSettings(
+        values.get("shuffles", PairedTestSettings().shuffles), values.get("seed", PairedTestSettings().seed)
+    )
+    return paired, BootstrapSettings(values.get("bootstrap", BootstrapSettings().samples), level, paired.seed)
 
 
 def _metrics(raw: object, path: str, line: int | None) -> tuple[Metric, ...]:
@@ -425,14 +455,14 @@ def read_manifest(path: str, limits: Limits = DEFAULT_LIMITS) -> Manifest:
     if not isinstance(golds_raw, list) or not golds_raw:
         raise _fail(path, 1, "the manifest lists no [[gold]]")
     base = Path(path).resolve().parent
-    paired = _settings(data.get("settings"), lines, path)
+    paired, bootstrap = _settings(data.get("settings"), lines, path)
     golds = tuple(_gold(raw, i, lines, base, path, paired) for i, raw in enumerate(golds_raw))
     seen: set[str] = set()
     for g in golds:
         if g.name in seen:
             raise _fail(path, g.line, f"two golds are named {g.name!r}")
         seen.add(g.name)
-    return Manifest(path, golds, paired)
+    return Manifest(path, golds, paired, bootstrap)
 
 
 # --- the jobs ----------------------------------------------------------------------------------
@@ -444,9 +474,12 @@ def plan(manifest: Manifest, limits: Limits = DEFAULT_LIMITS) -> list[ScoreJob]:
     for gold in manifest.golds:
         for metric in gold.metrics:
             if metric == "tedeval":
-                jobs.append(ScoreJob(gold, metric, gold.systems, limits, manifest.paired))
+                jobs.append(ScoreJob(gold, metric, gold.systems, limits, manifest.paired, manifest.bootstrap))
             else:
-                jobs.extend(ScoreJob(gold, metric, (s,), limits, manifest.paired) for s in gold.systems)
+                jobs.extend(
+                    ScoreJob(gold, metric, (s,), limits, manifest.paired, manifest.bootstrap)
+                    for s in gold.systems
+                )
     return jobs
 
 
@@ -466,15 +499,48 @@ def _rows(
 
 
 def _score_attach(job: ScoreJob) -> ScoreOutput:
+    """Over the same tokens; a system whose tokens differ from the gold's is a parse of raw text,
+    scored as ``conll18`` (the CoNLL 2018 alignment is needed exactly there: docs/batch.md)."""
     system = job.systems[0]
     settings = replace(
         job.gold.settings_of(attach_family.AttachSettings), per_sentence=len(job.gold.systems) > 1
     )
-    result = attach_family.run(attach_family.AttachInputs(job.gold.path, system.path), settings, job.limits)
+    try:
+        result = attach_family.run(
+            attach_family.AttachInputs(job.gold.path, system.path), settings, job.limits
+        )
+    except MismatchError:
+        return replace(_score_conll18(replace(job, metric="conll18")), aligned=True)
     values = attach_family.batch_values(result)
     return ScoreOutput(
         _rows(job, system.name, values, result.signature), tuple(c for _, c in result.per_sentence)
     )
+
+
+def _score_conll18(job: ScoreJob) -> ScoreOutput:
+    """The CoNLL 2018 shared task's evaluation of one system (Zeman et al. 2018, §2: the
+    character alignment, the universal part of DEPREL): the F1 of each of the scorer's rows and
+    the aligned accuracy where it prints one, each with a bootstrap interval over the gold
+    sentences (:func:`evalcore.resampling.intervals`)."""
+    from evalcore.metrics.conll18 import evaluate_conll18
+
+    system = job.systems[0]
+    result = evaluate_conll18(job.gold.path, system.path, limits=job.limits, per_sentence=True)
+    ivs = intervals(conll18_table(result.sentences), job.bootstrap)
+    signature = job.bootstrap.sign(result.signature)
+    rows = []
+    for name, iv in zip(ivs.names, ivs.values, strict=True):
+        metric, measure = name.split(" ")
+        row = result.get(metric)
+        value = row.f1 if measure == "f1" else row.aligned_accuracy
+        assert value is not None  # conll18_names() names an aligned accuracy where the scorer has one
+        rows.append(
+            BatchRow(
+                job.gold.name, system.name, "", job.metric, name, "score", value, signature, iv.low, iv.high
+            )
+        )
+    counts = result.sentences if len(job.gold.systems) > 1 else ()
+    return ScoreOutput(tuple(rows), counts, signature=result.signature)
 
 
 def _bracket_settings(gold: GoldEntry, cls: type[E]) -> E:
@@ -531,6 +597,7 @@ def _score_tedeval(job: ScoreJob) -> ScoreOutput:
 
 _SCORERS: dict[Metric, Callable[[ScoreJob], ScoreOutput]] = {
     "attach": _score_attach,
+    "conll18": _score_conll18,
     "parseval": _score_parseval,
     "freval": _score_freval,
     "tedeval": _score_tedeval,
@@ -568,12 +635,16 @@ def run_pair_job_kept(job: PairJob) -> tuple[BatchRow, ...] | JobFailure:
 def run_pair_job(job: PairJob) -> tuple[BatchRow, ...]:
     """The paired approximate-randomization test of every score between two systems of one gold."""
     from evalcore.metrics.attachment import AttachCounts
+    from evalcore.metrics.conll18 import Conll18Counts
     from evalcore.metrics.freval import FrevalCounts
 
     if job.metric == "attach":
         a_attach = tuple(c for c in job.counts_a if isinstance(c, AttachCounts))
         b_attach = tuple(c for c in job.counts_b if isinstance(c, AttachCounts))
         ta, tb = attach_pair_tables(a_attach, b_attach)
+    elif job.metric == "conll18":  # per gold sentence: both systems' rows are paired
+        ta = conll18_table([c for c in job.counts_a if isinstance(c, Conll18Counts)])
+        tb = conll18_table([c for c in job.counts_b if isinstance(c, Conll18Counts)])
     else:
         config = freval_family.freval_config(_bracket_settings(job.gold, freval_family.FrevalSettings))
         a_fr = tuple(c for c in job.counts_a if isinstance(c, FrevalCounts))
@@ -592,10 +663,10 @@ def run_pair_job(job: PairJob) -> tuple[BatchRow, ...]:
 def _pair_jobs(done: Sequence[tuple[ScoreJob, ScoreOutput]]) -> list[PairJob]:
     pairs: list[PairJob] = []
     for gold_name in dict.fromkeys(j.gold.name for j, _ in done):
-        for metric in ("attach", "freval"):
+        for metric in PAIRED:
             same = [(j, o) for j, o in done if j.gold.name == gold_name and j.metric == metric]
             for (ja, oa), (jb, ob) in combinations(same, 2):
-                a, b, signature = ja.systems[0].name, jb.systems[0].name, oa.rows[0].signature
+                a, b, signature = ja.systems[0].name, jb.systems[0].name, oa.signature or oa.rows[0].signature
                 scores = tuple(r.score for r in oa.rows)
                 pairs.append(
                     PairJob(ja.gold, ja.metric, a, b, oa.counts, ob.counts, signature, ja.paired, scores)
@@ -642,9 +713,16 @@ def run_batch_outcome(
             runnable.append(job)
         else:
             failures.append(_failure(job, problem))
-    results = mapper(run_score_job_kept if keep_going else run_score_job, runnable) if runnable else []
+    score = run_score_job_kept if keep_going else run_score_job
+    results = mapper(score, runnable) if runnable else []
     done = [(job, out) for job, out in zip(runnable, results, strict=True) if isinstance(out, ScoreOutput)]
     failures += [out for out in results if isinstance(out, JobFailure)]
+    done = _aligned(done)
+    more = _aligned_jobs(done, manifest)
+    extra = mapper(score, more) if more else []
+    done += [(job, out) for job, out in zip(more, extra, strict=True) if isinstance(out, ScoreOutput)]
+    failures += [out for out in extra if isinstance(out, JobFailure)]
+    done.sort(key=lambda d: _job_order(manifest, d[0]))
     pair_jobs = _pair_jobs(done)
     tested = mapper(run_pair_job_kept if keep_going else run_pair_job, pair_jobs) if pair_jobs else []
     failures += [t for t in tested if isinstance(t, JobFailure)]
@@ -658,11 +736,44 @@ def run_batch_outcome(
     return BatchOutcome(tuple(rows), tuple(failures))
 
 
+def _aligned(done: list[tuple[ScoreJob, ScoreOutput]]) -> list[tuple[ScoreJob, ScoreOutput]]:
+    """The ``attach`` jobs that met a parse of raw text are ``conll18`` jobs; those of a gold that
+    lists ``conll18`` itself are dropped (its own jobs score the system)."""
+    out: list[tuple[ScoreJob, ScoreOutput]] = []
+    for job, result in done:
+        if not result.aligned:
+            out.append((job, result))
+        elif "conll18" not in job.gold.metrics:
+            out.append((replace(job, metric="conll18"), result))
+    return out
+
+
+def _aligned_jobs(done: Sequence[tuple[ScoreJob, ScoreOutput]], manifest: Manifest) -> list[ScoreJob]:
+    """A gold with a parse of raw text under ``attach`` has its same-token systems scored as
+    ``conll18`` too, so that every two of its systems are tested on the same counts (docs/batch.md);
+    a system whose job failed is not run again."""
+    more: list[ScoreJob] = []
+    for gold in manifest.golds:
+        mine = [(j, out) for j, out in done if j.gold.name == gold.name]
+        if "conll18" in gold.metrics or not any(out.aligned for _, out in mine):
+            continue
+        more += [replace(j, metric="conll18") for j, out in mine if j.metric == "attach" and not out.aligned]
+    return more
+
+
+def _job_order(manifest: Manifest, job: ScoreJob) -> tuple[int, int, int]:
+    """Manifest order: gold, metric, system."""
+    gold = next(i for i, g in enumerate(manifest.golds) if g.name == job.gold.name)
+    system = next(i for i, s in enumerate(job.gold.systems) if s.name == job.systems[0].name)
+    return gold, METRICS.index(job.metric), system
+
+
 # --- the files, checked before any job runs --------------------------------------------------
 
 _Reader = Literal["conllu", "brackets", "trees", "prm"]
 _READER_OF: dict[Metric, _Reader] = {
     "attach": "conllu",
+    "conll18": "conllu",
     "parseval": "brackets",
     "freval": "brackets",
     "tedeval": "trees",

@@ -107,6 +107,7 @@ AV = "workbench/attachment_view.py"
 EX = "evalcore/experiment.py"
 RK = "evalcore/ranking.py"
 BA = "evalcore/batch.py"
+RAW_TEXT = ("tests/test_batch_raw_text.py",)
 PT = "evalcore/formats/ptb.py"
 IO = "evalcore/formats/_io.py"
 PR = "evalcore/formats/prm.py"
@@ -754,6 +755,21 @@ _RAW += [
     (CONLLU, '_finish', 'line.count("\\t") + 1', 'line.count("\\t")', OFF_BY_ONE, LINES),
     (CONLLU, '_finish', 'fname, lineno, sent_id or None)\n    first', 'fname, lineno, None)\n    first', DROP,
      LINES),
+    # ---- batch: parses of raw text scored as CoNLL 2018, with intervals, every pair tested --------
+    (BA, '_score_attach', 'return replace(_score_conll18(replace(job, metric="conll18")), aligned=True)',
+     'raise', EARLY, RAW_TEXT),
+    (BA, '_aligned_jobs', 'if "conll18" in gold.metrics or not any(out.aligned for _, out in mine):',
+     'if True:', DROP, RAW_TEXT),
+    (BA, '_aligned', 'elif "conll18" not in job.gold.metrics:', 'else:', DROP, RAW_TEXT),
+    (BA, '_score_conll18', 'iv.low, iv.high', 'iv.high, iv.low', SWAP, RAW_TEXT),
+    (BA, '_settings', 'level, paired.seed)', 'level)', DROP, RAW_TEXT),
+    (BA, 'run_pair_job', 'elif job.metric == "conll18":', 'elif False:', DROP, RAW_TEXT),
+    (BA, '_pair_jobs', 'oa.signature or oa.rows[0].signature', 'oa.rows[0].signature', DROP, RAW_TEXT),
+    (BA, '_job_order', 'METRICS.index(job.metric), system', 'METRICS.index(job.metric), -system', OPERATOR,
+     RAW_TEXT),
+    ("evalcore/report/batch.py", 'ranked', 'best = r.value if r.score in LOWER_IS_BETTER else -r.value',
+     'best = -r.value', DROP, RAW_TEXT),
+    ("evalcore/report/batch.py", 'selected', 'if s not in found', 'if s in found', COMPARISON, RAW_TEXT),
 ]
 # fmt: on
 

@@ -27,11 +27,11 @@ from evalcore.batch import (
     run_batch_outcome,
     serial_map,
 )
-from evalcore.commands._common import refuse, say
+from evalcore.commands._common import refuse, say, warn
 from evalcore.interrupts import signals_blocked, stop_children, worker_initializer
 from evalcore.limits import Limits
 from evalcore.outputs import OutputOption, write_text
-from evalcore.report.batch import batch_output
+from evalcore.report.batch import batch_output, ranked, selected
 
 __all__ = [
     "DASK_TIMEOUT",
@@ -59,10 +59,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "batch",
         help="a shared task from a manifest: every gold × system × metric in parallel, one tidy table",
         description=(
-            "Run every evaluation a TOML manifest lists (golds, their systems, metrics: attach, parseval, "
-            "freval, tedeval) and the paired test between every two systems of a gold, in parallel on "
-            "the local cores or on a Dask cluster; write one table (a row per gold, system, metric and "
-            "score, and one per pair and score with its p-value)."
+            "Run every evaluation a TOML manifest lists (golds, their systems, metrics: attach, conll18, "
+            "parseval, freval, tedeval) and the paired test between every two systems of a gold, in "
+            "parallel on the local cores or on a Dask cluster; write one table (a row per gold, system, "
+            "metric and score, with its bootstrap interval for conll18, and one per pair and score with "
+            "its p-value). A parse of raw text (tokens that differ from the gold's) is scored as in the "
+            "CoNLL 2018 shared task (conll18)."
         ),
     )
     p.add_argument("manifest", help="the manifest (TOML; files in it are relative to its folder)")
@@ -101,7 +103,25 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "interrupted run leaves FILE as it was)",
     )
     p.add_argument("--format", choices=("text", "csv", "json"), default="text")
+    p.add_argument(
+        "--scores",
+        type=_names,
+        metavar="NAME,...",
+        help="only the rows of these scores (and their p-values), e.g. 'LAS f1,MLAS f1' or 'las,f1'",
+    )
+    p.add_argument(
+        "--rank",
+        action="store_true",
+        help="each gold and metric's scores grouped by score, the systems best first (a ranking)",
+    )
     p.set_defaults(run=run, input_files=input_files)
+
+
+def _names(text: str) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError("give at least one score name")
+    return names
 
 
 def input_files(args: argparse.Namespace) -> list[str]:
@@ -251,7 +271,12 @@ def run(args: argparse.Namespace) -> int:
         outcome = _outcome(args, manifest)
     except SchedulerUnreachable as exc:
         return refuse("batch", str(exc))
-    table = batch_output(args.format, list(outcome.rows))
+    rows = list(outcome.rows)
+    if args.scores:
+        rows, missing = selected(rows, args.scores)
+        for name in missing:
+            warn(f"no row of the table has the score {name!r}")
+    table = batch_output(args.format, ranked(rows) if args.rank else rows)
     if args.output is not None:
         write_text(args.output, table)
     else:
