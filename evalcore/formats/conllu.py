@@ -164,7 +164,7 @@ def _finish(
                 token_lines[i],
                 sent_id or None,
             )
-    if n > 1:
+    if n > limits.depth:  # a chain holds each word once: a shorter sentence is never too deep
         depth, deepest = _depth([t.head for t in tokens])
         if depth > limits.depth:
             raise limits.error(
