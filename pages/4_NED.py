@@ -10,7 +10,7 @@ import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from evalcore.errors import EvalcoreError
+from evalcore.errors import EvalcoreError, MismatchError
 from evalcore.families.attach import AttachSettings, attach_config
 from evalcore.inspection import sentence_attachment
 from evalcore.metrics.attachment import AttachConfig, TokenJudgement, is_punct, score
@@ -42,7 +42,7 @@ from workbench.attachment_view import (
     sentence_counts_frame,
 )
 from workbench.cache import CorpusAttach, conll18_scores, corpus_attach
-from workbench.datasets import Analysis, LoadedDataset
+from workbench.datasets import Analysis, LoadedDataset, not_aligned
 from workbench.links import followed, write_link
 from workbench.settings_form import Field, bind, settings_form
 from workbench.tables import show_table
@@ -65,7 +65,7 @@ def choose_pair(loaded: LoadedDataset) -> tuple[Analysis, Analysis] | None:
     """Gold and system selectors over every dependency file of the dataset (``gold=``, ``system=``);
     the parses of the raw text are systems only (their sentences are not the gold's)."""
     deps = loaded.dep()
-    if len(deps) + len(loaded.aligned) < 2 or not deps:
+    if len({a.name for a in deps} | {p.name for p in loaded.aligned}) < 2:
         st.info("This dataset has only one dependency analysis: there is nothing to score it against.")
         return None
     names = [a.name for a in deps]
@@ -76,7 +76,7 @@ def choose_pair(loaded: LoadedDataset) -> tuple[Analysis, Analysis] | None:
     c1, c2 = st.columns(2)
     gold_key, system_key = f"ned_gold:{loaded.spec.key}", f"ned_system:{loaded.spec.key}"
     gold_name = bind("gold", gold_key, g_default, c1.selectbox, "Gold", names, offered=names)
-    others = [n for n in names if n != gold_name] + [p.name for p in loaded.aligned]
+    others = [n for n in names if n != gold_name] + [p.name for p in loaded.aligned if p.name not in names]
     s_default = default[1].name if default and default[1].name in others else others[0]
     # a system that is the gold chosen now is not offered: the default is taken
     system_name = bind("system", system_key, s_default, c2.selectbox, "System", others, offered=others)
@@ -353,6 +353,16 @@ def aligned_sentence_section(loaded: LoadedDataset, gold: Analysis, result: Conl
     )
 
 
+def unscorable(gold: Analysis, system: Analysis, exc: MismatchError) -> str:
+    """Why a system of other words than the gold's, which the character alignment does not take
+    either, cannot be scored here (where the words differ, then where the characters do)."""
+    try:
+        conll18_scores(gold, system)
+    except EvalcoreError as text:
+        return f"{exc}; {not_aligned(system.name, gold.name, text)}."
+    return str(exc)  # aligned parses do not come here (aligned_page)
+
+
 def open_section() -> tuple[str, DeltaGenerator]:
     """The section tabs; returns the open one's key and its tab.  Only the open tab's content is
     made: the page opens fast (every section's charts and tables made its first render 5 s)."""
@@ -432,6 +442,9 @@ def main() -> None:
     drawing_size_control()
     try:
         result = corpus_attach(gold, system, asked)
+    except MismatchError as exc:
+        st.error(unscorable(gold, system, exc))
+        return
     except EvalcoreError as exc:
         st.error(str(exc))
         return

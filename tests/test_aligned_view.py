@@ -9,7 +9,7 @@ Expected numbers: the hand counts of the two-sentence example in ``tests/test_ap
 
 from __future__ import annotations
 
-from test_app_raw_text import GOLD, OTHER_TEXT, RAW
+from test_app_raw_text import GOLD, OTHER_TEXT, RAW, SAME_COUNT
 
 from evalcore.metrics.conll18 import evaluate_conll18
 from workbench.attachment_view import (
@@ -60,6 +60,28 @@ def test_without_the_alignment_a_parse_of_other_sentences_is_not_used() -> None:
     assert loaded.errors == (
         "p: 1 sentences, but g has 2; files of one dataset must describe the same sentences (file not used)",
     )
+
+
+def test_a_parse_of_the_gold_sentences_in_other_words_is_also_paired_by_position() -> None:
+    """ "sleeps." one word: the gold's two sentences, other words; kept aligned and, as before,
+    among the analyses drawn sentence by sentence (not compared word by word)."""
+    merged = GOLD.replace(b"3\tsleeps\tsleep\tVERB", b"3\tsleeps.\tsleep\tVERB").replace(
+        b"4\t.\t.\tPUNCT\t_\t_\t3\tpunct\t_\t_\n", b""
+    )
+    loaded = _dataset(("gold.conllu", "gold", GOLD), ("merged.conllu", "parse", merged))
+    assert [a.name for a in loaded.analyses] == ["gold.conllu", "merged.conllu"]
+    assert [p.name for p in loaded.aligned] == ["merged.conllu"]
+    assert "token 3 is 'sleeps.'" in loaded.aligned[0].difference
+    assert loaded.default_pair() is None  # no parse of the gold's words: nothing to pair word by word
+    assert loaded_names(loaded) == ["`gold.conllu` (gold)", "`merged.conllu` (parse of the raw text)"]
+
+
+def test_the_gold_sentences_in_other_characters_are_kept_as_before() -> None:
+    """Two sentences, "sleep" for "sleeps": not aligned by characters, but kept and drawn sentence by
+    sentence (not compared), as yap's morphemes are for the Lattice page (tests/test_handoff.py)."""
+    loaded = _dataset(("gold.conllu", "gold", GOLD), ("same_count.conllu", "parse", SAME_COUNT))
+    assert [a.name for a in loaded.analyses] == ["gold.conllu", "same_count.conllu"]
+    assert not loaded.aligned and not loaded.errors
 
 
 def test_a_parse_of_the_gold_words_is_paired_by_position() -> None:

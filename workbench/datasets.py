@@ -50,6 +50,7 @@ __all__ = [
     "builtin",
     "detect_format",
     "first_difference",
+    "not_aligned",
     "pair_trees",
     "read_ptb_lines",
     "sentence_infos",
@@ -497,7 +498,9 @@ class LoadedDataset:
     other files (lattices, tokens, parameter files) read as they are;
     ``errors`` one ``FILE:LINE: message`` line per file that could not be used; ``aligned`` the
     parses of the raw text (their words differ from their gold's, their characters do not), which
-    are scored by character alignment and not paired sentence by sentence.
+    are scored by character alignment.  Such a parse with as many sentences as the gold is in
+    ``analyses`` too (drawn beside the gold, not compared word by word, as before); one with
+    other sentences is only in ``aligned``.
     """
 
     spec: DatasetSpec
@@ -559,10 +562,11 @@ class LoadedDataset:
         return tuple(frozenset(x) for x in out)
 
     def default_pair(self) -> tuple[Analysis, Analysis] | None:
-        """The first (gold, parse) dependency pair, or two golds if no parse has a gold."""
+        """The first (gold, parse) dependency pair of the same words, or two golds if no parse has
+        a gold."""
         for p in self.dep("parse"):
             g = self.gold_of(p)
-            if g is not None:
+            if g is not None and self.aligned_parse(p.name) is None:  # paired word by word
                 return g, p
         golds = self.dep("gold")
         if len(golds) >= 2:
@@ -576,16 +580,17 @@ where they first differ (the parse is then scored by character alignment); raise
 :class:`EvalcoreError` when not even the characters are the gold's (``workbench.cache.fit``)."""
 
 
-def _refused(parse: Analysis, gold: Analysis, exc: EvalcoreError) -> str:
-    """Why a parse whose words differ from its gold's cannot be used, and what would make it usable."""
+def not_aligned(parse: str, gold: str, exc: EvalcoreError) -> str:
+    """Why the parse ``parse``, whose words differ from ``gold``'s, cannot be aligned with it by
+    characters (``exc``: the scorer's error), and what would make it usable."""
     if isinstance(exc, MismatchError):
         return (
-            f"{exc}: the characters differ from {gold.name}'s, so {parse.name} is not a parse of this "
-            f"gold's text. A parse of the same text (the same characters, tokenized and split into "
-            "sentences in any way) is aligned by characters as in CoNLL 2018; upload the gold of this "
-            "text, or choose it under 'Score parses against' (file not used)"
+            f"{exc}: the characters differ from {gold}'s, so {parse} is not a parse of this gold's "
+            "text. A parse of the same text (the same characters, tokenized and split into sentences "
+            "in any way) is aligned by characters as in CoNLL 2018; upload the gold of this text, or "
+            "choose it under 'Score parses against'"
         )
-    return f"{exc} ({parse.name} cannot be aligned with {gold.name}; file not used)"
+    return f"{exc} ({parse} cannot be aligned with {gold} by characters)"
 
 
 def assemble(
@@ -599,7 +604,8 @@ def assemble(
     The reference is the first gold file (else the first tree file).  A
     ``fallback`` parse is dropped when any other parse was read.  With ``align``, a CoNLL-U parse
     whose words differ from its gold's is kept as an :class:`AlignedParse` when its characters are
-    the gold's (a parse of the raw text), else refused with the reason.
+    the gold's (a parse of the raw text); when they are not, it is refused with the reason if its
+    sentences are not the gold's either, and kept as before (drawn, not compared) if they are.
     """
     trees = [a for a in read if a.spec.fmt in ("conllu", "ptb") and a.spec.role in ("gold", "parse")]
     if any(a.spec.role == "parse" and not a.spec.fallback for a in trees):
@@ -615,11 +621,16 @@ def assemble(
             try:
                 difference = align(gold, a)
             except EvalcoreError as exc:
-                errs.append(_refused(a, gold, exc))
-                continue
+                if len(a.trees) != len(gold.trees):
+                    errs.append(f"{not_aligned(a.name, gold.name, exc)} (file not used)")
+                    continue
+                # the gold's sentences in other words and characters (e.g. yap's morphemes): drawn
+                # beside the gold, not compared; the Lattice page scores it
+                difference = None
             if difference is not None:
                 aligned.append(AlignedParse(a, gold, difference))
-                continue
+                if len(a.trees) != len(gold.trees):
+                    continue  # its sentences are not the gold's: nothing to pair by position
         if reference is not None and len(a.trees) != len(reference.trees):
             errs.append(
                 f"{a.name}: {len(a.trees)} sentences, but {reference.name} has {len(reference.trees)}; "
