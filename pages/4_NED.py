@@ -8,20 +8,26 @@ from __future__ import annotations
 
 import pandas as pd
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
-from evalcore.errors import EvalcoreError
+from evalcore.errors import EvalcoreError, MismatchError
 from evalcore.families.attach import AttachSettings, attach_config
 from evalcore.inspection import sentence_attachment
 from evalcore.metrics.attachment import AttachConfig, TokenJudgement, is_punct, score
+from evalcore.metrics.conll18 import Conll18Result
 from evalcore.render.dot import dep_to_dot
 from evalcore.render.layout import DepLayout, WordGrid, layout_dep, merge_grids, word_grid
 from evalcore.render.svg import dep_svg
 from evalcore.trees import DepTree
+from workbench.aligned_view import aligned_metrics
 from workbench.attachment_view import (
     CORPUS_METRICS,
     GROUPINGS,
     SORT_LABELS,
     SORTS,
+    aligned_intervals,
+    aligned_sentences_frame,
+    aligned_worst,
     breakdown_figure,
     breakdown_frame,
     breakdown_view,
@@ -33,9 +39,10 @@ from workbench.attachment_view import (
     head_errors_frame,
     interval_figure,
     parity_table,
+    sentence_counts_frame,
 )
-from workbench.cache import CorpusAttach, corpus_attach
-from workbench.datasets import Analysis, LoadedDataset
+from workbench.cache import CorpusAttach, conll18_scores, corpus_attach
+from workbench.datasets import Analysis, LoadedDataset, not_aligned
 from workbench.links import followed, write_link
 from workbench.settings_form import Field, bind, settings_form
 from workbench.tables import show_table
@@ -55,18 +62,21 @@ SHORT = {"parent": "head", "child": "child", "grandparent": "grandp."}
 
 
 def choose_pair(loaded: LoadedDataset) -> tuple[Analysis, Analysis] | None:
-    """Gold and system selectors over every dependency file of the dataset (``gold=``, ``system=``)."""
+    """Gold and system selectors over every dependency file of the dataset (``gold=``, ``system=``);
+    the parses of the raw text are systems only (their sentences are not the gold's)."""
     deps = loaded.dep()
-    if len(deps) < 2:
+    if len({a.name for a in deps} | {p.name for p in loaded.aligned}) < 2:
         st.info("This dataset has only one dependency analysis: there is nothing to score it against.")
         return None
     names = [a.name for a in deps]
     default = loaded.showcase_pair()
+    if default is None and loaded.aligned:
+        default = loaded.aligned[0].gold, loaded.aligned[0].analysis
     g_default = default[0].name if default else names[0]
     c1, c2 = st.columns(2)
     gold_key, system_key = f"ned_gold:{loaded.spec.key}", f"ned_system:{loaded.spec.key}"
     gold_name = bind("gold", gold_key, g_default, c1.selectbox, "Gold", names, offered=names)
-    others = [n for n in names if n != gold_name]
+    others = [n for n in names if n != gold_name] + [p.name for p in loaded.aligned if p.name not in names]
     s_default = default[1].name if default and default[1].name in others else others[0]
     # a system that is the gold chosen now is not offered: the default is taken
     system_name = bind("system", system_key, s_default, c2.selectbox, "System", others, offered=others)
@@ -303,6 +313,91 @@ def sentence_panel(gold_tree: DepTree, sys_tree: DepTree, config: AttachConfig, 
     show_table(table, key="ned-tokens", stem=f"{stem}_tokens")
 
 
+# --------------------------------------------------------------------------- parses of the raw text
+
+
+def aligned_corpus_panel(loaded: LoadedDataset, system: Analysis, result: Conll18Result) -> None:
+    """Per gold sentence, worst LAS first, and the bootstrap intervals of the F1 scores."""
+    with st.expander("Intervals (bootstrap over gold sentences)", expanded=True):
+        st.plotly_chart(interval_figure(aligned_intervals(result)), key="ned_aligned_intervals")
+        st.caption(
+            "F1 of each metric, 95 % percentile intervals, 1000 resamples of the gold sentences, seed "
+            "12345 (evalcore.significance.bootstrap_interval over the scorer's per-sentence counts)."
+        )
+    table = aligned_sentences_frame(loaded, result)
+    st.markdown("**Worst sentences** (per gold sentence, worst LAS F1 first)")
+    linked_table(table, height=400)
+    st.caption(
+        "A sentence has the gold words of its gold sentence and the system words whose first character "
+        "falls in it (the system's own sentence boundaries are not used). F1 in percent."
+    )
+    download_table(table, stem=f"ned_{loaded.spec.key}_{system.name}_worst", key="ned-aligned-worst")
+
+
+def aligned_sentence_section(loaded: LoadedDataset, gold: Analysis, result: Conll18Result) -> None:
+    """One gold sentence: its tree and the scorer's counts of its words (gold words, and system
+    words starting in it)."""
+    worst = aligned_worst(result)
+    sentence = sentence_picker(loaded, worst=lambda: worst, worst_label="worst LAS first", key="ned")
+    st.markdown(f"**{md_escape(sentence.sent_id)}** — {md_escape(sentence.text)}")
+    st.dataframe(sentence_counts_frame(result.sentences[sentence.index]), hide_index=True, width="stretch")
+    tree = gold.dep_trees[sentence.index]
+    lay = layout_dep(tree, None)
+    stacked_figures(
+        [Figure("Gold", dep_svg(lay), dep_to_dot(lay), stem=f"{sentence.sent_id}_gold", key="ned-gold")]
+    )
+    st.info(
+        "The parse's own trees are not drawn here: its words are not the gold's, and the drawing of "
+        "the two aligned by characters is not available yet. The counts above are this gold "
+        "sentence's share of the corpus numbers."
+    )
+
+
+def unscorable(gold: Analysis, system: Analysis, exc: MismatchError) -> str:
+    """Why a system of other words than the gold's, which the character alignment does not take
+    either, cannot be scored here (where the words differ, then where the characters do)."""
+    try:
+        conll18_scores(gold, system)
+    except EvalcoreError as text:
+        return f"{exc}; {not_aligned(system.name, gold.name, text)}."
+    return str(exc)  # aligned parses do not come here (aligned_page)
+
+
+def open_section() -> tuple[str, DeltaGenerator]:
+    """The section tabs; returns the open one's key and its tab.  Only the open tab's content is
+    made: the page opens fast (every section's charts and tables made its first render 5 s)."""
+    section_tab()
+    tabs = st.tabs(list(SECTIONS.values()), key="ned_section_tab", on_change="rerun")
+    chosen = next(k for k, t in zip(SECTIONS, tabs, strict=True) if t.open)
+    write_link("section", None if chosen == "sentence" else chosen)
+    return chosen, tabs[list(SECTIONS).index(chosen)]
+
+
+def aligned_page(loaded: LoadedDataset, gold: Analysis, system: Analysis, difference: str) -> None:
+    """The page for a parse of the raw text: the scorer's numbers, its table, the worst sentences."""
+    try:
+        result = conll18_scores(gold, system)
+    except EvalcoreError as exc:
+        st.error(str(exc))
+        return
+    st.subheader("Corpus")
+    aligned_metrics(result, difference)
+    chosen, tab = open_section()
+    with tab:
+        if chosen == "sentence":
+            aligned_sentence_section(loaded, gold, result)
+        elif chosen == "corpus":
+            aligned_corpus_panel(loaded, system, result)
+        elif chosen == "conll18":
+            parity_panel(gold, system)
+        else:
+            st.info(
+                "Breakdowns and the confusion table of a parse of the raw text need its words aligned "
+                "to the gold's one by one; they are not available for such a parse yet. The CoNLL 2018 "
+                "table has its corpus numbers."
+            )
+
+
 SECTIONS = {  # the keys are workbench.links.NED_SECTIONS
     "sentence": "One sentence",
     "corpus": "Per sentence and intervals",
@@ -338,21 +433,24 @@ def main() -> None:
     if pair is None:
         return
     gold, system = pair
+    aligned = loaded.aligned_parse(system.name)
+    if aligned is not None:
+        drawing_size_control()
+        aligned_page(loaded, gold, system, aligned.difference)
+        return
     asked = settings()
     drawing_size_control()
     try:
         result = corpus_attach(gold, system, asked)
+    except MismatchError as exc:
+        st.error(unscorable(gold, system, exc))
+        return
     except EvalcoreError as exc:
         st.error(str(exc))
         return
     corpus_metrics(result)
-    section_tab()
-    # only the open tab's content is made: the page opens fast (every section's charts
-    # and tables made its first render 5 s)
-    tabs = st.tabs(list(SECTIONS.values()), key="ned_section_tab", on_change="rerun")
-    chosen = next(k for k, t in zip(SECTIONS, tabs, strict=True) if t.open)
-    write_link("section", None if chosen == "sentence" else chosen)
-    with tabs[list(SECTIONS).index(chosen)]:
+    chosen, tab = open_section()
+    with tab:
         if chosen == "sentence":
             sentence_section(loaded, gold, system, result, attach_config(asked))
         elif chosen == "corpus":

@@ -773,6 +773,17 @@ _RAW += [
     # ---- the tree reader computes a tree's depth only when the sentence is longer than the limit -----
     (CONLLU, '_finish', 'if n > limits.depth:', 'if n > limits.depth + 1:', OFF_BY_ONE,
      ("tests/test_limits.py", *LINES)),
+    # ---- the app's parses of the raw text (workbench; hand-counted two-sentence example) ----------
+    (AV, 'aligned_worst', 'c.words_gold + c.words_system, 1.0)', 'c.words_gold + c.words_gold, 1.0)', SIDE,
+     ("tests/test_aligned_view.py",)),
+    (AV, 'aligned_sentences_frame', 'ascending=[True, False]', 'ascending=[False, False]', COMPARISON,
+     ("tests/test_aligned_view.py",)),
+    (AV, 'scorer_frame', 'return "" if value is None else', 'return "None" if value is None else', CONSTANT,
+     ("tests/test_aligned_view.py",)),
+    ("workbench/datasets.py", 'assemble', 'if difference is not None:', 'if False:', DROP,
+     ("tests/test_aligned_view.py",)),
+    ("workbench/uploads.py", 'loaded_names', 'if loaded.has(f.name):', 'if True:', DROP,
+     ("tests/test_aligned_view.py",)),
 ]
 # fmt: on
 

@@ -20,8 +20,8 @@ import plotly.graph_objects as go
 
 from evalcore.errors import EvalcoreError
 from evalcore.families.attach import AttachSettings, attach_config
-from evalcore.formats.conllu import write_conllu
 from evalcore.metrics.attachment import AttachCounts
+from evalcore.metrics.base import ratio
 from evalcore.metrics.breakdown import (
     GROUPINGS,
     Breakdown,
@@ -32,14 +32,16 @@ from evalcore.metrics.breakdown import (
     breakdown_corpus,
     score_breakdown,
 )
-from evalcore.metrics.conll18 import evaluate_conll18
+from evalcore.metrics.conll18 import Conll18Counts, Conll18Result, MetricScore, ratio_pairs
+from evalcore.metrics.conll18 import score as score_conll18
 from evalcore.significance import Interval, bootstrap_interval
-from workbench.cache import CorpusAttach, cached
+from workbench.cache import CorpusAttach, cached, conll18_scores
 from workbench.datasets import Analysis, LoadedDataset
 from workbench.links import inspector_url
 from workbench.text import shortened
 
 __all__ = [
+    "ALIGNED_METRICS",
     "BOOTSTRAP_SAMPLES",
     "BOOTSTRAP_SEED",
     "CORPUS_METRICS",
@@ -48,6 +50,9 @@ __all__ = [
     "BreakdownView",
     "GroupRow",
     "Parity",
+    "aligned_intervals",
+    "aligned_sentences_frame",
+    "aligned_worst",
     "breakdown_figure",
     "breakdown_frame",
     "breakdown_view",
@@ -60,6 +65,8 @@ __all__ = [
     "interval",
     "interval_figure",
     "parity_table",
+    "scorer_frame",
+    "sentence_counts_frame",
 ]
 
 BOOTSTRAP_SAMPLES = 1000
@@ -140,31 +147,81 @@ class Parity:
     signature: str
 
 
-@cached("data", show_spinner=False, max_entries=32)
-def _parity(gold_digest: str, system_digest: str, _gold: Analysis, _system: Analysis) -> Parity:
-    gold = write_conllu(_gold.dep_trees).encode("utf-8")
-    system = write_conllu(_system.dep_trees).encode("utf-8")
-    try:
-        result = evaluate_conll18(gold, system, gold_name=_gold.name, system_name=_system.name)
-    except EvalcoreError as exc:
-        return Parity(None, str(exc), "")
+def scorer_frame(scores: Sequence[MetricScore]) -> pd.DataFrame:
+    """The rows of ``conll18_ud_eval.py -v`` as text, two decimals as the scorer prints them; the
+    aligned accuracy of Tokens, Sentences and Words is blank, as in its table
+    (:func:`evalcore.report.conll18.format_conll18_table`)."""
+
+    def pct(value: float | None) -> str:
+        return "" if value is None else f"{100 * value:.2f}"
+
     rows = [
         {
             "Metric": s.metric,
-            "Precision": round(100 * s.precision, 2),
-            "Recall": round(100 * s.recall, 2),
-            "F1 Score": round(100 * s.f1, 2),
-            "AligndAcc": None if s.aligned_accuracy is None else round(100 * s.aligned_accuracy, 2),
+            "Precision": pct(s.precision),
+            "Recall": pct(s.recall),
+            "F1 Score": pct(s.f1),
+            "AligndAcc": pct(s.aligned_accuracy),
         }
-        for s in result.scores
+        for s in scores
     ]
-    return Parity(pd.DataFrame(rows), None, result.signature)
+    return pd.DataFrame(rows, columns=["Metric", "Precision", "Recall", "F1 Score", "AligndAcc"])
 
 
 def parity_table(gold: Analysis, system: Analysis) -> Parity:
     """``evalcore attach --format conll18`` on the two analyses (character alignment of the whole
     document, as the shared task's scorer; cached on their contents)."""
-    return _parity.by(gold.digest, system.digest)(gold.digest, system.digest, gold, system)
+    try:
+        result = conll18_scores(gold, system)
+    except EvalcoreError as exc:
+        return Parity(None, str(exc), "")
+    return Parity(scorer_frame(result.scores), None, result.signature)
+
+
+ALIGNED_METRICS = ("UAS", "LAS", "CLAS", "MLAS", "BLEX")
+"""The corpus numbers shown for a parse of the raw text: the scorer's F1 of each (percent)."""
+
+
+def aligned_intervals(result: Conll18Result) -> tuple[tuple[str, Interval], ...]:
+    """The F1 of each of :data:`ALIGNED_METRICS` with its interval, resampling the gold sentences
+    (:func:`evalcore.metrics.conll18.ratio_pairs`: F1 as a ratio of sums over sentences)."""
+    return tuple((m, interval(ratio_pairs(result.sentences, m))) for m in ALIGNED_METRICS)
+
+
+def aligned_sentences_frame(loaded: LoadedDataset, result: Conll18Result) -> pd.DataFrame:
+    """One row per gold sentence (:func:`evaluate_conll18`'s ``per_sentence`` counts: the gold words
+    of the sentence and the system words whose first character falls in it), worst LAS F1 first:
+    gold and system words, F1 of UAS, LAS, CLAS (percent, two decimals), a link to the inspector."""
+    records = []
+    for info, counts in zip(loaded.sentences, result.sentences, strict=True):
+        rows = {s.metric: s for s in score_conll18(counts)}
+        records.append(
+            {
+                "sentence": info.sent_id,
+                "words": shortened(info.text),
+                "gold words": counts.words_gold,
+                "system words": counts.words_system,
+                **{m: round(100 * rows[m].f1, 2) for m in ("UAS", "LAS", "CLAS")},
+                "inspect": inspector_url(loaded.spec.key, info.sent_id),
+            }
+        )
+    frame = pd.DataFrame(records)
+    return frame.sort_values(["LAS", "gold words"], ascending=[True, False], kind="stable")
+
+
+def sentence_counts_frame(counts: Conll18Counts) -> pd.DataFrame:
+    """One gold sentence's share of the scorer's table (Words to BLEX): correct, gold and system
+    counts, then precision, recall, F1 and aligned accuracy as :func:`scorer_frame` shows them."""
+    rows = [r for r in score_conll18(counts) if r.metric not in ("Tokens", "Sentences")]
+    frame = pd.DataFrame(
+        [{"Metric": r.metric, "correct": r.correct, "gold": r.gold, "system": r.system} for r in rows]
+    )
+    return frame.merge(scorer_frame(rows), on="Metric")
+
+
+def aligned_worst(result: Conll18Result) -> dict[int, float]:
+    """Per gold sentence (its position), the LAS F1 of its words: the "worst first" order."""
+    return {i: ratio(2 * c.las, c.words_gold + c.words_system, 1.0) for i, c in enumerate(result.sentences)}
 
 
 # --------------------------------------------------------------------------- breakdowns

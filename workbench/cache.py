@@ -18,13 +18,14 @@ from typing import Any, Generic, ParamSpec, TypeVar
 
 import streamlit as st
 
-from evalcore.errors import InputFormatError
+from evalcore.errors import EvalcoreError, InputFormatError
 from evalcore.families.attach import AttachSettings, attach_config
-from evalcore.formats.conllu import read_conllu
+from evalcore.formats.conllu import read_conllu, write_conllu
 from evalcore.formats.lattice import read_lattices, read_tokens
 from evalcore.formats.ptb import read_ptb
 from evalcore.limits import Limits
 from evalcore.metrics.attachment import AttachCounts, AttachResult, attach_corpus, score
+from evalcore.metrics.conll18 import Conll18Result, evaluate_conll18
 from workbench.datasets import (
     ASSETS,
     Analysis,
@@ -34,6 +35,7 @@ from workbench.datasets import (
     LoadedDataset,
     Pairing,
     assemble,
+    first_difference,
     pair_trees,
     read_ptb_lines,
 )
@@ -45,8 +47,10 @@ __all__ = [
     "app_limits",
     "builtin_digests",
     "cached",
+    "conll18_scores",
     "corpus_attach",
     "digest",
+    "fit",
     "in_chunks",
     "is_builtin",
     "load_builtin",
@@ -157,7 +161,8 @@ def read_file(spec: FileSpec, data: bytes, *, name: str | None = None) -> Analys
     d = digest(data)
     limits = app_limits()
     read = _read.by(d)
-    return Analysis(spec, d, read(d, spec.fmt, name or spec.path, spec.per_line, repr(limits), data, limits))
+    trees = read(d, spec.fmt, name or spec.path, spec.per_line, repr(limits), data, limits)
+    return Analysis(spec, d, trees, data)
 
 
 def run_with_progress(
@@ -221,7 +226,7 @@ def load_files(spec: DatasetSpec, blobs: Sequence[tuple[FileSpec, bytes]]) -> Lo
         f"Reading {spec.title}", [(f.name, step(f, data)) for f, data in blobs], show=fresh
     )
     _seen().update(keys)
-    return assemble(spec, [a for a in results if a is not None], errors)
+    return assemble(spec, [a for a in results if a is not None], errors, align=fit)
 
 
 def load_builtin(spec: DatasetSpec) -> LoadedDataset:
@@ -304,3 +309,60 @@ def corpus_attach(gold: Analysis, system: Analysis, settings: AttachSettings) ->
         warnings.extend(part.warnings)
     result = AttachResult(score(counts, config), counts, tuple(per), tuple(warnings))
     return CorpusAttach(result, tuple(i for i, _, _ in pairing.pairs), pairing.left_out)
+
+
+# ---------------------------------------------------------------------------
+# parses of the raw text: the CoNLL 2018 character alignment
+
+
+@dataclass(frozen=True)
+class _Conll18:
+    """What :func:`evaluate_conll18` gave (kept in the cache), or the error it raised."""
+
+    result: Conll18Result | None
+    error: EvalcoreError | None
+
+
+@cached("resource", show_spinner=False, max_entries=32)
+def _conll18(
+    gold_digest: str, system_digest: str, gold_name: str, system_name: str, _gold: Analysis, _system: Analysis
+) -> _Conll18:
+    gold = _gold.data or write_conllu(_gold.dep_trees).encode("utf-8")
+    system = _system.data or write_conllu(_system.dep_trees).encode("utf-8")
+    try:
+        result = evaluate_conll18(
+            gold, system, gold_name=gold_name, system_name=system_name, limits=app_limits(), per_sentence=True
+        )
+    except EvalcoreError as exc:
+        return _Conll18(None, exc)
+    return _Conll18(result, None)
+
+
+def conll18_scores(gold: Analysis, system: Analysis) -> Conll18Result:
+    """The CoNLL 2018 evaluation of ``system`` against ``gold`` (:func:`evaluate_conll18`: the
+    characters aligned over the whole document, the counts of each gold sentence too), cached on
+    their contents.  Raises what the scorer raises (e.g. :class:`MismatchError` where the
+    characters differ)."""
+    out = _conll18.by(gold.digest, system.digest)(
+        gold.digest, system.digest, gold.name, system.name, gold, system
+    )
+    if out.error is not None:
+        raise out.error
+    assert out.result is not None
+    return out.result
+
+
+@cached("resource", show_spinner=False, max_entries=64)
+def _difference(gold_digest: str, system_digest: str, _gold: Analysis, _system: Analysis) -> str | None:
+    return first_difference(_gold.dep_trees, _system.dep_trees)
+
+
+def fit(gold: Analysis, system: Analysis) -> str | None:
+    """``None`` when ``system`` has ``gold``'s words sentence by sentence; else where they first
+    differ, once the characters are found to be the gold's (a parse of the raw text, scored by
+    :func:`conll18_scores`).  Raises :class:`EvalcoreError` when they are not
+    (:func:`workbench.datasets.assemble`'s ``align``)."""
+    difference = _difference.by(gold.digest, system.digest)(gold.digest, system.digest, gold, system)
+    if difference is not None:
+        conll18_scores(gold, system)
+    return difference

@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import gzip
 import io
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import Literal
 
 from evalcore.appdir import app_root
-from evalcore.errors import InputFormatError, MismatchError
+from evalcore.errors import EvalcoreError, InputFormatError, MismatchError
 from evalcore.formats.detect import suffix_format
 from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.metrics.attachment import check_same_tokens
@@ -37,6 +37,7 @@ from workbench.text import shortened
 __all__ = [
     "ASSETS",
     "BUILTINS",
+    "AlignedParse",
     "Analysis",
     "DatasetSpec",
     "FileFormat",
@@ -48,6 +49,8 @@ __all__ = [
     "assemble",
     "builtin",
     "detect_format",
+    "first_difference",
+    "not_aligned",
     "pair_trees",
     "read_ptb_lines",
     "sentence_infos",
@@ -383,11 +386,13 @@ class SentenceInfo:
 
 @dataclass(frozen=True)
 class Analysis:
-    """One file read: its spec, its content digest (cache key) and its trees."""
+    """One file read: its spec, its content digest (cache key), its trees and its bytes (what the
+    CoNLL 2018 scorer reads, so that its messages name the file's own lines)."""
 
     spec: FileSpec
     digest: str
     trees: tuple[DepTree, ...] | tuple[Tree | None, ...]
+    data: bytes = field(default=b"", repr=False, compare=False)
 
     @property
     def name(self) -> str:
@@ -459,6 +464,31 @@ def pair_trees(gold: Iterable[DepTree], system: Iterable[DepTree], *, skip_misma
     return Pairing(tuple(pairs), tuple(left_out))
 
 
+def first_difference(gold: Sequence[DepTree], system: Sequence[DepTree]) -> str | None:
+    """Where ``system`` stops pairing with ``gold`` sentence by sentence and word by word (the
+    message of :func:`pair_trees`), or ``None`` when every sentence has the gold's words."""
+    try:
+        pair_trees(gold, system)
+    except MismatchError as exc:
+        return str(exc)
+    return None
+
+
+@dataclass(frozen=True)
+class AlignedParse:
+    """A parse of the raw text: its words or sentences differ from its gold's, but its characters
+    are the gold's, so it is scored by the CoNLL 2018 character alignment (docs/app.md, "Parses of
+    the raw text").  ``difference``: where its words first differ from the gold's."""
+
+    analysis: Analysis
+    gold: Analysis
+    difference: str
+
+    @property
+    def name(self) -> str:
+        return self.analysis.name
+
+
 @dataclass(frozen=True)
 class LoadedDataset:
     """A dataset's files read into evalcore values, with the problems met on the way.
@@ -466,7 +496,11 @@ class LoadedDataset:
     ``analyses`` holds the gold and parse files (dependency or constituency)
     that agree with the reference on the number of sentences; ``extras`` the
     other files (lattices, tokens, parameter files) read as they are;
-    ``errors`` one ``FILE:LINE: message`` line per file that could not be used.
+    ``errors`` one ``FILE:LINE: message`` line per file that could not be used; ``aligned`` the
+    parses of the raw text (their words differ from their gold's, their characters do not), which
+    are scored by character alignment.  Such a parse with as many sentences as the gold is in
+    ``analyses`` too (drawn beside the gold, not compared word by word, as before); one with
+    other sentences is only in ``aligned``.
     """
 
     spec: DatasetSpec
@@ -474,15 +508,23 @@ class LoadedDataset:
     extras: tuple[Analysis, ...]
     errors: tuple[str, ...]
     sentences: tuple[SentenceInfo, ...]
+    aligned: tuple[AlignedParse, ...] = ()
+
+    def _all(self) -> tuple[Analysis, ...]:
+        return (*self.analyses, *(p.analysis for p in self.aligned), *self.extras)
 
     def analysis(self, name: str) -> Analysis:
-        for a in (*self.analyses, *self.extras):
+        for a in self._all():
             if a.name == name:
                 return a
         raise KeyError(name)
 
     def has(self, name: str) -> bool:
-        return any(a.name == name for a in (*self.analyses, *self.extras))
+        """``name`` is loaded: read, and usable (a file refused for its sentences or text is not)."""
+        return any(a.name == name for a in self._all())
+
+    def aligned_parse(self, name: str) -> AlignedParse | None:
+        return next((p for p in self.aligned if p.name == name), None)
 
     def _of(self, fmt: FileFormat, role: Role | None) -> tuple[Analysis, ...]:
         return tuple(a for a in self.analyses if a.spec.fmt == fmt and role in (None, a.spec.role))
@@ -520,10 +562,11 @@ class LoadedDataset:
         return tuple(frozenset(x) for x in out)
 
     def default_pair(self) -> tuple[Analysis, Analysis] | None:
-        """The first (gold, parse) dependency pair, or two golds if no parse has a gold."""
+        """The first (gold, parse) dependency pair of the same words, or two golds if no parse has
+        a gold."""
         for p in self.dep("parse"):
             g = self.gold_of(p)
-            if g is not None:
+            if g is not None and self.aligned_parse(p.name) is None:  # paired word by word
                 return g, p
         golds = self.dep("gold")
         if len(golds) >= 2:
@@ -531,11 +574,38 @@ class LoadedDataset:
         return None
 
 
-def assemble(spec: DatasetSpec, read: Sequence[Analysis], errors: Sequence[str] = ()) -> LoadedDataset:
+Align = Callable[[Analysis, Analysis], str | None]
+"""``align(gold, parse)``: ``None`` when the parse has the gold's words sentence by sentence, else
+where they first differ (the parse is then scored by character alignment); raises
+:class:`EvalcoreError` when not even the characters are the gold's (``workbench.cache.fit``)."""
+
+
+def not_aligned(parse: str, gold: str, exc: EvalcoreError) -> str:
+    """Why the parse ``parse``, whose words differ from ``gold``'s, cannot be aligned with it by
+    characters (``exc``: the scorer's error), and what would make it usable."""
+    if isinstance(exc, MismatchError):
+        return (
+            f"{exc}: the characters differ from {gold}'s, so {parse} is not a parse of this gold's "
+            "text. A parse of the same text (the same characters, tokenized and split into sentences "
+            "in any way) is aligned by characters as in CoNLL 2018; upload the gold of this text, or "
+            "choose it under 'Score parses against'"
+        )
+    return f"{exc} ({parse} cannot be aligned with {gold} by characters)"
+
+
+def assemble(
+    spec: DatasetSpec,
+    read: Sequence[Analysis],
+    errors: Sequence[str] = (),
+    align: Align | None = None,
+) -> LoadedDataset:
     """Put read files together; a tree file whose sentence count differs from the reference is an error.
 
     The reference is the first gold file (else the first tree file).  A
-    ``fallback`` parse is dropped when any other parse was read.
+    ``fallback`` parse is dropped when any other parse was read.  With ``align``, a CoNLL-U parse
+    whose words differ from its gold's is kept as an :class:`AlignedParse` when its characters are
+    the gold's (a parse of the raw text); when they are not, it is refused with the reason if its
+    sentences are not the gold's either, and kept as before (drawn, not compared) if they are.
     """
     trees = [a for a in read if a.spec.fmt in ("conllu", "ptb") and a.spec.role in ("gold", "parse")]
     if any(a.spec.role == "parse" and not a.spec.fallback for a in trees):
@@ -544,7 +614,23 @@ def assemble(spec: DatasetSpec, read: Sequence[Analysis], errors: Sequence[str] 
     errs = list(errors)
     reference = next((a for a in trees if a.spec.role == "gold"), trees[0] if trees else None)
     kept: list[Analysis] = []
+    aligned: list[AlignedParse] = []
     for a in trees:
+        gold = _gold_for(a, trees, reference) if align is not None else None
+        if align is not None and gold is not None:
+            try:
+                difference = align(gold, a)
+            except EvalcoreError as exc:
+                if len(a.trees) != len(gold.trees):
+                    errs.append(f"{not_aligned(a.name, gold.name, exc)} (file not used)")
+                    continue
+                # the gold's sentences in other words and characters (e.g. yap's morphemes): drawn
+                # beside the gold, not compared; the Lattice page scores it
+                difference = None
+            if difference is not None:
+                aligned.append(AlignedParse(a, gold, difference))
+                if len(a.trees) != len(gold.trees):
+                    continue  # its sentences are not the gold's: nothing to pair by position
         if reference is not None and len(a.trees) != len(reference.trees):
             errs.append(
                 f"{a.name}: {len(a.trees)} sentences, but {reference.name} has {len(reference.trees)}; "
@@ -553,4 +639,16 @@ def assemble(spec: DatasetSpec, read: Sequence[Analysis], errors: Sequence[str] 
             continue
         kept.append(a)
     infos = sentence_infos(reference.trees) if reference is not None else ()
-    return LoadedDataset(spec, tuple(kept), extras, tuple(errs), infos)
+    return LoadedDataset(spec, tuple(kept), extras, tuple(errs), infos, tuple(aligned))
+
+
+def _gold_for(a: Analysis, trees: Sequence[Analysis], reference: Analysis | None) -> Analysis | None:
+    """The CoNLL-U gold a CoNLL-U parse is checked against (its ``against``, else the reference),
+    or ``None`` when it is not such a parse (a gold, a stand-in, a pairing that skips mismatches)."""
+    if a.spec.role != "parse" or a.spec.fmt != "conllu" or a.spec.fallback or a.spec.align != "strict":
+        return None
+    named = next((g for g in trees if g.name == a.spec.against and g.spec.role == "gold"), None)
+    gold = named if named is not None else reference
+    if gold is None or gold.spec.role != "gold" or gold.spec.fmt != "conllu":
+        return None
+    return gold

@@ -34,13 +34,15 @@ from evalcore.inspection import (
     span_words,
 )
 from evalcore.metrics.attachment import AttachConfig, is_punct
+from evalcore.metrics.conll18 import score as score_conll18
 from evalcore.render.dot import dep_to_dot, tree_to_dot
 from evalcore.render.edits import marked_tree_dot
 from evalcore.render.layout import DepLayout, WordGrid, layout_dep, merge_grids, word_grid
 from evalcore.render.svg import dep_svg
 from evalcore.trees import ArcVerdict, DepTree, SpanTree
+from workbench.aligned_view import aligned_panels, aligned_worst_order
 from workbench.atlas_links import highlight_flags, parse_group
-from workbench.cache import cached, corpus_attach
+from workbench.cache import cached, conll18_scores, corpus_attach
 from workbench.datasets import Analysis, LoadedDataset, SentenceInfo
 from workbench.handoff import offer_lattice_page
 from workbench.labelmaps import LABELMAP_SLOT, maps_with, parse_choice, scheme_maps
@@ -308,9 +310,27 @@ def _attach_fields(view: View, gold: Analysis, parse: Analysis) -> dict[str, obj
     return {**{n: round(getattr(sc, n.lower()), 4) for n in names}, "tokens": sc.tokens}
 
 
+def aligned_strip(view: View) -> None:
+    """This gold sentence's share of each parse of the raw text: F1 of UAS and LAS over the gold
+    words of the sentence and the system words that start in it (evaluate_conll18's counts)."""
+    for parse in view.loaded.aligned:
+        try:
+            counts = conll18_scores(parse.gold, parse.analysis).sentences[view.sentence.index]
+        except EvalcoreError:
+            continue  # said above the sentence view (aligned_panels)
+        f1 = {r.metric: r.f1 for r in score_conll18(counts)}
+        st.markdown(
+            f"UAS F1 **{100 * f1['UAS']:.2f}** · LAS F1 **{100 * f1['LAS']:.2f}** · "
+            f"{counts.words_gold} gold words, {counts.words_system} system words — "
+            f"*{md_escape(parse.name)}* against *{md_escape(parse.gold.name)}* (a parse of the raw "
+            "text, aligned by characters)"
+        )
+
+
 def panel_scores(view: View) -> None:
     """Score strip: this sentence's UAS, LAS, undirected and NED for every parse that has a gold,
     and its TedEval scores (U-TED, L-TED; single gold and generalized gold)."""
+    aligned_strip(view)
     rows: list[dict[str, object]] = []
     for p in view.loaded.dep("parse"):
         gold = view.loaded.gold_of(p)
@@ -659,6 +679,10 @@ def orderings(loaded: LoadedDataset, settings: Settings, choices: Sequence[TedPa
             return {i: (c.las / c.tokens if c.tokens else 1.0) for i, c in result.by_index().items()}
 
         out.append(Ordering("worst", f"worst LAS first ({system.name})", worst_las))
+    elif loaded.aligned:  # a parse of the raw text: LAS F1 of its words in each gold sentence
+        parse = loaded.aligned[0]
+        label = f"worst LAS first ({parse.name}, aligned by characters)"
+        out.append(Ordering("worst", label, lambda: aligned_worst_order(parse)))
     chosen = next((c for c in choices if c.name == settings.parse), None)
     golds = [scheme_of(g) for g in tree_golds(loaded)]
     if chosen is not None and golds:
@@ -799,6 +823,7 @@ def inspector_page() -> None:
             "same files.",
             icon="🔗",
         )
+    aligned_panels(loaded)
     choices = parse_choices(loaded)
     settings = sidebar_settings(loaded, choices)
     sentence_view(loaded, settings, choices)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from evalcore.errors import EvalcoreError
 from evalcore.formats._io import decompressed_size
@@ -47,6 +48,7 @@ __all__ = [
     "clear_slots",
     "current_dataset_key",
     "forget_button",
+    "loaded_names",
     "refusal",
     "show_name_clashes",
     "size_problem",
@@ -309,16 +311,30 @@ def choose_dataset(*, kinds: Sequence[str] | None = None) -> LoadedDataset | Non
     """
     builtin_spec = choose_source(kinds)
     if builtin_spec is None:
-        spec, blobs = upload_panel()
+        spec, blobs, loaded_line = upload_panel()
         if not blobs:
             st.info("Upload a gold file (and parse files) in the sidebar, or pick a built-in dataset.")
             return None
         loaded = load_files(spec, blobs)
+        names = loaded_names(loaded)
+        if names:
+            loaded_line.markdown("Loaded: " + ", ".join(names))
     else:
         loaded = load_builtin(builtin_spec)
     for err in loaded.errors:
         st.error(err, icon="⚠️")
     return loaded
+
+
+def loaded_names(loaded: LoadedDataset) -> list[str]:
+    """The sidebar's "Loaded:" entries: the files of the dataset that are used, ``NAME`` (role);
+    a file refused when put together (other sentences, another text) is not among them."""
+    out = []
+    for f in loaded.spec.files:
+        if loaded.has(f.name):
+            how = " (parse of the raw text)" if loaded.aligned_parse(f.name) is not None else f" ({f.role})"
+            out.append(md_code(f.name) + how)
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -385,8 +401,9 @@ def accept_upload(
     return None
 
 
-def upload_panel() -> tuple[DatasetSpec, list[tuple[FileSpec, bytes]]]:
-    """Sidebar uploaders; returns the upload dataset's spec and file bytes."""
+def upload_panel() -> tuple[DatasetSpec, list[tuple[FileSpec, bytes]], DeltaGenerator]:
+    """Sidebar uploaders; returns the upload dataset's spec, its files' bytes, and the place of the
+    "Loaded:" line (written by :func:`choose_dataset` once it knows which files are used)."""
     side = st.sidebar
     side.markdown(
         "**Your files** — CoNLL-U/X, PTB brackets, SPMRL/yap lattices, .tokens (gzip accepted). "
@@ -417,14 +434,13 @@ def upload_panel() -> tuple[DatasetSpec, list[tuple[FileSpec, bytes]]]:
         st.warning(clash, icon="⚠️")
     records = list(_uploads().values())
     golds = [r for r in records if r.role == "gold"]
-    if records:
-        side.markdown("Loaded: " + ", ".join(f"{md_code(r.name)} ({r.role})" for r in records))
-        if side.button("Forget uploaded files"):
-            _uploads().clear()
-            _upload_errors().clear()
-            _upload_clashes().clear()
-            forget_streamlit_files()
-            st.rerun()
+    loaded_line = side.empty()  # "Loaded: ...", written once the files are put together (loaded_names)
+    if records and side.button("Forget uploaded files"):
+        _uploads().clear()
+        _upload_errors().clear()
+        _upload_clashes().clear()
+        forget_streamlit_files()
+        st.rerun()
     against = ""
     if golds:
         against = golds[0].name
@@ -438,4 +454,4 @@ def upload_panel() -> tuple[DatasetSpec, list[tuple[FileSpec, bytes]]]:
         files.append((spec, r.data))
     kind = "dependency" if any(r.fmt == "conllu" for r in records) else "constituency"
     spec = DatasetSpec(UPLOAD_KEY, "your files", kind, tuple(f for f, _ in files))  # type: ignore[arg-type]
-    return spec, files
+    return spec, files, loaded_line
