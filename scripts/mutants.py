@@ -68,6 +68,7 @@ LINEAR_TED = ("tests/test_limits.py", *GENERAL_TED)
 # behaviours pinned by tests/test_pins_*.py to the CoNLL 2018 scorer's output on small
 # inputs, hand counts and the docs' definitions (each mutant survived the tests of its own module)
 CONLL18_PINS = ("tests/test_pins_conll18.py", "tests/test_conll18.py")
+ALIGNED = ("tests/test_alignment.py", "tests/test_aligned_breakdown.py")
 BREAKDOWN_PINS = ("tests/test_pins_breakdown.py", "tests/test_breakdown.py")
 REPORT_PINS = ("tests/test_pins_report.py", "tests/test_pins_significance.py")
 APP_PINS = ("tests/test_pins_report.py",)
@@ -754,6 +755,23 @@ _RAW += [
     (CONLLU, '_finish', 'line.count("\\t") + 1', 'line.count("\\t")', OFF_BY_ONE, LINES),
     (CONLLU, '_finish', 'fname, lineno, sent_id or None)\n    first', 'fname, lineno, None)\n    first', DROP,
      LINES),
+    # ---- the CoNLL 2018 alignment as a value, and every breakdown on aligned words ----------------
+    (C18, '_Aligner._keep', 'w.id = k + 1', 'w.id = k', OFF_BY_ONE, ALIGNED),
+    (C18, '_Aligner._keep_pair', 'child = isinstance(head, _Word) and head.parent is g',
+     'child = False', DROP, ALIGNED),
+    (C18, '_Aligner._keep_pair', 'grand = g.parent is not None and g.parent.parent is head',
+     'grand = g.parent is not None', DROP, ALIGNED),
+    (C18, '_Aligner.sentences', 'tuple(_aligned_word(w, gold_of.get(w.index)) for w in system)',
+     'tuple(_aligned_word(w, system_of.get(w.index)) for w in system)', SIDE, ALIGNED),
+    ("evalcore/metrics/aligned.py", 'word_keys', 'return [length_bin(lengths[u]) for u in units]',
+     'return [length_bin(lengths[w.sentence]) for w in words]', SIDE, ALIGNED),
+    ("evalcore/metrics/aligned.py", 'aligned_breakdowns', 'a, b = acc[gk[p.gold]], acc[sk[p.system]]',
+     'a, b = acc[gk[p.gold]], acc[gk[p.gold]]', SIDE, ALIGNED),
+    ("evalcore/metrics/aligned.py", 'aligned_breakdowns', 'b[6] += p.las', 'b[6] += p.uas', OPERATOR,
+     ALIGNED),
+    ("evalcore/metrics/aligned.py", 'aligned_confusion', 'if g != s:', 'if True:', DROP, ALIGNED),
+    ("evalcore/metrics/breakdown.py", '_rank', 'order.index(k) if k in order else len(order)', '0', CONSTANT,
+     ALIGNED),
 ]
 # fmt: on
 

@@ -134,3 +134,24 @@ def test_alignment_gives_the_scorers_counts(data: Path, name: str) -> None:
 
 def test_worked_example_invariants() -> None:
     _check(worked_example())
+
+
+def _tree(heads: list[int]) -> bytes:
+    lines = [
+        f"{i}\t{w}\t{w}\tX\t_\t_\t{h}\tdep\t_\t_"
+        for i, (w, h) in enumerate(zip("abc", heads, strict=True), 1)
+    ]
+    return ("\n".join(lines) + "\n\n").encode()
+
+
+def test_ned_child_and_grandparent_by_hand() -> None:
+    # gold: a -> b, b root, c -> a; system: a -> c (c is a's gold child), c -> b (b is the head of
+    # c's gold head a): both wrong heads, both right under NED
+    a = align_words(_tree([2, 0, 1]), _tree([3, 0, 2]))
+    pairs = a.sentences[0].pairs
+    assert [p.uas for p in pairs] == [False, True, False]
+    assert [p.ned for p in pairs] == [True, True, True]
+    # gold a -> b, b root, c -> b; system a -> c: c is neither b, nor b's head (the root), nor a
+    # child of a: not NED
+    b = align_words(_tree([2, 0, 2]), _tree([3, 0, 2]))
+    assert [p.ned for p in b.sentences[0].pairs] == [False, True, True]

@@ -10,7 +10,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from evalcore.choices import GROUPINGS, GroupBy
+from evalcore.choices import CROSS, GROUPINGS
 from evalcore.commands._common import named_path, refuse, refuse_setting, warn
 from evalcore.declare import InvalidSetting, add_arguments, from_namespace
 from evalcore.errors import EvalcoreError, MismatchError
@@ -69,24 +69,32 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         default=[],
         metavar="|".join(GROUPINGS),
         help="per-group counts, UAS, LAS, label accuracy and LAS precision/recall/F1, as MaltEval "
-        "(repeat, or separate with commas); same tokens only",
+        "(repeat, or separate with commas: one table each); two keys joined by + make one cross-table "
+        "(deprel+length); on aligned words for another tokenization",
     )
     p.add_argument(
         "--confusion",
         action="store_true",
-        help="the gold x system relation table and the head/label error classes; same tokens only",
+        help="the gold x system relation table, the head/label error classes and the most frequent "
+        "confusions with example gold sentences (of aligned words for another tokenization)",
     )
     add_arguments(p, Resampling)
     p.set_defaults(run=run)
 
 
-def _groupings(text: str) -> list[GroupBy]:
-    out: list[GroupBy] = []
+def _groupings(text: str) -> list[str]:
+    """Groupings separated by commas; ``a+b`` is one cross-table of two (docs/decisions.md)."""
+    out: list[str] = []
     for part in text.split(","):
-        key = part.strip()
-        if key not in GROUPINGS:
-            raise argparse.ArgumentTypeError(f"invalid grouping {key!r} (choose from {', '.join(GROUPINGS)})")
-        out.append(key)  # a GroupBy: checked against GROUPINGS just above
+        keys = [k.strip() for k in part.split(CROSS)]
+        for key in keys:
+            if key not in GROUPINGS:
+                raise argparse.ArgumentTypeError(
+                    f"invalid grouping {key!r} (choose from {', '.join(GROUPINGS)}, or two joined by {CROSS})"
+                )
+        if len(keys) > 2 or len(set(keys)) != len(keys):
+            raise argparse.ArgumentTypeError(f"a cross-table takes two different groupings: {part.strip()!r}")
+        out.append(CROSS.join(keys))
     return out
 
 
@@ -95,7 +103,7 @@ _NOT_CONLL18 = ("no_punct", "max_len", "deprel_base", "strict", "per_sentence", 
 
 # options the character alignment cannot honour: they need a sentence-by-sentence, token-by-token
 # pairing of the two files (--deprel-base is honoured; the alignment is always --strict)
-_NOT_ALIGNED = ("no_punct", "max_len", "per_sentence", "by", "confusion")
+_NOT_ALIGNED = ("no_punct", "max_len", "per_sentence")
 
 
 def _given(args: argparse.Namespace, options: tuple[str, ...]) -> list[str]:
@@ -144,20 +152,32 @@ def _run_aligned(args: argparse.Namespace, difference: MismatchError, boot: Boot
             line=difference.line,
             sentence=difference.sentence,
         )
-    from evalcore.metrics.conll18 import evaluate_conll18
+    from evalcore.metrics.conll18 import Conll18Result, align_words, evaluate_conll18
     from evalcore.report.conll18 import aligned_csv, aligned_json, aligned_text, format_conll18_intervals
     from evalcore.report.resampling import intervals_json
     from evalcore.resampling import conll18_table, intervals
 
+    by: list[str] = list(dict.fromkeys(args.by))
+    parts: BreakdownResult | None = None
     try:
-        result = evaluate_conll18(
-            args.gold,
-            args.system,
-            limits=args.limits,
-            deprel_base=args.deprel_base,
-            per_sentence=boot is not None,
-            read_all=False,  # the first character that cannot be aligned ends it (not the scorer's order)
-        )
+        # read_all=False: the first character that cannot be aligned ends it (not the scorer's order)
+        if by or args.confusion:
+            from evalcore.metrics.aligned import aligned_breakdowns
+
+            alignment = align_words(
+                args.gold, args.system, limits=args.limits, deprel_base=args.deprel_base, read_all=False
+            )
+            result: Conll18Result = alignment.result
+            parts = aligned_breakdowns(alignment, by, args.deprel_base)
+        else:
+            result = evaluate_conll18(
+                args.gold,
+                args.system,
+                limits=args.limits,
+                deprel_base=args.deprel_base,
+                per_sentence=boot is not None,
+                read_all=False,
+            )
     except MismatchError as text:
         # not another tokenization of the same text: today's error, where the tokens first differ,
         # and where the characters do
@@ -174,15 +194,55 @@ def _run_aligned(args: argparse.Namespace, difference: MismatchError, boot: Boot
         doc = aligned_json(result, str(difference))
         if ivs is not None:
             doc.update(intervals_json(ivs))
+        if parts is not None:
+            _groups_json(doc, parts, by, args.confusion, args.deprel_base)
         sys.stdout.write(json_text(doc))
     elif args.format == "csv":
-        sys.stdout.write(aligned_csv(result))
+        sys.stdout.write(aligned_csv(result) if parts is None else _groups_csv(parts, by, args.deprel_base))
     else:
         out = aligned_text(result, why)
         if ivs is not None:
             out += "\n" + format_conll18_intervals(result.scores, ivs, deprel_base=args.deprel_base)
+        if parts is not None:
+            out += _groups_text(parts, by, args.confusion, args.deprel_base)
         sys.stdout.write(out)
     return 0
+
+
+def _aligned_confusion_signature(deprel_base: bool) -> str:
+    from evalcore.metrics.base import make_signature
+
+    return make_signature("confusion", [("align", "chars"), ("deprel", "base" if deprel_base else "full")])
+
+
+def _groups_json(
+    doc: dict[str, object], parts: BreakdownResult, by: list[str], confusion: bool, deprel_base: bool
+) -> None:
+    from evalcore.report.breakdown import breakdown_json, confusion_json
+
+    if by:
+        doc["breakdowns"] = breakdown_json(parts)
+    if confusion:
+        doc["confusion"] = confusion_json(parts.confusion, _aligned_confusion_signature(deprel_base))
+
+
+def _groups_csv(parts: BreakdownResult, by: list[str], deprel_base: bool) -> str:
+    from evalcore.report.breakdown import breakdown_csv, confusion_csv
+
+    if by:
+        return breakdown_csv(parts.breakdowns, parts.signatures)
+    return confusion_csv(parts.confusion, _aligned_confusion_signature(deprel_base))
+
+
+def _groups_text(parts: BreakdownResult, by: list[str], confusion: bool, deprel_base: bool) -> str:
+    from evalcore.report.breakdown import breakdown_text, confusion_text
+
+    out = ""
+    if by:
+        out += "\n" + breakdown_text(parts)
+    if confusion:
+        out += "\n" + confusion_text(parts.confusion, _aligned_confusion_signature(deprel_base))
+    return out
 
 
 def _config(settings: AttachSettings) -> AttachConfig | None:
@@ -255,7 +315,7 @@ def run(args: argparse.Namespace) -> int:
         return _run_two_systems(args, settings, boot)
     if args.format == "conll18":
         return _run_conll18(args, boot)
-    by: list[GroupBy] = list(dict.fromkeys(args.by))
+    by: list[str] = list(dict.fromkeys(args.by))
     if args.format == "csv" and ((by and args.confusion) or ((by or args.confusion) and args.per_sentence)):
         return refuse(
             "attach",
@@ -299,7 +359,7 @@ def _write_with_groups(
     result: AttachResult,
     ivs: Intervals | None,
     parts: BreakdownResult,
-    by: list[GroupBy],
+    by: list[str],
     config: AttachConfig,
 ) -> int:
     """The scores with ``--by`` breakdowns and/or the ``--confusion`` table."""

@@ -239,7 +239,8 @@ class AlignedPair:
     ``uas``: the system head's aligned word is the gold head (both roots, or both heads aligned
     together); ``label``: the DEPRELs compared as the scorer compares them; ``content``: the gold
     word's relation is a content one (CLAS, MLAS, BLEX count only those); ``ned``: the system head
-    is the gold head, the gold head's head, or a gold child of the word (docs/attachment.md, "NED").
+    is the gold head, the gold head's head, or a gold child of the word
+    (docs/attachment.md, "Undirected and NED, on the NED paper's Figure 3").
     """
 
     gold: int

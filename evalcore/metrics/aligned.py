@@ -1,0 +1,163 @@
+"""Every analysis of the attachment scores on character-aligned words (docs/attachment.md, "Every
+analysis on aligned words"): MaltEval's breakdowns (Nilsson & Nivre 2008) and the relation confusion
+on the CoNLL 2018 alignment of a raw-text parse to its gold (Zeman et al. 2018, §2;
+:func:`evalcore.metrics.conll18.align_words`).
+
+A group counts the gold words whose gold property is the group (all of them: a gold word the system
+did not produce counts against recall) and the system words whose system property is the group (an
+extra system word counts against precision); its correct counts are the aligned pairs the scorer
+judges correct, read on either side.  So the totals of every breakdown are the scorer's Words/UAS/LAS
+rows.  A property of a sentence (length) is the gold sentence's: a system word takes that of the gold
+sentence its first character falls in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from evalcore.metrics.base import make_signature
+from evalcore.metrics.breakdown import (
+    EXAMPLES,
+    Breakdown,
+    BreakdownResult,
+    Confusion,
+    GroupCounts,
+    HeadErrors,
+    cross_parts,
+    length_bin,
+    sorted_groups,
+    tree_keys,
+)
+from evalcore.metrics.conll18 import AlignedPair, AlignedWord, Alignment
+
+__all__ = ["aligned_breakdowns", "aligned_confusion", "aligned_signature", "word_keys"]
+
+
+@dataclass(frozen=True, slots=True)
+class _Sides:
+    """Every gold and system word of an alignment, by ``index``, and their gold sentence."""
+
+    gold: tuple[AlignedWord, ...]
+    system: tuple[AlignedWord, ...]
+    gold_unit: tuple[int, ...]  # the gold sentence of each gold word
+    system_unit: tuple[int, ...]  # ... of each system word (where its first character falls)
+    lengths: tuple[int, ...]  # words of each gold sentence
+
+
+def _sides(alignment: Alignment) -> _Sides:
+    gold: list[AlignedWord] = []
+    system: list[AlignedWord | None] = []
+    gold_unit: list[int] = []
+    system_unit: list[int] = []
+    for s in alignment.sentences:
+        gold.extend(s.gold)
+        gold_unit.extend([s.index] * len(s.gold))
+        for w in s.system:
+            while len(system) <= w.index:
+                system.append(None)
+                system_unit.append(0)
+            system[w.index] = w
+            system_unit[w.index] = s.index
+    words = tuple(w for w in system if w is not None)
+    assert len(words) == len(system)  # every system word belongs to one gold sentence
+    lengths = tuple(len(s.gold) for s in alignment.sentences)
+    return _Sides(tuple(gold), words, tuple(gold_unit), tuple(system_unit), lengths)
+
+
+def _sentences(words: Sequence[AlignedWord]) -> Iterable[Sequence[AlignedWord]]:
+    """The words of each of their own sentences (document order)."""
+    start = 0
+    for i in range(1, len(words) + 1):
+        if i == len(words) or words[i].sentence != words[start].sentence:
+            yield words[start:i]
+            start = i
+
+
+def word_keys(
+    words: Sequence[AlignedWord], units: Sequence[int], lengths: Sequence[int], by: str, deprel_base: bool
+) -> list[str]:
+    """Each word's property ``by`` (one key, or two joined by ``+``: a cross-table): read on its
+    own sentence, except length, the gold sentence's (``units``: each word's gold sentence)."""
+    parts = cross_parts(by)
+    if len(parts) > 1:
+        keys = [word_keys(words, units, lengths, p, deprel_base) for p in parts]
+        return ["|".join(k) for k in zip(*keys, strict=True)]
+    if by == "deprel":
+        return [w.deprel.split(":", 1)[0] if deprel_base else w.deprel for w in words]
+    if by == "upos":
+        return [w.upos for w in words]
+    if by == "length":
+        return [length_bin(lengths[u]) for u in units]
+    out: list[str] = []
+    for sent in _sentences(words):
+        out.extend(tree_keys(by, [w.head for w in sent]))
+    return out
+
+
+def aligned_signature(by: str, deprel_base: bool) -> str:
+    return make_signature(
+        "breakdown",
+        [("by", by), ("align", "chars"), ("deprel", "base" if deprel_base else "full"), ("bins", "evalpl")],
+    )
+
+
+def _pairs(alignment: Alignment) -> list[AlignedPair]:
+    return [p for s in alignment.sentences for p in s.pairs]
+
+
+def aligned_breakdowns(alignment: Alignment, by: Sequence[str], deprel_base: bool = True) -> BreakdownResult:
+    """The breakdowns ``by`` (and the confusion table) of an alignment (module docstring)."""
+    sides = _sides(alignment)
+    pairs = _pairs(alignment)
+    out = []
+    for key in by:
+        gk = word_keys(sides.gold, sides.gold_unit, sides.lengths, key, deprel_base)
+        sk = word_keys(sides.system, sides.system_unit, sides.lengths, key, deprel_base)
+        acc: dict[str, list[int]] = {}
+        for k in gk:
+            acc.setdefault(k, [0] * 8)[0] += 1
+        for k in sk:
+            acc.setdefault(k, [0] * 8)[1] += 1
+        for p in pairs:
+            a, b = acc[gk[p.gold]], acc[sk[p.system]]
+            a[2] += p.uas
+            a[3] += p.las
+            a[4] += p.label
+            b[5] += p.uas
+            b[6] += p.las
+            b[7] += p.label
+        out.append(Breakdown(key, sorted_groups({k: GroupCounts(*v) for k, v in acc.items()}, key)))
+    return BreakdownResult(
+        tuple(out),
+        aligned_confusion(alignment, deprel_base, sides),
+        tuple(aligned_signature(b, deprel_base) for b in by),
+    )
+
+
+def aligned_confusion(
+    alignment: Alignment, deprel_base: bool = True, sides: _Sides | None = None
+) -> Confusion:
+    """Gold x system relations of the aligned pairs, their head/label error classes, and the first
+    :data:`EXAMPLES` gold sentences of each confusion (by ID, else ``#N``, N counted from 1)."""
+    sides = _sides(alignment) if sides is None else sides
+    cells: dict[tuple[str, str], int] = {}
+    examples: dict[tuple[str, str], list[str]] = {}
+    e = [0, 0, 0, 0]
+    for sent in alignment.sentences:
+        name = sent.sent_id or f"#{sent.index + 1}"
+        for p in sent.pairs:
+            g, s = sides.gold[p.gold].deprel, sides.system[p.system].deprel
+            if deprel_base:
+                g, s = g.split(":", 1)[0], s.split(":", 1)[0]
+            cells[(g, s)] = cells.get((g, s), 0) + 1
+            e[(0 if p.uas else 2) + (0 if p.label else 1)] += 1
+            if g != s:
+                seen = examples.setdefault((g, s), [])
+                if len(seen) < EXAMPLES and name not in seen:
+                    seen.append(name)
+    return Confusion(
+        tuple(sorted(cells.items())),
+        HeadErrors(*e),
+        tuple(sorted((k, tuple(v)) for k, v in examples.items())),
+    )

@@ -1,0 +1,165 @@
+"""``--by`` and ``--confusion`` on character-aligned words (evalcore.metrics.aligned;
+docs/attachment.md, "Every analysis on aligned words").
+
+* The worked example of docs/attachment.md (tests/test_alignment.py), counted by hand: the deprel
+  and distance breakdowns (a key read on the gold word for recall, on the system word for
+  precision), length keyed by gold sentences, a cross-table, the confusion and its examples.
+* On the real CoNLL 2018 outputs (en_ewt, fr_gsd; he_htb skips with a visible reason when
+  ../shared/data is absent): the totals of every breakdown and of one cross-table are the scorer's
+  Words, UAS and LAS rows (the committed ``conll18_ud_eval.py -c`` and ``-v`` outputs).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from ec_support import ROOT, CliResult
+from test_alignment import GOLD, SYSTEM, worked_example
+
+from evalcore.choices import GROUPINGS
+from evalcore.metrics.aligned import aligned_breakdowns
+from evalcore.metrics.breakdown import GroupCounts, HeadErrors, score_breakdown
+from evalcore.metrics.conll18 import align_words
+
+FIXTURES = ROOT / "tests" / "fixtures" / "reference" / "conll18"
+RunCli = Callable[..., CliResult]
+WriteFile = Callable[[str, str | bytes], str]
+
+
+def _groups(by: str) -> dict[str, GroupCounts]:
+    return dict(aligned_breakdowns(worked_example(), [by]).get(by).groups)
+
+
+def test_deprel_by_hand() -> None:
+    # gold: nsubj Ben, aux can, advmod not/home, root go/Run, punct "."
+    # system: nsubj Ben, aux cannot, root go/Run, punct ".", obj home
+    # aligned: Ben (right), go (right), "." (wrong head), Run (right), home (right head, obj)
+    g = _groups("deprel")
+    assert g["nsubj"] == GroupCounts(1, 1, 1, 1, 1, 1, 1, 1)
+    assert g["aux"] == GroupCounts(1, 1, 0, 0, 0, 0, 0, 0)  # can / cannot: not aligned
+    assert g["advmod"] == GroupCounts(2, 0, 1, 0, 0, 0, 0, 0)  # home: right head only
+    assert g["obj"] == GroupCounts(0, 1, 0, 0, 0, 1, 0, 0)
+    assert g["punct"] == GroupCounts(1, 1, 0, 0, 1, 0, 0, 1)
+    assert g["root"] == GroupCounts(2, 2, 2, 2, 2, 2, 2, 2)
+    assert list(g) == ["advmod", "aux", "nsubj", "obj", "punct", "root"]
+
+
+def test_distance_read_on_each_side_by_hand() -> None:
+    # gold distances: Ben 3 (3-6), can 2, not 1, go root, "." 1 | Run root, home 1
+    # system: Ben 2, cannot 1, go root | "." 1, Run root, home 1 (in the system's own sentences)
+    g = _groups("distance")
+    assert list(g) == ["root", "1", "2", "3-6"]
+    assert g["root"] == GroupCounts(2, 2, 2, 2, 2, 2, 2, 2)
+    assert g["1"] == GroupCounts(3, 3, 1, 0, 1, 1, 0, 1)  # home right head; "." right label
+    assert g["2"] == GroupCounts(1, 1, 0, 0, 0, 1, 1, 1)  # gold "can" (not aligned), system Ben
+    assert g["3-6"] == GroupCounts(1, 0, 1, 1, 1, 0, 0, 0)  # gold Ben
+
+
+def test_length_is_the_gold_sentences_and_cross_table_by_hand() -> None:
+    # gold sentences of 5 and 2 words: one bin; "." (system sentence 2) belongs to gold sentence 1
+    # labels right: Ben, go, ".", Run (home: obj for advmod)
+    assert _groups("length") == {"1-10": GroupCounts(7, 6, 4, 3, 4, 4, 3, 4)}
+    cross = _groups("deprel+length")
+    assert cross["advmod|1-10"] == GroupCounts(2, 0, 1, 0, 0, 0, 0, 0)
+    assert len(cross) == 6
+    row = {
+        r.group: r for r in score_breakdown(aligned_breakdowns(worked_example(), ["length"]).get("length"))
+    }
+    # LAS precision 3/6, recall 3/7, F1 = 2 * 3 / (7 + 6) as the scorer's LAS F1
+    assert row["1-10"].f1 == pytest.approx(6 / 13)
+
+
+def test_confusion_by_hand() -> None:
+    conf = aligned_breakdowns(worked_example(), []).confusion
+    assert dict(conf.cells) == {
+        ("advmod", "obj"): 1,
+        ("nsubj", "nsubj"): 1,
+        ("punct", "punct"): 1,
+        ("root", "root"): 2,
+    }
+    # Ben, go, Run right; home: right head, wrong label; ".": wrong head, right label
+    assert conf.errors == HeadErrors(3, 1, 1, 0)
+    assert conf.examples == ((("advmod", "obj"), ("g2",)),)
+
+
+def _scorer_counts(name: str) -> dict[str, tuple[int, ...]]:
+    out = {}
+    for line in (FIXTURES / f"{name}.counts.txt").read_text().splitlines()[2:]:
+        cells = [c.strip() for c in line.split("|")]
+        out[cells[0]] = tuple(int(c) for c in cells[1:] if c)
+    return out
+
+
+def _scorer_f1(name: str, metric: str) -> str:
+    for line in (FIXTURES / f"{name}.verbose.txt").read_text().splitlines()[2:]:
+        cells = [c.strip() for c in line.split("|")]
+        if cells[0] == metric:
+            return cells[3]
+    raise AssertionError(metric)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["en_ewt.UDPipe-Future", "fr_gsd.UDPipe-Future", "he_htb.ONLP-lab"])
+def test_totals_of_every_breakdown_are_the_scorers_rows(data: Path, name: str) -> None:
+    lang, system = name.split(".", 1)
+    folder = data / "parser_outputs" / "conll2018" / lang
+    a = align_words(folder / f"gold.{lang}.conllu.gz", folder / f"{system}.{lang}.conllu.gz")
+    by = [*GROUPINGS, "deprel+length", "upos+depth"]
+    parts = aligned_breakdowns(a, by)
+    scorer = _scorer_counts(name)
+    las, uas = scorer["LAS"], scorer["UAS"]  # correct, gold, system, aligned
+    for key in by:
+        t = parts.get(key).total()
+        assert (t.gold, t.system) == las[1:3], key
+        assert t.gold_las == t.system_las == las[0], key
+        assert t.gold_uas == t.system_uas == uas[0], key
+        assert f"{100 * 2 * t.gold_las / (t.gold + t.system):.2f}" == _scorer_f1(name, "LAS"), key
+    e = parts.confusion.errors
+    assert e.both_right + e.label_wrong + e.head_wrong + e.both_wrong == scorer["Words"][0]
+    assert e.both_right == las[0]
+    assert sum(n for _, n in parts.confusion.cells) == las[3]
+
+
+def test_cli_by_and_confusion_on_aligned_words(run_cli: RunCli, write_file: WriteFile) -> None:
+    gold, system = write_file("gold.conllu", GOLD), write_file("sys.conllu", SYSTEM)
+    doc = json.loads(
+        run_cli(
+            "attach", gold, system, "--by", "deprel+length,distance", "--confusion", "--format", "json"
+        ).out
+    )
+    assert [b["by"] for b in doc["breakdowns"]] == ["deprel+length", "distance"]
+    assert "align:chars" in doc["breakdowns"][0]["signature"]
+    row = next(g for g in doc["breakdowns"][0]["groups"] if g["group"] == "advmod|1-10")
+    assert (row["gold"], row["system"], row["gold_uas"]) == (2, 0, 1)
+    cell = next(c for c in doc["confusion"]["cells"] if c["gold"] == "advmod")
+    assert cell == {"gold": "advmod", "system": "obj", "count": 1, "examples": ["g2"]}
+    text = run_cli("attach", gold, system, "--by", "distance", "--confusion")
+    assert text.code == 0, text.err
+    assert "by distance" in text.out
+    assert "advmod  obj         1  g2" in text.out
+    csv = run_cli("attach", gold, system, "--by", "upos", "--format", "csv")
+    assert csv.out.splitlines()[0].startswith("by,group,gold,system")
+
+
+@pytest.mark.parametrize("bad", ["deprel+deprel", "deprel+length+upos", "deprel+size"])
+def test_cli_refuses_a_bad_cross_table(
+    run_cli: RunCli, write_file: WriteFile, bad: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gold = write_file("gold.conllu", GOLD)
+    with pytest.raises(SystemExit) as exc:
+        run_cli("attach", gold, gold, "--by", bad)
+    assert exc.value.code == 2
+    assert "--by" in capsys.readouterr().err
+
+
+def test_length_of_a_moved_word_is_its_gold_sentences() -> None:
+    """The system's "." is word 1 of its second sentence, but belongs to gold sentence 1: were that
+    sentence 12 words long, "." would be in 11-20 (and Run, home in 1-10)."""
+    from evalcore.metrics.aligned import word_keys
+
+    system = [w for s in worked_example().sentences for w in s.system]
+    units = [0, 0, 0, 0, 1, 1]
+    assert word_keys(system, units, [12, 2], "length", True) == ["11-20"] * 4 + ["1-10"] * 2
