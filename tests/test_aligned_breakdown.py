@@ -163,3 +163,67 @@ def test_length_of_a_moved_word_is_its_gold_sentences() -> None:
     system = [w for s in worked_example().sentences for w in s.system]
     units = [0, 0, 0, 0, 1, 1]
     assert word_keys(system, units, [12, 2], "length", True) == ["11-20"] * 4 + ["1-10"] * 2
+
+
+@pytest.mark.slow
+def test_two_raw_text_systems_in_every_format(run_cli: RunCli, data: Path) -> None:
+    """``GOLD A B`` with two raw-text parses: each row of both systems, in text, JSON and CSV, is
+    the scorer's (the committed ``-v`` tables of French-GSD, to the printed digit)."""
+    folder = data / "parser_outputs" / "conll2018" / "fr_gsd"
+    files = [str(folder / f"{n}.fr_gsd.conllu.gz") for n in ("gold", "UDPipe-Future", "conll18-baseline")]
+    options = ["--deprel-base", "--shuffles", "100"]
+    las = [_scorer_f1(f"fr_gsd.{n}", "LAS") for n in ("UDPipe-Future", "conll18-baseline")]
+    csv = run_cli("attach", *files, *options, "--format", "csv")
+    assert csv.code == 0, csv.err
+    row = next(line.split(",") for line in csv.out.splitlines() if line.startswith("LAS f1,"))
+    assert [f"{100 * float(v):.2f}" for v in row[1:3]] == las
+    doc = json.loads(run_cli("attach", *files, *options, "--format", "json").out)
+    assert "align:chars" in doc["signature"]
+    text = run_cli("attach", *files, *options)
+    assert text.code == 0, text.err
+    line = next(x for x in text.out.splitlines() if x.startswith("LAS f1 "))
+    assert line.split()[2:4] == las
+
+
+def test_bootstrap_and_breakdowns_together_on_aligned_words(run_cli: RunCli, write_file: WriteFile) -> None:
+    gold, system = write_file("gold.conllu", GOLD), write_file("sys.conllu", SYSTEM)
+    doc = json.loads(
+        run_cli("attach", gold, system, "--by", "upos", "--bootstrap", "50", "--format", "json").out
+    )
+    assert doc["breakdowns"][0]["by"] == "upos"
+    assert "intervals" in json.dumps(doc)
+
+
+def test_per_sentence_records_by_hand(run_cli: RunCli, write_file: WriteFile) -> None:
+    """Keyed by gold sentences: g1 has 5 gold words and 4 system words ("." included), 3 aligned,
+    UAS 2, LAS 2, NED 2; g2 has 2 and 2, 2 aligned, UAS 2, LAS 1, NED 2."""
+    gold, system = write_file("gold.conllu", GOLD), write_file("sys.conllu", SYSTEM)
+    doc = json.loads(run_cli("attach", gold, system, "--per-sentence", "--format", "json").out)
+    rows = [
+        [r[k] for k in ("sentence", "gold", "system", "aligned", "uas", "las", "ned")]
+        for r in doc["sentences"]
+    ]
+    assert rows == [["g1", 5, 4, 3, 2, 2, 2], ["g2", 2, 2, 2, 2, 1, 2]]
+    assert doc["sentences"][1]["las_f1"] == pytest.approx(2 * 1 / 4)
+    text = run_cli("attach", gold, system, "--per-sentence").out
+    total = next(line.split() for line in text.splitlines() if line.startswith("(all)"))
+    # UAS F1 2*4/13, LAS F1 2*3/13 (the scorer's), NED F1 2*4/13
+    assert total == ["(all)", "7", "6", "5", "4", "3", "4", "61.54", "46.15", "61.54"]
+    csv = run_cli("attach", gold, system, "--per-sentence", "--format", "csv").out.splitlines()
+    assert csv[0].startswith("sentence,index,gold,system,aligned,uas,las,ned")
+    assert len(csv) == 3
+
+
+def test_family_chooses_the_path(write_file: WriteFile) -> None:
+    """The API and batch get the command's choice from the family: same tokens, or aligned."""
+    from evalcore.families.attach import AlignedOutcome, AttachInputs, AttachOutcome, AttachSettings, run_any
+
+    gold, system = write_file("gold.conllu", GOLD), write_file("sys.conllu", SYSTEM)
+    same = run_any(AttachInputs(gold, gold), AttachSettings())
+    assert isinstance(same, AttachOutcome)
+    aligned = run_any(AttachInputs(gold, system), AttachSettings(per_sentence=True), by=("deprel",))
+    assert isinstance(aligned, AlignedOutcome)
+    assert aligned.result.counts.las == 3
+    assert [r.las for r in aligned.records] == [2, 1]
+    assert aligned.breakdowns is not None and aligned.breakdowns.get("deprel").total().gold == 7
+    assert aligned.difference.startswith(system)

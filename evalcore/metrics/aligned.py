@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from evalcore.metrics.base import make_signature
+from evalcore.metrics.base import make_signature, ratio
 from evalcore.metrics.breakdown import (
     EXAMPLES,
     Breakdown,
@@ -31,7 +31,14 @@ from evalcore.metrics.breakdown import (
 )
 from evalcore.metrics.conll18 import AlignedPair, AlignedWord, Alignment
 
-__all__ = ["aligned_breakdowns", "aligned_confusion", "aligned_signature", "word_keys"]
+__all__ = [
+    "SentenceRecord",
+    "aligned_breakdowns",
+    "aligned_confusion",
+    "aligned_signature",
+    "sentence_records",
+    "word_keys",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,4 +167,51 @@ def aligned_confusion(
         tuple(sorted(cells.items())),
         HeadErrors(*e),
         tuple(sorted((k, tuple(v)) for k, v in examples.items())),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SentenceRecord:
+    """One gold sentence's counts on aligned words (``--per-sentence``): its gold words, the
+    system words that belong to it, the aligned pairs, and the pairs right under UAS, LAS and NED
+    (F1 = 2·correct / (gold + system), as the scorer's)."""
+
+    index: int
+    sent_id: str | None
+    gold: int
+    system: int
+    aligned: int
+    uas: int
+    las: int
+    ned: int
+
+    def __add__(self, other: SentenceRecord) -> SentenceRecord:
+        return SentenceRecord(
+            -1,
+            None,
+            *(
+                getattr(self, f) + getattr(other, f)
+                for f in ("gold", "system", "aligned", "uas", "las", "ned")
+            ),
+        )
+
+    def f1(self, name: str) -> float:
+        """The F1 of ``uas``, ``las`` or ``ned``."""
+        return ratio(2 * int(getattr(self, name)), self.gold + self.system)
+
+
+def sentence_records(alignment: Alignment) -> tuple[SentenceRecord, ...]:
+    """Every gold sentence's :class:`SentenceRecord` (they add up to the scorer's UAS and LAS rows)."""
+    return tuple(
+        SentenceRecord(
+            s.index,
+            s.sent_id,
+            len(s.gold),
+            len(s.system),
+            len(s.pairs),
+            sum(p.uas for p in s.pairs),
+            sum(p.las for p in s.pairs),
+            sum(p.ned for p in s.pairs),
+        )
+        for s in alignment.sentences
     )

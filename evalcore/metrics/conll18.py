@@ -1126,6 +1126,16 @@ def align_words(
     Every use of the alignment of a raw-text parse calls this function (docs/attachment.md, "Every
     analysis on aligned words").  It keeps every word (memory grows with the document); the
     arguments and errors are :func:`evaluate_conll18`'s."""
+    import gc
+
     aligner = _Aligner(gold, system, gold_name, system_name, limits, True, deprel_base, read_all, keep=True)
-    result = aligner.run()
-    return Alignment(aligner.sentences(), result)
+    # every word is kept, and the cyclic collector's full passes would walk them all again and again
+    # (its cycles, word <-> parent, are freed with the alignment): paused, then the caller's setting
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        result = aligner.run()
+        return Alignment(aligner.sentences(), result)
+    finally:
+        if paused:
+            gc.enable()
