@@ -12,9 +12,10 @@ sentences differ from the gold's) and its gold, each concatenated ``--scale`` ti
 * ``conll18_ud_eval.py -v GOLD SYSTEM``: the scorer alone (its table only).
 
 Each run is a fresh subprocess (interpreter start-up included); the two run one after the other
-(a *pair*), ``--pairs`` times, so both see the same load.  Printed: each pair's times, peak
-memory and ratio (scorer / evalcore: > 1 means evalcore, doing more, is faster), and the load
-average before and after.
+(a *pair*), ``--pairs`` times, so both see the same load.  Printed: each pair's wall-clock and
+CPU (user + system) times, peak memory and ratios (scorer / evalcore: > 1 means evalcore, doing
+more, is faster; on a loaded machine the CPU ratio is the steadier one), and the load average
+before and after.
 """
 
 from __future__ import annotations
@@ -22,12 +23,14 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_conll18 import SHARED, repeated, run_measured
+from bench_conll18 import ROOT, SHARED, repeated
 
 ANALYSES = (
     "--by",
@@ -36,6 +39,22 @@ ANALYSES = (
     "deprel+length",
     "--confusion",
 )
+
+
+def run_measured(cmd: list[str]) -> tuple[float, float, float, str]:
+    """Wall-clock seconds, CPU seconds (user + system), peak RSS (MiB) of that process, stdout."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    start = time.perf_counter()
+    with tempfile.TemporaryFile() as out_f, tempfile.TemporaryFile() as err_f:
+        proc = subprocess.Popen(cmd, stdout=out_f, stderr=err_f, env=env)
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - start
+        out_f.seek(0)
+        err_f.seek(0)
+        out, err = out_f.read().decode(), err_f.read().decode()
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed:\n{err}")
+    return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, out
 
 
 def main() -> int:
@@ -59,14 +78,18 @@ def main() -> int:
         ours = [sys.executable, "-m", "evalcore", "attach", str(gold), str(system), *ANALYSES]
         ref = [sys.executable, str(args.scorer), "-v", str(gold), str(system)]
         print(f"EWT x{args.scale}: {' '.join(ANALYSES)}")
-        print(f"{'pair':>4}  {'evalcore':>9} {'MiB':>6}  {'scorer':>9} {'MiB':>6}  ratio")
+        print(
+            f"{'pair':>4}  {'evalcore':>9} {'CPU':>8} {'MiB':>6}  {'scorer':>9} {'CPU':>8} {'MiB':>6}  "
+            "ratio  CPU ratio"
+        )
         for k in range(1, args.pairs + 1):
-            t_ours, m_ours, out = run_measured(ours)
+            t_ours, c_ours, m_ours, out = run_measured(ours)
             if not out.startswith("aligned by characters") or "by deprel+length" not in out:
                 raise SystemExit(f"evalcore attach did not give the aligned breakdowns:\n{out[:500]}")
-            t_ref, m_ref, _ = run_measured(ref)
+            t_ref, c_ref, m_ref, _ = run_measured(ref)
             print(
-                f"{k:>4}  {t_ours:8.2f}s {m_ours:6.0f}  {t_ref:8.2f}s {m_ref:6.0f}  {t_ref / t_ours:5.2f}x",
+                f"{k:>4}  {t_ours:8.2f}s {c_ours:7.2f}s {m_ours:6.0f}  "
+                f"{t_ref:8.2f}s {c_ref:7.2f}s {m_ref:6.0f}  {t_ref / t_ours:5.2f}x  {c_ref / c_ours:8.2f}x",
                 flush=True,
             )
     print(f"load average after: {os.getloadavg()}")

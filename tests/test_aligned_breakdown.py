@@ -227,3 +227,15 @@ def test_family_chooses_the_path(write_file: WriteFile) -> None:
     assert [r.las for r in aligned.records] == [2, 1]
     assert aligned.breakdowns is not None and aligned.breakdowns.get("deprel").total().gold == 7
     assert aligned.difference.startswith(system)
+
+
+def test_records_count_ned_apart_from_uas() -> None:
+    """NED is not UAS: a system head that is the word's gold child, or its gold grandparent, is
+    right under NED (tests/test_alignment.py, the NED example)."""
+    from test_alignment import _tree
+
+    from evalcore.metrics.aligned import sentence_records
+
+    (record,) = sentence_records(align_words(_tree([2, 0, 1]), _tree([3, 0, 2])))
+    assert (record.gold, record.system, record.aligned, record.uas, record.ned) == (3, 3, 3, 1, 3)
+    assert record.f1("ned") == 1.0

@@ -1,7 +1,8 @@
 """``evalcore attach GOLD SYSTEM``: UAS, LAS, label accuracy, undirected, NED (docs/attachment.md, "The five
-numbers"): over the same tokens (streaming, with ``--by`` / ``--confusion``), by the CoNLL 2018
-character alignment for another tokenization, ``--format conll18``, ``--bootstrap N`` and
-``GOLD A B`` (docs/attachment.md documents all of them).
+numbers"): over the same tokens (streaming), or by the CoNLL 2018 character alignment for another
+tokenization (the family's ``run_any`` chooses; docs/attachment.md, "Every analysis on aligned
+words"), with ``--by`` / ``--confusion`` / ``--per-sentence`` on either, ``--format conll18``,
+``--bootstrap N`` and ``GOLD A B`` (docs/attachment.md documents all of them).
 """
 
 from __future__ import annotations
@@ -230,8 +231,8 @@ def _run_two_systems(
 ) -> int:
     """``GOLD A B``: both systems scored on the same gold sentences, and each metric's paired
     approximate-randomization test (docs/tedeval.md, "The cross-scheme experiment and significance"); rows of
-    per-gold-sentence counts.  Same tokens (or ``--format conll18``, the character alignment); no
-    breakdowns."""
+    per-gold-sentence counts.  Same tokens, or the character alignment (another tokenization, or
+    ``--format conll18``); no breakdowns."""
     refused = _given(args, ("per_sentence", "by", "confusion"))
     if refused:
         return refuse("attach", f"{', '.join(refused)} take one system")

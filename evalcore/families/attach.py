@@ -214,7 +214,6 @@ def run_aligned(
     :class:`~evalcore.errors.EvalcoreError` for a setting of :data:`NOT_ALIGNED` (named where the
     tokens first ``difference``) and :class:`~evalcore.errors.MismatchError` where the texts differ."""
     from evalcore.errors import EvalcoreError
-    from evalcore.metrics.conll18 import align_words, evaluate_conll18
 
     given = [
         d.option.flag or d.name
@@ -231,6 +230,29 @@ def run_aligned(
             line=None if difference is None else difference.line,
             sentence=None if difference is None else difference.sentence,
         )
+    import gc
+
+    # the alignment keeps every word, and the analyses make acyclic values: the cyclic collector's
+    # full passes would walk them all again and again (paused, then the caller's setting)
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _aligned(inputs, settings, limits, by, confusion, difference)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _aligned(
+    inputs: AttachInputs,
+    settings: AttachSettings,
+    limits: Limits,
+    by: tuple[str, ...],
+    confusion: bool,
+    difference: MismatchError | None,
+) -> AlignedOutcome:
+    from evalcore.metrics.conll18 import align_words, evaluate_conll18
+
     boot = settings.bootstrap_settings()
     paired = settings.paired_settings()
     base = settings.deprel_base
