@@ -239,3 +239,22 @@ def test_records_count_ned_apart_from_uas() -> None:
     (record,) = sentence_records(align_words(_tree([2, 0, 1]), _tree([3, 0, 2])))
     assert (record.gold, record.system, record.aligned, record.uas, record.ned) == (3, 3, 3, 1, 3)
     assert record.f1("ned") == 1.0
+
+
+def test_cross_table_on_the_same_tokens_by_hand() -> None:
+    """The same-token path takes ``a+b`` too: the gold of the worked example against a parse of
+    its words where "home" is obj, by deprel+distance (each token's two keys, read on each side)."""
+    from evalcore.formats.conllu import read_conllu
+    from evalcore.metrics.breakdown import breakdown_corpus
+
+    system = GOLD.replace("\t1\tadvmod\t", "\t1\tobj\t")
+    pairs = zip(read_conllu(GOLD.encode()), read_conllu(system.encode()), strict=True)
+    parts = breakdown_corpus(pairs, ["deprel+distance"])
+    groups = dict(parts.get("deprel+distance").groups)
+    # gold: Ben nsubj 3-6, can aux 2, not advmod 1, go root, "." punct 1, Run root, home advmod 1;
+    # advmod|1: not and home (right heads), home's label wrong; obj|1: home on the system side
+    assert groups["advmod|1"] == GroupCounts(2, 1, 2, 1, 1, 1, 1, 1)
+    assert groups["obj|1"] == GroupCounts(0, 1, 0, 0, 0, 1, 0, 0)
+    assert list(groups)[:2] == ["advmod|1", "aux|2"]
+    total = parts.get("deprel+distance").total()
+    assert (total.gold, total.gold_las, total.system_las) == (7, 6, 6)
