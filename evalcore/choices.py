@@ -12,6 +12,7 @@ from typing import Literal
 
 __all__ = [
     "AVERAGES",
+    "CROSS",
     "GROUPINGS",
     "PROTOCOLS",
     "PROTOCOL_2011",
@@ -46,3 +47,6 @@ GroupBy = Literal["deprel", "upos", "length", "distance", "direction", "depth", 
 """The breakdowns of the attachment scores (``attach --by``; docs/attachment.md, "Breakdowns and
 confusion")."""
 GROUPINGS: tuple[GroupBy, ...] = typing.get_args(GroupBy)
+CROSS = "+"
+"""Joins the two groupings of a cross-table (``--by deprel+length``: MaltEval's complex group-by);
+its groups are the two keys joined by ``|`` (docs/decisions.md)."""

@@ -68,6 +68,7 @@ LINEAR_TED = ("tests/test_limits.py", *GENERAL_TED)
 # behaviours pinned by tests/test_pins_*.py to the CoNLL 2018 scorer's output on small
 # inputs, hand counts and the docs' definitions (each mutant survived the tests of its own module)
 CONLL18_PINS = ("tests/test_pins_conll18.py", "tests/test_conll18.py")
+ALIGNED = ("tests/test_alignment.py", "tests/test_aligned_breakdown.py")
 BREAKDOWN_PINS = ("tests/test_pins_breakdown.py", "tests/test_breakdown.py")
 REPORT_PINS = ("tests/test_pins_report.py", "tests/test_pins_significance.py")
 APP_PINS = ("tests/test_pins_report.py",)
@@ -784,6 +785,28 @@ _RAW += [
      ("tests/test_aligned_view.py",)),
     ("workbench/uploads.py", 'loaded_names', 'if loaded.has(f.name):', 'if True:', DROP,
      ("tests/test_aligned_view.py",)),
+    # ---- the CoNLL 2018 alignment as a value, and every breakdown on aligned words ----------------
+    (C18, '_Aligner._keep', 'w.id = k + 1', 'w.id = k', OFF_BY_ONE, ALIGNED),
+    (C18, '_Aligner._keep_pair', 'child = isinstance(head, _Word) and head.parent is g',
+     'child = False', DROP, ALIGNED),
+    (C18, '_Aligner._keep_pair', 'grand = g.parent is not None and g.parent.parent is head',
+     'grand = g.parent is not None', DROP, ALIGNED),
+    (C18, '_Aligner.sentences', 'tuple(_aligned_word(w, gold_of.get(w.index)) for w in system)',
+     'tuple(_aligned_word(w, system_of.get(w.index)) for w in system)', SIDE, ALIGNED),
+    ("evalcore/metrics/aligned.py", 'word_keys', 'return [bins[u] for u in units]',
+     'return [bins[w.sentence] for w in words]', SIDE, ALIGNED),
+    ("evalcore/metrics/aligned.py", 'aligned_breakdowns', '(sk, system_of, 5)', '(gk, gold_of, 5)', SIDE,
+     ALIGNED),
+    ("evalcore/metrics/aligned.py", 'aligned_breakdowns', 'p.uas + 2 * p.las + 4 * p.label',
+     'p.uas + 2 * p.uas + 4 * p.label', OPERATOR, ALIGNED),
+    ("evalcore/metrics/aligned.py", 'aligned_confusion', 'if cell[0] != cell[1]:', 'if True:', DROP, ALIGNED),
+    ("evalcore/metrics/breakdown.py", '_rank', 'order.index(k) if k in order else len(order)', '0', CONSTANT,
+     ALIGNED),
+    ("evalcore/metrics/aligned.py", 'sentence_records', 'sum(p.ned for p in s.pairs)',
+     'sum(p.uas for p in s.pairs)', OPERATOR, ALIGNED),
+    ("evalcore/metrics/aligned.py", 'sentence_records', 'len(s.system)', 'len(s.gold)', SIDE, ALIGNED),
+    ("evalcore/families/attach.py", '_aligned', 'if settings.per_sentence:\n            records',
+     'if False:\n            records', DROP, ALIGNED),
 ]
 # fmt: on
 

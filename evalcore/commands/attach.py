@@ -1,7 +1,8 @@
 """``evalcore attach GOLD SYSTEM``: UAS, LAS, label accuracy, undirected, NED (docs/attachment.md, "The five
-numbers"): over the same tokens (streaming, with ``--by`` / ``--confusion``), by the CoNLL 2018
-character alignment for another tokenization, ``--format conll18``, ``--bootstrap N`` and
-``GOLD A B`` (docs/attachment.md documents all of them).
+numbers"): over the same tokens (streaming), or by the CoNLL 2018 character alignment for another
+tokenization (the family's ``run_any`` chooses; docs/attachment.md, "Every analysis on aligned
+words"), with ``--by`` / ``--confusion`` / ``--per-sentence`` on either, ``--format conll18``,
+``--bootstrap N`` and ``GOLD A B`` (docs/attachment.md documents all of them).
 """
 
 from __future__ import annotations
@@ -10,10 +11,9 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from evalcore.choices import GROUPINGS, GroupBy
+from evalcore.choices import CROSS, GROUPINGS
 from evalcore.commands._common import named_path, refuse, refuse_setting, warn
 from evalcore.declare import InvalidSetting, add_arguments, from_namespace
-from evalcore.errors import EvalcoreError, MismatchError
 from evalcore.families import attach as family
 from evalcore.families.attach import RESAMPLING, AttachSettings
 from evalcore.families.common import Resampling
@@ -69,33 +69,37 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         default=[],
         metavar="|".join(GROUPINGS),
         help="per-group counts, UAS, LAS, label accuracy and LAS precision/recall/F1, as MaltEval "
-        "(repeat, or separate with commas); same tokens only",
+        "(repeat, or separate with commas: one table each); two keys joined by + make one cross-table "
+        "(deprel+length); on aligned words for another tokenization",
     )
     p.add_argument(
         "--confusion",
         action="store_true",
-        help="the gold x system relation table and the head/label error classes; same tokens only",
+        help="the gold x system relation table, the head/label error classes and the most frequent "
+        "confusions with example gold sentences (of aligned words for another tokenization)",
     )
     add_arguments(p, Resampling)
     p.set_defaults(run=run)
 
 
-def _groupings(text: str) -> list[GroupBy]:
-    out: list[GroupBy] = []
+def _groupings(text: str) -> list[str]:
+    """Groupings separated by commas; ``a+b`` is one cross-table of two (docs/decisions.md)."""
+    out: list[str] = []
     for part in text.split(","):
-        key = part.strip()
-        if key not in GROUPINGS:
-            raise argparse.ArgumentTypeError(f"invalid grouping {key!r} (choose from {', '.join(GROUPINGS)})")
-        out.append(key)  # a GroupBy: checked against GROUPINGS just above
+        keys = [k.strip() for k in part.split(CROSS)]
+        for key in keys:
+            if key not in GROUPINGS:
+                raise argparse.ArgumentTypeError(
+                    f"invalid grouping {key!r} (choose from {', '.join(GROUPINGS)}, or two joined by {CROSS})"
+                )
+        if len(keys) > 2 or len(set(keys)) != len(keys):
+            raise argparse.ArgumentTypeError(f"a cross-table takes two different groupings: {part.strip()!r}")
+        out.append(CROSS.join(keys))
     return out
 
 
 # options of evalcore's own definitions: the scorer's rules (conll18) take none of them
 _NOT_CONLL18 = ("no_punct", "max_len", "deprel_base", "strict", "per_sentence", "by", "confusion")
-
-# options the character alignment cannot honour: they need a sentence-by-sentence, token-by-token
-# pairing of the two files (--deprel-base is honoured; the alignment is always --strict)
-_NOT_ALIGNED = ("no_punct", "max_len", "per_sentence", "by", "confusion")
 
 
 def _given(args: argparse.Namespace, options: tuple[str, ...]) -> list[str]:
@@ -132,57 +136,76 @@ def _run_conll18(args: argparse.Namespace, boot: BootstrapSettings | None = None
     return 0
 
 
-def _run_aligned(args: argparse.Namespace, difference: MismatchError, boot: BootstrapSettings | None) -> int:
-    """SYSTEM's tokens differ from GOLD's: the CoNLL 2018 character alignment, in evalcore's formats."""
-    given = _given(args, _NOT_ALIGNED)
-    if given:
-        raise EvalcoreError(
-            f"{', '.join(given)} need the same tokens in both files, but the system's tokens "
-            "differ from the gold's here (such a system is scored by character alignment, "
-            f"CoNLL 2018, which cannot honour them); first difference: {difference.message}",
-            file=difference.file,
-            line=difference.line,
-            sentence=difference.sentence,
-        )
-    from evalcore.metrics.conll18 import evaluate_conll18
+def _write_aligned(args: argparse.Namespace, outcome: family.AlignedOutcome, by: list[str]) -> int:
+    """A system of another tokenization, scored on the CoNLL 2018 character alignment (the family's
+    :func:`~evalcore.families.attach.run_any`), in evalcore's formats."""
+    from evalcore.report.aligned import records_csv, records_json, records_text
     from evalcore.report.conll18 import aligned_csv, aligned_json, aligned_text, format_conll18_intervals
     from evalcore.report.resampling import intervals_json
-    from evalcore.resampling import conll18_table, intervals
 
-    try:
-        result = evaluate_conll18(
-            args.gold,
-            args.system,
-            limits=args.limits,
-            deprel_base=args.deprel_base,
-            per_sentence=boot is not None,
-            read_all=False,  # the first character that cannot be aligned ends it (not the scorer's order)
-        )
-    except MismatchError as text:
-        # not another tokenization of the same text: today's error, where the tokens first differ,
-        # and where the characters do
-        raise MismatchError(
-            f"{difference.message}; the text differs too (system file line {text.line}): "
-            "no character alignment either",
-            file=difference.file,
-            line=difference.line,
-            sentence=difference.sentence,
-        ) from None
-    why = f"the tokens differ from the gold's at {difference}"
-    ivs = None if boot is None else intervals(conll18_table(result.sentences), boot)
+    result, parts, ivs = outcome.result, outcome.breakdowns, outcome.intervals
     if args.format == "json":
-        doc = aligned_json(result, str(difference))
+        doc = aligned_json(result, outcome.difference)
         if ivs is not None:
             doc.update(intervals_json(ivs))
+        if parts is not None:
+            _groups_json(doc, parts, by, args.confusion, args.deprel_base)
+        if args.per_sentence:
+            doc["sentences"] = records_json(outcome.records)
         sys.stdout.write(json_text(doc))
     elif args.format == "csv":
-        sys.stdout.write(aligned_csv(result))
+        if parts is not None:
+            sys.stdout.write(_groups_csv(parts, by, args.deprel_base))
+        elif args.per_sentence:
+            sys.stdout.write(records_csv(outcome.records, result.signature))
+        else:
+            sys.stdout.write(aligned_csv(result))
     else:
-        out = aligned_text(result, why)
+        out = aligned_text(result, f"the tokens differ from the gold's at {outcome.difference}")
         if ivs is not None:
             out += "\n" + format_conll18_intervals(result.scores, ivs, deprel_base=args.deprel_base)
+        if args.per_sentence:
+            out += "\n" + records_text(outcome.records)
+        if parts is not None:
+            out += _groups_text(parts, by, args.confusion, args.deprel_base)
         sys.stdout.write(out)
     return 0
+
+
+def _aligned_confusion_signature(deprel_base: bool) -> str:
+    from evalcore.metrics.base import make_signature
+
+    return make_signature("confusion", [("align", "chars"), ("deprel", "base" if deprel_base else "full")])
+
+
+def _groups_json(
+    doc: dict[str, object], parts: BreakdownResult, by: list[str], confusion: bool, deprel_base: bool
+) -> None:
+    from evalcore.report.breakdown import breakdown_json, confusion_json
+
+    if by:
+        doc["breakdowns"] = breakdown_json(parts)
+    if confusion:
+        doc["confusion"] = confusion_json(parts.confusion, _aligned_confusion_signature(deprel_base))
+
+
+def _groups_csv(parts: BreakdownResult, by: list[str], deprel_base: bool) -> str:
+    from evalcore.report.breakdown import breakdown_csv, confusion_csv
+
+    if by:
+        return breakdown_csv(parts.breakdowns, parts.signatures)
+    return confusion_csv(parts.confusion, _aligned_confusion_signature(deprel_base))
+
+
+def _groups_text(parts: BreakdownResult, by: list[str], confusion: bool, deprel_base: bool) -> str:
+    from evalcore.report.breakdown import breakdown_text, confusion_text
+
+    out = ""
+    if by:
+        out += "\n" + breakdown_text(parts)
+    if confusion:
+        out += "\n" + confusion_text(parts.confusion, _aligned_confusion_signature(deprel_base))
+    return out
 
 
 def _config(settings: AttachSettings) -> AttachConfig | None:
@@ -208,8 +231,8 @@ def _run_two_systems(
 ) -> int:
     """``GOLD A B``: both systems scored on the same gold sentences, and each metric's paired
     approximate-randomization test (docs/tedeval.md, "The cross-scheme experiment and significance"); rows of
-    per-gold-sentence counts.  Same tokens (or ``--format conll18``, the character alignment); no
-    breakdowns."""
+    per-gold-sentence counts.  Same tokens, or the character alignment (another tokenization, or
+    ``--format conll18``); no breakdowns."""
     refused = _given(args, ("per_sentence", "by", "confusion"))
     if refused:
         return refuse("attach", f"{', '.join(refused)} take one system")
@@ -220,27 +243,44 @@ def _run_two_systems(
     if args.format == "conll18":
         if _conll18_refused(args):
             return 2
-        from evalcore.metrics.conll18 import evaluate_conll18
-        from evalcore.resampling import compare, conll18_table
-
-        ra = evaluate_conll18(args.gold, path_a, limits=args.limits, per_sentence=True)
-        rb = evaluate_conll18(args.gold, path_b, limits=args.limits, per_sentence=True)
-        cmp = compare(
-            conll18_table(ra.sentences), conll18_table(rb.sentences), settings.paired_settings(), boot
-        )
+        return _two_conll18(args, settings, boot, (name_a, path_a), (name_b, path_b))
+    if _config(settings) is None:
+        return 2
+    inputs = family.AttachInputs(args.gold, path_a, path_b, names=(name_a, name_b))
+    outcome = family.run_any(inputs, settings, args.limits)  # another tokenization: aligned by characters
+    if isinstance(outcome, family.AlignedOutcome):
+        assert outcome.comparison is not None  # two systems were given
+        cmp = outcome.comparison
         labels: tuple[str, ...] = cmp.names
-        signature = cmp.sign(ra.signature)
+        signature = cmp.sign(outcome.result.signature)
     else:
-        if _config(settings) is None:
-            return 2
-        inputs = family.AttachInputs(args.gold, path_a, path_b, names=(name_a, name_b))
-        outcome = family.run(inputs, settings, args.limits)
         _warn_all(outcome, outcome.system_b)
         assert outcome.comparison is not None  # two systems were given
         cmp = outcome.comparison
         labels = _ATTACH_LABELS
         signature = cmp.sign(outcome.score.signature)
     sys.stdout.write(paired_output(args.format, cmp, name_a, name_b, labels, signature))
+    return 0
+
+
+def _two_conll18(
+    args: argparse.Namespace,
+    settings: AttachSettings,
+    boot: BootstrapSettings | None,
+    a: tuple[str, str],
+    b: tuple[str, str],
+) -> int:
+    """``--format conll18 GOLD A B``: both scored under the scorer's rules (its order of errors), and
+    the paired test of every row (per gold sentence)."""
+    from evalcore.metrics.conll18 import evaluate_conll18
+    from evalcore.report.resampling import paired_output
+    from evalcore.resampling import compare, conll18_table
+
+    ra, rb = (
+        evaluate_conll18(args.gold, path, limits=args.limits, per_sentence=True) for path in (a[1], b[1])
+    )
+    cmp = compare(conll18_table(ra.sentences), conll18_table(rb.sentences), settings.paired_settings(), boot)
+    sys.stdout.write(paired_output(args.format, cmp, a[0], b[0], cmp.names, cmp.sign(ra.signature)))
     return 0
 
 
@@ -255,7 +295,7 @@ def run(args: argparse.Namespace) -> int:
         return _run_two_systems(args, settings, boot)
     if args.format == "conll18":
         return _run_conll18(args, boot)
-    by: list[GroupBy] = list(dict.fromkeys(args.by))
+    by: list[str] = list(dict.fromkeys(args.by))
     if args.format == "csv" and ((by and args.confusion) or ((by or args.confusion) and args.per_sentence)):
         return refuse(
             "attach",
@@ -271,16 +311,19 @@ def run(args: argparse.Namespace) -> int:
 
         groups = BreakdownAccumulator(by, config)
     # streams: one sentence pair in memory at a time, per-sentence counts only if asked for
-    # (or for --bootstrap, which resamples them): the family's run decides
-    try:
-        result = family.run(
-            family.AttachInputs(args.gold, args.system),
-            settings,
-            args.limits,
-            on_pair=None if groups is None else groups.add,
-        )
-    except MismatchError as difference:
-        return _run_aligned(args, difference, boot)
+    # (or for --bootstrap, which resamples them); another tokenization is aligned by characters:
+    # the family's run_any decides
+    outcome = family.run_any(
+        family.AttachInputs(args.gold, args.system),
+        settings,
+        args.limits,
+        by=tuple(by),
+        confusion=args.confusion,
+        on_pair=None if groups is None else groups.add,
+    )
+    if isinstance(outcome, family.AlignedOutcome):
+        return _write_aligned(args, outcome, by)
+    result = outcome
     _warn_all(result)
     ivs = result.intervals
     if groups is not None:
@@ -299,7 +342,7 @@ def _write_with_groups(
     result: AttachResult,
     ivs: Intervals | None,
     parts: BreakdownResult,
-    by: list[GroupBy],
+    by: list[str],
     config: AttachConfig,
 ) -> int:
     """The scores with ``--by`` breakdowns and/or the ``--confusion`` table."""

@@ -12,19 +12,34 @@ from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING
 
 from evalcore.declare import InvalidSetting, check, declared, setting
+from evalcore.errors import MismatchError
 from evalcore.families.common import Resampling, numbers
 from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.metrics.attachment import AttachResult, PunctTags
 
 if TYPE_CHECKING:
     from evalcore.formats._io import InputSource
+    from evalcore.metrics.aligned import SentenceRecord
     from evalcore.metrics.attachment import AttachConfig
+    from evalcore.metrics.breakdown import BreakdownResult
+    from evalcore.metrics.conll18 import Conll18Result
     from evalcore.resampling import Intervals, PairedComparison
     from evalcore.trees import DepTree
 
 OnPair = Callable[["DepTree", "DepTree"], object]
 
-__all__ = ["AttachInputs", "AttachOutcome", "AttachSettings", "attach_config", "batch_values", "run"]
+__all__ = [
+    "NOT_ALIGNED",
+    "AlignedOutcome",
+    "AttachInputs",
+    "AttachOutcome",
+    "AttachSettings",
+    "attach_config",
+    "batch_values",
+    "run",
+    "run_aligned",
+    "run_any",
+]
 
 
 @dataclass(frozen=True)
@@ -159,3 +174,153 @@ def run(
 def batch_values(result: AttachResult) -> tuple[tuple[str, float], ...]:
     """The named numbers of a batch table's rows: the five scores."""
     return numbers(result.score, "uas", "las", "label", "undirected", "ned")
+
+
+NOT_ALIGNED = ("no_punct", "max_len")
+"""The settings a character alignment cannot honour (they need a token-by-token pairing; the
+alignment is always strict and honours ``deprel_base``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AlignedOutcome:
+    """A system of another tokenization, scored on the CoNLL 2018 character alignment
+    (docs/attachment.md, "Every analysis on aligned words"): the scorer's rows (``result``; per
+    gold sentence in ``result.sentences`` when kept), why it was aligned (``difference``: where
+    the tokens first differ), and what the settings asked for: the breakdowns and confusion, the
+    per-gold-sentence records, the bootstrap intervals, a second system and the paired test."""
+
+    result: Conll18Result
+    difference: str
+    breakdowns: BreakdownResult | None = None
+    records: tuple[SentenceRecord, ...] = ()
+    intervals: Intervals | None = None
+    system_b: Conll18Result | None = None
+    comparison: PairedComparison | None = None
+    names: tuple[str, str] = ("A", "B")
+
+
+def run_aligned(
+    inputs: AttachInputs,
+    settings: AttachSettings,
+    limits: Limits = DEFAULT_LIMITS,
+    *,
+    by: tuple[str, ...] = (),
+    confusion: bool = False,
+    difference: MismatchError | None = None,
+) -> AlignedOutcome:
+    """Score ``inputs`` on the CoNLL 2018 character alignment (``align_words``, the one alignment):
+    the breakdowns ``by`` and the ``confusion`` on aligned words, ``per_sentence`` records, the
+    bootstrap's intervals, a second system's paired test.  Raises
+    :class:`~evalcore.errors.EvalcoreError` for a setting of :data:`NOT_ALIGNED` (named where the
+    tokens first ``difference``) and :class:`~evalcore.errors.MismatchError` where the texts differ."""
+    from evalcore.errors import EvalcoreError
+
+    given = [
+        d.option.flag or d.name
+        for d in declared(AttachSettings)
+        if d.name in NOT_ALIGNED and getattr(settings, d.name) != d.default
+    ]
+    if given:
+        raise EvalcoreError(
+            f"{', '.join(given)} need the same tokens in both files, but the system's tokens "
+            "differ from the gold's here (such a system is scored by character alignment, "
+            "CoNLL 2018, which cannot honour them)"
+            + ("" if difference is None else f"; first difference: {difference.message}"),
+            file=None if difference is None else difference.file,
+            line=None if difference is None else difference.line,
+            sentence=None if difference is None else difference.sentence,
+        )
+    import gc
+
+    # the alignment keeps every word, and the analyses make acyclic values: the cyclic collector's
+    # full passes would walk them all again and again (paused, then the caller's setting)
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _aligned(inputs, settings, limits, by, confusion, difference)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _aligned(
+    inputs: AttachInputs,
+    settings: AttachSettings,
+    limits: Limits,
+    by: tuple[str, ...],
+    confusion: bool,
+    difference: MismatchError | None,
+) -> AlignedOutcome:
+    from evalcore.metrics.conll18 import align_words, evaluate_conll18
+
+    boot = settings.bootstrap_settings()
+    paired = settings.paired_settings()
+    base = settings.deprel_base
+    parts = None
+    records: tuple[SentenceRecord, ...] = ()
+    keep = boot is not None or inputs.system_b is not None
+    # read_all=False: the first character that cannot be aligned ends it (not the scorer's order)
+    if by or confusion or settings.per_sentence:
+        from evalcore.metrics.aligned import aligned_breakdowns, sentence_records
+
+        alignment = align_words(
+            inputs.gold, inputs.system, gold_name=inputs.gold_name, system_name=inputs.system_name,
+            limits=limits, deprel_base=base, read_all=False,
+        )  # fmt: skip
+        result = alignment.result
+        if by or confusion:
+            parts = aligned_breakdowns(alignment, by, base)
+        if settings.per_sentence:
+            records = sentence_records(alignment)
+    else:
+        result = evaluate_conll18(
+            inputs.gold, inputs.system, gold_name=inputs.gold_name, system_name=inputs.system_name,
+            limits=limits, deprel_base=base, per_sentence=keep, read_all=False,
+        )  # fmt: skip
+    ivs: Intervals | None = None
+    b: Conll18Result | None = None
+    cmp: PairedComparison | None = None
+    if inputs.system_b is not None:
+        from evalcore.resampling import compare, conll18_table
+
+        b = evaluate_conll18(
+            inputs.gold, inputs.system_b, gold_name=inputs.gold_name, system_name=inputs.system_b_name,
+            limits=limits, deprel_base=base, per_sentence=True, read_all=False,
+        )  # fmt: skip
+        cmp = compare(conll18_table(result.sentences), conll18_table(b.sentences), paired, boot)
+    elif boot is not None:
+        from evalcore.resampling import conll18_table, intervals
+
+        ivs = intervals(conll18_table(result.sentences), boot)
+    why = "" if difference is None else str(difference)
+    return AlignedOutcome(result, why, parts, records, ivs, b, cmp, inputs.names)
+
+
+def run_any(
+    inputs: AttachInputs,
+    settings: AttachSettings,
+    limits: Limits = DEFAULT_LIMITS,
+    *,
+    by: tuple[str, ...] = (),
+    confusion: bool = False,
+    on_pair: OnPair | None = None,
+) -> AttachOutcome | AlignedOutcome:
+    """The path choice of ``evalcore attach``, for every face: :func:`run` over the same tokens
+    (streaming; ``on_pair`` sees each pair), and where a system's tokens differ from the gold's
+    (a :class:`~evalcore.errors.MismatchError`) :func:`run_aligned` from the start, which says
+    where they first differed.  A system whose text differs too raises the first difference."""
+    try:
+        return run(inputs, settings, limits, on_pair=on_pair)
+    except MismatchError as first:
+        try:
+            return run_aligned(inputs, settings, limits, by=by, confusion=confusion, difference=first)
+        except MismatchError as text:
+            # not another tokenization of the same text: where the tokens first differ, and where
+            # the characters do
+            raise MismatchError(
+                f"{first.message}; the text differs too (system file line {text.line}): "
+                "no character alignment either",
+                file=first.file,
+                line=first.line,
+                sentence=first.sentence,
+            ) from None

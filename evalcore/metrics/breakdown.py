@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from evalcore.choices import GROUPINGS, GroupBy
+from evalcore.choices import CROSS, GROUPINGS, GroupBy
 from evalcore.metrics.attachment import AttachConfig, _kept_length, judge_tokens
 from evalcore.metrics.base import add_fields, make_signature, ratio, total
 from evalcore.trees import DepTree
@@ -30,10 +30,14 @@ __all__ = [
     "HeadErrors",
     "breakdown_corpus",
     "confusion_signature",
+    "cross_parts",
     "group_keys",
+    "length_bin",
     "score_breakdown",
     "sentence_breakdown",
     "sentence_confusion",
+    "sorted_groups",
+    "tree_keys",
 ]
 
 DEFAULT_CONFIG = AttachConfig()
@@ -66,21 +70,32 @@ class GroupCounts:
         return GroupCounts(**add_fields(self, other))
 
 
+def cross_parts(by: str) -> tuple[str, ...]:
+    """The groupings of ``by``: one, or the two of a cross-table."""
+    return tuple(by.split(CROSS))
+
+
 def _merge(
     a: tuple[tuple[str, GroupCounts], ...], b: tuple[tuple[str, GroupCounts], ...], by: str
 ) -> tuple[tuple[str, GroupCounts], ...]:
     out = dict(a)
     for key, c in b:
         out[key] = out[key] + c if key in out else c
-    return _sorted(out, by)
+    return sorted_groups(out, by)
 
 
-def _sorted(groups: dict[str, GroupCounts], by: str) -> tuple[tuple[str, GroupCounts], ...]:
-    order = _ORDER.get(by)
-    if order is None:
-        return tuple(sorted(groups.items()))
-    rank = {k: i for i, k in enumerate(order)}
-    return tuple(sorted(groups.items(), key=lambda kv: (rank.get(kv[0], len(rank)), kv[0])))
+def _rank(by: str, key: str) -> tuple[tuple[int, str], ...]:
+    """Where ``key`` sorts among the groups of ``by``: bins in their order, names alphabetically."""
+    out = []
+    for part, k in zip(cross_parts(by), key.split("|", len(cross_parts(by)) - 1), strict=True):
+        order = _ORDER.get(part, ())
+        out.append((order.index(k) if k in order else len(order), k))
+    return tuple(out)
+
+
+def sorted_groups(groups: dict[str, GroupCounts], by: str) -> tuple[tuple[str, GroupCounts], ...]:
+    """The groups in their order (bins as :data:`_ORDER` says; names alphabetically)."""
+    return tuple(sorted(groups.items(), key=lambda kv: _rank(by, kv[0])))
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +150,11 @@ def score_breakdown(breakdown: Breakdown) -> tuple[GroupScore, ...]:
 
 
 # --------------------------------------------------------------------------- properties of tokens
+
+
+def length_bin(n: int) -> str:
+    """The bin of a sentence of ``n`` counted words (eval.pl's bins of ten, then 51+)."""
+    return _bin_length(n)
 
 
 def _bin_length(n: int) -> str:
@@ -216,21 +236,13 @@ def _depth_key(d: int | None) -> str:
     return "cycle" if d is None else (str(d) if d <= 6 else "7+")
 
 
-def group_keys(tree: DepTree, by: GroupBy, config: AttachConfig = DEFAULT_CONFIG) -> list[str]:
-    """Each token's property ``by`` read on ``tree`` (gold or system)."""
-    toks = tree.tokens
-    if by == "deprel":
-        return [t.deprel.split(":", 1)[0] if config.deprel_base else t.deprel for t in toks]
-    if by == "upos":
-        return [t.upos for t in toks]
-    if by == "length":
-        key = _bin_length(_kept_length(tree, config))  # counted tokens, as --max-len counts them
-        return [key] * len(toks)
+def tree_keys(by: str, heads: Sequence[int]) -> list[str]:
+    """Each word's ``distance``, ``direction``, ``depth`` or ``nonproj`` in a sentence whose words
+    (IDs 1..n) have the HEADs ``heads`` (0: the root)."""
     if by == "distance":
-        return [_bin_distance(t.id, t.head) for t in toks]
+        return [_bin_distance(i, h) for i, h in enumerate(heads, start=1)]
     if by == "direction":
-        return [_direction(t.id, t.head) for t in toks]
-    heads = [t.head for t in toks]
+        return [_direction(i, h) for i, h in enumerate(heads, start=1)]
     depth = _depths(heads)
     if by == "depth":
         return [_depth_key(d) for d in depth]
@@ -239,18 +251,36 @@ def group_keys(tree: DepTree, by: GroupBy, config: AttachConfig = DEFAULT_CONFIG
     raise ValueError(f"unknown grouping {by!r} (one of {', '.join(GROUPINGS)})")
 
 
+def group_keys(tree: DepTree, by: str, config: AttachConfig = DEFAULT_CONFIG) -> list[str]:
+    """Each token's property ``by`` read on ``tree`` (gold or system); two groupings joined by
+    ``+`` give both keys joined by ``|`` (a cross-table)."""
+    toks = tree.tokens
+    parts = cross_parts(by)
+    if len(parts) > 1:
+        keys = [group_keys(tree, p, config) for p in parts]
+        return ["|".join(k) for k in zip(*keys, strict=True)]
+    if by == "deprel":
+        return [t.deprel.split(":", 1)[0] if config.deprel_base else t.deprel for t in toks]
+    if by == "upos":
+        return [t.upos for t in toks]
+    if by == "length":
+        key = _bin_length(_kept_length(tree, config))  # counted tokens, as --max-len counts them
+        return [key] * len(toks)
+    return tree_keys(by, [t.head for t in toks])
+
+
 def _excluded(gold: DepTree, config: AttachConfig) -> bool:
     return config.max_len is not None and _kept_length(gold, config) > config.max_len
 
 
 def sentence_breakdown(
-    gold: DepTree, system: DepTree, by: GroupBy, config: AttachConfig = DEFAULT_CONFIG
+    gold: DepTree, system: DepTree, by: str, config: AttachConfig = DEFAULT_CONFIG
 ) -> Breakdown:
     """Per-group counts of one sentence pair (same tokens; the judgements of ``judge_tokens``)."""
     if _excluded(gold, config):
         return Breakdown(by)
     gkeys = group_keys(gold, by, config)
-    skeys = gkeys if by == "length" else group_keys(system, by, config)
+    skeys = gkeys if by == "length" else group_keys(system, by, config)  # (a cross reads length on both)
     acc: dict[str, list[int]] = {}
     for j, gk, sk in zip(judge_tokens(gold, system, config), gkeys, skeys, strict=True):
         if not j.counted:
@@ -265,7 +295,11 @@ def sentence_breakdown(
         b[5] += j.uas
         b[6] += j.las
         b[7] += j.label
-    return Breakdown(by, _sorted({k: GroupCounts(*v) for k, v in acc.items()}, by))
+    return Breakdown(by, sorted_groups({k: GroupCounts(*v) for k, v in acc.items()}, by))
+
+
+EXAMPLES = 3
+"""Gold sentences named for each confusion (the first ones met)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,12 +321,19 @@ class Confusion:
 
     cells: tuple[tuple[tuple[str, str], int], ...] = ()
     errors: HeadErrors = HeadErrors()
+    examples: tuple[tuple[tuple[str, str], tuple[str, ...]], ...] = ()  # (gold, system) -> gold sentences
 
     def __add__(self, other: Confusion) -> Confusion:
         out = dict(self.cells)
         for key, n in other.cells:
             out[key] = out.get(key, 0) + n
-        return Confusion(tuple(sorted(out.items())), self.errors + other.errors)
+        seen = {k: list(v) for k, v in self.examples}
+        for key, names in other.examples:
+            kept = seen.setdefault(key, [])
+            kept.extend(n for n in names if n not in kept)
+            del kept[EXAMPLES:]
+        examples = tuple(sorted((k, tuple(v)) for k, v in seen.items()))
+        return Confusion(tuple(sorted(out.items())), self.errors + other.errors, examples)
 
     def count(self, gold: str, system: str) -> int:
         return dict(self.cells).get((gold, system), 0)
@@ -309,7 +350,8 @@ def sentence_confusion(gold: DepTree, system: DepTree, config: AttachConfig = DE
             continue
         cells[(g, s)] = cells.get((g, s), 0) + 1
         e[(0 if j.uas else 2) + (0 if j.label else 1)] += 1
-    return Confusion(tuple(sorted(cells.items())), HeadErrors(*e))
+    examples = tuple((k, (gold.label,)) for k in sorted(cells) if k[0] != k[1])
+    return Confusion(tuple(sorted(cells.items())), HeadErrors(*e), examples)
 
 
 def signature(by: str, config: AttachConfig) -> str:
@@ -353,11 +395,12 @@ class BreakdownAccumulator:
     """Running sums of :func:`breakdown_corpus`, fed one checked sentence pair at a time (so that
     ``evalcore attach --by`` adds them up in the same streaming pass as the corpus counts)."""
 
-    def __init__(self, by: Sequence[GroupBy], config: AttachConfig = DEFAULT_CONFIG) -> None:
+    def __init__(self, by: Sequence[str], config: AttachConfig = DEFAULT_CONFIG) -> None:
         self.by = tuple(by)
         self.config = config
         self._totals: list[dict[str, GroupCounts]] = [{} for _ in self.by]
         self._cells: dict[tuple[str, str], int] = {}
+        self._examples: dict[tuple[str, str], list[str]] = {}
         self._errors = HeadErrors()
 
     def add(self, gold: DepTree, system: DepTree) -> tuple[Breakdown, ...]:
@@ -369,20 +412,28 @@ class BreakdownAccumulator:
         conf = sentence_confusion(gold, system, self.config)
         for cell, n in conf.cells:
             self._cells[cell] = self._cells.get(cell, 0) + n
+        for cell, names in conf.examples:
+            seen = self._examples.setdefault(cell, [])
+            if len(seen) < EXAMPLES:
+                seen.extend(n for n in names if n not in seen)
         self._errors = self._errors + conf.errors
         return parts
 
     def result(self) -> BreakdownResult:
         return BreakdownResult(
-            tuple(Breakdown(b, _sorted(acc, b)) for b, acc in zip(self.by, self._totals, strict=True)),
-            Confusion(tuple(sorted(self._cells.items())), self._errors),
+            tuple(Breakdown(b, sorted_groups(acc, b)) for b, acc in zip(self.by, self._totals, strict=True)),
+            Confusion(
+                tuple(sorted(self._cells.items())),
+                self._errors,
+                tuple(sorted((k, tuple(v[:EXAMPLES])) for k, v in self._examples.items())),
+            ),
             tuple(signature(b, self.config) for b in self.by),
         )
 
 
 def breakdown_corpus(
     pairs: Iterable[tuple[DepTree, DepTree]],
-    by: Sequence[GroupBy],
+    by: Sequence[str],
     config: AttachConfig = DEFAULT_CONFIG,
     *,
     on_sentence: Callable[[int, tuple[Breakdown, ...]], None] | None = None,

@@ -32,10 +32,15 @@ __all__ = [
     "FUNCTIONAL_DEPRELS",
     "METRICS",
     "UNIVERSAL_FEATURES",
+    "AlignedPair",
+    "AlignedSentence",
+    "AlignedWord",
+    "Alignment",
     "Conll18Counts",
     "Conll18Result",
     "Measure",
     "MetricScore",
+    "align_words",
     "evaluate_conll18",
     "lcs_pairs",
     "multiword_span",
@@ -200,6 +205,85 @@ class Conll18Result:
         return self.scores[METRICS.index(metric)]
 
 
+@dataclass(frozen=True, slots=True)
+class AlignedWord:
+    """One word of the gold or the system file, as written, and its place in the alignment.
+
+    ``index`` is its position among its file's words (0-based, document order) and ``aligned`` the
+    ``index`` of the other file's word aligned with it (``None``: not aligned); ``sentence`` is its
+    own sentence in its own file (0-based) and ``id``/``head`` its ID and HEAD there (0: the root);
+    ``start``/``end`` are its token's characters in the document's text (a multiword token's for
+    each of its words)."""
+
+    index: int
+    sentence: int
+    id: int
+    head: int
+    form: str
+    lemma: str
+    upos: str
+    xpos: str
+    feats: str
+    deprel: str
+    start: int
+    end: int
+    multi: bool
+    line: int
+    aligned: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class AlignedPair:
+    """The scorer's verdicts on one aligned pair (``gold`` and ``system``: the words' ``index``).
+
+    ``uas``: the system head's aligned word is the gold head (both roots, or both heads aligned
+    together); ``label``: the DEPRELs compared as the scorer compares them; ``content``: the gold
+    word's relation is a content one (CLAS, MLAS, BLEX count only those); ``ned``: the system head
+    is the gold head, the gold head's head, or a gold child of the word
+    (docs/attachment.md, "Undirected and NED, on the NED paper's Figure 3").
+    """
+
+    gold: int
+    system: int
+    upos: bool
+    xpos: bool
+    ufeats: bool
+    alltags: bool
+    lemma: bool
+    uas: bool
+    las: bool
+    label: bool
+    content: bool
+    clas: bool
+    mlas: bool
+    blex: bool
+    ned: bool
+
+
+@dataclass(frozen=True, slots=True)
+class AlignedSentence:
+    """One gold sentence: its words, the system words whose first character falls inside it, the
+    aligned pairs of its gold words, and its counts (which add up to the document's)."""
+
+    index: int
+    sent_id: str | None
+    start: int
+    end: int
+    gold: tuple[AlignedWord, ...]
+    system: tuple[AlignedWord, ...]
+    pairs: tuple[AlignedPair, ...]
+    counts: Conll18Counts
+
+
+@dataclass(frozen=True, slots=True)
+class Alignment:
+    """The character alignment of a system to its gold, sentence by gold sentence, and the scores
+    (``result.sentences`` holds each sentence's counts)."""
+
+    sentences: tuple[AlignedSentence, ...]
+    result: Conll18Result
+
+
 Measure = Literal["f1", "precision", "recall", "aligned_accuracy"]
 
 _TOTALS: dict[str, tuple[str, str, str]] = {  # metric -> (gold, system, aligned) fields
@@ -257,9 +341,10 @@ class _Normals:
     """The normal forms of FEATS and DEPREL values met in one file, remembered (a treebank repeats
     few of them): only short values, and at most ``_REMEMBERED`` of each, so no input makes them grow."""
 
-    __slots__ = ("feats", "relations")
+    __slots__ = ("feats", "keep", "relations")
 
     def __init__(self) -> None:
+        self.keep = False  # each word keeps its columns (align_words)
         self.feats: dict[str, str] = {"_": ""}
         self.relations: dict[str, tuple[str, bool, bool]] = {}
 
@@ -287,6 +372,7 @@ class _Word:
 
     __slots__ = (
         "aligned",
+        "cols",
         "content",
         "deprel",
         "end",
@@ -295,20 +381,30 @@ class _Word:
         "form",
         "functional",
         "head",
+        "id",
+        "index",
         "last",
         "lemma",
         "line",
         "multi",
         "parent",
+        "sent",
         "start",
         "unit",
         "upos",
         "xpos",
     )
 
+    index: int  # its position among its file's words, its sentence's, its ID (set by align_words only)
+    sent: int
+    id: int
+    cols: list[str]
+
     def __init__(
         self, start: int, end: int, cols: list[str], multi: bool, line: int, base: bool, normals: _Normals
     ) -> None:
+        if normals.keep:  # the columns as written (the FORM without spaces), for align_words only:
+            self.cols = cols  # kept for every word, they would slow the scorer's pass (more to collect)
         self.start = start
         self.end = end
         self.multi = multi
@@ -399,10 +495,13 @@ def _link(words: list[_Word], fname: str, lineno: int, sent_id: str | None) -> N
         )
 
 
-def _sentences(source: InputSource, fname: str, limits: Limits, base: bool) -> Iterator[_Sentence]:
+def _sentences(
+    source: InputSource, fname: str, limits: Limits, base: bool, keep: bool = False
+) -> Iterator[_Sentence]:
     """The scorer's ``load_conllu``, one sentence at a time (``base``: DEPREL subtypes dropped)."""
     lines = iter_lines(source, fname, limits, cr_ends=True)  # the scorer opens files in text mode
     normals = _Normals()  # this file's FEATS and DEPREL normal forms
+    normals.keep = keep
     index = 0
     words: list[_Word] = []
     tokens: list[tuple[int, int, int]] = []
@@ -568,9 +667,11 @@ def lcs_pairs(gold: Sequence[_W], system: Sequence[_W]) -> list[tuple[_W, _W]]:
 class _Side:
     """One file: a window of its words (absolute indices), its tokens and characters not yet compared."""
 
-    def __init__(self, source: InputSource, fname: str, limits: Limits, base: bool) -> None:
+    def __init__(
+        self, source: InputSource, fname: str, limits: Limits, base: bool, keep: bool = False
+    ) -> None:
         self.fname = fname
-        self.it = _sentences(source, fname, limits, base)
+        self.it = _sentences(source, fname, limits, base, keep)
         self.words: list[_Word] = []
         self.base = 0  # absolute index of words[0]
         self.eof = False
@@ -600,11 +701,15 @@ class _Aligner:
         per_sentence: bool,
         deprel_base: bool = True,
         read_all: bool = True,
+        keep: bool = False,
     ) -> None:
-        self.g = _Side(gold, source_name(gold, gold_name), limits, deprel_base)
-        self.s = _Side(system, source_name(system, system_name), limits, deprel_base)
+        self.g = _Side(gold, source_name(gold, gold_name), limits, deprel_base, keep)
+        self.s = _Side(system, source_name(system, system_name), limits, deprel_base, keep)
         self.deprel_base = deprel_base
-        self.per_sentence = per_sentence
+        self.per_sentence = per_sentence or keep
+        self.keep = keep  # keep every word and pair (align_words)
+        self.kept: list[tuple[_Sentence, list[_Word], list[AlignedPair]]] = []  # per gold sentence
+        self.system_sentences = 0
         self.limits = limits
         self.units: list[list[int]] = [[0] * len(_FIELDS)]
         self.gold_starts: list[int] = []  # first character of each gold sentence (per_sentence only)
@@ -651,6 +756,9 @@ class _Aligner:
             if unit:  # 0 already
                 for w in sent.words:
                     w.unit = unit
+            if self.keep:
+                self._keep(sent, len(self.kept), last + 1 - len(sent.words))
+                self.kept.append((sent, [], []))
             self.g.sents.append((sent.start, sent.end, unit))
             self.g.tokens.extend((a, b, unit) for a, b, _line in sent.tokens)
         else:
@@ -668,6 +776,12 @@ class _Aligner:
                 unit = self._unit(a) if per else 0
                 units[unit][_TOKENS_SYSTEM] += 1
                 self.s.tokens.append((a, b, unit))
+            if self.keep:
+                self._keep(sent, self.system_sentences, last + 1 - len(sent.words))
+                self.system_sentences += 1
+                for w in sent.words:
+                    if w.unit <= len(self.kept):
+                        self.kept[w.unit - 1][1].append(w)
             unit = self._unit(sent.start)
             self.units[unit][_IDX["sentences_system"]] += 1
             self.s.sents.append((sent.start, sent.end, unit))
@@ -675,6 +789,13 @@ class _Aligner:
         self._spans(self.g.tokens, self.s.tokens, "tokens_correct")
         self._spans(self.g.sents, self.s.sents, "sentences_correct")
         return True
+
+    @staticmethod
+    def _keep(sent: _Sentence, number: int, first: int) -> None:
+        for k, w in enumerate(sent.words):
+            w.index = first + k
+            w.sent = number
+            w.id = k + 1
 
     def _unit(self, char: int) -> int:
         if not self.per_sentence:
@@ -844,6 +965,7 @@ class _Aligner:
         """Score the aligned pairs whose system sentence is fully decided (all its words before ``si``)."""
         pending = self.pending
         units = self.units
+        keep = self.keep
         while pending:
             g, s = pending[0]
             if s.last >= si:  # a word of its sentence (its head, a functional child) is still open
@@ -872,6 +994,80 @@ class _Aligner:
                     u[_UPOS + 9] += lemma  # blex
                     if upos and feats and _children(g, s):
                         u[_UPOS + 8] += 1  # mlas
+            if keep:
+                self._keep_pair(g, s, upos, xpos, feats, lemma, uas)
+
+    def _keep_pair(
+        self, g: _Word, s: _Word, upos: bool, xpos: bool, feats: bool, lemma: bool, uas: bool
+    ) -> None:
+        """Keep the pair and the scorer's verdicts on it (the same as :meth:`_flush` counted)."""
+        label = g.deprel == s.deprel
+        las = uas and label
+        clas = g.content and las
+        head = s.parent.aligned if s.parent is not None else None  # the gold word it stands for
+        child = isinstance(head, _Word) and head.parent is g
+        grand = g.parent is not None and g.parent.parent is head
+        self.kept[g.unit - 1][2].append(
+            AlignedPair(
+                g.index,
+                s.index,
+                upos,
+                xpos,
+                feats,
+                upos and xpos and feats,
+                lemma,
+                uas,
+                las,
+                label,
+                g.content,
+                clas,
+                clas and upos and feats and _children(g, s),
+                clas and lemma,
+                uas or child or grand,
+            )
+        )
+
+    def sentences(self) -> tuple[AlignedSentence, ...]:
+        """The kept sentences as values (after :meth:`run`)."""
+        gold_of = {p.system: p.gold for _, _, pairs in self.kept for p in pairs}
+        system_of = {g: s for s, g in gold_of.items()}
+        units = self.units
+        out = []
+        for i, (sent, system, pairs) in enumerate(self.kept):
+            out.append(
+                AlignedSentence(
+                    i,
+                    sent.sent_id,
+                    sent.start,
+                    sent.end,
+                    tuple(_aligned_word(w, system_of.get(w.index)) for w in sent.words),
+                    tuple(_aligned_word(w, gold_of.get(w.index)) for w in system),
+                    tuple(sorted(pairs, key=lambda p: p.gold)),
+                    Conll18Counts(*units[i + 1]),
+                )
+            )
+        return tuple(out)
+
+
+def _aligned_word(w: _Word, aligned: int | None) -> AlignedWord:
+    c = w.cols
+    return AlignedWord(
+        w.index,
+        w.sent,
+        w.id,
+        int(c[6]),
+        c[1],
+        c[2],
+        c[3],
+        c[4],
+        c[5],
+        c[7],
+        w.start,
+        w.end,
+        w.multi,
+        w.line,
+        aligned,
+    )
 
 
 def _children(g: _Word, s: _Word) -> bool:
@@ -911,3 +1107,35 @@ def evaluate_conll18(
     """
     aligner = _Aligner(gold, system, gold_name, system_name, limits, per_sentence, deprel_base, read_all)
     return aligner.run()
+
+
+def align_words(
+    gold: InputSource,
+    system: InputSource,
+    *,
+    gold_name: str | None = None,
+    system_name: str | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+    deprel_base: bool = True,
+    read_all: bool = True,
+) -> Alignment:
+    """The CoNLL 2018 character alignment of ``system`` to ``gold`` as a value: per gold sentence,
+    its words, the system words that start inside it, and each aligned pair with the scorer's
+    verdicts (the same pass as :func:`evaluate_conll18`, which it equals on every count).
+
+    Every use of the alignment of a raw-text parse calls this function (docs/attachment.md, "Every
+    analysis on aligned words").  It keeps every word (memory grows with the document); the
+    arguments and errors are :func:`evaluate_conll18`'s."""
+    import gc
+
+    aligner = _Aligner(gold, system, gold_name, system_name, limits, True, deprel_base, read_all, keep=True)
+    # every word is kept, and the cyclic collector's full passes would walk them all again and again
+    # (its cycles, word <-> parent, are freed with the alignment): paused, then the caller's setting
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        result = aligner.run()
+        return Alignment(aligner.sentences(), result)
+    finally:
+        if paused:
+            gc.enable()

@@ -129,17 +129,25 @@ def confusion_text(confusion: Confusion, signature: str) -> str:
     out += text_table(["gold \\ system", *system, "(all)"], rows, numeric_columns=range(1, len(system) + 2))
     wrong = sorted(((k, v) for k, v in cells.items() if k[0] != k[1]), key=lambda kv: (-kv[1], kv[0]))
     if wrong:
-        top: list[list[Cell]] = [[g, s, v] for (g, s), v in wrong[:TOP_CONFUSIONS]]
+        examples = dict(confusion.examples)
+        top: list[list[Cell]] = [
+            [g, s, v, next(iter(examples.get((g, s), ())), "")] for (g, s), v in wrong[:TOP_CONFUSIONS]
+        ]
         shown = f"the {len(top)} most frequent of {len(wrong)}" if len(wrong) > len(top) else "all"
-        out += f"\nconfusions ({shown})\n" + text_table(["gold", "system", "count"], top)
+        out += f"\nconfusions ({shown}; example: the first gold sentence with it, JSON names up to 3)\n"
+        out += text_table(["gold", "system", "count", "example"], top)
     return out + f"signature: {signature}\n"
 
 
 def confusion_json(confusion: Confusion, signature: str) -> dict[str, object]:
     """``{cells: [{gold, system, count}], errors: {both_right, label_wrong, head_wrong, both_wrong},
     signature}``."""
+    examples = dict(confusion.examples)
     return {
-        "cells": [{"gold": g, "system": s, "count": n} for (g, s), n in confusion.cells],
+        "cells": [
+            {"gold": g, "system": s, "count": n, "examples": list(examples.get((g, s), ()))}
+            for (g, s), n in confusion.cells
+        ],
         "errors": {key: getattr(confusion.errors, key) for key, _ in ERROR_CLASSES},
         "signature": signature,
     }

@@ -1,0 +1,241 @@
+"""Every analysis of the attachment scores on character-aligned words (docs/attachment.md, "Every
+analysis on aligned words"): MaltEval's breakdowns (Nilsson & Nivre 2008) and the relation confusion
+on the CoNLL 2018 alignment of a raw-text parse to its gold (Zeman et al. 2018, §2;
+:func:`evalcore.metrics.conll18.align_words`).
+
+A group counts the gold words whose gold property is the group (all of them: a gold word the system
+did not produce counts against recall) and the system words whose system property is the group (an
+extra system word counts against precision); its correct counts are the aligned pairs the scorer
+judges correct, read on either side.  So the totals of every breakdown are the scorer's Words/UAS/LAS
+rows.  A property of a sentence (length) is the gold sentence's: a system word takes that of the gold
+sentence its first character falls in.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from evalcore.metrics.base import make_signature, ratio
+from evalcore.metrics.breakdown import (
+    EXAMPLES,
+    Breakdown,
+    BreakdownResult,
+    Confusion,
+    GroupCounts,
+    HeadErrors,
+    cross_parts,
+    length_bin,
+    sorted_groups,
+    tree_keys,
+)
+from evalcore.metrics.conll18 import AlignedPair, AlignedWord, Alignment
+
+__all__ = [
+    "SentenceRecord",
+    "aligned_breakdowns",
+    "aligned_confusion",
+    "aligned_signature",
+    "sentence_records",
+    "word_keys",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class _Sides:
+    """Every gold and system word of an alignment, by ``index``, and their gold sentence."""
+
+    gold: tuple[AlignedWord, ...]
+    system: tuple[AlignedWord, ...]
+    gold_unit: tuple[int, ...]  # the gold sentence of each gold word
+    system_unit: tuple[int, ...]  # ... of each system word (where its first character falls)
+    lengths: tuple[int, ...]  # words of each gold sentence
+    made: dict[tuple[str, bool], tuple[list[str], list[str]]]  # keys made so far (one analysis run)
+
+
+def _sides(alignment: Alignment) -> _Sides:
+    gold: list[AlignedWord] = []
+    system: list[AlignedWord | None] = []
+    gold_unit: list[int] = []
+    system_unit: list[int] = []
+    for s in alignment.sentences:
+        gold.extend(s.gold)
+        gold_unit.extend([s.index] * len(s.gold))
+        for w in s.system:
+            while len(system) <= w.index:
+                system.append(None)
+                system_unit.append(0)
+            system[w.index] = w
+            system_unit[w.index] = s.index
+    words = tuple(w for w in system if w is not None)
+    assert len(words) == len(system)  # every system word belongs to one gold sentence
+    lengths = tuple(len(s.gold) for s in alignment.sentences)
+    return _Sides(tuple(gold), words, tuple(gold_unit), tuple(system_unit), lengths, {})
+
+
+def _sentences(words: Sequence[AlignedWord]) -> Iterable[Sequence[AlignedWord]]:
+    """The words of each of their own sentences (document order)."""
+    start = 0
+    for i in range(1, len(words) + 1):
+        if i == len(words) or words[i].sentence != words[start].sentence:
+            yield words[start:i]
+            start = i
+
+
+def word_keys(
+    words: Sequence[AlignedWord], units: Sequence[int], lengths: Sequence[int], by: str, deprel_base: bool
+) -> list[str]:
+    """Each word's property ``by`` (one key, or two joined by ``+``: a cross-table): read on its
+    own sentence, except length, the gold sentence's (``units``: each word's gold sentence)."""
+    parts = cross_parts(by)
+    if len(parts) > 1:
+        keys = [word_keys(words, units, lengths, p, deprel_base) for p in parts]
+        return ["|".join(k) for k in zip(*keys, strict=True)]
+    if by == "deprel":
+        if not deprel_base:
+            return [w.deprel for w in words]
+        base = {d: d.split(":", 1)[0] for d in {w.deprel for w in words}}
+        return [base[w.deprel] for w in words]
+    if by == "upos":
+        return [w.upos for w in words]
+    if by == "length":
+        bins = [length_bin(n) for n in lengths]
+        return [bins[u] for u in units]
+    out: list[str] = []
+    for sent in _sentences(words):
+        out.extend(tree_keys(by, [w.head for w in sent]))
+    return out
+
+
+def _keys(sides: _Sides, by: str, deprel_base: bool) -> tuple[list[str], list[str]]:
+    """The gold words' and the system words' keys ``by``, each grouping's made once per alignment."""
+    parts = cross_parts(by)
+    if len(parts) > 1:
+        both = [_keys(sides, p, deprel_base) for p in parts]
+        return (
+            ["|".join(k) for k in zip(*(g for g, _ in both), strict=True)],
+            ["|".join(k) for k in zip(*(s for _, s in both), strict=True)],
+        )
+    made = sides.made.get((by, deprel_base))
+    if made is None:
+        made = (
+            word_keys(sides.gold, sides.gold_unit, sides.lengths, by, deprel_base),
+            word_keys(sides.system, sides.system_unit, sides.lengths, by, deprel_base),
+        )
+        sides.made[(by, deprel_base)] = made
+    return made
+
+
+def aligned_signature(by: str, deprel_base: bool) -> str:
+    return make_signature(
+        "breakdown",
+        [("by", by), ("align", "chars"), ("deprel", "base" if deprel_base else "full"), ("bins", "evalpl")],
+    )
+
+
+def _pairs(alignment: Alignment) -> list[AlignedPair]:
+    return [p for s in alignment.sentences for p in s.pairs]
+
+
+def aligned_breakdowns(alignment: Alignment, by: Sequence[str], deprel_base: bool = True) -> BreakdownResult:
+    """The breakdowns ``by`` (and the confusion table) of an alignment (module docstring)."""
+    sides = _sides(alignment)
+    pairs = _pairs(alignment)
+    gold_of = [p.gold for p in pairs]
+    system_of = [p.system for p in pairs]
+    # each pair's verdicts as a number: uas 1, las 2, label 4 (counted at C speed below)
+    verdicts = [p.uas + 2 * p.las + 4 * p.label for p in pairs]
+    out = []
+    for key in by:
+        gk, sk = _keys(sides, key, deprel_base)
+        acc: dict[str, list[int]] = {}
+        for k, n in Counter(gk).items():
+            acc.setdefault(k, [0] * 8)[0] += n
+        for k, n in Counter(sk).items():
+            acc.setdefault(k, [0] * 8)[1] += n
+        for keys, index, at in ((gk, gold_of, 2), (sk, system_of, 5)):
+            for (k, v), n in Counter(zip([keys[i] for i in index], verdicts, strict=True)).items():
+                a = acc[k]
+                a[at] += n * (v & 1)
+                a[at + 1] += n * (v >> 1 & 1)
+                a[at + 2] += n * (v >> 2 & 1)
+        out.append(Breakdown(key, sorted_groups({k: GroupCounts(*v) for k, v in acc.items()}, key)))
+    return BreakdownResult(
+        tuple(out),
+        aligned_confusion(alignment, deprel_base, sides),
+        tuple(aligned_signature(b, deprel_base) for b in by),
+    )
+
+
+def aligned_confusion(
+    alignment: Alignment, deprel_base: bool = True, sides: _Sides | None = None
+) -> Confusion:
+    """Gold x system relations of the aligned pairs, their head/label error classes, and the first
+    :data:`EXAMPLES` gold sentences of each confusion (by ID, else ``#N``, N counted from 1)."""
+    sides = _sides(alignment) if sides is None else sides
+    grel, srel = _keys(sides, "deprel", deprel_base)
+    pairs = _pairs(alignment)
+    cells = Counter((grel[p.gold], srel[p.system]) for p in pairs)
+    classes = Counter((p.uas, p.label) for p in pairs)
+    examples: dict[tuple[str, str], list[str]] = {}
+    for sent in alignment.sentences:
+        for p in sent.pairs:
+            cell = grel[p.gold], srel[p.system]
+            if cell[0] != cell[1]:
+                seen = examples.setdefault(cell, [])
+                name = sent.sent_id or f"#{sent.index + 1}"
+                if len(seen) < EXAMPLES and name not in seen:
+                    seen.append(name)
+    return Confusion(
+        tuple(sorted(cells.items())),
+        HeadErrors(*(classes[c] for c in ((True, True), (True, False), (False, True), (False, False)))),
+        tuple(sorted((k, tuple(v)) for k, v in examples.items())),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SentenceRecord:
+    """One gold sentence's counts on aligned words (``--per-sentence``): its gold words, the
+    system words that belong to it, the aligned pairs, and the pairs right under UAS, LAS and NED
+    (F1 = 2·correct / (gold + system), as the scorer's)."""
+
+    index: int
+    sent_id: str | None
+    gold: int
+    system: int
+    aligned: int
+    uas: int
+    las: int
+    ned: int
+
+    def __add__(self, other: SentenceRecord) -> SentenceRecord:
+        return SentenceRecord(
+            -1,
+            None,
+            *(
+                getattr(self, f) + getattr(other, f)
+                for f in ("gold", "system", "aligned", "uas", "las", "ned")
+            ),
+        )
+
+    def f1(self, name: str) -> float:
+        """The F1 of ``uas``, ``las`` or ``ned``."""
+        return ratio(2 * int(getattr(self, name)), self.gold + self.system)
+
+
+def sentence_records(alignment: Alignment) -> tuple[SentenceRecord, ...]:
+    """Every gold sentence's :class:`SentenceRecord` (they add up to the scorer's UAS and LAS rows)."""
+    return tuple(
+        SentenceRecord(
+            s.index,
+            s.sent_id,
+            len(s.gold),
+            len(s.system),
+            len(s.pairs),
+            sum(p.uas for p in s.pairs),
+            sum(p.las for p in s.pairs),
+            sum(p.ned for p in s.pairs),
+        )
+        for s in alignment.sentences
+    )
