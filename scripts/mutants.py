@@ -754,6 +754,27 @@ _RAW += [
     (CONLLU, '_finish', 'line.count("\\t") + 1', 'line.count("\\t")', OFF_BY_ONE, LINES),
     (CONLLU, '_finish', 'fname, lineno, sent_id or None)\n    first', 'fname, lineno, None)\n    first', DROP,
      LINES),
+    # ---- relation labels by the gold's format: auto = universal on CoNLL-U, full on CoNLL-X -------
+    ("evalcore/choices.py", 'universal_labels', '(labels == LABELS_AUTO and dialect == "conllu")', 'False',
+     DROP, ("tests/test_labels.py",)),
+    ("evalcore/choices.py", 'universal_labels', 'dialect == "conllu"', 'dialect == "conllx"', COMPARISON,
+     ("tests/test_labels.py",)),
+    ("evalcore/choices.py", 'universal_labels', 'labels == LABELS_UNIVERSAL or ', '', DROP,
+     ("tests/test_labels.py",)),
+    ("evalcore/formats/detect.py", 'dialect_of', 'first.comments or first.extras', 'first.comments', DROP,
+     ("tests/test_labels.py",)),
+    ("evalcore/formats/detect.py", 'dialect_of', 'first.comments or first.extras', 'first.extras', DROP,
+     ("tests/test_labels.py",)),
+    ("evalcore/formats/detect.py", '_named_dialect', 'if suffixes and suffixes[-1].lower() == ".gz":',
+     'if False:', DROP, ("tests/test_labels.py",)),
+    ("evalcore/formats/detect.py", 'conll_dialect', '    if named is not None:\n        return named\n', '',
+     DELETE, ("tests/test_labels.py",)),
+    ("evalcore/families/attach.py", 'attach_config', 'universal_labels(settings.labels, dialect)',
+     'universal_labels(settings.labels, "conllu")', CONSTANT, ("tests/test_labels.py",)),
+    ("evalcore/families/lattice.py", 'joint_config', 'universal_labels(settings.labels, dialect)',
+     'settings.labels != "full"', CONSTANT, ("tests/test_labels.py",)),
+    ("evalcore/commands/attach.py", '_run_aligned', 'deprel_base=universal_labels(args.labels, dialect),',
+     'deprel_base=True,', CONSTANT, ("tests/test_cli_attach_aligned.py",)),
 ]
 # fmt: on
 

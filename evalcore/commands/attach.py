@@ -10,7 +10,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from evalcore.choices import GROUPINGS, GroupBy
+from evalcore.choices import GROUPINGS, LABELS_FULL, Dialect, GroupBy, universal_labels
 from evalcore.commands._common import named_path, refuse, refuse_setting, warn
 from evalcore.declare import InvalidSetting, add_arguments, from_namespace
 from evalcore.errors import EvalcoreError, MismatchError
@@ -90,11 +90,12 @@ def _groupings(text: str) -> list[GroupBy]:
     return out
 
 
-# options of evalcore's own definitions: the scorer's rules (conll18) take none of them
-_NOT_CONLL18 = ("no_punct", "max_len", "deprel_base", "strict", "per_sentence", "by", "confusion")
+# options of evalcore's own definitions: the scorer's rules (conll18) take none of them (nor
+# --labels full: the scorer compares the universal part of a DEPREL)
+_NOT_CONLL18 = ("no_punct", "max_len", "strict", "per_sentence", "by", "confusion")
 
 # options the character alignment cannot honour: they need a sentence-by-sentence, token-by-token
-# pairing of the two files (--deprel-base is honoured; the alignment is always --strict)
+# pairing of the two files (--labels is honoured; the alignment is always --strict)
 _NOT_ALIGNED = ("no_punct", "max_len", "per_sentence", "by", "confusion")
 
 
@@ -104,7 +105,7 @@ def _given(args: argparse.Namespace, options: tuple[str, ...]) -> list[str]:
 
 
 def _conll18_refused(args: argparse.Namespace) -> bool:
-    given = _given(args, _NOT_CONLL18)
+    given = _given(args, _NOT_CONLL18) + (["--labels full"] if args.labels == LABELS_FULL else [])
     if given:
         refuse(
             "attach",
@@ -132,7 +133,9 @@ def _run_conll18(args: argparse.Namespace, boot: BootstrapSettings | None = None
     return 0
 
 
-def _run_aligned(args: argparse.Namespace, difference: MismatchError, boot: BootstrapSettings | None) -> int:
+def _run_aligned(
+    args: argparse.Namespace, difference: MismatchError, boot: BootstrapSettings | None, dialect: Dialect
+) -> int:
     """SYSTEM's tokens differ from GOLD's: the CoNLL 2018 character alignment, in evalcore's formats."""
     given = _given(args, _NOT_ALIGNED)
     if given:
@@ -154,7 +157,7 @@ def _run_aligned(args: argparse.Namespace, difference: MismatchError, boot: Boot
             args.gold,
             args.system,
             limits=args.limits,
-            deprel_base=args.deprel_base,
+            deprel_base=universal_labels(args.labels, dialect),
             per_sentence=boot is not None,
             read_all=False,  # the first character that cannot be aligned ends it (not the scorer's order)
         )
@@ -180,15 +183,17 @@ def _run_aligned(args: argparse.Namespace, difference: MismatchError, boot: Boot
     else:
         out = aligned_text(result, why)
         if ivs is not None:
-            out += "\n" + format_conll18_intervals(result.scores, ivs, deprel_base=args.deprel_base)
+            out += "\n" + format_conll18_intervals(
+                result.scores, ivs, deprel_base=universal_labels(args.labels, dialect)
+            )
         sys.stdout.write(out)
     return 0
 
 
-def _config(settings: AttachSettings) -> AttachConfig | None:
+def _config(settings: AttachSettings, dialect: Dialect) -> AttachConfig | None:
     """The metric's configuration, or ``None`` once a setting out of its range is refused."""
     try:
-        return family.attach_config(settings)
+        return family.attach_config(settings, dialect)
     except InvalidSetting as exc:
         refuse_setting("attach", exc)
         return None
@@ -231,7 +236,9 @@ def _run_two_systems(
         labels: tuple[str, ...] = cmp.names
         signature = cmp.sign(ra.signature)
     else:
-        if _config(settings) is None:
+        from evalcore.formats.detect import conll_dialect
+
+        if _config(settings, conll_dialect(args.gold, None, args.limits)) is None:
             return 2
         inputs = family.AttachInputs(args.gold, path_a, path_b, names=(name_a, name_b))
         outcome = family.run(inputs, settings, args.limits)
@@ -262,7 +269,10 @@ def run(args: argparse.Namespace) -> int:
             "--format csv writes one table: give --by, --confusion or --per-sentence alone "
             "(or use --format json)",
         )
-    config = _config(settings)
+    from evalcore.formats.detect import conll_dialect
+
+    dialect = conll_dialect(args.gold, None, args.limits)  # decides --labels auto (as family.run does)
+    config = _config(settings, dialect)
     if config is None:
         return 2
     groups = None
@@ -280,7 +290,7 @@ def run(args: argparse.Namespace) -> int:
             on_pair=None if groups is None else groups.add,
         )
     except MismatchError as difference:
-        return _run_aligned(args, difference, boot)
+        return _run_aligned(args, difference, boot, dialect)
     _warn_all(result)
     ivs = result.intervals
     if groups is not None:
