@@ -16,7 +16,17 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Literal, overload
 
-from evalcore.choices import PROTOCOL_2012, Average, Protocol, Scenario, TagColumn
+from evalcore.choices import (
+    LABELS_AUTO,
+    LABELS_FULL,
+    LABELS_UNIVERSAL,
+    PROTOCOL_2012,
+    Average,
+    Labels,
+    Protocol,
+    Scenario,
+    TagColumn,
+)
 from evalcore.declare import from_keywords
 from evalcore.limits import DEFAULT_LIMITS, Limits
 
@@ -217,6 +227,7 @@ def attach(
     no_punct: bool = False,
     punct_tags: PunctTags = "ptb",
     max_len: int | None = None,
+    labels: Labels = LABELS_AUTO,
     deprel_base: bool = False,
     strict: bool = False,
     per_sentence: bool = False,
@@ -232,7 +243,10 @@ def attach(
     every sentence's counts.  A system of another tokenization raises
     :class:`~evalcore.errors.MismatchError` (``evalcore attach`` then aligns characters).
     ``punct_tags="nedpl"``: ``no_punct`` leaves out the tags NED.pl takes for punctuation
-    (``--punct-tags nedpl``; docs/attachment.md).  ``bootstrap=N``: ``result.intervals``, each score's
+    (``--punct-tags nedpl``; docs/attachment.md).  ``labels``: how relation labels compare
+    (``--labels``: ``"auto"``, the universal part on a CoNLL-U gold and the full label on CoNLL-X;
+    ``"universal"``; ``"full"``); ``deprel_base=True`` is ``labels="universal"``.
+    ``bootstrap=N``: ``result.intervals``, each score's
     percentile interval from N resamples of the sentences at ``level`` (seeded; ``--bootstrap``).
     ``system_b``: a second system over the same gold, ``result.system_b`` its scores and
     ``result.comparison`` each score's paired approximate-randomization test (``shuffles`` trials,
@@ -240,13 +254,22 @@ def attach(
     significance"); ``to_dict()`` is then the command's document of the two."""
     from evalcore.families.attach import AttachInputs, AttachSettings, run
 
-    settings = from_keywords(AttachSettings, locals())
+    settings = from_keywords(AttachSettings, locals(), labels=_labels(labels, deprel_base))
     g, s = _source(gold, "gold", limits), _source(system, "system", limits)
     b = None if system_b is None else _source(system_b, "system_b", limits)
     names = (_input_name(system, "A"), _input_name(system_b, "B"))
     b_data, b_name = (None, None) if b is None else (b.data, b.name)
     inputs = AttachInputs(g.data, s.data, b_data, g.name, s.name, b_name, names)
     return run(inputs, settings, limits)
+
+
+def _labels(labels: Labels, deprel_base: bool) -> Labels:
+    """The ``labels`` setting of ``labels`` and the older ``deprel_base=True`` (``"universal"``)."""
+    if not deprel_base:
+        return labels
+    if labels == LABELS_FULL:
+        raise ValueError("deprel_base=True is labels='universal': it contradicts labels='full'")
+    return LABELS_UNIVERSAL
 
 
 def _input_name(value: Input | None, default: str) -> str:
@@ -531,6 +554,7 @@ def lattice(
     tag_column: TagColumn = "cpos",
     protocol: Protocol = PROTOCOL_2012,
     scenario: Literal["auto", Scenario] | None = "auto",
+    labels: Labels = LABELS_AUTO,
     deprel_base: bool = False,
     average: Average = "global",
     name: str | None = None,
@@ -545,10 +569,13 @@ def lattice(
     ``scenario="auto"`` (or ``None``) detects it from the data; ``per_sentence`` keeps every sentence's
     record; ``bootstrap=N``: each score's percentile interval at ``level`` from N resamples of the
     sentences (``seed``; in ``result.intervals`` and ``to_dict()``).
-    Give a CoNLL-U prediction of the raw text to have it aligned with gold by characters."""
+    Give a CoNLL-U prediction of the raw text to have it aligned with gold by characters.
+    ``labels`` (``deprel_base=True``: ``"universal"``): how relation labels compare, as in :func:`attach`."""
     from evalcore.families import lattice as family
 
-    settings = from_keywords(family.LatticeSettings, locals(), scenario=scenario or "auto")
+    settings = from_keywords(
+        family.LatticeSettings, locals(), scenario=scenario or "auto", labels=_labels(labels, deprel_base)
+    )
     g, p = _source(gold, "gold", limits), _source(pred, "pred", limits)
     name = _input_name(pred, "pred") if name is None else name
     a = None if ambiguity_lattice is None else _source(ambiguity_lattice, "ambiguity.lattice", limits)

@@ -14,15 +14,22 @@ __all__ = [
     "AVERAGES",
     "CROSS",
     "GROUPINGS",
+    "LABELS",
+    "LABELS_AUTO",
+    "LABELS_FULL",
+    "LABELS_UNIVERSAL",
     "PROTOCOLS",
     "PROTOCOL_2011",
     "PROTOCOL_2012",
     "TAG_COLUMNS",
     "Average",
+    "Dialect",
     "GroupBy",
+    "Labels",
     "Protocol",
     "Scenario",
     "TagColumn",
+    "universal_labels",
 ]
 
 Protocol = Literal["2012", "2011"]
@@ -50,3 +57,20 @@ GROUPINGS: tuple[GroupBy, ...] = typing.get_args(GroupBy)
 CROSS = "+"
 """Joins the two groupings of a cross-table (``--by deprel+length``: MaltEval's complex group-by);
 its groups are the two keys joined by ``|`` (docs/decisions.md)."""
+
+Labels = Literal["auto", "universal", "full"]
+"""How dependency relation labels (DEPREL) compare wherever a number compares them: LAS, label
+accuracy, CLAS/MLAS/BLEX, the breakdowns and the confusion table (docs/attachment.md, "Relation
+labels"), the default first.  ``auto``: by the gold's format (:data:`Dialect`), the universal part
+on CoNLL-U (as the CoNLL 2018 scorer), the full label on CoNLL-X (as CoNLL-X's eval.pl);
+``universal``: the part before the first ``:``; ``full``: the label as written."""
+LABELS: tuple[Labels, ...] = typing.get_args(Labels)
+LABELS_AUTO, LABELS_UNIVERSAL, LABELS_FULL = LABELS
+
+Dialect = Literal["conllu", "conllx"]
+"""Which of the two CoNLL formats a gold file is (``evalcore.formats.detect.conll_dialect``)."""
+
+
+def universal_labels(labels: Labels, dialect: Dialect) -> bool:
+    """Whether ``labels`` compares only the universal part of a DEPREL on a gold of ``dialect``."""
+    return labels == LABELS_UNIVERSAL or (labels == LABELS_AUTO and dialect == "conllu")

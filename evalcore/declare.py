@@ -48,6 +48,7 @@ class Option:
     metavar: str | None = None
     negation: tuple[str, str] | None = None  # an opposite flag accepted for old scripts, and its help
     minimum: int | None = None  # the smallest value allowed (an int setting)
+    aliases: tuple[tuple[str, str, str], ...] = ()  # (flag, choice, help): flags that give one choice
 
 
 def setting(
@@ -60,9 +61,10 @@ def setting(
     metavar: str | None = None,
     negation: tuple[str, str] | None = None,
     minimum: int | None = None,
+    aliases: tuple[tuple[str, str, str], ...] = (),
 ) -> T:
     """A field of a settings dataclass, with its :class:`Option`."""
-    option = Option(help, flag, link, api, metavar, negation, minimum)
+    option = Option(help, flag, link, api, metavar, negation, minimum, aliases)
     out: T = dataclasses.field(default=default, metadata={_KEY: option})
     return out
 
@@ -125,7 +127,7 @@ def add_arguments(
         if flag is None or not only(d):
             continue
         target: argparse.ArgumentParser | argparse._MutuallyExclusiveGroup = p
-        if d.option.negation is not None:
+        if d.option.negation is not None or d.option.aliases:
             target = p.add_mutually_exclusive_group()
         kw: dict[str, Any] = {"dest": d.name, "help": d.option.help}
         if d.kind == "flag":
@@ -143,6 +145,8 @@ def add_arguments(
         if d.option.negation is not None:
             opposite, text = d.option.negation
             target.add_argument(opposite, dest=f"{d.name}_negated", action="store_true", help=text)
+        for alias, choice, text in d.option.aliases:
+            target.add_argument(alias, dest=d.name, action="store_const", const=choice, help=text)
 
 
 def accepted(cls: type) -> tuple[Declared, ...]:

@@ -13,6 +13,7 @@ from itertools import combinations
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from evalcore.choices import LABELS_FULL
 from evalcore.conversion import SchemeLabelMaps, first_difference, to_span_tree, words_of
 from evalcore.display import Tabular
 from evalcore.errors import EvalcoreError, MismatchError
@@ -320,7 +321,8 @@ class _Scan:
         # docs/tedeval.md, "Multi-function trees (2012 protocol)"
         self.scheme_conv = {s.name: conv.for_scheme(s.name) for s in plan.schemes}
         self.sentence_average = config.ted.average == "sentence"
-        self.acfg = attach_config(AttachSettings())
+        # the papers' tables compare relation labels as written (docs/tedeval.md)
+        self.acfg = attach_config(AttachSettings(labels=LABELS_FULL), "conllx")
         self.pairs: dict[PairKey, list[tuple[float, float]]] = {}
         self.all_dep = {(pi, g.name): True for pi in range(len(plan.parses)) for g in plan.schemes}
         self.detail_lists: dict[tuple[int, str, bool], list[SentenceDetail]] = {}

@@ -25,6 +25,7 @@ from evalcore.conversion import (
 from evalcore.display import Reported
 from evalcore.errors import EvalcoreError, MismatchError
 from evalcore.families.attach import AttachSettings, attach_config
+from evalcore.formats.detect import dialect_of
 from evalcore.generalization import generalize_all, tl_unify
 from evalcore.metrics.attachment import (
     AttachConfig,
@@ -307,7 +308,8 @@ def arc_verdicts(
 
     The verdicts are :func:`evalcore.metrics.attachment.judge_tokens`' (docs/attachment.md, "The five
     numbers"), so
-    ``config.deprel_base`` decides, as in the scores, whether ``obl:mod`` vs ``obl:arg`` is a
+    ``config.deprel_base`` decides, as in the scores (by default: ``labels="auto"`` on the gold
+    tree's format, :func:`evalcore.formats.detect.dialect_of`), whether ``obl:mod`` vs ``obl:arg`` is a
     wrong label.  Raises ``ValueError`` if the two trees have different numbers of tokens.
     """
     if len(gold.tokens) != len(system.tokens):
@@ -315,7 +317,8 @@ def arc_verdicts(
             f"cannot compare sentence '{system.label}' ({len(system.tokens)} tokens) "
             f"with gold '{gold.label}' ({len(gold.tokens)} tokens)"
         )
-    return _verdicts(gold, judge_tokens(gold, system, config or attach_config(AttachSettings())))
+    config = config or attach_config(AttachSettings(), dialect_of(None, gold))
+    return _verdicts(gold, judge_tokens(gold, system, config))
 
 
 def _verdicts(gold: DepTree, judgements: Sequence[TokenJudgement]) -> tuple[ArcVerdict, ...]:
@@ -357,7 +360,7 @@ def sentence_attachment(
 ) -> SentenceAttachment:
     """The attachment view of one sentence: per-token judgements (:func:`judge_tokens`), the
     drawing's verdicts (:func:`arc_verdicts`), counts and scores -- one computation for every page."""
-    config = config or attach_config(AttachSettings())
+    config = config or attach_config(AttachSettings(), dialect_of(None, gold))
     try:
         check_same_tokens(gold, system)
     except EvalcoreError as exc:

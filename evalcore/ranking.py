@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
+from evalcore.choices import LABELS_FULL
 from evalcore.experiment import ExperimentResult, Scheme
 from evalcore.families.attach import AttachSettings, attach_config
 from evalcore.families.freval import FrevalSettings, freval_config
@@ -157,7 +158,7 @@ def _ned_pairs(
     files = {p.name: p for s in schemes for p in s.parses}
     golds = {s.name: s.gold for s in schemes}
     out: dict[tuple[str, str], tuple[tuple[float, float], ...]] = {}
-    cfg = attach_config(AttachSettings())
+    cfg = attach_config(AttachSettings(labels=LABELS_FULL), "conllx")  # NED: no label compared
     for pname, _ in parses:
         ptrees = files[pname].trees
         for gname, gold in golds.items():

@@ -598,7 +598,8 @@ def csv_row(row: Row) -> list[str]:
 
 
 def _ud_config(labels: str) -> JointConfig:
-    return joint_config(LatticeSettings(deprel_base=labels == "base"))
+    # the UD files are CoNLL-U; the labels are said, not decided by the format
+    return joint_config(LatticeSettings(labels="universal" if labels == "base" else "full"), "conllu")
 
 
 def _ud_gold(data: Data, labels: str) -> GoldInput:

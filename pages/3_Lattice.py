@@ -9,7 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from evalcore.choices import PROTOCOLS, TAG_COLUMNS
-from evalcore.families.lattice import LatticeSettings, joint_config
+from evalcore.families.lattice import LatticeSettings, gold_dialect, joint_config
 from evalcore.lattice.reading import InMemoryFile
 from evalcore.metrics.joint import JointConfig
 from workbench.cache import app_limits
@@ -112,20 +112,22 @@ def inputs() -> tuple[DatasetSpec | None, LatticeInputs | None]:
     return None, LatticeInputs(gold, gold_lattice, predictions, _mem(ambiguity[0]) if ambiguity else None)
 
 
-def settings() -> JointConfig:
+def settings(gold: InMemoryFile | None) -> JointConfig:
     """``evalcore lattice``'s settings as declared (:class:`~evalcore.families.lattice.LatticeSettings`;
-    in the link: tag=fpos&protocol=2011&deprelbase=yes) and the joint metric's configuration of them."""
+    in the link: tag=fpos&protocol=2011&labels=universal) and the joint metric's configuration of
+    them on ``gold`` (its format decides labels=auto, as on the command line)."""
     c1, c2, c3 = st.columns(3)
     chosen = settings_form(
         LatticeSettings(),
         {
             "tag_column": Field("Tags", c1, widget="lattice_tag", offered=TAG_COLUMNS),
             "protocol": Field("Dependency → function tree", c2, widget="lattice_protocol", offered=PROTOCOLS),
-            "deprel_base": Field("Compare labels before ':' only", c3),
+            "labels": Field("Relation labels", c3),
         },
         prefix="lattice",
     )
-    return joint_config(chosen, app_limits())
+    dialect = "conllx" if gold is None else gold_dialect(gold, app_limits())
+    return joint_config(chosen, dialect, app_limits())
 
 
 def corpus_panel(data: LatticeData, key: str) -> None:
@@ -236,7 +238,7 @@ def main() -> None:
             "dataset."
         )
         return
-    config = settings()
+    config = settings(lattice_inputs.gold)
     drawing_size_control()
     data = evaluate_inputs(lattice_inputs, config)
     for err in data.errors:

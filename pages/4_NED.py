@@ -91,7 +91,7 @@ def settings() -> AttachSettings:
         {
             "no_punct": Field("Leave punctuation out", c1),
             "max_len": Field("Longest sentence scored", c2, placeholder="all"),
-            "deprel_base": Field("Compare labels before ':' only", c3, widget="ned_base"),
+            "labels": Field("Relation labels", c3, widget="ned_labels"),
         },
         prefix="ned",
     )
@@ -452,7 +452,7 @@ def main() -> None:
     chosen, tab = open_section()
     with tab:
         if chosen == "sentence":
-            sentence_section(loaded, gold, system, result, attach_config(asked))
+            sentence_section(loaded, gold, system, result, attach_config(asked, gold.dialect))
         elif chosen == "corpus":
             corpus_panel(gold, system, result, loaded)
         elif chosen == "conll18":

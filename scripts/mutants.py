@@ -807,6 +807,27 @@ _RAW += [
     ("evalcore/metrics/aligned.py", 'sentence_records', 'len(s.system)', 'len(s.gold)', SIDE, ALIGNED),
     ("evalcore/families/attach.py", '_aligned', 'if settings.per_sentence:\n            records',
      'if False:\n            records', DROP, ALIGNED),
+    # ---- relation labels by the gold's format: auto = universal on CoNLL-U, full on CoNLL-X -------
+    ("evalcore/choices.py", 'universal_labels', '(labels == LABELS_AUTO and dialect == "conllu")', 'False',
+     DROP, ("tests/test_labels.py",)),
+    ("evalcore/choices.py", 'universal_labels', 'dialect == "conllu"', 'dialect == "conllx"', COMPARISON,
+     ("tests/test_labels.py",)),
+    ("evalcore/choices.py", 'universal_labels', 'labels == LABELS_UNIVERSAL or ', '', DROP,
+     ("tests/test_labels.py",)),
+    ("evalcore/formats/detect.py", 'dialect_of', 'first.comments or first.extras', 'first.comments', DROP,
+     ("tests/test_labels.py",)),
+    ("evalcore/formats/detect.py", 'dialect_of', 'first.comments or first.extras', 'first.extras', DROP,
+     ("tests/test_labels.py",)),
+    ("evalcore/formats/detect.py", '_named_dialect', 'if suffixes and suffixes[-1].lower() == ".gz":',
+     'if False:', DROP, ("tests/test_labels.py",)),
+    ("evalcore/formats/detect.py", 'conll_dialect', '    if named is not None:\n        return named\n', '',
+     DELETE, ("tests/test_labels.py",)),
+    ("evalcore/families/attach.py", 'attach_config', 'universal_labels(settings.labels, dialect)',
+     'universal_labels(settings.labels, "conllu")', CONSTANT, ("tests/test_labels.py",)),
+    ("evalcore/families/lattice.py", 'joint_config', 'universal_labels(settings.labels, dialect)',
+     'settings.labels != "full"', CONSTANT, ("tests/test_labels.py",)),
+    ("evalcore/families/attach.py", '_aligned', 'base = universal_labels(settings.labels, conll_dialect(',
+     'base = True or universal_labels(settings.labels, conll_dialect(', CONSTANT, ("tests/test_cli_attach_aligned.py",)),
 ]
 # fmt: on
 

@@ -19,6 +19,34 @@ ROOT = Path(__file__).resolve().parent.parent
 ASSETS = ROOT / "assets"
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 
+CONLL18_FIXTURES = ROOT / "tests" / "fixtures" / "reference" / "conll18"
+CONLL18_RAW = (
+    "en_ewt.UDPipe-Future",
+    "en_ewt.conll18-baseline",
+    "fr_gsd.UDPipe-Future",
+    "fr_gsd.conll18-baseline",
+    "he_htb.UDPipe-Future",
+    "he_htb.conll18-baseline",
+    "he_htb.HIT-SCIR-18",
+    "he_htb.ONLP-lab",
+    "he_htb.Stanford-18",
+    "en_ewt.spacy_raw",
+)
+"""The raw-text system outputs with a committed scorer table in ``CONLL18_FIXTURES`` (besides
+``en_ewt.spacy_gold_tok``, spaCy's parse of the gold words)."""
+
+
+def conll18_files(data: Path, name: str) -> tuple[Path, Path]:
+    """The gold and system files of a ``CONLL18_FIXTURES`` table, in ``data`` (``../shared/data``)."""
+    lang, system = name.split(".", 1)
+    spacy = data / "parser_outputs" / "spacy_en_ewt_test"
+    if system in ("spacy_raw", "spacy_gold_tok"):
+        kind = "raw" if system == "spacy_raw" else "gold-tok"
+        gold = data / "en_ewt" / "en_ewt-ud-test.r2.16.conllu"
+        return gold, spacy / f"en_ewt-ud-test.spacy-sm.{kind}.conllu"
+    folder = data / "parser_outputs" / "conll2018" / lang
+    return folder / f"gold.{lang}.conllu.gz", folder / f"{system}.{lang}.conllu.gz"
+
 
 def conllu_line(
     idx: int | str,

@@ -85,6 +85,8 @@ def test_attach_is_the_command_lines(ewt: tuple[Path, Path]) -> None:
     flags = ("--no-punct", "--deprel-base", "--max-len", "15", "--per-sentence")
     assert api.to_dict() == cli_json("attach", gold, system, *flags)
     assert len(api.per_sentence) == 80
+    full = evalcore.attach(gold, system, labels="full")
+    assert full.to_dict() == cli_json("attach", gold, system, "--full-labels")
 
 
 def test_parseval_is_the_command_lines() -> None:

@@ -95,27 +95,25 @@ def test_page_shows_the_scorers_table_breakdown_and_confusion() -> None:
 
 @pytest.mark.slow
 def test_link_reopens_the_same_view() -> None:
-    """Every new choice (gold, system, nopunct, maxlen, deprelbase, by, sort, group) goes into the
+    """Every new choice (gold, system, nopunct, maxlen, labels, by, sort, group) goes into the
     link; a fresh session opened on it shows the same numbers and the same choices."""
     at = page_opened_on(data="fr_gsd", section="breakdown")
     at.selectbox(key="ned_gold:fr_gsd").select("SUD gold").run()
     at.selectbox(key="ned_system:fr_gsd").select("spaCy SUD parser").run()
     at.toggle(key="ned_no_punct").set_value(True).run()
     at.number_input(key="ned_max_len").set_value(30).run()
-    at.toggle(key="ned_base").set_value(True).run()
+    at.radio(key="ned_labels").set_value("full").run()
     at.selectbox(key="ned_by").select("distance").run()
     at.selectbox(key="ned_sort").select("LAS").run()
     at.selectbox(key="ned_group:fr_gsd:distance").select("2").run()
     pages.no_exception(at)
     link = link_of(at)
-    assert {
-        k: link[k] for k in ("gold", "system", "nopunct", "maxlen", "deprelbase", "by", "sort", "group")
-    } == {
+    assert {k: link[k] for k in ("gold", "system", "nopunct", "maxlen", "labels", "by", "sort", "group")} == {
         "gold": "SUD gold",
         "system": "spaCy SUD parser",
         "nopunct": "yes",
         "maxlen": "30",
-        "deprelbase": "yes",
+        "labels": "full",
         "by": "distance",
         "sort": "LAS",
         "group": "2",
@@ -129,11 +127,11 @@ def test_link_reopens_the_same_view() -> None:
         fresh.selectbox(key="ned_by").value == "distance" and fresh.selectbox(key="ned_sort").value == "LAS"
     )
     assert fresh.selectbox(key="ned_group:fr_gsd:distance").value == "2"
-    assert fresh.number_input(key="ned_max_len").value == 30 and fresh.toggle(key="ned_base").value
+    assert fresh.number_input(key="ned_max_len").value == 30 and fresh.radio(key="ned_labels").value == "full"
     assert frame_with(fresh, "gold tokens").equals(frame_with(at, "gold tokens"))
     # defaults are left out of the link
     plain = link_of(page_opened_on(data="fr_gsd"))
-    assert not {"nopunct", "maxlen", "deprelbase", "by", "sort", "group", "section"} & set(plain)
+    assert not {"nopunct", "maxlen", "labels", "by", "sort", "group", "section"} & set(plain)
 
 
 @pytest.mark.slow

@@ -487,16 +487,16 @@ def test_lattice_link_holds_the_settings() -> None:
     """The Lattice page's options in its link; a fresh session opened on it has them."""
     at = page(LATTICE, data="hebrew_yap")
     at.selectbox(key="lattice_protocol").select("2011").run()
-    at.toggle(key="lattice_deprel_base").set_value(True).run()
+    at.radio(key="lattice_labels").set_value("universal").run()
     no_exception(at)
-    assert at.query_params["protocol"] == "2011" and at.query_params["deprelbase"] == "yes"
+    assert at.query_params["protocol"] == "2011" and at.query_params["labels"] == "universal"
     assert "tag" not in at.query_params  # the default is left out
     fresh = page_opened_on(
-        LATTICE, data="hebrew_yap", protocol="2011", deprelbase="yes", tag="fpos", prediction="x"
+        LATTICE, data="hebrew_yap", protocol="2011", labels="universal", tag="fpos", prediction="x"
     )
     assert (
         fresh.selectbox(key="lattice_protocol").value == "2011"
-        and fresh.toggle(key="lattice_deprel_base").value
+        and fresh.radio(key="lattice_labels").value == "universal"
     )
     assert fresh.selectbox(key="lattice_tag").value == "fpos"
     warned = " ".join(w.value for w in fresh.sidebar.warning).replace("\\", "")

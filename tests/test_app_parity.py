@@ -284,8 +284,8 @@ def test_attachment_page_shows_the_commands_numbers(x: AttachSettings) -> None:
 
 def test_attachment_page_shows_the_commands_numbers_example() -> None:
     """One example of the property in the fast loop: punctuation left out, sentences of at most 12
-    tokens, labels before ':' only."""
-    _attachment(AttachSettings(no_punct=True, max_len=12, deprel_base=True))
+    tokens, full relation labels (the default on CoNLL-U is the universal part)."""
+    _attachment(AttachSettings(no_punct=True, max_len=12, labels="full"))
 
 
 # the lattice page: uploaded raw-text parses of the CoNLL 2018 shared task (French GSD) against its
@@ -356,8 +356,8 @@ def test_lattice_page_shows_the_commands_numbers(x: LatticeSettings, system: str
 @pytest.mark.slow
 @needs_data
 def test_lattice_page_shows_the_commands_numbers_example() -> None:
-    """One example of the property: XPOS tags, the 2011 protocol, labels before ':' only."""
-    _lattice(LatticeSettings(tag_column="fpos", protocol="2011", deprel_base=True), "UDPipe-Future")
+    """One example of the property: XPOS tags, the 2011 protocol, full relation labels."""
+    _lattice(LatticeSettings(tag_column="fpos", protocol="2011", labels="full"), "UDPipe-Future")
 
 
 # the atlas page: French GSD's golds and parses, the command's --format json on the same files

@@ -56,7 +56,9 @@ def test_text_output_is_an_aligned_table(run_cli: RunCli, small_pair: tuple[str,
     r = run_cli("attach", *small_pair)
     assert r.code == 0 and r.err == ""
     lines = r.out.splitlines()
-    table = lines[:7]
+    # the header says how labels compare: a .conllu gold, so the universal part (CoNLL 2018)
+    assert lines[0].startswith("relation labels: universal (the DEPREL before ':'")
+    table = lines[1:8]
     assert table[0].split() == ["metric", "score", "%"]
     assert set(table[1].replace(" ", "")) == {"-"}
     assert [row.split()[0] for row in table[2:]] == ["UAS", "LAS", "label", "undirected", "NED"]
@@ -64,7 +66,10 @@ def test_text_output_is_an_aligned_table(run_cli: RunCli, small_pair: tuple[str,
     assert len({len(row) for row in table}) == 1
     assert table[2].split()[-2:] == ["0.6667", "66.67"]  # UAS 4/6
     assert "6 tokens in 2 sentences; skipped 0" in r.out
-    assert "signature: attach|punct:yes|maxlen:none|deprel:full|invalid:skip|v" in r.out
+    assert "signature: attach|punct:yes|maxlen:none|deprel:base|invalid:skip|v" in r.out
+    full = run_cli("attach", *small_pair, "--full-labels")
+    assert full.out.startswith("relation labels: full (each DEPREL as written")
+    assert "|deprel:full|" in full.out
 
 
 def test_json_output(run_cli: RunCli, small_pair: tuple[str, str]) -> None:
@@ -74,7 +79,7 @@ def test_json_output(run_cli: RunCli, small_pair: tuple[str, str]) -> None:
         value = data[key]
         assert isinstance(value, float) and 0.0 <= value <= 1.0
     assert data["uas"] == pytest.approx(4 / 6)
-    assert data["las"] == pytest.approx(3 / 6)
+    assert data["las"] == pytest.approx(4 / 6)  # universal labels: gold obj:x = system obj (a CoNLL-U gold)
     assert data["undirected"] == pytest.approx(5 / 6)
     assert data["ned"] == 1.0
     assert (data["tokens"], data["sentences"], data["skipped"]) == (6, 2, 0)
@@ -97,8 +102,11 @@ def test_options_change_numbers_and_signature(run_cli: RunCli, small_pair: tuple
     assert no_punct["tokens"] == 5
     assert "punct:no" in no_punct["signature"]
     deprel = as_json(run_cli("attach", *small_pair, "--deprel-base", "--format", "json"))
-    assert deprel["las"] == pytest.approx(4 / 6) and base["las"] == pytest.approx(3 / 6)
-    assert "deprel:base" in deprel["signature"]
+    assert deprel == base  # --deprel-base is the default on CoNLL-U input
+    for full_flags in (["--full-labels"], ["--labels", "full"]):
+        full = as_json(run_cli("attach", *small_pair, *full_flags, "--format", "json"))
+        assert full["las"] == pytest.approx(3 / 6) and base["las"] == pytest.approx(4 / 6)
+        assert "deprel:full" in full["signature"] and "deprel:base" in base["signature"]
     short = as_json(run_cli("attach", *small_pair, "--max-len", "2", "--no-punct", "--format", "json"))
     assert (short["sentences"], short["excluded_by_length"], short["tokens"]) == (1, 1, 2)
     assert "maxlen:2" in short["signature"]
@@ -149,7 +157,7 @@ def test_negative_max_len_is_refused(run_cli: RunCli, small_pair: tuple[str, str
 def test_fr_gsd_ud_vs_sud_from_assets(run_cli: RunCli) -> None:
     r = run_cli("attach", FR_UD, FR_SUD)
     assert r.code == 0
-    assert r.out.splitlines()[2].split()[:2] == ["UAS", "0.5164"]
+    assert r.out.splitlines()[3].split()[:2] == ["UAS", "0.5164"]
 
 
 def test_python_dash_m_evalcore_entry_point() -> None:
@@ -174,18 +182,20 @@ def test_must_show_fr_gsd_uas(run_cli: RunCli, data: Path) -> None:
         "attach", str(folder / "fr_gsd-ud-test.r2.16.conllu"), str(folder / "fr_gsd-sud-test.r2.16.conllu")
     )
     assert r.code == 0
-    assert r.out.splitlines()[2].split()[:2] == ["UAS", "0.5164"]
+    assert r.out.splitlines()[3].split()[:2] == ["UAS", "0.5164"]
 
 
 def test_must_show_ewt_matches_conll2018_scorer(run_cli: RunCli, data: Path) -> None:
     """Numbers printed by conll18_ud_eval.py -v on these two files: UAS 56.40, LAS 36.40.
 
     See CONLL18_UAS in test_attachment.py for how they were produced; the scorer's LAS is
-    the universal deprel over all tokens, i.e. ``--deprel-base`` without ``--no-punct``.
+    the universal deprel over all tokens: the default on this CoNLL-U gold (``--deprel-base``)
+    without ``--no-punct``.
     """
     gold = data / "en_ewt" / "en_ewt-ud-test.r2.16.conllu"
     system = data / "parser_outputs" / "spacy_en_ewt_test" / "en_ewt-ud-test.spacy-sm.gold-tok.conllu"
-    result = as_json(run_cli("attach", str(gold), str(system), "--deprel-base", "--format", "json"))
+    result = as_json(run_cli("attach", str(gold), str(system), "--format", "json"))
+    assert result == as_json(run_cli("attach", str(gold), str(system), "--deprel-base", "--format", "json"))
     assert f"{100 * result['uas']:.2f}" == "56.40"
     assert f"{100 * result['las']:.2f}" == "36.40"
     assert result["tokens"] == 25094

@@ -1,9 +1,10 @@
 """``evalcore attach GOLD SYSTEM`` (text / JSON / CSV) when SYSTEM has another tokenization.
 
 * Parity: on the 10 raw-text system outputs of ``../shared/data`` the default command's figures
-  with ``--deprel-base`` equal the official scorer's ``-v`` table (committed fixtures in
-  tests/fixtures/reference/conll18/) to two decimals; with full labels (the default) every row
-  that does not compare DEPRELs is the same and LAS/CLAS/MLAS/BLEX are at most the scorer's.
+  (the universal part of DEPREL on a CoNLL-U gold; ``--deprel-base`` the same) equal the official
+  scorer's ``-v`` table (committed fixtures in tests/fixtures/reference/conll18/) to two
+  decimals; with ``--full-labels`` every row that does not compare DEPRELs is the same and
+  LAS/CLAS/MLAS/BLEX are at most the scorer's.
 * A hand-counted pair (another tokenization and another sentence split, a DEPREL subtype).
 * Options the alignment cannot honour (--no-punct, --max-len): exit 2 with one
   ``FILE:LINE: message`` line.
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ec_support import ASSETS, ROOT, CliResult
+from ec_support import ASSETS, CONLL18_FIXTURES, CONLL18_RAW, CliResult, conll18_files
 
 from evalcore.formats.conllu import read_conllu
 from evalcore.metrics.attachment import AttachConfig, attach_corpus
@@ -30,31 +31,10 @@ from evalcore.metrics.conll18 import METRICS, evaluate_conll18
 RunCli = Callable[..., CliResult]
 WriteFile = Callable[[str, str | bytes], str]
 
-FIXTURES = ROOT / "tests" / "fixtures" / "reference" / "conll18"
-RAW = [
-    "en_ewt.UDPipe-Future",
-    "en_ewt.conll18-baseline",
-    "fr_gsd.UDPipe-Future",
-    "fr_gsd.conll18-baseline",
-    "he_htb.UDPipe-Future",
-    "he_htb.conll18-baseline",
-    "he_htb.HIT-SCIR-18",
-    "he_htb.ONLP-lab",
-    "he_htb.Stanford-18",
-    "en_ewt.spacy_raw",
-]
+FIXTURES = CONLL18_FIXTURES
+RAW = CONLL18_RAW
 DEPREL_ROWS = {"LAS", "CLAS", "MLAS", "BLEX"}
-
-
-def _files(data: Path, name: str) -> tuple[Path, Path]:
-    lang, system = name.split(".", 1)
-    if system == "spacy_raw":
-        return (
-            data / "en_ewt" / "en_ewt-ud-test.r2.16.conllu",
-            data / "parser_outputs" / "spacy_en_ewt_test" / "en_ewt-ud-test.spacy-sm.raw.conllu",
-        )
-    folder = data / "parser_outputs" / "conll2018" / lang
-    return folder / f"gold.{lang}.conllu.gz", folder / f"{system}.{lang}.conllu.gz"
+_files = conll18_files
 
 
 def scorer_table(name: str) -> dict[str, list[str]]:
@@ -82,15 +62,16 @@ def two_decimals(value: float | None) -> str:
 def test_default_command_equals_the_scorer_on_raw_text(run_cli: RunCli, data: Path, name: str) -> None:
     gold, system = _files(data, name)
     expected = scorer_table(name)
-    base = as_json(run_cli("attach", str(gold), str(system), "--deprel-base", "--format", "json"))
+    base = as_json(run_cli("attach", str(gold), str(system), "--format", "json"))
+    assert base == as_json(run_cli("attach", str(gold), str(system), "--deprel-base", "--format", "json"))
     assert base["alignment"] == "characters"
     assert "|deprel:base|" in base["signature"]
     assert [m["metric"] for m in base["metrics"]] == list(METRICS) == list(expected)
     for m in base["metrics"]:
         got = [two_decimals(m[k]) for k in ("precision", "recall", "f1", "aligned_accuracy")]
         assert got == expected[m["metric"]], m["metric"]
-    # full labels (the default): rows without DEPREL unchanged, the others can only lose
-    full = as_json(run_cli("attach", str(gold), str(system), "--format", "json"))
+    # full labels: rows without DEPREL unchanged, the others can only lose
+    full = as_json(run_cli("attach", str(gold), str(system), "--full-labels", "--format", "json"))
     assert "|deprel:full|" in full["signature"]
     for mb, mf in zip(base["metrics"], full["metrics"], strict=True):
         if mb["metric"] in DEPREL_ROWS:
@@ -155,7 +136,7 @@ def raw_pair(write_file: WriteFile) -> tuple[str, str]:
 
 def test_hand_count_json(run_cli: RunCli, raw_pair: tuple[str, str]) -> None:
     gold, system = raw_pair
-    for extra, expected in (((), HAND), (("--deprel-base",), HAND_BASE)):
+    for extra, expected in ((("--full-labels",), HAND), ((), HAND_BASE), (("--deprel-base",), HAND_BASE)):
         doc = as_json(run_cli("attach", gold, system, "--format", "json", *extra))
         rows = {m["metric"]: m for m in doc["metrics"]}
         for metric, (correct, g, s, aligned) in expected.items():
@@ -169,11 +150,12 @@ def test_hand_count_json(run_cli: RunCli, raw_pair: tuple[str, str]) -> None:
 
 
 def test_hand_count_text(run_cli: RunCli, raw_pair: tuple[str, str]) -> None:
-    result = run_cli("attach", *raw_pair)
+    result = run_cli("attach", *raw_pair, "--labels", "full")
     assert result.code == 0, result.err
     lines = result.out.splitlines()
     assert lines[0].startswith("aligned by characters (CoNLL 2018): the tokens differ from the gold's at ")
-    rows = {line.split()[0]: line.split()[1:] for line in lines[4:17]}
+    assert lines[1].startswith("relation labels: full (each DEPREL as written")
+    rows = {line.split()[0]: line.split()[1:] for line in lines[5:18]}
     # LAS 3 of 6 system / 7 gold words, 5 aligned: 50.00 42.86 46.15 60.00
     assert rows["LAS"] == ["50.00", "42.86", "46.15", "60.00", "3", "7", "6", "5"]
     assert rows["MLAS"] == ["0.00", "0.00", "0.00", "0.00", "0", "4", "3", "2"]

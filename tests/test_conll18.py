@@ -555,12 +555,15 @@ def test_cli_format_conll18_refuses_evalcores_own_options(
     write_file: Callable[[str, str], str], run_cli: Callable[..., CliResult]
 ) -> None:
     gold = write_file("gold.conllu", scorer_conllu(["a", "b"]))
-    res = run_cli("attach", gold, gold, "--format", "conll18", "--deprel-base", "--max-len", "5")
+    res = run_cli("attach", gold, gold, "--format", "conll18", "--full-labels", "--max-len", "5")
     assert (res.code, res.out) == (2, "")
     assert res.err == (
         "evalcore attach: --format conll18 follows the CoNLL 2018 scorer's rules; "
-        "--max-len, --deprel-base cannot be combined with it\n"
+        "--max-len, --labels full cannot be combined with it\n"
     )
+    # --deprel-base (--labels universal) is the scorer's own rule: accepted
+    same = run_cli("attach", gold, gold, "--format", "conll18", "--deprel-base")
+    assert same.code == 0 and same.out == run_cli("attach", gold, gold, "--format", "conll18").out
 
 
 def test_cli_format_conll18_text_mismatch_is_one_line(

@@ -12,7 +12,7 @@ on both sides (bare brackets have none).
 Each dataset gives the same analysis in every form the command reads (a *representation*: the
 positional file and the lattice file that goes with it, ``--gold-lattice`` / ``--pred-lattice``).
 The matrix is gold representation × predicted representation × ``--ambiguity-lattice`` (given or
-not) × ``--tag-column`` × ``--protocol`` × ``--deprel-base`` × ``--average`` (and, for the
+not) × ``--tag-column`` × ``--protocol`` × ``--deprel-base`` / ``--full-labels`` × ``--average`` (and, for the
 presentation, ``--scenario`` × ``--format`` × ``--per-sentence``).  Two cells are refused, each with
 one ``FILE: message`` line naming the option: ``--ambiguity-lattice`` with two CoNLL files without
 lattice files (aligned by characters, no token ids), and bracketed trees given a segmentation file
@@ -91,7 +91,7 @@ class Scoring:
 
     def argv(self) -> list[str]:
         out = ["--tag-column", self.tag, "--protocol", self.protocol, "--average", self.average]
-        return [*out, "--deprel-base"] if self.deprel_base else out
+        return [*out, "--deprel-base" if self.deprel_base else "--full-labels"]
 
 
 @dataclass(frozen=True)

@@ -94,8 +94,9 @@ def test_deprel_base_and_several_systems(
     pred_text = scorer_conllu(["ab", "c"]).replace("\t1\tdep\t", "\t1\tnmod\t")
     gold = write_file("gold.conllu", gold_text)
     pred = write_file("pred.conllu", pred_text)
-    full = json.loads(run_cli("lattice", gold, pred, "--format", "json").out)
-    base = json.loads(run_cli("lattice", gold, pred, "--deprel-base", "--format", "json").out)
+    full = json.loads(run_cli("lattice", gold, pred, "--full-labels", "--format", "json").out)
+    base = json.loads(run_cli("lattice", gold, pred, "--format", "json").out)  # the default on CoNLL-U
+    assert base == json.loads(run_cli("lattice", gold, pred, "--deprel-base", "--format", "json").out)
     assert full["detected_scenario"] == "gold"
     assert full["classic"]["L"] == 0.5 and base["classic"]["L"] == 1.0
     assert full["tedeval"]["L"] < 1.0 and base["tedeval"]["L"] == 1.0

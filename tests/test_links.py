@@ -103,8 +103,8 @@ def test_generated_page_keys_keep_the_old_links() -> None:
         "row worst",
         "pages/2_FREVAL.py": "data prm maxsize cutoff unlabeled funcsep droproot deleteroot maxerror "
         "variants baseline run sentno",
-        "pages/3_Lattice.py": "data sent tag protocol deprelbase prediction",
-        "pages/4_NED.py": "data sent find order gold system nopunct maxlen deprelbase by sort group section",
+        "pages/3_Lattice.py": "data sent tag protocol labels prediction",
+        "pages/4_NED.py": "data sent find order gold system nopunct maxlen labels by sort group section",
     }
     for page, keys in old.items():
         assert set(keys.split()) <= set(PAGE_KEYS[page]), page

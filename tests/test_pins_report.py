@@ -68,7 +68,7 @@ def test_the_difference_is_b_minus_a(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 def test_the_breakdowns_las_interval_is_the_las_bootstrap() -> None:
     """workbench.attachment_view, as the page calls it (one scored sentence; by relation)."""
-    g = SimpleNamespace(digest="pins-gold", dep_trees=tuple(parse_conllu(GOLD)))
+    g = SimpleNamespace(digest="pins-gold", dep_trees=tuple(parse_conllu(GOLD)), dialect="conllu")
     s = SimpleNamespace(digest="pins-parse", dep_trees=tuple(parse_conllu(PARSE)))
     corpus = SimpleNamespace(
         indices=(0,), result=SimpleNamespace(per_sentence=(("u1", AttachCounts(3, 2, 1)),))

@@ -97,6 +97,7 @@ def test_every_option_of_the_command_is_declared(family: Family) -> None:
     assert family.settings is not None
     flags = {d.option.flag for d in declared(family.settings)}
     flags |= {d.option.negation[0] for d in declared(family.settings) if d.option.negation}
+    flags |= {a[0] for d in declared(family.settings) for a in d.option.aliases}
     limits = {s.flag for s in LIMIT_SPECS if s.flag}
     undeclared = (
         set(_options(family))

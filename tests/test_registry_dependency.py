@@ -111,9 +111,9 @@ def _check_attach(s: AttachSettings, two: bool) -> None:
 
 
 def test_attach_faces_agree_on_an_example() -> None:
-    """One example, fast: NED.pl's punctuation left out, short sentences, the deprels' base, and
+    """One example, fast: NED.pl's punctuation left out, short sentences, full relation labels, and
     bootstrap intervals (kept by the result, its sentences not: ``per_sentence`` is not asked)."""
-    s = AttachSettings(no_punct=True, punct_tags="nedpl", max_len=12, deprel_base=True, bootstrap=20, seed=7)
+    s = AttachSettings(no_punct=True, punct_tags="nedpl", max_len=12, labels="full", bootstrap=20, seed=7)
     _check_attach(s, two=False)
     result = evalcore.attach(FR_GOLD, FR_A, bootstrap=20, seed=7)
     assert result.intervals is not None and result.per_sentence == ()

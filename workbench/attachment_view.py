@@ -261,7 +261,7 @@ def _breakdown(
     _gold: Analysis,
     _system: Analysis,
 ) -> BreakdownView:
-    cfg = attach_config(settings)
+    cfg = attach_config(settings, _gold.dialect)
     pairs = [(_gold.dep_trees[i], _system.dep_trees[i]) for i in indices]
     per: list[dict[str, GroupCounts]] = []
 

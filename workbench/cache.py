@@ -266,7 +266,8 @@ def _attach_chunk(
         gold_digest, system_digest, skip_mismatch, _gold, _system
     )
     chunk = pairing.pairs[start:stop]
-    return attach_corpus([g for _, g, _ in chunk], [s for _, _, s in chunk], attach_config(settings))
+    config = attach_config(settings, _gold.dialect)
+    return attach_corpus([g for _, g, _ in chunk], [s for _, _, s in chunk], config)
 
 
 @dataclass(frozen=True)
@@ -290,7 +291,7 @@ def corpus_attach(gold: Analysis, system: Analysis, settings: AttachSettings) ->
     :class:`~evalcore.declare.InvalidSetting` for settings out of range.
     """
     skip = system.spec.align == "skip-mismatch"
-    config = attach_config(settings)
+    config = attach_config(settings, gold.dialect)
     pairing = _pairing.by(gold.digest, system.digest)(gold.digest, system.digest, skip, gold, system)
     attach = _attach_chunk.by(gold.digest, system.digest)
     parts = in_chunks(

@@ -27,8 +27,9 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from evalcore.appdir import app_root
+from evalcore.choices import Dialect
 from evalcore.errors import EvalcoreError, InputFormatError, MismatchError
-from evalcore.formats.detect import suffix_format
+from evalcore.formats.detect import dialect_of, suffix_format
 from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.metrics.attachment import check_same_tokens
 from evalcore.trees import DepTree, Tree
@@ -402,6 +403,12 @@ class Analysis:
     def dep_trees(self) -> tuple[DepTree, ...]:
         assert self.spec.fmt == "conllu"
         return self.trees  # type: ignore[return-value]
+
+    @property
+    def dialect(self) -> Dialect:
+        """CoNLL-U or CoNLL-X, as the command line decides it (which decides ``labels="auto"``)."""
+        first = self.dep_trees[0] if self.spec.fmt == "conllu" and self.trees else None
+        return dialect_of(self.spec.path or self.spec.name, first)
 
     @property
     def ptb_trees(self) -> tuple[Tree | None, ...]:

@@ -113,9 +113,9 @@ class View:
     settings: Settings
     choices: tuple[TedParse, ...] = ()  # every parse (and gold read as a parse) of the dataset
 
-    @property
-    def config(self) -> AttachConfig:
-        return attach_config(AttachSettings(no_punct=not self.settings.count_punct))
+    def config(self, gold: Analysis) -> AttachConfig:
+        """The attachment settings of the inspector on ``gold`` (its format decides the labels)."""
+        return attach_config(AttachSettings(no_punct=not self.settings.count_punct), gold.dialect)
 
     @property
     def chosen(self) -> TedParse | None:
@@ -137,7 +137,7 @@ class View:
 
     def attachment(self, gold: Analysis, parse: Analysis) -> SentenceAttachment:
         """``parse`` against ``gold`` on this sentence (evalcore.inspection.sentence_attachment)."""
-        return sentence_attachment(self.dep_tree(gold), self.dep_tree(parse), self.config)
+        return sentence_attachment(self.dep_tree(gold), self.dep_tree(parse), self.config(gold))
 
 
 def _groups(loaded: LoadedDataset) -> list[tuple[str, Analysis | None, list[Analysis]]]:

@@ -11,7 +11,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from evalcore.choices import CROSS, GROUPINGS
+from evalcore.choices import CROSS, GROUPINGS, LABELS_FULL, Dialect, universal_labels
 from evalcore.commands._common import named_path, refuse, refuse_setting, warn
 from evalcore.declare import InvalidSetting, add_arguments, from_namespace
 from evalcore.families import attach as family
@@ -98,8 +98,9 @@ def _groupings(text: str) -> list[str]:
     return out
 
 
-# options of evalcore's own definitions: the scorer's rules (conll18) take none of them
-_NOT_CONLL18 = ("no_punct", "max_len", "deprel_base", "strict", "per_sentence", "by", "confusion")
+# options of evalcore's own definitions: the scorer's rules (conll18) take none of them (nor
+# --labels full: the scorer compares the universal part of a DEPREL)
+_NOT_CONLL18 = ("no_punct", "max_len", "strict", "per_sentence", "by", "confusion")
 
 
 def _given(args: argparse.Namespace, options: tuple[str, ...]) -> list[str]:
@@ -108,7 +109,7 @@ def _given(args: argparse.Namespace, options: tuple[str, ...]) -> list[str]:
 
 
 def _conll18_refused(args: argparse.Namespace) -> bool:
-    given = _given(args, _NOT_CONLL18)
+    given = _given(args, _NOT_CONLL18) + (["--labels full"] if args.labels == LABELS_FULL else [])
     if given:
         refuse(
             "attach",
@@ -136,7 +137,9 @@ def _run_conll18(args: argparse.Namespace, boot: BootstrapSettings | None = None
     return 0
 
 
-def _write_aligned(args: argparse.Namespace, outcome: family.AlignedOutcome, by: list[str]) -> int:
+def _write_aligned(
+    args: argparse.Namespace, outcome: family.AlignedOutcome, by: list[str], base: bool
+) -> int:
     """A system of another tokenization, scored on the CoNLL 2018 character alignment (the family's
     :func:`~evalcore.families.attach.run_any`), in evalcore's formats."""
     from evalcore.report.aligned import records_csv, records_json, records_text
@@ -149,13 +152,13 @@ def _write_aligned(args: argparse.Namespace, outcome: family.AlignedOutcome, by:
         if ivs is not None:
             doc.update(intervals_json(ivs))
         if parts is not None:
-            _groups_json(doc, parts, by, args.confusion, args.deprel_base)
+            _groups_json(doc, parts, by, args.confusion, base)
         if args.per_sentence:
             doc["sentences"] = records_json(outcome.records)
         sys.stdout.write(json_text(doc))
     elif args.format == "csv":
         if parts is not None:
-            sys.stdout.write(_groups_csv(parts, by, args.deprel_base))
+            sys.stdout.write(_groups_csv(parts, by, base))
         elif args.per_sentence:
             sys.stdout.write(records_csv(outcome.records, result.signature))
         else:
@@ -163,11 +166,11 @@ def _write_aligned(args: argparse.Namespace, outcome: family.AlignedOutcome, by:
     else:
         out = aligned_text(result, f"the tokens differ from the gold's at {outcome.difference}")
         if ivs is not None:
-            out += "\n" + format_conll18_intervals(result.scores, ivs, deprel_base=args.deprel_base)
+            out += "\n" + format_conll18_intervals(result.scores, ivs, deprel_base=base)
         if args.per_sentence:
             out += "\n" + records_text(outcome.records)
         if parts is not None:
-            out += _groups_text(parts, by, args.confusion, args.deprel_base)
+            out += _groups_text(parts, by, args.confusion, base)
         sys.stdout.write(out)
     return 0
 
@@ -208,10 +211,10 @@ def _groups_text(parts: BreakdownResult, by: list[str], confusion: bool, deprel_
     return out
 
 
-def _config(settings: AttachSettings) -> AttachConfig | None:
+def _config(settings: AttachSettings, dialect: Dialect) -> AttachConfig | None:
     """The metric's configuration, or ``None`` once a setting out of its range is refused."""
     try:
-        return family.attach_config(settings)
+        return family.attach_config(settings, dialect)
     except InvalidSetting as exc:
         refuse_setting("attach", exc)
         return None
@@ -244,7 +247,9 @@ def _run_two_systems(
         if _conll18_refused(args):
             return 2
         return _two_conll18(args, settings, boot, (name_a, path_a), (name_b, path_b))
-    if _config(settings) is None:
+    from evalcore.formats.detect import conll_dialect
+
+    if _config(settings, conll_dialect(args.gold, None, args.limits)) is None:
         return 2
     inputs = family.AttachInputs(args.gold, path_a, path_b, names=(name_a, name_b))
     outcome = family.run_any(inputs, settings, args.limits)  # another tokenization: aligned by characters
@@ -302,7 +307,10 @@ def run(args: argparse.Namespace) -> int:
             "--format csv writes one table: give --by, --confusion or --per-sentence alone "
             "(or use --format json)",
         )
-    config = _config(settings)
+    from evalcore.formats.detect import conll_dialect
+
+    dialect = conll_dialect(args.gold, None, args.limits)  # decides --labels auto (as family.run does)
+    config = _config(settings, dialect)
     if config is None:
         return 2
     groups = None
@@ -322,7 +330,7 @@ def run(args: argparse.Namespace) -> int:
         on_pair=None if groups is None else groups.add,
     )
     if isinstance(outcome, family.AlignedOutcome):
-        return _write_aligned(args, outcome, by)
+        return _write_aligned(args, outcome, by, universal_labels(settings.labels, dialect))
     result = outcome
     _warn_all(result)
     ivs = result.intervals

@@ -27,7 +27,7 @@ from evalcore.report.tables import json_text
 __all__ = ["register", "run"]
 
 # the settings in the order of the help, around --format
-_BEFORE = ("tag_column", "protocol", "scenario", "deprel_base", "average", "per_sentence")
+_BEFORE = ("tag_column", "protocol", "scenario", "labels", "average", "per_sentence")
 _AFTER = ("bootstrap", "level", "seed")
 
 

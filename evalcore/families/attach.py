@@ -11,9 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING
 
+from evalcore.choices import Dialect, Labels, universal_labels
 from evalcore.declare import InvalidSetting, check, declared, setting
 from evalcore.errors import MismatchError
-from evalcore.families.common import Resampling, numbers
+from evalcore.families.common import Resampling, numbers, relation_labels
 from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.metrics.attachment import AttachResult, PunctTags
 
@@ -65,9 +66,7 @@ class AttachSettings(Resampling):
         minimum=0,
         link="maxlen",
     )
-    deprel_base: bool = setting(
-        False, "compare only the deprel part before ':'", flag="--deprel-base", link="deprelbase"
-    )
+    labels: Labels = relation_labels()
     strict: bool = setting(
         False,
         "fail (exit 2) on a sentence that is not a tree, instead of skipping and counting it",
@@ -107,9 +106,11 @@ class AttachOutcome(AttachResult):
     names: tuple[str, str] = ("A", "B")
 
 
-def attach_config(settings: AttachSettings) -> AttachConfig:
-    """The metric's configuration (raises :class:`~evalcore.declare.InvalidSetting`: a negative
-    ``max_len``, or ``punct_tags`` without ``no_punct``)."""
+def attach_config(settings: AttachSettings, dialect: Dialect) -> AttachConfig:
+    """The metric's configuration on a gold of ``dialect``
+    (:func:`evalcore.formats.detect.conll_dialect`, which decides ``labels="auto"``; raises
+    :class:`~evalcore.declare.InvalidSetting`: a negative ``max_len``, or ``punct_tags`` without
+    ``no_punct``)."""
     from evalcore.metrics.attachment import AttachConfig
 
     check(settings, ("max_len",))
@@ -119,7 +120,7 @@ def attach_config(settings: AttachSettings) -> AttachConfig:
     return AttachConfig(
         no_punct=settings.no_punct,
         max_len=settings.max_len,
-        deprel_base=settings.deprel_base,
+        deprel_base=universal_labels(settings.labels, dialect),
         skip_invalid=not settings.strict,
         punct_tags=settings.punct_tags,
     )
@@ -139,11 +140,12 @@ def run(
     :class:`~evalcore.errors.MismatchError` where a system's tokens differ from the gold's.
     ``on_pair(gold, system)`` sees every scored pair of the first system."""
     from evalcore.formats.conllu import read_conllu
+    from evalcore.formats.detect import conll_dialect
     from evalcore.metrics.attachment import attach_corpus
 
     boot = settings.bootstrap_settings()
     paired = settings.paired_settings()
-    config = attach_config(settings)
+    config = attach_config(settings, conll_dialect(inputs.gold, inputs.gold_name, limits))
 
     def score(system: InputSource, name: str | None, keep: bool, seen: OnPair | None = None) -> AttachResult:
         gold = read_conllu(inputs.gold, name=inputs.gold_name, on_invalid="keep", limits=limits)
@@ -178,7 +180,7 @@ def batch_values(result: AttachResult) -> tuple[tuple[str, float], ...]:
 
 NOT_ALIGNED = ("no_punct", "max_len")
 """The settings a character alignment cannot honour (they need a token-by-token pairing; the
-alignment is always strict and honours ``deprel_base``)."""
+alignment is always strict and honours ``labels``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,11 +253,12 @@ def _aligned(
     confusion: bool,
     difference: MismatchError | None,
 ) -> AlignedOutcome:
+    from evalcore.formats.detect import conll_dialect
     from evalcore.metrics.conll18 import align_words, evaluate_conll18
 
     boot = settings.bootstrap_settings()
     paired = settings.paired_settings()
-    base = settings.deprel_base
+    base = universal_labels(settings.labels, conll_dialect(inputs.gold, inputs.gold_name, limits))
     parts = None
     records: tuple[SentenceRecord, ...] = ()
     keep = boot is not None or inputs.system_b is not None

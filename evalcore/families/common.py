@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from evalcore.choices import LABELS_AUTO, LABELS_FULL, LABELS_UNIVERSAL, Labels
 from evalcore.declare import setting
 from evalcore.resampling_settings import BootstrapSettings, PairedTestSettings
 
-__all__ = ["LabelReading", "Resampling", "Warn", "numbers"]
+__all__ = ["LabelReading", "Resampling", "Warn", "numbers", "relation_labels"]
 
 Warn = Callable[[str], None]
 
@@ -23,6 +24,25 @@ Warn = Callable[[str], None]
 def numbers(value: object, *names: str) -> tuple[tuple[str, float], ...]:
     """The named numbers of a batch table's rows: ``value``'s attributes ``names``."""
     return tuple((name, getattr(value, name)) for name in names)
+
+
+def relation_labels() -> Labels:
+    """The ``labels`` setting of every family that compares dependency relation labels
+    (:data:`~evalcore.choices.Labels`; docs/attachment.md, "Relation labels"), ``--deprel-base``
+    and ``--full-labels`` its two shorthands."""
+    out: Labels = setting(
+        LABELS_AUTO,
+        "how relation labels compare: auto (default: the universal part before ':' on CoNLL-U "
+        "input, as the CoNLL 2018 scorer; the full label on CoNLL-X, as eval.pl), universal or "
+        "full; the signature says deprel:base or deprel:full",
+        flag="--labels",
+        link="labels",
+        aliases=(
+            ("--deprel-base", LABELS_UNIVERSAL, "= --labels universal (the default on CoNLL-U input)"),
+            ("--full-labels", LABELS_FULL, "= --labels full (DEPRELs compared as written)"),
+        ),
+    )
+    return out
 
 
 @dataclass(frozen=True)

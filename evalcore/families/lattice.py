@@ -11,9 +11,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
-from evalcore.choices import AVERAGES, PROTOCOL_2012, Average, Protocol, Scenario, TagColumn
+from evalcore.choices import (
+    AVERAGES,
+    PROTOCOL_2012,
+    Average,
+    Dialect,
+    Labels,
+    Protocol,
+    Scenario,
+    TagColumn,
+    universal_labels,
+)
 from evalcore.declare import setting
-from evalcore.families.common import Resampling
+from evalcore.families.common import Resampling, relation_labels
 from evalcore.limits import DEFAULT_LIMITS, Limits
 
 if TYPE_CHECKING:
@@ -21,7 +31,7 @@ if TYPE_CHECKING:
     from evalcore.lattice.reading import FileInput
     from evalcore.metrics.joint import JointConfig, JointResult, SentenceJoint
 
-__all__ = ["LatticeInputs", "LatticeSettings", "file_input", "joint_config", "run"]
+__all__ = ["LatticeInputs", "LatticeSettings", "file_input", "gold_dialect", "joint_config", "run"]
 
 Detected = Literal["auto", Scenario]
 """The scenario to score: detected from the data (``auto``), or one of :data:`Scenario`."""
@@ -42,12 +52,7 @@ class LatticeSettings(Resampling):
     scenario: Detected = setting(
         "auto", "the scenario to print (default: detected from the data)", flag="--scenario"
     )
-    deprel_base: bool = setting(
-        False,
-        "compare only the universal part of dependency labels (before ':'), as CoNLL 2018 LAS does",
-        flag="--deprel-base",
-        link="deprelbase",
-    )
+    labels: Labels = relation_labels()
     average: Average = setting(AVERAGES[0], "", flag="--average")
     per_sentence: bool = setting(
         False,
@@ -83,11 +88,27 @@ def file_input(source: InputSource, name: str | None) -> FileInput:
     return InMemoryFile(name or "<input>", source)
 
 
-def joint_config(settings: LatticeSettings, limits: Limits = DEFAULT_LIMITS) -> JointConfig:
-    """The joint metric's configuration: how inputs are read and trees compared."""
+def gold_dialect(gold: FileInput, limits: Limits = DEFAULT_LIMITS) -> Dialect:
+    """The CoNLL of a CoNLL gold (:func:`evalcore.formats.detect.conll_dialect`), which decides
+    ``labels="auto"``; a gold of another kind (a lattice, brackets) has no relation labels:
+    ``"conllx"``, labels as written."""
+    from evalcore.formats.detect import conll_dialect
+    from evalcore.lattice.reading import InMemoryFile, input_kind
+
+    if input_kind(gold, limits) != "conll":
+        return "conllx"
+    if isinstance(gold, InMemoryFile):
+        return conll_dialect(gold.data, gold.name, limits)
+    return conll_dialect(gold, None, limits)
+
+
+def joint_config(settings: LatticeSettings, dialect: Dialect, limits: Limits = DEFAULT_LIMITS) -> JointConfig:
+    """The joint metric's configuration on a gold of ``dialect`` (which decides ``labels="auto"``,
+    :func:`evalcore.formats.detect.conll_dialect`): how inputs are read and trees compared."""
     from evalcore.metrics.joint import JointConfig
 
-    return JointConfig(settings.tag_column, settings.protocol, settings.average, settings.deprel_base, limits)
+    base = universal_labels(settings.labels, dialect)
+    return JointConfig(settings.tag_column, settings.protocol, settings.average, base, limits)
 
 
 def run(
@@ -108,7 +129,7 @@ def run(
     from evalcore.resampling import intervals, lattice_row, lattice_table
 
     boot = settings.bootstrap_settings()
-    config = joint_config(settings, limits)
+    config = joint_config(settings, gold_dialect(file_input(inputs.gold, inputs.gold_name), limits), limits)
     average = settings.average == "sentence"
     rows: list[tuple[tuple[float, float], ...]] = []  # each sentence's (x, n) pairs, for resampling
 
@@ -150,6 +171,7 @@ def run(
         stream.mode,
         inputs.gold,
         inputs.pred,
+        deprel_base=config.deprel_base,
         gold_name=inputs.gold_name,
         pred_name=inputs.pred_name,
         limits=limits,

@@ -3,7 +3,8 @@
 :data:`SUFFIX_FORMATS` is the one table of file suffixes (docs/formats.md, *Which reader reads
 what*): the command line, the lattice reader and the workbench's uploads all ask
 :func:`suffix_format`.  When the suffix does not tell, :func:`sniff_kind` reads the first
-non-blank, non-comment line (``(`` = brackets, else CoNLL).
+non-blank, non-comment line (``(`` = brackets, else CoNLL).  :func:`conll_dialect` tells CoNLL-U
+from CoNLL-X (docs/decisions.md, "Relation labels by the gold's format").
 """
 
 from __future__ import annotations
@@ -13,15 +14,18 @@ from pathlib import PurePath
 from types import MappingProxyType
 from typing import Literal
 
+from evalcore.choices import Dialect
 from evalcore.formats._io import InputSource, iter_lines, source_name
 from evalcore.formats.conllu import read_conllu
-from evalcore.formats.ptb import read_ptb
 from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.trees import DepTree, Tree
 
 __all__ = [
+    "DIALECT_SUFFIXES",
     "SUFFIX_FORMATS",
     "SuffixFormat",
+    "conll_dialect",
+    "dialect_of",
     "read_trees",
     "sniff_kind",
     "suffix_format",
@@ -60,6 +64,41 @@ SUFFIX_FORMATS: Mapping[str, SuffixFormat] = MappingProxyType(
 
 Kind = Literal["conll", "brackets"]
 
+DIALECT_SUFFIXES: Mapping[str, Dialect] = MappingProxyType(
+    {".conllu": "conllu", ".conllx": "conllx", ".conll06": "conllx", ".conll07": "conllx"}
+)
+"""The suffixes that say which CoNLL a file is (lower case; ``.conll`` says neither)."""
+
+
+def _named_dialect(name: str | None) -> Dialect | None:
+    """The CoNLL that the last suffix of ``name`` says (``.gz`` looked through), or ``None``."""
+    suffixes = PurePath(name).suffixes if name else []
+    if suffixes and suffixes[-1].lower() == ".gz":
+        suffixes = suffixes[:-1]
+    return DIALECT_SUFFIXES.get(suffixes[-1].lower()) if suffixes else None
+
+
+def dialect_of(name: str | None, first: DepTree | None) -> Dialect:
+    """CoNLL-U or CoNLL-X (docs/decisions.md, "Relation labels by the gold's format"): by the last
+    suffix of ``name`` when :data:`DIALECT_SUFFIXES` has it, else CoNLL-U when the ``first``
+    sentence has a comment line or a multiword-token / empty-node line (CoNLL-X has neither), else
+    CoNLL-X."""
+    named = _named_dialect(name)
+    if named is not None:
+        return named
+    return "conllu" if first is not None and (first.comments or first.extras) else "conllx"
+
+
+def conll_dialect(source: InputSource, name: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Dialect:
+    """:func:`dialect_of` a CoNLL file: by its name, else by its first sentence (read only then)."""
+    fname = source_name(source, name)
+    named = _named_dialect(fname)
+    if named is not None:
+        return named
+    for first in read_conllu(source, name=name, on_invalid="keep", limits=limits):
+        return dialect_of(None, first)  # the reader is closed as it is dropped
+    return dialect_of(None, None)
+
 
 def suffix_format(name: str) -> SuffixFormat | None:
     """The format the last suffix of ``name`` says (case ignored, a final ``.gz`` looked through),
@@ -95,6 +134,8 @@ def read_trees(
     """Stream dependency trees (invalid ones kept, see :meth:`DepTree.structure_problem`) or
     constituency trees."""
     if sniff_kind(source, name, limits) == "brackets":
+        from evalcore.formats.ptb import read_ptb
+
         yield from read_ptb(source, name=name, limits=limits)
     else:
         yield from read_conllu(source, name=name, on_invalid="keep", limits=limits)

@@ -161,9 +161,9 @@ def judge_tokens(
     punct = config.is_punct
     for g, s in zip(gold.tokens, system.tokens, strict=True):
         counted = not (config.no_punct and punct(g))
-        gl, sl = (_base(g.deprel), _base(s.deprel)) if config.deprel_base else (g.deprel, s.deprel)
         head_ok = s.head == g.head
-        label_ok = gl == sl
+        # equal labels have equal universal parts: the parts are cut only for labels that differ
+        label_ok = g.deprel == s.deprel or (config.deprel_base and _base(g.deprel) == _base(s.deprel))
         reason: NedReason | None = None
         if head_ok:
             reason = "parent"

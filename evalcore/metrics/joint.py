@@ -424,18 +424,21 @@ def with_aligned_attachment(
     gold_name: str | None = None,
     pred_name: str | None = None,
     limits: Limits = DEFAULT_LIMITS,
+    deprel_base: bool = True,
 ) -> JointResult:
     """The *raw* row of dependency input with its classic metric (docs/lattice.md, "The classic metric"): the
     CoNLL 2018 scorer's UAS and LAS F1 over a character alignment of the whole document
     (:func:`evalcore.metrics.conll18.evaluate_conll18`; DEPREL subtypes ignored, as the scorer
-    does).  Only for two CoNLL files paired by characters (``mode``), whose text is the same;
-    other rows are returned unchanged.  Where the scorer refuses the files (e.g. a sentence that is
-    not a tree, which the scenario table only skips), the column stays N/A and ``classic_note``
-    says why.  Reads both files once more, streaming."""
+    does, unless ``deprel_base`` is false).  Only for two CoNLL files paired by characters
+    (``mode``), whose text is the same; other rows are returned unchanged.  Where the scorer
+    refuses the files (e.g. a sentence that is not a tree, which the scenario table only skips),
+    the column stays N/A and ``classic_note`` says why.  Reads both files once more, streaming."""
     if result.detected != "raw" or mode != "characters" or result.classic is not None:
         return result
     try:
-        r = evaluate_conll18(gold, pred, gold_name=gold_name, system_name=pred_name, limits=limits)
+        r = evaluate_conll18(
+            gold, pred, gold_name=gold_name, system_name=pred_name, limits=limits, deprel_base=deprel_base
+        )
     except EvalcoreError as exc:
         return replace(
             result, classic_note=f"aligned attachment N/A: the CoNLL 2018 alignment refuses: {exc}"

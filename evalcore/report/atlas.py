@@ -20,6 +20,7 @@ from evalcore.atlas import (
     operation_group,
     word_verdicts,
 )
+from evalcore.choices import LABELS_FULL
 from evalcore.display import Table, rows_of
 from evalcore.families.attach import AttachSettings, attach_config
 from evalcore.formats.conllu import write_conllu
@@ -314,7 +315,7 @@ def split_misc(misc: str) -> dict[str, str]:
 
 def _ned_verdicts(gold: DepTree, parse: DepTree) -> tuple[str, ...]:
     out = []
-    for j in judge_tokens(gold, parse, attach_config(AttachSettings())):
+    for j in judge_tokens(gold, parse, attach_config(AttachSettings(labels=LABELS_FULL), "conllx")):
         out.append("correct" if j.uas else "neutral" if j.ned else "wrong")
     return tuple(out)
 

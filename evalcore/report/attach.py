@@ -12,7 +12,15 @@ if TYPE_CHECKING:  # the intervals' writers are imported with --bootstrap only (
     from evalcore.metrics.attachment import AttachResult
     from evalcore.resampling import Intervals
 
-__all__ = ["attach_csv", "attach_json", "attach_result_table", "attach_text"]
+__all__ = ["attach_csv", "attach_json", "attach_result_table", "attach_text", "labels_header"]
+
+
+def labels_header(signature: str) -> str:
+    """The text table's first line: how relation labels were compared, as the signature says
+    (``deprel:base`` or ``deprel:full``; docs/attachment.md, "Relation labels")."""
+    if "|deprel:base|" in signature:
+        return "relation labels: universal (the DEPREL before ':', as the CoNLL 2018 scorer; --labels full)\n"
+    return "relation labels: full (each DEPREL as written, as eval.pl; --labels universal)\n"
 
 
 def _values(result: AttachResult) -> list[tuple[str, str, float | None]]:
@@ -113,7 +121,7 @@ def attach_text(result: AttachResult, per_sentence: bool = False, intervals: Int
         headers.append(level_header(intervals.settings))
         for row, (_, key, v) in zip(rows, values, strict=True):
             row.append("" if v is None else interval_text(intervals.get(key)))
-    out = text_table(headers, rows)
+    out = labels_header(s.signature) + text_table(headers, rows)
     out += (
         f"\n{s.tokens} tokens in {s.sentences} sentences; skipped {s.skipped} (not a tree); "
         f"excluded {s.excluded} (longer than --max-len)\n"

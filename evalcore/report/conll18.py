@@ -73,8 +73,12 @@ def aligned_text(result: Conll18Result, why: str) -> str:
         ]
         for r in result.scores
     ]
+    from evalcore.report.attach import labels_header
+
     return (
-        f"aligned by characters (CoNLL 2018): {why}\n\n"
+        f"aligned by characters (CoNLL 2018): {why}\n"
+        + labels_header(result.signature)
+        + "\n"
         + text_table(headers, rows, numeric_columns=range(1, len(headers)))
         + "\nscores in %: precision = correct/system, recall = correct/gold, F1, "
         f"aligned acc = correct/aligned words\nsignature: {result.signature}\n"

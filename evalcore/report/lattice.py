@@ -185,8 +185,9 @@ def results_text(results: Sequence[JointResult], per_sentence: bool = False) -> 
     out = text_table(HEADERS, table_rows(results), digits=2)
     out += (
         "(percent; classic on raw dependency input: the CoNLL 2018 scorer's aligned UAS/LAS F1, DEPREL "
-        "subtypes ignored; N/A: the classic metric needs the gold segmentation (PARSEVAL) or CoNLL-U "
-        "text to align by characters; PARSEVAL is labeled only; TEDEVAL needs trees)\n\n"
+        "subtypes ignored unless deprel:full; N/A: the classic metric needs the gold segmentation "
+        "(PARSEVAL) or CoNLL-U text to align by characters; PARSEVAL is labeled only; "
+        "TEDEVAL needs trees)\n\n"
     )
     for r in results:
         out += _notes(r) + "\n"
