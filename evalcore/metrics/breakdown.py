@@ -169,12 +169,6 @@ def _bin_distance(dep: int, head: int) -> str:
     return str(d) if d <= 2 else ("3-6" if d <= 6 else "7+")
 
 
-def _direction(dep: int, head: int) -> str:
-    if head == 0:
-        return "root"
-    return "left" if head < dep else "right"
-
-
 def _depths(heads: Sequence[int]) -> list[int | None]:
     """Arcs from each word to the root (root word: 1); ``None`` on or under a cycle / bad head."""
     n = len(heads)
@@ -242,7 +236,7 @@ def tree_keys(by: str, heads: Sequence[int]) -> list[str]:
     if by == "distance":
         return [_bin_distance(i, h) for i, h in enumerate(heads, start=1)]
     if by == "direction":
-        return [_direction(i, h) for i, h in enumerate(heads, start=1)]
+        return ["root" if h == 0 else "left" if h < i else "right" for i, h in enumerate(heads, start=1)]
     depth = _depths(heads)
     if by == "depth":
         return [_depth_key(d) for d in depth]
