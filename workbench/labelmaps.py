@@ -9,10 +9,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps, read_label_map, to_span_tree
+from evalcore.conversion import LabelMap, SchemeLabelMaps, read_label_map, to_span_tree
 from evalcore.experiment import Scheme
 from evalcore.families.tedeval import TedevalSettings, conversion_config
-from evalcore.trees import DepTree, Tree
 from workbench.datasets import ASSETS
 from workbench.uploads import Upload
 
@@ -90,16 +89,6 @@ class MergedLabel:
     occurrences: int
 
 
-def _label_counts(trees: Iterable[DepTree | Tree], conv: ConversionConfig) -> Counter[str]:
-    counts: Counter[str] = Counter()
-    for tree in trees:
-        st = to_span_tree(tree, conv)
-        for _, labels in st.items:
-            counts.update(labels)
-        counts.update(st.root_labels)
-    return counts
-
-
 def merged_labels(
     schemes: Sequence[Scheme], maps: SchemeLabelMaps, settings: TedevalSettings = DEFAULT
 ) -> tuple[MergedLabel, ...]:
@@ -112,7 +101,12 @@ def merged_labels(
         mapping = maps.get(s.name)
         if not mapping.pairs:
             continue
-        counts = _label_counts((t for f in (s.gold, *s.parses) for t in f.trees), raw)
+        counts: Counter[str] = Counter()
+        for tree in (t for f in (s.gold, *s.parses) for t in f.trees):
+            st = to_span_tree(tree, raw)
+            for _, labels in st.items:
+                counts.update(labels)
+            counts.update(st.root_labels)
         seen: set[str] = set()
         for old, new in mapping.pairs:
             if old in seen or old == new:

@@ -251,12 +251,6 @@ def forget_button(keys: Sequence[str], *, label: str = "Forget uploaded files") 
 DEFAULT_DATASET = "fr_gsd"
 
 
-def _dataset_title(key: str) -> str:
-    if key == UPLOAD_KEY:
-        return "Your files (upload)"
-    return builtin(key).title
-
-
 def _on_dataset_change() -> None:
     st.session_state["_wb_dataset"] = st.session_state["wb_dataset"]
 
@@ -284,7 +278,11 @@ def _dataset_select(builtins: Sequence[str]) -> str:
     st.session_state["_wb_dataset"] = key
     st.session_state["wb_dataset"] = key
     st.sidebar.selectbox(
-        "Dataset", keys, key="wb_dataset", format_func=_dataset_title, on_change=_on_dataset_change
+        "Dataset",
+        keys,
+        key="wb_dataset",
+        format_func=lambda key: "Your files (upload)" if key == UPLOAD_KEY else builtin(key).title,
+        on_change=_on_dataset_change,
     )
     st.query_params["data"] = key
     st.session_state["_wb_data_url"] = key  # the link this app wrote (not one followed)

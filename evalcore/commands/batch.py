@@ -19,7 +19,6 @@ from contextlib import contextmanager
 from typing import Any
 
 from evalcore.batch import (
-    BatchOutcome,
     BatchRow,
     Manifest,
     read_manifest,
@@ -249,16 +248,6 @@ def run_on_dask(
         return run_batch(manifest, limits, mapper)
 
 
-def _outcome(args: argparse.Namespace, manifest: Manifest) -> BatchOutcome:
-    cm = (
-        dask_mapper(args.dask, args.dask_timeout)
-        if args.dask
-        else local_mapper(args.jobs or os.cpu_count() or 1)
-    )
-    with cm as mapper:
-        return run_batch_outcome(manifest, args.limits, mapper, keep_going=args.keep_going)
-
-
 def run(args: argparse.Namespace) -> int:
     if args.jobs < 0:
         return refuse("batch", "--jobs must be >= 0")
@@ -268,7 +257,13 @@ def run(args: argparse.Namespace) -> int:
         return refuse("batch", "--dask needs the [dask] extra (distributed): pip install 'evalcore[dask]'")
     manifest = read_manifest(args.manifest, args.limits)
     try:
-        outcome = _outcome(args, manifest)
+        cm = (
+            dask_mapper(args.dask, args.dask_timeout)
+            if args.dask
+            else local_mapper(args.jobs or os.cpu_count() or 1)
+        )
+        with cm as mapper:
+            outcome = run_batch_outcome(manifest, args.limits, mapper, keep_going=args.keep_going)
     except SchedulerUnreachable as exc:
         return refuse("batch", str(exc))
     rows = list(outcome.rows)

@@ -51,13 +51,6 @@ _EVALB_TOKEN = re.compile(
 )
 
 
-def _build(
-    raw_nodes: list[tuple[str, list[int], int | None]], words: list[str], fname: str, line: int, idx: int
-) -> Tree:
-    nodes = tuple(Node(label, tuple(ch), term) for label, ch, term in raw_nodes)
-    return Tree(nodes, tuple(words), sent_id=str(idx), source=Source(fname, line))
-
-
 class _Builder:
     """The bracket-to-tree state machine of :func:`read_ptb` (:func:`parse_ptb_line` inlines its loop).
 
@@ -141,7 +134,8 @@ class _Builder:
         self.words.append(tok)
 
     def tree(self, fname: str, line: int, idx: int) -> Tree:
-        return _build(self.raw_nodes, self.words, fname, line, idx)
+        nodes = tuple(Node(label, tuple(ch), term) for label, ch, term in self.raw_nodes)
+        return Tree(nodes, tuple(self.words), sent_id=str(idx), source=Source(fname, line))
 
 
 def read_ptb(

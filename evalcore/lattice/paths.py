@@ -61,17 +61,12 @@ def path_arcs(lattice: Lattice) -> tuple[Arc, ...]:
             token, state = a.token_id, a.end
             continue
         src = lattice.source
-        line = src.line + _arc_index(lattice, a) if src is not None else None
+        # the arc's line: the block's first line + its position in the block
+        line = (
+            src.line + next((k for k, b in enumerate(lattice.arcs) if b is a), 0) if src is not None else None
+        )
         raise InputFormatError(what, file=src.file if src is not None else None, line=line)
     return tuple(arcs)
-
-
-def _arc_index(lattice: Lattice, arc: Arc) -> int:
-    """Position of ``arc`` in the file's block (its line = the block's first line + this)."""
-    for k, a in enumerate(lattice.arcs):
-        if a is arc:
-            return k
-    return 0
 
 
 def lexemes_of_path(lattice: Lattice, tag_column: TagColumn = "cpos") -> tuple[Lexeme, ...]:

@@ -75,15 +75,6 @@ def cross_parts(by: str) -> tuple[str, ...]:
     return tuple(by.split(CROSS))
 
 
-def _merge(
-    a: tuple[tuple[str, GroupCounts], ...], b: tuple[tuple[str, GroupCounts], ...], by: str
-) -> tuple[tuple[str, GroupCounts], ...]:
-    out = dict(a)
-    for key, c in b:
-        out[key] = out[key] + c if key in out else c
-    return sorted_groups(out, by)
-
-
 def _rank(by: str, key: str) -> tuple[tuple[int, str], ...]:
     """Where ``key`` sorts among the groups of ``by``: bins in their order, names alphabetically."""
     out = []
@@ -108,7 +99,10 @@ class Breakdown:
     def __add__(self, other: Breakdown) -> Breakdown:
         if other.by != self.by:
             raise ValueError(f"cannot add a breakdown by {other.by} to one by {self.by}")
-        return Breakdown(self.by, _merge(self.groups, other.groups, self.by))
+        out = dict(self.groups)
+        for key, c in other.groups:
+            out[key] = out[key] + c if key in out else c
+        return Breakdown(self.by, sorted_groups(out, self.by))
 
     def total(self) -> GroupCounts:
         return total((c for _key, c in self.groups), GroupCounts())
@@ -167,12 +161,6 @@ def _bin_distance(dep: int, head: int) -> str:
         return "root"
     d = abs(head - dep)
     return str(d) if d <= 2 else ("3-6" if d <= 6 else "7+")
-
-
-def _direction(dep: int, head: int) -> str:
-    if head == 0:
-        return "root"
-    return "left" if head < dep else "right"
 
 
 def _depths(heads: Sequence[int]) -> list[int | None]:
@@ -242,7 +230,7 @@ def tree_keys(by: str, heads: Sequence[int]) -> list[str]:
     if by == "distance":
         return [_bin_distance(i, h) for i, h in enumerate(heads, start=1)]
     if by == "direction":
-        return [_direction(i, h) for i, h in enumerate(heads, start=1)]
+        return ["root" if h == 0 else "left" if h < i else "right" for i, h in enumerate(heads, start=1)]
     depth = _depths(heads)
     if by == "depth":
         return [_depth_key(d) for d in depth]

@@ -203,19 +203,6 @@ def _label_text(label: str, gold_label: str | None, status: ArcStatus) -> str:
     return label
 
 
-def _statuses(
-    tree: DepTree, verdicts: Sequence[ArcVerdict] | None
-) -> list[tuple[ArcStatus, int | None, str | None]]:
-    if verdicts is None:
-        return [("plain", None, None) for _ in tree.tokens]
-    if len(verdicts) != len(tree.tokens):
-        raise ValueError(
-            f"cannot compare sentence '{tree.label}' ({len(tree.tokens)} tokens) "
-            f"with {len(verdicts)} verdicts"
-        )
-    return [(v.status, v.gold_head, v.gold_label) for v in verdicts]
-
-
 def detect_rtl(tree: DepTree) -> bool:
     """True if more words start with a right-to-left letter than with a left-to-right one."""
     rtl = ltr = 0
@@ -424,7 +411,13 @@ def layout_dep(
     dim = frozenset(dimmed)
     if rtl is None:
         rtl = detect_rtl(tree)
-    statuses = _statuses(tree, verdicts)
+    if verdicts is not None and len(verdicts) != n:
+        raise ValueError(f"cannot compare sentence '{tree.label}' ({n} tokens) with {len(verdicts)} verdicts")
+    statuses: list[tuple[ArcStatus, int | None, str | None]] = (
+        [("plain", None, None)] * n
+        if verdicts is None
+        else [(v.status, v.gold_head, v.gold_label) for v in verdicts]
+    )
     texts = [_label_text(t.deprel, statuses[i][2], statuses[i][0]) for i, t in enumerate(tree.tokens)]
     label_w = [text_width(x, s.label_size) + 2 * s.label_pad_x for x in texts]
     if grid is not None and len(grid.widths) != n:

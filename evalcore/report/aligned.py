@@ -18,20 +18,13 @@ def _name(r: SentenceRecord) -> str:
     return r.sent_id or f"#{r.index + 1}"
 
 
-def _total(records: Sequence[SentenceRecord]) -> SentenceRecord:
-    out = SentenceRecord(-1, None, 0, 0, 0, 0, 0, 0)
-    for r in records:
-        out = out + r
-    return out
-
-
 def records_text(records: Sequence[SentenceRecord]) -> str:
     """One row per gold sentence: its counts and UAS / LAS / NED F1 in percent; then the total
     (the NED line is the corpus NED on aligned words)."""
     rows: list[list[Cell]] = [
         [_name(r), *(getattr(r, c) for c in _COUNTS), *(f"{100 * r.f1(m):.2f}" for m in _F1)] for r in records
     ]
-    t = _total(records)
+    t = sum(records, SentenceRecord(-1, None, 0, 0, 0, 0, 0, 0))
     rows.append(["(all)", *(getattr(t, c) for c in _COUNTS), *(f"{100 * t.f1(m):.2f}" for m in _F1)])
     headers = ["gold sentence", *_COUNTS, "UAS F1", "LAS F1", "NED F1"]
     return (
