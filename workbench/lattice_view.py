@@ -230,7 +230,7 @@ def _evaluate(key: str, signature: str, _inputs: LatticeInputs, _config: JointCo
                 g = inputs.gold
                 result = with_aligned_attachment(
                     result, pairing.mode, g.data, p.file.data, gold_name=g.name, pred_name=p.file.name,
-                    limits=config.limits,
+                    deprel_base=config.deprel_base, limits=config.limits,
                 )  # fmt: skip
             results[p.name] = result
             pairings[p.name] = pairing
