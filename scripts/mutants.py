@@ -827,7 +827,8 @@ _RAW += [
     ("evalcore/families/lattice.py", 'joint_config', 'universal_labels(settings.labels, dialect)',
      'settings.labels != "full"', CONSTANT, ("tests/test_labels.py",)),
     ("evalcore/families/attach.py", '_aligned', 'base = universal_labels(settings.labels, conll_dialect(',
-     'base = True or universal_labels(settings.labels, conll_dialect(', CONSTANT, ("tests/test_cli_attach_aligned.py",)),
+     'base = True or universal_labels(settings.labels, conll_dialect(', CONSTANT,
+     ("tests/test_cli_attach_aligned.py",)),
 ]
 # fmt: on
 
