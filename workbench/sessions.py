@@ -184,20 +184,28 @@ def _release(hold: _Hold) -> None:
     if files and mgr is not None:
         mgr.remove_session_files(hold.session_id)
     if uploads or files:
-        timer = threading.Timer(2.0, _give_back)
+        timer = threading.Timer(2.0, _give_back, (hold.session_id,))
         timer.daemon = True
         timer.start()
 
 
-def _give_back() -> None:
+RELEASED = "evalcore: the memory of ended session {} is given back"
+"""The server log's line once an ended session's uploads are freed (what an operator, and
+tests/e2e/test_server_memory.py, wait for)."""
+
+
+def _give_back(session: str) -> None:
     """Collect what the ended session left in reference cycles, and hand the freed memory back to
     the system (glibc keeps freed heap pages otherwise: the server would stay at its peak)."""
     import ctypes
     import gc
 
+    from streamlit.logger import get_logger
+
     gc.collect()
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL("libc.so.6").malloc_trim(0)
+    get_logger(__name__).info(RELEASED.format(session))
 
 
 @st.cache_resource(show_spinner=False, scope="session", on_release=_release)

@@ -55,18 +55,22 @@ def _wait_healthy(url: str, proc: subprocess.Popen[bytes], timeout: float) -> No
 @contextmanager
 def running_app(timeout: float = 60.0) -> Iterator[str]:
     """Yield the base URL of a fresh app server; stop it afterwards."""
-    with running_server(timeout) as (url, _pid):
+    with running_server(timeout) as (url, _pid, _log):
         yield url
 
 
 @contextmanager
-def running_server(timeout: float = 60.0, env: Mapping[str, str] | None = None) -> Iterator[tuple[str, int]]:
-    """:func:`running_app`, with more environment variables, yielding the URL and the server's pid."""
+def running_server(
+    timeout: float = 60.0, env: Mapping[str, str] | None = None
+) -> Iterator[tuple[str, int, Path]]:
+    """:func:`running_app`, with more environment variables, yielding the URL, the server's pid and
+    its log file (one a server: two test workers never share one)."""
     port = free_port()
     cmd = streamlit_command("app.py", port, ["--server.fileWatcherType", "none"])  # what `evalcore app` runs
     artifacts = ROOT / "tests" / "artifacts"
     artifacts.mkdir(parents=True, exist_ok=True)
-    log = open(artifacts / "streamlit.log", "wb")  # noqa: SIM115 - closed below
+    log_path = artifacts / f"streamlit-{port}.log"
+    log = open(log_path, "wb")  # noqa: SIM115 - closed below
     env = {
         **server_environment(Limits.from_env()),  # what `evalcore app` gives the server
         "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p),
@@ -76,7 +80,7 @@ def running_server(timeout: float = 60.0, env: Mapping[str, str] | None = None) 
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_healthy(url, proc, timeout)
-        yield url, proc.pid
+        yield url, proc.pid, log_path
     finally:
         proc.terminate()
         try:

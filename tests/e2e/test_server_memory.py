@@ -11,16 +11,22 @@
 * Refused uploads count against the session budget: a file refused by the reader, left in its
   upload box, makes a valid file that would otherwise fit go over the budget.
 
-Peak memory is the server's resident set (``/proc/PID/status``).  Uses Debian's chromium.
+Peak memory is the server's resident set (``/proc/PID/status``), read once the server's log says
+it has given back the memory of every ended session (``workbench.sessions.RELEASED``): on a loaded
+machine that comes seconds after the browser closes, and the resident set is flat until it does.
+Uses Debian's chromium.
 """
 
 from __future__ import annotations
 
 import gzip
 import time
+from pathlib import Path
 
 import pytest
 from appserver import CHROMIUM, ROOT, running_server, wait_settled
+
+from workbench.sessions import RELEASED
 
 pytestmark = [
     pytest.mark.e2e,
@@ -61,6 +67,15 @@ def _session_that_uploads(browser: object, url: str, name: str, data: bytes) -> 
     context.close()
 
 
+def _released(log: Path, sessions: int, wait: float = 120.0) -> None:
+    """Wait until the server's log says the memory of ``sessions`` ended sessions is given back."""
+    mark = RELEASED.split("{}")[0].encode()
+    deadline = time.monotonic() + wait
+    while log.read_bytes().count(mark) < sessions:
+        assert time.monotonic() < deadline, f"{log}: fewer than {sessions} lines '{mark.decode()}'"
+        time.sleep(0.5)
+
+
 def _settled_rss(pid: int, below: float = 0.0, wait: float = 30.0) -> float:
     """The server's RSS once it has stopped falling (or is below ``below``), within ``wait`` s."""
     deadline = time.monotonic() + wait
@@ -75,8 +90,9 @@ def _settled_rss(pid: int, below: float = 0.0, wait: float = 30.0) -> float:
 
 
 def test_sessions_that_uploaded_files_leave_nothing_when_they_close(browser: object) -> None:
-    with running_server(timeout=90) as (url, pid):
+    with running_server(timeout=90) as (url, pid, log):
         _session_that_uploads(browser, url, "first.conllu", b"# first\n" + EWT * 6)
+        _released(log, 1)
         start = _settled_rss(pid)
         peaks = []
         for k in range(3):
@@ -84,6 +100,7 @@ def test_sessions_that_uploaded_files_leave_nothing_when_they_close(browser: obj
             assert 10.7e6 < len(data) < 10.9e6
             _session_that_uploads(browser, url, f"big{k}.conllu", data)
             peaks.append(_rss_mib(pid))
+        _released(log, 4)
         end = _settled_rss(pid, below=1.1 * start)
         assert end <= 1.1 * start, (start, peaks, end)
 
@@ -91,7 +108,7 @@ def test_sessions_that_uploaded_files_leave_nothing_when_they_close(browser: obj
 def test_refused_uploads_count_against_the_session_budget(browser: object) -> None:
     """A 30 MB budget: 18 MB refused by the reader but left in the upload box, then a valid 14.4 MB
     file (which alone fits) is over what is left."""
-    with running_server(timeout=90, env={"EVALCORE_SESSION_BYTES": "30000000"}) as (url, _pid):
+    with running_server(timeout=90, env={"EVALCORE_SESSION_BYTES": "30000000"}) as (url, _pid, _log):
         page = browser.new_context().new_page()  # type: ignore[attr-defined]
         page.goto(f"{url}/?data=upload")
         wait_settled(page, text="Upload a gold file")
