@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from evalcore.experiment import ExperimentResult, NamedTrees, Scheme
     from evalcore.families.align_labels import LabelAlignments
     from evalcore.families.atlas import AtlasResult
-    from evalcore.families.attach import AttachOutcome
+    from evalcore.families.attach import AlignedOutcome, AttachOutcome
     from evalcore.families.freval_resampled import FrevalResampled
     from evalcore.families.parseval import Layout
     from evalcore.formats._io import InMemoryText
@@ -236,12 +236,16 @@ def attach(
     shuffles: int = 10_000,
     seed: int = 12345,
     limits: Limits = DEFAULT_LIMITS,
-) -> AttachOutcome:
+) -> AttachOutcome | AlignedOutcome:
     """UAS, LAS, label accuracy, undirected, NED of ``system`` against ``gold`` over the same
     tokens (docs/attachment.md, "The five numbers"; ``evalcore attach``).  Sentences that are not trees are
     skipped and counted (``result.warnings`` names them), or raise with ``strict``; ``per_sentence`` keeps
-    every sentence's counts.  A system of another tokenization raises
-    :class:`~evalcore.errors.MismatchError` (``evalcore attach`` then aligns characters).
+    every sentence's counts.  A system of another tokenization of the same text (a parse of raw
+    text) is scored as ``evalcore attach`` scores it, on the CoNLL 2018 character alignment: an
+    :class:`~evalcore.families.attach.AlignedOutcome` with the scorer's rows (``result.get("LAS")``),
+    its per-gold-sentence records with ``per_sentence``, the intervals and the second system's
+    test likewise (docs/attachment.md, "Every analysis on aligned words"); ``no_punct`` and
+    ``max_len`` then raise.  A system of another text raises :class:`~evalcore.errors.MismatchError`.
     ``punct_tags="nedpl"``: ``no_punct`` leaves out the tags NED.pl takes for punctuation
     (``--punct-tags nedpl``; docs/attachment.md).  ``labels``: how relation labels compare
     (``--labels``: ``"auto"``, the universal part on a CoNLL-U gold and the full label on CoNLL-X;
@@ -252,7 +256,7 @@ def attach(
     ``result.comparison`` each score's paired approximate-randomization test (``shuffles`` trials,
     ``seed``; ``evalcore attach GOLD A B``, docs/tedeval.md, "The cross-scheme experiment and
     significance"); ``to_dict()`` is then the command's document of the two."""
-    from evalcore.families.attach import AttachInputs, AttachSettings, run
+    from evalcore.families.attach import AttachInputs, AttachSettings, run_any
 
     settings = from_keywords(AttachSettings, locals(), labels=_labels(labels, deprel_base))
     g, s = _source(gold, "gold", limits), _source(system, "system", limits)
@@ -260,7 +264,7 @@ def attach(
     names = (_input_name(system, "A"), _input_name(system_b, "B"))
     b_data, b_name = (None, None) if b is None else (b.data, b.name)
     inputs = AttachInputs(g.data, s.data, b_data, g.name, s.name, b_name, names)
-    return run(inputs, settings, limits)
+    return run_any(inputs, settings, limits)
 
 
 def _labels(labels: Labels, deprel_base: bool) -> Labels:

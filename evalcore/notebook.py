@@ -18,17 +18,18 @@ __all__ = ["dot_svg", "html_table", "report_html", "result_dict", "result_table"
 
 def _writer(result: object, what: str) -> object:
     """What the writer ``what`` (``table`` or ``json``) of ``result``'s family makes of it: the
-    family is looked up in the registry (:mod:`evalcore.families`), its writer in its module."""
+    result is looked up in the registry (:mod:`evalcore.families`), its writer in its module."""
     import importlib
 
-    from evalcore.registry import family_of
+    from evalcore.registry import writers_of
 
-    family = family_of(result)
-    if family is None:
+    found = writers_of(result)
+    if found is None:
         raise TypeError(f"no {'table' if what == 'table' else 'JSON document'} for a {type(result).__name__}")
-    write = getattr(importlib.import_module(family.writers), getattr(family, what))
-    if what == "json" and family.per_sentence is not None:
-        return write(result, per_sentence=bool(getattr(result, family.per_sentence)))
+    writers = found[1]
+    write = getattr(importlib.import_module(writers.module), getattr(writers, what))
+    if what == "json" and writers.per_sentence is not None:
+        return write(result, per_sentence=bool(getattr(result, writers.per_sentence)))
     return write(result)
 
 

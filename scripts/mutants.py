@@ -652,7 +652,7 @@ _RAW += [
      CONSTANT, ("tests/test_cli_attach.py",)),
     ("evalcore/report/attach.py", 'attach_json', 'intervals = intervals or result.intervals', 'pass', DELETE,
      ("tests/test_registry_dependency.py",)),
-    ("evalcore/registry.py", 'family_of', 'for cls in type(result).__mro__}', 'for cls in (type(result),)}',
+    ("evalcore/registry.py", 'writers_of', 'for cls in type(result).__mro__}', 'for cls in (type(result),)}',
      DROP, ("tests/test_registry_dependency.py",)),
     (BA, '_score_attach', 'per_sentence=len(job.gold.systems) > 1', 'per_sentence=False', CONSTANT,
      ("tests/test_batch.py", "tests/test_registry_dependency.py")),

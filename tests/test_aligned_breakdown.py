@@ -229,6 +229,36 @@ def test_family_chooses_the_path(write_file: WriteFile) -> None:
     assert aligned.difference.startswith(system)
 
 
+def test_the_api_scores_a_parse_of_raw_text_as_the_command_does(
+    run_cli: RunCli, write_file: WriteFile
+) -> None:
+    """``evalcore.attach`` on the worked example: the scorer's LAS row counted by hand (3 right of
+    7 gold and 6 system words), and ``to_dict()`` is the command's JSON document, alone, with
+    ``--per-sentence``, with ``--bootstrap`` and with a second system (the gold itself)."""
+    import evalcore
+    from evalcore.families.attach import AlignedOutcome
+
+    gold, system = write_file("gold.conllu", GOLD), write_file("sys.conllu", SYSTEM)
+    out = evalcore.attach(gold, system)
+    assert isinstance(out, AlignedOutcome)
+    las = out.result.get("LAS")
+    assert (las.correct, las.gold, las.system) == (3, 7, 6)
+    row = next(r for r in out.table().rows if r[0] == "LAS")
+    assert row[5:8] == (3, 7, 6) and row[3] == pytest.approx(6 / 13)
+    for keywords, flags in [
+        ({}, ()),
+        ({"per_sentence": True}, ("--per-sentence",)),
+        ({"bootstrap": 200, "seed": 3}, ("--bootstrap", "200", "--seed", "3")),
+    ]:
+        document = json.loads(run_cli("attach", gold, system, *flags, "--format", "json").out)
+        assert evalcore.attach(gold, system, **keywords).to_dict() == document, flags
+    two = evalcore.attach(gold, system, gold, shuffles=100, seed=3)
+    document = json.loads(
+        run_cli("attach", gold, system, gold, "--shuffles", "100", "--seed", "3", "--format", "json").out
+    )
+    assert isinstance(two, AlignedOutcome) and two.to_dict() == document
+
+
 def test_records_count_ned_apart_from_uas() -> None:
     """NED is not UAS: a system head that is the word's gold child, or its gold grandparent, is
     right under NED (tests/test_alignment.py, the NED example)."""

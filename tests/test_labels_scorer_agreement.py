@@ -7,7 +7,7 @@ LAS (and CLAS, MLAS, BLEX where it prints them) to the printed digit, with defau
 * ``evalcore attach --format conll18`` (the scorer's table, byte for byte);
 * ``evalcore lattice`` (its classic column: LAS, the aligned F1 on raw text, the attachment score
   over the same words);
-* the API: ``evalcore.attach`` over the same words, ``evalcore.lattice``, and
+* the API: ``evalcore.attach`` (over the same words, and aligned by characters), ``evalcore.lattice``, and
   ``evalcore.metrics.conll18.evaluate_conll18`` (the library's aligned evaluation).
 
 The expected numbers are the scorer's own output, not evalcore's.  he_htb is licensed for
@@ -25,6 +25,7 @@ import pytest
 from ec_support import CONLL18_FIXTURES, CONLL18_RAW, CliResult, conll18_files
 
 import evalcore
+from evalcore.families.attach import AlignedOutcome
 from evalcore.metrics.conll18 import evaluate_conll18
 
 RunCli = Callable[..., CliResult]
@@ -74,9 +75,12 @@ def test_attach_faces_print_the_scorers_numbers(run_cli: RunCli, data: Path, nam
     else:  # another tokenization: the aligned table, every row the scorer's
         rows = {line.split()[0]: line.split()[1:] for line in text.out.splitlines() if line.split()}
         metrics = {m["metric"]: m for m in doc["metrics"]}
+        api = evalcore.attach(gold, system)
+        assert isinstance(api, AlignedOutcome)
         for row in ROWS:
             assert rows[row][2] == expected[row], row
             assert pct(metrics[row]["f1"]) == expected[row], row
+            assert pct(api.result.get(row).f1) == expected[row], row
     library = evaluate_conll18(gold, system)
     assert {row: pct(library.get(row).f1) for row in ROWS} == {row: expected[row] for row in ROWS}
 

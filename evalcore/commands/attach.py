@@ -11,7 +11,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from evalcore.choices import CROSS, GROUPINGS, LABELS_FULL, Dialect, universal_labels
+from evalcore.choices import CROSS, GROUPINGS, LABELS_FULL, Dialect
 from evalcore.commands._common import named_path, refuse, refuse_setting, warn
 from evalcore.declare import InvalidSetting, add_arguments, from_namespace
 from evalcore.families import attach as family
@@ -137,25 +137,16 @@ def _run_conll18(args: argparse.Namespace, boot: BootstrapSettings | None = None
     return 0
 
 
-def _write_aligned(
-    args: argparse.Namespace, outcome: family.AlignedOutcome, by: list[str], base: bool
-) -> int:
+def _write_aligned(args: argparse.Namespace, outcome: family.AlignedOutcome) -> int:
     """A system of another tokenization, scored on the CoNLL 2018 character alignment (the family's
     :func:`~evalcore.families.attach.run_any`), in evalcore's formats."""
-    from evalcore.report.aligned import records_csv, records_json, records_text
-    from evalcore.report.conll18 import aligned_csv, aligned_json, aligned_text, format_conll18_intervals
-    from evalcore.report.resampling import intervals_json
+    from evalcore.report.aligned import aligned_outcome_json, records_csv, records_text
+    from evalcore.report.conll18 import aligned_csv, aligned_text, format_conll18_intervals
 
-    result, parts, ivs = outcome.result, outcome.breakdowns, outcome.intervals
+    result, parts, ivs, by, base = (outcome.result, outcome.breakdowns, outcome.intervals, outcome.by,
+                                    outcome.deprel_base)  # fmt: skip
     if args.format == "json":
-        doc = aligned_json(result, outcome.difference)
-        if ivs is not None:
-            doc.update(intervals_json(ivs))
-        if parts is not None:
-            _groups_json(doc, parts, by, args.confusion, base)
-        if args.per_sentence:
-            doc["sentences"] = records_json(outcome.records)
-        sys.stdout.write(json_text(doc))
+        sys.stdout.write(json_text(aligned_outcome_json(outcome, args.per_sentence)))
     elif args.format == "csv":
         if parts is not None:
             sys.stdout.write(_groups_csv(parts, by, base))
@@ -175,39 +166,24 @@ def _write_aligned(
     return 0
 
 
-def _aligned_confusion_signature(deprel_base: bool) -> str:
-    from evalcore.metrics.base import make_signature
-
-    return make_signature("confusion", [("align", "chars"), ("deprel", "base" if deprel_base else "full")])
-
-
-def _groups_json(
-    doc: dict[str, object], parts: BreakdownResult, by: list[str], confusion: bool, deprel_base: bool
-) -> None:
-    from evalcore.report.breakdown import breakdown_json, confusion_json
-
-    if by:
-        doc["breakdowns"] = breakdown_json(parts)
-    if confusion:
-        doc["confusion"] = confusion_json(parts.confusion, _aligned_confusion_signature(deprel_base))
-
-
-def _groups_csv(parts: BreakdownResult, by: list[str], deprel_base: bool) -> str:
+def _groups_csv(parts: BreakdownResult, by: tuple[str, ...], deprel_base: bool) -> str:
+    from evalcore.report.aligned import aligned_confusion_signature
     from evalcore.report.breakdown import breakdown_csv, confusion_csv
 
     if by:
         return breakdown_csv(parts.breakdowns, parts.signatures)
-    return confusion_csv(parts.confusion, _aligned_confusion_signature(deprel_base))
+    return confusion_csv(parts.confusion, aligned_confusion_signature(deprel_base))
 
 
-def _groups_text(parts: BreakdownResult, by: list[str], confusion: bool, deprel_base: bool) -> str:
+def _groups_text(parts: BreakdownResult, by: tuple[str, ...], confusion: bool, deprel_base: bool) -> str:
+    from evalcore.report.aligned import aligned_confusion_signature
     from evalcore.report.breakdown import breakdown_text, confusion_text
 
     out = ""
     if by:
         out += "\n" + breakdown_text(parts)
     if confusion:
-        out += "\n" + confusion_text(parts.confusion, _aligned_confusion_signature(deprel_base))
+        out += "\n" + confusion_text(parts.confusion, aligned_confusion_signature(deprel_base))
     return out
 
 
@@ -330,7 +306,7 @@ def run(args: argparse.Namespace) -> int:
         on_pair=None if groups is None else groups.add,
     )
     if isinstance(outcome, family.AlignedOutcome):
-        return _write_aligned(args, outcome, by, universal_labels(settings.labels, dialect))
+        return _write_aligned(args, outcome)
     result = outcome
     _warn_all(result)
     ivs = result.intervals

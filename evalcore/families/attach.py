@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from evalcore.choices import Dialect, Labels, universal_labels
 from evalcore.declare import InvalidSetting, check, declared, setting
+from evalcore.display import Tabular
 from evalcore.errors import MismatchError
 from evalcore.families.common import Resampling, numbers, relation_labels
 from evalcore.limits import DEFAULT_LIMITS, Limits
@@ -184,7 +185,7 @@ alignment is always strict and honours ``labels``)."""
 
 
 @dataclass(frozen=True, slots=True)
-class AlignedOutcome:
+class AlignedOutcome(Tabular):
     """A system of another tokenization, scored on the CoNLL 2018 character alignment
     (docs/attachment.md, "Every analysis on aligned words"): the scorer's rows (``result``; per
     gold sentence in ``result.sentences`` when kept), why it was aligned (``difference``: where
@@ -199,6 +200,9 @@ class AlignedOutcome:
     system_b: Conll18Result | None = None
     comparison: PairedComparison | None = None
     names: tuple[str, str] = ("A", "B")
+    by: tuple[str, ...] = ()  # the breakdowns asked for (``--by``)
+    confusion: bool = False  # the confusion table asked for (``--confusion``)
+    deprel_base: bool = True  # relation labels compared by their universal part
 
 
 def run_aligned(
@@ -296,7 +300,7 @@ def _aligned(
 
         ivs = intervals(conll18_table(result.sentences), boot)
     why = "" if difference is None else str(difference)
-    return AlignedOutcome(result, why, parts, records, ivs, b, cmp, inputs.names)
+    return AlignedOutcome(result, why, parts, records, ivs, b, cmp, inputs.names, by, confusion, base)
 
 
 def run_any(

@@ -55,7 +55,7 @@ def _pct(value: float | None) -> str:
     return "" if value is None else f"{100 * value:.2f}"
 
 
-_COLUMNS = ("metric", "precision", "recall", "f1", "aligned_accuracy", "correct", "gold", "system", "aligned")
+COLUMNS = ("metric", "precision", "recall", "f1", "aligned_accuracy", "correct", "gold", "system", "aligned")
 """The fields of a :class:`~evalcore.metrics.conll18.MetricScore` in the JSON and CSV, in order."""
 
 
@@ -92,15 +92,15 @@ def aligned_json(result: Conll18Result, why: str) -> dict[str, object]:
     return {
         "alignment": "characters",
         "first_difference": why,
-        "metrics": [pick(r, *_COLUMNS) for r in result.scores],
+        "metrics": [pick(r, *COLUMNS) for r in result.scores],
         "signature": result.signature,
     }
 
 
 def aligned_csv(result: Conll18Result) -> str:
     """One row per metric: scores (fractions), counts, and the signature on every row."""
-    rows: list[list[Cell]] = [[*(getattr(r, c) for c in _COLUMNS), result.signature] for r in result.scores]
-    return csv_text([*_COLUMNS, "signature"], rows)
+    rows: list[list[Cell]] = [[*(getattr(r, c) for c in COLUMNS), result.signature] for r in result.scores]
+    return csv_text([*COLUMNS, "signature"], rows)
 
 
 def format_conll18_intervals(
