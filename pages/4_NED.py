@@ -6,6 +6,8 @@ numbers"; Schwartz et al. 2011 §5).  The numbers come from evalcore through
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
@@ -14,17 +16,21 @@ from evalcore.errors import EvalcoreError, MismatchError
 from evalcore.families.attach import AttachSettings, attach_config
 from evalcore.inspection import sentence_attachment
 from evalcore.metrics.attachment import AttachConfig, TokenJudgement, is_punct, score
+from evalcore.metrics.breakdown import GroupBy
 from evalcore.metrics.conll18 import Conll18Result
 from evalcore.render.dot import dep_to_dot
 from evalcore.render.layout import DepLayout, WordGrid, layout_dep, merge_grids, word_grid
 from evalcore.render.svg import dep_svg
 from evalcore.trees import DepTree
+from workbench.aligned_drawing import aligned_drawing, aligned_layouts
 from workbench.aligned_view import aligned_metrics
 from workbench.attachment_view import (
     CORPUS_METRICS,
     GROUPINGS,
     SORT_LABELS,
     SORTS,
+    BreakdownView,
+    aligned_breakdown_view,
     aligned_intervals,
     aligned_sentences_frame,
     aligned_worst,
@@ -41,7 +47,7 @@ from workbench.attachment_view import (
     parity_table,
     sentence_counts_frame,
 )
-from workbench.cache import CorpusAttach, conll18_scores, corpus_attach
+from workbench.cache import CorpusAttach, aligned, conll18_scores, corpus_attach
 from workbench.datasets import Analysis, LoadedDataset, not_aligned
 from workbench.links import followed, write_link
 from workbench.settings_form import Field, bind, settings_form
@@ -163,8 +169,10 @@ def parity_panel(gold: Analysis, system: Analysis) -> None:
 
 
 def breakdown_panel(
-    loaded: LoadedDataset, gold: Analysis, system: Analysis, result: CorpusAttach, chosen: AttachSettings
+    loaded: LoadedDataset, gold: Analysis, system: Analysis, view_of: Callable[[GroupBy], BreakdownView]
 ) -> None:
+    """MaltEval's breakdown of ``view_of(by)`` and the relation confusion (the same words, or a parse
+    of the raw text on its aligned words)."""
     st.subheader("Breakdown (MaltEval's --by)")
     c1, c2 = st.columns(2)
     by = bind("by", "ned_by", "deprel", c1.selectbox, "Break down by", list(GROUPINGS), offered=GROUPINGS)
@@ -178,7 +186,7 @@ def breakdown_panel(
         format_func=lambda k: SORT_LABELS[k],
         offered=SORTS,
     )
-    view = breakdown_view(gold, system, result, chosen, by)
+    view = view_of(by)
     if not view.rows:
         st.info("No token is counted under these settings.")
         return
@@ -334,22 +342,40 @@ def aligned_corpus_panel(loaded: LoadedDataset, system: Analysis, result: Conll1
     download_table(table, stem=f"ned_{loaded.spec.key}_{system.name}_worst", key="ned-aligned-worst")
 
 
-def aligned_sentence_section(loaded: LoadedDataset, gold: Analysis, result: Conll18Result) -> None:
-    """One gold sentence: its tree and the scorer's counts of its words (gold words, and system
-    words starting in it)."""
+def aligned_sentence_section(
+    loaded: LoadedDataset, gold: Analysis, system: Analysis, result: Conll18Result
+) -> None:
+    """One gold sentence: the scorer's counts of its words (gold words, and system words starting in
+    it), and the gold and the parse drawn aligned by characters."""
     worst = aligned_worst(result)
     sentence = sentence_picker(loaded, worst=lambda: worst, worst_label="worst LAS first", key="ned")
     st.markdown(f"**{md_escape(sentence.sent_id)}** — {md_escape(sentence.text)}")
     st.dataframe(sentence_counts_frame(result.sentences[sentence.index]), hide_index=True, width="stretch")
-    tree = gold.dep_trees[sentence.index]
-    lay = layout_dep(tree, None)
+    drawing = aligned_drawing(aligned(gold, system), sentence.index)
+    lays = aligned_layouts(drawing)
+    stem = f"{sentence.sent_id}_{system.name}"
     stacked_figures(
-        [Figure("Gold", dep_svg(lay), dep_to_dot(lay), stem=f"{sentence.sent_id}_gold", key="ned-gold")]
+        [
+            Figure(
+                "Gold", dep_svg(lays[0]), dep_to_dot(lays[0]), stem=f"{sentence.sent_id}_gold", key="ned-gold"
+            ),
+            Figure(
+                f"{system.name} (its words that start in this sentence)",
+                dep_svg(lays[1]),
+                dep_to_dot(lays[1]),
+                stem=stem,
+                key="ned-aligned",
+            ),
+        ]
     )
-    st.info(
-        "The parse's own trees are not drawn here: its words are not the gold's, and the drawing of "
-        "the two aligned by characters is not available yet. The counts above are this gold "
-        "sentence's share of the corpus numbers."
+    st.caption(
+        "Aligned by characters, as the CoNLL 2018 scorer aligns them: words that share characters stand "
+        "above each other. Faded: a gold word the parse did not produce, an extra word of the parse; "
+        "their notes say whether the parse split a token, merged words or has no counterpart. Notes "
+        "also mark where the parse starts a sentence inside this one, or goes on into the next. The "
+        "parse's arcs are coloured by the scorer's verdicts on the aligned words; a head in another "
+        "gold sentence is drawn as the root. The counts above are this gold sentence's share of the "
+        "corpus numbers."
     )
 
 
@@ -385,16 +411,17 @@ def aligned_page(loaded: LoadedDataset, gold: Analysis, system: Analysis, differ
     chosen, tab = open_section()
     with tab:
         if chosen == "sentence":
-            aligned_sentence_section(loaded, gold, result)
+            aligned_sentence_section(loaded, gold, system, result)
         elif chosen == "corpus":
             aligned_corpus_panel(loaded, system, result)
         elif chosen == "conll18":
             parity_panel(gold, system)
         else:
-            st.info(
-                "Breakdowns and the confusion table of a parse of the raw text need its words aligned "
-                "to the gold's one by one; they are not available for such a parse yet. The CoNLL 2018 "
-                "table has its corpus numbers."
+            breakdown_panel(loaded, gold, system, lambda by: aligned_breakdown_view(gold, system, by))
+            st.caption(
+                "On the words aligned by characters, as the CoNLL 2018 scorer aligns them: a gold word "
+                "the parse did not produce counts against recall (gold tokens), an extra word of the "
+                "parse against precision (system tokens); the totals are the scorer's UAS and LAS rows."
             )
 
 
@@ -458,7 +485,7 @@ def main() -> None:
         elif chosen == "conll18":
             parity_panel(gold, system)
         else:
-            breakdown_panel(loaded, gold, system, result, asked)
+            breakdown_panel(loaded, gold, system, lambda by: breakdown_view(gold, system, result, asked, by))
 
 
 def sentence_section(

@@ -229,6 +229,23 @@ def test_family_chooses_the_path(write_file: WriteFile) -> None:
     assert aligned.difference.startswith(system)
 
 
+def test_groups_by_sentence_by_hand() -> None:
+    """The app's per-sentence counts of a group: the system's "." starts in the first gold sentence
+    (its characters are there), so both root words are right in their own sentence and the
+    punctuation's wrong head (right label) is the first sentence's; every group's sentences add up
+    to its corpus row."""
+    from evalcore.metrics.aligned import aligned_groups_by_sentence
+
+    per = aligned_groups_by_sentence(worked_example(), "deprel")
+    assert per["root"] == {0: GroupCounts(1, 1, 1, 1, 1, 1, 1, 1), 1: GroupCounts(1, 1, 1, 1, 1, 1, 1, 1)}
+    assert per["punct"] == {0: GroupCounts(1, 1, 0, 0, 1, 0, 0, 1)}
+    assert per["obj"] == {1: GroupCounts(0, 1, 0, 0, 0, 1, 0, 0)}
+    for key in ("deprel", "length", "deprel+length"):
+        corpus = dict(aligned_breakdowns(worked_example(), [key]).get(key).groups)
+        by_sentence = aligned_groups_by_sentence(worked_example(), key)
+        assert {g: sum(c.values(), GroupCounts()) for g, c in by_sentence.items()} == corpus, key
+
+
 def test_the_api_scores_a_parse_of_raw_text_as_the_command_does(
     run_cli: RunCli, write_file: WriteFile
 ) -> None:

@@ -24,7 +24,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import test_app_pages as pages
-from app_view import tables
+from app_view import drawings, tables
 from ec_support import DATA
 from streamlit.testing.v1 import AppTest
 
@@ -119,14 +119,32 @@ def test_a_parse_of_the_raw_text_is_scored_by_character_alignment() -> None:
     assert list(worst["sentence"]) == ["s1", "s2"]
     assert list(worst["gold words"]) == [4, 3] and list(worst["system words"]) == [3, 3]
     assert list(worst["LAS"]) == [28.57, 66.67]
-    # breakdowns need the aligned words: said, not a traceback or a wrong table
+    # the breakdown on the aligned words, by hand: nsubj cat (head "sleeps." not aligned) and Dogs
+    # (right); root: "sleeps" not produced, bark's head wrong; punct: the first "." is inside
+    # "sleeps.", the second right; parataxis only on the system side.  Totals: the scorer's LAS row
     at = choose_tab(at, "Breakdown and confusion")
-    assert any("raw text" in i.value for i in at.info)
+    table = frame_with(at, "gold tokens").set_index("group")
+    shown = {g: (r["gold tokens"], r["system tokens"], r["UAS"], r["LAS"]) for g, r in table.iterrows()}
+    assert shown == {
+        "det": (1, 1, 100.0, 100.0),
+        "nsubj": (2, 2, 50.0, 50.0),
+        "root": (2, 1, 0.0, 0.0),
+        "punct": (2, 1, 50.0, 50.0),
+        "parataxis": (0, 1, 0.0, 0.0),
+    }
+    assert table["LAS precision"]["punct"] == 100.0  # the system's one "." is right
     # one sentence: the gold sentence's share of the counts, and its gold tree
     at = choose_tab(at, "One sentence")
     counts = frame_with(at, "correct")
     las = counts[counts["Metric"] == "LAS"].iloc[0]
     assert (las["correct"], las["gold"], las["system"], las["F1 Score"]) == (1, 4, 3, "28.57")
+    # the gold and the parse drawn aligned by characters (tests/test_aligned_drawing.py): the
+    # parse's "sleeps." merges two gold words, and its sentence goes on into the next gold sentence
+    (box,) = drawings(at)  # one box, the two drawings one above the other
+    gold_svg, parse_svg = box.split('class="dep-tree"')[1:]
+    assert ">sleeps<" in gold_svg and ">sleeps.<" in parse_svg
+    assert ">merges sleeps+.<" in parse_svg and ">its sentence goes on<" in parse_svg
+    assert ">in &#39;sleeps.&#39;<" in gold_svg  # the note under each of the two gold words
 
 
 @pytest.mark.slow  # AppTest sessions: over 1 s of CPU

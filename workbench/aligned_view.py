@@ -1,8 +1,9 @@
 """What the pages show of a parse of the raw text (docs/app.md, "Parses of the raw text"): its words
 or sentences differ from the gold's, its characters do not, so it is scored by the CoNLL 2018
-character alignment (:func:`workbench.cache.conll18_scores`, which calls
-:func:`evalcore.metrics.conll18.evaluate_conll18`): the corpus numbers as the shared task's scorer
-prints them, its table, and the gold sentences worst first.  The tables are built by
+character alignment (:func:`workbench.cache.aligned`, which calls
+:func:`evalcore.metrics.conll18.align_words`; :func:`workbench.cache.conll18_scores` its scores): the
+corpus numbers as the shared task's scorer prints them, its table, and the gold sentences worst
+first.  The tables are built by
 :mod:`workbench.attachment_view`; this module lays them out (the Attachment & NED page and the
 inspector show the same).
 """

@@ -20,11 +20,13 @@ import plotly.graph_objects as go
 
 from evalcore.errors import EvalcoreError
 from evalcore.families.attach import AttachSettings, attach_config
+from evalcore.metrics.aligned import aligned_breakdowns, aligned_groups_by_sentence
 from evalcore.metrics.attachment import AttachCounts
 from evalcore.metrics.base import ratio
 from evalcore.metrics.breakdown import (
     GROUPINGS,
     Breakdown,
+    BreakdownResult,
     Confusion,
     GroupBy,
     GroupCounts,
@@ -35,7 +37,7 @@ from evalcore.metrics.breakdown import (
 from evalcore.metrics.conll18 import Conll18Counts, Conll18Result, MetricScore, ratio_pairs
 from evalcore.metrics.conll18 import score as score_conll18
 from evalcore.significance import Interval, bootstrap_interval
-from workbench.cache import CorpusAttach, cached, conll18_scores
+from workbench.cache import CorpusAttach, aligned, cached, conll18_scores
 from workbench.datasets import Analysis, LoadedDataset
 from workbench.links import inspector_url
 from workbench.text import shortened
@@ -50,6 +52,7 @@ __all__ = [
     "BreakdownView",
     "GroupRow",
     "Parity",
+    "aligned_breakdown_view",
     "aligned_intervals",
     "aligned_sentences_frame",
     "aligned_worst",
@@ -269,19 +272,44 @@ def _breakdown(
         per.append(dict(parts[0].groups))
 
     result = breakdown_corpus(pairs, (by,), cfg, on_sentence=seen)
+    return _view(by, result, dict(zip(indices, per, strict=True)))
+
+
+def _view(by: GroupBy, result: BreakdownResult, per: dict[int, dict[str, GroupCounts]]) -> BreakdownView:
+    """The view of the breakdown ``by`` of ``result``: each group's bootstrap intervals over the
+    sentences (``per``: each scored sentence's counts by group) and its sentences."""
     empty = GroupCounts()
     rows = []
     for s in score_breakdown(result.get(by)):
-        counts = [p.get(s.group, empty) for p in per]
+        counts = {i: p.get(s.group, empty) for i, p in per.items()}
         rows.append(
             GroupRow(
                 s,
-                interval([(c.gold_uas, c.gold) for c in counts]),
-                interval([(c.gold_las, c.gold) for c in counts]),
-                tuple(i for i, c in zip(indices, counts, strict=True) if c.gold or c.system),
+                interval([(c.gold_uas, c.gold) for c in counts.values()]),
+                interval([(c.gold_las, c.gold) for c in counts.values()]),
+                tuple(i for i, c in counts.items() if c.gold or c.system),
             )
         )
     return BreakdownView(by, tuple(rows), result.confusion, result.signatures[0])
+
+
+@cached("data", show_spinner=False, max_entries=64)
+def _aligned_breakdown(
+    gold_digest: str, system_digest: str, by: GroupBy, _gold: Analysis, _system: Analysis
+) -> BreakdownView:
+    alignment = aligned(_gold, _system)
+    per: dict[int, dict[str, GroupCounts]] = {i: {} for i in range(len(alignment.sentences))}
+    for group, sentences in aligned_groups_by_sentence(alignment, by).items():
+        for i, c in sentences.items():
+            per[i][group] = c
+    return _view(by, aligned_breakdowns(alignment, (by,)), per)
+
+
+def aligned_breakdown_view(gold: Analysis, system: Analysis, by: GroupBy) -> BreakdownView:
+    """The breakdown of a parse of the raw text on the character-aligned words (docs/attachment.md,
+    "Every analysis on aligned words"; a system word is in the gold sentence its first character
+    falls in), cached on the files and the grouping."""
+    return _aligned_breakdown.by(gold.digest, system.digest)(gold.digest, system.digest, by, gold, system)
 
 
 def breakdown_view(

@@ -25,7 +25,7 @@ from evalcore.formats.lattice import read_lattices, read_tokens
 from evalcore.formats.ptb import read_ptb
 from evalcore.limits import Limits
 from evalcore.metrics.attachment import AttachCounts, AttachResult, attach_corpus, score
-from evalcore.metrics.conll18 import Conll18Result, evaluate_conll18
+from evalcore.metrics.conll18 import Alignment, Conll18Result, align_words
 from workbench.datasets import (
     ASSETS,
     Analysis,
@@ -44,6 +44,7 @@ __all__ = [
     "CHUNK",
     "Cached",
     "CorpusAttach",
+    "aligned",
     "app_limits",
     "builtin_digests",
     "cached",
@@ -317,40 +318,46 @@ def corpus_attach(gold: Analysis, system: Analysis, settings: AttachSettings) ->
 
 
 @dataclass(frozen=True)
-class _Conll18:
-    """What :func:`evaluate_conll18` gave (kept in the cache), or the error it raised."""
+class _Aligned:
+    """What :func:`align_words` gave (kept in the cache), or the error it raised."""
 
-    result: Conll18Result | None
+    alignment: Alignment | None
     error: EvalcoreError | None
 
 
 @cached("resource", show_spinner=False, max_entries=32)
-def _conll18(
+def _aligned(
     gold_digest: str, system_digest: str, gold_name: str, system_name: str, _gold: Analysis, _system: Analysis
-) -> _Conll18:
+) -> _Aligned:
     gold = _gold.data or write_conllu(_gold.dep_trees).encode("utf-8")
     system = _system.data or write_conllu(_system.dep_trees).encode("utf-8")
     try:
-        result = evaluate_conll18(
-            gold, system, gold_name=gold_name, system_name=system_name, limits=app_limits(), per_sentence=True
+        alignment = align_words(
+            gold, system, gold_name=gold_name, system_name=system_name, limits=app_limits()
         )
     except EvalcoreError as exc:
-        return _Conll18(None, exc)
-    return _Conll18(result, None)
+        return _Aligned(None, exc)
+    return _Aligned(alignment, None)
 
 
-def conll18_scores(gold: Analysis, system: Analysis) -> Conll18Result:
-    """The CoNLL 2018 evaluation of ``system`` against ``gold`` (:func:`evaluate_conll18`: the
-    characters aligned over the whole document, the counts of each gold sentence too), cached on
-    their contents.  Raises what the scorer raises (e.g. :class:`MismatchError` where the
-    characters differ)."""
-    out = _conll18.by(gold.digest, system.digest)(
+def aligned(gold: Analysis, system: Analysis) -> Alignment:
+    """The CoNLL 2018 character alignment of ``system`` to ``gold``, word by word
+    (:func:`evalcore.metrics.conll18.align_words`, the one alignment: every view of a parse of the raw
+    text reads it), cached on their contents.  Raises what the scorer raises (e.g.
+    :class:`MismatchError` where the characters differ)."""
+    out = _aligned.by(gold.digest, system.digest)(
         gold.digest, system.digest, gold.name, system.name, gold, system
     )
     if out.error is not None:
         raise out.error
-    assert out.result is not None
-    return out.result
+    assert out.alignment is not None
+    return out.alignment
+
+
+def conll18_scores(gold: Analysis, system: Analysis) -> Conll18Result:
+    """The CoNLL 2018 evaluation of ``system`` against ``gold`` (the scorer's rows of
+    :func:`aligned`, with the counts of each gold sentence)."""
+    return aligned(gold, system).result
 
 
 @cached("resource", show_spinner=False, max_entries=64)

@@ -14,8 +14,9 @@ sentence its first character falls in.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from evalcore.metrics.base import make_signature, ratio
 from evalcore.metrics.breakdown import (
@@ -36,6 +37,7 @@ __all__ = [
     "SentenceRecord",
     "aligned_breakdowns",
     "aligned_confusion",
+    "aligned_groups_by_sentence",
     "aligned_signature",
     "sentence_records",
     "word_keys",
@@ -138,34 +140,65 @@ def _pairs(alignment: Alignment) -> list[AlignedPair]:
     return [p for s in alignment.sentences for p in s.pairs]
 
 
-def aligned_breakdowns(alignment: Alignment, by: Sequence[str], deprel_base: bool = True) -> BreakdownResult:
-    """The breakdowns ``by`` (and the confusion table) of an alignment (module docstring)."""
-    sides = _sides(alignment)
-    pairs = _pairs(alignment)
+def _group_counts(
+    gold_keys: Sequence[Hashable],
+    system_keys: Sequence[Hashable],
+    pairs: Sequence[AlignedPair],
+) -> dict[Hashable, GroupCounts]:
+    """The counts of each key: gold words by ``gold_keys``, system words by ``system_keys`` (both
+    by ``index``), the verdicts of each aligned pair on both sides."""
     gold_of = [p.gold for p in pairs]
     system_of = [p.system for p in pairs]
     # each pair's verdicts as a number: uas 1, las 2, label 4 (counted at C speed below)
     verdicts = [p.uas + 2 * p.las + 4 * p.label for p in pairs]
+    acc: dict[Hashable, list[int]] = {}
+    for k, n in Counter(gold_keys).items():
+        acc.setdefault(k, [0] * 8)[0] += n
+    for k, n in Counter(system_keys).items():
+        acc.setdefault(k, [0] * 8)[1] += n
+    for keys, index, at in ((gold_keys, gold_of, 2), (system_keys, system_of, 5)):
+        for (k, v), n in Counter(zip([keys[i] for i in index], verdicts, strict=True)).items():
+            a = acc[k]
+            a[at] += n * (v & 1)
+            a[at + 1] += n * (v >> 1 & 1)
+            a[at + 2] += n * (v >> 2 & 1)
+    return {k: GroupCounts(*v) for k, v in acc.items()}
+
+
+def aligned_breakdowns(alignment: Alignment, by: Sequence[str], deprel_base: bool = True) -> BreakdownResult:
+    """The breakdowns ``by`` (and the confusion table) of an alignment (module docstring)."""
+    sides = _sides(alignment)
+    pairs = _pairs(alignment)
     out = []
     for key in by:
         gk, sk = _keys(sides, key, deprel_base)
-        acc: dict[str, list[int]] = {}
-        for k, n in Counter(gk).items():
-            acc.setdefault(k, [0] * 8)[0] += n
-        for k, n in Counter(sk).items():
-            acc.setdefault(k, [0] * 8)[1] += n
-        for keys, index, at in ((gk, gold_of, 2), (sk, system_of, 5)):
-            for (k, v), n in Counter(zip([keys[i] for i in index], verdicts, strict=True)).items():
-                a = acc[k]
-                a[at] += n * (v & 1)
-                a[at + 1] += n * (v >> 1 & 1)
-                a[at + 2] += n * (v >> 2 & 1)
-        out.append(Breakdown(key, sorted_groups({k: GroupCounts(*v) for k, v in acc.items()}, key)))
+        groups = cast("dict[str, GroupCounts]", _group_counts(gk, sk, pairs))
+        out.append(Breakdown(key, sorted_groups(groups, key)))
     return BreakdownResult(
         tuple(out),
         aligned_confusion(alignment, deprel_base, sides),
         tuple(aligned_signature(b, deprel_base) for b in by),
     )
+
+
+def aligned_groups_by_sentence(
+    alignment: Alignment, by: str, deprel_base: bool = True
+) -> dict[str, dict[int, GroupCounts]]:
+    """Each group of the breakdown ``by``, its counts in each gold sentence with a word of it (a
+    system word's: the gold sentence its first character falls in); they add up to the group's
+    row of :func:`aligned_breakdowns` (the app's intervals and its lists of a group's sentences)."""
+    sides = _sides(alignment)
+    gk, sk = _keys(sides, by, deprel_base)
+    counts = _group_counts(
+        list(zip(gk, sides.gold_unit, strict=True)),
+        list(zip(sk, sides.system_unit, strict=True)),
+        _pairs(alignment),
+    )
+    out: dict[str, dict[int, GroupCounts]] = {}
+    for key, c in counts.items():
+        group, unit = cast("tuple[str, int]", key)
+        out.setdefault(group, {})[unit] = c
+    return out
 
 
 def aligned_confusion(
