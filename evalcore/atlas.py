@@ -95,10 +95,6 @@ def length_bucket(n: int) -> str:
 _BUCKETS = tuple(length_bucket(n) for n in range(0, 21))
 
 
-def _bucket(n: int) -> str:
-    return _BUCKETS[n] if n < len(_BUCKETS) else length_bucket(n)
-
-
 def operation_group(op: EditOp) -> str:
     """The ``operation`` group: ``del cop``, ``ins hd``, ``rel obl→nmod``, ``del (span)``."""
     return _groups(op, NO_WORD)[0]
@@ -246,7 +242,7 @@ def _group_names(key: _OpKey) -> tuple[str, str, str, str]:
     :func:`op_group`, :func:`script_groups`)."""
     kind, label, new, head, construction, length = key
     op = f"rel {label}→{new}" if kind == "rel" else (f"{kind} {label}" if label else f"{kind} (span)")
-    return (op, head, construction, _bucket(length))
+    return (op, head, construction, _BUCKETS[length] if length < len(_BUCKETS) else length_bucket(length))
 
 
 def _groups(op: EditOp, where: WordInfo) -> tuple[str, str, str, str]:

@@ -305,6 +305,13 @@ _BCLM_GOLD_PATH = (
     (5, 6, "H", "DEF", 2),
     (6, 7, "NEIM", "JJ", 2),
 )
+# both parses' BCLM: B+CL+FL+HM, without the gold's covert H
+_BCLM_PARSE_PATH = (
+    (0, 1, "B", "IN", 1),
+    (1, 3, "CL", "NN", 1),
+    (3, 4, "FL", "POSS", 1),
+    (4, 5, "HM", "PRN", 1),
+)
 
 # States follow one lattice holding both analyses (BCLM: 0–5, HNEIM: 5–7), so the two paths can
 # be drawn together; the golden file numbers each path on its own.  TedEval matches lexemes by
@@ -337,27 +344,14 @@ BCLM_HNEIM = LatticeExample(
             "figure1",
             "the paper's parse: HNEIM is one word, a verb (Figure 1, tree 2)",
             "(TOP (PP (IN B) (NP (NP (NN CL) (PP (POSS FL) (PRN HM))) (VB HNEIM))))",
-            (
-                (0, 1, "B", "IN", 1),
-                (1, 3, "CL", "NN", 1),
-                (3, 4, "FL", "POSS", 1),
-                (4, 5, "HM", "PRN", 1),
-                (5, 7, "HNEIM", "VB", 2),
-            ),
+            (*_BCLM_PARSE_PATH, (5, 7, "HNEIM", "VB", 2)),
             note="TED = 6: delete VB:HNEIM; add the middle NP, both DEF:H, ADJP and JJ:NEIM.",
         ),
         LatticeAnalysis(
             "split",
             "HNEIM split as the gold (H + NEIM), but BCLM still without the covert H",
             "(TOP (PP (IN B) (NP (NP (NN CL) (PP (POSS FL) (PRN HM))) (ADJP (DEF H) (JJ NEIM)))))",
-            (
-                (0, 1, "B", "IN", 1),
-                (1, 3, "CL", "NN", 1),
-                (3, 4, "FL", "POSS", 1),
-                (4, 5, "HM", "PRN", 1),
-                (5, 6, "H", "DEF", 2),
-                (6, 7, "NEIM", "JJ", 2),
-            ),
+            (*_BCLM_PARSE_PATH, *_BCLM_GOLD_PATH[5:]),
             note="Only the first token's analysis differs: add the middle NP and DEF:H.",
         ),
         LatticeAnalysis(

@@ -196,10 +196,6 @@ def _words_mismatch(
     )
 
 
-def _invalid(t: AnyTree) -> bool:
-    return isinstance(t, DepTree) and t.structure_problem() is not None
-
-
 _END = object()
 
 Reader = Callable[[NamedTrees], Iterable[AnyTree]]
@@ -349,7 +345,7 @@ class _Scan:
             return False
         if self.first_mismatch or (self.scan_only and self.gold_error is not None):
             return False
-        if any(_invalid(t) for t in sentence):
+        if any(isinstance(t, DepTree) and t.structure_problem() is not None for t in sentence):
             self.invalid += 1
             return False
         converted = self._convert(sentence)

@@ -134,7 +134,7 @@ def fragment_counts(
         _add(total, f)
         if k:
             _add(total, _run_sum(f, k, max_size))
-            f = _truncate([1] * k + f, max_size)
+            f = ([1] * k + f)[:max_size]
         p = up[top]
         if p >= 0:
             got = acc[p]
@@ -143,10 +143,6 @@ def fragment_counts(
     while total and total[-1] == 0:
         total.pop()
     return tuple(total)
-
-
-def _truncate(f: list[int], limit: int | None) -> list[int]:
-    return f if limit is None or len(f) <= limit else f[:limit]
 
 
 def _add(total: list[int], f: Sequence[int]) -> None:

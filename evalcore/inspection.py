@@ -107,14 +107,6 @@ class SentenceReport(Reported):
         raise KeyError(scheme)
 
 
-def _node_for(mf: MFTree, op: EditOp) -> int:
-    spans = mf.spans
-    for i, n in enumerate(mf.nodes):
-        if n.terminal is None and spans[i] == op.span and i != 0:
-            return i
-    return -1
-
-
 def with_discount(script: Sequence[EditOp], discounted: Sequence[EditOp]) -> Iterator[tuple[EditOp, bool]]:
     """Each operation of ``script`` with whether it is discounted (an operation discounted ``k``
     times: its first ``k`` occurrences, as :func:`evalcore.ted.spans.intersect` picks them).  The
@@ -144,7 +136,8 @@ def mark_operations(ted: SentenceTed, parse_mf: MFTree, general_mf: MFTree) -> t
     out: list[OpMark] = []
     for op, is_disc in with_discount(ted.script, ted.discounted):
         side, mf = ("general", general_mf) if op.kind == "ins" else ("parse", parse_mf)
-        out.append(OpMark(op, is_disc, side, _node_for(mf, op)))
+        node = next((i for i in mf.internal() if i != 0 and mf.spans[i] == op.span), -1)
+        out.append(OpMark(op, is_disc, side, node))
     return tuple(out)
 
 

@@ -325,7 +325,9 @@ def breakdown_view(
     )
 
 
-def _sorted_rows(view: BreakdownView, sort: Sort) -> list[GroupRow]:
+def breakdown_frame(view: BreakdownView, sort: Sort = "group") -> pd.DataFrame:
+    """One row per group (MaltEval's columns): gold and system tokens, UAS, LAS (= recall), label
+    accuracy, LAS precision and F1, the intervals, the number of sentences; percent."""
     rows = list(view.rows)
     if sort == "LAS":
         rows.sort(key=lambda r: (r.score.las, -r.score.counts.gold))
@@ -333,14 +335,8 @@ def _sorted_rows(view: BreakdownView, sort: Sort) -> list[GroupRow]:
         rows.sort(key=lambda r: (r.score.uas, -r.score.counts.gold))
     elif sort == "tokens":
         rows.sort(key=lambda r: -r.score.counts.gold)
-    return rows
-
-
-def breakdown_frame(view: BreakdownView, sort: Sort = "group") -> pd.DataFrame:
-    """One row per group (MaltEval's columns): gold and system tokens, UAS, LAS (= recall), label
-    accuracy, LAS precision and F1, the intervals, the number of sentences; percent."""
     records = []
-    for r in _sorted_rows(view, sort):
+    for r in rows:
         s, c = r.score, r.score.counts
         shares = (s.uas, r.uas.low, r.uas.high, s.las, r.las.low, r.las.high, s.label, s.precision, s.f1)
         records.append((s.group, c.gold, c.system, *(round(100 * x, 2) for x in shares), len(r.sentences)))

@@ -168,16 +168,6 @@ def _sized_svg(d: Drawing, share: float, rtl: bool) -> str:
     return f"<svg {style}{head[4:]}{sep}{rest}"
 
 
-def _title_html(d: Drawing, rtl: bool) -> str:
-    side = "right" if rtl else "left"
-    note = f'<span style="font-weight:400;color:#666"> — {xml_escape(d.note)}</span>' if d.note else ""
-    return (
-        f'<div class="wb-fig-title" style="position:sticky;{side}:0;display:inline-block;line-height:1.4;'
-        "padding:6px 8px 0 8px;font-weight:600;background:#fff;direction:ltr;unicode-bidi:isolate;"
-        f'white-space:normal">{xml_escape(d.title)}{note}</div>'
-    )
-
-
 def box_html(
     drawings: Sequence[Drawing],
     *,
@@ -213,7 +203,13 @@ def box_html(
     parts.append(f'<div class="wb-fit-inner" style="direction:ltr;{inner}">')
     for d in drawings:
         if titles and d.title:
-            parts.append(_title_html(d, rtl))
+            note = xml_escape(d.note)
+            note = f'<span style="font-weight:400;color:#666"> — {note}</span>' if note else ""
+            parts.append(
+                f'<div class="wb-fig-title" style="position:sticky;{"right" if rtl else "left"}:0;'
+                "display:inline-block;line-height:1.4;padding:6px 8px 0 8px;font-weight:600;background:#fff;"
+                f'direction:ltr;unicode-bidi:isolate;white-space:normal">{xml_escape(d.title)}{note}</div>'
+            )
         share = 100.0 * d.width / natural if natural > 0 else 100.0
         parts.append(_sized_svg(d, share, rtl))
     parts.append("</div></div>")

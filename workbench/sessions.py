@@ -160,13 +160,6 @@ class _Hold:
     fragments: Any  # its FragmentStorage (fragments' closures hold what they show: a dataset's trees)
 
 
-def _holds_uploads(state: Any) -> bool:
-    for key, value in state.filtered_state.items():
-        if (key in UPLOAD_KEYS or key.startswith(UPLOAD_KEYS[1])) and value:
-            return True
-    return False
-
-
 def _release(hold: _Hold) -> None:
     """The session's connection has closed: drop what it uploaded (its state and fragments, if it
     held an upload; Streamlit shuts such a session down, :func:`holds_uploads`) and every file
@@ -174,7 +167,10 @@ def _release(hold: _Hold) -> None:
     is left as it is (it may reconnect)."""
     mgr = _manager()
     files = bool(mgr is not None and _files_of(mgr, hold.session_id))
-    uploads = _holds_uploads(hold.state)
+    uploads = any(
+        (key in UPLOAD_KEYS or key.startswith(UPLOAD_KEYS[1])) and value
+        for key, value in hold.state.filtered_state.items()
+    )
     if uploads:
         for key in list(hold.state.filtered_state):
             with contextlib.suppress(KeyError, AttributeError):

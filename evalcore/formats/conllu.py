@@ -210,12 +210,6 @@ def parse_conllu(
     return list(read_conllu(text.encode("utf-8"), name=name, on_invalid=on_invalid, limits=limits))
 
 
-def _token_line(t: Token) -> str:
-    return "\t".join(
-        (str(t.id), t.form, t.lemma, t.upos, t.xpos, t.feats, str(t.head), t.deprel, t.deps, t.misc)
-    )
-
-
 def write_conllu(trees: Iterable[DepTree]) -> str:
     """Serialize to CoNLL-U text; inverse of :func:`read_conllu` (property-tested)."""
     out: list[str] = []
@@ -223,12 +217,13 @@ def write_conllu(trees: Iterable[DepTree]) -> str:
         out.extend(tree.comments)
         extras = sorted(tree.extras, key=lambda e: e.after)
         k = 0
-        for i, tok in enumerate(tree.tokens):
+        for i, t in enumerate(tree.tokens):
             # a range or empty node preceded by `after` tokens comes before token `after`
             while k < len(extras) and extras[k].after <= i:
                 out.append("\t".join((extras[k].id, *extras[k].fields)))
                 k += 1
-            out.append(_token_line(tok))
+            fields = (t.form, t.lemma, t.upos, t.xpos, t.feats, str(t.head), t.deprel, t.deps, t.misc)
+            out.append("\t".join((str(t.id), *fields)))
         for e in extras[k:]:
             out.append("\t".join((e.id, *e.fields)))
         out.append("")

@@ -94,15 +94,6 @@ closes the word at once: a preterminal), a lone ``)``, or a word no ``(`` introd
 _CLOSE: Token = ("", "", "", "", ")", "")
 
 
-def _open_chain(tree: Tree, unclosed: int) -> tuple[list[int], bool]:
-    """The nodes of ``tree`` that a line left open (the root, its last child, ...: ``unclosed``
-    of them) and whether the innermost one has no children (a ``(LABEL`` ending the line)."""
-    chain = [0]
-    while len(chain) < unclosed:
-        chain.append(tree.nodes[chain[-1]].children[-1])
-    return chain, not tree.nodes[chain[-1]].children
-
-
 def _tree_tokens(trees: Sequence[Tree], stays_open: frozenset[int]) -> Iterator[Token]:
     """The tokens of ``trees`` as written on one line (preorder, an explicit stack, no recursion);
     the last tree's nodes in ``stays_open`` are not closed.  A word beside other children is a
@@ -219,9 +210,14 @@ def read_evalb(
     open_nodes: frozenset[int] = frozenset()
     read_errors: tuple[str, ...] = ()
     if unclosed and trees:
-        chain, at_end = _open_chain(trees[-1], unclosed)
+        # the nodes the line left open: the root, its last child, ... (``unclosed`` of them)
+        nodes = trees[-1].nodes
+        chain = [0]
+        while len(chain) < unclosed:
+            chain.append(nodes[chain[-1]].children[-1])
         open_nodes = frozenset(chain)
-        read_errors = (MORE_THAN_TWO, UNBALANCED) if at_end else (UNBALANCED,)
+        # the innermost one has no children: a ``(LABEL`` ends the line
+        read_errors = (UNBALANCED,) if nodes[chain[-1]].children else (MORE_THAN_TWO, UNBALANCED)
         error = ""
     done = _read_tokens(_tree_tokens(trees, open_nodes), _Sets.of(params), 0, 0, strict=False)
     assert done is not None  # not strict: every token is read

@@ -21,7 +21,7 @@ from evalcore.errors import EvalcoreError
 from evalcore.formats._io import InputSource
 from evalcore.formats.prm import COLLINS
 from evalcore.formats.ptb import PtbLine
-from evalcore.lattice.model import Lexeme, Pairing, PairSource, ReadOptions, SentencePair, TagColumn
+from evalcore.lattice.model import Pairing, PairSource, ReadOptions, SentencePair, TagColumn
 from evalcore.lattice.paths import check_path
 from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.metrics import attachment, parseval
@@ -215,10 +215,6 @@ def _check(pair: SentencePair, lattice: Lattice, tag_column: TagColumn) -> Sente
     )
 
 
-def _has_token_ids(lexemes: Sequence[Lexeme]) -> bool:
-    return all(lx.token is not None for lx in lexemes)
-
-
 def _sentence(
     pair: SentencePair, config: JointConfig, classic: bool, lattice: Lattice | None
 ) -> SentenceJoint:
@@ -337,7 +333,7 @@ class _Tally:
         self.pairs = 0
 
     def add(self, pair: SentencePair, lattice: Lattice | None, *, keep: bool) -> SentenceJoint:
-        if not _has_token_ids(pair.gold.lexemes):
+        if not all(lx.token is not None for lx in pair.gold.lexemes):
             lattice = None
         same = _same_segmentation(pair)
         self.same_segmentation = self.same_segmentation and same

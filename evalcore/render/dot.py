@@ -87,15 +87,13 @@ def _graph_header(name: str, attrs: Sequence[str], title: str | None) -> list[st
 
 def _tree_node_text(tree: Tree | MFTree, index: int) -> tuple[str, bool]:
     """(label, is_terminal) of node ``index``."""
-    node = tree.nodes[index]
     if isinstance(tree, MFTree):
         mf = tree.nodes[index]
         if mf.terminal is not None:
-            word = mf.word or (tree.words[mf.terminal] if mf.terminal < len(tree.words) else "")
-            return word, True
+            return mf.word or (tree.words[mf.terminal] if mf.terminal < len(tree.words) else ""), True
         return (", ".join(sorted(mf.labels)) if mf.labels else "∅"), False
-    assert isinstance(tree, Tree)
-    return tree.nodes[index].label, node.terminal is not None
+    node = tree.nodes[index]
+    return node.label, node.terminal is not None
 
 
 def tree_to_dot(

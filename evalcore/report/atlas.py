@@ -25,7 +25,7 @@ from evalcore.display import Table, rows_of
 from evalcore.families.attach import AttachSettings, attach_config
 from evalcore.formats.conllu import write_conllu
 from evalcore.metrics.attachment import judge_tokens
-from evalcore.ranking import OWN_GOLD, Ranking, RankRow
+from evalcore.ranking import OWN_GOLD, Ranking
 from evalcore.report.tables import Cell, csv_text, pick, text_table
 from evalcore.trees import DepTree, Token
 
@@ -212,10 +212,6 @@ def atlas_text(atlas: Atlas, *, top: int = 5, groupings: Sequence[Grouping] = ("
 # ranking
 
 
-def _order_text(row: RankRow) -> str:
-    return " > ".join(row.order())
-
-
 def ranking_text(ranking: Ranking) -> str:
     """The ranks per row, then every flip of a pair with the p-value of each order."""
     headers = ["metric", "against", *(p for p, _ in ranking.parses), "order"]
@@ -225,7 +221,7 @@ def ranking_text(ranking: Ranking) -> str:
         for p, _ in ranking.parses:
             c = row.cell(p)
             cells.append(f"{c.score:.4f} ({c.rank})" if c is not None else "")
-        cells.append(_order_text(row))
+        cells.append(" > ".join(row.order()))
         rows.append(cells)
     out = ["== ranking (score, rank) per metric; 'own gold' = each parse against its own scheme's gold ==\n"]
     out.append(text_table(headers, rows))
@@ -297,11 +293,6 @@ def op_csv(ops: Iterable[ClassifiedOp]) -> str:
 MISC_KEYS = ("TedEval", "NED")
 
 
-def _clean(value: str) -> str:
-    """A MISC value: no ``|`` (the attribute separator) and no white space."""
-    return "".join("_" if ch.isspace() else "/" if ch == "|" else ch for ch in value)
-
-
 def split_misc(misc: str) -> dict[str, str]:
     """``A=1|B=2`` → ``{"A": "1", "B": "2"}`` (an attribute without ``=`` maps to ``""``)."""
     if misc in ("", "_"):
@@ -341,7 +332,9 @@ def misc_tree(
             if p.partition("=")[0] not in MISC_KEYS
         ]
         if verdicts[k]:
-            attrs.append("TedEval=" + _clean(",".join(verdicts[k])))
+            # a MISC value: no ``|`` (the attribute separator) and no white space
+            value = "".join("_" if ch.isspace() else "/" if ch == "|" else ch for ch in ",".join(verdicts[k]))
+            attrs.append("TedEval=" + value)
         if ned is not None:
             attrs.append(f"NED={ned[k]}")
         tokens.append(replace(t, misc="|".join(attrs) or "_"))

@@ -64,9 +64,7 @@ def text_table(
     ]
 
     def line(values: Sequence[str]) -> str:
-        out = []
-        for i, v in enumerate(values):
-            out.append(v.rjust(widths[i]) if numeric[i] else v.ljust(widths[i]))
+        out = (v.rjust(widths[i]) if numeric[i] else v.ljust(widths[i]) for i, v in enumerate(values))
         return "  ".join(out).rstrip()
 
     rule = "  ".join("-" * w for w in widths)
