@@ -560,7 +560,8 @@ _RAW += [
     # ---- evalb on inputs users' files contain (tests/fixtures/reference/departures/) ---------------
     (EV, '_tree_tokens', 'if ~i not in keep_open:\n                    yield _CLOSE', 'yield _CLOSE', DELETE,
      DEPARTURES),
-    (EV, 'read_evalb', 'read_errors = (MORE_THAN_TWO, UNBALANCED) if at_end else (UNBALANCED,)',
+    (EV, 'read_evalb',
+     'read_errors = (UNBALANCED,) if nodes[chain[-1]].children else (MORE_THAN_TWO, UNBALANCED)',
      'read_errors = (UNBALANCED,)', DROP, DEPARTURES),
     (EV, '_read_tokens', ' or (blank and word and not shut)', '', DROP, DEPARTURES),
     (EV, 'evalb_line_reader', 'if _EOL_OPEN.search(text) else (UNBALANCED,)', 'if False else (UNBALANCED,)',
