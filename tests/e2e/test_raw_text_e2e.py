@@ -4,7 +4,8 @@ goes: the home page first, then the page by the sidebar, then "Your files (uploa
 
 The CoNLL 2018 shared task's English EWT gold and UDPipe-Future's parse of its raw text (1775
 sentences for the gold's 2077) are uploaded; the page shows LAS 82.51, the official scorer's F1
-(``tests/fixtures/reference/conll18/en_ewt.UDPipe-Future.verbose.txt``, read here).  Then a parse of
+(``tests/fixtures/reference/conll18/en_ewt.UDPipe-Future.verbose.txt``, read here), its breakdown
+tab, and a sentence whose tokenization differs drawn aligned by characters.  Then a parse of
 another text (French GSD) is uploaded: the page says why it cannot be used, and the sidebar's
 "Loaded:" line does not list it.  The data is read from ``../shared/data``; the test skips, with
 the reason, when it is absent.  Every wait is on a condition, never a sleep.
@@ -121,6 +122,25 @@ def test_a_parse_of_the_raw_text_on_the_attachment_page(app_url: str, page: obje
     assert page.locator("[data-testid=stException]").count() == 0  # type: ignore[attr-defined]
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "e2e_raw_text_en_ewt.png"))  # type: ignore[attr-defined]
+
+    # the breakdown on the aligned words (its totals: the scorer's, tests/test_aligned_breakdown.py)
+    page.get_by_role("tab", name="Breakdown and confusion").click()  # type: ignore[attr-defined]
+    settled(page, "Breakdown (MaltEval's --by)")
+    settled(page, "Confusion (--confusion)")
+    assert page.locator("[data-testid=stException]").count() == 0  # type: ignore[attr-defined]
+    # a sentence whose tokenization differs, drawn aligned: UDPipe-Future splits the gold's token
+    # "Argghhh!" (weblog-...floppingaces_20041126180010_ENG_20041126_180010-0002) in two
+    page.get_by_role("tab", name="One sentence").click()  # type: ignore[attr-defined]
+    settled(page)
+    find = page.get_by_label("Find (id, number or words)")  # type: ignore[attr-defined]
+    find.fill("Argghhh")
+    find.press("Enter")
+    note = page.locator("svg.dep-tree text", has_text="split: Argghhh !")  # type: ignore[attr-defined]
+    note.first.wait_for(timeout=TIMEOUT_MS)
+    assert page.locator("svg.dep-tree text", has_text="part of 'Argghhh!'").count() == 2  # type: ignore[attr-defined]
+    assert page.locator("svg.dep-tree").count() == 2  # type: ignore[attr-defined]  # the gold, the parse
+    note.first.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "e2e_raw_text_aligned_sentence.png"))  # type: ignore[attr-defined]
 
     # a parse of another text: the reason is shown, the file is not listed as loaded
     upload(page, "Parse file(s)", FR_UDPIPE)
