@@ -170,15 +170,28 @@ def _valid(d: Declared, value: object) -> bool:
 
 
 def from_mapping(cls: type[T], values: Mapping[str, object], *, leave: frozenset[str] = frozenset()) -> T:
-    """The settings value named by API keyword in ``values`` (a manifest's table); ``leave``: names
-    given elsewhere.  An unknown name, a value of the wrong type or out of range is a
-    ``ValueError`` naming it."""
+    """The settings value named by API keyword in ``values`` (a manifest's table; a flag that gives
+    one choice, by its name: ``deprel_base = true`` is ``labels = "universal"``); ``leave``: names
+    given elsewhere.  An unknown name, a value of the wrong type or out of range, or two names that
+    contradict each other, is a ``ValueError`` naming it."""
     known = {d.keyword: d for d in accepted(cls) if d.keyword not in leave}
+    aliases = {
+        f.lstrip("-").replace("-", "_"): (d, c) for d in known.values() for f, c, _ in d.option.aliases
+    }
     given: dict[str, object] = {}
+    by_alias: dict[str, str] = {}  # field -> the name that gave its value
     for key, value in values.items():
-        d = known.get(key)
+        d: Declared | None = known.get(key)
+        if key in aliases:
+            d, choice = aliases[key]
+            if not isinstance(value, bool):
+                raise ValueError(f"{key} must be true or false")
+            if not value:
+                continue
+            value = choice
         if d is None:
-            raise ValueError(f"unknown setting {key!r} ({', '.join(sorted(k for k in known if k))})")
+            names = sorted([*(k for k in known if k), *aliases])
+            raise ValueError(f"unknown setting {key!r} ({', '.join(names)})")
         if not _valid(d, value):
             kinds = {
                 "flag": "true or false",
@@ -189,7 +202,11 @@ def from_mapping(cls: type[T], values: Mapping[str, object], *, leave: frozenset
             }
             expected = "one of " + ", ".join(d.choices) if d.choices else kinds[d.kind]
             raise ValueError(f"{key} must be {expected}")
-        given[d.name] = tuple(value) if isinstance(value, list) else value
+        value = tuple(value) if isinstance(value, list) else value
+        if d.name in given and given[d.name] != value:
+            raise ValueError(f"{key} contradicts {by_alias.get(d.name, d.keyword)} (both give {d.keyword})")
+        given[d.name] = value
+        by_alias[d.name] = key
     out = cls(**given)
     check(out, tuple(d.name for d in known.values()))
     return out

@@ -171,6 +171,53 @@ def test_api_deprel_base_is_universal(pairs: dict[str, tuple[str, str]]) -> None
         evalcore.attach(gold, system, deprel_base=True, labels="full")
 
 
+@pytest.mark.parametrize(
+    ("dialect", "table", "las"),
+    [
+        ("conllx", "deprel_base = true", 1.0),  # the command's --deprel-base, the API's deprel_base=True
+        ("conllx", 'labels = "universal"\ndeprel_base = true', 1.0),
+        ("conllu", "full_labels = true", 0.5),  # --full-labels
+        ("conllu", "deprel_base = false", 1.0),  # nothing asked: auto
+    ],
+)
+def test_batch_takes_the_flags_names(
+    pairs: dict[str, tuple[str, str]], tmp_path: Path, dialect: str, table: str, las: float
+) -> None:
+    """A manifest's ``[gold.attach]`` names a flag that gives one choice as the API names it
+    (``deprel_base``), and the command's other shorthand (``full_labels``) alike."""
+    from evalcore.batch import read_manifest, run_batch, serial_map
+    from evalcore.limits import Limits
+
+    gold, system = pairs[dialect]
+    manifest = tmp_path / "m.toml"
+    manifest.write_text(
+        f'[[gold]]\nname = "g"\nfile = "{gold}"\nmetrics = ["attach"]\n[gold.systems]\n'
+        f'"s" = "{system}"\n[gold.attach]\n{table}\n',
+        encoding="utf-8",
+    )
+    rows = run_batch(read_manifest(str(manifest)), Limits(), serial_map)
+    assert next(r.value for r in rows if r.score == "las") == las
+
+
+def test_batch_refuses_names_that_contradict_each_other(
+    pairs: dict[str, tuple[str, str]], tmp_path: Path
+) -> None:
+    from evalcore.batch import read_manifest
+    from evalcore.errors import InputFormatError
+
+    gold, system = pairs["conllu"]
+    manifest = tmp_path / "m.toml"
+    manifest.write_text(
+        f'[[gold]]\nname = "g"\nfile = "{gold}"\nmetrics = ["attach"]\n[gold.systems]\n'
+        f'"s" = "{system}"\n[gold.attach]\nlabels = "full"\ndeprel_base = true\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(
+        InputFormatError, match=r"m\.toml:9: \[gold\.attach\]: deprel_base contradicts labels"
+    ):
+        read_manifest(str(manifest))
+
+
 def test_in_memory_gold_is_decided_by_its_first_sentence(pairs: dict[str, tuple[str, str]]) -> None:
     for dialect, las in (("conllu", 1.0), ("conllx", 0.5)):
         gold, system = (Path(p).read_bytes() for p in pairs[dialect])
