@@ -22,8 +22,7 @@ from evalcore.render.dot import dep_to_dot
 from evalcore.render.layout import DepLayout, WordGrid, layout_dep, merge_grids, word_grid
 from evalcore.render.svg import dep_svg
 from evalcore.trees import DepTree
-from workbench.aligned_drawing import aligned_drawing, aligned_layouts
-from workbench.aligned_view import aligned_metrics
+from workbench.aligned_view import aligned_metrics, aligned_sentence
 from workbench.attachment_view import (
     CORPUS_METRICS,
     GROUPINGS,
@@ -47,7 +46,7 @@ from workbench.attachment_view import (
     parity_table,
     sentence_counts_frame,
 )
-from workbench.cache import CorpusAttach, aligned, conll18_scores, corpus_attach
+from workbench.cache import CorpusAttach, conll18_scores, corpus_attach
 from workbench.datasets import Analysis, LoadedDataset, not_aligned
 from workbench.links import followed, write_link
 from workbench.settings_form import Field, bind, settings_form
@@ -351,32 +350,8 @@ def aligned_sentence_section(
     sentence = sentence_picker(loaded, worst=lambda: worst, worst_label="worst LAS first", key="ned")
     st.markdown(f"**{md_escape(sentence.sent_id)}** — {md_escape(sentence.text)}")
     st.dataframe(sentence_counts_frame(result.sentences[sentence.index]), hide_index=True, width="stretch")
-    drawing = aligned_drawing(aligned(gold, system), sentence.index)
-    lays = aligned_layouts(drawing)
-    stem = f"{sentence.sent_id}_{system.name}"
-    stacked_figures(
-        [
-            Figure(
-                "Gold", dep_svg(lays[0]), dep_to_dot(lays[0]), stem=f"{sentence.sent_id}_gold", key="ned-gold"
-            ),
-            Figure(
-                f"{system.name} (its words that start in this sentence)",
-                dep_svg(lays[1]),
-                dep_to_dot(lays[1]),
-                stem=stem,
-                key="ned-aligned",
-            ),
-        ]
-    )
-    st.caption(
-        "Aligned by characters, as the CoNLL 2018 scorer aligns them: words that share characters stand "
-        "above each other. Faded: a gold word the parse did not produce, an extra word of the parse; "
-        "their notes say whether the parse split a token, merged words or has no counterpart. Notes "
-        "also mark where the parse starts a sentence inside this one, or goes on into the next. The "
-        "parse's arcs are coloured by the scorer's verdicts on the aligned words; a head in another "
-        "gold sentence is drawn as the root. The counts above are this gold sentence's share of the "
-        "corpus numbers."
-    )
+    aligned_sentence(gold, system, sentence.index, sentence.sent_id, "ned")
+    st.caption("The counts above are this gold sentence's share of the corpus numbers.")
 
 
 def unscorable(gold: Analysis, system: Analysis, exc: MismatchError) -> str:

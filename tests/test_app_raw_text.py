@@ -195,6 +195,9 @@ def test_the_inspector_shows_the_corpus_numbers_and_orders_gold_sentences_worst_
     pages.no_exception(at)
     box = next(s for s in at.selectbox if str(s.key).startswith("wb_sent:main:"))
     assert box.options[0].startswith("s1 ")  # LAS F1 28.57, the worst gold sentence
+    # the sentence view draws the parse's words under the gold's, aligned by characters
+    aligned = [d for d in drawings(at) if ">merges sleeps+.<" in d]
+    assert len(aligned) == 1 and aligned[0].count('class="dep-tree"') == 2
 
 
 # --------------------------------------------------------------------------- the shared task's files

@@ -40,7 +40,7 @@ from evalcore.render.edits import marked_tree_dot
 from evalcore.render.layout import DepLayout, WordGrid, layout_dep, merge_grids, word_grid
 from evalcore.render.svg import dep_svg
 from evalcore.trees import ArcVerdict, DepTree, SpanTree
-from workbench.aligned_view import aligned_panels, aligned_worst_order
+from workbench.aligned_view import aligned_panels, aligned_sentence, aligned_worst_order
 from workbench.atlas_links import highlight_flags, parse_group
 from workbench.cache import cached, conll18_scores, corpus_attach
 from workbench.datasets import Analysis, LoadedDataset, SentenceInfo
@@ -253,19 +253,22 @@ def panel_dependency_trees(view: View) -> None:
     groups = list(dict.fromkeys(d.group for d in drawings))
     if not view.settings.side_by_side or len(groups) == 1:
         stacked_figures(figures)
-        return
-    for col, group in zip(st.columns(len(groups)), groups, strict=True):
-        with col:
-            st.markdown(f"#### {md_escape(group)}")
-            # one box per scheme: its gold and the parses against it on one scale (words aligned)
-            stacked_figures([fig for d, fig in zip(drawings, figures, strict=True) if d.group == group])
-            notes = [
-                f"{md_escape(d.title)}: {md_escape(d.analysis.spec.note)}"
-                for d in drawings
-                if d.group == group and d.analysis.spec.note and d.analysis.spec.role == "parse"
-            ]
-            if notes:
-                st.caption("  \n".join(notes))
+    else:
+        for col, group in zip(st.columns(len(groups)), groups, strict=True):
+            with col:
+                st.markdown(f"#### {md_escape(group)}")
+                # one box per scheme: its gold and the parses against it on one scale (words aligned)
+                stacked_figures([fig for d, fig in zip(drawings, figures, strict=True) if d.group == group])
+                notes = [
+                    f"{md_escape(d.title)}: {md_escape(d.analysis.spec.note)}"
+                    for d in drawings
+                    if d.group == group and d.analysis.spec.note and d.analysis.spec.role == "parse"
+                ]
+                if notes:
+                    st.caption("  \n".join(notes))
+    for parse in view.loaded.aligned:  # a parse of the raw text: its words under the gold's
+        st.markdown(f"#### {md_escape(parse.name)}, aligned by characters with {md_escape(parse.gold.name)}")
+        aligned_sentence(parse.gold, parse.analysis, view.sentence.index, sid, f"dep-aligned:{parse.name}")
 
 
 def _ted_fields(view: View, name: str) -> dict[str, object]:
