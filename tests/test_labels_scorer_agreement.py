@@ -8,7 +8,9 @@ LAS (and CLAS, MLAS, BLEX where it prints them) to the printed digit, with defau
 * ``evalcore lattice`` (its classic column: LAS, the aligned F1 on raw text, the attachment score
   over the same words);
 * the API: ``evalcore.attach`` (over the same words, and aligned by characters), ``evalcore.lattice``, and
-  ``evalcore.metrics.conll18.evaluate_conll18`` (the library's aligned evaluation).
+  ``evalcore.metrics.conll18.evaluate_conll18`` (the library's aligned evaluation);
+* the app: the Attachment & NED page's corpus numbers, from the pieces that compute them (the files
+  put together as uploads); batch: tests/test_batch_raw_text.py.
 
 The expected numbers are the scorer's own output, not evalcore's.  he_htb is licensed for
 non-commercial use: its files are read from ``../shared/data`` (skipped with the reason when absent)
@@ -97,3 +99,37 @@ def test_lattice_prints_the_scorers_las(run_cli: RunCli, data: Path, name: str) 
     assert pct(lattice["classic"]["L"]) == expected["LAS"]
     api = evalcore.lattice(gold, system)
     assert api.classic is not None and pct(api.classic.labeled) == expected["LAS"]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)  # the files put together as the upload panel does, then scored (EWT: 25,000 words)
+@pytest.mark.parametrize("name", [*RAW, SAME_WORDS])
+def test_the_app_shows_the_scorers_numbers(data: Path, name: str) -> None:
+    """The Attachment & NED page's corpus numbers, from the pieces it shows them with (the files put
+    together as uploads, ``workbench.datasets.assemble``): a parse of the raw text's UAS, LAS, CLAS,
+    MLAS and BLEX tiles (percent, two decimals), and a parse of the gold's words' LAS."""
+    from evalcore.families.attach import AttachSettings
+    from workbench.cache import conll18_scores, corpus_attach, fit, read_file
+    from workbench.datasets import DatasetSpec, FileSpec, assemble
+
+    files = [
+        (p.name, role, p.read_bytes()) for p, role in zip(_files(data, name), ("gold", "parse"), strict=True)
+    ]
+    gold_name = files[0][0]
+    read = [
+        read_file(FileSpec(n, n, "conllu", role, against=gold_name if role == "parse" else ""), d)  # type: ignore[arg-type]
+        for n, role, d in files
+    ]
+    loaded = assemble(
+        DatasetSpec("upload", "your files", "dependency", tuple(a.spec for a in read)), read, align=fit
+    )
+    expected = scorer_f1(name)
+    if name == SAME_WORDS:
+        gold, system = loaded.dep("gold")[0], loaded.dep("parse")[0]
+        assert pct(corpus_attach(gold, system, AttachSettings()).result.score.las) == expected["LAS"]
+    else:
+        (parse,) = loaded.aligned
+        shown = conll18_scores(parse.gold, parse.analysis)
+        assert {m: f"{100 * shown.get(m).f1:.2f}" for m in ("UAS", *ROWS)} == {
+            m: expected[m] for m in ("UAS", *ROWS)
+        }
