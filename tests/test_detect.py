@@ -68,3 +68,40 @@ def test_lat_is_a_lattice_everywhere(tmp_path: Path) -> None:
     assert input_kind(str(arcs)) == "lattice"
     assert detect_format(arcs.name, arcs.read_bytes()) == "lattice"
     assert suffix_format("dev.lat") == "lattice"
+
+
+# a first line and what it says, by docs/formats.md ("A name the table does not know is read by
+# its text"); the lattice reader sees lattices and segmentations there, the app every format but
+# segmentation, the commands brackets or CoNLL
+FIRST_LINES = [
+    (b"  (S (NN a))\n", "ptb"),
+    (b"0\t1\tw\tw\tNN\tNN\t_\t1\n", "lattice"),
+    (
+        b"0\t1\tw\tw\tNN\tNN\t_\t\xd9\xa1\n",
+        "conllu",
+    ),  # an Arabic-Indic digit is not a TOKEN_ID: 8 columns, CoNLL
+    (b"\tb:h:gn\n", "segmentation"),
+    (b"1\ta\t_\t_\t_\t_\t0\troot\t_\t_\n", "conllu"),
+    (b"word\n", "tokens"),
+    (b"two words\n", None),
+]
+
+
+@pytest.mark.parametrize(("text", "fmt"), FIRST_LINES)
+def test_the_first_line_rule_is_one_for_every_face(text: bytes, fmt: str | None, tmp_path: Path) -> None:
+    from evalcore.errors import InputFormatError
+    from evalcore.formats.detect import line_format
+
+    assert line_format(text.decode()) == fmt
+    path = tmp_path / "unnamed.txt"
+    path.write_bytes(b"# a comment\n\n" + text)
+    if fmt in ("lattice", "segmentation"):
+        assert input_kind(str(path)) == fmt
+    else:
+        assert input_kind(str(path)) == ("brackets" if fmt == "ptb" else "conll")
+    assert sniff_kind(path) == ("brackets" if fmt == "ptb" else "conll")
+    if fmt is None or fmt == "segmentation":
+        with pytest.raises(InputFormatError, match="cannot tell the format"):
+            detect_format(path.name, path.read_bytes())
+    else:
+        assert detect_format(path.name, path.read_bytes()) == fmt

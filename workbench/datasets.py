@@ -29,7 +29,7 @@ from typing import Literal
 from evalcore.appdir import app_root
 from evalcore.choices import Dialect
 from evalcore.errors import EvalcoreError, InputFormatError, MismatchError
-from evalcore.formats.detect import dialect_of, suffix_format
+from evalcore.formats.detect import dialect_of, line_format, suffix_format
 from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.metrics.attachment import check_same_tokens
 from evalcore.trees import DepTree, Tree
@@ -307,18 +307,10 @@ def detect_format(name: str, data: bytes) -> FileFormat:
         text = line.strip()
         if not text or text.startswith("#"):
             continue
-        if text.startswith("("):
-            return "ptb"
-        cols = line.rstrip("\r\n").split("\t")
-        if len(cols) == 10:
-            return "conllu"
-        if len(cols) == 8:
-            # lattice: FROM TO ... TOKEN_ID (integers in 1, 2 and 8); CoNLL 8 columns: ID FORM ... DEPREL
-            if cols[0].isdigit() and cols[1].isdigit() and cols[7].isdigit():
-                return "lattice"
-            return "conllu"
-        if len(cols) == 1 and " " not in text:
-            return "tokens"
+        by_line = line_format(line)
+        if by_line is not None and by_line != "segmentation":
+            return by_line
+        cols = line.split("\t")
         raise InputFormatError(
             f"cannot tell the format from this line ({len(cols)} tab-separated columns); "
             "choose the format by hand",

@@ -26,6 +26,7 @@ __all__ = [
     "SuffixFormat",
     "conll_dialect",
     "dialect_of",
+    "line_format",
     "read_trees",
     "sniff_kind",
     "suffix_format",
@@ -107,6 +108,30 @@ def suffix_format(name: str) -> SuffixFormat | None:
     if suffixes and suffixes[-1].lower() == ".gz":
         suffixes = suffixes[:-1]
     return SUFFIX_FORMATS.get(suffixes[-1].lower()) if suffixes else None
+
+
+def line_format(line: str) -> SuffixFormat | None:
+    """What a file's first line that is neither blank nor a comment says the file is, where its
+    suffix says nothing (docs/formats.md, *Which reader reads what*): ``(``, brackets; 8
+    tab-separated columns whose FROM, TO and TOKEN_ID are natural numbers, a lattice; an empty
+    column then segments, yap's segmentation; 10 or 8 columns, CoNLL; one column without a space,
+    one token per line; anything else, ``None``."""
+    from evalcore.formats.columns import natural
+    from evalcore.formats.lattice import LATTICE_COLUMNS
+
+    text = line.strip()
+    if text.startswith("("):
+        return "ptb"
+    cols = line.rstrip("\r\n").split("\t")
+    if len(cols) in LATTICE_COLUMNS.widths and None not in map(natural, (cols[0], cols[1], cols[7])):
+        return "lattice"
+    if len(cols) == 2 and cols[0] == "" and cols[1].strip():
+        return "segmentation"
+    if len(cols) in (8, 10):
+        return "conllu"
+    if len(cols) == 1 and " " not in text:
+        return "tokens"
+    return None
 
 
 def sniff_kind(source: InputSource, name: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Kind:

@@ -21,10 +21,10 @@ from typing import Literal, NoReturn, TypeVar
 
 from evalcore.errors import InputFormatError, MismatchError
 from evalcore.formats._io import InMemoryText, InputSource, blocks, iter_lines
-from evalcore.formats.columns import id_kind, natural
+from evalcore.formats.columns import id_kind
 from evalcore.formats.conllu import read_conllu
-from evalcore.formats.detect import sniff_kind, suffix_format
-from evalcore.formats.lattice import LATTICE_COLUMNS, read_lattices
+from evalcore.formats.detect import line_format, sniff_kind, suffix_format
+from evalcore.formats.lattice import read_lattices
 from evalcore.formats.ptb import read_ptb
 from evalcore.lattice.model import (
     DEFAULT_READ_OPTIONS,
@@ -107,11 +107,9 @@ def input_kind(path: FileInput, limits: Limits = DEFAULT_LIMITS) -> InputKind:
             break  # only comments so far: more than a sentence block may hold; the reader says so
         if not line.strip() or line.startswith("#"):
             continue
-        cols = line.split("\t")
-        if len(cols) in LATTICE_COLUMNS.widths and None not in map(natural, (cols[0], cols[1], cols[7])):
-            return "lattice"
-        if len(cols) == 2 and cols[0] == "" and cols[1].strip():
-            return "segmentation"
+        by_line = line_format(line)
+        if by_line == "lattice" or by_line == "segmentation":
+            return by_line
         break
     return "brackets" if sniff_kind(src, name, limits) == "brackets" else "conll"
 
