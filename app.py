@@ -11,14 +11,14 @@ from __future__ import annotations
 import streamlit as st
 
 from workbench.cache import app_limits
-from workbench.inspector import inspector_page
+from workbench.inspector import home
 from workbench.sessions import hold_session
 
 st.set_page_config(page_title="evalcore workbench", layout="wide")
 hold_session(app_limits().session_bytes)  # what this session holds: bounded, and released when it ends
 st.navigation(
     [
-        st.Page(inspector_page, title="Sentence inspector", default=True),
+        home(),
         st.Page("pages/1_Cross_scheme.py", title="Cross scheme", url_path="Cross_scheme"),
         st.Page("pages/2_FREVAL.py", title="FREVAL", url_path="FREVAL"),
         st.Page("pages/3_Lattice.py", title="Lattice", url_path="Lattice"),

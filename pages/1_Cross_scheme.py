@@ -16,6 +16,7 @@ from evalcore.experiment import ExperimentResult, Row
 from evalcore.families.tedeval import TedevalSettings
 from evalcore.report.tedeval import latex_table, result_json
 from workbench.datasets import LoadedDataset
+from workbench.inspector import home
 from workbench.labelmaps import LABELMAP_SLOT, choice_text, maps_with, scheme_maps
 from workbench.links import inspector_url
 from workbench.settings_form import Field, bind, choice_names, settings_form
@@ -209,7 +210,7 @@ def row_panel(loaded: LoadedDataset, result: ExperimentResult) -> None:
         cols = st.columns(len(worst))
         for col, (_, rec) in zip(cols, worst.iterrows(), strict=True):
             col.page_link(
-                "app.py",
+                home(),
                 label=f"{rec['sentence']} ({rec[order_by]:.4f})" if order_by in rec else str(rec["sentence"]),
                 query_params={"data": loaded.spec.key, "sent": str(rec["sentence"])},
             )

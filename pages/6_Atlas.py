@@ -23,6 +23,7 @@ from workbench.atlas_view import (
     sentence_queries,
     targets,
 )
+from workbench.inspector import home
 from workbench.links import followed, keep_widget, report_link_problem
 from workbench.settings_form import Field, bind, settings_form
 from workbench.widgets import choose_dataset, download_table, linked_table, md_escape
@@ -158,7 +159,7 @@ def main() -> None:
             group=GroupRef(grouping, str(group)),
         )
         for col, sid, query in zip(st.columns(len(first)), first, queries, strict=True):
-            col.page_link("app.py", label=sid, query_params={**query})
+            col.page_link(home(), label=sid, query_params={**query})
 
 
 main()

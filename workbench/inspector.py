@@ -18,6 +18,7 @@ from functools import cached_property
 import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
+from streamlit.navigation.page import StreamlitPage
 
 from evalcore.choices import PROTOCOL_2012
 from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps
@@ -810,6 +811,12 @@ def sentence_view(loaded: LoadedDataset, settings: Settings, choices: tuple[TedP
     panel_constituency(view)
     panel_lattice(view)
     panel_tedeval(view)
+
+
+def home() -> StreamlitPage:
+    """The home page as ``st.navigation`` knows it (``app.py``), and what another page's
+    ``st.page_link`` names to open it: the file ``app.py`` is no page of its own."""
+    return st.Page(inspector_page, title="Sentence inspector", default=True)
 
 
 def inspector_page() -> None:

@@ -1,0 +1,99 @@
+"""End to end, the way users go (DEVELOPERS.md; issue of the workbench's dead ends): the home page
+first, on the French GSD data (``/?data=fr_gsd``), then every page by the sidebar, then on each
+page every link to another page of the app (``st.page_link``), each followed and the page it opens
+checked; at 1400x1000 and at 1024x768.  A page opened after the home page had run once used to show
+``StreamlitPageNotFoundError: Could not find page: app.py`` (the links to the inspector named the
+entry file, which ``st.navigation`` does not take as a page); opened first, it did not, so a test
+that opens a page alone could not see it.
+
+Real ``streamlit run app.py`` and Debian's chromium; every wait is on a condition, never a sleep.
+"""
+
+from __future__ import annotations
+
+import pytest
+from appserver import CHROMIUM, wait_settled
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.timeout(900),  # seven pages and their links, twice, on a loaded machine
+    pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} is missing (apt-get install chromium)"),
+]
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="python playwright is not installed")
+
+TIMEOUT_MS = 180_000
+PAGES = {  # the sidebar's entries: their paths and their pages' titles
+    "Cross scheme": ("/Cross_scheme", "Cross-scheme TedEval"),
+    "FREVAL": ("/FREVAL", "FREVAL: PARSEVAL per fragment size"),
+    "Lattice": ("/Lattice", "Joint segmentation and parsing: lattices"),
+    "Attachment & NED": ("/NED", "Attachment & NED"),
+    "Tour": ("/Tour", "A tour of TedEval"),
+    "Atlas": ("/Atlas", "Discrepancy atlas"),
+    "Sentence inspector": ("/", "Sentence inspector"),
+}
+TITLES = dict(PAGES.values())
+LINKS = {"Cross scheme": 5, "Atlas": 5}  # links to other pages on French GSD: five example sentences each
+LINK = "[data-testid=stMain] [data-testid=stPageLink] a"
+PATHS = {title: path for path, title in PAGES.values()}
+TITLE_JS = """
+() => [...document.querySelectorAll('[data-testid=stMain] h1')].map(h => h.innerText.trim()).join('|')
+"""
+AT_JS = """
+([path, title]) => location.pathname === path
+  && [...document.querySelectorAll('[data-testid=stMain] h1')].some(h => h.innerText.trim() === title)
+"""
+
+
+def _settled(page: object) -> None:
+    wait_settled(page, timeout_ms=TIMEOUT_MS)
+    errors = page.locator("[data-testid=stException]")  # type: ignore[attr-defined]
+    assert errors.count() == 0, errors.first.inner_text()[:500]
+
+
+def _at(page: object, path: str) -> None:
+    """Wait until the browser shows ``path`` with its page's title, and the page has run."""
+    page.wait_for_function(AT_JS, arg=[path, TITLES[path]], timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
+    _settled(page)
+
+
+def _sidebar(page: object, name: str) -> None:
+    page.locator("[data-testid=stSidebarNav] a", has_text=name).first.click()  # type: ignore[attr-defined]
+    _at(page, PAGES[name][0])
+
+
+def _links(page: object) -> list[str]:
+    """The labels of the page's links to other pages (in the main area)."""
+    links = page.locator(LINK)  # type: ignore[attr-defined]
+    return [t.strip() for t in links.all_inner_texts()]
+
+
+@pytest.mark.parametrize("size", [(1400, 1000), (1024, 768)], ids=["1400x1000", "1024x768"])
+def test_home_then_every_page_then_every_link(app_url: str, browser: object, size: tuple[int, int]) -> None:
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})  # type: ignore[attr-defined]
+    try:
+        page = ctx.new_page()
+        page.goto(f"{app_url}/?data=fr_gsd")
+        page.locator("svg.dep-tree").first.wait_for(timeout=TIMEOUT_MS)
+        _settled(page)
+        followed = 0
+        for name in PAGES:
+            _sidebar(page, name)
+            if LINKS.get(name):  # the page computes before it lists them
+                page.wait_for_function(
+                    f"() => document.querySelectorAll({LINK!r}).length >= {LINKS[name]}", timeout=TIMEOUT_MS
+                )
+            assert len(_links(page)) == LINKS.get(name, 0), name
+            for label in _links(page):
+                page.locator(LINK, has_text=label).first.click()
+                # another page's title, then its path in the address bar (the link's own href is relative)
+                page.wait_for_function(
+                    f"() => ({TITLE_JS})() !== {PAGES[name][1]!r} && ({TITLE_JS})() !== ''",
+                    timeout=TIMEOUT_MS,
+                )
+                _at(page, PATHS[page.evaluate(TITLE_JS)])
+                followed += 1
+                _sidebar(page, name)  # back, for the next link
+        assert followed == sum(LINKS.values())
+    finally:
+        ctx.close()
