@@ -102,6 +102,41 @@ def test_freval_page_shows_a_parse_named_like_the_gold() -> None:
     assert m["LR₁ (evalb recall)"] == "87.76" and m["LP₁ (evalb precision)"] == "90.53"
 
 
+def _loaded(at: AppTest) -> list[str]:
+    return [m.value for m in at.sidebar.markdown if m.value.startswith("Loaded:")]
+
+
+def test_freval_forget_uploaded_files_forgets_them() -> None:
+    """ "Forget uploaded files" on the FREVAL page: nothing is listed as loaded, the uploaders are
+    drawn anew and empty (an uploader keeps its files until it is replaced: emptying the store alone
+    let the next run accept them again), and a file uploaded next shows its own outcome only."""
+    at = _slot_page("pages/2_FREVAL.py")
+    sample = ROOT / "assets" / "evalb" / "sample"
+    _slot_upload(at, "freval_gold", "sample.gld", (sample / "sample.gld").read_bytes())
+    _slot_upload(at, "freval_tests", "sample.tst", (sample / "sample.tst").read_bytes())
+    _slot_upload(at, "freval_tests", "broken.mrg", b"(S (NP (DT a)\n")
+    assert _loaded(at) == ["Loaded: `sample.gld`, `sample.tst`"]
+    assert any(e.value.startswith("broken.mrg:1:") for e in at.error)
+    at.sidebar.button(key="wb_forget:freval_gold:freval_tests:freval_prm").click().run()
+    assert not at.exception
+    at.run()  # the run after: the old uploaders' files are not accepted again
+    assert _loaded(at) == [] and not at.error and not at.metric
+    keys = {u.key for u in at.get("file_uploader")}
+    assert keys == {"wb_slot:freval_gold~1", "wb_slot:freval_tests~1", "wb_slot:freval_prm~1"}
+    at.file_uploader(key="wb_slot:freval_gold~1").upload("other.mrg", b"(S (NP (DT a)))\n").run()
+    assert _loaded(at) == ["Loaded: `other.mrg`"] and not at.error
+
+
+def test_inspector_forget_uploaded_files_forgets_them() -> None:
+    at = upload_app()
+    at.file_uploader(key="wb_upload_gold").upload("test.conllu", GOLD).run()
+    assert any("test.conllu" in line for line in _loaded(at))
+    next(b for b in at.sidebar.button if b.label == "Forget uploaded files").click().run()
+    at.run()
+    assert not at.exception and not any("test.conllu" in line for line in _loaded(at))
+    assert {u.key for u in at.get("file_uploader")} == {"wb_upload_gold~1", "wb_upload_parse~1"}
+
+
 def test_lattice_page_shows_predicted_files_named_like_the_gold_files() -> None:
     """The uploaded analysis as gold and yap's output as prediction, each file under the other side's
     name: two clashes shown, and the numbers are still yap's against the analysis (those of

@@ -134,6 +134,20 @@ class Upload:
     file_id: str = ""  # Streamlit's id of the uploaded file (what its upload manager holds)
 
 
+def uploader_key(base: str) -> str:
+    """The key of the file uploader ``base``: ``base`` itself until its files are forgotten, then a
+    new key each time (a file uploader keeps its files until it is replaced: emptying what the
+    session accepted from it is not enough, the next run would accept them again)."""
+    epoch = int(st.session_state.get(f"_wb_epoch:{base}", 0))
+    return base if epoch == 0 else f"{base}~{epoch}"
+
+
+def _replace_uploader(state: MutableMapping[str, object], base: str) -> None:
+    """Draw the file uploader ``base`` anew, empty, from the next run on (:func:`uploader_key`)."""
+    epoch = state.get(f"_wb_epoch:{base}", 0)
+    state[f"_wb_epoch:{base}"] = (epoch if isinstance(epoch, int) else 0) + 1
+
+
 def _state_dict(key: str) -> dict[str, Any]:
     """The session's dict under ``key`` (made empty the first time)."""
     value = st.session_state.setdefault(key, {})
@@ -179,7 +193,9 @@ def upload_slot(
     """
     store, errors = _state_dict(f"_wb_slot:{key}"), _state_dict(f"_wb_slot_errors:{key}")
     seen = st.session_state.setdefault(f"_wb_slot_seen:{key}", set())
-    value = st.sidebar.file_uploader(label, accept_multiple_files=multiple, key=f"wb_slot:{key}", help=help)
+    value = st.sidebar.file_uploader(
+        label, accept_multiple_files=multiple, key=uploader_key(f"wb_slot:{key}"), help=help
+    )
     files = list(value or []) if multiple else ([value] if value is not None else [])
     for up in files:
         if up.file_id in seen:
@@ -231,10 +247,12 @@ def show_name_clashes(gold: Iterable[str], parses: Iterable[str], *, parse_role:
 
 
 def clear_slots(state: MutableMapping[str, object], keys: Iterable[str]) -> None:
-    """Empty the slots ``keys`` of :func:`upload_slot` in ``state`` (their files and messages)."""
+    """Empty the slots ``keys`` of :func:`upload_slot` in ``state`` (their files and messages, and
+    their uploaders: drawn anew, empty)."""
     for key in keys:
         for prefix in ("_wb_slot:", "_wb_slot_errors:", "_wb_slot_seen:"):
             state.pop(prefix + key, None)
+        _replace_uploader(state, f"wb_slot:{key}")
 
 
 def forget_button(keys: Sequence[str], *, label: str = "Forget uploaded files") -> None:
@@ -412,7 +430,7 @@ def upload_panel() -> tuple[DatasetSpec, list[tuple[FileSpec, bytes]], DeltaGene
     )
     processed = st.session_state.setdefault("_wb_upload_seen", set())
     for role, label in (("gold", "Gold file(s)"), ("parse", "Parse file(s)")):
-        files = side.file_uploader(label, accept_multiple_files=True, key=f"wb_upload_{role}")
+        files = side.file_uploader(label, accept_multiple_files=True, key=uploader_key(f"wb_upload_{role}"))
         for up in files or []:
             token = f"{role}:{up.file_id}:{fmt_choice}"
             if token in processed:
@@ -437,6 +455,8 @@ def upload_panel() -> tuple[DatasetSpec, list[tuple[FileSpec, bytes]], DeltaGene
         _uploads().clear()
         _upload_errors().clear()
         _upload_clashes().clear()
+        for role in ("gold", "parse"):
+            _replace_uploader(st.session_state, f"wb_upload_{role}")  # type: ignore[arg-type]
         forget_streamlit_files()
         st.rerun()
     against = ""
