@@ -9,6 +9,8 @@ PORT ?= 8501
 
 app:
 	bash scripts/setup.sh app
+	@$(PY) -c "import socket, sys; sys.exit(socket.socket().connect_ex(('127.0.0.1', $(PORT))) == 0)" \
+		|| { echo "make app: port $(PORT) is in use (another server?); choose another: make app PORT=8502" >&2; exit 1; }
 	MALLOC_ARENA_MAX=$${MALLOC_ARENA_MAX:-2} $(PY) -m streamlit run app.py --server.address 127.0.0.1 --server.port $(PORT) \
 		--server.headless true --browser.gatherUsageStats false
 

@@ -37,6 +37,7 @@ from workbench.fit import GRAPHVIZ_LATTICE_PT
 from workbench.links import current_link, show_link_problems, write_link
 from workbench.settings_form import Field, bind, settings_form
 from workbench.tables import show_table
+from workbench.tedeval import general_name
 from workbench.tedeval_view import edit_script_panel, function_tree_figure
 from workbench.widgets import Figure, drawing_size_control, graphviz_figure, md_escape, stacked_figures
 
@@ -95,7 +96,7 @@ TEXT: dict[str, str] = {
         "Two treebanks annotate *on Sunday* differently. In scheme **A** (example 4a) the noun heads and "
         "the preposition depends on it; in scheme **B** (4b) the preposition heads. Both are correct. "
         "**Flip the head** below: against gold A, a parse that follows scheme B loses two of its three "
-        "attachments — **LAS collapses** to 0.3333 — yet TedEval against the generalized gold A⊓B, which "
+        "attachments — **LAS collapses** to 0.3333 — yet TedEval against the generalized gold A+B, which "
         "keeps only what the schemes agree on, **stays at 1.0**: the parse made no error, it followed the "
         "other scheme. The third choice is a real error, and TedEval drops too. The edit script below "
         "shows why: the parse's deletions that only undo its own scheme's conventions (its own gold's "
@@ -178,7 +179,7 @@ def dependency_step(example: DepExample) -> None:
     )
     views = {v.single_scheme: v for v in report.parses}
     pv = views[str(own)]
-    general = "⊓".join(name for name, _ in golds)
+    general = general_name([name for name, _ in golds])
     att = {name: score(sentence_counts(tree, parse)) for name, tree in golds}
     m = st.columns(4)
     m[0].metric(f"UAS against gold {first}", f"{att[first].uas:.4f}")
@@ -268,8 +269,8 @@ def ptb_sd_step() -> None:
     m = st.columns(4)
     m[0].metric(f"U-TED against gold {pv.scheme}", f"{pv.single[0].score:.4f}")
     m[1].metric(f"L-TED against gold {pv.scheme}", f"{pv.single[1].score:.4f}")
-    m[2].metric("U-TED against PTB⊓SD", f"{pv.multiple[0].score:.4f}")
-    m[3].metric("L-TED against PTB⊓SD", f"{pv.multiple[1].score:.4f}")
+    m[2].metric(f"U-TED against {general_name(['PTB', 'SD'])}", f"{pv.multiple[0].score:.4f}")
+    m[3].metric(f"L-TED against {general_name(['PTB', 'SD'])}", f"{pv.multiple[1].score:.4f}")
     st.subheader("The inputs")
     c1, c2, c3 = st.columns(3)
     with c1:
@@ -291,7 +292,7 @@ def ptb_sd_step() -> None:
         "PTB: a node's labels are its function tags (category dropped); unary chains merge. "
         f"Parse: {md_escape(bracketed(pv.span_tree))} · generalized: {md_escape(bracketed(report.general))}"
     )
-    trees_and_script(report, pv, "PTB⊓SD", "jlm")
+    trees_and_script(report, pv, general_name(["PTB", "SD"]), "jlm")
 
 
 # ---------------------------------------------------------------------------

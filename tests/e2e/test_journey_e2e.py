@@ -76,6 +76,7 @@ def test_home_then_every_page_then_every_link(app_url: str, browser: object, siz
         page.goto(f"{app_url}/?data=fr_gsd")
         page.locator("svg.dep-tree").first.wait_for(timeout=TIMEOUT_MS)
         _settled(page)
+        assert page.get_by_text("Deploy", exact=True).count() == 0  # the toolbar is minimal
         followed = 0
         for name in PAGES:
             _sidebar(page, name)
