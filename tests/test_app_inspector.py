@@ -88,6 +88,11 @@ def test_link_carries_every_setting_and_reopens_with_the_same_numbers() -> None:
     assert {k: again.query_params[k] for k in again.query_params} == link
 
 
+GOLD_ONE = (
+    b"# sent_id = u1\n1\tIt\tit\tPRON\t_\t_\t2\tnsubj\t_\t_\n2\tworks\twork\tVERB\t_\t_\t0\troot\t_\t_\n\n"
+)
+
+
 def test_defaults_stay_out_of_the_link() -> None:
     at = run_app(data="fr_gsd")
     no_exception(at)
@@ -100,8 +105,22 @@ def test_unknown_sentence_is_said_not_replaced_silently() -> None:
     warnings = " ".join(w.value for w in at.warning)
     assert "The link asks for sentence **fr\\-ud\\-test\\_99999**" in warnings
     assert "416 sentences" in warnings
+    assert "an id such as `fr-ud-test_00001`" in warnings  # in a code span: no escaping backslashes
     at = run_app(data="fr_gsd", sent="417")
     assert "The link asks for sentence **417**" in " ".join(w.value for w in at.warning)
+
+
+def test_choosing_your_files_asks_for_no_sentence_of_the_dataset_before() -> None:
+    """The sentence in the link was the built-in data's, written by the app: choosing "Your files"
+    (then uploading) shows the upload's first sentence without a warning about the old one."""
+    at = run_app(data="en_ewt")
+    no_exception(at)
+    assert "sent" in at.query_params
+    at.selectbox(key="wb_dataset").select("upload").run()
+    no_exception(at)
+    at.file_uploader(key="wb_upload_gold").upload("g.conllu", GOLD_ONE).run()
+    no_exception(at)
+    assert not [w.value for w in at.warning if "asks for sentence" in w.value]
 
 
 def test_unknown_values_are_said() -> None:

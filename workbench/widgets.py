@@ -118,7 +118,8 @@ def _start_sentence(loaded: LoadedDataset, perm: str, select_key: str) -> None:
     if perm in st.session_state and not external:
         return
     start: int | None = None
-    if ref is not None:
+    # a sentence this app wrote for another dataset (the dataset was just changed) is not asked for
+    if ref is not None and external:
         by_id = {s.sent_id: s.index for s in sents}
         if wanted in by_id:
             start = by_id[wanted]
@@ -129,7 +130,7 @@ def _start_sentence(loaded: LoadedDataset, perm: str, select_key: str) -> None:
             st.warning(
                 f"The link asks for sentence **{shown}**, which {md_escape(loaded.spec.title)} does not have "
                 f"(it has {len(sents):,} sentences: a number from 1 to {len(sents):,} or an id such as "
-                f"`{md_escape(sents[0].sent_id)}`); showing "
+                f"{md_code(sents[0].sent_id)}); showing "
                 + ("the sentence shown before." if perm in st.session_state else "the first sentence."),
                 icon="🔗",
             )
