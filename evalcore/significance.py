@@ -32,6 +32,7 @@ __all__ = [
     "approximate_randomization",
     "bootstrap_interval",
     "bootstrap_intervals",
+    "bootstrap_ratio_intervals",
     "check_seed",
     "paired_bootstrap",
     "pairwise_significance",
@@ -335,6 +336,30 @@ def bootstrap_interval(
     """Percentile interval of ``Σx/Σn`` from ``samples`` resamples of the sentences (seeded)."""
     (interval,) = bootstrap_intervals(_rows(pairs, 2), _ratio_scorer, samples=samples, level=level, seed=seed)
     return interval
+
+
+def bootstrap_ratio_intervals(
+    ratios: Sequence[Sequence[tuple[float, float]]],
+    *,
+    samples: int = 1000,
+    level: float = 0.95,
+    seed: int = 12345,
+) -> tuple[Interval, ...]:
+    """:func:`bootstrap_interval` of several ratios over the same sentences (``ratios[j]``: the
+    per-sentence ``(x, n)`` of ratio ``j``) from one stream of draws: each interval is the one
+    :func:`bootstrap_interval` gives for that ratio alone (the draws depend only on the sentences'
+    number, the seed and ``samples``), for the price of one."""
+    import numpy as np
+
+    if not ratios:
+        return ()
+    rows = np.asarray(ratios, dtype=np.float64).reshape(len(ratios), -1, 2)
+    flat = rows.transpose(1, 0, 2).reshape(rows.shape[1], 2 * len(ratios))  # sentence × (x, n) per ratio
+
+    def scorer(sums: np.ndarray) -> np.ndarray:
+        return _ratio(sums[:, 0::2], sums[:, 1::2])
+
+    return bootstrap_intervals(flat, scorer, samples=samples, level=level, seed=seed)
 
 
 def bootstrap_intervals(

@@ -7,8 +7,15 @@ import itertools
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from evalcore.significance import approximate_randomization, paired_bootstrap, significance
+from evalcore.significance import (
+    approximate_randomization,
+    bootstrap_interval,
+    paired_bootstrap,
+    significance,
+)
 
 
 def _exact_p(a: list[tuple[int, int]], b: list[tuple[int, int]]) -> float:
@@ -177,3 +184,23 @@ def test_equal_samples_are_tested_once_with_the_same_p_values(monkeypatch: pytes
     assert got == [significance(samples[i], samples[j], trials=400, seed=9) for i, j in pairs]
     same = sig.pairwise_significance([a] * 100, [(0, k) for k in range(1, 100)], trials=400)
     assert seen == [4, 1] and {r.p_value for r in same} == {1.0}
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), min_size=7, max_size=7),
+        min_size=1,
+        max_size=4,
+    ),
+    st.integers(0, 2**31),
+)
+def test_ratio_intervals_at_once_are_each_ratios_alone(
+    ratios: list[list[tuple[int, int]]], seed: int
+) -> None:
+    """One stream of draws for several ratios over the same sentences gives each the interval it
+    gets alone (the app's breakdown tab takes all its groups' intervals in one call)."""
+    from evalcore.significance import bootstrap_ratio_intervals
+
+    together = bootstrap_ratio_intervals(ratios, samples=200, seed=seed)
+    assert together == tuple(bootstrap_interval(r, samples=200, seed=seed) for r in ratios)

@@ -36,7 +36,7 @@ from evalcore.metrics.breakdown import (
 )
 from evalcore.metrics.conll18 import Conll18Counts, Conll18Result, MetricScore, ratio_pairs
 from evalcore.metrics.conll18 import score as score_conll18
-from evalcore.significance import Interval, bootstrap_interval
+from evalcore.significance import Interval, bootstrap_interval, bootstrap_ratio_intervals
 from workbench.cache import CorpusAttach, aligned, cached, conll18_scores
 from workbench.datasets import Analysis, LoadedDataset
 from workbench.links import inspector_url
@@ -277,19 +277,26 @@ def _breakdown(
 
 def _view(by: GroupBy, result: BreakdownResult, per: dict[int, dict[str, GroupCounts]]) -> BreakdownView:
     """The view of the breakdown ``by`` of ``result``: each group's bootstrap intervals over the
-    sentences (``per``: each scored sentence's counts by group) and its sentences."""
+    sentences (``per``: each scored sentence's counts by group; every interval from one stream of
+    draws, as :func:`interval` gives it alone) and its sentences."""
     empty = GroupCounts()
-    rows = []
-    for s in score_breakdown(result.get(by)):
-        counts = {i: p.get(s.group, empty) for i, p in per.items()}
-        rows.append(
-            GroupRow(
-                s,
-                interval([(c.gold_uas, c.gold) for c in counts.values()]),
-                interval([(c.gold_las, c.gold) for c in counts.values()]),
-                tuple(i for i, c in counts.items() if c.gold or c.system),
-            )
+    scores = score_breakdown(result.get(by))
+    counts = [{i: p.get(s.group, empty) for i, p in per.items()} for s in scores]
+    ratios = [
+        [(getattr(c, x), c.gold) for c in group.values()]
+        for group in counts
+        for x in ("gold_uas", "gold_las")
+    ]
+    intervals = bootstrap_ratio_intervals(ratios, samples=BOOTSTRAP_SAMPLES, level=LEVEL, seed=BOOTSTRAP_SEED)
+    rows = [
+        GroupRow(
+            s,
+            intervals[2 * k],
+            intervals[2 * k + 1],
+            tuple(i for i, c in group.items() if c.gold or c.system),
         )
+        for k, (s, group) in enumerate(zip(scores, counts, strict=True))
+    ]
     return BreakdownView(by, tuple(rows), result.confusion, result.signatures[0])
 
 
