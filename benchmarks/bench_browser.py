@@ -136,6 +136,26 @@ def golds_as_parse(browser: Browser, url: str, repeat: int) -> Timing:
     return Timing(times[0], tuple(times[1:]))
 
 
+def ned_breakdown(dataset: str) -> Callable[[Browser, str, int], Timing]:
+    """A case: the Attachment & NED page on ``dataset`` in a new context; click the "Breakdown and
+    confusion" tab, until its confusion table is shown (the first time: nothing cached)."""
+
+    def run(browser: Browser, url: str, repeat: int) -> Timing:
+        times = []
+        for _ in range(repeat + 1):
+            with fresh_page(browser) as page:
+                page.goto(f"{url}/NED?data={dataset}")
+                wait_finished(page, "svg.dep-tree")
+                start = time.perf_counter()
+                page.get_by_role("tab", name="Breakdown and confusion").click()
+                wait_started(page, "Confusion (--confusion)", TIMEOUT_MS)
+                wait_finished(page, "", "Confusion (--confusion)")
+                times.append(time.perf_counter() - start)
+        return Timing(times[0], tuple(times[1:]))
+
+    return run
+
+
 @dataclass(frozen=True)
 class Case:
     run: Callable[[Browser, str, int], Timing]
@@ -183,6 +203,14 @@ CASES: dict[str, Case] = {
         first_render("/Tour", "svg.dep-tree"),
         2.0,
         "first render of the tour (step 1) in a new context",
+    ),
+    "ned-breakdown-fr": Case(
+        ned_breakdown("fr_gsd"), 2.0, "Attachment & NED, French-GSD: the Breakdown and confusion tab"
+    ),
+    "ned-breakdown-ewt": Case(
+        ned_breakdown("en_ewt"),
+        2.0,
+        "Attachment & NED, English-EWT test (spaCy): the Breakdown and confusion tab",
     ),
     "golds-as-parse": Case(
         golds_as_parse,
