@@ -98,6 +98,7 @@ class DatasetSpec:
     description: str = ""
     license: str = ""
     default_pair: tuple[str, str] | None = None  # (gold, system) names first shown on the NED page
+    start: str = ""  # the sentence a first visit shows (a short, telling one); "": the first
 
     def file(self, name: str) -> FileSpec:
         for f in self.files:
@@ -158,6 +159,9 @@ BUILTINS: tuple[DatasetSpec, ...] = (
         "Surface-Syntactic UD: the same words, two schemes; and parses by spaCy models trained on each.",
         license="CC BY-SA 4.0",
         default_pair=("UD gold", "SUD gold"),
+        # 11 words, a copula and an adposition (UD and SUD head them differently), the UD parser's
+        # wrong heads around the copula and the SUD parser's wrong label: the tree fits the screen
+        start="fr-ud-dev_01489",
     ),
     DatasetSpec(
         key="en_ewt",

@@ -806,8 +806,8 @@ def sentence_view(loaded: LoadedDataset, settings: Settings, choices: tuple[TedP
         return
     st.markdown(f"**{md_escape(sentence.sent_id)}** — {md_escape(sentence.text)}")
     view = View(loaded, sentence, settings, choices)
+    panel_dependency_trees(view)  # the trees first: visible without scrolling on a first visit
     panel_scores(view)
-    panel_dependency_trees(view)
     panel_constituency(view)
     panel_lattice(view)
     panel_tedeval(view)
@@ -819,10 +819,25 @@ def home() -> StreamlitPage:
     return st.Page(inspector_page, title="Sentence inspector", default=True)
 
 
+START = (  # the first screen's pointers: the Tour, then the three tasks (README, "Where to start")
+    ("pages/5_Tour.py", "New here? The Tour", "why scores differ across schemes, in three examples"),
+    ("pages/1_Cross_scheme.py", "Compare schemes", "every parse against every gold and their generalization"),
+    ("pages/4_NED.py", "Inspect a parser", "its worst sentences and breakdowns (here: one sentence)"),
+    ("pages/6_Atlas.py", "Read the atlas", "which conventions separate the schemes"),
+)
+
+
+def where_to_start() -> None:
+    """One row of links: the Tour for a newcomer, then the three tasks."""
+    for col, (page, label, what) in zip(st.columns(len(START)), START, strict=True):
+        col.page_link(page, label=f"**{label}**", help=what)
+
+
 def inspector_page() -> None:
     """The home page: the sentence inspector (routed by ``app.py``)."""
     st.set_page_config(page_title="evalcore — sentence inspector", layout="wide")
     st.title("Sentence inspector")
+    where_to_start()
     loaded = choose_dataset()
     if loaded is None:
         return

@@ -137,8 +137,8 @@ def _start_sentence(loaded: LoadedDataset, perm: str, select_key: str) -> None:
     if start is not None:
         st.session_state[perm] = start
         st.session_state.pop(select_key, None)
-    elif perm not in st.session_state:
-        st.session_state[perm] = 0
+    elif perm not in st.session_state:  # a first visit: the dataset's telling sentence, else the first
+        st.session_state[perm] = next((s.index for s in sents if s.sent_id == loaded.spec.start), 0)
 
 
 def _order_choices(
