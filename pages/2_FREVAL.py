@@ -71,7 +71,8 @@ def settings(
 ) -> tuple[TreeFile | None, FrevalSettings, list[str], list[str]]:
     """The settings row (parameter file, labels, sizes, sentence length) as declared
     (:class:`~evalcore.families.freval.FrevalSettings`), and the files and variants to plot."""
-    c1, c2, c3, c4 = st.columns([2.2, 1.2, 1.2, 1.4], vertical_alignment="bottom")
+    c1, c2, c3 = st.columns([2.2, 1.2, 1.2], vertical_alignment="bottom")
+    c4 = st.container()  # the toggle under them (its label was cut in a fourth column at 1024 px)
     names = [p.name for p in prms] + [BUILTIN_PRM]
     m1, m2, m3, m4 = st.expander("More settings").columns(4)
     chosen = settings_form(
@@ -128,7 +129,7 @@ def headline(s: Series, max_size: int | None) -> None:
     """The first curve's PARSEVAL (size 1) and FREVAL numbers as metrics."""
     sc = s.scored(max_size)
     one = sc.per_size[0] if sc.per_size else None
-    cols = st.columns(6)
+    cols = [*st.columns(3), *st.columns(3)]  # two rows: six labels in one were cut at 1024 px
     if one is not None:
         cols[0].metric("LR₁ (evalb recall)", f"{100 * one.recall:.2f}")
         cols[1].metric("LP₁ (evalb precision)", f"{100 * one.precision:.2f}")

@@ -90,7 +90,8 @@ def choose_pair(loaded: LoadedDataset) -> tuple[Analysis, Analysis] | None:
 
 def settings() -> AttachSettings:
     """The command line's settings (:class:`~evalcore.families.attach.AttachSettings`), in the link."""
-    c1, c2, c3 = st.columns(3)
+    c1 = st.container()  # the toggle on its own line (its label was cut in a third of 1024 px)
+    c2, c3 = st.columns(2)
     return settings_form(
         AttachSettings(),
         {
@@ -313,7 +314,7 @@ def sentence_panel(gold_tree: DepTree, sys_tree: DepTree, config: AttachConfig, 
         )
     sc = att.score
     assert sc is not None  # compared: scored
-    cols = st.columns(5)
+    cols = [*st.columns(3), *st.columns(3)]  # two rows: five in one cut "undirected (sentence)" at 1024 px
     for col, name in zip(cols, ("UAS", "undirected", "NED", "LAS"), strict=False):
         col.metric(f"{name} (sentence)", f"{getattr(sc, name.lower()):.4f}")
     cols[4].metric("tokens", sc.tokens)

@@ -435,7 +435,7 @@ def main() -> None:
     for name in STEP_KEYS[len(STEP_LINKS[str(step)]) :]:  # no choice of another step stays in the link
         write_link(name, None)
     st.divider()
-    c1, c2, _ = st.columns([1, 1, 6])
+    c1 = c2 = st.container(horizontal=True)  # each button as wide as its text (columns cut them)
     c1.button("◀ previous step", key="tour_prev", disabled=index == 0, on_click=_go, args=(index - 1,))
     c2.button(
         "next step ▶", key="tour_next", disabled=index == len(KEYS) - 1, on_click=_go, args=(index + 1,)

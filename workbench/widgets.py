@@ -188,9 +188,11 @@ def sentence_picker(
         cur = 0
 
     rankings = [*([Ordering("worst", worst_label, worst)] if worst is not None else []), *orders]
-    widths = [2.2, 1.6, *([0.9] if short else []), 6, 0.55, 0.55]
+    # ◀ ▶ share one column, each as wide as its glyph (two narrow columns cut them at 1400 px)
+    widths = [2.2, 1.6, *([1.4] if short else []), 5.1, 1.2]
     cols = st.columns(widths, vertical_alignment="bottom")
-    c_find, c_order, *c_len, c_pick, c_prev, c_next = cols
+    c_find, c_order, *c_len, c_pick, c_step = cols
+    c_prev = c_next = c_step.container(horizontal=True, gap="small")
     query = bind("find", f"wb_find:{key}", "", c_find.text_input, "Find (id, number or words)")
     ids, labels = _order_choices(key, rankings, worst_label)
     c_order.selectbox(

@@ -1,10 +1,11 @@
-"""End to end, the way users go (DEVELOPERS.md; issue of the workbench's dead ends): the home page
+"""End to end, the way users go: the home page
 first, on the French GSD data (``/?data=fr_gsd``), then every page by the sidebar, then on each
 page every link to another page of the app (``st.page_link``), each followed and the page it opens
 checked; at 1400x1000 and at 1024x768.  A page opened after the home page had run once used to show
 ``StreamlitPageNotFoundError: Could not find page: app.py`` (the links to the inspector named the
 entry file, which ``st.navigation`` does not take as a page); opened first, it did not, so a test
-that opens a page alone could not see it.
+that opens a page alone could not see it.  On every page reached: no exception, and no control whose
+text is cut (a button, tab or label narrower than its text, or a label wrapped inside a word).
 
 Real ``streamlit run app.py`` and Debian's chromium; every wait is on a condition, never a sleep.
 """
@@ -47,10 +48,36 @@ AT_JS = """
 """
 
 
+# controls whose text does not fit: a button, tab or label cut (its text wider than its box), or a
+# label wrapped inside a word (a word wider than the label: "Min. words" went letter by letter)
+CLIPPED_JS = """
+() => {
+  const ctx = document.createElement('canvas').getContext('2d');
+  const out = [];
+  const sel = ['button', '[data-testid=stWidgetLabel]', '[data-testid=stMetricLabel]', '[data-testid=stTab]']
+    .flatMap(s => [`[data-testid=stMain] ${s}`, `[data-testid=stSidebar] ${s}`]).join(', ');
+  for (const el of document.querySelectorAll(sel)) {
+    const text = el.innerText.trim();
+    if (!el.offsetParent || !text || el.querySelector('[data-testid=stIconMaterial]')) continue;  // icons
+    const cut = [el, ...el.querySelectorAll('*')].some(e => e.scrollWidth > e.clientWidth + 1
+      && (getComputedStyle(e).overflow !== 'visible' || getComputedStyle(e).textOverflow === 'ellipsis'));
+    const p = el.querySelector('p') || el;
+    const cs = getComputedStyle(p);
+    ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+    const widest = Math.max(...text.split(/\\s+/).map(w => ctx.measureText(w).width));
+    if (cut || widest > p.getBoundingClientRect().width + 1) out.push(text.slice(0, 60));
+  }
+  return out;
+}
+"""
+
+
 def _settled(page: object) -> None:
     wait_settled(page, timeout_ms=TIMEOUT_MS)
     errors = page.locator("[data-testid=stException]")  # type: ignore[attr-defined]
     assert errors.count() == 0, errors.first.inner_text()[:500]
+    clipped = page.evaluate(CLIPPED_JS)  # type: ignore[attr-defined]
+    assert not clipped, (page.url, clipped)  # type: ignore[attr-defined]
 
 
 def _at(page: object, path: str) -> None:
