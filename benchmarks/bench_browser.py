@@ -26,6 +26,7 @@ Timing`` and an entry there.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -38,7 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "e2e"))
 
-from appserver import CHROMIUM, CHROMIUM_ARGS, running_app, wait_settled, wait_started  # noqa: E402
+from appserver import CHROMIUM, CHROMIUM_ARGS, running_server, wait_settled, wait_started  # noqa: E402
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 
 TIMEOUT_MS = 180_000
@@ -49,10 +50,22 @@ TWO_FRAMES_JS = "() => new Promise(r => requestAnimationFrame(() => requestAnima
 
 @dataclass(frozen=True)
 class Timing:
-    """Seconds of the first measurement and of the ``repeat`` ones after it."""
+    """Seconds of the first measurement and of the ``repeat`` ones after it, and the server's CPU
+    seconds in each (first, then the others; empty where the server's process is not known)."""
 
     first: float
     rest: tuple[float, ...]
+    cpu: tuple[float, ...] = ()
+
+    @staticmethod
+    def of(pairs: list[tuple[float, float]]) -> Timing:
+        """From ``(wall, server CPU)`` per measurement, the first one first."""
+        walls = [w for w, _ in pairs]
+        return Timing(walls[0], tuple(walls[1:]), tuple(c for _, c in pairs))
+
+    @property
+    def cpu_median(self) -> float | None:
+        return statistics.median(self.cpu[1:] or self.cpu) if self.cpu else None
 
     @property
     def median(self) -> float:
@@ -70,6 +83,29 @@ def wait_finished(page: Page, marker: str = "", text: str = "") -> None:
     page.evaluate(TWO_FRAMES_JS)
 
 
+@dataclass(frozen=True)
+class Server:
+    """The app under test: its URL, and its process (0: a server started elsewhere, ``--url``)."""
+
+    url: str
+    pid: int = 0
+
+    def cpu(self) -> float:
+        """The server's CPU seconds so far (user + system; 0 when its process is not known)."""
+        if not self.pid:
+            return 0.0
+        with open(f"/proc/{self.pid}/stat") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def measured(server: Server, act: Callable[[], object]) -> tuple[float, float]:
+    """``act()``'s wall seconds and the server's CPU seconds meanwhile."""
+    cpu, start = server.cpu(), time.perf_counter()
+    act()
+    return time.perf_counter() - start, server.cpu() - cpu
+
+
 @contextmanager
 def fresh_page(browser: Browser) -> Iterator[Page]:
     ctx = browser.new_context(viewport=VIEWPORT)  # type: ignore[arg-type]
@@ -79,86 +115,101 @@ def fresh_page(browser: Browser) -> Iterator[Page]:
         ctx.close()
 
 
-def time_first_render(browser: Browser, url: str, marker: str, text: str = "") -> float:
+def time_first_render(
+    browser: Browser, server: Server, path: str, marker: str, text: str = ""
+) -> tuple[float, float]:
     with fresh_page(browser) as page:
-        start = time.perf_counter()
-        page.goto(url)
-        wait_finished(page, marker, text)
-        return time.perf_counter() - start
+
+        def act() -> None:
+            page.goto(server.url + path)
+            wait_finished(page, marker, text)
+
+        return measured(server, act)
 
 
-def first_render(path: str, marker: str, text: str = "") -> Callable[[Browser, str, int], Timing]:
+def first_render(path: str, marker: str, text: str = "") -> Callable[[Browser, Server, int], Timing]:
     """A case: open ``path`` in a new browser context, until ``marker`` (and ``text``) is shown."""
 
-    def run(browser: Browser, url: str, repeat: int) -> Timing:
-        times = [time_first_render(browser, url + path, marker, text) for _ in range(repeat + 1)]
-        return Timing(times[0], tuple(times[1:]))
+    def run(browser: Browser, server: Server, repeat: int) -> Timing:
+        return Timing.of([time_first_render(browser, server, path, marker, text) for _ in range(repeat + 1)])
 
     return run
 
 
-def inspector_switch(dataset: str, first: int, prefix: str) -> Callable[[Browser, str, int], Timing]:
+def inspector_switch(dataset: str, first: int, prefix: str) -> Callable[[Browser, Server, int], Timing]:
     """A case: the inspector on sentence ``first``; click ▶ ``repeat + 1`` times, timing each click
     until the next sentence's id and drawings are shown and the run is over.  Every sentence is
     one the server has not drawn before in this run (unless it ran this case already)."""
 
-    def run(browser: Browser, url: str, repeat: int) -> Timing:
+    def run(browser: Browser, server: Server, repeat: int) -> Timing:
         with fresh_page(browser) as page:
-            page.goto(f"{url}/?data={dataset}&sent={prefix}{first:05d}")
+            page.goto(f"{server.url}/?data={dataset}&sent={prefix}{first:05d}")
             wait_finished(page, "svg.dep-tree", f"{prefix}{first:05d} —")
-            times = []
+            pairs = []
             for k in range(1, repeat + 2):
                 sid = f"{prefix}{first + k:05d}"
                 button = page.get_by_role("button", name="▶")
-                start = time.perf_counter()
-                button.click()
-                wait_started(page, f"{sid} —", TIMEOUT_MS)
-                wait_finished(page, "svg.dep-tree", f"{sid} —")
-                times.append(time.perf_counter() - start)
-        return Timing(times[0], tuple(times[1:]))
+
+                def act(sid: str = sid, button: object = button) -> None:
+                    button.click()  # type: ignore[attr-defined]
+                    wait_started(page, f"{sid} —", TIMEOUT_MS)
+                    wait_finished(page, "svg.dep-tree", f"{sid} —")
+
+                pairs.append(measured(server, act))
+        return Timing.of(pairs)
 
     return run
 
 
-def golds_as_parse(browser: Browser, url: str, repeat: int) -> Timing:
-    """The cross-scheme page on French: switch on "Also score each gold as a parse", until the
-    table has the golds' columns (a new context each time)."""
-    times = []
-    for _ in range(repeat + 1):
-        with fresh_page(browser) as page:
-            page.goto(f"{url}/Cross_scheme?data=fr_gsd")
-            wait_finished(page, "table")
-            start = time.perf_counter()
-            page.get_by_text("Also score each gold as a parse").click()
-            wait_started(page, "(as a parse)", TIMEOUT_MS)
-            wait_finished(page, "table", "(as a parse)")
-            times.append(time.perf_counter() - start)
-    return Timing(times[0], tuple(times[1:]))
+def click_case(
+    path: str, ready: str, click: Callable[[Page], None], done: tuple[str, str]
+) -> Callable[[Browser, Server, int], Timing]:
+    """A case: ``path`` in a new context each time, until ``ready`` (a marker) is shown; then
+    ``click(page)``, timed until ``done`` (marker, text) is shown."""
 
-
-def ned_breakdown(dataset: str) -> Callable[[Browser, str, int], Timing]:
-    """A case: the Attachment & NED page on ``dataset`` in a new context; click the "Breakdown and
-    confusion" tab, until its confusion table is shown (the first time: nothing cached)."""
-
-    def run(browser: Browser, url: str, repeat: int) -> Timing:
-        times = []
+    def run(browser: Browser, server: Server, repeat: int) -> Timing:
+        pairs = []
         for _ in range(repeat + 1):
             with fresh_page(browser) as page:
-                page.goto(f"{url}/NED?data={dataset}")
-                wait_finished(page, "svg.dep-tree")
-                start = time.perf_counter()
-                page.get_by_role("tab", name="Breakdown and confusion").click()
-                wait_started(page, "Confusion (--confusion)", TIMEOUT_MS)
-                wait_finished(page, "", "Confusion (--confusion)")
-                times.append(time.perf_counter() - start)
-        return Timing(times[0], tuple(times[1:]))
+                page.goto(server.url + path)
+                wait_finished(page, ready)
+
+                def act() -> None:
+                    click(page)
+                    wait_started(page, done[1], TIMEOUT_MS)
+                    wait_finished(page, *done)
+
+                pairs.append(measured(server, act))
+        return Timing.of(pairs)
 
     return run
+
+
+def golds_as_parse() -> Callable[[Browser, Server, int], Timing]:
+    """The cross-scheme page on French: switch on "Also score each gold as a parse", until the
+    table has the golds' columns (a new context each time)."""
+    return click_case(
+        "/Cross_scheme?data=fr_gsd",
+        "table",
+        lambda page: page.get_by_text("Also score each gold as a parse").click(),
+        ("table", "(as a parse)"),
+    )
+
+
+def ned_breakdown(dataset: str) -> Callable[[Browser, Server, int], Timing]:
+    """A case: the Attachment & NED page on ``dataset`` in a new context; click the "Breakdown and
+    confusion" tab, until its confusion table is shown (the first time: nothing cached)."""
+    return click_case(
+        f"/NED?data={dataset}",
+        "svg.dep-tree",
+        lambda page: page.get_by_role("tab", name="Breakdown and confusion").click(),
+        ("", "Confusion (--confusion)"),
+    )
 
 
 @dataclass(frozen=True)
 class Case:
-    run: Callable[[Browser, str, int], Timing]
+    run: Callable[[Browser, Server, int], Timing]
     target: float  # seconds (the issue's)
     what: str
 
@@ -213,7 +264,7 @@ CASES: dict[str, Case] = {
         "Attachment & NED, English-EWT test (spaCy): the Breakdown and confusion tab",
     ),
     "golds-as-parse": Case(
-        golds_as_parse,
+        golds_as_parse(),
         3.0,
         'cross-scheme page, French-GSD: "also score each gold as a parse" switched on',
     ),
@@ -240,37 +291,45 @@ def main() -> int:
         return 1
     print(f"load average before: {load()}")
     results: list[tuple[str, Timing]] = []
-    with running_app(timeout=120) if args.url is None else _given(args.url) as url, sync_playwright() as pw:
+    with _server(args.url) as server, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
             for name in names:
-                timing = CASES[name].run(browser, url, args.repeat)
+                timing = CASES[name].run(browser, server, args.repeat)
                 results.append((name, timing))
                 _print_row(name, timing)
         finally:
             browser.close()
     print(f"load average after: {load()}")
     print()
-    print("| case | median | min | max | first | target | |")
-    print("|---|---:|---:|---:|---:|---:|---|")
+    print("| case | median | min | max | first | target | | server CPU (median) | first |")
+    print("|---|---:|---:|---:|---:|---:|---|---:|---:|")
     for name, t in results:
         rest = t.rest or (t.first,)
         ok = "ok" if t.median <= CASES[name].target else "OVER"
+        cpu = "—" if t.cpu_median is None else f"{t.cpu_median:.2f} s"
+        first_cpu = f"{t.cpu[0]:.2f} s" if t.cpu else "—"
         print(
             f"| {name} | {t.median:.2f} s | {min(rest):.2f} s | {max(rest):.2f} s | {t.first:.2f} s "
-            f"| ≤ {CASES[name].target:.1f} s | {ok} |"
+            f"| ≤ {CASES[name].target:.1f} s | {ok} | {cpu} | {first_cpu} |"
         )
     return 0
 
 
 def _print_row(name: str, t: Timing) -> None:
     rest = " ".join(f"{x:.2f}" for x in t.rest)
-    print(f"{name}: median {t.median:.2f} s (first {t.first:.2f} s; then {rest})", flush=True)
+    cpu = "" if t.cpu_median is None else f"; server CPU median {t.cpu_median:.2f} s, first {t.cpu[0]:.2f} s"
+    print(f"{name}: median {t.median:.2f} s (first {t.first:.2f} s; then {rest}){cpu}", flush=True)
 
 
 @contextmanager
-def _given(url: str) -> Iterator[str]:
-    yield url.rstrip("/")
+def _server(url: str | None) -> Iterator[Server]:
+    """A server started here (its CPU measured), or the one at ``url``."""
+    if url is not None:
+        yield Server(url.rstrip("/"))
+        return
+    with running_server(timeout=120) as (started, pid, _log):
+        yield Server(started, pid)
 
 
 if __name__ == "__main__":
