@@ -128,7 +128,8 @@ def run_action(pages: list[Page], action: Action, k: int) -> tuple[list[float], 
     while any(t is None for t in times):
         if time.monotonic() > deadline:
             why = (  # what keeps a late session from done: its script state, stale and busy elements
-                "() => [document.querySelector('[data-testid=stApp]').getAttribute('data-test-script-state'), "
+                "() => [document.querySelector('[data-testid=stApp]')"
+                ".getAttribute('data-test-script-state'), "
                 "document.querySelectorAll('[data-stale=true]').length, "
                 "document.querySelectorAll('[data-testid=stSpinner], [data-testid=stProgress]').length]"
             )
