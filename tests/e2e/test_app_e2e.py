@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from appserver import CHROMIUM, ROOT
+from appserver import CHROMIUM, ROOT, wait_settled
 
 pytestmark = [
     pytest.mark.e2e,
@@ -227,6 +227,7 @@ def test_hostile_file_name_in_chart_legend(app_url: str, page: object) -> None:
     page.locator('[data-testid="stFileUploader"]').filter(has_text="Gold trees").first.get_by_text(  # type: ignore[attr-defined]
         "sample.gld"
     ).wait_for(timeout=TIMEOUT_MS)
+    wait_settled(page, "Loaded: sample.gld", timeout_ms=TIMEOUT_MS)  # and read by the server's run
     name = "<img src=x onerror=alert(1)><b>bold</b>.tst"
     box = page.locator('[data-testid="stFileUploader"]').filter(has_text="Parser output(s)").first  # type: ignore[attr-defined]
     box.locator('input[type="file"]').set_input_files(

@@ -165,7 +165,7 @@ def test_zoom_control_shows_drawings_at_their_own_size(app_url: str, browser: ob
             assert abs(b.svg_width - b.natural) <= 1.5, b.row()
         assert any(b.scrolls for b in boxes)  # a 38-word sentence at its own size is wider than the page
         # the choice is kept when the user goes to another page
-        page.get_by_role("link", name="Tour").click()  # type: ignore[attr-defined]
+        page.get_by_role("link", name="Tour", exact=True).click()  # type: ignore[attr-defined]
         page.wait_for_selector("div.wb-fit[data-fit=zoom]", timeout=TIMEOUT_MS)  # type: ignore[attr-defined]
     finally:
         page.context.close()  # type: ignore[attr-defined]
