@@ -161,7 +161,7 @@ def _write_aligned(args: argparse.Namespace, outcome: family.AlignedOutcome) -> 
         if args.per_sentence:
             out += "\n" + records_text(outcome.records)
         if parts is not None:
-            out += _groups_text(parts, by, args.confusion, base)
+            out += _groups_text(parts, by, outcome.confusion, base)
         sys.stdout.write(out)
     return 0
 
