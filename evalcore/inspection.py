@@ -53,7 +53,6 @@ __all__ = [
     "label_matches",
     "mark_operations",
     "neutralized_relabels",
-    "operation_rows",
     "sentence_attachment",
     "span_words",
     "with_discount",
@@ -245,12 +244,9 @@ def neutralized_relabels(
     return tuple(out)
 
 
-KIND_NAMES = {"del": "deletion", "ins": "insertion", "rel": "relabeling"}
-
-
-def span_words(span: frozenset[int], words: Sequence[str], limit: int = 60) -> str:
-    """The words of a span in sentence order (``…`` after ``limit`` characters); a gap in a
-    non-contiguous span is shown as ``…``."""
+def span_words(span: frozenset[int], words: Sequence[str], limit: int | None = 60) -> str:
+    """The words of a span in sentence order (``…`` after ``limit`` characters, ``None``: all); a gap
+    in a non-contiguous span is shown as ``…``."""
     pos = sorted(span)
     parts: list[str] = []
     for k, i in enumerate(pos):
@@ -258,39 +254,7 @@ def span_words(span: frozenset[int], words: Sequence[str], limit: int = 60) -> s
             parts.append("…")
         parts.append(words[i] if 0 <= i < len(words) else "?")
     text = " ".join(parts)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def operation_rows(
-    marks: Sequence[OpMark], words: Sequence[str], highlighted: Sequence[bool] = ()
-) -> list[dict[str, str]]:
-    """One row per operation for the inspector's table: counted ones first, then by position.
-
-    Columns: operation (as in ``evalcore tedeval --per-sentence``), kind, label, words
-    (1-based positions and the words of the span), status (counted / discounted), drawn on;
-    with ``highlighted`` (one flag per mark, same order) also ``group``: ``◆`` for a flagged
-    operation (one of the atlas group followed to the inspector), else empty.
-    """
-    rows = []
-    flags = list(highlighted) + [False] * (len(marks) - len(highlighted))
-    ordered = sorted(zip(marks, flags, strict=False), key=lambda mf: (mf[0].discounted, mf[0].op.sort_key()))
-    for m, lit in ordered:
-        op = m.op
-        label = f"{op.label} → {op.new_label}" if op.kind == "rel" else op.label or "(bracket, unlabeled)"
-        positions = ",".join(str(i + 1) for i in sorted(op.span))
-        rows.append(
-            {
-                "operation": " ".join(str(op).split()),
-                "kind": KIND_NAMES[op.kind],
-                "label": label,
-                "words": f"{{{positions}}} {span_words(op.span, words)}",
-                "status": "discounted" if m.discounted else "counted",
-                "drawn on": "parse" if m.on == "parse" else "generalized gold",
-            }
-        )
-        if highlighted:
-            rows[-1]["group"] = "◆" if lit else ""
-    return rows
+    return text if limit is None or len(text) <= limit else text[: limit - 1] + "…"
 
 
 def arc_verdicts(

@@ -129,8 +129,9 @@ def report_html(value: object) -> str:
     operations; for a :class:`~evalcore.inspection.SentenceReport`, each parse's labeled script
     to the generalized gold drawn as the inspector draws it (deletions on the parse, insertions
     on the generalized gold, counted or discounted) with its operations."""
-    from evalcore.inspection import SentenceReport, operation_rows, with_discount
+    from evalcore.inspection import SentenceReport, with_discount
     from evalcore.metrics.tedeval import SentenceTed
+    from evalcore.reasons import hover_lines, operation_table, reasons_of
     from evalcore.render.edits import marked_tree_dot
     from evalcore.render.text import xml_escape
 
@@ -146,17 +147,21 @@ def report_html(value: object) -> str:
     if not isinstance(value, SentenceReport):
         raise TypeError(f"no page for a {type(value).__name__}")
     out = ['<div class="evalcore-sentence">']
-    words = value.general.words
     for view in value.parses:
         ted = view.multiple[1]
         marks = view.marks(value.general, labeled=True)
+        whys = reasons_of(value, view, marks, single=False, target="generalized gold")
+        notes = [hover_lines(w) for w in whys]
         out.append(
             f"<h4>{xml_escape(view.name)} ({xml_escape(view.scheme)}) against the generalized gold: "
             f"{xml_escape(_ted_line(ted))}</h4>"
         )
         dots = (
-            (f"{view.name}: deletions", marked_tree_dot(view.span_tree, marks, side="parse")),
-            ("generalized gold: insertions", marked_tree_dot(value.general, marks, side="general")),
+            (f"{view.name}: deletions", marked_tree_dot(view.span_tree, marks, side="parse", notes=notes)),
+            (
+                "generalized gold: insertions",
+                marked_tree_dot(value.general, marks, side="general", notes=notes),
+            ),
         )
         for title, dot in dots:
             drawing = dot_svg(dot)
@@ -165,8 +170,15 @@ def report_html(value: object) -> str:
                 if drawing
                 else f"<pre>{xml_escape(dot)}</pre>"
             )
-        headers = ("operation", "status", "words", "kind", "label", "drawn on")
-        cells: list[list[Cell]] = [[r[h] for h in headers] for r in operation_rows(marks, words)]
-        out.append("<table>" + "\n".join(_html_rows(headers, cells, 4)) + "</table>")
+        table = operation_table(
+            whys,
+            sentence=value.general.sent_id,
+            parse=view.name,
+            target="generalized gold",
+            protocol=value.config.protocol,
+            labeled=True,
+        )
+        cells: list[list[Cell]] = [list(row) for row in table.rows]
+        out.append("<table>" + "\n".join(_html_rows(table.columns, cells, 4)) + "</table>")
     out.append("</div>")
     return "\n".join(out)

@@ -53,6 +53,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "evalcore.inspection",
         "evalcore.examples",
         "evalcore.atlas",
+        "evalcore.reasons",
         "evalcore.ranking",
         "evalcore.resampling",
         "evalcore.batch",

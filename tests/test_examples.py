@@ -27,10 +27,11 @@ from evalcore.examples import (
 from evalcore.experiment import ExperimentConfig, NamedTrees, Scheme, run_experiment
 from evalcore.formats.conllu import read_conllu
 from evalcore.formats.ptb import parse_ptb
-from evalcore.inspection import inspect_sentence, operation_rows
+from evalcore.inspection import inspect_sentence
 from evalcore.lattice.model import Lexeme, tree_from_constituency
 from evalcore.metrics.attachment import score, sentence_counts
 from evalcore.metrics.lattice_tedeval import sentence_ted as lattice_ted
+from evalcore.reasons import operation_table, reasons_of
 from evalcore.render.edits import lattice_ted_dots, marked_tree, marked_tree_dot
 from evalcore.trees import bracketed
 
@@ -178,8 +179,9 @@ def test_marks_on_the_section_53_parse() -> None:
     assert marked_tree(report.general, marks, "general")[1] == {}  # no insertion here
     dot = marked_tree_dot(view.span_tree, marks, title="p")
     assert dot.count('class="counted"') == 1 and dot.count('class="discounted"') == 2
-    rows = operation_rows(marks, report.general.words)
-    assert [(r["operation"], r["status"], r["words"]) for r in rows] == [
+    whys = reasons_of(report, view, marks, single=False, target="A+B")
+    table = operation_table(whys, sentence="s", parse="p", target="A+B", protocol="2012", labeled=True)
+    assert [row[:3] for row in table.rows] == [
         ("del obj {3}", "counted", "{3} worked"),
         ("del hd {1}", "discounted", "{1} would"),
         ("del vg {2,3}", "discounted", "{2,3} have worked"),

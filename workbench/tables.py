@@ -119,12 +119,14 @@ def show_table(
     row_css: RowCss | None = None,
     index: bool = False,
     height: int | None = None,
+    export: pd.DataFrame | None = None,
 ) -> None:
     """Show ``frame`` as an HTML table (:func:`table_html`); with ``stem``, its CSV (the frame as it
-    is, spreadsheet formulas neutralized) is offered under it as ``<stem>.csv``."""
+    is, or ``export`` when given, e.g. with the uncut texts; spreadsheet formulas neutralized) is
+    offered under it as ``<stem>.csv``."""
     files = []
     if stem is not None:
-        data = frame.reset_index() if index else frame
+        data = export if export is not None else frame.reset_index() if index else frame
         text = csv_bytes(data).decode("utf-8")
         files.append(DownloadFile(label, f"{safe_stem(stem)}.csv", "text/csv", text))
     body = table_html(frame, formats=formats, cell_css=cell_css, row_css=row_css, index=index, height=height)

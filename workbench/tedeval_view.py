@@ -18,8 +18,9 @@ from evalcore.choices import PROTOCOL_2011
 from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps
 from evalcore.experiment import ExperimentConfig, ExperimentResult, run_experiment
 from evalcore.families.tedeval import TedevalSettings, experiment_config, ted_config
-from evalcore.inspection import OpMark, ParseView, SentenceReport, operation_rows
+from evalcore.inspection import OpMark, ParseView, SentenceReport
 from evalcore.metrics.tedeval import SentenceTed
+from evalcore.reasons import REASONS, hover_lines, operation_table, reasons_of
 from evalcore.render.dot import HIGHLIGHT_FILL
 from evalcore.render.edits import EDIT_LEGEND, marked_tree_dot
 from evalcore.trees import SpanTree
@@ -294,7 +295,6 @@ def edit_script_panel(
         target = report.general
         marks = view.marks(report.general, labeled)
         target_name = f"generalized gold {general_name}"
-    words = report.general.words
     what = "labeled" if labeled else "unlabeled"
     st.markdown(
         f"{'U' if not labeled else 'L'}-TED of *{md_escape(view.name)}* against *{md_escape(target_name)}* "
@@ -304,29 +304,51 @@ def edit_script_panel(
     )
     # the two trees one under the other, each fitted to the page's width; the table under them, where
     # it has the whole width (beside the trees it was cut on the right); both drawn by one run of dot
+    # why each operation counts or is discounted (evalcore.reasons): table columns, hover text, CSV
+    whys = reasons_of(report, view, marks, single=single, target=target_name)
+    notes = [hover_lines(w) for w in whys]
     deletions = "deletions" + (" and relabelings" if report.config.protocol == PROTOCOL_2011 else "")
     parse_dot = marked_tree_dot(
-        view.span_tree, marks, side="parse", title=f"{view.name}: {deletions}", highlighted=highlighted
+        view.span_tree,
+        marks,
+        side="parse",
+        title=f"{view.name}: {deletions}",
+        highlighted=highlighted,
+        notes=notes,
     )
     target_dot = marked_tree_dot(
-        target, marks, side="general", title=f"{target_name}: insertions", highlighted=highlighted
+        target,
+        marks,
+        side="general",
+        title=f"{target_name}: insertions",
+        highlighted=highlighted,
+        notes=notes,
     )
     prerender([parse_dot, target_dot])
     graphviz_figure(parse_dot, stem=f"{stem}_{view.name}_parse", key=f"{key}:parse", scale=scale)
     graphviz_figure(target_dot, stem=f"{stem}_{view.name}_target", key=f"{key}:target", scale=scale)
-    rows = operation_rows(marks, words, highlighted)
-    for r in rows:
-        if r["drawn on"] != "parse":
-            r["drawn on"] = target_name
-    if rows:
-        columns = ["operation", "status", "words", "kind", "label", "drawn on"]
-        table = pd.DataFrame(rows)[["group", *columns] if highlighted else columns]
+    if whys:
+        table = operation_table(
+            whys,
+            sentence=report.general.sent_id or stem,
+            parse=view.name,
+            target=target_name,
+            protocol=report.config.protocol,
+            labeled=labeled,
+            highlighted=highlighted,
+        )
         show_table(
-            table,
+            pd.DataFrame(table.rows, columns=list(table.columns)),
             key=f"{key}:ops",
             stem=f"{stem}_{view.name}_script",
+            export=pd.DataFrame(table.export, columns=list(table.export_columns)),
             cell_css=_status_css,
             row_css=_highlight_row if highlighted else None,
+        )
+        st.caption(
+            "Hover over a marked node for the same reasons. "
+            + " · ".join(f"**{r.name}**: {r.help}" for r in REASONS)
+            + "."
         )
     else:
         st.success("No operation: the parse already is the target tree (for this measure).")

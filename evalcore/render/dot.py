@@ -105,6 +105,7 @@ def tree_to_dot(
     show_positions: bool = True,
     name: str = "tree",
     highlighted: Collection[int] = (),
+    tooltips: Mapping[int, Sequence[str]] | None = None,
 ) -> str:
     """DOT for an ordered tree; terminals on the bottom rank in word order.
 
@@ -113,8 +114,10 @@ def tree_to_dot(
     ``vg → *`` for a relabeling).  Terminals show their 1-based position in
     small grey type when ``show_positions``.  ``highlighted`` nodes (styled
     ones only: the operations of an atlas group) get a ◆ before their text,
-    a yellow fill and the class ``highlighted``.
+    a yellow fill and the class ``highlighted``.  ``tooltips``: the hover text of some nodes, one
+    string per line (why the operations drawn there count or are discounted).
     """
+    tips: Mapping[int, Sequence[str]] = tooltips or {}
     styles = styles or {}
     labels = labels or {}
     for i, given in styles.items():
@@ -161,6 +164,9 @@ def tree_to_dot(
             ]
             if st.fill or lit:
                 attrs.append(f'fillcolor="{HIGHLIGHT_FILL if lit else st.fill}"')
+        if i in tips:
+            lines = "\\n".join(dot_quoted(line)[1:-1] for line in tips[i])  # \n: Graphviz's line break
+            attrs.append(f'tooltip="{lines}"')
         out.append(f"  n{i} [label=<{body}>{', ' if attrs else ''}{', '.join(attrs)}];")
     children: list[tuple[int, ...]] = [node.children for node in tree.nodes]
     for i, kids in enumerate(children):

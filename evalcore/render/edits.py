@@ -121,16 +121,24 @@ def marked_tree_dot(
     title: str | None = None,
     name: str = "tree",
     highlighted: Sequence[bool] = (),
+    notes: Sequence[Sequence[str]] = (),
 ) -> str:
     """DOT for a function tree with the operations drawn on it (none: the plain tree).
 
     ``highlighted``: one flag per mark (same order); the nodes of flagged marks drawn on
-    ``side`` are highlighted (:func:`evalcore.render.dot.tree_to_dot`)."""
+    ``side`` are highlighted (:func:`evalcore.render.dot.tree_to_dot`).  ``notes``: the lines of
+    one hover text per mark (same order; why it counts); a node's text is its marks' lines."""
     mf, styles, texts = marked_tree(tree, marks, side)
     lit = {
         m.node for m, on in zip(marks, highlighted, strict=False) if on and m.on == side and m.node in styles
     }
-    return tree_to_dot(mf, styles=styles, labels=texts, title=title, name=name, highlighted=lit)
+    tips: dict[int, list[str]] = {}
+    for m, note in zip(marks, notes, strict=False):
+        if m.on == side and m.node in styles and note:
+            tips.setdefault(m.node, []).extend(note)
+    return tree_to_dot(
+        mf, styles=styles, labels=texts, title=title, name=name, highlighted=lit, tooltips=tips
+    )
 
 
 # ---------------------------------------------------------------------------

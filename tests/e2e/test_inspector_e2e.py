@@ -247,3 +247,35 @@ def test_drawings_download_as_svg_and_dot(app_url: str, browser: object) -> None
         assert dot.lstrip().startswith(("digraph", "graph"))
     finally:
         ctx.close()
+
+
+def test_each_operation_says_why_in_the_table_and_on_hover(app_url: str, browser: object) -> None:
+    """Item 7 in a real browser: the edit-script table has the reasons' columns (discounted rows name
+    the operation of the parse's own gold that excuses them, counted ones the golds they contradict),
+    and every marked node of the function trees carries the same reasons as its hover text."""
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})  # type: ignore[attr-defined]
+    try:
+        page = ctx.new_page()
+        page.goto(f"{app_url}/?data=fr_gsd&sent=fr-ud-test_00030")
+        settled(page, "fr-ud-test_00030 —")
+        table = page.locator("table.wb-table").filter(has_text="excused by").first
+        table.scroll_into_view_if_needed()
+        headers = [str(h) for h in table.locator("th").all_inner_texts()]
+        assert headers[-3:] == ["construction", "excused by", "contradicts"], headers
+        col = {h: k for k, h in enumerate(headers)}
+        rows = [[str(c) for c in r.locator("td").all_inner_texts()] for r in table.locator("tbody tr").all()]
+        assert rows and {r[col["status"]] for r in rows} == {"counted", "discounted"}
+        for r in rows:
+            if r[col["status"]] == "discounted":
+                assert r[col["excused by"]].startswith("gold UD's own script: " + r[col["operation"]]), r
+            else:
+                assert r[col["excused by"]] == "" and r[col["contradicts"]].startswith("gold "), r
+        titles = page.evaluate(
+            "() => [...document.querySelectorAll('svg a')].map(a => a.getAttribute('xlink:title') || '')"
+        )
+        reasons = [t for t in titles if "contradicts: " in t]
+        drawn = page.locator("svg g.node.counted, svg g.node.discounted").count()
+        assert len(reasons) == drawn > 0, (len(reasons), drawn)
+        assert any("excused by: gold UD's own script: " in t for t in reasons)
+    finally:
+        ctx.close()

@@ -1,0 +1,263 @@
+"""Why each operation of an edit script costs or is forgiven (docs/tedeval.md, "Why an operation is
+counted or discounted").
+
+EACL 2012 §3.3: the parse ``p`` of scheme ``g`` is scored by ``ES(p, G)`` minus the operations it
+shares with ``ES(g, G)``, its own gold's way to the generalization ``G``.  So a discounted operation
+is *excused by* one operation of ``ES(g, G)``, the same deletion (or insertion, or relabeling) of the
+same label on the same span, which exists because another gold does not have what ``g`` has there.
+An operation *contradicts* a gold when that gold sides with the tree the operation moves away from:
+a deletion or relabeling of the parse's ``(label, span)`` contradicts each gold without that pair;
+an insertion of the target's pair contradicts each gold that has it.
+
+The reasons are declared once (:data:`REASONS`): each is one column of the inspector's edit-script
+table, one line of the hover text on the drawn node and one field of the CSV export; another reason
+(e.g. a segmentation origin) is one more entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from evalcore.atlas import script_groups
+from evalcore.choices import PROTOCOL_2011
+from evalcore.generalization import WILDCARDS
+from evalcore.inspection import OpMark, ParseView, SentenceReport, span_words
+from evalcore.trees import EditOp, SpanTree
+
+__all__ = [
+    "REASONS",
+    "GoldAt",
+    "OpWhy",
+    "OperationTable",
+    "Reason",
+    "contradicts",
+    "gold_at",
+    "hover_lines",
+    "operation_table",
+    "reasons_of",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class GoldAt:
+    """What one gold has on a span: a node with ``labels`` (possibly none), or no node."""
+
+    scheme: str
+    node: bool
+    labels: tuple[str, ...]
+
+    def text(self, span: str) -> str:
+        """``gold B has hd on {2}``, ``gold B has no node on {2,3}``, ``gold B has a node without label
+        on {2}``."""
+        if not self.node:
+            return f"gold {self.scheme} has no node on {span}"
+        if not self.labels:
+            return f"gold {self.scheme} has a node without label on {span}"
+        return f"gold {self.scheme} has {'+'.join(self.labels)} on {span}"
+
+
+def gold_at(tree: SpanTree, scheme: str, op: EditOp) -> GoldAt:
+    """What ``tree`` (the gold of ``scheme``) has on ``op``'s span."""
+    labels = tree.by_span.get(op.span)
+    return GoldAt(scheme, labels is not None, tuple(sorted(labels or ())))
+
+
+def _holds(tree: SpanTree, op: EditOp, label: str) -> bool:
+    """Whether ``tree`` has ``label`` on ``op``'s span as the scripts compare it: the span alone when
+    the operation is unlabeled or of the 2011 protocol (a node per span, ``*`` equal to any label),
+    else the ``(label, span)`` pair."""
+    labels = tree.by_span.get(op.span)
+    if labels is None:
+        return False
+    if not label:
+        return True
+    if tree.protocol == PROTOCOL_2011:
+        if op.kind != "rel":
+            return True
+        own = next(iter(labels)) if labels else "*"
+        return own == label or own in WILDCARDS or label in WILDCARDS
+    return label in labels
+
+
+def contradicts(tree: SpanTree, op: EditOp) -> bool:
+    """Whether the gold ``tree`` sides against the parse on ``op`` (module docstring): it lacks the
+    pair a deletion or relabeling takes from the parse, or has the pair an insertion adds."""
+    if op.kind == "ins":
+        return _holds(tree, op, op.label)
+    return not _holds(tree, op, op.label)
+
+
+@dataclass(frozen=True, slots=True)
+class OpWhy:
+    """One operation of a drawn script with everything its reasons read.
+
+    ``mark``: the operation, whether it is discounted and where it is drawn; ``own``: the parse's own
+    scheme (whose gold's script excuses, when discounted); ``golds``: what each gold of the sentence
+    has on the operation's span (their order); ``contradicted``: the schemes whose gold sides against
+    the parse on it; ``construction``: the atlas's construction group of the operation
+    (:func:`evalcore.atlas.script_groups`); ``words``: the sentence's words.
+    """
+
+    mark: OpMark
+    own: str
+    target: str
+    golds: tuple[GoldAt, ...]
+    contradicted: tuple[str, ...]
+    construction: str
+    words: tuple[str, ...]
+
+    @property
+    def op(self) -> EditOp:
+        return self.mark.op
+
+    def span_text(self, limit: int | None = None) -> str:
+        """``{2,3}`` with the words of the span: ``{2,3} on Sunday``."""
+        positions = ",".join(str(i + 1) for i in sorted(self.op.span))
+        return f"{{{positions}}} {span_words(self.op.span, self.words, limit)}"
+
+
+def _braces(op: EditOp) -> str:
+    return "{" + ",".join(str(i + 1) for i in sorted(op.span)) + "}"
+
+
+def excuse_text(why: OpWhy) -> str:
+    """For a discounted operation: the operation of the own gold's script that excuses it, and what the
+    other golds have there (why the generalization lacks or has it); else empty."""
+    if not why.mark.discounted:
+        return ""
+    op, span = why.op, _braces(why.op)
+    others = [g.text(span) for g in why.golds if g.scheme != why.own]
+    verb = {"del": "lacks", "ins": "has", "rel": "relabels"}[op.kind]
+    where = f"; {why.target} {verb} it" + (f" ({'; '.join(others)})" if others else "")
+    words = span_words(op.span, why.words, None)
+    return f"gold {why.own}'s own script: {' '.join(str(op).split())} “{words}”{where}"
+
+
+def contradiction_text(why: OpWhy) -> str:
+    """The golds the operation sides against, each with what it has on the span; ``no gold`` when
+    none does (an operation only the generalization asks for)."""
+    span = _braces(why.op)
+    texts = [g.text(span) for g in why.golds if g.scheme in why.contradicted]
+    return "; ".join(texts) if texts else "no gold"
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """One reason shown for every operation: a column of the edit-script table and its CSV, and a line
+    of the hover text of the node it is drawn on."""
+
+    name: str
+    help: str
+    text: Callable[[OpWhy], str]
+
+
+REASONS: tuple[Reason, ...] = (
+    Reason(
+        "construction",
+        "the atlas's construction group of the operation (docs/atlas.md, 'The four groupings')",
+        lambda w: w.construction,
+    ),
+    Reason(
+        "excused by",
+        "a discounted operation: the same operation in the script of the parse's own gold to the "
+        "generalization, and what the other golds have on its span",
+        excuse_text,
+    ),
+    Reason(
+        "contradicts",
+        "the golds that side against the parse on this operation, and what each has on its span",
+        contradiction_text,
+    ),
+)
+"""The reasons, in their column order (one declaration: table, hover text and CSV read it)."""
+
+
+def hover_lines(why: OpWhy) -> tuple[str, ...]:
+    """The hover text of an operation on its drawn node: the operation and its status, then each
+    reason of :data:`REASONS` that has something to say."""
+    status = "discounted" if why.mark.discounted else "counted"
+    head = f"{' '.join(str(why.op).split())} ({status})"
+    return (head, *(f"{r.name}: {t}" for r in REASONS if (t := r.text(why))))
+
+
+def reasons_of(
+    report: SentenceReport,
+    view: ParseView,
+    marks: Sequence[OpMark],
+    *,
+    single: bool,
+    target: str,
+) -> tuple[OpWhy, ...]:
+    """One :class:`OpWhy` per mark (same order; the marks of the script ``view.single`` or
+    ``view.multiple`` as drawn).  ``single``: the script goes to the parse's single gold (nothing is
+    discounted; the construction of an insertion is read in that gold), else to the generalization
+    (an insertion read in the parse's own gold, as the atlas counts it)."""
+    scheme = (view.single_scheme or view.scheme) if single else view.scheme
+    deps = {name: tree for name, tree, _ in report.golds}
+    groups = script_groups([m.op for m in marks], "construction", view.tree, deps.get(scheme), report.config)
+    golds = [(name, st) for name, _, st in report.golds]
+    if single:
+        golds = [(name, st) for name, st in golds if name == scheme]
+    out = []
+    for mark, group in zip(marks, groups, strict=True):
+        at = tuple(gold_at(st, name, mark.op) for name, st in golds)
+        against = tuple(name for name, st in golds if contradicts(st, mark.op))
+        out.append(OpWhy(mark, view.scheme, target, at, against, group, report.general.words))
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class OperationTable:
+    """The edit-script table: ``columns`` and one row of texts per operation (counted first, then by
+    position), with the index of each row's mark; ``export`` the CSV's rows (the sentence, parse,
+    target, protocol and measure on every row, the full words, and the operation's kind, label and
+    drawing apart, for a spreadsheet's filters)."""
+
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    order: tuple[int, ...]
+    export_columns: tuple[str, ...]
+    export: tuple[tuple[str, ...], ...]
+
+
+KIND_NAMES = {"del": "deletion", "ins": "insertion", "rel": "relabeling"}
+
+BASE_COLUMNS = ("operation", "status", "words")
+EXPORT_COLUMNS = ("sentence", "parse", "target", "protocol", "measure")
+
+
+def operation_table(
+    whys: Sequence[OpWhy],
+    *,
+    sentence: str,
+    parse: str,
+    target: str,
+    protocol: str,
+    labeled: bool,
+    highlighted: Sequence[bool] = (),
+) -> OperationTable:
+    """The table of the drawn script: :data:`BASE_COLUMNS`, then one column per :data:`REASONS`; with
+    ``highlighted`` (one flag per operation) a ``group`` column first (``◆`` for a flagged one).  The
+    export has :data:`EXPORT_COLUMNS` first and ``kind``, ``label`` and ``drawn on`` last (on screen
+    the drawings and their titles say where an operation is drawn)."""
+    flags = list(highlighted) + [False] * (len(whys) - len(highlighted))
+    order = sorted(range(len(whys)), key=lambda k: (whys[k].mark.discounted, whys[k].op.sort_key()))
+    columns = (("group",) if highlighted else ()) + BASE_COLUMNS + tuple(r.name for r in REASONS)
+    measure = "labeled" if labeled else "unlabeled"
+    rows, export = [], []
+    for k in order:
+        w = whys[k]
+        op = w.op
+        label = f"{op.label} → {op.new_label}" if op.kind == "rel" else op.label or "(bracket, unlabeled)"
+        group = ("◆" if flags[k] else "",) if highlighted else ()
+        status = "discounted" if w.mark.discounted else "counted"
+        drawn = "parse" if w.mark.on == "parse" else target
+        reasons = tuple(r.text(w) for r in REASONS)
+        operation = " ".join(str(op).split())
+        rows.append((*group, operation, status, w.span_text(60), *reasons))
+        context = (sentence, parse, target, protocol, measure)
+        shown = (*group, operation, status, w.span_text(), *reasons)
+        export.append((*context, *shown, KIND_NAMES[op.kind], label, drawn))
+    export_columns = (*EXPORT_COLUMNS, *columns, "kind", "label", "drawn on")
+    return OperationTable(columns, tuple(rows), tuple(order), export_columns, tuple(export))
