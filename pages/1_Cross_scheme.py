@@ -16,7 +16,7 @@ from evalcore.experiment import ExperimentResult, Row
 from evalcore.families.tedeval import TedevalSettings
 from evalcore.report.tedeval import latex_table, result_json
 from workbench.datasets import LoadedDataset
-from workbench.inspector import home
+from workbench.inspector import home, open_inspector
 from workbench.labelmaps import LABELMAP_SLOT, choice_text, maps_with, scheme_maps
 from workbench.links import inspector_url
 from workbench.settings_form import Field, bind, choice_names, settings_form
@@ -200,9 +200,10 @@ def row_panel(loaded: LoadedDataset, result: ExperimentResult) -> None:
     against = "against the generalized gold, discounted" if _is_general(row) else "against this gold"
     st.caption(
         f"{len(table)} sentences, worst first by *{md_escape(order_by)}*. Each score is the sentence's own "
-        f"{row.metric} ({against}). Open a sentence in the inspector to see its trees and edit scripts."
+        f"{row.metric} ({against}). Click a sentence to open it in the inspector (this tab) with its trees "
+        "and edit scripts."
     )
-    linked_table(table, height=360)
+    linked_table(table, height=360, key="xs_sentences", open_link=open_inspector)
     download_table(table, stem=f"{loaded.spec.key}_{row.against}_{row.metric}_sentences", key="xs-sentences")
     worst = table.head(5)
     if len(worst):

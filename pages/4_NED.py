@@ -48,6 +48,7 @@ from workbench.attachment_view import (
 )
 from workbench.cache import CorpusAttach, conll18_scores, corpus_attach
 from workbench.datasets import Analysis, LoadedDataset, not_aligned
+from workbench.inspector import open_inspector
 from workbench.links import followed, write_link
 from workbench.settings_form import Field, bind, settings_form
 from workbench.tables import show_table
@@ -217,9 +218,9 @@ def breakdown_panel(
         sentences = group_sentences_frame(loaded, row)
         st.caption(
             f"{len(sentences)} sentences with a counted token whose gold or system {by} is "
-            f"*{md_escape(str(group))}*. Open one in the sentence inspector."
+            f"*{md_escape(str(group))}*. Click one to open it in the sentence inspector (this tab)."
         )
-        linked_table(sentences, height=240)
+        linked_table(sentences, height=240, key="ned_group_sentences", open_link=open_inspector)
 
     st.subheader("Confusion (--confusion)")
     table = confusion_frame(view.confusion)
@@ -334,7 +335,7 @@ def aligned_corpus_panel(loaded: LoadedDataset, system: Analysis, result: Conll1
         )
     table = aligned_sentences_frame(loaded, result)
     st.markdown("**Worst sentences** (per gold sentence, worst LAS F1 first)")
-    linked_table(table, height=400)
+    linked_table(table, height=400, key="ned_worst_sentences", open_link=open_inspector)
     st.caption(
         "A sentence has the gold words of its gold sentence and the system words whose first character "
         "falls in it (the system's own sentence boundaries are not used). F1 in percent."

@@ -18,15 +18,15 @@ from workbench.atlas_view import (
     bar_chart,
     dataset_atlas,
     group_frame,
+    group_sentences,
     inspector_where,
     sentence_frame,
-    sentence_queries,
     targets,
 )
-from workbench.inspector import home
+from workbench.inspector import home, open_inspector
 from workbench.links import followed, keep_widget, report_link_problem
 from workbench.settings_form import Field, bind, settings_form
-from workbench.widgets import choose_dataset, download_table, linked_table, md_escape
+from workbench.widgets import choose_dataset, download_table, md_escape, sentence_table
 
 
 def linked_group() -> GroupRef | None:
@@ -64,7 +64,6 @@ def main() -> None:
         prefix="atlas",
         where=side,
     )
-    protocol = chosen.protocol
     try:
         atlas = dataset_atlas(loaded, chosen)
     except EvalcoreError as exc:
@@ -132,34 +131,27 @@ def main() -> None:
         st.session_state[group_key] = groups[0]
     group = d2.selectbox("Group", groups, key=group_key)
     keep_widget("group", group_key, None if group == groups[0] else GroupRef(grouping, str(group)).text())
-    sentences = sentence_frame(
-        loaded, atlas, str(parse), str(target), labeled, grouping, str(group), protocol=protocol
-    )
+    ref = GroupRef(grouping, str(group))
+    rows = group_sentences(loaded, atlas, str(parse), str(target), labeled, ref, chosen)
     where = inspector_where(loaded, atlas, str(parse), str(target))
     st.caption(
-        f"{len(sentences)} sentences where *{md_escape(str(parse))}* has {scripts} operations in "
-        f"*{md_escape(str(group))}* against {md_escape(str(target))}. "
+        f"{len(rows)} sentences where *{md_escape(str(parse))}* has {scripts} operations in "
+        f"*{md_escape(str(group))}* against {md_escape(str(target))}, "
         + (
-            "Open one in the inspector: its trees and this edit script, the group's operations "
-            "highlighted (◆, yellow)."
+            "the best examples first: the most of the group's operations (◆) per word, then the shortest "
+            "(click a column's header to sort by it). Click a sentence to open it in the inspector, here, "
+            "at its edit script with the group's operations highlighted (◆, yellow)."
             if where.parse
-            else "The links open the sentence in the inspector without highlighting: "
+            else "in file order. Click a sentence to open it in the inspector, without highlighting: "
             f"{md_escape(where.reason)}."
         )
     )
-    linked_table(sentences, height=300)
-    first = [str(sid) for sid in sentences["sentence"].head(5)]
-    if first:
-        queries = sentence_queries(
-            loaded,
-            first,
-            where,
-            labeled=labeled,
-            protocol=protocol,
-            group=GroupRef(grouping, str(group)),
-        )
-        for col, sid, query in zip(st.columns(len(first)), first, queries, strict=True):
-            col.page_link(home(), label=sid, query_params={**query})
+    for col, row in zip(st.columns(5), rows[:5], strict=False):
+        label = row.sent_id + (f" · {row.operations} ◆ · {row.length} w" if row.operations else "")
+        col.page_link(home(), label=label, query_params={**dict(row.query)})
+    picked = sentence_table(sentence_frame(rows), key=f"atlas_sentences:{key}")
+    if picked is not None:
+        open_inspector(dict(rows[picked].query))
 
 
 main()

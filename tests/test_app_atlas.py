@@ -10,7 +10,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from evalcore.atlas import build_atlas
-from workbench.atlas_view import atlas_schemes, group_frame, sentence_frame, targets
+from evalcore.families.tedeval import TedevalSettings
+from workbench.atlas_links import GroupRef
+from workbench.atlas_view import atlas_schemes, group_frame, group_sentences, sentence_frame, targets
 from workbench.cache import load_builtin
 from workbench.datasets import builtin
 
@@ -52,7 +54,10 @@ def test_a_group_lists_its_sentences_with_links_to_the_inspector() -> None:
     assert not at.exception
     sentences = at.dataframe[1].value
     assert len(sentences) > 0
-    assert sentences.iloc[0]["inspect"].startswith("./?data=fr_gsd&sent=")
+    # the best examples first: the most of the group's operations per word, then the shortest
+    keys = list(zip(-sentences["group operations"] / sentences["words"], sentences["words"], strict=True))
+    assert keys == sorted(keys) and (sentences["group operations"] >= 1).all()
+    assert (sentences["counted"] <= sentences["group operations"]).all()
     sid = str(sentences.iloc[0]["sentence"])
     links = at.get("page_link")
     # the link carries the cell's view and the group (tests/test_atlas_links.py follows it)
@@ -85,7 +90,10 @@ def test_view_functions_on_a_small_dataset() -> None:
     table = group_frame(atlas, "UD", False, "construction")
     assert set(table["parse"]) == {"gold:SUD"}  # a gold against itself is left out
     group = table.iloc[0]["group"]
-    sentences = sentence_frame(loaded, atlas, "gold:SUD", "UD", False, "construction", str(group))
+    ref = GroupRef("construction", str(group))
+    sentences = sentence_frame(
+        group_sentences(loaded, atlas, "gold:SUD", "UD", False, ref, TedevalSettings())
+    )
     assert len(sentences) == table.iloc[0]["sentences"]
 
 

@@ -22,18 +22,19 @@ from test_app_tedeval import no_exception, run_app
 from test_atlas import _copula_pair
 from test_atlas import french as french_schemes
 
-from evalcore.atlas import GROUPINGS, Atlas, AtlasConfig, build_atlas, op_group, script_groups
+from evalcore.atlas import GROUPINGS, Atlas, AtlasConfig, build_atlas, op_group, ops_of, script_groups
 from evalcore.conversion import ConversionConfig
 from evalcore.experiment import ExperimentConfig, NamedTrees, Scheme, run_experiment
+from evalcore.families.tedeval import TedevalSettings
 from evalcore.formats.ptb import parse_ptb
 from evalcore.metrics.tedeval import TedConfig
 from evalcore.ranking import OWN_GOLD, RankingConfig, freval_metric, rank_parses
 from evalcore.trees import EditOp
 from workbench.atlas_links import GroupRef, InspectorTarget, highlight_flags, inspector_target, parse_group
-from workbench.atlas_view import atlas_schemes, sentence_frame, sentence_queries
+from workbench.atlas_view import atlas_schemes, group_sentences, sentence_queries
 from workbench.cache import load_builtin
 from workbench.datasets import LoadedDataset, builtin
-from workbench.links import INSPECTOR_KEYS, parse_link
+from workbench.links import INSPECTOR_KEYS, inspector_link, parse_link
 from workbench.tedeval import parse_choices, sentence_tedeval
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -205,19 +206,18 @@ def test_atlas_sentence_links_carry_the_inspector_view() -> None:
     scripts, protocol and group; a cell the inspector cannot draw links to the sentence only."""
     loaded = french()
     atlas = small_atlas(40, "2012")
-    frame = sentence_frame(
-        loaded, atlas, "spaCy UD parser", "UD+SUD", False, "construction", "copula", protocol="2012"
-    )
-    assert len(frame) > 0
-    sid = str(frame.iloc[0]["sentence"])
-    assert frame.iloc[0]["inspect"] == (
+    copula = GroupRef("construction", "copula")
+    rows = group_sentences(loaded, atlas, "spaCy UD parser", "UD+SUD", False, copula, TedevalSettings())
+    assert len(rows) > 0
+    sid = rows[0].sent_id
+    assert inspector_link(dict(rows[0].query)) == (
         f"./?data=fr_gsd&sent={sid}&parse=spaCy+UD+parser&target=general&labeled=no&protocol=2012"
         "&group=construction%3Acopula"
     )
-    cross = sentence_frame(loaded, atlas, "spaCy UD parser", "SUD", True, "construction", "copula")
+    cross = group_sentences(loaded, atlas, "spaCy UD parser", "SUD", True, copula, TedevalSettings())
     assert len(cross) > 0
-    assert cross.iloc[0]["inspect"] == (
-        f"./?data=fr_gsd&sent={cross.iloc[0]['sentence']}&parse=spaCy+UD+parser%2C+against+SUD+gold"
+    assert inspector_link(dict(cross[0].query)) == (
+        f"./?data=fr_gsd&sent={cross[0].sent_id}&parse=spaCy+UD+parser%2C+against+SUD+gold"
         "&target=single&labeled=yes&protocol=2012&group=construction%3Acopula"
     )
     # a cell the inspector cannot draw: the sentence only
@@ -225,6 +225,47 @@ def test_atlas_sentence_links_carry_the_inspector_view() -> None:
     assert sentence_queries(
         loaded, ["s1"], nowhere, labeled=True, protocol="2012", group=GroupRef("length", "1")
     ) == [{"data": "fr_gsd", "sent": "s1"}]
+
+
+@pytest.mark.parametrize(("n", "protocol"), [(40, "2012"), (15, "2011")])
+@pytest.mark.slow
+def test_a_group_lists_its_sentences_by_the_atlas_own_count_then_length(n: int, protocol: str) -> None:
+    """Each listed sentence's count of the group's operations (all, and counted) is the atlas's own
+    count of that sentence's classified operations in the group (evalcore.atlas, kept operations --
+    computed apart from the inspector's scripts the list counts with); the list is ordered by that
+    count per word, then by length, then file order (docs/decisions.md), and holds exactly the
+    atlas's sentences of the group."""
+    loaded = french()
+    atlas = small_atlas(n, protocol)
+    lengths = {s.sent_id: s.length for s in loaded.sentences}
+    order = [s.sent_id for s in loaded.sentences]
+    checked = 0
+    for parse, target in (("spaCy UD parser", "UD+SUD"), ("spaCy SUD parser", "SUD"), ("gold:SUD", "UD")):
+        for labeled in (False, True):
+            cell = atlas.cell(parse, target, labeled)
+            assert cell is not None
+            ops = [o for o in ops_of(atlas, parse, target, labeled)]
+            for row in cell.grouped("construction"):
+                ref = GroupRef("construction", row.group)
+                mine = [o for o in ops if o.group("construction") == row.group]
+                total = Counter(o.sent_id for o in mine)
+                counted = Counter(o.sent_id for o in mine if not o.discounted)
+                got = group_sentences(
+                    loaded,
+                    atlas,
+                    parse,
+                    target,
+                    labeled,
+                    ref,
+                    TedevalSettings(protocol=protocol),  # type: ignore[arg-type]
+                )
+                assert {g.sent_id for g in got} == set(row.sentences) == set(total)
+                assert [(g.sent_id, g.operations, g.counted) for g in got] == sorted(
+                    ((sid, total[sid], counted[sid]) for sid in total),
+                    key=lambda t: (-t[1] / lengths[t[0]], lengths[t[0]], order.index(t[0])),
+                )
+                checked += len(got)
+    assert checked > 100  # not vacuous
 
 
 def _copula_sentence(labeled: bool) -> tuple[str, int, int]:

@@ -8,29 +8,39 @@ chart.  Only :func:`dataset_atlas` touches streamlit (its cache).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import pandas as pd
 import plotly.express as px
 import plotly.graph_objects as go
 
 from evalcore.atlas import Atlas, Grouping
-from evalcore.choices import PROTOCOL_2012, Protocol
 from evalcore.experiment import Scheme
 from evalcore.families.atlas import AtlasInputs, AtlasSettings, run
-from evalcore.families.tedeval import TedevalSettings
-from workbench.atlas_links import GroupRef, InspectorTarget, inspector_query, inspector_target
+from evalcore.families.tedeval import TedevalSettings, conversion_config
+from evalcore.inspection import with_discount
+from workbench.atlas_links import (
+    GroupRef,
+    InspectorTarget,
+    highlight_flags,
+    inspector_query,
+    inspector_target,
+)
 from workbench.cache import cached
 from workbench.datasets import LoadedDataset
-from workbench.links import inspector_link
-from workbench.tedeval import experiment_schemes
+from workbench.tedeval import experiment_schemes, parse_choices
+from workbench.tedeval_view import corpus_scripts
 from workbench.text import shortened
 
 __all__ = [
+    "GroupSentence",
     "atlas_schemes",
     "bar_chart",
     "chart_frame",
     "dataset_atlas",
+    "example_order",
     "group_frame",
+    "group_sentences",
     "inspector_where",
     "sentence_frame",
     "sentence_queries",
@@ -141,34 +151,105 @@ def sentence_queries(
     ]
 
 
-def sentence_frame(
+@dataclass(frozen=True, slots=True)
+class GroupSentence:
+    """One sentence of an atlas group as the Atlas lists it: how many of the group's operations the
+    drawn script carries (``operations``, ``counted`` of them; ``None`` when the inspector cannot
+    draw the cell's script), its length and text, and the inspector's query that opens it."""
+
+    sent_id: str
+    index: int
+    operations: int | None
+    counted: int | None
+    length: int
+    text: str
+    query: tuple[tuple[str, str], ...]
+
+
+def _group_counts(
+    loaded: LoadedDataset,
+    where: InspectorTarget,
+    indices: Sequence[int],
+    labeled: bool,
+    group: GroupRef,
+    settings: TedevalSettings,
+) -> dict[int, tuple[int, int]]:
+    """Per sentence index, (operations, counted) of ``group`` in the script the inspector draws for
+    ``where`` -- its own scripts and its highlight rule (:func:`workbench.atlas_links.highlight_flags`),
+    so that a count is the number of ◆ the inspector shows."""
+    choice = next((c for c in parse_choices(loaded) if c.name == where.parse), None)
+    if choice is None:
+        return {}
+    conversion = conversion_config(settings)
+    scripts = corpus_scripts(loaded, choice, conversion)
+    single = where.target == "single"
+    target = choice.single if single else choice.own
+    out: dict[int, tuple[int, int]] = {}
+    for i in indices:
+        teds = scripts[i]
+        if teds is None:
+            continue
+        ted = teds.script(single=single, labeled=labeled)
+        flags = highlight_flags(group, ted.script, choice.analysis.trees[i], target.trees[i], conversion)
+        marks = list(with_discount(ted.script, ted.discounted))
+        out[i] = (sum(flags), sum(f and not d for f, (_, d) in zip(flags, marks, strict=True)))
+    return out
+
+
+def group_sentences(
     loaded: LoadedDataset,
     atlas: Atlas,
     parse: str,
     target: str,
     labeled: bool,
-    grouping: Grouping,
-    group: str,
-    *,
-    protocol: Protocol = PROTOCOL_2012,
-) -> pd.DataFrame:
-    """The sentences where the group's operations occur, each with a link to the inspector that
-    shows its script with the group's operations highlighted (when the inspector can draw it)."""
+    group: GroupRef,
+    settings: TedevalSettings,
+) -> tuple[GroupSentence, ...]:
+    """The sentences where ``group``'s operations occur (the atlas's list), the best examples first
+    (:func:`example_order`; file order when the inspector cannot draw the cell's script, so that
+    there is nothing to count)."""
     cell = atlas.cell(parse, target, labeled)
     ids: tuple[str, ...] = ()
     if cell is not None:
-        ids = next((g.sentences for g in cell.grouped(grouping) if g.group == group), ())
-    text = {s.sent_id: s.text for s in loaded.sentences}
+        ids = next((g.sentences for g in cell.grouped(group.grouping) if g.group == group.name), ())
+    info = {s.sent_id: s for s in loaded.sentences}
+    listed = [info[sid] for sid in ids if sid in info]
     where = inspector_where(loaded, atlas, parse, target)
+    counts = (
+        _group_counts(loaded, where, [s.index for s in listed], labeled, group, settings)
+        if where.parse
+        else {}
+    )
     queries = sentence_queries(
-        loaded, ids, where, labeled=labeled, protocol=protocol, group=GroupRef(grouping, group)
+        loaded, [s.sent_id for s in listed], where, labeled=labeled, protocol=settings.protocol, group=group
     )
     rows = [
-        {
-            "sentence": sid,
-            "words": shortened(text.get(sid, "")),
-            "inspect": inspector_link(query),
-        }
-        for sid, query in zip(ids, queries, strict=True)
+        GroupSentence(
+            s.sent_id,
+            s.index,
+            counts[s.index][0] if s.index in counts else None,
+            counts[s.index][1] if s.index in counts else None,
+            s.length,
+            s.text,
+            tuple(q.items()),
+        )
+        for s, q in zip(listed, queries, strict=True)
     ]
-    return pd.DataFrame(rows, columns=["sentence", "words", "inspect"])
+    if not counts:
+        return tuple(rows)
+    return tuple(sorted(rows, key=example_order))
+
+
+def example_order(row: GroupSentence) -> tuple[float, int, int]:
+    """The best examples of a group first: the most of the group's operations per word, then the
+    shortest, then file order (docs/decisions.md, "The Atlas's examples, and opening them in this
+    tab")."""
+    return (-(row.operations or 0) / max(row.length, 1), row.length, row.index)
+
+
+def sentence_frame(rows: Sequence[GroupSentence]) -> pd.DataFrame:
+    """The Atlas's table of a group's sentences, in the order given."""
+    return pd.DataFrame(
+        [(r.sent_id, r.operations, r.counted, r.length, shortened(r.text)) for r in rows],
+        columns=["sentence", "group operations", "counted", "words", "text"],
+    )

@@ -11,9 +11,10 @@ the page, choosing a sentence reruns only :func:`sentence_view` (an ``st.fragmen
 from __future__ import annotations
 
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from typing import NoReturn
 
 import pandas as pd
 import streamlit as st
@@ -56,6 +57,7 @@ from workbench.links import (
     write_link,
 )
 from workbench.settings_form import Field, bind, settings_form
+from workbench.svghost import show_html
 from workbench.tedeval import (
     ParseTeds,
     TedParse,
@@ -457,6 +459,7 @@ def panel_tedeval(view: View) -> None:
         else f"the generalized gold {ted.general}"
     )
     kind = "labeled" if view.settings.labeled else "unlabeled"
+    scroll_on_arrival(view)
     st.markdown(
         f"**Edit script** ({kind}) turning *{md_escape(chosen.name)}* into {md_escape(target)} "
         "(choose the parse in the sidebar):"
@@ -510,6 +513,27 @@ def neutralized_panel(view: View, chosen: TedParse, pv: ParseView) -> None:
         for n in found
     ]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+
+
+def open_inspector(query: Mapping[str, str]) -> NoReturn:
+    """The inspector in this session (this tab: the uploads stay) at ``query``, e.g. a sentence of an
+    atlas group (:func:`workbench.atlas_links.inspector_query`): it scrolls to the edit script."""
+    st.switch_page(home(), query_params={**query})
+
+
+SCROLLED = "wb_scrolled_to_script"  # the (sentence, group) the page last scrolled to the edit script for
+
+
+def scroll_on_arrival(view: View) -> None:
+    """Opened with an atlas group (``group=``, from the Atlas page or a copied link) at a sentence it
+    has not scrolled for yet: the page scrolls to the edit script, where the group is highlighted;
+    later reruns of the same view leave the scrolling to the user."""
+    group = current_link().text("group")
+    arrival = (view.sentence.sent_id, group)
+    if group is None or st.session_state.get(SCROLLED) == arrival:
+        return
+    st.session_state[SCROLLED] = arrival
+    show_html("", key="edit-script-anchor", scroll=True)
 
 
 def group_highlight(view: View, chosen: TedParse, pv: ParseView) -> tuple[bool, ...]:

@@ -49,6 +49,23 @@ export default function(component) {
     host.innerHTML = data.html;
     host.__wbHtml = data.html;
   }
+  if (data.scroll && !host.__wbScrolled) {
+    // once per element: the page scrolls to it, and again whenever what is above it grows (drawings
+    // fitted, elements still arriving), for 5 s or until the user scrolls, clicks or types
+    host.__wbScrolled = true;
+    const go = () => parentElement.scrollIntoView({ block: 'start' });
+    const content = document.querySelector('[data-testid=stMainBlockContainer]') || document.body;
+    const watch = new ResizeObserver(go);
+    const events = ['wheel', 'touchstart', 'keydown', 'mousedown'];
+    const stop = () => {
+      watch.disconnect();
+      events.forEach((e) => window.removeEventListener(e, stop, true));
+    };
+    events.forEach((e) => window.addEventListener(e, stop, true));
+    watch.observe(content);
+    go();
+    setTimeout(stop, 5000);
+  }
   let bar = parentElement.querySelector(':scope > div.wb-downloads');
   const files = data.files || [];
   if (!files.length) {
@@ -104,9 +121,13 @@ def _host() -> Callable[..., Any]:
     return st.components.v2.component(COMPONENT_NAME, js=_HOST_JS, isolate_styles=False)  # type: ignore[no-any-return]
 
 
-def host_data(html: str, files: Sequence[DownloadFile] = ()) -> dict[str, object]:
-    """What the component receives (JSON): the box's HTML and the files offered under it."""
-    return {"html": html, "files": [_file(f) for f in files]}
+def host_data(html: str, files: Sequence[DownloadFile] = (), *, scroll: bool = False) -> dict[str, object]:
+    """What the component receives (JSON): the box's HTML, the files offered under it and, when
+    ``scroll``, that the page scrolls to it once."""
+    data: dict[str, object] = {"html": html, "files": [_file(f) for f in files]}
+    if scroll:
+        data["scroll"] = True
+    return data
 
 
 def _file(f: DownloadFile) -> dict[str, object]:
@@ -118,8 +139,11 @@ def _file(f: DownloadFile) -> dict[str, object]:
     return out
 
 
-def show_html(html: str, *, key: str, files: Sequence[DownloadFile] = ()) -> None:
-    """Put ``html`` (ours: every data string escaped) in the page, with download links for ``files``.
+def show_html(html: str, *, key: str, files: Sequence[DownloadFile] = (), scroll: bool = False) -> None:
+    """Put ``html`` (ours: every data string escaped) in the page, with download links for ``files``;
+    ``scroll``: the page scrolls to it when it first appears (e.g. the inspector's edit script,
+    opened from the Atlas).
 
     ``key`` keeps the element across reruns (a new sentence updates it in place)."""
-    _host()(data=host_data(html, files), key=f"wbhost:{key}", width="stretch", height="content")
+    data = host_data(html, files, scroll=scroll)
+    _host()(data=data, key=f"wbhost:{key}", width="stretch", height="content")

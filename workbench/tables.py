@@ -25,7 +25,7 @@ TABLE_CSS = (
     "table.wb-table th,table.wb-table td{border-bottom:1px solid rgba(49,51,63,0.12);padding:4px 6px;"
     "text-align:left;vertical-align:top;overflow-wrap:break-word;white-space:normal}"
     "table.wb-table th{font-weight:600;color:rgba(49,51,63,0.8);border-bottom-width:2px;"
-    "overflow-wrap:anywhere}"
+    "overflow-wrap:break-word}"
     "table.wb-table td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
     "div.wb-table-box{overflow-y:auto}</style>"
 )

@@ -14,6 +14,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from urllib.parse import parse_qsl, urlsplit
 
 import pandas as pd
 import streamlit as st
@@ -62,6 +63,7 @@ __all__ = [
     "prerender",
     "safe_stem",
     "sentence_picker",
+    "sentence_table",
     "stacked_figures",
     "svg_figure",
 ]
@@ -491,12 +493,36 @@ def lazy_expander(label: str, *, key: str) -> Iterator[bool]:
         yield bool(box.open)
 
 
-def linked_table(frame: pd.DataFrame, *, height: int) -> None:
-    """A table of sentences whose ``inspect`` column links each to the sentence inspector."""
-    link = st.column_config.LinkColumn(
-        "inspect", help="Open the sentence inspector at this sentence", display_text="open ↗"
+def sentence_table(
+    frame: pd.DataFrame, *, key: str, height: int = 300, hidden: Sequence[str] = ()
+) -> int | None:
+    """A table of sentences of which a click on a row, or on any of its cells, picks one: its
+    position in ``frame`` (that run only: the next page drawn has a fresh table).  ``hidden``:
+    columns kept in the data (and tests) but not shown."""
+    event = st.dataframe(
+        frame,
+        hide_index=True,
+        width="stretch",
+        height=height,
+        key=key,
+        on_select="rerun",
+        selection_mode=["single-row", "single-cell"],
+        column_order=[c for c in frame.columns if c not in hidden],
     )
-    st.dataframe(frame, hide_index=True, width="stretch", height=height, column_config={"inspect": link})
+    selection = event.selection  # type: ignore[attr-defined]
+    rows = list(selection.rows) or [cell[0] for cell in selection.cells]
+    return int(rows[0]) if rows else None
+
+
+def linked_table(
+    frame: pd.DataFrame, *, height: int, key: str, open_link: Callable[[Mapping[str, str]], object]
+) -> None:
+    """A table of sentences whose ``inspect`` column is each one's link to the sentence inspector: a
+    click on a sentence opens it in this tab and session (``open_link``, e.g.
+    :func:`workbench.inspector.open_inspector`: the uploads stay), not in a new one."""
+    picked = sentence_table(frame, key=key, height=height, hidden=("inspect",))
+    if picked is not None:
+        open_link(dict(parse_qsl(urlsplit(str(frame.iloc[picked]["inspect"])).query)))
 
 
 def download_table(df: pd.DataFrame, *, stem: str, key: str, label: str = "CSV") -> None:
