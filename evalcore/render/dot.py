@@ -111,8 +111,8 @@ def tree_to_dot(
 
     ``styles`` maps node indices (into ``tree.nodes``) to a style name of
     :data:`NODE_STYLES`; ``labels`` overrides the text of some nodes (e.g.
-    ``vg → *`` for a relabeling).  Terminals show their 1-based position in
-    small grey type when ``show_positions``.  ``highlighted`` nodes (styled
+    ``vg → *`` for a relabeling).  Terminals show their 1-based position under
+    them in grey, as large as the word, when ``show_positions``.  ``highlighted`` nodes (styled
     ones only: the operations of an atlas group) get a ◆ before their text,
     a yellow fill and the class ``highlighted``.  ``tooltips``: the hover text of some nodes, one
     string per line (why the operations drawn there count or are discounted).
@@ -142,7 +142,7 @@ def tree_to_dot(
             assert pos is not None
             terminals.append((pos, i))
             if show_positions:
-                body += f'<FONT POINT-SIZE="8" COLOR="#8a8a8a"> {pos + 1}</FONT>'
+                body += f'<BR/><FONT COLOR="#8a8a8a">{pos + 1}</FONT>'
             attrs.append('fontcolor="#1a1a1a"')
         style_name = styles.get(i)
         if style_name is not None:
@@ -231,7 +231,7 @@ def lattice_to_dot(
     on_pred, pred_extra = _match_path(lattice, pred_arcs, tag)
     out = _graph_header(name, ["rankdir=RL", "nodesep=0.25", "ranksep=0.55"], title)
     out.append(
-        f"  node [shape=circle, fontname={dot_quoted(FONT)}, fontsize=10, width=0.32, fixedsize=true];"
+        f"  node [shape=circle, fontname={dot_quoted(FONT)}, fontsize=11, width=0.32, fixedsize=true];"
     )
     out.append(f"  edge [fontname={dot_quoted(FONT)}, fontsize=11, arrowsize=0.6];")
     extra: dict[tuple[int, int, str, str], str] = {}

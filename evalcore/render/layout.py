@@ -38,21 +38,28 @@ ArcStatus = Literal["plain", "correct", "wrong-head", "wrong-label"]
 
 @dataclass(frozen=True, slots=True)
 class LayoutStyle:
-    """Sizes in px.  ``level_height`` must exceed ``label_size + 2 * label_pad_y``."""
+    """Sizes in px.  ``level_height`` must exceed ``label_size + 2 * label_pad_y``.
+
+    Every text is as large as the words (forms, tags, relation labels, notes, the legend): a drawing
+    is fitted to its box while its smallest text stays 9 px high (docs/app.md, "Drawings that fit"),
+    so a text smaller than the words would keep the whole drawing large; tags and notes are told
+    apart by their colour and place instead.  The spaces between things are tight for the same
+    reason (a 7-word sentence's two schemes stand side by side at 1400 px)."""
 
     word_size: float = 14.0
-    tag_size: float = 10.5
-    label_size: float = 12.0  # close to the words': still legible when a drawing is fitted to 9 px words
-    note_size: float = 10.5
-    word_gap: float = 10.0
-    min_word_width: float = 22.0
+    tag_size: float = 14.0
+    label_size: float = 14.0
+    note_size: float = 14.0
+    legend_size: float = 14.0
+    word_gap: float = 8.0
+    min_word_width: float = 18.0
     word_pad: float = 4.0  # added to the widest text of a word (form, tag, notes)
-    port_step: float = 5.0
-    level_height: float = 20.0
-    label_pad_x: float = 3.0
+    port_step: float = 4.0
+    level_height: float = 22.0
+    label_pad_x: float = 2.0
     label_pad_y: float = 2.0
     label_gap: float = 4.0  # minimum horizontal gap between two things on one level
-    margin: float = 16.0
+    margin: float = 10.0
     corner: float = 5.0
     arrow: float = 5.0
 

@@ -111,29 +111,35 @@ def _word(word: WordBox, layout: DepLayout) -> list[str]:
     return out
 
 
+_LEGEND_LINE = 24.0  # the sample line of a legend entry; its text starts 6 px after it
+_LEGEND_GAP = 16.0  # between two entries
+
+
 def _legend(layout: DepLayout, y: float) -> list[str]:
     out = ['<g class="legend">']
     x = layout.style.margin
+    size = layout.style.legend_size
     for status in ("correct", "wrong-head", "wrong-label"):
         st = STATUS_STYLES[status]
         dash = f' stroke-dasharray="{st.dash}"' if st.dash else ""
         out.append(
-            f'<path d="M{_f(x)},{_f(y - 4)} L{_f(x + 28)},{_f(y - 4)}" stroke="{st.colour}" '
+            f'<path d="M{_f(x)},{_f(y - 4)} L{_f(x + _LEGEND_LINE)},{_f(y - 4)}" stroke="{st.colour}" '
             f'stroke-width="{_f(st.width)}"{dash} fill="none"/>'
         )
         out.append(
-            f'<text x="{_f(x + 34)}" y="{_f(y)}" font-size="11" fill="{st.label_colour}">'
-            f"{xml_escape(st.legend)}</text>"
+            f'<text x="{_f(x + _LEGEND_LINE + 6)}" y="{_f(y)}" font-size="{_f(size)}" '
+            f'fill="{st.label_colour}">{xml_escape(st.legend)}</text>'
         )
-        x += 34 + text_width(st.legend, 11) + 24
+        x += _LEGEND_LINE + 6 + text_width(st.legend, size) + _LEGEND_GAP
     out.append("</g>")
     return out
 
 
 def legend_width(layout: DepLayout) -> float:
-    x = layout.style.margin
+    s = layout.style
+    x = s.margin
     for status in ("correct", "wrong-head", "wrong-label"):
-        x += 34 + text_width(STATUS_STYLES[status].legend, 11) + 24
+        x += _LEGEND_LINE + 6 + text_width(STATUS_STYLES[status].legend, s.legend_size) + _LEGEND_GAP
     return x
 
 
@@ -146,7 +152,7 @@ def dep_svg(layout: DepLayout, *, title: str | None = None, legend: bool | None 
     s = layout.style
     show_legend = layout.compared if legend is None else legend
     width = max(layout.width, legend_width(layout) if show_legend else 0.0)
-    height = layout.height + (22 if show_legend else 0)
+    height = layout.height + (s.legend_size + 8 if show_legend else 0)
     label = title if title is not None else (f"dependency tree {layout.sent_id}" if layout.sent_id else "")
     out: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="dep-tree" width="{_f(width)}" height="{_f(height)}" '
