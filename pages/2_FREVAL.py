@@ -171,9 +171,7 @@ def curves(series: list[Series], max_size: int | None, key: str) -> None:
     )
     for column, (chart_key, chart) in zip((left, right), charts, strict=True):
         with column:
-            svg_figure(
-                chart.svg, width=chart.width, label_px=chart.label_px, key=chart_key, css_class="wb-chart"
-            )
+            svg_figure(chart.svg, key=chart_key, css_class="wb-chart")
     download_table(frame, stem=f"freval_{key}_f1_by_size", key="freval-curves", label="CSV (curves)")
 
 

@@ -14,7 +14,6 @@ from evalcore.lattice.reading import InMemoryFile
 from evalcore.metrics.joint import JointConfig
 from workbench.cache import app_limits
 from workbench.datasets import DatasetSpec, LoadedDataset
-from workbench.fit import GRAPHVIZ_LATTICE_PT
 from workbench.lattice_view import (
     GOLD_SLOTS,
     PRED_SLOTS,
@@ -192,7 +191,6 @@ def sentence_panel(data: LatticeData, prediction: str | None, index: int, stem: 
         stem=f"{stem}_lattice",
         key="lattice-lattice",
         rtl=True,
-        label_pt=GRAPHVIZ_LATTICE_PT,
     )
     if view.gold_tree_dot is None and view.pred_tree_dot is None:
         return

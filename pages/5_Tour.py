@@ -33,7 +33,6 @@ from evalcore.render.layout import layout_dep, merge_grids, word_grid
 from evalcore.render.svg import dep_svg
 from evalcore.render.text import xml_escape
 from evalcore.trees import DepTree, bracketed
-from workbench.fit import GRAPHVIZ_LATTICE_PT
 from workbench.links import current_link, show_link_problems, write_link
 from workbench.settings_form import Field, bind, settings_form
 from workbench.tables import show_table
@@ -369,7 +368,6 @@ def lattice_step() -> None:
         stem="tour_bclm_lattice",
         key="tour:bclm:lattice",
         scale=0.75,
-        label_pt=GRAPHVIZ_LATTICE_PT,
         rtl=True,
     )
     st.subheader("The trees and the edit script")

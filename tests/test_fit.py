@@ -10,14 +10,11 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from evalcore.render.dot import lattice_to_dot, tree_to_dot
 from evalcore.render.layout import LayoutStyle, layout_dep
 from evalcore.render.svg import dep_svg
-from evalcore.trees import Arc, DepTree, Lattice, Node, Token, Tree
+from evalcore.trees import DepTree, Token
 from workbench.fit import (
-    GRAPHVIZ_LATTICE_PT,
-    GRAPHVIZ_TREE_PT,
-    MIN_LABEL_PX,
+    MIN_TEXT_PX,
     box_html,
     box_id,
     dep_drawing,
@@ -46,26 +43,26 @@ def test_zoom_choices() -> None:
 
 
 def test_graphviz_sizes_are_points_times_scale() -> None:
-    # 300 pt wide shown at 0.8: 300 * 4/3 * 0.8 = 320 px; 12 pt labels: 12 * 4/3 * 0.8 = 12.8 px
+    # 300 pt wide shown at 0.8: 300 * 4/3 * 0.8 = 320 px; a 12 pt text: 12 * 4/3 * 0.8 = 12.8 px
     d = graphviz_drawing(GV, scale=0.8)
     assert d.svg.startswith("<svg ") and "<?xml" not in d.svg and "DOCTYPE" not in d.svg
     assert d.width == pytest.approx(320.0)
-    assert d.label_px == pytest.approx(12.8)
-    assert d.label_font == GRAPHVIZ_TREE_PT
+    assert d.text_px == pytest.approx(12.8)
+    assert d.text_font == 12.0
 
 
 def test_dependency_sizes_are_px() -> None:
     svg = _dep_svg()
     width = float(re.search(r'<svg [^>]*\bwidth="([0-9.]+)"', svg).group(1))  # type: ignore[union-attr]
-    d = dep_drawing(svg, LayoutStyle().word_size)
-    assert d.width == pytest.approx(width) and d.label_px == LayoutStyle().word_size
+    d = dep_drawing(svg)
+    assert d.width == pytest.approx(width) and d.text_px == LayoutStyle().word_size
 
 
-def test_narrowest_box_keeps_labels_at_nine_px() -> None:
-    # fit: 320 px wide with 12.8 px labels may shrink to 320 * 9 / 12.8 = 225 px (+1 px for rounding,
-    # +2 px of border); a drawing whose labels are already under 9 px is never shrunk
+def test_narrowest_box_keeps_texts_at_nine_px() -> None:
+    # fit: 320 px wide with 12.8 px texts may shrink to 320 * 9 / 12.8 = 225 px (+1 px for rounding,
+    # +2 px of border); a drawing whose texts are already under 9 px is never shrunk
     d = graphviz_drawing(GV, scale=0.8)
-    assert MIN_LABEL_PX == 9.0
+    assert MIN_TEXT_PX == 9.0
     assert min_box_width([d], None) == pytest.approx(225.0 + 1 + 2)
     small = graphviz_drawing(GV, scale=0.5)  # 200 px, labels 8 px
     assert min_box_width([small], None) == pytest.approx(200.0 + 2)
@@ -90,7 +87,7 @@ def test_box_html_scales_through_the_viewbox() -> None:
 
 
 def test_stacked_drawings_share_one_scale() -> None:
-    wide, narrow = dep_drawing(_dep_svg(12), 14.0), dep_drawing(_dep_svg(3), 14.0)
+    wide, narrow = dep_drawing(_dep_svg(12)), dep_drawing(_dep_svg(3))
     html = box_html([wide, narrow], key="stack", titles=False)
     shares = [float(x) for x in re.findall(r"display:block;width:([0-9.]+)%", html)]
     assert shares[0] == pytest.approx(100.0)
@@ -98,17 +95,8 @@ def test_stacked_drawings_share_one_scale() -> None:
 
 
 def test_titles_are_escaped_inside_the_box() -> None:
-    d = dep_drawing(_dep_svg(), 14.0, title="<script>alert(1)</script>", note='a & "b"')
+    d = dep_drawing(_dep_svg(), title="<script>alert(1)</script>", note='a & "b"')
     html = box_html([d], key="t", titles=True)
     assert "<script>" not in html and "&lt;script&gt;" in html and "a &amp; &quot;b&quot;" in html
     body = html[html.index("<div id=") :]
     ET.fromstring(body)  # well-formed: titles and SVG inside the box element
-
-
-def test_graphviz_label_sizes_are_the_writers() -> None:
-    """The word-label sizes the rule assumes are those of evalcore.render.dot's writers."""
-    tree = Tree((Node("S", (1,)), Node("w", (), 0)), ("w",))
-    assert f"fontsize={GRAPHVIZ_TREE_PT:g}," in tree_to_dot(tree).split("node [", 1)[1].split("]", 1)[0]
-    lattice = Lattice((Arc(0, 1, "a", "_", "N", "N", "_", 1),))
-    edge = lattice_to_dot(lattice).split("edge [", 1)[1].split("]", 1)[0]
-    assert f"fontsize={GRAPHVIZ_LATTICE_PT:g}," in edge

@@ -23,7 +23,7 @@ from workbench.text import shortened
 __all__ = ["FONT_PX", "Chart", "Line", "line_chart", "nice_ticks"]
 
 FONT_PX = 12.0
-"""Tick labels and legend entries (the chart's smallest text: its "word labels" for fitting)."""
+"""Tick labels and legend entries (the chart's smallest text, which fitting keeps at 9 px or more)."""
 
 COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
 DASHES = ("", "7 4", "2 3", "9 3 2 3", "4 2", "1 2")
@@ -41,12 +41,11 @@ class Line:
 
 @dataclass(frozen=True, slots=True)
 class Chart:
-    """An SVG chart and what fitting it needs: its width (px) and its smallest text (px)."""
+    """An SVG chart and its size (px; fitting reads both and its smallest text from the SVG)."""
 
     svg: str
     width: float
     height: float
-    label_px: float = FONT_PX
 
 
 def nice_ticks(lo: float, hi: float, count: int = 6) -> tuple[float, ...]:

@@ -1,11 +1,12 @@
 """Drawings that fit their box: the one sizing rule of every SVG the workbench shows (no streamlit;
-docs/app.md, "Drawings that fit": fit to the box while word labels stay :data:`MIN_LABEL_PX` high,
+docs/app.md, "Drawings that fit": fit to the box while every text stays :data:`MIN_TEXT_PX` high,
 else a column of its own, else scrolling; a zoom; one scale per box).
 
-Sizes: our dependency SVGs are in px (word forms at ``LayoutStyle.word_size``); Graphviz SVGs are
-in points (1 pt = 4/3 px), shown at ``scale`` × their size, their word labels the font sizes of
-:mod:`evalcore.render.dot` (:data:`GRAPHVIZ_TREE_PT`, :data:`GRAPHVIZ_LATTICE_PT`).  The strings in
-the SVGs were escaped by their writers (:mod:`evalcore.render.text`), the titles added here by
+What a drawing says about itself is read from its SVG, the one declaration of its sizes: its width,
+its ``viewBox`` (our dependency SVGs are in px; Graphviz's in points, 1 pt = 4/3 px, shown at
+``scale`` × their size) and the ``font-size`` of each of its ``<text>`` elements, the smallest of
+which the rule keeps at 9 px or more (:func:`smallest_font`).  The strings in the SVGs were escaped
+by their writers (:mod:`evalcore.render.text`), the titles added here by
 :func:`~evalcore.render.text.xml_escape`; ids and styles are made of our numbers and
 ``[A-Za-z0-9_-]`` only.
 """
@@ -20,9 +21,7 @@ from dataclasses import dataclass
 from evalcore.render.text import xml_escape
 
 __all__ = [
-    "GRAPHVIZ_LATTICE_PT",
-    "GRAPHVIZ_TREE_PT",
-    "MIN_LABEL_PX",
+    "MIN_TEXT_PX",
     "PT",
     "ZOOMS",
     "Drawing",
@@ -32,16 +31,15 @@ __all__ = [
     "dep_drawing",
     "graphviz_drawing",
     "min_box_width",
+    "smallest_font",
+    "svg_drawing",
     "zoom_factor",
 ]
 
-MIN_LABEL_PX = 9.0
-"""Word labels are never drawn smaller than this (px) when fitting: below it, one column, then scroll."""
+MIN_TEXT_PX = 9.0
+"""No text of a drawing is drawn smaller than this (px) when fitting: below it, one column, then scroll."""
 
 PT = 4 / 3  # px per point (CSS: 96 px = 72 pt)
-
-GRAPHVIZ_TREE_PT = 12.0  # tree_to_dot's node font size (words and labels)
-GRAPHVIZ_LATTICE_PT = 11.0  # lattice_to_dot's edge labels (segment/tag)
 
 ZOOMS: tuple[str, ...] = ("fit", "50%", "75%", "100%", "125%", "150%")
 """The choices of the "Drawing size" control; ``fit`` is the rule above, a percentage a fixed size."""
@@ -58,15 +56,15 @@ class Drawing:
     """One SVG with what the sizing rule needs.
 
     ``svg`` is the ``<svg>`` element (no XML prolog); ``width`` its width in
-    px at 100 %; ``label_px`` the font size of its word labels in px at 100 %;
-    ``label_font`` that font size in the SVG's own units (what the
-    ``font-size`` attribute of a word label says, for tests and measurements).
+    px at 100 %; ``text_px`` the font size of its smallest text in px at 100 %;
+    ``text_font`` that font size in the SVG's own units (what the
+    ``font-size`` attribute of its smallest text says, for tests and measurements).
     """
 
     svg: str
     width: float
-    label_px: float
-    label_font: float
+    text_px: float
+    text_font: float
     title: str = ""
     note: str = ""
 
@@ -101,22 +99,44 @@ def _opening_width(svg: str) -> tuple[float, str]:
     return float(m.group(1)), m.group(2) or "px"
 
 
-def dep_drawing(svg: str, word_size: float, *, title: str = "", note: str = "") -> Drawing:
-    """A dependency drawing of :func:`evalcore.render.svg.dep_svg` (px), word forms at ``word_size`` px."""
-    svg = _svg_element(svg)
-    width, unit = _opening_width(svg)
-    factor = PT if unit == "pt" else 1.0
-    return Drawing(svg, width * factor, word_size * factor, word_size, title, note)
+_FONT = re.compile(r'<text\b[^>]*?\sfont-size="([0-9.]+)(?:px)?"')
+_VIEWBOX = re.compile(r'\bviewBox="\s*[-0-9.]+[\s,]+[-0-9.]+[\s,]+([0-9.]+)[\s,]+[0-9.]+\s*"')
+_GRAPH_SCALE = re.compile(r'<g\b[^>]*\bclass="graph"[^>]*\btransform="scale\(([0-9.]+)')
 
 
-def graphviz_drawing(
-    svg: str, *, scale: float = 1.0, label_pt: float = GRAPHVIZ_TREE_PT, title: str = ""
-) -> Drawing:
-    """A Graphviz SVG shown at ``scale`` × its size; its word labels are ``label_pt`` points."""
+def smallest_font(svg: str) -> float | None:
+    """The smallest ``font-size`` of the ``<text>`` elements of ``svg``, in its own units (``None``:
+    no text).  Our writers and Graphviz give every text its size as an attribute."""
+    sizes = [float(m.group(1)) for m in _FONT.finditer(svg)]
+    return min((x for x in sizes if x > 0), default=None)
+
+
+def svg_drawing(svg: str, *, scale: float = 1.0, title: str = "", note: str = "") -> Drawing:
+    """Any SVG shown at ``scale`` × its own size: its width in px and its smallest text in px, read
+    from the SVG (its ``width``, ``viewBox``, the scale of a Graphviz graph and its texts' sizes)."""
     svg = _svg_element(svg)
     width, unit = _opening_width(svg)
-    factor = (PT if unit == "pt" else 1.0) * scale
-    return Drawing(svg, width * factor, label_pt * factor, label_pt, title)
+    px = width * (PT if unit == "pt" else 1.0) * scale
+    head = svg[: svg.find(">") + 1]
+    box = _VIEWBOX.search(head)
+    unit_px = px / float(box.group(1)) if box is not None and float(box.group(1)) > 0 else px / width
+    graph = _GRAPH_SCALE.search(svg)
+    if graph is not None and float(graph.group(1)) > 0:
+        unit_px *= float(graph.group(1))  # Graphviz draws its graph through one scale (1 unless asked)
+    font = smallest_font(svg)
+    if font is None:  # no text: never shrunk (as if its texts were at the minimum already)
+        return Drawing(svg, px, MIN_TEXT_PX, 0.0, title, note)
+    return Drawing(svg, px, font * unit_px, font, title, note)
+
+
+def dep_drawing(svg: str, *, title: str = "", note: str = "") -> Drawing:
+    """A dependency drawing of :func:`evalcore.render.svg.dep_svg` (px)."""
+    return svg_drawing(svg, title=title, note=note)
+
+
+def graphviz_drawing(svg: str, *, scale: float = 1.0, title: str = "") -> Drawing:
+    """A Graphviz SVG (points) shown at ``scale`` × its size."""
+    return svg_drawing(svg, scale=scale, title=title)
 
 
 def _scale(drawings: Sequence[Drawing], zoom: float | None) -> tuple[float, float, float]:
@@ -124,9 +144,9 @@ def _scale(drawings: Sequence[Drawing], zoom: float | None) -> tuple[float, floa
     width = max((d.width for d in drawings), default=0.0)
     if zoom is not None:
         return width, width * zoom, width * zoom
-    label = min((d.label_px for d in drawings), default=MIN_LABEL_PX)
-    # one px more: the browser rounds widths, and labels must not land a hair under the minimum
-    narrowest = min(width, width * MIN_LABEL_PX / label + 1.0) if label > 0 else width
+    text = min((d.text_px for d in drawings), default=MIN_TEXT_PX)
+    # one px more: the browser rounds widths, and texts must not land a hair under the minimum
+    narrowest = min(width, width * MIN_TEXT_PX / text + 1.0) if text > 0 else width
     return width, narrowest, width
 
 
@@ -191,13 +211,13 @@ def box_html(
     if rtl:
         inner += "margin-left:auto;"
     parts = [column_css(ident, narrowest + BORDER)]
-    label = min((d.label_px for d in drawings), default=0.0)
-    fonts = ",".join(sorted({f"{d.label_font:g}" for d in drawings}))
+    text = min((d.text_px for d in drawings), default=0.0)
+    fonts = ",".join(sorted({f"{d.text_font:g}" for d in drawings}))
     mode = "fit" if zoom is None else "zoom"
     side = "direction:rtl;margin-left:auto;" if rtl else ""  # right-aligned, scrolled from the right
     parts.append(
         f'<div id="{ident}" class="wb-figure wb-fit {css_class}" data-fit="{mode}" '
-        f'data-label-px="{label:.2f}" data-label-font="{fonts}" data-natural-width="{natural:.1f}" '
+        f'data-text-px="{text:.2f}" data-text-font="{fonts}" data-natural-width="{natural:.1f}" '
         f'data-min-width="{narrowest + BORDER:.1f}" style="{_BOX_STYLE}{side}">'
     )
     parts.append(f'<div class="wb-fit-inner" style="direction:ltr;{inner}">')

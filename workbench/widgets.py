@@ -19,16 +19,15 @@ from urllib.parse import parse_qsl, urlsplit
 import pandas as pd
 import streamlit as st
 
-from evalcore.render.layout import LayoutStyle
 from workbench.datasets import LoadedDataset, SentenceInfo
 from workbench.fit import (
-    GRAPHVIZ_TREE_PT,
-    MIN_LABEL_PX,
+    MIN_TEXT_PX,
     ZOOMS,
     Drawing,
     box_html,
     dep_drawing,
     graphviz_drawing,
+    svg_drawing,
     zoom_factor,
 )
 from workbench.links import (
@@ -287,8 +286,8 @@ def drawing_size_control() -> None:
         "Drawing size",
         ZOOMS,
         key=ZOOM_KEY,
-        help="fit: each drawing is scaled to its column while its words stay at least "
-        f"{MIN_LABEL_PX:.0f} px high; below that its column takes the whole width, and only then does "
+        help="fit: each drawing is scaled to its column while its texts stay at least "
+        f"{MIN_TEXT_PX:.0f} px high; below that its column takes the whole width, and only then does "
         "it scroll sideways. A percentage: that share of the drawing's own size (scrolls when wider).",
     )
     zoom = str(st.session_state[ZOOM_KEY])
@@ -336,19 +335,13 @@ class Figure:
     note: str = ""
 
 
-def _word_size(svg: str) -> float:
-    """The font size of the word forms of a dependency SVG (``LayoutStyle.word_size``)."""
-    m = re.search(r'<text class="form"[^>]*\sfont-size="([0-9.]+)"', svg)
-    return float(m.group(1)) if m else LayoutStyle().word_size
-
-
 def stacked_figures(figures: Sequence[Figure]) -> None:
     """Several dependency drawings in one box, one scale for all (aligned words stay aligned).
 
     Titles are inside the box, above each drawing; download links (SVG, DOT) are below it.
     """
     rtl = all('data-rtl="yes"' in fig.svg for fig in figures)
-    drawings = [dep_drawing(f.svg, _word_size(f.svg), title=f.title, note=f.note) for f in figures]
+    drawings = [dep_drawing(f.svg, title=f.title, note=f.note) for f in figures]
     key = "stack:" + "|".join(f.key for f in figures)
     files: list[DownloadFile] = []
     for i, fig in enumerate(figures):
@@ -359,12 +352,10 @@ def stacked_figures(figures: Sequence[Figure]) -> None:
     _show_box(drawings, key=key, css_class="wb-stack", rtl=rtl, titles=True, files=files)
 
 
-def svg_figure(svg: str, *, width: float, label_px: float, key: str, css_class: str = "wb-svg") -> None:
-    """An SVG we wrote (every data string escaped; e.g. a chart of :mod:`workbench.charts`), ``width``
-    px wide at 100 %, its smallest text ``label_px`` px, fitted to its column by workbench/fit.py."""
-    _show_box(
-        [Drawing(svg, width, label_px, label_px)], key=key, css_class=css_class, rtl=False, titles=False
-    )
+def svg_figure(svg: str, *, key: str, css_class: str = "wb-svg") -> None:
+    """An SVG we wrote (every data string escaped; e.g. a chart of :mod:`workbench.charts`), fitted to
+    its column by workbench/fit.py (its width and its smallest text read from the SVG)."""
+    _show_box([svg_drawing(svg)], key=key, css_class=css_class, rtl=False, titles=False)
 
 
 class SvgStore:
@@ -456,14 +447,13 @@ def graphviz_figure(
     stem: str,
     key: str,
     scale: float = 1.0,
-    label_pt: float = GRAPHVIZ_TREE_PT,
     rtl: bool = False,
 ) -> None:
     """Show a DOT figure (rendered by Graphviz on the server when installed, else in the browser).
 
     Downloads: DOT always, SVG when Graphviz is installed.  ``scale``: the size in the page at 100 %
     (also the downloaded SVG's size); the drawing is fitted to its column by the rule of
-    workbench/fit.py, its word labels being ``label_pt`` points.  ``rtl``: the box starts scrolled
+    workbench/fit.py (its smallest text read from the SVG).  ``rtl``: the box starts scrolled
     to its right end (a lattice drawn right to left).
     """
     svg = dot_to_svg(dot)
@@ -471,10 +461,10 @@ def graphviz_figure(
         st.graphviz_chart(dot)
         show_html("", key=f"gv:{key}", files=[dot_file(dot, stem)])
         return
-    drawing = graphviz_drawing(svg, scale=scale, label_pt=label_pt)
+    drawing = graphviz_drawing(svg, scale=scale)
     marked = drawing.svg.replace("<svg ", '<svg data-rtl="yes" ', 1) if rtl else drawing.svg
     _show_box(
-        [Drawing(marked, drawing.width, drawing.label_px, drawing.label_font)],
+        [Drawing(marked, drawing.width, drawing.text_px, drawing.text_font)],
         key=f"gv:{key}",
         css_class="wb-dot",
         rtl=rtl,
