@@ -4,13 +4,13 @@ For each visible drawing box (``div.wb-fit``, written by ``workbench/fit.py``):
 
 * ``box_width`` -- the box's inner width (``clientWidth``) and ``svg_width``, the widest SVG's
   rendered width (``getBoundingClientRect``); ``scrolls`` -- the box is wider inside than outside;
-* ``label_px`` -- the smallest rendered font size of its *word labels* (the ``text`` elements
-  whose ``font-size`` is the box's ``data-label-font``: word forms of a dependency drawing,
-  words and labels of a Graphviz tree, edge labels of a lattice), measured twice: from the
-  text's bounding rectangle (rendered height / height in SVG units × font size) and from the
-  element's screen transform (font size × ``getScreenCTM().a``); the smaller is kept;
-* ``fit_px`` -- the word labels' size if the drawing were scaled to the box's width (never
-  above its own size): what "fitting would bring its labels to";
+* ``text_px`` -- the smallest rendered font size of *every* text of its drawings (word forms, tags,
+  relation labels, notes and legends of a dependency drawing; every text of a Graphviz tree or
+  lattice, positions and titles included), measured twice: from the text's bounding rectangle
+  (rendered height / height in SVG units × font size) and from the element's screen transform
+  (font size × the scale of ``getScreenCTM()``); the smaller is kept;
+* ``fit_px`` -- the smallest text's size if the drawing were scaled to the box's width (never
+  above its own size): what "fitting would bring its texts to";
 * ``alone`` -- the box is not in a Streamlit column, or its column spans its whole row.
 """
 
@@ -21,20 +21,19 @@ from dataclasses import dataclass
 MEASURE_JS = """
 () => [...document.querySelectorAll('div.wb-fit')].filter(b => b.offsetParent !== null && b.clientWidth > 0)
   .map(box => {
-    const fonts = (box.dataset.labelFont || '').split(',').map(parseFloat);
     const svgs = [...box.querySelectorAll(':scope > .wb-fit-inner > svg')];
-    let rectPx = Infinity, ctmPx = Infinity, words = 0;
+    let rectPx = Infinity, ctmPx = Infinity, texts = 0;
     for (const svg of svgs) {
       for (const t of svg.querySelectorAll('text')) {
-        const fs = parseFloat(t.getAttribute('font-size'));
-        if (!fonts.some(f => Math.abs(f - fs) < 0.01) || !t.textContent.trim()) continue;
+        if (!t.textContent.trim()) continue;
+        const fs = parseFloat(getComputedStyle(t).fontSize), m = t.getScreenCTM();
         const bb = t.getBBox(), rect = t.getBoundingClientRect();
-        if (bb.height > 0) rectPx = Math.min(rectPx, fs * rect.height / bb.height);
-        ctmPx = Math.min(ctmPx, fs * t.getScreenCTM().a);
-        words += 1;
+        if (bb.height > 0 && Math.abs(m.b) < 1e-6) rectPx = Math.min(rectPx, fs * rect.height / bb.height);
+        ctmPx = Math.min(ctmPx, fs * Math.hypot(m.a, m.b));
+        texts += 1;
       }
     }
-    const natural = parseFloat(box.dataset.naturalWidth), label = parseFloat(box.dataset.labelPx);
+    const natural = parseFloat(box.dataset.naturalWidth), text = parseFloat(box.dataset.textPx);
     const col = box.closest('[data-testid=stColumn]');
     const row = col ? col.closest('[data-testid=stHorizontalBlock]') : null;
     const alone = !col || col.getBoundingClientRect().width >= row.getBoundingClientRect().width - 2;
@@ -42,8 +41,8 @@ MEASURE_JS = """
       id: box.id, cls: box.className, fit: box.dataset.fit,
       box_width: box.clientWidth, scroll_width: box.scrollWidth,
       svg_width: Math.max(0, ...svgs.map(s => s.getBoundingClientRect().width)),
-      label_px: Math.min(rectPx, ctmPx), rect_px: rectPx, ctm_px: ctmPx, words: words,
-      fit_px: label * Math.min(1, box.clientWidth / natural), alone: alone,
+      text_px: Math.min(rectPx, ctmPx), rect_px: rectPx, ctm_px: ctmPx, texts: texts,
+      fit_px: text * Math.min(1, box.clientWidth / natural), alone: alone,
       in_columns: !!col, natural: natural,
     };
   })
@@ -58,10 +57,10 @@ class BoxMeasure:
     box_width: float
     scroll_width: float
     svg_width: float
-    label_px: float
+    text_px: float
     rect_px: float
     ctm_px: float
-    words: int
+    texts: int
     fit_px: float
     alone: bool
     in_columns: bool
@@ -72,16 +71,16 @@ class BoxMeasure:
         return self.scroll_width > self.box_width + 1
 
     def problems(self, min_px: float = 9.0) -> list[str]:
-        """What breaks the rule: labels under ``min_px``; a scroll that fitting would have avoided;
+        """What breaks the rule: a text under ``min_px``; a scroll that fitting would have avoided;
         a scrolling drawing that still shares its row; an SVG wider than a box that does not scroll."""
         out: list[str] = []
-        if self.words == 0:
-            out.append("no word label found")
-        if self.label_px < min_px - 0.05:
-            out.append(f"word labels at {self.label_px:.2f} px")
+        if self.texts == 0:
+            out.append("no text found")
+        if self.text_px < min_px - 0.05:
+            out.append(f"a text at {self.text_px:.2f} px")
         if self.scrolls:
             if self.fit_px >= min_px:
-                out.append(f"scrolls although fitted labels would be {self.fit_px:.2f} px")
+                out.append(f"scrolls although fitted texts would be {self.fit_px:.2f} px")
             if not self.alone:
                 out.append("scrolls but shares its row with another column")
         elif self.svg_width > self.box_width + 1:
@@ -93,7 +92,7 @@ class BoxMeasure:
         fits = "SCROLLS" if self.scrolls else "fits   "
         return (
             f"{kind:3} box {self.box_width:5.0f} svg {self.svg_width:6.0f} natural {self.natural:6.0f} "
-            f"labels {self.label_px:5.2f} px (fit {self.fit_px:5.2f}) {fits} "
+            f"texts {self.text_px:5.2f} px (fit {self.fit_px:5.2f}) {fits} "
             f"{'alone' if self.alone else 'shared'}"
         )
 

@@ -8,9 +8,9 @@ sentence (right to left), evalb's constituency sample, the NED and Lattice pages
 steps of the tour.
 
 The rule checked on every drawing box (tests/e2e/fitting.py measures it in the browser):
-word labels are never under 9 px (rendered font size, from the text's bounding rectangle and
-its screen transform); a drawing scrolls sideways only if fitting it to its box would bring its
-word labels under 9 px, and then its box stands in one column (its Streamlit column, if any,
+no text is ever under 9 px (rendered font size, from the text's bounding rectangle and its
+screen transform); a drawing scrolls sideways only if fitting it to its box would bring its
+smallest text under 9 px, and then its box stands in one column (its Streamlit column, if any,
 spans the whole row); a drawing that does not scroll is no wider than its box.  The edit
 script's table (under the trees) never scrolls sideways either.
 

@@ -4,8 +4,10 @@ page every link to another page of the app (``st.page_link``), each followed and
 checked; at 1400x1000 and at 1024x768.  A page opened after the home page had run once used to show
 ``StreamlitPageNotFoundError: Could not find page: app.py`` (the links to the inspector named the
 entry file, which ``st.navigation`` does not take as a page); opened first, it did not, so a test
-that opens a page alone could not see it.  On every page reached: no exception, and no control whose
-text is cut (a button, tab or label narrower than its text, or a label wrapped inside a word).
+that opens a page alone could not see it.  On every page reached: no exception, no control whose
+text is cut (a button, tab or label narrower than its text, or a label wrapped inside a word), and no
+text of a drawing under 9 px (every visible ``svg text`` of the page, ours and Graphviz's: its font
+size times the scale at which its SVG is shown; docs/app.md, "Drawings that fit").
 
 Real ``streamlit run app.py`` and Debian's chromium; every wait is on a condition, never a sleep.
 """
@@ -72,12 +74,40 @@ CLIPPED_JS = """
 """
 
 
+# texts of drawings under the minimum: every visible SVG text in the main area, its rendered size the
+# computed font size (SVG units) times the SVG's scale on screen (getScreenCTM: viewBox, transforms and
+# the box's fitting; a rotated text counts its scale, not its cosine), and from its bounding rectangle
+# (rendered height / height in SVG units); the smaller is kept
+SMALL_TEXT_JS = """
+(minPx) => {
+  const out = [];
+  for (const t of document.querySelectorAll('[data-testid=stMain] svg text')) {
+    const text = t.textContent.trim();
+    const host = t.closest('div');
+    if (!text || !host || host.offsetParent === null || t.getClientRects().length === 0) continue;
+    const fs = parseFloat(getComputedStyle(t).fontSize), m = t.getScreenCTM();
+    let px = fs * Math.hypot(m.a, m.b);
+    const bb = t.getBBox(), rect = t.getBoundingClientRect();
+    if (bb.height > 0 && Math.abs(m.b) < 1e-6) px = Math.min(px, fs * rect.height / bb.height);
+    if (px < minPx) {
+      const box = t.closest('div.wb-fit'), where = box ? box.id : 'an SVG';
+      out.push([px, `${px.toFixed(2)} px ${JSON.stringify(text.slice(0, 30))} in ${where}`]);
+    }
+  }
+  return out.sort((a, b) => a[0] - b[0]).map(x => x[1]);  // the smallest first
+}
+"""
+MIN_TEXT_PX = 9.0 - 0.1  # the rule's 9 px, less what the browser rounds
+
+
 def _settled(page: object) -> None:
     wait_settled(page, timeout_ms=TIMEOUT_MS)
     errors = page.locator("[data-testid=stException]")  # type: ignore[attr-defined]
     assert errors.count() == 0, errors.first.inner_text()[:500]
     clipped = page.evaluate(CLIPPED_JS)  # type: ignore[attr-defined]
     assert not clipped, (page.url, clipped)  # type: ignore[attr-defined]
+    small = page.evaluate(SMALL_TEXT_JS, MIN_TEXT_PX)  # type: ignore[attr-defined]
+    assert not small, (page.url, len(small), small[:12])  # type: ignore[attr-defined]
 
 
 def _at(page: object, path: str) -> None:
