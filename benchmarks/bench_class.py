@@ -35,6 +35,10 @@ sys.path.insert(0, str(ROOT / "tests" / "e2e"))
 from appserver import CHROMIUM, CHROMIUM_ARGS, SETTLED_JS, running_server, wait_settled  # noqa: E402
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
 
+from workbench.sessions import RELEASED_IDLE  # noqa: E402
+
+IDLE_MARK = RELEASED_IDLE.split("{}")[0].encode()
+
 TIMEOUT_S = float(os.environ.get("BENCH_CLASS_TIMEOUT", "300"))
 TICK = os.sysconf("SC_CLK_TCK")
 
@@ -160,7 +164,7 @@ def main() -> int:
         print(f"{CHROMIUM} is missing (apt-get install chromium)", file=sys.stderr)
         return 1
     print(f"load average before: {os.getloadavg()}")
-    with running_server(timeout=120) as (url, pid, _log), sync_playwright() as pw:
+    with running_server(timeout=120) as (url, pid, log), sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
             alone = _measure(browser, url, pid, 1, args.rounds)
@@ -168,7 +172,7 @@ def main() -> int:
             many = _measure(browser, url, pid, args.sessions, args.rounds)
             _report(alone, many, args.sessions)
             if args.churn:
-                _churn(browser, url, pid, args.churn)
+                _churn(browser, url, pid, args.churn, log)
         finally:
             browser.close()
     print(f"load average after: {os.getloadavg()}")
@@ -239,10 +243,13 @@ def _report(alone: Measured, many: Measured, sessions: int) -> None:
     )
 
 
-def _churn(browser: object, url: str, pid: int, n: int) -> None:
-    """``n`` sessions opened and closed one after the other: memory at the start and at the end."""
+def _churn(browser: object, url: str, pid: int, n: int, log: Path) -> None:
+    """``n`` sessions opened and closed one after the other: memory at the start, 5 s after the last
+    one closed (Streamlit still keeps them for reconnection), and once the server's log says their
+    reconnection window has closed and their memory is given back (``workbench.sessions``)."""
     start = rss_mib(pid)
     peak = start
+    lines = log.read_bytes().count(IDLE_MARK)
     for _ in range(n):
         ctx = browser.new_context()  # type: ignore[attr-defined]
         page = ctx.new_page()
@@ -250,11 +257,17 @@ def _churn(browser: object, url: str, pid: int, n: int) -> None:
         page.locator("svg.dep-tree").first.wait_for(timeout=TIMEOUT_S * 1000)
         ctx.close()
         peak = max(peak, rss_mib(pid))
-    time.sleep(5.0)  # Streamlit drops a closed session's state on its own schedule
+    time.sleep(5.0)
+    soon = rss_mib(pid)
+    deadline = time.monotonic() + 300.0  # the window is 120 s by default (server.disconnectedSessionTTL)
+    while log.read_bytes().count(IDLE_MARK) <= lines and time.monotonic() < deadline:
+        time.sleep(1.0)
+    time.sleep(2.0)
     end = rss_mib(pid)
     print(
         f"{n} sessions opened and closed: server memory {start:.0f} MiB at the start, peak {peak:.0f}, "
-        f"{end:.0f} at the end ({100 * (end - start) / start:+.1f} %)"
+        f"{soon:.0f} 5 s after the last closed ({100 * (soon - start) / start:+.1f} %), {end:.0f} once "
+        f"their reconnection window closed ({100 * (end - start) / start:+.1f} %)"
     )
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
@@ -180,9 +181,65 @@ def _release(hold: _Hold) -> None:
     if files and mgr is not None:
         mgr.remove_session_files(hold.session_id)
     if uploads or files:
-        timer = threading.Timer(2.0, _give_back, (hold.session_id,))
+        timer = threading.Timer(2.0, _give_back, (RELEASED.format(hold.session_id),))
         timer.daemon = True
         timer.start()
+    else:
+        _window().ended()
+
+
+class _ReconnectWindow:
+    """The sessions that ended holding no upload, kept by Streamlit for reconnection
+    (``server.disconnectedSessionTTL``, 120 s by default): once the last one's window has closed,
+    they are dropped from Streamlit's store and their memory is given back (one timer for all of
+    them, moved on by each session that ends meanwhile)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.lock = threading.Lock()
+        self.due = 0.0
+        self.timer: threading.Timer | None = None
+
+    def ended(self) -> None:
+        with self.lock:
+            self.due = time.monotonic() + self.seconds + 1.0
+            if self.timer is None:
+                self._start(self.seconds + 1.0)
+
+    def _start(self, wait: float) -> None:
+        self.timer = threading.Timer(wait, self._closed)
+        self.timer.daemon = True
+        self.timer.start()
+
+    def _closed(self) -> None:
+        with self.lock:
+            wait = self.due - time.monotonic()
+            if wait > 0:
+                self._start(wait)
+                return
+            self.timer = None
+        _give_back(RELEASED_IDLE.format(_expire_stored_sessions()))
+
+
+def _expire_stored_sessions() -> int:
+    """Drop the disconnected sessions whose reconnection window has closed from Streamlit's store
+    (a ``TTLCache``, which otherwise drops them only when another session is stored); the number it
+    still keeps (-1: no such store)."""
+    from streamlit.runtime import Runtime
+
+    if not Runtime.exists():
+        return -1
+    try:
+        store = Runtime.instance()._session_mgr._session_storage._cache
+        store.expire()
+        return len(store)
+    except AttributeError:
+        return -1
+
+
+@st.cache_resource(show_spinner=False)
+def _window() -> _ReconnectWindow:
+    return _ReconnectWindow(float(st.get_option("server.disconnectedSessionTTL")))
 
 
 RELEASED = "evalcore: the memory of ended session {} is given back"
@@ -190,7 +247,15 @@ RELEASED = "evalcore: the memory of ended session {} is given back"
 tests/e2e/test_server_memory.py, wait for)."""
 
 
-def _give_back(session: str) -> None:
+RELEASED_IDLE = (
+    "evalcore: the memory of the sessions that ended without uploads is given back "
+    "({} disconnected sessions still kept)"
+)
+"""The server log's line once the sessions that ended holding nothing are past their reconnection
+window and dropped (and how many Streamlit still keeps: 0 when no other session has ended since)."""
+
+
+def _give_back(line: str) -> None:
     """Collect what the ended session left in reference cycles, and hand the freed memory back to
     the system (glibc keeps freed heap pages otherwise: the server would stay at its peak)."""
     import ctypes
@@ -201,7 +266,7 @@ def _give_back(session: str) -> None:
     gc.collect()
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL("libc.so.6").malloc_trim(0)
-    get_logger(__name__).info(RELEASED.format(session))
+    get_logger(__name__).info(line)
 
 
 @st.cache_resource(show_spinner=False, scope="session", on_release=_release)

@@ -20,13 +20,14 @@ Uses Debian's chromium.
 from __future__ import annotations
 
 import gzip
+import re
 import time
 from pathlib import Path
 
 import pytest
 from appserver import CHROMIUM, ROOT, running_server, wait_settled
 
-from workbench.sessions import RELEASED
+from workbench.sessions import RELEASED, RELEASED_IDLE
 
 pytestmark = [
     pytest.mark.e2e,
@@ -103,6 +104,50 @@ def test_sessions_that_uploaded_files_leave_nothing_when_they_close(browser: obj
         _released(log, 4)
         end = _settled_rss(pid, below=1.1 * start)
         assert end <= 1.1 * start, (start, peaks, end)
+
+
+def test_sessions_without_uploads_leave_nothing_once_their_reconnection_window_closes(
+    browser: object,
+) -> None:
+    """Sessions that upload nothing are kept by Streamlit for reconnection (``server.
+    disconnectedSessionTTL``, 10 s here); once the window of the last one has closed, the server
+    drops them and gives their memory back: 40 sessions opened on French and closed leave the
+    server within 10 % of where it started, and Streamlit keeps none of them (without the give-back
+    it kept them until another session came, and the memory they had used stayed with the server:
+    +6.6 % after 200 sessions with a 30 s window, +17.5 % with the default 120 s)."""
+    env = {"STREAMLIT_SERVER_DISCONNECTED_SESSION_TTL": "10"}
+    with running_server(timeout=90, env=env) as (url, pid, log):
+
+        def visit() -> None:
+            context = browser.new_context()  # type: ignore[attr-defined]
+            page = context.new_page()
+            page.goto(f"{url}/?data=fr_gsd")
+            page.locator("svg.dep-tree").first.wait_for(timeout=TIMEOUT_MS)
+            context.close()
+
+        for _ in range(3):
+            visit()
+        assert _idle_released(log, 1) == [0]  # the three are dropped once their window has closed
+        start = _settled_rss(pid)
+        for _ in range(40):
+            visit()
+        peak = _rss_mib(pid)
+        assert _idle_released(log, 2)[-1] == 0  # all forty dropped: none left in Streamlit's store
+        end = _settled_rss(pid, below=1.1 * start)
+        assert end <= 1.1 * start, (start, peak, end)
+
+
+def _idle_released(log: Path, times: int, wait: float = 120.0) -> list[int]:
+    """Wait until the server's log has said ``times`` times that ended sessions' memory is back;
+    the number of disconnected sessions Streamlit still kept each time."""
+    head, tail = (part.encode() for part in RELEASED_IDLE.split("{}"))
+    deadline = time.monotonic() + wait
+    while True:
+        kept = [int(m) for m in re.findall(re.escape(head) + rb"(-?\d+)" + re.escape(tail), log.read_bytes())]
+        if len(kept) >= times:
+            return kept
+        assert time.monotonic() < deadline, f"{log}: fewer than {times} lines '{RELEASED_IDLE}'"
+        time.sleep(0.5)
 
 
 def test_refused_uploads_count_against_the_session_budget(browser: object) -> None:
