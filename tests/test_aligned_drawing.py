@@ -18,6 +18,7 @@ from test_alignment import SYSTEM as MWT_SYSTEM
 from test_app_raw_text import GOLD, RAW
 
 from evalcore.metrics.conll18 import align_words
+from evalcore.render.svg import dep_svg
 from workbench.aligned_drawing import aligned_drawing, aligned_layouts
 
 ALIGNMENT = align_words(GOLD, RAW)
@@ -69,3 +70,12 @@ def test_a_gold_multiword_token_the_parse_keeps_whole() -> None:
     gold, system = aligned_layouts(d)
     g, s = _x(gold), _x(system)
     assert [g["can"], g["go"], g["."]] == pytest.approx([s["cannot"], s["go"], s["."]])
+
+
+def test_a_gold_head_the_parse_does_not_have_is_named_so_on_hover() -> None:
+    """cat's gold head is "sleeps", which the parse merged into "sleeps.": no parse word stands for
+    it, so the arc's hover text says so (it read "from -1 ?")."""
+    _, system = aligned_layouts(aligned_drawing(ALIGNMENT, 0))
+    svg = dep_svg(system)
+    assert "from a gold word the parse does not have)" in svg
+    assert "-1 ?" not in svg

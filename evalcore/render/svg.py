@@ -77,6 +77,8 @@ def _tooltip(arc: ArcBox, layout: DepLayout) -> str:
     def name(i: int | None) -> str:
         if i is None:
             return "?"
+        if i < 0:  # a gold head that no word of this drawing stands for (a parse of raw text)
+            return "a gold word the parse does not have"
         return "ROOT" if i == 0 else f"{i} {forms.get(i, '?')}"
 
     text = f"{arc.label}: {name(arc.head)} → {name(arc.dependent)}"
