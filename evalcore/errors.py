@@ -15,6 +15,7 @@ __all__ = [
     "LimitError",
     "MismatchError",
     "OutputError",
+    "PatternError",
     "TreeStructureError",
     "UnificationError",
     "escape_controls",
@@ -106,6 +107,11 @@ class LimitError(InputFormatError):
     ) -> None:
         super().__init__(message, file=file, line=line, sentence=sentence)
         self.limit = limit
+
+
+class PatternError(InputFormatError):
+    """A request or a pattern file cannot be read (docs/patterns.md, "Errors"): ``FILE:LINE: message``,
+    the line 1-based in the file (or in the request's text)."""
 
 
 class TreeStructureError(EvalcoreError):

@@ -5,7 +5,7 @@
 
       errors, limits, version, display, appdir, outputs, interrupts < trees < formats
       < conversion, generalization, fragments, ted/, lattice/ < metrics/, significance
-      < experiment, inspection, examples, atlas, ranking, resampling, batch, labelalign
+      < experiment, inspection, examples, atlas, patterns/, ranking, resampling, batch, labelalign
       < report/, render/
       < commands/, cli, the package's public API (``evalcore/__init__.py``)
 
@@ -53,6 +53,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "evalcore.inspection",
         "evalcore.examples",
         "evalcore.atlas",
+        "evalcore.patterns",
         "evalcore.reasons",
         "evalcore.ranking",
         "evalcore.resampling",

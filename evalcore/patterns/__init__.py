@@ -1,0 +1,82 @@
+"""Patterns: a subset of Grew's request language, its matcher, and constructions read from pattern
+files (docs/patterns.md).
+
+``parse_request`` / ``read_pattern_file`` read; ``matches`` / ``count`` search trees;
+``constructions`` gives every word's construction under a pattern file; ``shipped`` is the path of
+a pattern file shipped with evalcore (``ud`` or ``sud``: docs/patterns.md, "The shipped files").
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from evalcore.appdir import app_root
+from evalcore.errors import PatternError
+from evalcore.patterns.match import (
+    Binding,
+    CompiledFile,
+    Matcher,
+    TreeIndex,
+    compile_file,
+    compile_request,
+    construction_of,
+    constructions,
+    count,
+    index_tree,
+    matches,
+)
+from evalcore.patterns.syntax import (
+    Block,
+    Constraint,
+    Construction,
+    EdgeClause,
+    LabelTest,
+    NodeClause,
+    OrderClause,
+    PatternFile,
+    Request,
+    parse_pattern_file,
+    parse_request,
+    read_pattern_file,
+)
+
+__all__ = [
+    "SHIPPED",
+    "Binding",
+    "Block",
+    "CompiledFile",
+    "Constraint",
+    "Construction",
+    "EdgeClause",
+    "LabelTest",
+    "Matcher",
+    "NodeClause",
+    "OrderClause",
+    "PatternError",
+    "PatternFile",
+    "Request",
+    "TreeIndex",
+    "compile_file",
+    "compile_request",
+    "construction_of",
+    "constructions",
+    "count",
+    "index_tree",
+    "matches",
+    "parse_pattern_file",
+    "parse_request",
+    "read_pattern_file",
+    "shipped",
+]
+
+SHIPPED = ("ud", "sud")
+"""The pattern files shipped in ``assets/patterns/``, one per scheme family."""
+
+
+def shipped(family: str) -> Path:
+    """The path of the shipped pattern file of a scheme family (``ud`` or ``sud``)."""
+    if family not in SHIPPED:
+        raise PatternError(
+            f"no shipped pattern file for '{family}' (one of: {', '.join(SHIPPED)})", file=family
+        )
+    return app_root() / "assets" / "patterns" / f"{family}.pat"
