@@ -528,6 +528,7 @@ def atlas(
     no_golds: bool = False,
     no_ranking: bool = False,
     freval_sizes: int = 3,
+    patterns: tuple[str, ...] = (),
     limits: Limits = DEFAULT_LIMITS,
 ) -> AtlasResult:
     """The discrepancy atlas and the ranking of the parses (docs/atlas.md; ``evalcore atlas``): every
@@ -536,7 +537,8 @@ def atlas(
     length; then, unless ``no_ranking``, the parses ranked under every metric with every pair
     tested (``shuffles``, ``seed``, ``test``; FREVAL F1 rows for sizes 1..``freval_sizes`` where the
     trees are constituency trees).  ``schemes`` and the conversion's keywords are :func:`tedeval`'s;
-    ``per_sentence`` keeps every operation (``result.atlas.ops``)."""
+    ``per_sentence`` keeps every operation (``result.atlas.ops``); ``patterns``, ``[SCHEME=]FILE``
+    items, read the construction grouping from pattern files (docs/patterns.md)."""
     from evalcore.families import tedeval as ted
     from evalcore.families.atlas import AtlasInputs, AtlasSettings, ranking_config, run
 

@@ -23,6 +23,7 @@ from evalcore.families.tedeval import TedevalSettings, experiment_config
 from evalcore.inspection import with_discount
 from evalcore.metrics.base import make_signature
 from evalcore.metrics.tedeval import TedConfig
+from evalcore.patterns import CompiledFile, constructions
 from evalcore.trees import DepTree, EditOp, Span, Tree
 
 __all__ = [
@@ -38,6 +39,7 @@ __all__ = [
     "GroupCounts",
     "GroupRow",
     "Grouping",
+    "SchemePatterns",
     "WordInfo",
     "atlas_counts",
     "atlas_tree",
@@ -191,21 +193,32 @@ NO_WORD = WordInfo(0, "_", "_", "other")
 
 class _TreeIndex:
     """One tree, and a cache of the head word of each span asked about (a private helper of
-    :func:`atlas_counts`: many scripts ask about the same spans)."""
+    :func:`atlas_counts`: many scripts ask about the same spans).  With ``patterns``, the words'
+    constructions are the pattern file's (docs/patterns.md), computed for the whole tree at the first
+    word asked about; else :func:`construction_of`'s."""
 
-    __slots__ = ("_infos", "_spans", "tree")
+    __slots__ = ("_infos", "_names", "_patterns", "_spans", "tree")
 
-    def __init__(self, tree: DepTree) -> None:
+    def __init__(self, tree: DepTree, patterns: CompiledFile | None = None) -> None:
         self.tree = tree
         self._infos: dict[int, WordInfo] = {}
         self._spans: dict[Span, WordInfo] = {}
+        self._patterns = patterns
+        self._names: tuple[str, ...] | None = None
+
+    def _construction(self, w: int) -> str:
+        if self._patterns is None:
+            return construction_of(self.tree, w)
+        if self._names is None:
+            self._names = constructions(self._patterns, self.tree)
+        return self._names[w - 1]
 
     def word(self, w: int) -> WordInfo:
         info = self._infos.get(w)
         if info is None:
             if 1 <= w <= len(self.tree.tokens):
                 t = self.tree.tokens[w - 1]
-                info = WordInfo(w, t.upos, t.deprel, construction_of(self.tree, w))
+                info = WordInfo(w, t.upos, t.deprel, self._construction(w))
             else:
                 info = NO_WORD
             self._infos[w] = info
@@ -218,8 +231,8 @@ class _TreeIndex:
         return info
 
 
-def _index(tree: DepTree, lift: bool) -> _TreeIndex:
-    return _TreeIndex(projectivize(tree)[0] if lift else tree)
+def _index(tree: DepTree, lift: bool, patterns: CompiledFile | None = None) -> _TreeIndex:
+    return _TreeIndex(projectivize(tree)[0] if lift else tree, patterns)
 
 
 def _lifts(conversion: ConversionConfig) -> bool:
@@ -445,13 +458,42 @@ class AtlasConfig:
     ted: TedConfig = field(default_factory=TedConfig)
     skip_mismatched: bool = False
     golds_as_parses: bool = True
+    patterns: tuple[SchemePatterns, ...] = ()
+
+    def patterns_of(self, scheme: str) -> CompiledFile | None:
+        """The pattern file that gives the constructions of ``scheme``'s trees: its own, else the one
+        given for every scheme, else none (the rules of :func:`construction_of`)."""
+        every = None
+        for p in self.patterns:
+            if p.scheme == scheme:
+                return p.file
+            if p.scheme is None:
+                every = p.file
+        return every
 
     def signature(self) -> str:
         base = self.ted.signature()
-        extra = make_signature(
-            "", [("goldsasparses", self.golds_as_parses), ("skipmismatch", self.skip_mismatched)]
-        )
-        return "atlas|" + base[: base.rindex("|v")] + extra
+        settings: list[tuple[str, object]] = [
+            ("goldsasparses", self.golds_as_parses),
+            ("skipmismatch", self.skip_mismatched),
+        ]
+        if self.patterns:  # only when given: the signatures of the rules in code stay as they were
+            settings.append(("pat", "+".join(p.text() for p in self.patterns)))
+        return "atlas|" + base[: base.rindex("|v")] + make_signature("", settings)
+
+
+@dataclass(frozen=True, slots=True)
+class SchemePatterns:
+    """A pattern file for the trees of one scheme (``None``: of every scheme without its own), named
+    in signatures by its file name and the digest of its text."""
+
+    scheme: str | None
+    file: CompiledFile
+    name: str
+    digest: str
+
+    def text(self) -> str:
+        return f"{self.scheme + '=' if self.scheme else ''}{self.name}:{self.digest}"
 
 
 def score(
@@ -542,10 +584,11 @@ def atlas_counts(
     gold_file = {s.name: s.gold for s in schemes}
     cache: dict[tuple[int, int], _TreeIndex | None] = {}
 
-    def index_of(named: NamedTrees, pos: int) -> _TreeIndex | None:
+    def index_of(named: NamedTrees, scheme: str, pos: int) -> _TreeIndex | None:
         key = (id(named.trees), pos)
         if key not in cache:
-            cache[key] = _index(t, lift) if isinstance(t := named.trees[pos], DepTree) else None
+            t = named.trees[pos]
+            cache[key] = _index(t, lift, config.patterns_of(scheme)) if isinstance(t, DepTree) else None
         return cache[key]
 
     # per cell: what the groupings read of an operation (_op_key) -> [counted, discounted, sentence ids]
@@ -565,8 +608,9 @@ def atlas_counts(
             continue
         cell = acc.setdefault(key, {})
         local: dict[_OpKey, list[int]] = {}
-        p_idx = index_of(pfile, pos)
-        t_idx = index_of(gold_file.get(d.against, gold_file[scheme]), pos)
+        p_idx = index_of(pfile, scheme, pos)
+        t_scheme = d.against if d.against in gold_file else scheme
+        t_idx = index_of(gold_file[t_scheme], t_scheme, pos)
         for op, disc in with_discount(d.ted.script, d.ted.discounted):
             idx = t_idx if op.kind == "ins" else p_idx  # op_side, inline: the hot loop
             where = idx.info(op.span) if idx is not None else NO_WORD

@@ -48,6 +48,7 @@ from evalcore.families.freval import FrevalSettings
 from evalcore.families.parseval import Extraction, ParsevalSettings
 from evalcore.formats.ptb import write_ptb
 from evalcore.limits import LIMIT_SPECS, Limits
+from evalcore.patterns import shipped
 from evalcore.registry import FAMILIES, Family, family_named, family_of
 from evalcore.resampling import PairedTestSettings
 
@@ -379,7 +380,12 @@ def atlas_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Pat
 def atlas_settings() -> st.SearchStrategy[AtlasSettings]:
     """The atlas's settings drawn from the declaration (the export's are the command's only)."""
     sizes = st.integers(1, 3)
-    return drawn_settings(AtlasSettings, {d.name: sizes for d in accepted(AtlasSettings) if d.kind == "int"})
+    special: dict[str, st.SearchStrategy[object]] = {
+        d.name: sizes for d in accepted(AtlasSettings) if d.kind == "int"
+    }
+    # the rules in code, or the shipped UD file for every scheme's trees (docs/patterns.md)
+    special["patterns"] = st.sampled_from([(), (str(shipped("ud")),)])
+    return drawn_settings(AtlasSettings, special)
 
 
 def _atlas_faces(

@@ -59,7 +59,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         choices=GROUPINGS,
         help="text: the groupings shown (repeatable; default: construction)",
     )
-    add_in_order(p, AtlasSettings, ("no_golds", "no_ranking", "freval_sizes"))
+    add_in_order(p, AtlasSettings, ("patterns", "no_golds", "no_ranking", "freval_sizes"))
     p.add_argument(
         "--export-misc",
         action=OutputOption,

@@ -6,6 +6,7 @@ Start-up: the atlas and the ranking are imported when :func:`run` runs.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -15,12 +16,12 @@ from evalcore.families.common import Warn
 from evalcore.limits import DEFAULT_LIMITS, Limits
 
 if TYPE_CHECKING:
-    from evalcore.atlas import Atlas
+    from evalcore.atlas import Atlas, SchemePatterns
     from evalcore.experiment import Scheme
     from evalcore.families.tedeval import TedevalSettings
     from evalcore.ranking import Ranking, RankingConfig
 
-__all__ = ["AtlasInputs", "AtlasResult", "AtlasSettings", "ranking_config", "run"]
+__all__ = ["AtlasInputs", "AtlasResult", "AtlasSettings", "ranking_config", "read_patterns", "run"]
 
 ExportSide = Literal["gold", "parse"]
 
@@ -43,6 +44,15 @@ class AtlasSettings:
         "trees (default 3)",
         flag="--freval-sizes",
         metavar="N",
+    )
+    patterns: tuple[str, ...] = setting(
+        (),
+        "the construction grouping from a pattern file (docs/patterns.md) instead of the rules in code: "
+        "FILE for every scheme's trees, SCHEME=FILE for that scheme's gold and parses (SCHEME must be "
+        "a --scheme name; else the whole text is a path); the shipped files are "
+        "assets/patterns/ud.pat and sud.pat; repeatable",
+        flag="--pattern",
+        metavar="[SCHEME=]FILE",
     )
     export_parse: str | None = setting(
         None,
@@ -106,6 +116,30 @@ def ranking_config(settings: AtlasSettings, experiment: TedevalSettings) -> Rank
     )
 
 
+def read_patterns(
+    items: Sequence[str], schemes: Sequence[str], limits: Limits = DEFAULT_LIMITS
+) -> tuple[SchemePatterns, ...]:
+    """Each ``--pattern`` item read and compiled (``SCHEME=FILE`` when the text before the first
+    ``=`` is one of ``schemes``, else the whole text is a path, as ``--labels-map`` reads its items);
+    a file that cannot be read, or a malformed pattern, raises with its file and line."""
+    import hashlib
+    from pathlib import Path
+
+    from evalcore.atlas import SchemePatterns
+    from evalcore.errors import PatternError
+    from evalcore.families.tedeval import label_map_items
+    from evalcore.patterns import compile_file, read_pattern_file
+
+    out = []
+    for scheme, path in label_map_items(items, schemes):
+        pf = read_pattern_file(path)
+        if not pf.constructions:
+            raise PatternError("no construction in the pattern file", file=path, line=None)
+        digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()[:8]
+        out.append(SchemePatterns(scheme, compile_file(pf), Path(path).name, digest))
+    return tuple(out)
+
+
 def run(
     inputs: AtlasInputs,
     settings: AtlasSettings,
@@ -124,7 +158,8 @@ def run(
     e = inputs.experiment
     rcfg = ranking_config(settings, e)
     ted = ted_config(e, [s.name for s in inputs.schemes], limits)
-    config = AtlasConfig(ted, e.skip_mismatched, not settings.no_golds)
+    patterns = read_patterns(settings.patterns, [s.name for s in inputs.schemes], limits)
+    config = AtlasConfig(ted, e.skip_mismatched, not settings.no_golds, patterns)
     atlas, result = build_atlas(inputs.schemes, config, keep_ops=keep_ops or settings.per_sentence)
     ranking = None
     real = [p.name for s in inputs.schemes for p in s.parses]
