@@ -231,6 +231,7 @@ def attach(
     deprel_base: bool = False,
     strict: bool = False,
     per_sentence: bool = False,
+    where: str | None = None,
     bootstrap: int | None = None,
     level: float = 0.95,
     shuffles: int = 10_000,
@@ -246,6 +247,8 @@ def attach(
     its per-gold-sentence records with ``per_sentence``, the intervals and the second system's
     test likewise (docs/attachment.md, "Every analysis on aligned words"); ``no_punct`` and
     ``max_len`` then raise.  A system of another text raises :class:`~evalcore.errors.MismatchError`.
+    ``where``: only the gold words a request covers (a request's text, or a file's path;
+    docs/patterns.md, "Scores restricted to a construction").
     ``punct_tags="nedpl"``: ``no_punct`` leaves out the tags NED.pl takes for punctuation
     (``--punct-tags nedpl``; docs/attachment.md).  ``labels``: how relation labels compare
     (``--labels``: ``"auto"``, the universal part on a CoNLL-U gold and the full label on CoNLL-X;

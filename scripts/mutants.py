@@ -829,6 +829,15 @@ _RAW += [
     ("evalcore/families/attach.py", '_aligned', 'base = universal_labels(settings.labels, conll_dialect(',
      'base = True or universal_labels(settings.labels, conll_dialect(', CONSTANT,
      ("tests/test_cli_attach_aligned.py",)),
+    # ---- scores restricted to a construction (docs/patterns.md) -----------------------------
+    (A, 'judge_tokens', '(covered is None or g.id in covered)', '(covered is None or g.id not in covered)',
+     COMPARISON, ("tests/test_patterns_where.py",)),
+    (A, 'judge_tokens', 'covered = config.where.covered(gold)', 'covered = config.where.covered(system)',
+     SIDE, ("tests/test_patterns_where.py",)),
+    ("evalcore/patterns/match.py", 'Where.covered', 'for words in _search(m, ix) for s in m.slots)',
+     'for words in _search(m, ix) for s in m.slots[:1])', OFF_BY_ONE, ("tests/test_patterns_where.py",)),
+    ("evalcore/atlas.py", 'atlas_counts', '_index(t, lift, config.patterns_of(scheme))',
+     '_index(t, lift, None)', DROP, ("tests/test_patterns_atlas.py",)),
 ]
 # fmt: on
 

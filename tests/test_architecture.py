@@ -46,6 +46,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "evalcore.fragments",
         "evalcore.ted",
         "evalcore.lattice",
+        "evalcore.patterns",
     ),
     ("evalcore.metrics", "evalcore.significance", "evalcore.resampling_settings"),
     (
@@ -53,7 +54,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "evalcore.inspection",
         "evalcore.examples",
         "evalcore.atlas",
-        "evalcore.patterns",
         "evalcore.reasons",
         "evalcore.ranking",
         "evalcore.resampling",

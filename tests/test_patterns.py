@@ -246,7 +246,8 @@ def test_tiers_a_word_is_before_what_it_governs_and_other_heads_are_tier_1_only(
 
 def _doc_example() -> tuple[DepTree, list[tuple[int, str]], list[tuple[str, int]]]:
     text = DOC.read_text(encoding="utf-8")
-    section = text[text.index("### A worked example") :]
+    start = text.index("### A worked example")
+    section = text[start : text.index("\n## ", start)]  # the example's own section only
     conllu = section[section.index("```conllu\n") + 10 :]
     t = parse_conllu(conllu[: conllu.index("```")])[0]
     words = [

@@ -60,3 +60,16 @@ def test_a_malformed_pattern_file_exits_2_with_its_file_and_line(
     res = run_cli("atlas", "--scheme", "ud", gold, "--pattern", bad, "--no-ranking")
     assert res.code == 2  # type: ignore[attr-defined]
     assert f"{bad}:3:" in res.err  # type: ignore[attr-defined]
+
+
+def test_the_atlas_groups_by_the_file_it_is_given(tmp_path: Path) -> None:
+    """A file of one construction: every operation falls in it or in 'other' (the first French
+    sentences; the rules in code would give copula, adposition, determiner...)."""
+    verbs = tmp_path / "verbs.pat"
+    verbs.write_text("construction verb\npattern { X [upos=VERB] }\n", encoding="utf-8")
+    schemes = [s.__class__(s.name, s.gold.__class__(s.gold.name, s.gold.trees[:8]), ()) for s in french()]
+    code, _ = build_atlas(schemes, AtlasConfig())
+    files, _ = build_atlas(schemes, AtlasConfig(patterns=read_patterns((str(verbs),), ["ud", "sud"])))
+    named = {g[4] for g in _groups(files) if g[3] == "construction"}
+    assert named == {"verb", "other"}
+    assert len({g[4] for g in _groups(code) if g[3] == "construction"}) > 2

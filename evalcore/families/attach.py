@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from evalcore.metrics.attachment import AttachConfig
     from evalcore.metrics.breakdown import BreakdownResult
     from evalcore.metrics.conll18 import Conll18Result
+    from evalcore.patterns import Where
     from evalcore.resampling import Intervals, PairedComparison
     from evalcore.trees import DepTree
 
@@ -38,6 +39,7 @@ __all__ = [
     "AttachSettings",
     "attach_config",
     "batch_values",
+    "read_where",
     "run",
     "run_aligned",
     "run_any",
@@ -74,6 +76,13 @@ class AttachSettings(Resampling):
         flag="--strict",
     )
     per_sentence: bool = setting(False, "also report every sentence's counts", flag="--per-sentence")
+    where: str | None = setting(
+        None,
+        "only the gold words a pattern covers (docs/patterns.md, 'Scores restricted to a construction'): "
+        "a request, e.g. 'pattern { H -[cop]-> X }', or the path of a file holding one; signature where:HASH",
+        flag="--where",
+        metavar="PATTERN",
+    )
 
 
 RESAMPLING = frozenset(d.name for d in declared(Resampling))
@@ -124,7 +133,25 @@ def attach_config(settings: AttachSettings, dialect: Dialect) -> AttachConfig:
         deprel_base=universal_labels(settings.labels, dialect),
         skip_invalid=not settings.strict,
         punct_tags=settings.punct_tags,
+        where=read_where(settings.where) if settings.where is not None else None,
     )
+
+
+def read_where(value: str) -> Where:
+    """``--where``'s request: the text itself when it holds a ``{``, else the file it names (raises
+    :class:`~evalcore.errors.PatternError` with the file, or ``--where``, and the line)."""
+    from pathlib import Path
+
+    from evalcore.errors import PatternError
+    from evalcore.patterns import where
+
+    if "{" in value:
+        return where(value)
+    try:
+        text = Path(value).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise PatternError(f"cannot read the request: {e}", file=value, line=None) from None
+    return where(text, file=value)
 
 
 def run(
@@ -179,7 +206,7 @@ def batch_values(result: AttachResult) -> tuple[tuple[str, float], ...]:
     return numbers(result.score, "uas", "las", "label", "undirected", "ned")
 
 
-NOT_ALIGNED = ("no_punct", "max_len")
+NOT_ALIGNED = ("no_punct", "max_len", "where")
 """The settings a character alignment cannot honour (they need a token-by-token pairing; the
 alignment is always strict and honours ``labels``)."""
 

@@ -18,6 +18,7 @@ from typing import Literal, get_args
 from evalcore.display import Tabular
 from evalcore.errors import EvalcoreError, MismatchError, TreeStructureError
 from evalcore.metrics.base import add_fields, make_signature, ratio
+from evalcore.patterns.match import Where
 from evalcore.trees import DepTree, Token
 
 __all__ = [
@@ -75,6 +76,7 @@ class AttachConfig:
     deprel_base: bool = False
     skip_invalid: bool = True
     punct_tags: PunctTags = "ptb"  # which tags no_punct leaves out: is_punct, or NED.pl's (is_nedpl_punct)
+    where: Where | None = None  # only the gold words a request covers (docs/patterns.md)
 
     def __post_init__(self) -> None:
         if self.punct_tags not in get_args(PunctTags):
@@ -102,6 +104,7 @@ class AttachConfig:
                 ("maxlen", self.max_len),
                 ("deprel", "base" if self.deprel_base else "full"),
                 ("invalid", "skip" if self.skip_invalid else "strict"),
+                *([("where", self.where.digest())] if self.where is not None else []),
             ],
         )
 
@@ -155,12 +158,15 @@ class AttachScore:
 def judge_tokens(
     gold: DepTree, system: DepTree, config: AttachConfig = AttachConfig()
 ) -> list[TokenJudgement]:
-    """Per-token verdicts; the single source of every attachment count."""
+    """Per-token verdicts; the single source of every attachment count.  A token counts unless it is
+    gold punctuation under ``no_punct``, or a gold word outside what ``config.where`` covers
+    (docs/patterns.md, "Scores restricted to a construction")."""
     ghead = gold.heads
     out: list[TokenJudgement] = []
     punct = config.is_punct
+    covered = config.where.covered(gold) if config.where is not None else None
     for g, s in zip(gold.tokens, system.tokens, strict=True):
-        counted = not (config.no_punct and punct(g))
+        counted = not (config.no_punct and punct(g)) and (covered is None or g.id in covered)
         head_ok = s.head == g.head
         # equal labels have equal universal parts: the parts are cut only for labels that differ
         label_ok = g.deprel == s.deprel or (config.deprel_base and _base(g.deprel) == _base(s.deprel))

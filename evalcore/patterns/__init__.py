@@ -17,6 +17,7 @@ from evalcore.patterns.match import (
     CompiledFile,
     Matcher,
     TreeIndex,
+    Where,
     compile_file,
     compile_request,
     construction_of,
@@ -24,6 +25,7 @@ from evalcore.patterns.match import (
     count,
     index_tree,
     matches,
+    where,
 )
 from evalcore.patterns.syntax import (
     Block,
@@ -56,6 +58,7 @@ __all__ = [
     "PatternFile",
     "Request",
     "TreeIndex",
+    "Where",
     "compile_file",
     "compile_request",
     "construction_of",
@@ -67,6 +70,7 @@ __all__ = [
     "parse_request",
     "read_pattern_file",
     "shipped",
+    "where",
 ]
 
 SHIPPED = ("ud", "sud")

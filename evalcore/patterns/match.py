@@ -10,10 +10,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
-from evalcore.patterns.syntax import FIELDS, Block, Constraint, EdgeClause, LabelTest, PatternFile, Request
+from evalcore.patterns.syntax import (
+    FIELDS,
+    Block,
+    Constraint,
+    EdgeClause,
+    LabelTest,
+    PatternFile,
+    Request,
+    parse_request,
+)
 from evalcore.trees import DepTree
 
 __all__ = [
@@ -21,6 +30,7 @@ __all__ = [
     "CompiledFile",
     "Matcher",
     "TreeIndex",
+    "Where",
     "compile_file",
     "compile_request",
     "construction_of",
@@ -28,6 +38,7 @@ __all__ = [
     "count",
     "index_tree",
     "matches",
+    "where",
 ]
 
 _Rel = tuple[str, str, str, str, str]  # whole relation, without @, universal part, subtype, @ part
@@ -433,3 +444,34 @@ def construction_of(pf: PatternFile | CompiledFile, tree: DepTree | TreeIndex, w
     """The construction of one word (1-based; ``other`` out of range): :func:`constructions`."""
     names = constructions(pf, tree)
     return names[word - 1] if 1 <= word <= len(names) else "other"
+
+
+# ---------------------------------------------------------------------------
+# a score restricted to a construction
+
+
+@dataclass(frozen=True, slots=True)
+class Where:
+    """A request that restricts a score to the words it covers (docs/patterns.md, "Scores restricted
+    to a construction"): the words its matches bind, in the gold tree.  Two are equal when their
+    texts are (the compiled search is left out of comparisons: settings are cache keys)."""
+
+    text: str
+    matcher: Matcher = field(compare=False, repr=False)
+
+    def covered(self, tree: DepTree | TreeIndex) -> frozenset[int]:
+        """The 1-based words bound by any match of the request's pattern blocks in ``tree``."""
+        m, ix = self.matcher, _index(tree)
+        return frozenset(words[s] for words in _search(m, ix) for s in m.slots)
+
+    def digest(self) -> str:
+        """The first 8 hex digits of the SHA-256 of the request's text (for signatures)."""
+        import hashlib
+
+        return hashlib.sha256(self.text.encode("utf-8")).hexdigest()[:8]
+
+
+def where(text: str, *, file: str = "--where", line: int = 1) -> Where:
+    """The restriction of ``text``, a request (raises :class:`~evalcore.errors.PatternError` with
+    ``file`` and the line in it)."""
+    return Where(text, compile_request(parse_request(text, file=file, line=line)))

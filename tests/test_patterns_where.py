@@ -1,0 +1,90 @@
+"""Attachment scores restricted to the words a request covers (docs/patterns.md, "Scores restricted
+to a construction"): the page's worked example -- its gold, its parse and its table of counts
+worked by hand -- read from the page and checked through the command line and the API."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+import evalcore
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "patterns.md"
+TEXT = DOC.read_text(encoding="utf-8")
+BLOCKS = re.findall(r"```conllu\n(.*?)```", TEXT, flags=re.S)
+GOLD, PARSE = BLOCKS[0], BLOCKS[1]  # the worked example's sentence, then the restricted scores' parse
+METRICS = ("uas", "las", "label", "undirected", "ned")
+
+
+def _table() -> list[tuple[str | None, int, tuple[Fraction, ...]]]:
+    lines = TEXT.split("<!-- where-worked-example -->", 1)[1].strip().splitlines()
+    rows = []
+    for line in lines[2:]:
+        if not line.startswith("|"):
+            break
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        request = None if cells[0] == "(none)" else cells[0].strip("`")
+        rows.append((request, int(cells[1]), tuple(Fraction(c) for c in cells[2:7])))
+    return rows
+
+
+ROWS = _table()
+
+
+def test_the_page_has_the_worked_example() -> None:
+    assert len(ROWS) == 3 and ROWS[0][0] is None
+    assert "1\tLe\t" in GOLD and "3\test\têtre\tVERB" in PARSE
+
+
+@pytest.mark.parametrize(("request_", "tokens", "expected"), ROWS, ids=["none", "det", "cop"])
+def test_the_command_line_and_the_api_give_the_page_numbers(
+    request_: str | None,
+    tokens: int,
+    expected: tuple[Fraction, ...],
+    run_cli: Callable[..., object],
+    write_file: Callable[[str, str], str],
+) -> None:
+    gold, parse = write_file("gold.conllu", GOLD), write_file("parse.conllu", PARSE)
+    extra = ["--where", request_] if request_ is not None else []
+    res = run_cli("attach", gold, parse, "--format", "json", *extra)
+    assert res.code == 0, res.err  # type: ignore[attr-defined]
+    doc = json.loads(res.out)  # type: ignore[attr-defined]
+    assert doc["tokens"] == tokens
+    assert tuple(doc[m] for m in METRICS) == pytest.approx(tuple(float(f) for f in expected))
+    assert ("|where:" in doc["signature"]) == (request_ is not None)
+    api = evalcore.attach(gold, parse, where=request_)
+    assert api.to_dict() == doc
+
+
+def test_a_request_in_a_file_and_a_bad_request(
+    run_cli: Callable[..., object], write_file: Callable[[str, str], str]
+) -> None:
+    gold, parse = write_file("gold.conllu", GOLD), write_file("parse.conllu", PARSE)
+    req = write_file("det.req", "% determiners\npattern { H -[1=det]-> X }\n")
+    res = run_cli("attach", gold, parse, "--format", "json", "--where", req)
+    assert json.loads(res.out)["tokens"] == 4  # type: ignore[attr-defined]
+    bad = write_file("bad.req", "% two lines\npattern { H -[]-> X }\n")
+    res = run_cli("attach", gold, parse, "--where", bad)
+    assert res.code == 2 and f"{bad}:2:" in res.err  # type: ignore[attr-defined]
+    res = run_cli("attach", gold, parse, "--where", "pattern { X [upos==NOUN] }")
+    assert res.code == 2 and "--where:1:" in res.err  # type: ignore[attr-defined]
+
+
+@pytest.mark.slow  # imports the raw-text AppTest module's example
+def test_a_parse_of_the_raw_text_is_refused_for_now(
+    run_cli: Callable[..., object], write_file: Callable[[str, str | bytes], str]
+) -> None:
+    """Other words than the gold's: the restriction to aligned words is not there yet, so the
+    command says so (exit 2) rather than scoring every word."""
+    from test_app_raw_text import GOLD as RAW_GOLD
+    from test_app_raw_text import RAW
+
+    gold, parse = write_file("gold.conllu", RAW_GOLD), write_file("raw.conllu", RAW)
+    assert run_cli("attach", gold, parse).code == 0  # type: ignore[attr-defined]
+    res = run_cli("attach", gold, parse, "--where", "pattern { H -> X }")
+    assert res.code == 2 and "--where" in res.err  # type: ignore[attr-defined]
