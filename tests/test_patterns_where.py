@@ -11,6 +11,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from test_patterns import ERRORS, FILE_ERRORS
 
 import evalcore
 
@@ -88,3 +89,37 @@ def test_a_parse_of_the_raw_text_is_refused_for_now(
     assert run_cli("attach", gold, parse).code == 0  # type: ignore[attr-defined]
     res = run_cli("attach", gold, parse, "--where", "pattern { H -> X }")
     assert res.code == 2 and "--where" in res.err  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("what", "text", "line", "words"), ERRORS, ids=[e[0] for e in ERRORS])
+def test_every_malformed_request_exits_2_with_its_file_and_line(
+    what: str,
+    text: str,
+    line: int,
+    words: str,
+    run_cli: Callable[..., object],
+    write_file: Callable[[str, str], str],
+) -> None:
+    """tests/test_patterns.py's malformed requests, given to the command in a file: exit code 2 and
+    the message names the file and the line."""
+    gold, parse = write_file("gold.conllu", GOLD), write_file("parse.conllu", PARSE)
+    req = write_file("q.req", text)
+    res = run_cli("attach", gold, parse, "--where", req)
+    assert res.code == 2, what  # type: ignore[attr-defined]
+    assert f"{req}:{line}: " in res.err and words in res.err  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("what", "text", "line", "words"), FILE_ERRORS, ids=[e[0] for e in FILE_ERRORS])
+def test_every_malformed_pattern_file_stops_the_atlas_with_exit_2(
+    what: str,
+    text: str,
+    line: int,
+    words: str,
+    run_cli: Callable[..., object],
+    write_file: Callable[[str, str], str],
+) -> None:
+    gold = write_file("gold.conllu", GOLD)
+    bad = write_file("c.pat", text)
+    res = run_cli("atlas", "--scheme", "ud", gold, "--pattern", bad, "--no-ranking")
+    assert res.code == 2, what  # type: ignore[attr-defined]
+    assert words in res.err and f"{bad}:{line}: " in res.err  # type: ignore[attr-defined]
