@@ -23,7 +23,7 @@ from streamlit.navigation.page import StreamlitPage
 
 from evalcore.choices import PROTOCOL_2012
 from evalcore.conversion import ConversionConfig, LabelMap, SchemeLabelMaps
-from evalcore.errors import EvalcoreError
+from evalcore.errors import EvalcoreError, PatternError
 from evalcore.families.attach import AttachSettings, attach_config
 from evalcore.families.tedeval import TedevalSettings, conversion_config
 from evalcore.inspection import (
@@ -37,6 +37,7 @@ from evalcore.inspection import (
 )
 from evalcore.metrics.attachment import AttachConfig, is_punct
 from evalcore.metrics.conll18 import score as score_conll18
+from evalcore.patterns import matches, where
 from evalcore.render.dot import dep_to_dot, tree_to_dot
 from evalcore.render.edits import marked_tree_dot
 from evalcore.render.layout import DepLayout, WordGrid, layout_dep, merge_grids, word_grid
@@ -680,6 +681,25 @@ def _sentence_labels(loaded: LoadedDataset) -> tuple[frozenset[str], ...]:
     return _labels.by(*(a.digest for a in loaded.analyses))(files, loaded)
 
 
+@cached("resource", show_spinner=False, max_entries=16)
+def _matched(files: tuple[tuple[str, ...], ...], text: str, _loaded: LoadedDataset) -> frozenset[int]:
+    request = where(text, file="pattern").matcher
+    golds = [a for a in _loaded.analyses if a.spec.role == "gold"]
+    return frozenset(
+        i
+        for i in range(len(_loaded.sentences))
+        if any(isinstance(t := g.trees[i], DepTree) and next(matches(request, t), None) for g in golds)
+    )
+
+
+def _matching(loaded: LoadedDataset, text: str) -> frozenset[int]:
+    """The sentences (0-based) one of whose gold trees the request ``text`` matches, cached for every
+    session on the files and the text; a malformed request raises its
+    :class:`~evalcore.errors.PatternError` (``pattern:LINE: ...``)."""
+    files = tuple((a.name, a.digest, a.spec.role) for a in loaded.analyses)
+    return _matched.by(*(a.digest for a in loaded.analyses))(files, text.strip(), loaded)
+
+
 def _ted_scores(
     loaded: LoadedDataset, choice: TedParse, settings: Settings, *, single: bool
 ) -> dict[int, float]:
@@ -743,10 +763,12 @@ class Filters:
     ops: OperationFilter = field(
         default_factory=OperationFilter
     )  # an operation the chosen parse's edit script has
+    pattern: str = ""  # a request one of the sentence's gold trees matches (docs/patterns.md)
 
     @property
     def active(self) -> int:
-        return bool(self.label) + bool(self.ops.status) + bool(self.ops.kind) + bool(self.ops.label)
+        ops = bool(self.ops.status) + bool(self.ops.kind) + bool(self.ops.label)
+        return bool(self.label) + ops + bool(self.pattern.strip())
 
 
 def _filter_box(
@@ -761,7 +783,7 @@ def _filter_box(
 def filters_ui(loaded: LoadedDataset, choice: TedParse | None) -> Filters:
     """The filter boxes: relation label, and the kind of operation in the chosen parse's script."""
     labels = sorted(set().union(*_sentence_labels(loaded))) if loaded.sentences else []
-    names = ("label", "opstatus", "opkind", "oplabel")
+    names = ("label", "opstatus", "opkind", "oplabel", "pattern")
     keys = [f"wb_filter_{k}:{loaded.spec.key}" for k in names]
     # counted before the boxes are drawn: a filter set by the session, or by a link just followed
     active = sum(bool(st.session_state.get(k) or followed(n)) for k, n in zip(keys, names, strict=True))
@@ -781,11 +803,20 @@ def _filter_boxes(keys: Sequence[str], labels: Sequence[str], choice: TedParse |
     status = _filter_box("opstatus", keys[1], STATUS_LABELS, f"Operation{script}", cols[1], choice is None)
     kind = _filter_box("opkind", keys[2], KIND_LABELS, "Kind of operation", cols[2], choice is None)
     op_label = _filter_box("oplabel", keys[3], names, "Label of the operation", cols[3])
+    pattern = bind(
+        "pattern",
+        keys[4],
+        "",
+        st.text_input,
+        "Sentences matching a pattern (a request in Grew's syntax, on the gold trees)",
+        placeholder="pattern { H -[cop]-> X }",
+    )
     st.caption(
         "Operations: in the edit script of the parse chosen in the sidebar, to the target chosen there "
-        "(labeled or not). A label matches itself and its subtypes (`obl` matches `obl:mod`)."
+        "(labeled or not). A label matches itself and its subtypes (`obl` matches `obl:mod`). A pattern "
+        "keeps the sentences one of whose gold trees it matches (docs/patterns.md)."
     )
-    return Filters(label, OperationFilter(status, kind, op_label))
+    return Filters(label, OperationFilter(status, kind, op_label), str(pattern))
 
 
 def _keep(
@@ -794,12 +825,20 @@ def _keep(
     if not filters.active:
         return None
     labels = _sentence_labels(loaded) if filters.label else ()
+    matching = None
+    if filters.pattern.strip():
+        try:
+            matching = _matching(loaded, filters.pattern)
+        except PatternError as exc:  # said, and the pattern left out of the filters
+            st.error(f"The pattern is not used: {exc}", icon="🔎")
     scripts: tuple[ParseTeds | None, ...] = ()
     if filters.ops.active and choice is not None:
         scripts = corpus_scripts(loaded, choice, settings.conversion)
 
     def keep(i: int) -> bool:
         if filters.label and not any(label_matches(filters.label, x) for x in labels[i]):
+            return False
+        if matching is not None and i not in matching:
             return False
         if filters.ops.active:
             teds = scripts[i] if i < len(scripts) else None

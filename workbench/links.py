@@ -98,6 +98,7 @@ INSPECTOR_KEYS: tuple[str, ...] = (
     "zoom",
     "funcsep",
     "group",
+    "pattern",
 )
 """The keys of the sentence inspector: every setting that changes what it shows."""
 
@@ -258,6 +259,13 @@ LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
             ),
             LinkKey("oplabel", "name", "only sentences with an operation on this label", max_length=100),
             LinkKey("find", "text", "only sentences whose id, number or words contain this"),
+            LinkKey(
+                "pattern",
+                "text",
+                "only sentences a request matches in a gold tree (docs/patterns.md), e.g. "
+                "'pattern { H -[cop]-> X }'",
+                max_length=1000,
+            ),
             LinkKey("punct", "flag", "count punctuation (no: --no-punct)", max_length=10),
             LinkKey("side", "flag", "schemes side by side (no: stacked)", max_length=10),
             LinkKey("zoom", "choice", "drawing size", choices=ZOOMS, max_length=10),
