@@ -62,6 +62,8 @@ ATTACH_VALUES: dict[str, st.SearchStrategy[object]] = {
     "level": st.sampled_from([0.95, 0.9]),
     "shuffles": st.sampled_from([50, 200]),
     "seed": st.sampled_from([12345, 7]),
+    # no restriction, or the gold words of a construction (docs/patterns.md)
+    "where": st.sampled_from([None, None, "pattern { H -[1=det]-> X }", "pattern { H -[cop]-> X }"]),
 }
 
 
