@@ -123,3 +123,18 @@ def test_every_malformed_pattern_file_stops_the_atlas_with_exit_2(
     res = run_cli("atlas", "--scheme", "ud", gold, "--pattern", bad, "--no-ranking")
     assert res.code == 2, what  # type: ignore[attr-defined]
     assert words in res.err and f"{bad}:{line}: " in res.err  # type: ignore[attr-defined]
+
+
+def test_a_request_file_past_the_block_bound_exits_2_naming_it(
+    run_cli: Callable[..., object], write_file: Callable[[str, str], str]
+) -> None:
+    """A request or pattern file is one block of input: past --max-block-bytes, exit 2 with the file."""
+    gold, parse = write_file("gold.conllu", GOLD), write_file("parse.conllu", PARSE)
+    big = write_file("big.req", "% " + "x" * 2000 + "\npattern { H -[1=det]-> X }\n")
+    res = run_cli("attach", gold, parse, "--where", big, "--max-block-bytes", "1000")
+    assert res.code == 2 and big in res.err and "--max-block-bytes" in res.err  # type: ignore[attr-defined]
+    assert run_cli("attach", gold, parse, "--where", big).code == 0  # type: ignore[attr-defined]
+    res = run_cli(
+        "atlas", "--scheme", "ud", gold, "--pattern", big, "--max-block-bytes", "1000", "--no-ranking"
+    )
+    assert res.code == 2 and big in res.err  # type: ignore[attr-defined]

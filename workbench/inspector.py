@@ -37,7 +37,7 @@ from evalcore.inspection import (
 )
 from evalcore.metrics.attachment import AttachConfig, is_punct
 from evalcore.metrics.conll18 import score as score_conll18
-from evalcore.patterns import matches, where
+from evalcore.patterns import found, where
 from evalcore.render.dot import dep_to_dot, tree_to_dot
 from evalcore.render.edits import marked_tree_dot
 from evalcore.render.layout import DepLayout, WordGrid, layout_dep, merge_grids, word_grid
@@ -688,7 +688,7 @@ def _matched(files: tuple[tuple[str, ...], ...], text: str, _loaded: LoadedDatas
     return frozenset(
         i
         for i in range(len(_loaded.sentences))
-        if any(isinstance(t := g.trees[i], DepTree) and next(matches(request, t), None) for g in golds)
+        if any(isinstance(t := g.trees[i], DepTree) and found(request, t) for g in golds)
     )
 
 
@@ -810,6 +810,7 @@ def _filter_boxes(keys: Sequence[str], labels: Sequence[str], choice: TedParse |
         st.text_input,
         "Sentences matching a pattern (a request in Grew's syntax, on the gold trees)",
         placeholder="pattern { H -[cop]-> X }",
+        max_chars=1000,  # the link key's bound (workbench/links.py)
     )
     st.caption(
         "Operations: in the edit script of the parse chosen in the sidebar, to the target chosen there "

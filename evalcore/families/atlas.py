@@ -128,14 +128,15 @@ def read_patterns(
     from evalcore.atlas import SchemePatterns
     from evalcore.errors import PatternError
     from evalcore.families.tedeval import label_map_items
-    from evalcore.patterns import compile_file, read_pattern_file
+    from evalcore.patterns import compile_file, parse_pattern_file, read_text
 
     out = []
     for scheme, path in label_map_items(items, schemes):
-        pf = read_pattern_file(path)
+        text = read_text(path, limits)  # once: parsed, and its digest named in the signature
+        pf = parse_pattern_file(text, path)
         if not pf.constructions:
             raise PatternError("no construction in the pattern file", file=path, line=None)
-        digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()[:8]
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
         out.append(SchemePatterns(scheme, compile_file(pf), Path(path).name, digest))
     return tuple(out)
 

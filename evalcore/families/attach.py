@@ -116,7 +116,9 @@ class AttachOutcome(AttachResult):
     names: tuple[str, str] = ("A", "B")
 
 
-def attach_config(settings: AttachSettings, dialect: Dialect) -> AttachConfig:
+def attach_config(
+    settings: AttachSettings, dialect: Dialect, limits: Limits = DEFAULT_LIMITS
+) -> AttachConfig:
     """The metric's configuration on a gold of ``dialect``
     (:func:`evalcore.formats.detect.conll_dialect`, which decides ``labels="auto"``; raises
     :class:`~evalcore.declare.InvalidSetting`: a negative ``max_len``, or ``punct_tags`` without
@@ -133,25 +135,23 @@ def attach_config(settings: AttachSettings, dialect: Dialect) -> AttachConfig:
         deprel_base=universal_labels(settings.labels, dialect),
         skip_invalid=not settings.strict,
         punct_tags=settings.punct_tags,
-        where=read_where(settings.where) if settings.where is not None else None,
+        where=read_where(settings.where, limits) if settings.where is not None else None,
     )
 
 
-def read_where(value: str) -> Where:
-    """``--where``'s request: the text itself when it holds a ``{``, else the file it names (raises
-    :class:`~evalcore.errors.PatternError` with the file, or ``--where``, and the line)."""
-    from pathlib import Path
-
-    from evalcore.errors import PatternError
-    from evalcore.patterns import where
+def read_where(value: str, limits: Limits = DEFAULT_LIMITS) -> Where:
+    """``--where``'s request: the text itself when it holds a ``{``, else the file it names, read
+    as a pattern file is (:func:`evalcore.patterns.read_text`, bounded); raises
+    :class:`~evalcore.errors.PatternError` with the file, or ``--where``, and the line."""
+    from evalcore.patterns import read_text, where
 
     if "{" in value:
+        if len(value.encode("utf-8")) > limits.block_bytes:
+            raise limits.error(
+                "block_bytes", f"--where has more than {limits.block_bytes} bytes", file="--where"
+            )
         return where(value)
-    try:
-        text = Path(value).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise PatternError(f"cannot read the request: {e}", file=value, line=None) from None
-    return where(text, file=value)
+    return where(read_text(value, limits), file=value)
 
 
 def run(
@@ -173,7 +173,7 @@ def run(
 
     boot = settings.bootstrap_settings()
     paired = settings.paired_settings()
-    config = attach_config(settings, conll_dialect(inputs.gold, inputs.gold_name, limits))
+    config = attach_config(settings, conll_dialect(inputs.gold, inputs.gold_name, limits), limits)
 
     def score(system: InputSource, name: str | None, keep: bool, seen: OnPair | None = None) -> AttachResult:
         gold = read_conllu(inputs.gold, name=inputs.gold_name, on_invalid="keep", limits=limits)

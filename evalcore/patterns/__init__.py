@@ -23,6 +23,7 @@ from evalcore.patterns.match import (
     construction_of,
     constructions,
     count,
+    found,
     index_tree,
     matches,
     where,
@@ -40,6 +41,7 @@ from evalcore.patterns.syntax import (
     parse_pattern_file,
     parse_request,
     read_pattern_file,
+    read_text,
 )
 
 __all__ = [
@@ -64,11 +66,13 @@ __all__ = [
     "construction_of",
     "constructions",
     "count",
+    "found",
     "index_tree",
     "matches",
     "parse_pattern_file",
     "parse_request",
     "read_pattern_file",
+    "read_text",
     "shipped",
     "where",
 ]

@@ -36,6 +36,7 @@ __all__ = [
     "construction_of",
     "constructions",
     "count",
+    "found",
     "index_tree",
     "matches",
     "where",
@@ -379,6 +380,11 @@ def matches(request: Request | Matcher, tree: DepTree | TreeIndex) -> Iterator[B
     ix = _index(tree)
     found = sorted(tuple(words[s] for s in m.slots) for words in _search(m, ix))
     return (Binding(m.names, ws) for ws in found)
+
+
+def found(request: Request | Matcher, tree: DepTree | TreeIndex) -> bool:
+    """Whether ``request`` matches ``tree`` at all (the search stops at the first binding)."""
+    return next(_search(_matcher(request), _index(tree)), None) is not None
 
 
 def count(request: Request | Matcher, trees: Iterable[DepTree | TreeIndex]) -> int:

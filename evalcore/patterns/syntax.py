@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Literal
 
 from evalcore.errors import PatternError
+from evalcore.limits import DEFAULT_LIMITS, Limits
 
 __all__ = [
     "FIELDS",
@@ -512,16 +513,30 @@ def parse_pattern_file(text: str, file: str = "<patterns>") -> PatternFile:
     return PatternFile(tuple(out), file)
 
 
-def read_pattern_file(path: str | Path) -> PatternFile:
-    """Read a pattern file (UTF-8; docs/patterns.md, "Pattern files and constructions")."""
+def read_text(path: str | Path, limits: Limits = DEFAULT_LIMITS) -> str:
+    """A pattern file's or a request file's text (UTF-8, a BOM and CRLF line ends allowed), bounded
+    as one block of input: at most ``limits.block_bytes`` bytes and ``limits.block_lines`` lines
+    (raises :class:`~evalcore.errors.PatternError` or the limit's error, with the file)."""
     name = str(path)
     try:
-        data = Path(path).read_bytes()
+        with open(path, "rb") as fh:
+            data = fh.read(limits.block_bytes + 1)
     except OSError as e:
         raise PatternError(f"cannot read the pattern file: {e.strerror or e}", file=name, line=None) from None
+    if len(data) > limits.block_bytes:
+        raise limits.error("block_bytes", f"pattern file has more than {limits.block_bytes} bytes", file=name)
+    lines = data.count(b"\n") + 1
+    if lines > limits.block_lines:
+        what = f"pattern file has more than {limits.block_lines} lines"
+        raise limits.error("block_lines", what, file=name, line=limits.block_lines + 1)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
         raise PatternError("not UTF-8", file=name, line=line) from None
-    return parse_pattern_file(text.replace("\r\n", "\n"), name)
+    return text.replace("\r\n", "\n")
+
+
+def read_pattern_file(path: str | Path, limits: Limits = DEFAULT_LIMITS) -> PatternFile:
+    """Read a pattern file (:func:`read_text`; docs/patterns.md, "Pattern files and constructions")."""
+    return parse_pattern_file(read_text(path, limits), str(path))
