@@ -532,6 +532,8 @@ def atlas(
     no_ranking: bool = False,
     freval_sizes: int = 3,
     patterns: tuple[str, ...] = (),
+    bootstrap: int | None = None,
+    level: float = 0.95,
     limits: Limits = DEFAULT_LIMITS,
 ) -> AtlasResult:
     """The discrepancy atlas and the ranking of the parses (docs/atlas.md; ``evalcore atlas``): every
@@ -541,7 +543,9 @@ def atlas(
     tested (``shuffles``, ``seed``, ``test``; FREVAL F1 rows for sizes 1..``freval_sizes`` where the
     trees are constituency trees).  ``schemes`` and the conversion's keywords are :func:`tedeval`'s;
     ``per_sentence`` keeps every operation (``result.atlas.ops``); ``patterns``, ``[SCHEME=]FILE``
-    items, read the construction grouping from pattern files (docs/patterns.md)."""
+    items, read the construction grouping from pattern files and add the rates and scores per
+    construction (``result.constructions``, with ``bootstrap`` resamples' intervals at ``level``;
+    docs/patterns.md)."""
     from evalcore.families import tedeval as ted
     from evalcore.families.atlas import AtlasInputs, AtlasSettings, ranking_config, run
 

@@ -151,6 +151,8 @@ class SentenceDetail:
     sent_id: str
     index: int
     ted: SentenceTed
+    parse_tree: SpanTree | None = field(default=None, compare=False, repr=False)  # the scored trees
+    target_tree: SpanTree | None = field(default=None, compare=False, repr=False)  # (gold or generalization)
 
 
 @dataclass(frozen=True)
@@ -441,7 +443,7 @@ class _Scan:
             self.pairs.setdefault((pi, against, metric), []).append(pair)
             if self.details:
                 self.detail_lists.setdefault((pi, against, labeled), []).append(
-                    SentenceDetail(pname, against, labeled, sid, pos, one)
+                    SentenceDetail(pname, against, labeled, sid, pos, one, p, gen)
                 )
 
     def raise_first_error(self) -> None:

@@ -9,7 +9,7 @@ on every row (approximate randomization, :mod:`evalcore.significance`; the seed 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -35,6 +35,8 @@ __all__ = [
     "RankingConfig",
     "freval_metric",
     "rank_parses",
+    "ranked_row",
+    "tests_and_flips",
 ]
 
 OWN_GOLD = "own gold"
@@ -216,9 +218,10 @@ def _ratio_score(pairs: Sequence[tuple[float, float]]) -> float:
     return sum(x for x, _ in pairs) / n if n else 0.0
 
 
-def _ranked(
+def ranked_row(
     against: str, metric: str, cells: Sequence[tuple[str, str, float, tuple[tuple[float, float], ...]]]
 ) -> RankRow:
+    """A row of ``(parse, scheme, score, per-sentence pairs)`` cells, ranked (equal scores share a rank)."""
     scores = sorted({round(c[2], 12) for c in cells}, reverse=True)
     rank_of = {s: 1 + sum(1 for c in cells if round(c[2], 12) > s) for s in scores}
     return RankRow(
@@ -249,7 +252,7 @@ def rank_parses(
             if cell is None:
                 return None
             cells.append((p, s, cell.score, cell.pairs))
-        return _ranked(OWN_GOLD if own else against, metric, cells) if cells else None
+        return ranked_row(OWN_GOLD if own else against, metric, cells) if cells else None
 
     fre = _freval_pairs(result, schemes, cols, config.freval_sizes)
 
@@ -259,7 +262,9 @@ def rank_parses(
             sizes = fre.get((p, s if own else against))
             if sizes is not None:
                 cells.append((p, s, _ratio_score(sizes[size - 1]), sizes[size - 1]))
-        return _ranked(OWN_GOLD if own else against, freval_metric(size), cells) if len(cells) >= 2 else None
+        return (
+            ranked_row(OWN_GOLD if own else against, freval_metric(size), cells) if len(cells) >= 2 else None
+        )
 
     def ned_row(against: str, own: bool) -> RankRow | None:
         if not ned:
@@ -268,7 +273,7 @@ def rank_parses(
         for p, s in cols:
             pairs = ned[(p, s if own else against)]
             cells.append((p, s, _ratio_score(pairs), pairs))
-        return _ranked(OWN_GOLD if own else against, "NED", cells)
+        return ranked_row(OWN_GOLD if own else against, "NED", cells)
 
     singles = [s.name for s in schemes]
     generals = list(dict.fromkeys(r.against for r in result.rows if r.against not in singles))
@@ -286,6 +291,15 @@ def rank_parses(
                 if row is not None:
                     rows.append(row)
 
+    tests, flips = tests_and_flips(rows, names, config, {OWN_GOLD, *generals})
+    return Ranking(cols, tuple(rows), tests, flips, result.sentences, config.signature())
+
+
+def tests_and_flips(
+    rows: Sequence[RankRow], names: Sequence[str], config: RankingConfig, fair: Collection[str]
+) -> tuple[tuple[PairVerdict, ...], tuple[Flip, ...]]:
+    """Every pair of ``names`` tested on every row (the rows' per-sentence pairs re-summed, seeded),
+    and the flips: pairs that two rows whose ``against`` is in ``fair`` order differently."""
     tests: list[PairVerdict] = []
     for row in rows:
         for a, b in combinations(names, 2):
@@ -301,11 +315,10 @@ def rank_parses(
                 )
             )
     flips = []
-    fair = {OWN_GOLD, *generals}
     for a, b in combinations(names, 2):
         mine = [t for t in tests if (t.a, t.b) == (a, b) and t.against in fair]
         a_ahead = tuple(t for t in mine if t.ahead == a)
         b_ahead = tuple(t for t in mine if t.ahead == b)
         if a_ahead and b_ahead:
             flips.append(Flip(a, b, a_ahead, b_ahead))
-    return Ranking(cols, tuple(rows), tuple(tests), tuple(flips), result.sentences, config.signature())
+    return tuple(tests), tuple(flips)

@@ -54,6 +54,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "evalcore.inspection",
         "evalcore.examples",
         "evalcore.atlas",
+        "evalcore.construction_scores",
         "evalcore.reasons",
         "evalcore.ranking",
         "evalcore.resampling",

@@ -59,7 +59,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         choices=GROUPINGS,
         help="text: the groupings shown (repeatable; default: construction)",
     )
-    add_in_order(p, AtlasSettings, ("patterns", "no_golds", "no_ranking", "freval_sizes"))
+    add_in_order(p, AtlasSettings, ("patterns",))
+    add_in_order(p, TedevalSettings, ("bootstrap", "level"))  # the scores per construction's intervals
+    add_in_order(p, AtlasSettings, ("no_golds", "no_ranking", "freval_sizes"))
     p.add_argument(
         "--export-misc",
         action=OutputOption,
@@ -141,4 +143,8 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(atlas_text(atlas, top=args.top, groupings=tuple(args.grouping or ("construction",))))
         if result.ranking is not None:
             sys.stdout.write("\n" + ranking_text(result.ranking))
+        if result.constructions is not None:
+            from evalcore.report.constructions import constructions_text
+
+            sys.stdout.write("\n" + constructions_text(result.constructions))
     return 0

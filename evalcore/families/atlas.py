@@ -17,6 +17,7 @@ from evalcore.limits import DEFAULT_LIMITS, Limits
 
 if TYPE_CHECKING:
     from evalcore.atlas import Atlas, SchemePatterns
+    from evalcore.construction_scores import ConstructionReport
     from evalcore.experiment import Scheme
     from evalcore.families.tedeval import TedevalSettings
     from evalcore.ranking import Ranking, RankingConfig
@@ -91,12 +92,14 @@ class AtlasInputs:
 
 @dataclass(frozen=True, slots=True)
 class AtlasResult(Tabular):
-    """The atlas, the ranking of the parses (``None``: skipped, or fewer than two parses), and
-    whether every operation was kept (``per_sentence``)."""
+    """The atlas, the ranking of the parses (``None``: skipped, or fewer than two parses), whether
+    every operation was kept (``per_sentence``), and with pattern files the rates and scores per
+    construction (docs/patterns.md, "Constructions as units of evaluation")."""
 
     atlas: Atlas
     ranking: Ranking | None
     per_sentence: bool = False
+    constructions: ConstructionReport | None = None  # with pattern files (docs/patterns.md)
 
     @property
     def signature(self) -> str:
@@ -152,7 +155,7 @@ def run(
     """The atlas of ``inputs`` (docs/atlas.md) and, unless ``no_ranking``, the ranking of its parses
     (two at least; the golds taken as parses are not ranked).  Every operation is kept with
     ``per_sentence`` or ``keep_ops``; ``on_warning`` hears of the sentences skipped."""
-    from evalcore.atlas import AtlasConfig, build_atlas
+    from evalcore.atlas import AtlasConfig, build_atlas, with_golds_as_parses
     from evalcore.families.tedeval import ted_config
     from evalcore.ranking import rank_parses
 
@@ -162,13 +165,28 @@ def run(
     patterns = read_patterns(settings.patterns, [s.name for s in inputs.schemes], limits)
     config = AtlasConfig(ted, e.skip_mismatched, not settings.no_golds, patterns)
     atlas, result = build_atlas(inputs.schemes, config, keep_ops=keep_ops or settings.per_sentence)
+    run_schemes = with_golds_as_parses(inputs.schemes) if config.golds_as_parses else inputs.schemes
     ranking = None
     real = [p.name for s in inputs.schemes for p in s.parses]
     if not settings.no_ranking and len(real) >= 2:
         ranking = rank_parses(result, inputs.schemes, rcfg, parses=real)
+    report = None
+    if patterns:
+        from evalcore.construction_scores import Coverage, construction_report
+
+        report = construction_report(
+            run_schemes,
+            result,
+            config,
+            Coverage(patterns),
+            rcfg,
+            parses=real,
+            bootstrap=e.bootstrap_settings(),
+            tests=not settings.no_ranking,
+        )
     if on_warning is not None:
         if atlas.skipped_mismatched:
             on_warning(f"skipped {atlas.skipped_mismatched} sentence(s) whose words differ between files")
         if atlas.skipped_invalid:
             on_warning(f"skipped {atlas.skipped_invalid} sentence(s) that are not trees")
-    return AtlasResult(atlas, ranking, settings.per_sentence)
+    return AtlasResult(atlas, ranking, settings.per_sentence, report)

@@ -165,8 +165,14 @@ def atlas_json(
 
 
 def atlas_result_json(result: AtlasResult, *, per_sentence: bool = False) -> dict[str, object]:
-    """``evalcore atlas --format json``'s document of a result (:func:`atlas_json`)."""
-    return atlas_json(result.atlas, result.ranking, per_sentence=per_sentence)
+    """``evalcore atlas --format json``'s document of a result (:func:`atlas_json`), with the rates
+    and scores per construction under ``constructions`` when pattern files were given."""
+    out = atlas_json(result.atlas, result.ranking, per_sentence=per_sentence)
+    if result.constructions is not None:
+        from evalcore.report.constructions import constructions_json
+
+        out["constructions"] = constructions_json(result.constructions)
+    return out
 
 
 def atlas_table(result: AtlasResult) -> Table:
