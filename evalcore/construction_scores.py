@@ -4,8 +4,8 @@ docs/patterns.md, "Constructions as units of evaluation".  A *coverage* gives ev
 one construction (a pattern file's, docs/patterns.md "Pattern files and constructions"; or one request's
 ``pattern`` / ``other``).  Then, per construction:
 
-* its **rate** between two golds A and B: the words it covers in A or in B, and those the unlabeled edit
-  script from A to B (TEDEVAL SINGLE, EACL 2012 §3) leaves alone -- no operation on a span they head;
+* its **rate** between two golds A and B: the words it covers in A or in B, and those on which the
+  golds agree: the same head in both;
 * each parse's **attachment scores** on the gold words it covers (as CoNLL 2018's CLAS restricts LAS to
   content words), against each single gold;
 * each parse's **TedEval scores** restricted to it: the counted operations it *owns* (an operation is
@@ -26,7 +26,7 @@ from itertools import combinations
 
 from evalcore.atlas import AtlasConfig, SchemePatterns, atlas_tree, head_word, op_side
 from evalcore.choices import LABELS_FULL, PROTOCOL_2012
-from evalcore.conversion import ConversionConfig, to_span_tree
+from evalcore.conversion import ConversionConfig
 from evalcore.experiment import ExperimentResult, NamedTrees, Scheme
 from evalcore.families.attach import AttachSettings, attach_config
 from evalcore.inspection import with_discount
@@ -37,7 +37,6 @@ from evalcore.ranking import OWN_GOLD, Flip, PairVerdict, RankingConfig, RankRow
 from evalcore.resampling import RatioKind, cells_table, intervals
 from evalcore.resampling_settings import BootstrapSettings
 from evalcore.significance import Interval
-from evalcore.ted.spans import edit_script
 from evalcore.trees import DepTree, EditOp, Span, SpanTree
 
 __all__ = [
@@ -141,8 +140,7 @@ def sentence_units(
 @dataclass(frozen=True, slots=True)
 class Rate:
     """How often two golds agree on a construction: the words it covers in ``a`` or ``b``
-    (``words``), in each, and those on which the unlabeled script from ``a`` to ``b`` has no
-    operation (``agree``)."""
+    (``words``), in each, and those the two golds give the same head (``agree``)."""
 
     construction: str
     a: str
@@ -233,33 +231,24 @@ class _Trees:
 
 
 def _rates(
-    schemes: Sequence[Scheme],
-    result: ExperimentResult,
-    config: AtlasConfig,
-    trees: _Trees,
-    units: Sequence[str],
+    schemes: Sequence[Scheme], result: ExperimentResult, trees: _Trees, units: Sequence[str]
 ) -> tuple[Rate, ...]:
-    """Every pair of golds' agreement per construction (unlabeled scripts, the experiment's conversion)."""
-    conv = config.ted.conversion
+    """Every pair of golds' agreement per construction: the words it covers in either gold (each gold's
+    constructions, the trees as read), and those both golds give the same head."""
     acc: dict[tuple[str, str, str], list[int]] = {}
     for a, b in combinations(schemes, 2):
-        ca, cb = conv.for_scheme(a.name), conv.for_scheme(b.name)
         for pos in result.indices:
-            wa, wb = trees.get(a.gold, a.name, pos), trees.get(b.gold, b.name, pos)
-            ta, tb = a.gold.trees[pos], b.gold.trees[pos]
-            if wa is None or wb is None or not isinstance(ta, DepTree) or not isinstance(tb, DepTree):
+            wa = trees.get(a.gold, a.name, pos, lift=False)
+            wb = trees.get(b.gold, b.name, pos, lift=False)
+            if wa is None or wb is None or len(wa.names) != len(wb.names):
                 continue
-            touched: set[int] = set()
-            for op in edit_script(to_span_tree(ta, ca), to_span_tree(tb, cb), labeled=False):
-                touched.add(head_word((wb if op.kind == "ins" else wa).tree, op.span))
-            for w in range(1, len(wa.names) + 1):
-                na, nb = wa.names[w - 1], wb.names[w - 1]
+            for ta, tb, na, nb in zip(wa.tree.tokens, wb.tree.tokens, wa.names, wb.names, strict=True):
                 for u in {na, nb}:
                     row = acc.setdefault((u, a.name, b.name), [0, 0, 0, 0])
                     row[0] += na == u
                     row[1] += nb == u
                     row[2] += 1
-                    row[3] += w not in touched
+                    row[3] += ta.head == tb.head
     out = []
     for u in units:
         for a, b in combinations(schemes, 2):
@@ -365,7 +354,7 @@ def construction_report(
     (:func:`~evalcore.ranking.tests_and_flips`)."""
     trees = _Trees(coverage, config.ted.conversion)
     units = coverage.units()
-    rates = _rates(schemes, result, config, trees, units)
+    rates = _rates(schemes, result, trees, units)
     pairs = _ted_pairs(schemes, result, trees, parses, units)
     pairs.update(_attach_pairs(schemes, result, trees, parses, units))
     scheme_of = {p.name: s.name for s in schemes for p in s.parses}

@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "experiments"))
 
 import english_spacy_ud  # noqa: E402
+import french_constructions  # noqa: E402
 import french_ud_sud  # noqa: E402
 import tables  # noqa: E402
 
@@ -83,3 +84,13 @@ def test_french_table_shows_the_papers_effect() -> None:
     assert abs(gap_general) < 0.05
     for parse in ("spacy-ud", "spacy-ud-seed1", "spacy-sud"):
         assert (parse, "ud+sud", "L-TED") in rows
+
+
+@pytest.mark.slow  # ~15 s: the atlas with pattern files, 10,000 shuffles and 1,000 resamples
+def test_french_constructions_reproduce_the_committed_tables(tmp_path: Path) -> None:
+    """docs/results/french_constructions.{md,csv,txt}, byte for byte (docs/findings.md, "Which
+    constructions carry the flip")."""
+    french_constructions.write(french_constructions.evaluate(), tmp_path)
+    for ext in ("md", "csv", "txt"):
+        name = f"french_constructions.{ext}"
+        assert (tmp_path / name).read_bytes() == (ROOT / "docs" / "results" / name).read_bytes(), name

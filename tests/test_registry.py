@@ -76,7 +76,7 @@ NOT_IN_BATCH = {
 EXPERIMENT = {
     "--scheme", "--protocol", "--labels-map", "--average", "--function-sep", "--fold-case",
     "--category-labels", "--projectivize", "--label-from", "--skip-mismatched", "--shuffles",
-    "--seed", "--test",
+    "--seed", "--test", "--bootstrap", "--level",
 }  # fmt: skip
 # how evalcore atlas writes: the text's groups (--top, --grouping), the MISC export's file
 ATLAS_WRITING = {"--top", "--grouping", "--export-misc"}

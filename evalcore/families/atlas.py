@@ -155,7 +155,7 @@ def run(
     """The atlas of ``inputs`` (docs/atlas.md) and, unless ``no_ranking``, the ranking of its parses
     (two at least; the golds taken as parses are not ranked).  Every operation is kept with
     ``per_sentence`` or ``keep_ops``; ``on_warning`` hears of the sentences skipped."""
-    from evalcore.atlas import AtlasConfig, build_atlas, with_golds_as_parses
+    from evalcore.atlas import AtlasConfig, build_atlas
     from evalcore.families.tedeval import ted_config
     from evalcore.ranking import rank_parses
 
@@ -165,7 +165,6 @@ def run(
     patterns = read_patterns(settings.patterns, [s.name for s in inputs.schemes], limits)
     config = AtlasConfig(ted, e.skip_mismatched, not settings.no_golds, patterns)
     atlas, result = build_atlas(inputs.schemes, config, keep_ops=keep_ops or settings.per_sentence)
-    run_schemes = with_golds_as_parses(inputs.schemes) if config.golds_as_parses else inputs.schemes
     ranking = None
     real = [p.name for s in inputs.schemes for p in s.parses]
     if not settings.no_ranking and len(real) >= 2:
@@ -175,7 +174,7 @@ def run(
         from evalcore.construction_scores import Coverage, construction_report
 
         report = construction_report(
-            run_schemes,
+            inputs.schemes,
             result,
             config,
             Coverage(patterns),

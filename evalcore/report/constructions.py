@@ -53,7 +53,7 @@ def constructions_text(report: ConstructionReport) -> str:
         )
     out.append(
         "== rates per construction: the words it covers in either gold, and those on which the golds "
-        "agree (no operation of the unlabeled script from one to the other on a span they head) ==\n"
+        "agree (the same head in both) ==\n"
     )
     out.append(
         text_table(["construction", "golds", "words a", "words b", "words", "agree", "agree %"], rate_rows)
