@@ -7,7 +7,7 @@ Start-up: the atlas and the ranking are imported when :func:`run` runs.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from evalcore.declare import setting
@@ -16,7 +16,7 @@ from evalcore.families.common import Warn
 from evalcore.limits import DEFAULT_LIMITS, Limits
 
 if TYPE_CHECKING:
-    from evalcore.atlas import Atlas, SchemePatterns
+    from evalcore.atlas import Atlas, AtlasConfig, SchemePatterns
     from evalcore.experiment import Scheme
     from evalcore.families.tedeval import TedevalSettings
     from evalcore.ranking import Ranking, RankingConfig
@@ -97,6 +97,7 @@ class AtlasResult(Tabular):
     atlas: Atlas
     ranking: Ranking | None
     per_sentence: bool = False
+    config: AtlasConfig | None = field(default=None, compare=False, repr=False)  # as the atlas read the trees
 
     @property
     def signature(self) -> str:
@@ -171,4 +172,4 @@ def run(
             on_warning(f"skipped {atlas.skipped_mismatched} sentence(s) whose words differ between files")
         if atlas.skipped_invalid:
             on_warning(f"skipped {atlas.skipped_invalid} sentence(s) that are not trees")
-    return AtlasResult(atlas, ranking, settings.per_sentence)
+    return AtlasResult(atlas, ranking, settings.per_sentence, config)
