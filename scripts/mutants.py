@@ -838,6 +838,14 @@ _RAW += [
      'for words in _search(m, ix) for s in m.slots[:1])', OFF_BY_ONE, ("tests/test_patterns_where.py",)),
     ("evalcore/atlas.py", 'atlas_counts', '_index(t, lift, config.patterns_of(scheme))',
      '_index(t, lift, None)', DROP, ("tests/test_patterns_atlas.py",)),
+    # ---- ... on a parse of raw text (docs/patterns.md, "On a parse of raw text") -------------
+    ("evalcore/metrics/aligned.py", 'restrict', 'if p.gold in gold_in and p.system in system_in)',
+     'if p.gold in gold_in)', DROP, ("tests/test_patterns_where_raw.py",)),
+    ("evalcore/metrics/aligned.py", 'restrict', 'gold_in, system_in = _covered(gold_words, where), '
+     '_covered(system_words, where)', 'gold_in, system_in = _covered(gold_words, where), '
+     '_covered(gold_words, where)', SIDE, ("tests/test_patterns_where_raw.py",)),
+    ("evalcore/metrics/aligned.py", '_restricted_counts', 'content_system=sum(map(_content, system))',
+     'content_system=sum(map(_content, gold))', SIDE, ("tests/test_patterns_where_raw.py",)),
 ]
 # fmt: on
 

@@ -77,18 +77,24 @@ def test_a_request_in_a_file_and_a_bad_request(
 
 
 @pytest.mark.slow  # imports the raw-text AppTest module's example
-def test_a_parse_of_the_raw_text_is_refused_for_now(
+def test_a_parse_of_the_raw_text_is_scored_on_its_aligned_words(
     run_cli: Callable[..., object], write_file: Callable[[str, str | bytes], str]
 ) -> None:
-    """Other words than the gold's: the restriction to aligned words is not there yet, so the
-    command says so (exit 2) rather than scoring every word."""
+    """Other words than the gold's: scored on the aligned words the request covers (docs/patterns.md,
+    "On a parse of raw text"; its worked example is tests/test_patterns_where_raw.py), signed
+    ``where:``; ``pattern { H -> X }`` covers every word of a tree with an arc, so here every row is
+    the unrestricted one."""
     from test_app_raw_text import GOLD as RAW_GOLD
     from test_app_raw_text import RAW
 
     gold, parse = write_file("gold.conllu", RAW_GOLD), write_file("raw.conllu", RAW)
-    assert run_cli("attach", gold, parse).code == 0  # type: ignore[attr-defined]
-    res = run_cli("attach", gold, parse, "--where", "pattern { H -> X }")
-    assert res.code == 2 and "--where" in res.err  # type: ignore[attr-defined]
+    plain = run_cli("attach", gold, parse, "--format", "json")
+    assert plain.code == 0  # type: ignore[attr-defined]
+    res = run_cli("attach", gold, parse, "--where", "pattern { H -> X }", "--format", "json")
+    assert res.code == 0, res.err  # type: ignore[attr-defined]
+    doc = json.loads(res.out)  # type: ignore[attr-defined]
+    assert doc["alignment"] == "characters" and "|where:" in doc["signature"]
+    assert doc["metrics"] == json.loads(plain.out)["metrics"]  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(("what", "text", "line", "words"), ERRORS, ids=[e[0] for e in ERRORS])

@@ -10,7 +10,7 @@ import argparse
 import sys
 from dataclasses import replace
 
-from evalcore.atlas import GROUPINGS, Atlas, ClassifiedOp, gold_parse_name, ops_of
+from evalcore.atlas import GROUPINGS, Atlas, AtlasConfig, ClassifiedOp, gold_parse_name, ops_of
 from evalcore.commands import tedeval
 from evalcore.commands._common import add_in_order, named_path, refuse, say, warn
 from evalcore.declare import add_arguments, from_namespace
@@ -22,6 +22,7 @@ from evalcore.families.tedeval import TedevalSettings
 from evalcore.formats.detect import read_trees
 from evalcore.limits import Limits
 from evalcore.outputs import OutputOption, write_text
+from evalcore.patterns import constructions
 from evalcore.report.atlas import (
     atlas_result_json,
     atlas_text,
@@ -77,7 +78,9 @@ def _load(path: str, limits: Limits) -> NamedTrees:
     return NamedTrees(name, tuple(read_trees(real, limits=limits)), real)
 
 
-def _export(args: argparse.Namespace, schemes: list[Scheme], atlas: Atlas) -> None:
+def _export(
+    args: argparse.Namespace, schemes: list[Scheme], atlas: Atlas, config: AtlasConfig | None = None
+) -> None:
     parses = [(p, s) for s in schemes for p in s.parses]
     if args.export_parse:
         found = [(p, s) for p, s in parses if p.name == args.export_parse]
@@ -99,6 +102,9 @@ def _export(args: argparse.Namespace, schemes: list[Scheme], atlas: Atlas) -> No
     if atlas.cell(parse.name, target, labeled) is None:
         raise InputFormatError(f"--export-target: '{parse.name}' has no scripts against '{target}'")
     gold = next((s.gold for s in schemes if s.name == target), scheme.gold)
+    # the exported trees' scheme: the target's gold, or the parse's own gold and the parse
+    side = target if args.export_side == "gold" and any(s.name == target for s in schemes) else scheme.name
+    patterns = None if config is None else config.patterns_of(side)
     by_index: dict[int, list[ClassifiedOp]] = {}
     for o in ops_of(atlas, parse.name, target, labeled):
         by_index.setdefault(o.index, []).append(o)
@@ -111,7 +117,10 @@ def _export(args: argparse.Namespace, schemes: list[Scheme], atlas: Atlas) -> No
             )
         same = isinstance(g, DepTree) and isinstance(p, DepTree) and len(g.tokens) == len(p.tokens)
         ned = (g, p) if same and isinstance(g, DepTree) and isinstance(p, DepTree) else (None, None)
-        out.append(misc_tree(tree, by_index.get(pos, ()), ned_gold=ned[0], ned_parse=ned[1]))
+        kinds = None if patterns is None else constructions(patterns, tree)  # docs/atlas.md
+        out.append(
+            misc_tree(tree, by_index.get(pos, ()), ned_gold=ned[0], ned_parse=ned[1], constructions=kinds)
+        )
     write_text(args.export_misc, misc_conllu(out))
     scripts = "labeled" if labeled else "unlabeled"
     say(
@@ -134,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
     result = family.run(inputs, settings, args.limits, on_warning=warn, keep_ops=bool(args.export_misc))
     atlas = result.atlas
     if args.export_misc:
-        _export(args, schemes, atlas)
+        _export(args, schemes, atlas, result.config)
     if args.format == "json":
         sys.stdout.write(json_text(atlas_result_json(result, per_sentence=settings.per_sentence)))
     elif args.format == "csv":

@@ -100,7 +100,7 @@ def _groupings(text: str) -> list[str]:
 
 # options of evalcore's own definitions: the scorer's rules (conll18) take none of them (nor
 # --labels full: the scorer compares the universal part of a DEPREL)
-_NOT_CONLL18 = ("no_punct", "max_len", "strict", "per_sentence", "by", "confusion")
+_NOT_CONLL18 = ("no_punct", "max_len", "strict", "per_sentence", "by", "confusion", "where")
 
 
 def _given(args: argparse.Namespace, options: tuple[str, ...]) -> list[str]:

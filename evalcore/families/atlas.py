@@ -7,7 +7,7 @@ Start-up: the atlas and the ranking are imported when :func:`run` runs.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from evalcore.declare import setting
@@ -16,7 +16,7 @@ from evalcore.families.common import Warn
 from evalcore.limits import DEFAULT_LIMITS, Limits
 
 if TYPE_CHECKING:
-    from evalcore.atlas import Atlas, SchemePatterns
+    from evalcore.atlas import Atlas, AtlasConfig, SchemePatterns
     from evalcore.construction_scores import ConstructionReport
     from evalcore.experiment import Scheme
     from evalcore.families.tedeval import TedevalSettings
@@ -99,6 +99,7 @@ class AtlasResult(Tabular):
     atlas: Atlas
     ranking: Ranking | None
     per_sentence: bool = False
+    config: AtlasConfig | None = field(default=None, compare=False, repr=False)  # as the atlas read the trees
     constructions: ConstructionReport | None = None  # with pattern files (docs/patterns.md)
 
     @property
@@ -188,4 +189,4 @@ def run(
             on_warning(f"skipped {atlas.skipped_mismatched} sentence(s) whose words differ between files")
         if atlas.skipped_invalid:
             on_warning(f"skipped {atlas.skipped_invalid} sentence(s) that are not trees")
-    return AtlasResult(atlas, ranking, settings.per_sentence, report)
+    return AtlasResult(atlas, ranking, settings.per_sentence, config, report)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from evalcore.choices import Dialect, Labels, universal_labels
 from evalcore.declare import InvalidSetting, check, declared, setting
 from evalcore.display import Tabular
-from evalcore.errors import MismatchError
+from evalcore.errors import EvalcoreError, MismatchError
 from evalcore.families.common import Resampling, numbers, relation_labels
 from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.metrics.attachment import AttachResult, PunctTags
@@ -206,9 +206,10 @@ def batch_values(result: AttachResult) -> tuple[tuple[str, float], ...]:
     return numbers(result.score, "uas", "las", "label", "undirected", "ned")
 
 
-NOT_ALIGNED = ("no_punct", "max_len", "where")
+NOT_ALIGNED = ("no_punct", "max_len")
 """The settings a character alignment cannot honour (they need a token-by-token pairing; the
-alignment is always strict and honours ``labels``)."""
+alignment is always strict and honours ``labels``; ``where`` restricts its rows of words:
+docs/patterns.md, "On a parse of raw text")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,22 +247,23 @@ def run_aligned(
     bootstrap's intervals, a second system's paired test.  Raises
     :class:`~evalcore.errors.EvalcoreError` for a setting of :data:`NOT_ALIGNED` (named where the
     tokens first ``difference``) and :class:`~evalcore.errors.MismatchError` where the texts differ."""
-    from evalcore.errors import EvalcoreError
-
     given = [
         d.option.flag or d.name
         for d in declared(AttachSettings)
         if d.name in NOT_ALIGNED and getattr(settings, d.name) != d.default
     ]
+    if settings.where is not None and (by or confusion):
+        raise _refused(
+            "--where restricts the scorer's rows on aligned words, not yet the breakdowns: give "
+            "--by and --confusion without it, or a system over the gold's tokens",
+            difference,
+        )
     if given:
-        raise EvalcoreError(
+        raise _refused(
             f"{', '.join(given)} need the same tokens in both files, but the system's tokens "
             "differ from the gold's here (such a system is scored by character alignment, "
-            "CoNLL 2018, which cannot honour them)"
-            + ("" if difference is None else f"; first difference: {difference.message}"),
-            file=None if difference is None else difference.file,
-            line=None if difference is None else difference.line,
-            sentence=None if difference is None else difference.sentence,
+            "CoNLL 2018, which cannot honour them)",
+            difference,
         )
     import gc
 
@@ -274,6 +276,18 @@ def run_aligned(
     finally:
         if paused:
             gc.enable()
+
+
+def _refused(message: str, difference: MismatchError | None) -> EvalcoreError:
+    """What the aligned path cannot do, said where the tokens first ``difference``."""
+    if difference is None:
+        return EvalcoreError(message)
+    return EvalcoreError(
+        f"{message}; first difference: {difference.message}",
+        file=difference.file,
+        line=difference.line,
+        sentence=difference.sentence,
+    )
 
 
 def _aligned(
@@ -293,14 +307,17 @@ def _aligned(
     parts = None
     records: tuple[SentenceRecord, ...] = ()
     keep = boot is not None or inputs.system_b is not None
+    where = read_where(settings.where, limits) if settings.where is not None else None
     # read_all=False: the first character that cannot be aligned ends it (not the scorer's order)
-    if by or confusion or settings.per_sentence:
-        from evalcore.metrics.aligned import aligned_breakdowns, sentence_records
+    if by or confusion or settings.per_sentence or where is not None:
+        from evalcore.metrics.aligned import aligned_breakdowns, restrict, sentence_records
 
         alignment = align_words(
             inputs.gold, inputs.system, gold_name=inputs.gold_name, system_name=inputs.system_name,
             limits=limits, deprel_base=base, read_all=False,
         )  # fmt: skip
+        if where is not None:  # the rows of words over the words it covers (docs/patterns.md)
+            alignment = restrict(alignment, where, base)
         result = alignment.result
         if by or confusion:
             parts = aligned_breakdowns(alignment, by, base)
@@ -317,10 +334,18 @@ def _aligned(
     if inputs.system_b is not None:
         from evalcore.resampling import compare, conll18_table
 
-        b = evaluate_conll18(
-            inputs.gold, inputs.system_b, gold_name=inputs.gold_name, system_name=inputs.system_b_name,
-            limits=limits, deprel_base=base, per_sentence=True, read_all=False,
-        )  # fmt: skip
+        if where is None:
+            b = evaluate_conll18(
+                inputs.gold, inputs.system_b, gold_name=inputs.gold_name, system_name=inputs.system_b_name,
+                limits=limits, deprel_base=base, per_sentence=True, read_all=False,
+            )  # fmt: skip
+        else:
+            from evalcore.metrics.aligned import restrict
+
+            b = restrict(align_words(
+                inputs.gold, inputs.system_b, gold_name=inputs.gold_name, system_name=inputs.system_b_name,
+                limits=limits, deprel_base=base, read_all=False,
+            ), where, base).result  # fmt: skip
         cmp = compare(conll18_table(result.sentences), conll18_table(b.sentences), paired, boot)
     elif boot is not None:
         from evalcore.resampling import conll18_table, intervals

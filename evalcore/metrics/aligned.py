@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
-from dataclasses import dataclass
-from typing import cast
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, cast
 
 from evalcore.metrics.base import make_signature, ratio
 from evalcore.metrics.breakdown import (
@@ -31,7 +31,20 @@ from evalcore.metrics.breakdown import (
     sorted_groups,
     tree_keys,
 )
-from evalcore.metrics.conll18 import AlignedPair, AlignedWord, Alignment
+from evalcore.metrics.conll18 import (
+    CONTENT_DEPRELS,
+    AlignedPair,
+    AlignedSentence,
+    AlignedWord,
+    Alignment,
+    Conll18Counts,
+    Conll18Result,
+    score,
+    signature,
+)
+
+if TYPE_CHECKING:
+    from evalcore.patterns import Where
 
 __all__ = [
     "SentenceRecord",
@@ -39,6 +52,7 @@ __all__ = [
     "aligned_confusion",
     "aligned_groups_by_sentence",
     "aligned_signature",
+    "restrict",
     "sentence_records",
     "word_keys",
 ]
@@ -272,3 +286,81 @@ def sentence_records(alignment: Alignment) -> tuple[SentenceRecord, ...]:
         )
         for s in alignment.sentences
     )
+
+
+# ---------------------------------------------------------------------------
+# a score restricted to a construction, on aligned words
+
+
+def _covered(words: Sequence[AlignedWord], where: Where) -> set[int]:
+    """The ``index`` of each of ``words`` that ``where`` covers, matched on the words' own trees
+    (the words of each of their sentences, whole)."""
+    from evalcore.trees import DepTree, Token
+
+    out: set[int] = set()
+    by_sentence: dict[int, list[AlignedWord]] = {}
+    for w in words:
+        by_sentence.setdefault(w.sentence, []).append(w)
+    for sent in by_sentence.values():
+        sent.sort(key=lambda w: w.id)
+        tree = DepTree(
+            tuple(Token(w.id, w.form, w.lemma, w.upos, w.xpos, w.feats, w.head, w.deprel) for w in sent)
+        )
+        ids = where.covered(tree)
+        out.update(w.index for w in sent if w.id in ids)
+    return out
+
+
+def _content(w: AlignedWord) -> bool:
+    """The word's relation is a content one (decided on its universal part, as the scorer does)."""
+    return w.deprel.split(":", 1)[0] in CONTENT_DEPRELS
+
+
+def _restricted_counts(sent: AlignedSentence, pairs: Sequence[AlignedPair], gold: Sequence[AlignedWord],
+                       system: Sequence[AlignedWord]) -> Conll18Counts:  # fmt: skip
+    """The sentence's counts, its words' rows over ``gold``, ``system`` and ``pairs`` only (its
+    tokens and sentences as they are)."""
+    content = [p for p in pairs if p.content]
+    return replace(
+        sent.counts,
+        words_gold=len(gold),
+        words_system=len(system),
+        words_aligned=len(pairs),
+        content_gold=sum(map(_content, gold)),
+        content_system=sum(map(_content, system)),
+        content_aligned=len(content),
+        upos=sum(p.upos for p in pairs),
+        xpos=sum(p.xpos for p in pairs),
+        ufeats=sum(p.ufeats for p in pairs),
+        alltags=sum(p.alltags for p in pairs),
+        lemmas=sum(p.lemma for p in pairs),
+        uas=sum(p.uas for p in pairs),
+        las=sum(p.las for p in pairs),
+        clas=sum(p.clas for p in content),
+        mlas=sum(p.mlas for p in content),
+        blex=sum(p.blex for p in content),
+    )
+
+
+def restrict(alignment: Alignment, where: Where, deprel_base: bool = True) -> Alignment:
+    """The alignment restricted to the words ``where`` covers (docs/patterns.md, "On a parse of raw
+    text"): each gold word covered on its gold tree, each system word on its system tree, and the
+    aligned pairs whose two words are both covered; the rows of words (Words … BLEX) count only
+    those, Tokens and Sentences are the alignment's.  Its sentences hold the kept words and pairs
+    (their records, :func:`sentence_records`, are restricted too); the signature says
+    ``where:HASH``."""
+    gold_words = [w for s in alignment.sentences for w in s.gold]
+    system_words = [w for s in alignment.sentences for w in s.system]
+    gold_in, system_in = _covered(gold_words, where), _covered(system_words, where)
+    sentences = []
+    for s in alignment.sentences:
+        gold = tuple(w for w in s.gold if w.index in gold_in)
+        system = tuple(w for w in s.system if w.index in system_in)
+        pairs = tuple(p for p in s.pairs if p.gold in gold_in and p.system in system_in)
+        counts = _restricted_counts(s, pairs, gold, system)
+        sentences.append(replace(s, gold=gold, system=system, pairs=pairs, counts=counts))
+    units = tuple(s.counts for s in sentences)
+    total = sum(units, Conll18Counts())
+    kept = units if alignment.result.sentences else ()
+    result = Conll18Result(total, score(total), signature(deprel_base, where.digest()), kept)
+    return Alignment(tuple(sentences), result)

@@ -78,9 +78,10 @@ METRICS = (
 """The scorer's rows, in its order."""
 
 
-def signature(deprel_base: bool = True) -> str:
+def signature(deprel_base: bool = True, where: str | None = None) -> str:
     """The shared task's settings; ``deprel:full`` when DEPRELs are compared as written
-    (``evalcore attach``'s default text/JSON/CSV output of an aligned system)."""
+    (``evalcore attach``'s default text/JSON/CSV output of an aligned system); ``where:HASH`` when
+    the rows of words are restricted to a construction (docs/patterns.md, "On a parse of raw text")."""
     return make_signature(
         "conll18",
         [
@@ -89,6 +90,7 @@ def signature(deprel_base: bool = True) -> str:
             ("feats", "universal"),
             ("punct", True),
             ("avg", "micro"),
+            *([("where", where)] if where is not None else []),
         ],
     )
 

@@ -323,20 +323,27 @@ def misc_tree(
     *,
     ned_gold: DepTree | None = None,
     ned_parse: DepTree | None = None,
+    constructions: Sequence[str] | None = None,
 ) -> DepTree:
     """``tree`` with each word's verdicts added to MISC: ``TedEval=counted:del:cop,discounted:ins:hd``
     (the operations whose span the word heads, :func:`evalcore.atlas.word_verdicts`) and, with
     ``ned_gold`` and ``ned_parse``, ``NED=correct|neutral|wrong`` for the parse's word (docs/attachment.md,
-    "The five numbers"). Earlier ``TedEval``/``NED`` attributes are replaced; other attributes are kept."""
+    "The five numbers"); with ``constructions`` (each word's, docs/patterns.md, "Pattern files and
+    constructions"), ``Construction=NAME`` on each word whose construction is not ``other``.
+    Earlier ``TedEval``/``NED`` attributes (and ``Construction`` with ``constructions``) are
+    replaced; other attributes are kept."""
     verdicts = word_verdicts(ops, len(tree.tokens))
     ned = _ned_verdicts(ned_gold, ned_parse) if ned_gold is not None and ned_parse is not None else None
+    keys = MISC_KEYS if constructions is None else (*MISC_KEYS, "Construction")
     tokens: list[Token] = []
     for k, t in enumerate(tree.tokens):
         attrs = [
             p
             for p in (t.misc.split("|") if t.misc not in ("", "_") else [])
-            if p.partition("=")[0] not in MISC_KEYS
+            if p.partition("=")[0] not in keys
         ]
+        if constructions is not None and constructions[k] != "other":
+            attrs.append(f"Construction={constructions[k]}")
         if verdicts[k]:
             # a MISC value: no ``|`` (the attribute separator) and no white space
             value = "".join("_" if ch.isspace() else "/" if ch == "|" else ch for ch in ",".join(verdicts[k]))

@@ -81,7 +81,17 @@ def aligned_text(result: Conll18Result, why: str) -> str:
         + "\n"
         + text_table(headers, rows, numeric_columns=range(1, len(headers)))
         + "\nscores in %: precision = correct/system, recall = correct/gold, F1, "
-        f"aligned acc = correct/aligned words\nsignature: {result.signature}\n"
+        f"aligned acc = correct/aligned words\n{_where_note(result.signature)}signature: {result.signature}\n"
+    )
+
+
+def _where_note(signature: str) -> str:
+    """What ``--where`` restricted (docs/patterns.md, "On a parse of raw text"), when it did."""
+    if "|where:" not in signature:
+        return ""
+    return (
+        "restricted by --where: Words ... BLEX count only the words it covers, each on its own tree "
+        "(a pair: both its words); Tokens and Sentences count all\n"
     )
 
 
