@@ -85,6 +85,7 @@ A = "evalcore/metrics/attachment.py"
 C = "evalcore/conversion.py"
 G = "evalcore/generalization.py"
 S = "evalcore/ted/spans.py"
+CS = "evalcore/construction_scores.py"
 GT = "evalcore/ted/general.py"
 LT = "evalcore/metrics/lattice_tedeval.py"
 SG = "evalcore/metrics/segeval.py"
@@ -441,7 +442,7 @@ _RAW: list[tuple[str, str | None, str, str, str, tuple[str, ...]]] = [
     # ---- significance at p = 0.05, resampling of excluded rows, SEGEVAL, batch FREVAL
     (EX, 'build_rows', 'r.p_value < config.alpha', 'r.p_value <= config.alpha', COMPARISON,
      SIGNIFICANCE_PINS),
-    (RK, 'rank_parses', 'r.p_value < config.alpha', 'r.p_value <= config.alpha', COMPARISON,
+    (RK, 'tests_and_flips', 'r.p_value < config.alpha', 'r.p_value <= config.alpha', COMPARISON,
      SIGNIFICANCE_PINS),
     (RS, 'attach_table', 'if not c.skipped and not c.excluded', 'if not c.skipped', DROP, SIGNIFICANCE_PINS),
     (RS, 'lattice_table', '("ted", "ted", ted, ted,', '("ratio", "ratio", ted, ted,', OPERATOR,
@@ -846,6 +847,28 @@ _RAW += [
      '_covered(gold_words, where)', SIDE, ("tests/test_patterns_where_raw.py",)),
     ("evalcore/metrics/aligned.py", '_restricted_counts', 'content_system=sum(map(_content, system))',
      'content_system=sum(map(_content, gold))', SIDE, ("tests/test_patterns_where_raw.py",)),
+    # ---- constructions as units of evaluation (docs/patterns.md) -----------------------------
+    (CS, '_rates', 'row[3] += ta.head == tb.head', 'row[3] += ta.deprel == tb.deprel',
+     COMPARISON, ("tests/test_construction_scores.py",)),
+    (CS, '_rates', 'for u in {na, nb}:', 'for u in {na}:', DROP,
+     ("tests/test_construction_scores.py",)),
+    (CS, 'sentence_units',
+     'words = target_words if op_side(op) == "target" else parse_words', 'words = parse_words', SIDE,
+     ("tests/test_construction_scores.py",)),
+    (CS, 'sentence_units', 'row[1 if disc else 0] += 1', 'row[0] += 1', DROP,
+     ("tests/test_construction_scores.py",)),
+    (CS, 'sentence_units',
+     'for st, words in ((parse_tree, parse_words), (target_tree, target_words)):',
+     'for st, words in ((parse_tree, parse_words), (target_tree, parse_words)):', SIDE,
+     ("tests/test_construction_scores.py",)),
+    (CS, 'node_weight', 'len(labels) if protocol == PROTOCOL_2012 and labeled else 1', '1', CONSTANT,
+     ("tests/test_construction_scores.py",)),
+    (CS, '_attach_pairs', 'gw = trees.get(s.gold, s.name, pos, lift=False)',
+     'gw = trees.get(files[pname], s.name, pos, lift=False)', SIDE, ("tests/test_construction_scores.py",)),
+    (CS, '_ted_pairs', 't_scheme = d.against if d.against in golds else scheme',
+     't_scheme = scheme', DROP, ("tests/test_construction_scores.py",)),
+    (CS, '_value', 'return (1.0 - x / n if n else 1.0), x, n',
+     'return (x / n if n else 1.0), x, n', CONSTANT, ("tests/test_construction_scores.py",)),
 ]
 # fmt: on
 
