@@ -27,6 +27,7 @@ from workbench.datasets import LoadedDataset
 from workbench.inspector import home, open_inspector
 from workbench.links import followed, keep_widget, report_link_problem
 from workbench.settings_form import Field, bind, settings_form
+from workbench.tables import show_table
 from workbench.units import MAX_REQUEST, REQUEST, SOURCES, UnitRef, UnitSource, parse_unit
 from workbench.units_view import BOOTSTRAP, dataset_units, rate_frame, score_frame, unit_sentences
 from workbench.widgets import choose_dataset, download_table, md_escape, sentence_table
@@ -123,9 +124,7 @@ def units_section(
         f"golds agree (no operation of the unlabeled script from one to the other on a span they head). "
         f"Constructions from {md_escape(units.describe(schemes))}."
     )
-    rates = rate_frame(report)
-    st.dataframe(rates, hide_index=True, width="stretch", key="atlas_unit_rates")
-    download_table(rates, stem=f"atlas_{key}_unit_rates", key="atlas-unit-rates")
+    show_table(rate_frame(report), key="atlas-unit-rates", stem=f"atlas_{key}_unit_rates")
     names = list(report.units)
     unit_key = f"atlas_unit:{key}:{source}"
     linked = linked_unit_name(source)
@@ -142,9 +141,7 @@ def units_section(
         "`own gold`: each parse against its own scheme's gold. No paired tests here "
         "(`evalcore atlas --pattern` tests every pair and lists the flips)."
     )
-    scores = score_frame(report, name)
-    st.dataframe(scores, hide_index=True, width="stretch", key="atlas_unit_scores")
-    download_table(scores, stem=f"atlas_{key}_unit_{name}", key="atlas-unit-scores")
+    show_table(score_frame(report, name), key="atlas-unit-scores", stem=f"atlas_{key}_unit_{name}")
     st.caption(f"{report.sentences} sentences. Signature: `{report.signature}`")
     rows = unit_sentences(loaded, parse, target, labeled, units, unit, chosen)
     st.caption(

@@ -14,6 +14,7 @@ from pathlib import Path
 from urllib.parse import parse_qsl
 
 import pytest
+from app_view import tables
 from streamlit.testing.v1 import AppTest
 
 import evalcore
@@ -83,8 +84,9 @@ def _atlas_page() -> AppTest:
 
 
 def _frame(at: AppTest, column: str) -> object:
-    """The page's last data frame that has ``column`` (the constructions' section is the last)."""
-    return [d.value for d in at.dataframe if column in d.value.columns][-1]
+    """The page's last table (data frame or HTML table) that has ``column`` (the constructions'
+    section is the last)."""
+    return [t for t in [d.value for d in at.dataframe] + tables(at) if column in t.columns][-1]
 
 
 def _api_report(text: str) -> object:
