@@ -23,9 +23,13 @@ from workbench.atlas_view import (
     sentence_frame,
     targets,
 )
+from workbench.datasets import LoadedDataset
 from workbench.inspector import home, open_inspector
 from workbench.links import followed, keep_widget, report_link_problem
 from workbench.settings_form import Field, bind, settings_form
+from workbench.tables import show_table
+from workbench.units import MAX_REQUEST, REQUEST, SOURCES, UnitRef, UnitSource, parse_unit
+from workbench.units_view import BOOTSTRAP, dataset_units, rate_frame, score_frame, unit_sentences
 from workbench.widgets import choose_dataset, download_table, md_escape, sentence_table
 
 
@@ -39,6 +43,119 @@ def linked_group() -> GroupRef | None:
         report_link_problem(ref)
         return None
     return ref
+
+
+UNIT_LABELS = {
+    "": "off",
+    "schemes": "ud.pat / sud.pat, each scheme its own",
+    "ud": "ud.pat for every scheme",
+    "sud": "sud.pat for every scheme",
+    REQUEST: "a request (paste it)",
+}
+assert tuple(UNIT_LABELS)[1:] == SOURCES
+
+
+def linked_unit_name(source: str) -> str | None:
+    """The construction of a link followed (``unit=SOURCE:NAME``) when its source is ``source``."""
+    value = followed("unit")
+    if not isinstance(value, str):
+        return None
+    ref = parse_unit(value)
+    if isinstance(ref, str):
+        report_link_problem(ref)
+        return None
+    return ref.name if ref.source == source else None
+
+
+def units_section(
+    loaded: LoadedDataset, chosen: TedevalSettings, parse: str, target: str, labeled: bool
+) -> None:
+    """Constructions as units of evaluation: a pattern file's constructions or a pasted request,
+    their rates between the golds, each parse's scores on one of them, and its sentences."""
+    st.subheader("Constructions as units of evaluation")
+    st.caption(
+        "Score the parsers on a construction: the shipped pattern files' constructions, or a request you "
+        "paste (docs/patterns.md). The same numbers as `evalcore atlas --pattern ...`."
+    )
+    key = loaded.spec.key
+    options = list(UNIT_LABELS)
+    source = str(
+        bind(
+            "units",
+            "atlas_units",
+            "",
+            st.radio,
+            "Constructions from",
+            options,
+            format_func=UNIT_LABELS.__getitem__,
+            horizontal=True,
+            offered=options,
+        )
+    )
+    if not source:
+        return
+    request = ""
+    if source == REQUEST:
+        request = str(
+            bind(
+                "pattern",
+                "atlas_pattern",
+                "",
+                st.text_input,
+                "A request in Grew's syntax, on every tree (press Enter)",
+                placeholder="pattern { X -[cop]-> Y }",
+                max_chars=MAX_REQUEST,
+            )
+        ).strip()
+        if not request:
+            st.info(
+                "Paste a request, e.g. `pattern { X -[cop]-> Y }`: the words its matches bind are the unit."
+            )
+            return
+    units = UnitSource(source, request)
+    try:
+        report = dataset_units(loaded, chosen, units)
+    except EvalcoreError as exc:  # a malformed request: FILE:LINE: what is wrong
+        st.error(str(exc), icon="🔎")
+        return
+    schemes = list(dict.fromkeys(s for _, s in report.parses))
+    st.markdown(
+        f"**Rates**: the words each construction covers in each gold and in either, and those on which the "
+        f"golds agree (no operation of the unlabeled script from one to the other on a span they head). "
+        f"Constructions from {md_escape(units.describe(schemes))}."
+    )
+    show_table(rate_frame(report), key="atlas-unit-rates", stem=f"atlas_{key}_unit_rates")
+    names = list(report.units)
+    unit_key = f"atlas_unit:{key}:{source}"
+    linked = linked_unit_name(source)
+    if linked is not None and linked in names:
+        st.session_state[unit_key] = linked
+    if st.session_state.get(unit_key) not in names:
+        st.session_state[unit_key] = names[0]
+    name = str(st.selectbox("Construction", names, key=unit_key))
+    unit = UnitRef(source, name)
+    keep_widget("unit", unit_key, None if name == names[0] else unit.text())
+    st.markdown(
+        f"**Scores on *{md_escape(name)}***, percent [{BOOTSTRAP}-resample bootstrap interval] (rank): "
+        "UAS and LAS on the gold words it covers, U-TED and L-TED on the operations and nodes it owns; "
+        "`own gold`: each parse against its own scheme's gold. No paired tests here "
+        "(`evalcore atlas --pattern` tests every pair and lists the flips)."
+    )
+    show_table(score_frame(report, name), key="atlas-unit-scores", stem=f"atlas_{key}_unit_{name}")
+    st.caption(f"{report.sentences} sentences. Signature: `{report.signature}`")
+    rows = unit_sentences(loaded, parse, target, labeled, units, unit, chosen)
+    st.caption(
+        f"{len(rows)} sentences where *{md_escape(name)}* covers a word of a gold, the best examples first: "
+        f"the most operations it owns (◆) in the script of *{md_escape(parse)}* against "
+        f"{md_escape(target)} per word, then the shortest. Click a sentence to open it in the inspector, "
+        "here, with the construction's words boxed and its operations highlighted (◆, yellow)."
+    )
+    for col, row in zip(st.columns(5), rows[:5], strict=False):
+        label = row.sent_id + (f" · {row.operations} ◆ · {row.length} w" if row.operations else "")
+        col.page_link(home(), label=label, query_params={**dict(row.query)})
+    picked = sentence_table(sentence_frame(rows), key=f"atlas_unit_sentences:{key}")
+    if picked is not None:
+        open_inspector(dict(rows[picked].query))
 
 
 def main() -> None:
@@ -152,6 +269,7 @@ def main() -> None:
     picked = sentence_table(sentence_frame(rows), key=f"atlas_sentences:{key}")
     if picked is not None:
         open_inspector(dict(rows[picked].query))
+    units_section(loaded, chosen, str(parse), str(target), labeled)
 
 
 main()

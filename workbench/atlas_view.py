@@ -7,7 +7,7 @@ chart.  Only :func:`dataset_atlas` touches streamlit (its cache).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import pandas as pd
@@ -15,10 +15,12 @@ import plotly.express as px
 import plotly.graph_objects as go
 
 from evalcore.atlas import Atlas, Grouping
+from evalcore.conversion import ConversionConfig
 from evalcore.experiment import Scheme
-from evalcore.families.atlas import AtlasInputs, AtlasSettings, run
+from evalcore.families.atlas import AtlasInputs, AtlasResult, AtlasSettings, run
 from evalcore.families.tedeval import TedevalSettings, conversion_config
 from evalcore.inspection import with_discount
+from evalcore.trees import EditOp
 from workbench.atlas_links import (
     GroupRef,
     InspectorTarget,
@@ -27,21 +29,26 @@ from workbench.atlas_links import (
     inspector_target,
 )
 from workbench.cache import cached
-from workbench.datasets import LoadedDataset
-from workbench.tedeval import experiment_schemes, parse_choices
+from workbench.datasets import LoadedDataset, SentenceInfo
+from workbench.tedeval import TedParse, experiment_schemes, parse_choices
 from workbench.tedeval_view import corpus_scripts
 from workbench.text import shortened
 
 __all__ = [
+    "ATLAS_SETTINGS",
+    "Flagger",
     "GroupSentence",
     "atlas_schemes",
     "bar_chart",
     "chart_frame",
     "dataset_atlas",
+    "dataset_run",
     "example_order",
+    "example_rows",
     "group_frame",
     "group_sentences",
     "inspector_where",
+    "script_counts",
     "sentence_frame",
     "sentence_queries",
     "targets",
@@ -60,16 +67,30 @@ def atlas_schemes(loaded: LoadedDataset) -> list[Scheme]:
     return out
 
 
-@cached("data", show_spinner="Grouping every edit operation…", max_entries=8)
-def _atlas(files: tuple[tuple[str, str], ...], settings: TedevalSettings, _loaded: LoadedDataset) -> Atlas:
-    return run(AtlasInputs(tuple(atlas_schemes(_loaded)), settings), AtlasSettings(no_ranking=True)).atlas
+ATLAS_SETTINGS = AtlasSettings(no_ranking=True)
+"""The page's atlas: ``evalcore atlas --no-ranking`` (the scores per construction are not tested)."""
+
+
+@cached("resource", show_spinner="Grouping every edit operation…", max_entries=4)
+def _atlas(
+    files: tuple[tuple[str, str], ...], settings: TedevalSettings, _loaded: LoadedDataset
+) -> AtlasResult:
+    inputs = AtlasInputs(tuple(atlas_schemes(_loaded)), settings)
+    return run(inputs, ATLAS_SETTINGS, keep_experiment=True)
+
+
+def dataset_run(loaded: LoadedDataset, settings: TedevalSettings) -> AtlasResult:
+    """The atlas of the dataset under the experiment's ``settings`` (``evalcore atlas``, its
+    ranking skipped), with the experiment it was made from (the scores per construction read its
+    scripts: :mod:`workbench.units_view`); cached on the files' digests and the frozen settings,
+    kept as it is (not copied on every rerun)."""
+    files = tuple((a.name, a.digest) for a in loaded.analyses)
+    return _atlas.by(*(d for _, d in files))(files, settings, loaded)
 
 
 def dataset_atlas(loaded: LoadedDataset, settings: TedevalSettings) -> Atlas:
-    """The atlas of the dataset under the experiment's ``settings`` (``evalcore atlas``, its
-    ranking skipped; cached on the files' digests and the frozen settings)."""
-    files = tuple((a.name, a.digest) for a in loaded.analyses)
-    return _atlas.by(*(d for _, d in files))(files, settings, loaded)
+    """The atlas of :func:`dataset_run`."""
+    return dataset_run(loaded, settings).atlas
 
 
 def targets(atlas: Atlas) -> list[str]:
@@ -166,34 +187,70 @@ class GroupSentence:
     query: tuple[tuple[str, str], ...]
 
 
-def _group_counts(
+Flagger = Callable[[TedParse, int, bool, Sequence[EditOp], ConversionConfig], tuple[bool, ...]]
+"""Which operations of a script the inspector highlights: given the parse (its choice), the
+sentence's index, whether the script goes to the single gold, the script and the conversion."""
+
+
+def script_counts(
     loaded: LoadedDataset,
     where: InspectorTarget,
     indices: Sequence[int],
     labeled: bool,
-    group: GroupRef,
     settings: TedevalSettings,
+    flags_of: Flagger,
 ) -> dict[int, tuple[int, int]]:
-    """Per sentence index, (operations, counted) of ``group`` in the script the inspector draws for
-    ``where`` -- its own scripts and its highlight rule (:func:`workbench.atlas_links.highlight_flags`),
-    so that a count is the number of ◆ the inspector shows."""
+    """Per sentence index, (operations, counted) highlighted by ``flags_of`` in the script the
+    inspector draws for ``where`` -- its own scripts and its highlight rule, so that a count is the
+    number of ◆ the inspector shows."""
     choice = next((c for c in parse_choices(loaded) if c.name == where.parse), None)
     if choice is None:
         return {}
     conversion = conversion_config(settings)
     scripts = corpus_scripts(loaded, choice, conversion)
     single = where.target == "single"
-    target = choice.single if single else choice.own
     out: dict[int, tuple[int, int]] = {}
     for i in indices:
         teds = scripts[i]
         if teds is None:
             continue
         ted = teds.script(single=single, labeled=labeled)
-        flags = highlight_flags(group, ted.script, choice.analysis.trees[i], target.trees[i], conversion)
+        flags = flags_of(choice, i, single, ted.script, conversion)
         marks = list(with_discount(ted.script, ted.discounted))
         out[i] = (sum(flags), sum(f and not d for f, (_, d) in zip(flags, marks, strict=True)))
     return out
+
+
+def _group_flagger(group: GroupRef) -> Flagger:
+    def flags(
+        choice: TedParse, i: int, single: bool, script: Sequence[EditOp], conversion: ConversionConfig
+    ) -> tuple[bool, ...]:
+        target = choice.single if single else choice.own
+        return highlight_flags(group, script, choice.analysis.trees[i], target.trees[i], conversion)
+
+    return flags
+
+
+def example_rows(
+    listed: Sequence[SentenceInfo],
+    counts: Mapping[int, tuple[int, int]],
+    queries: Sequence[Mapping[str, str]],
+) -> tuple[GroupSentence, ...]:
+    """The rows of ``listed`` with their counts and inspector queries, the best examples first
+    (:func:`example_order`); in the order given when nothing was counted."""
+    rows = [
+        GroupSentence(
+            s.sent_id,
+            s.index,
+            counts[s.index][0] if s.index in counts else None,
+            counts[s.index][1] if s.index in counts else None,
+            s.length,
+            s.text,
+            tuple(q.items()),
+        )
+        for s, q in zip(listed, queries, strict=True)
+    ]
+    return tuple(sorted(rows, key=example_order)) if counts else tuple(rows)
 
 
 def group_sentences(
@@ -215,29 +272,14 @@ def group_sentences(
     info = {s.sent_id: s for s in loaded.sentences}
     listed = [info[sid] for sid in ids if sid in info]
     where = inspector_where(loaded, atlas, parse, target)
+    indices = [s.index for s in listed]
     counts = (
-        _group_counts(loaded, where, [s.index for s in listed], labeled, group, settings)
-        if where.parse
-        else {}
+        script_counts(loaded, where, indices, labeled, settings, _group_flagger(group)) if where.parse else {}
     )
     queries = sentence_queries(
         loaded, [s.sent_id for s in listed], where, labeled=labeled, protocol=settings.protocol, group=group
     )
-    rows = [
-        GroupSentence(
-            s.sent_id,
-            s.index,
-            counts[s.index][0] if s.index in counts else None,
-            counts[s.index][1] if s.index in counts else None,
-            s.length,
-            s.text,
-            tuple(q.items()),
-        )
-        for s, q in zip(listed, queries, strict=True)
-    ]
-    if not counts:
-        return tuple(rows)
-    return tuple(sorted(rows, key=example_order))
+    return example_rows(listed, counts, queries)
 
 
 def example_order(row: GroupSentence) -> tuple[float, int, int]:

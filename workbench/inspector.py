@@ -54,6 +54,7 @@ from workbench.links import (
     OP_STATUSES,
     current_link,
     followed,
+    report_link_problem,
     widget_value,
     write_link,
 )
@@ -70,6 +71,7 @@ from workbench.tedeval import (
     tree_golds,
 )
 from workbench.tedeval_view import TREE_SCALE, corpus_scripts, edit_script_panel, sentence_report
+from workbench.units import MAX_REQUEST, LinkedUnit, linked_unit, unit_flags, unit_words
 from workbench.uploads import UPLOAD_KEY, slot_files
 from workbench.widgets import (
     Figure,
@@ -116,6 +118,7 @@ class View:
     sentence: SentenceInfo
     settings: Settings
     choices: tuple[TedParse, ...] = ()  # every parse (and gold read as a parse) of the dataset
+    unit: LinkedUnit | None = None  # the construction of the link's unit= (words boxed, operations ◆)
 
     def config(self, gold: Analysis) -> AttachConfig:
         """The attachment settings of the inspector on ``gold`` (its format decides the labels)."""
@@ -208,10 +211,15 @@ def _layouts(view: View, drawings: list[DepDrawing]) -> list[DepLayout]:
     drawing of a box: all of them when stacked, each scheme's when side by side (one box per scheme,
     so a scheme's long labels do not widen the other's drawings)."""
 
+    schemes = {scheme_of(g) for g in tree_golds(view.loaded)}
+
     def lay(d: DepDrawing, grid: WordGrid | None) -> DepLayout:
         dim_source = d.gold if d.gold is not None else d.tree
         dim = [] if view.settings.count_punct else [t.id for t in dim_source.tokens if is_punct(t)]
-        return layout_dep(d.tree, d.verdicts, dimmed=dim, grid=grid)
+        lit: frozenset[int] = frozenset()
+        if view.unit is not None and d.group in schemes:  # d.group: the scheme of the drawing's gold
+            lit = unit_words(view.unit.coverage, view.unit.ref.name, d.tree, d.group)
+        return layout_dep(d.tree, d.verdicts, dimmed=dim, grid=grid, highlighted=lit)
 
     first = [lay(d, None) for d in drawings]
     box = [d.group if view.settings.side_by_side else "" for d in drawings]
@@ -234,6 +242,12 @@ def panel_dependency_trees(view: View) -> None:
         "In a parse: red dashed arc = wrong head; orange dotted arc with an orange label `obl (gold obj)` = "
         "right head, wrong label; grey = right. "
         + ("" if view.settings.count_punct else "Faded: punctuation, left out of the counts.")
+        + (
+            " Boxed in yellow: the words of the construction "
+            f"**{md_escape(view.unit.describe(_schemes(view)))}** (docs/patterns.md)."
+            if view.unit is not None
+            else ""
+        )
     )
     for d in drawings:
         if d.warning:
@@ -480,7 +494,9 @@ def panel_tedeval(view: View) -> None:
         general_name=ted.general,
         stem=sid,
         key=f"ted:{pv.name}",
-        highlighted=group_highlight(view, chosen, pv),
+        highlighted=unit_highlight(view, chosen, pv)
+        if view.unit is not None
+        else group_highlight(view, chosen, pv),
     )
     if view.settings.label_maps.maps:
         neutralized_panel(view, chosen, pv)
@@ -529,12 +545,61 @@ def scroll_on_arrival(view: View) -> None:
     """Opened with an atlas group (``group=``, from the Atlas page or a copied link) at a sentence it
     has not scrolled for yet: the page scrolls to the edit script, where the group is highlighted;
     later reruns of the same view leave the scrolling to the user."""
-    group = current_link().text("group")
+    link = current_link()
+    group = link.text("group") or link.text("unit")
     arrival = (view.sentence.sent_id, group)
     if group is None or st.session_state.get(SCROLLED) == arrival:
         return
     st.session_state[SCROLLED] = arrival
     show_html("", key="edit-script-anchor", scroll=True)
+
+
+def _schemes(view: View) -> tuple[str, ...]:
+    return tuple(scheme_of(g) for g in tree_golds(view.loaded))
+
+
+def view_unit(loaded: LoadedDataset) -> LinkedUnit | None:
+    """The construction of the link's ``unit=`` (from the Atlas page's constructions or a copied
+    link), or ``None``; a value it cannot use is said in the sidebar."""
+    link = current_link()
+    text = link.text("unit")
+    if text is None:
+        return None
+    got = linked_unit(text, link.text("pattern") or "", tuple(scheme_of(g) for g in tree_golds(loaded)))
+    if isinstance(got, str):
+        report_link_problem(got)
+        return None
+    return got
+
+
+def unit_highlight(view: View, chosen: TedParse, pv: ParseView) -> tuple[bool, ...]:
+    """The operations of the drawn script the link's construction owns (``unit=``; the head word of
+    the operation's span is the construction's, in the tree the operation belongs to: the scores per
+    construction's rule, docs/patterns.md), one flag per operation; says what it highlights."""
+    unit = view.unit
+    if unit is None:
+        return ()
+    single, labeled = view.settings.script_single, view.settings.labeled
+    ted = (pv.single if single else pv.multiple)[1 if labeled else 0]
+    index = view.sentence.index
+    target = chosen.single if single else chosen.own
+    flags = unit_flags(
+        unit.coverage,
+        unit.ref.name,
+        ted.script,
+        (chosen.analysis.trees[index], scheme_of(chosen.own)),
+        (target.trees[index], scheme_of(target)),
+        view.settings.conversion,
+    )
+    st.info(
+        f"◆ {sum(flags)} of the {len(flags)} operations of this script are owned by the construction "
+        f"**{md_escape(unit.describe(_schemes(view)))}** (the head word of their span is one of its words; "
+        "highlighted in yellow)."
+        + ("" if any(flags) else " None here: another parse, target or protocol may have some."),
+        icon="🧩",
+    )
+    st.button("Clear the highlight", key="wb_unit_clear", on_click=write_link, args=("unit", None))
+    return flags
 
 
 def group_highlight(view: View, chosen: TedParse, pv: ParseView) -> tuple[bool, ...]:
@@ -810,7 +875,7 @@ def _filter_boxes(keys: Sequence[str], labels: Sequence[str], choice: TedParse |
         st.text_input,
         "Sentences matching a pattern (a request in Grew's syntax, on the gold trees)",
         placeholder="pattern { H -[cop]-> X }",
-        max_chars=1000,  # the link key's bound (workbench/links.py)
+        max_chars=MAX_REQUEST,  # the link key's bound (workbench/links.py)
     )
     st.caption(
         "Operations: in the edit script of the parse chosen in the sidebar, to the target chosen there "
@@ -869,7 +934,7 @@ def sentence_view(loaded: LoadedDataset, settings: Settings, choices: tuple[TedP
         st.error(str(exc))
         return
     st.markdown(f"**{md_escape(sentence.sent_id)}** — {md_escape(sentence.text)}")
-    view = View(loaded, sentence, settings, choices)
+    view = View(loaded, sentence, settings, choices, view_unit(loaded))
     panel_dependency_trees(view)  # the trees first: visible without scrolling on a first visit
     panel_scores(view)
     panel_constituency(view)

@@ -44,6 +44,7 @@ __all__ = [
     "PAGE_KEYS",
     "STREAMLIT_KEYS",
     "TOUR_STEPS",
+    "UNIT_SOURCES",
     "UPLOAD_KEY",
     "DeepLink",
     "LinkKey",
@@ -76,6 +77,10 @@ ORDERS: tuple[str, ...] = ("file", "worst", "worst-lted", "gold-gap")
 """``order=``: file order, the page's worst-first order (LAS on the inspector), worst L-TED first,
 largest gold-vs-gold discrepancy first."""
 
+UNIT_SOURCES: tuple[str, ...] = ("schemes", "ud", "sud", "request")
+"""``units=`` (Atlas) and the source of ``unit=SOURCE:NAME``: where the constructions come from
+(:data:`workbench.units.SOURCES`)."""
+
 OP_STATUSES: tuple[str, ...] = ("counted", "discounted")
 OP_KINDS: tuple[str, ...] = ("ins", "del", "rel")
 
@@ -99,11 +104,25 @@ INSPECTOR_KEYS: tuple[str, ...] = (
     "funcsep",
     "group",
     "pattern",
+    "unit",
 )
 """The keys of the sentence inspector: every setting that changes what it shows."""
 
-ATLAS_KEYS: tuple[str, ...] = ("data", "protocol", "skip", "against", "scripts", "grouping", "parse", "group")
-"""The keys of the Atlas page (``group``: GROUPING:NAME, the group whose sentences are listed)."""
+ATLAS_KEYS: tuple[str, ...] = (
+    "data",
+    "protocol",
+    "skip",
+    "against",
+    "scripts",
+    "grouping",
+    "parse",
+    "group",
+    "units",
+    "pattern",
+    "unit",
+)
+"""The keys of the Atlas page (``group``: GROUPING:NAME, the group whose sentences are listed;
+``units``, ``pattern`` and ``unit``: the constructions as units of evaluation, docs/app.md)."""
 
 NED_SECTIONS: tuple[str, ...] = ("sentence", "corpus", "conll18", "breakdown")
 """``section=`` on the Attachment & NED page: the tab shown (only its content is made)."""
@@ -276,6 +295,13 @@ LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
                 "operations highlighted (inspector); on the Attachment & NED page, the breakdown "
                 "group whose sentences are listed",
             ),
+            LinkKey(
+                "unit",
+                "name",
+                "a construction, SOURCE:NAME (schemes:copula; request:pattern, the request of "
+                "pattern=): its scores and sentences (Atlas), its words and operations highlighted "
+                "(inspector)",
+            ),
             # the cross-scheme page's own choices (pages/1_Cross_scheme.py)
             LinkKey("golds", "flag", "also score each gold as a parse", max_length=10),
             LinkKey(
@@ -296,6 +322,14 @@ LINK_KEYS: Mapping[str, LinkKey] = MappingProxyType(
             LinkKey("scripts", "choice", "unlabeled or labeled scripts", choices=("unlabeled", "labeled")),
             LinkKey(
                 "grouping", "choice", "the grouping of the operations", choices=ATLAS_GROUPINGS, max_length=20
+            ),
+            LinkKey(
+                "units",
+                "choice",
+                "the constructions scored: each scheme's shipped pattern file, one for every scheme, or "
+                "a request (pattern=)",
+                choices=UNIT_SOURCES,
+                max_length=20,
             ),
             # the Lattice page's own choices (pages/3_Lattice.py)
             LinkKey("prediction", "name", "the prediction of the one-sentence view"),

@@ -17,12 +17,20 @@ from evalcore.limits import DEFAULT_LIMITS, Limits
 
 if TYPE_CHECKING:
     from evalcore.atlas import Atlas, AtlasConfig, SchemePatterns
-    from evalcore.construction_scores import ConstructionReport
-    from evalcore.experiment import Scheme
+    from evalcore.construction_scores import ConstructionReport, Coverage
+    from evalcore.experiment import ExperimentResult, Scheme
     from evalcore.families.tedeval import TedevalSettings
     from evalcore.ranking import Ranking, RankingConfig
 
-__all__ = ["AtlasInputs", "AtlasResult", "AtlasSettings", "ranking_config", "read_patterns", "run"]
+__all__ = [
+    "AtlasInputs",
+    "AtlasResult",
+    "AtlasSettings",
+    "ranking_config",
+    "read_patterns",
+    "run",
+    "unit_report",
+]
 
 ExportSide = Literal["gold", "parse"]
 
@@ -94,13 +102,15 @@ class AtlasInputs:
 class AtlasResult(Tabular):
     """The atlas, the ranking of the parses (``None``: skipped, or fewer than two parses), whether
     every operation was kept (``per_sentence``), and with pattern files the rates and scores per
-    construction (docs/patterns.md, "Constructions as units of evaluation")."""
+    construction (docs/patterns.md, "Constructions as units of evaluation"); with ``keep_experiment``,
+    the experiment the atlas was made from (its scripts: :func:`unit_report` reads them again)."""
 
     atlas: Atlas
     ranking: Ranking | None
     per_sentence: bool = False
     config: AtlasConfig | None = field(default=None, compare=False, repr=False)  # as the atlas read the trees
     constructions: ConstructionReport | None = None  # with pattern files (docs/patterns.md)
+    experiment: ExperimentResult | None = None  # with keep_experiment
 
     @property
     def signature(self) -> str:
@@ -152,10 +162,12 @@ def run(
     *,
     on_warning: Warn | None = None,
     keep_ops: bool = False,
+    keep_experiment: bool = False,
 ) -> AtlasResult:
     """The atlas of ``inputs`` (docs/atlas.md) and, unless ``no_ranking``, the ranking of its parses
     (two at least; the golds taken as parses are not ranked).  Every operation is kept with
-    ``per_sentence`` or ``keep_ops``; ``on_warning`` hears of the sentences skipped."""
+    ``per_sentence`` or ``keep_ops``, the experiment with ``keep_experiment`` (for
+    :func:`unit_report`); ``on_warning`` hears of the sentences skipped."""
     from evalcore.atlas import AtlasConfig, build_atlas
     from evalcore.families.tedeval import ted_config
     from evalcore.ranking import rank_parses
@@ -172,21 +184,64 @@ def run(
         ranking = rank_parses(result, inputs.schemes, rcfg, parses=real)
     report = None
     if patterns:
-        from evalcore.construction_scores import Coverage, construction_report
+        from evalcore.construction_scores import Coverage
 
-        report = construction_report(
-            inputs.schemes,
-            result,
-            config,
-            Coverage(patterns),
-            rcfg,
-            parses=real,
-            bootstrap=e.bootstrap_settings(),
-            tests=not settings.no_ranking,
-        )
+        report = _units(inputs, settings, config, result, Coverage(patterns), tests=not settings.no_ranking)
     if on_warning is not None:
         if atlas.skipped_mismatched:
             on_warning(f"skipped {atlas.skipped_mismatched} sentence(s) whose words differ between files")
         if atlas.skipped_invalid:
             on_warning(f"skipped {atlas.skipped_invalid} sentence(s) that are not trees")
-    return AtlasResult(atlas, ranking, settings.per_sentence, config, report)
+    return AtlasResult(
+        atlas, ranking, settings.per_sentence, config, report, result if keep_experiment else None
+    )
+
+
+def _units(
+    inputs: AtlasInputs,
+    settings: AtlasSettings,
+    config: AtlasConfig,
+    result: ExperimentResult,
+    coverage: Coverage,
+    *,
+    tests: bool,
+) -> ConstructionReport:
+    from evalcore.atlas import with_golds_as_parses
+    from evalcore.construction_scores import construction_report
+
+    run_schemes = with_golds_as_parses(inputs.schemes) if config.golds_as_parses else inputs.schemes
+    return construction_report(
+        run_schemes,
+        result,
+        config,
+        coverage,
+        ranking_config(settings, inputs.experiment),
+        parses=[p.name for s in inputs.schemes for p in s.parses],
+        bootstrap=inputs.experiment.bootstrap_settings(),
+        tests=tests,
+    )
+
+
+def unit_report(
+    inputs: AtlasInputs,
+    settings: AtlasSettings,
+    outcome: AtlasResult,
+    coverage: Coverage,
+    limits: Limits = DEFAULT_LIMITS,
+    *,
+    tests: bool = False,
+) -> ConstructionReport:
+    """The rates and scores per construction of ``coverage`` (pattern files, or one request:
+    docs/patterns.md, "Constructions as units of evaluation") from an atlas :func:`run` with
+    ``keep_experiment`` on the same inputs -- its experiment is not run again; ``tests``: every pair
+    of parses tested on every row (the experiment's trials) and the flips listed; the bootstrap
+    intervals when ``inputs.experiment.bootstrap`` asks (as ``evalcore atlas --pattern``)."""
+    from evalcore.atlas import AtlasConfig
+    from evalcore.families.tedeval import ted_config
+
+    if outcome.experiment is None:
+        raise ValueError("unit_report needs an atlas run with keep_experiment=True")
+    e = inputs.experiment
+    ted = ted_config(e, [s.name for s in inputs.schemes], limits)
+    config = AtlasConfig(ted, e.skip_mismatched, not settings.no_golds, coverage.patterns)
+    return _units(inputs, settings, config, outcome.experiment, coverage, tests=tests)

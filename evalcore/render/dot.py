@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from evalcore.render.layout import DepLayout
-from evalcore.render.svg import STATUS_STYLES
+from evalcore.render.svg import HIGHLIGHT_FILL, STATUS_STYLES
 from evalcore.render.text import dot_html, dot_quoted
 from evalcore.trees import Arc, Lattice, MFTree, Tree
 
@@ -61,8 +61,6 @@ NODE_STYLES: dict[str, NodeStyle] = {
     "counted": NodeStyle("#6a3d9a", "rounded,bold", "", 1.6, 2, False, "counted (double border, charged)"),
 }
 
-HIGHLIGHT_FILL = "#ffe066"
-"""The fill of a highlighted node (an operation of the atlas group followed to the inspector)."""
 
 LATTICE_STYLES: dict[str, tuple[str, str, float]] = {
     # which path(s) an arc is on -> (colour, style, penwidth)

@@ -76,6 +76,7 @@ class WordBox:
     rtl: bool
     dimmed: bool
     notes: tuple[str, ...] = ()
+    highlighted: bool = False  # a word of a construction followed to the inspector (boxed, yellow)
 
     @property
     def left(self) -> float:
@@ -399,11 +400,13 @@ def layout_dep(
     tag: Literal["upos", "xpos", "none"] = "upos",
     grid: WordGrid | None = None,
     style: LayoutStyle = LayoutStyle(),
+    highlighted: Collection[int] = (),
 ) -> DepLayout:
     """Lay out ``tree``; ``verdicts`` (one per token, in token order) mark each arc against a gold.
 
     ``dimmed``: token ids drawn faded (e.g. punctuation left out of the counts);
     ``notes``: extra text lines under a word (the NED page's verdicts);
+    ``highlighted``: token ids drawn in a yellow box (e.g. the words of a construction);
     ``rtl``: ``None`` detects the direction from the words;
     ``grid``: minimum widths and steps (from :func:`merge_grids` over the
     layouts of other analyses of the sentence) so that the same word sits at
@@ -416,6 +419,7 @@ def layout_dep(
     s = style
     notes = notes or {}
     dim = frozenset(dimmed)
+    lit = frozenset(highlighted)
     if rtl is None:
         rtl = detect_rtl(tree)
     if verdicts is not None and len(verdicts) != n:
@@ -461,6 +465,7 @@ def layout_dep(
             is_rtl_text(t.form),
             t.id in dim,
             tuple(notes.get(t.id, ())),
+            t.id in lit,
         )
         for t in tree.tokens
     )

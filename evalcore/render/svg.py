@@ -38,6 +38,11 @@ STATUS_STYLES: dict[str, StatusStyle] = {
 }
 
 
+HIGHLIGHT_FILL = "#ffe066"
+"""The fill of a highlighted node or word (an atlas group's operation, a construction's word,
+followed to the inspector)."""
+
+
 def _f(v: float) -> str:
     """Compact number formatting for coordinates."""
     return f"{v:.1f}".rstrip("0").rstrip(".")
@@ -101,10 +106,15 @@ def _word(word: WordBox, layout: DepLayout) -> list[str]:
     s = layout.style
     opacity = ' opacity="0.4"' if word.dimmed else ""
     cls = "word dimmed" if word.dimmed else "word"
-    out = [
-        f'<g class="{cls}" data-id="{word.id}"{opacity}>',
-        _text("form", word.x, layout.word_y, s.word_size, "#111111", word.form),
-    ]
+    out = [f'<g class="{cls}{" highlighted" if word.highlighted else ""}" data-id="{word.id}"{opacity}>']
+    if word.highlighted:  # a yellow box with a dark outline behind the form: not colour alone
+        top = layout.word_y - s.word_size
+        out.append(
+            f'<rect class="highlight" x="{_f(word.left)}" y="{_f(top)}" width="{_f(word.width)}" '
+            f'height="{_f(s.word_size * 1.35)}" rx="3" fill="{HIGHLIGHT_FILL}" stroke="#333333" '
+            'stroke-width="1"/>'
+        )
+    out.append(_text("form", word.x, layout.word_y, s.word_size, "#111111", word.form))
     if word.tag:
         out.append(_text("tag", word.x, layout.tag_y, s.tag_size, "#6b6b6b", word.tag))
     for k, note in enumerate(word.notes):
