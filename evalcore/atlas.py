@@ -24,7 +24,7 @@ from evalcore.inspection import with_discount
 from evalcore.metrics.base import make_signature
 from evalcore.metrics.tedeval import TedConfig
 from evalcore.patterns import CompiledFile, constructions
-from evalcore.trees import DepTree, EditOp, Span, Tree
+from evalcore.trees import DepTree, EditOp, Span, Tree, span_head
 
 __all__ = [
     "CONSTRUCTIONS",
@@ -161,17 +161,9 @@ def construction_of(tree: DepTree, word: int) -> str:
 
 
 def head_word(tree: DepTree, span: Span) -> int:
-    """The 1-based word of ``span`` (0-based positions) whose head lies outside it; the leftmost
-    if several (a non-contiguous span, a span of several root words); 0 for an empty span."""
-    tokens = tree.tokens
-    n = len(tokens)
-    best = -1
-    for pos in span:
-        if (best < 0 or pos < best) and 0 <= pos < n and tokens[pos].head - 1 not in span:
-            best = pos
-    if best < 0:
-        return min(span) + 1 if span else 0
-    return best + 1
+    """The 1-based word of ``span`` (0-based positions) whose head lies outside it
+    (:func:`~evalcore.trees.span_head`)."""
+    return span_head(tree, span)
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,6 +34,7 @@ __all__ = [
     "Tree",
     "Verdict",
     "bracketed",
+    "span_head",
     "span_key",
     "split_label",
     "strip_empty",
@@ -722,3 +723,17 @@ def bracketed(tree: SpanTree) -> str:
     if tree.protocol == PROTOCOL_2011 and len(root.children) == 1:
         return done[0][len(name(0)) + 2 : -2]
     return done[0]
+
+
+def span_head(tree: DepTree, span: Span) -> int:
+    """The 1-based word of ``span`` (0-based positions) whose head lies outside it; the leftmost
+    if several (a non-contiguous span, a span of several root words); 0 for an empty span."""
+    tokens = tree.tokens
+    n = len(tokens)
+    best = -1
+    for pos in span:
+        if (best < 0 or pos < best) and 0 <= pos < n and tokens[pos].head - 1 not in span:
+            best = pos
+    if best < 0:
+        return min(span) + 1 if span else 0
+    return best + 1

@@ -1,0 +1,432 @@
+"""Cross-scheme TedEval for a parse of raw text (docs/rawtext.md): EACL 2012's generalization and
+discount over ACL 2012's general tree edit distance, the terminals anchored through the CoNLL 2018
+character alignment (``evalcore.metrics.conll18.align_words``, the one alignment of raw text).
+
+A *block* is the smallest group of gold and parse sentences that the parse's words tie together
+(:func:`blocks_of`).  Each side of a block is one ordered tree (a root, a node per sentence, under
+it the sentence's function tree); :func:`block_ted` scores a parse block against a target (a gold,
+or a generalization with the parse's own gold for the discount).  A block of one sentence a side
+with the same words takes the words path (:func:`evalcore.metrics.tedeval.sentence_ted`), which the
+general path equals there (tested).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from evalcore.choices import PROTOCOL_2012
+from evalcore.conversion import ConversionConfig, to_span_tree
+from evalcore.generalization import generalize_all
+from evalcore.limits import DEFAULT_LIMITS, Limits, format_size
+from evalcore.metrics.conll18 import Alignment
+from evalcore.metrics.lattice_tedeval import ted_memory_estimate
+from evalcore.metrics.tedeval import sentence_ted
+from evalcore.ted.general import OrderedTree, ted_mapping
+from evalcore.ted.spans import edit_script, size
+from evalcore.trees import DepTree, Span, SpanTree, span_head
+
+__all__ = [
+    "Block",
+    "BlockTed",
+    "RawOp",
+    "SideSentence",
+    "block_ted",
+    "blocks_of",
+    "score_blocks",
+    "side_sentence",
+    "word_chars",
+]
+
+WordRef = tuple[int, int]  # (sentence index in its file, 0-based position)
+
+
+@dataclass(frozen=True, slots=True)
+class SideSentence:
+    """One sentence of one side of a block: its sentence index in its file, its dependency tree (for
+    the heads of spans: the anchors that settle ties), its function tree, and each word's characters
+    in the document's text (a multiword token's for each of its words)."""
+
+    index: int
+    tree: DepTree
+    st: SpanTree
+    chars: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """Gold and parse sentences (indices in their files) tied together by the parse's words, and
+    each aligned parse word's gold word."""
+
+    gold: tuple[int, ...]
+    parse: tuple[int, ...]
+    links: Mapping[WordRef, WordRef]
+
+
+@dataclass(frozen=True, slots=True)
+class RawOp:
+    """One operation of a block's script: a node deleted from the parse or inserted from the target,
+    with its sentence (in its own file), its words there (empty for a sentence node) and label
+    (unlabeled: ``""``), whether it comes from segmentation (docs/rawtext.md, "Segmentation or
+    attachment") and whether it is discounted."""
+
+    kind: Literal["del", "ins"]
+    side: Literal["parse", "target"]
+    sentence: int
+    span: Span
+    label: str
+    sentence_node: bool
+    segmentation: bool
+    discounted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class BlockTed:
+    """A block's δ (operations not discounted) and normalizer (``|p| + |G|``), its script, and the
+    path it took: ``words`` (the same words: span arithmetic) or ``general``."""
+
+    delta: int
+    norm: int
+    ops: tuple[RawOp, ...]
+    gold: tuple[int, ...]
+    parse: tuple[int, ...]
+    path: Literal["words", "general"]
+
+    @property
+    def score(self) -> float:
+        return 1.0 - self.delta / self.norm if self.norm else 1.0
+
+
+def blocks_of(alignment: Alignment) -> tuple[Block, ...]:
+    """The blocks of a character alignment (docs/rawtext.md, "Blocks"): a gold sentence and a parse
+    sentence share a block when a word of the parse sentence starts inside the gold sentence."""
+    gold_ref: dict[int, WordRef] = {}
+    parse_ref: dict[int, WordRef] = {}
+    owner: dict[int, int] = {}  # parse sentence -> the first gold sentence it touches
+    groups: list[tuple[list[int], list[int]]] = []
+    for s in alignment.sentences:
+        for w in s.gold:
+            gold_ref[w.index] = (w.sentence, w.id - 1)
+        for w in s.system:
+            parse_ref[w.index] = (w.sentence, w.id - 1)
+        touched = sorted({w.sentence for w in s.system})
+        merge = [owner[p] for p in touched if p in owner]
+        if merge and groups and groups[-1][0][0] <= min(merge):
+            groups[-1][0].append(s.index)
+        else:
+            groups.append(([s.index], []))
+        for p in touched:
+            if p not in owner:
+                owner[p] = groups[-1][0][0]
+                groups[-1][1].append(p)
+    links: dict[WordRef, WordRef] = {}
+    for s in alignment.sentences:
+        for w in s.system:
+            if w.aligned is not None and w.aligned in gold_ref:
+                links[parse_ref[w.index]] = gold_ref[w.aligned]
+    out = []
+    for golds, parses in groups:
+        mine = {k: v for k, v in links.items() if k[0] in set(parses)}
+        out.append(Block(tuple(golds), tuple(sorted(parses)), mine))
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------- the block's trees
+
+
+@dataclass(frozen=True, slots=True)
+class _Node:
+    sentence: int  # position of the sentence in the block's list (-1: the root)
+    span: Span
+    label: str
+    kind: Literal["root", "sentence", "node"]
+
+
+def _parents(items: Sequence[tuple[Span, frozenset[str]]]) -> list[int]:
+    """Each item's parent among ``items`` (the smallest span containing it; -1: the sentence)."""
+    out = []
+    for s, _ in items:
+        best, size_ = -1, 1 << 30
+        for k, (t, _) in enumerate(items):
+            if len(t) > len(s) and len(t) < size_ and s <= t:
+                best, size_ = k, len(t)
+        out.append(best)
+    return out
+
+
+def _side_tree(
+    sentences: Sequence[tuple[SpanTree, DepTree, tuple[tuple[int, int], ...]]],
+    refs: Sequence[Sequence[Hashable | None]],
+    side: str,
+    labeled: bool,
+) -> tuple[OrderedTree, list[_Node]]:
+    """One side of a block as an ordered tree (preorder), and what each node is.  ``refs[k][i]``
+    is the gold word that word ``i`` of sentence ``k`` is (or is aligned with; ``None``: none).  A
+    terminal matches only the terminal of the same gold word; a node whose words all have one
+    matches only a node of the same gold words (EACL 2012 §5.3: over the same words a node is its
+    span); any other node only another such node (ACL 2012: by its label) -- docs/rawtext.md."""
+    keys: list[Hashable] = [("R",)]
+    anchors: list[Hashable] = [("R",)]
+    children: list[list[int]] = [[]]
+    nodes: list[_Node] = [_Node(-1, frozenset(), "", "root")]
+
+    def add(parent: int, key: Hashable, anchor: Hashable, node: _Node) -> int:
+        keys.append(key)
+        anchors.append(anchor)
+        children.append([])
+        nodes.append(node)
+        children[parent].append(len(keys) - 1)
+        return len(keys) - 1
+
+    for k, (st, dep, chars) in enumerate(sentences):
+        n = len(st.words)
+        full = frozenset(range(n))
+        items = [(s, labels) for s, labels in st.items if s != full and (labels or not labeled)]
+        sent = add(
+            0,
+            ("s",),
+            ("s", chars[0][0] if chars else -1, chars[-1][1] if chars else -1),
+            _Node(k, full, "", "sentence"),
+        )
+        parent = _parents(items)
+        kids: list[list[int]] = [[] for _ in items]
+        top: list[int] = []
+        for i, p in enumerate(parent):
+            (top if p < 0 else kids[p]).append(i)
+
+        def first(i: int, items: list[tuple[Span, frozenset[str]]] = items) -> int:
+            return min(items[i][0])
+
+        stack: list[tuple[int, int]] = [(i, sent) for i in sorted(top, key=first, reverse=True)]
+        while stack:
+            i, up = stack.pop()
+            span, labels = items[i]
+            head = span_head(dep, span)
+            hc = chars[head - 1] if 1 <= head <= len(chars) else (-1, -1)
+            anchor = (min(chars[w][0] for w in span), max(chars[w][1] for w in span), hc)
+            lone = len(span) == 1
+            at = up
+            image = [refs[k][w] for w in sorted(span)]
+            if lone:
+                ident: Hashable = ("w", image[0]) if image[0] is not None else (side, k, min(span))
+            else:
+                ident = ("n", frozenset(image)) if None not in image else ("n", "open")
+            for label in sorted(labels) if labeled else [""]:
+                at = add(at, (ident, label), anchor, _Node(k, span, label, "node"))
+            for c in sorted(kids[i], key=first, reverse=True):
+                stack.append((c, at))
+    # the stack above adds children in order, but a node's subtree must follow it at once: re-lay out
+    return _preorder(keys, anchors, children, nodes)
+
+
+def _preorder(
+    keys: list[Hashable], anchors: list[Hashable], children: list[list[int]], nodes: list[_Node]
+) -> tuple[OrderedTree, list[_Node]]:
+    order: list[int] = []
+    stack = [0]
+    while stack:
+        i = stack.pop()
+        order.append(i)
+        stack.extend(reversed(children[i]))
+    new = {old: k for k, old in enumerate(order)}
+    tree = OrderedTree(
+        tuple(keys[i] for i in order),
+        tuple(tuple(new[c] for c in children[i]) for i in order),
+        tuple(anchors[i] for i in order),
+    )
+    return tree, [nodes[i] for i in order]
+
+
+# ---------------------------------------------------------------------------- scoring
+
+
+def _same_words(block: Block, parse: SideSentence, gold: SideSentence) -> bool:
+    n = len(gold.st.words)
+    if len(parse.st.words) != n:
+        return False
+    g = gold.index
+    return all(block.links.get((parse.index, i)) == (g, i) for i in range(n))
+
+
+def _words_path(
+    block: Block, parse: SideSentence, own: SideSentence, target: SpanTree, labeled: bool
+) -> BlockTed:
+    t = sentence_ted(parse.st, own.st, target, labeled=labeled)
+    left = list(t.discounted)
+    ops = []
+    for op in t.script:
+        disc = op in left
+        if disc:
+            left.remove(op)
+        side: Literal["parse", "target"] = "target" if op.kind == "ins" else "parse"
+        kind: Literal["del", "ins"] = "ins" if op.kind == "ins" else "del"
+        sentence = own.index if side == "target" else parse.index
+        ops.append(RawOp(kind, side, sentence, op.span, op.label, False, False, disc))
+    return BlockTed(t.delta, t.norm, tuple(ops), block.gold, block.parse, "words")
+
+
+def block_ted(
+    block: Block,
+    parse: Sequence[SideSentence],
+    own: Sequence[SideSentence],
+    target: Sequence[SpanTree],
+    *,
+    labeled: bool,
+    limits: Limits = DEFAULT_LIMITS,
+    general: bool = False,
+) -> BlockTed:
+    """δ and normalizer of one block (docs/rawtext.md, "The definition"): ``parse`` and ``own`` are
+    the block's sentences in order, ``target`` the target's function tree of each gold sentence.
+    Against a single gold, ``own`` is that gold and ``target`` its trees (nothing is discounted);
+    against a generalization, ``own`` is the parse's own gold, and the operations its script to
+    ``target`` also makes are discounted.  ``general`` takes the general path even where the words
+    path applies (the tests check that both give the same numbers there).  Raises
+    :class:`~evalcore.errors.LimitError` when the distance would need more than ``limits.ted_memory``."""
+    if own and own[0].st.protocol != PROTOCOL_2012:
+        raise ValueError("the 2011 protocol is not defined for a parse of raw text (docs/rawtext.md)")
+    if not general and len(parse) == 1 and len(own) == 1 and _same_words(block, parse[0], own[0]):
+        return _words_path(block, parse[0], own[0], target[0], labeled)
+    gold_pos = {g.index: k for k, g in enumerate(own)}
+    linked = set(block.links.values())
+    prefs: list[list[Hashable | None]] = [
+        [block.links.get((p.index, i)) for i in range(len(p.st.words))] for p in parse
+    ]
+    grefs: list[list[Hashable | None]] = [
+        [(g.index, i) if (g.index, i) in linked else None for i in range(len(g.st.words))] for g in own
+    ]
+    x, xn = _side_tree([(p.st, p.tree, p.chars) for p in parse], prefs, "p", labeled)
+    y, yn = _side_tree([(t, g.tree, g.chars) for t, g in zip(target, own, strict=True)], grefs, "g", labeled)
+    need = ted_memory_estimate(len(x), len(y))
+    if need > limits.ted_memory:
+        raise limits.error(
+            "ted_memory",
+            f"the tree edit distance of this block ({len(x)} × {len(y)} nodes, words that differ) would need "
+            f"about {format_size(need)}",
+            sentence=own[0].st.sent_id[:60] or None if own else None,
+        )
+    m = ted_mapping(x, y, pin_roots=True)
+    # displaced words: not aligned, or under a sentence node not matched with its gold word's
+    sent_map = {xn[a].sentence: yn[b].sentence for a, b in m.pairs if xn[a].kind == "sentence"}
+    displaced_p: set[WordRef] = set()
+    placed_g: set[WordRef] = set()
+    for k, p in enumerate(parse):
+        for i in range(len(p.st.words)):
+            ref = block.links.get((p.index, i))
+            if ref is None or ref[0] not in gold_pos or sent_map.get(k) != gold_pos[ref[0]]:
+                displaced_p.add((p.index, i))
+            else:
+                placed_g.add(ref)
+    own_ops: list[Counter[tuple[str, str, Span]]] = [Counter() for _ in own]
+    for j, (g, t) in enumerate(zip(own, target, strict=True)):
+        own_ops[j].update((op.kind, op.label, op.span) for op in edit_script(g.st, t, labeled=labeled))
+    ops: list[RawOp] = []
+    for a in m.deleted:
+        node = xn[a]
+        p = parse[node.sentence]
+        words = [(p.index, i) for i in node.span]
+        seg = node.kind == "sentence" or any(w in displaced_p for w in words)
+        disc = False
+        if node.kind == "node" and not seg:
+            golds = {block.links[w] for w in words}
+            sents = {s for s, _ in golds}
+            if len(sents) == 1:
+                j = gold_pos[next(iter(sents))]
+                key = ("del", node.label, frozenset(i for _, i in golds))
+                if own_ops[j][key] > 0:
+                    own_ops[j][key] -= 1
+                    disc = True
+        span = frozenset() if node.kind == "sentence" else node.span
+        ops.append(RawOp("del", "parse", p.index, span, node.label, node.kind == "sentence", seg, disc))
+    for b in m.inserted:
+        node = yn[b]
+        gold = own[node.sentence]
+        seg = node.kind == "sentence" or any((gold.index, i) not in placed_g for i in node.span)
+        disc = False
+        if node.kind == "node":
+            key = ("ins", node.label, node.span)
+            if own_ops[node.sentence][key] > 0:
+                own_ops[node.sentence][key] -= 1
+                disc = True
+        span = frozenset() if node.kind == "sentence" else node.span
+        ops.append(RawOp("ins", "target", gold.index, span, node.label, node.kind == "sentence", seg, disc))
+    norm = sum(size(p.st, labeled=labeled) for p in parse) + sum(size(t, labeled=labeled) for t in target)
+    delta = sum(1 for o in ops if not o.discounted)
+    return BlockTed(delta, norm, tuple(ops), block.gold, block.parse, "general")
+
+
+# ---------------------------------------------------------------------------- a whole document
+
+
+def word_chars(alignment: Alignment) -> tuple[dict[WordRef, tuple[int, int]], dict[WordRef, tuple[int, int]]]:
+    """Each gold word's and each parse word's characters in the text, by (sentence, position)."""
+    gold: dict[WordRef, tuple[int, int]] = {}
+    parse: dict[WordRef, tuple[int, int]] = {}
+    for s in alignment.sentences:
+        for w in s.gold:
+            gold[(w.sentence, w.id - 1)] = (w.start, w.end)
+        for w in s.system:
+            parse[(w.sentence, w.id - 1)] = (w.start, w.end)
+    return gold, parse
+
+
+def side_sentence(
+    index: int, tree: DepTree, st: SpanTree, chars: Mapping[WordRef, tuple[int, int]]
+) -> SideSentence:
+    """One sentence of a side, its words' characters looked up in ``chars`` (:func:`word_chars`)."""
+    return SideSentence(
+        index, tree, st, tuple(chars.get((index, i), (-1, -1)) for i in range(len(tree.tokens)))
+    )
+
+
+def score_blocks(
+    blocks: Sequence[Block],
+    parse: Sequence[DepTree],
+    parse_conversion: ConversionConfig,
+    golds: Mapping[str, tuple[Sequence[DepTree], ConversionConfig]],
+    own: str,
+    target: Sequence[str],
+    chars: tuple[Mapping[WordRef, tuple[int, int]], Mapping[WordRef, tuple[int, int]]],
+    *,
+    labeled: bool,
+    limits: Limits = DEFAULT_LIMITS,
+) -> tuple[BlockTed, ...]:
+    """Every block of a parse of ``own``'s scheme against ``target``: one scheme (a single gold;
+    nothing discounted) or several containing ``own`` (their generalization; the own gold's script
+    discounted).  ``golds`` gives each scheme's trees and conversion.  A block of one sentence a side
+    with the same words is converted as usual and takes the words path; the trees of any other block
+    are converted from their projectivized trees (an ordered tree keeps each node's words together;
+    docs/rawtext.md, "Trees")."""
+    gold_chars, parse_chars = chars
+    single = len(target) == 1
+    ref = golds[target[0] if single else own]
+    out = []
+    for b in blocks:
+        words = len(b.parse) == 1 and len(b.gold) == 1
+        if words:
+            p0, g0 = b.parse[0], b.gold[0]
+            words = len(parse[p0].tokens) == len(ref[0][g0].tokens) and all(
+                b.links.get((p0, i)) == (g0, i) for i in range(len(ref[0][g0].tokens))
+            )
+        lift = not words
+
+        def conv(c: ConversionConfig, lift: bool = lift) -> ConversionConfig:
+            return replace(c, projectivize=True) if lift else c
+
+        p_side = [
+            side_sentence(k, parse[k], to_span_tree(parse[k], conv(parse_conversion)), parse_chars)
+            for k in b.parse
+        ]
+        o_side = [
+            side_sentence(j, ref[0][j], to_span_tree(ref[0][j], conv(ref[1])), gold_chars) for j in b.gold
+        ]
+        if single:
+            t_side = [o.st for o in o_side]
+        else:
+            t_side = [
+                generalize_all(to_span_tree(golds[s][0][j], conv(golds[s][1])) for s in target)
+                for j in b.gold
+            ]
+        out.append(block_ted(b, p_side, o_side, t_side, labeled=labeled, limits=limits))
+    return tuple(out)
