@@ -26,6 +26,7 @@ from evalcore.significance import Method, check_seed, pairwise_significance
 from evalcore.trees import DepTree, SpanTree, Tree
 
 if TYPE_CHECKING:
+    from evalcore.experiment_raw import RawParse, RawSentence
     from evalcore.resampling import Intervals
 
 __all__ = [
@@ -167,6 +168,9 @@ class ExperimentResult(Tabular):
     sent_ids: tuple[str, ...] = field(default=(), repr=False)  # of the kept sentences, in file order
     indices: tuple[int, ...] = field(default=(), repr=False)  # their 0-based positions in the files
     intervals: Intervals | None = field(default=None, repr=False)  # every cell's, named by cell_name()
+    raw_blocks: tuple[RawSentence, ...] = field(
+        default=(), repr=False
+    )  # parses of raw text (docs/rawtext.md)
 
     def row(self, against: str, metric: str) -> Row | None:
         """The row ``(against, metric)``, if the experiment produced it."""
@@ -606,23 +610,39 @@ def run_experiment(
     """
     if label_maps is not None:
         config = with_label_maps(config, label_maps)
-    plan = plan_files(schemes)
-    unknown = [n for n in config.ted.conversion.scheme_maps.schemes if n not in plan.gold_file]
-    if unknown:
-        raise MismatchError(
-            f"label map for no scheme: {', '.join(unknown)} (schemes: {', '.join(plan.gold_file)})"
-        )
-    streams = [iter(reader(f) if reader is not None else f.trees) for f in plan.files]
-    total = 0 if reader is not None else len(plan.files[0].trees)
-    scan = _Scan(plan, config, details)
-    for index, sentence in _read_in_step(plan, streams):
-        if scan.add(index, sentence) and callable(progress):
-            progress(index + 1, total)
+    full = plan_files(schemes)
+    raw: tuple[RawParse, ...] = ()
+    while True:  # a second pass only when a parse turns out to be a parse of raw text
+        plan = plan_files(schemes)
+        unknown = [n for n in config.ted.conversion.scheme_maps.schemes if n not in plan.gold_file]
+        if unknown:
+            raise MismatchError(
+                f"label map for no scheme: {', '.join(unknown)} (schemes: {', '.join(plan.gold_file)})"
+            )
+        streams = [iter(reader(f) if reader is not None else f.trees) for f in plan.files]
+        total = 0 if reader is not None else len(plan.files[0].trees)
+        scan = _Scan(plan, config, details)
+        counts: MismatchError | None = None
+        try:
+            for index, sentence in _read_in_step(plan, streams):
+                if scan.add(index, sentence) and callable(progress):
+                    progress(index + 1, total)
+        except MismatchError as exc:  # files of different lengths: a parse of raw text, or an error
+            counts = exc
+        found = () if config.skip_mismatched else _raw_parses(plan, scan, reader)
+        if not found:
+            if counts is not None:
+                raise counts
+            break
+        raw += found
+        names = {r.name for r in found}
+        schemes = [replace(s, parses=tuple(p for p in s.parses if p.name not in names)) for s in schemes]
     scan.raise_first_error()
     cells, detail_rows = _cells(scan)
+    raw_records = _add_raw(cells, raw, schemes, reader, config, scan, full.columns)
     return ExperimentResult(
         build_rows(cells, row_order([g.name for g in plan.schemes]), config),
-        plan.columns,
+        full.columns,
         scan.kept,
         scan.skipped_mismatch,
         scan.invalid,
@@ -630,4 +650,65 @@ def run_experiment(
         tuple(detail_rows),
         tuple(scan.kept_ids),
         tuple(scan.kept_index),
+        raw_blocks=raw_records,
     )
+
+
+def _raw_parses(plan: ExperimentPlan, scan: _Scan, reader: Reader | None) -> tuple[RawParse, ...]:
+    """The parses whose words differed from the gold's that are parses of raw text (docs/rawtext.md:
+    the same characters, other sentences or words)."""
+    from evalcore.experiment_raw import RawParse, is_raw, source_of
+
+    def trees_of(f: NamedTrees) -> Iterable[AnyTree]:
+        return reader(f) if reader is not None else f.trees
+
+    out = []
+    for spec in plan.parses:
+        if spec.file not in scan.first_mismatch or spec.parse.label_from is not None:
+            continue
+        p, gold = spec.parse, spec.scheme.gold
+        if is_raw(trees_of(gold), trees_of(p)):
+            trees = tuple(t for t in trees_of(p) if isinstance(t, DepTree))
+            out.append(RawParse(p.name, spec.scheme.name, trees, source_of(trees, p.path), p.path or p.name))
+    return tuple(out)
+
+
+def _add_raw(
+    cells: dict[tuple[str, str], list[Cell]],
+    raw: Sequence[RawParse],
+    schemes: Sequence[Scheme],
+    reader: Reader | None,
+    config: ExperimentConfig,
+    scan: _Scan,
+    columns: Sequence[tuple[str, str]],
+) -> tuple[RawSentence, ...]:
+    """The cells of the parses of raw text added to ``cells`` (each row's cells in column order),
+    and every block's record."""
+    if not raw:
+        return ()
+    from evalcore.experiment_raw import raw_cells, source_of
+
+    golds = {}
+    for s in schemes:
+        trees = tuple(
+            t for t in (reader(s.gold) if reader is not None else s.gold.trees) if isinstance(t, DepTree)
+        )
+        golds[s.name] = (trees, source_of(trees, s.gold.path), s.gold.path or s.gold.name)
+    records: list[RawSentence] = []
+    average = config.ted.average == "sentence"
+    for r in raw:
+        got, recs = raw_cells(r, golds, config.ted.conversion, scan.kept_index, sentence_average=average)
+        records.extend(recs)
+        for (against, metric), pairs in got.items():
+            kind = "attach" if metric in ("UAS", "LAS") else ("average" if average else "ted")
+            if kind == "average":
+                n = sum(y for _, y in pairs)
+                value = sum(x for x, _ in pairs) / n if n else 1.0
+            else:
+                value = _corpus_score(kind, pairs)
+            scores = tuple(_shared_score({}, "attach" if kind == "attach" else "ted", p) for p in pairs)
+            cells.setdefault((against, metric), []).append(Cell(r.name, r.scheme, value, pairs, scores))
+    order = {name: k for k, (name, _) in enumerate(columns)}
+    for key in cells:
+        cells[key].sort(key=lambda c: order.get(c.parse, len(order)))
+    return tuple(records)

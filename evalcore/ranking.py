@@ -169,8 +169,8 @@ def _ned_pairs(
                 if pos >= len(ptrees) or pos >= len(gold.trees):
                     return {}
                 g, p = gold.trees[pos], ptrees[pos]
-                if not isinstance(g, DepTree) or not isinstance(p, DepTree):
-                    return {}
+                if not isinstance(g, DepTree) or not isinstance(p, DepTree) or len(g.tokens) != len(p.tokens):
+                    return {}  # constituency trees, or a parse of raw text (docs/rawtext.md): no NED row
                 c = sentence_counts(g, p, cfg)
                 pairs.append((float(c.ned), float(c.tokens)))
             out[(pname, gname)] = tuple(pairs)

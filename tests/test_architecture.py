@@ -51,6 +51,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("evalcore.metrics", "evalcore.significance", "evalcore.resampling_settings"),
     (
         "evalcore.experiment",
+        "evalcore.experiment_raw",
         "evalcore.inspection",
         "evalcore.examples",
         "evalcore.atlas",

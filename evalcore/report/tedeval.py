@@ -169,9 +169,19 @@ def result_json(
             pick(d, "parse", "against", "labeled", "sent_id", "index")
             | pick(d.ted, "score", "delta", "norm")
             | {
+                "path": "words",
                 "counted": [str(op) for op in d.ted.counted],
                 "discounted": [str(op) for op in d.ted.discounted],
             }
             for d in result.details
+        ] + [
+            pick(r, "parse", "against", "labeled")
+            | {
+                "gold_sentences": list(r.gold),
+                "parse_sentences": list(r.sentences),
+                "score": 1.0 - r.delta / r.norm if r.norm else 1.0,
+            }
+            | pick(r, "delta", "norm", "path", "segmentation")
+            for r in result.raw_blocks
         ]
     return out

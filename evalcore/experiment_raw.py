@@ -1,0 +1,187 @@
+"""Parses of raw text in the cross-scheme experiment (docs/rawtext.md): which parses are, and their
+cells -- TedEval on the blocks of the CoNLL 2018 character alignment against every gold and every
+generalization of their own scheme, UAS/LAS as the CoNLL 2018 scorer's aligned F1.
+
+Each cell's per-sentence ``(x, n)`` pairs are those of the gold sentences the experiment kept: a
+block's pair goes to its first kept gold sentence (docs/rawtext.md, "Sentences for the tests"), so
+the paired tests and the bootstrap compare parses sentence by sentence as for any other parse.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from evalcore.conversion import ConversionConfig
+from evalcore.formats._io import InMemoryText, InputSource
+from evalcore.formats.conllu import write_conllu
+from evalcore.limits import DEFAULT_LIMITS, Limits
+from evalcore.metrics.conll18 import align_words, ratio_pairs
+from evalcore.metrics.rawtext import BlockTed, blocks_of, score_blocks, word_chars
+from evalcore.trees import DepTree, Tree
+
+__all__ = ["RawParse", "RawSentence", "is_raw", "raw_cells", "source_of", "surface"]
+
+AnyTree = DepTree | Tree
+
+
+@dataclass(frozen=True, slots=True)
+class RawParse:
+    """A parse of raw text: its name, its scheme, its trees and where to read it for the alignment."""
+
+    name: str
+    scheme: str
+    trees: tuple[DepTree, ...]
+    source: InputSource
+    source_name: str
+
+
+@dataclass(frozen=True, slots=True)
+class RawSentence:
+    """What ``--per-sentence`` says of one block of a parse of raw text against one target: its
+    gold and parse sentences (0-based), the path it took, δ and the normalizer, and how many of its
+    operations come from segmentation."""
+
+    parse: str
+    against: str
+    labeled: bool
+    gold: tuple[int, ...]
+    sentences: tuple[int, ...]
+    path: str
+    delta: int
+    norm: int
+    segmentation: int
+
+
+def surface(tree: DepTree) -> str:
+    """The sentence's characters as its tokens spell them, without spaces: a multiword token's form
+    (``3-4 au``) in place of its words' (the characters the CoNLL 2018 alignment compares)."""
+    ranges: dict[int, tuple[int, str]] = {}
+    for e in tree.extras:
+        if e.is_range:
+            lo, _, hi = e.id.partition("-")
+            if lo.isdigit() and hi.isdigit():
+                ranges[int(lo)] = (int(hi), e.form)
+    out, skip_to = [], 0
+    for t in tree.tokens:
+        if t.id <= skip_to:
+            continue
+        if t.id in ranges:
+            skip_to, form = ranges[t.id]
+            out.append(form)
+        else:
+            out.append(t.form)
+    return "".join("".join(out).split())
+
+
+def is_raw(gold: Iterable[AnyTree], parse: Iterable[AnyTree]) -> bool:
+    """Whether ``parse`` is a parse of raw text (docs/rawtext.md): dependency trees whose sentences
+    or words are not the gold's, over the same characters.  The files are read in step to their
+    first difference: a parse that only ends early, or whose words spell other characters, is not
+    (the experiment then reports the mismatch as before); at a difference, the rest of both files
+    is read to compare their characters."""
+    g_it: Iterator[AnyTree] = iter(gold)
+    p_it: Iterator[AnyTree] = iter(parse)
+    g_text: list[str] = []
+    p_text: list[str] = []
+    while True:
+        g, p = next(g_it, None), next(p_it, None)
+        if g is None or p is None:
+            return False  # the same sentences to the end, or one file ends early: not raw text
+        if not isinstance(g, DepTree) or not isinstance(p, DepTree):
+            return False
+        if len(g.tokens) != len(p.tokens) or any(
+            a.form != b.form for a, b in zip(g.tokens, p.tokens, strict=True)
+        ):
+            break
+        g_text.append(surface(g))
+        p_text.append(surface(p))
+    for it, text, first in ((g_it, g_text, g), (p_it, p_text, p)):
+        text.append(surface(first))
+        for t in it:
+            if not isinstance(t, DepTree):
+                return False
+            text.append(surface(t))
+    return "".join(g_text) == "".join(p_text)
+
+
+def source_of(trees: Sequence[DepTree], path: str) -> InputSource:
+    """What the alignment reads: the file, or the trees written as CoNLL-U."""
+    return path if path else InMemoryText(write_conllu(trees))
+
+
+def _to_kept(
+    blocks: Sequence[BlockTed], kept: Sequence[int], pair: Callable[[BlockTed], tuple[float, float]]
+) -> tuple[tuple[float, float], ...]:
+    """Each kept gold sentence's pair: the sum of the blocks whose first kept gold sentence it is."""
+    at = {g: k for k, g in enumerate(kept)}
+    out = [[0.0, 0.0] for _ in kept]
+    for b in blocks:
+        first = next((at[g] for g in b.gold if g in at), None)
+        if first is not None:
+            x, n = pair(b)
+            out[first][0] += x
+            out[first][1] += n
+    return tuple((x, n) for x, n in out)
+
+
+def raw_cells(
+    raw: RawParse,
+    golds: Mapping[str, tuple[Sequence[DepTree], InputSource, str]],
+    conversion: ConversionConfig,
+    kept: Sequence[int],
+    *,
+    sentence_average: bool,
+    limits: Limits = DEFAULT_LIMITS,
+) -> tuple[dict[tuple[str, str], tuple[tuple[float, float], ...]], tuple[RawSentence, ...]]:
+    """The pairs of every cell of one parse of raw text, keyed by (against, metric), and every
+    block's record.  ``golds``: each scheme's trees, source and name (in scheme order)."""
+    schemes = list(golds)
+    cells: dict[tuple[str, str], tuple[tuple[float, float], ...]] = {}
+    records: list[RawSentence] = []
+    _, own_src, own_name = golds[raw.scheme]
+    alignment = align_words(
+        own_src, raw.source, gold_name=own_name, system_name=raw.source_name, limits=limits, deprel_base=False
+    )
+    blocks, chars = blocks_of(alignment), word_chars(alignment)
+    conv = {s: conversion.for_scheme(s) for s in schemes}
+    trees = {s: (golds[s][0], conv[s]) for s in schemes}
+    targets: list[tuple[str, ...]] = [(s,) for s in schemes]
+    targets += [c for k in range(2, len(schemes) + 1) for c in combinations(schemes, k) if raw.scheme in c]
+    for target in targets:
+        against = "+".join(target)
+        if len(target) == 1:
+            al = alignment if target[0] == raw.scheme else None
+            if al is None:
+                _, g_src, g_name = golds[target[0]]
+                al = align_words(
+                    g_src, raw.source, gold_name=g_name, system_name=raw.source_name, limits=limits,
+                    deprel_base=False,
+                )  # fmt: skip
+            units = [s.counts for s in al.sentences]
+            for metric in ("UAS", "LAS"):
+                per = ratio_pairs(units, metric)
+                cells[(against, metric)] = tuple((float(per[i][0]), float(per[i][1])) for i in kept)
+        for labeled, metric in ((False, "U-TED"), (True, "L-TED")):
+            got = score_blocks(
+                blocks,
+                raw.trees,
+                conv[raw.scheme],
+                trees,
+                raw.scheme,
+                target,
+                chars,
+                labeled=labeled,
+                limits=limits,
+            )
+            if sentence_average:
+                cells[(against, metric)] = _to_kept(got, kept, lambda b: (b.score, 1.0))
+            else:
+                cells[(against, metric)] = _to_kept(got, kept, lambda b: (float(b.delta), float(b.norm)))
+            for b in got:
+                seg = sum(o.segmentation for o in b.ops)
+                records.append(
+                    RawSentence(raw.name, against, labeled, b.gold, b.parse, b.path, b.delta, b.norm, seg)
+                )
+    return cells, tuple(records)
