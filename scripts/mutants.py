@@ -835,8 +835,8 @@ _RAW += [
      COMPARISON, ("tests/test_patterns_where.py",)),
     (A, 'judge_tokens', 'covered = config.where.covered(gold)', 'covered = config.where.covered(system)',
      SIDE, ("tests/test_patterns_where.py",)),
-    ("evalcore/patterns/match.py", 'Where.covered', 'for words in _search(m, ix) for s in m.slots)',
-     'for words in _search(m, ix) for s in m.slots[:1])', OFF_BY_ONE, ("tests/test_patterns_where.py",)),
+    ("evalcore/patterns/match.py", 'Where.covered', '_search(m, ix, (), budget) for s in m.slots)',
+     '_search(m, ix, (), budget) for s in m.slots[:1])', OFF_BY_ONE, ("tests/test_patterns_where.py",)),
     ("evalcore/atlas.py", 'atlas_counts', '_index(t, lift, config.patterns_of(scheme))',
      '_index(t, lift, None)', DROP, ("tests/test_patterns_atlas.py",)),
     # ---- ... on a parse of raw text (docs/patterns.md, "On a parse of raw text") -------------
