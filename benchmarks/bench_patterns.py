@@ -6,7 +6,10 @@
 Prints, best of N, the total (one index per tree, built once and shared, plus every request) and
 each request's seconds, with the machine's load average before and after; then ``constructions``
 of every word under ``ud.pat``.  The target is under 5 s in all (docs/patterns.md, "Time").
-Not a test: machines are noisy.
+Not a test: machines are noisy.  Last, the largest search of one request in one sentence, in
+candidate words (``search_steps``, what ``--max-pattern-steps`` bounds: docs/robustness.md,
+"Pattern searches"), for every entry of ``ud.pat`` and ``sud.pat`` and the extra requests over the
+file and, when it is there, its SUD twin.
 """
 
 from __future__ import annotations
@@ -25,8 +28,10 @@ from evalcore.patterns import (
     index_tree,
     parse_request,
     read_pattern_file,
+    search_steps,
     shipped,
 )
+from evalcore.patterns.match import Matcher, TreeIndex
 
 BUDGET = 5.0
 ROOT = Path(__file__).resolve().parents[1]
@@ -85,6 +90,30 @@ def main() -> None:
     print(f"constructions of every word under ud.pat: {time.perf_counter() - w0:.2f} s wall, "
           f"{time.process_time() - c0:.2f} s CPU")  # fmt: skip
     print(f"load average after: {os.getloadavg()}")
+    steps_report([(name, compile_request(parse_request(text))) for name, text in EXTRA], args.file)
+
+
+def largest_steps(requests: list[tuple[str, Matcher]], path: Path) -> None:
+    """Print the largest ``search_steps`` of each request over the sentences of ``path``, then the
+    largest of all, with the sentence and its length."""
+    indexes: list[TreeIndex] = [index_tree(t) for t in read_conllu(path)]
+    top: tuple[int, str, str, int] = (0, "", "", 0)
+    for name, m in requests:
+        steps, ix = max(((search_steps(m, ix), ix) for ix in indexes), key=lambda p: p[0])
+        print(f"  {steps:6d} steps  {name}")
+        top = max(top, (steps, name, ix.tree.sent_id, ix.n))
+    steps, name, sentence, n = top
+    print(f"largest search in {path.name}: {steps} candidate words ({name}, sentence {sentence}, {n} words)")
+
+
+def steps_report(extra: list[tuple[str, Matcher]], path: Path) -> None:
+    named = list(extra)
+    for family in ("ud", "sud"):
+        pf = read_pattern_file(shipped(family))
+        named += [(f"{family}.pat:{c.line} {c.name}", compile_request(c.request)) for c in pf.constructions]
+    twin = path.with_name(path.name.replace("-ud-", "-sud-"))
+    for p in (path, twin) if twin != path and twin.is_file() else (path,):
+        largest_steps(named, p)
 
 
 if __name__ == "__main__":

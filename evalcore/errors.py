@@ -16,6 +16,7 @@ __all__ = [
     "MismatchError",
     "OutputError",
     "PatternError",
+    "PatternLimitError",
     "TreeStructureError",
     "UnificationError",
     "escape_controls",
@@ -112,6 +113,13 @@ class LimitError(InputFormatError):
 class PatternError(InputFormatError):
     """A request or a pattern file cannot be read (docs/patterns.md, "Errors"): ``FILE:LINE: message``,
     the line 1-based in the file (or in the request's text)."""
+
+
+class PatternLimitError(LimitError, PatternError):
+    """A request's search in one sentence tries more candidate words than ``--max-pattern-steps``
+    allows (docs/robustness.md, "Pattern searches"): a :class:`LimitError` (the limit's message, the
+    request's ``FILE:LINE``, the sentence) that is also a :class:`PatternError`, so that whatever says a
+    malformed request (the inspector's pattern filter) says this one too."""
 
 
 class TreeStructureError(EvalcoreError):

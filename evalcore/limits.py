@@ -78,6 +78,10 @@ LIMIT_SPECS: tuple[LimitSpec, ...] = (
         "memory of one general tree edit distance (lattice TedEval), estimated before it is allocated",
     ),
     LimitSpec(
+        "pattern_steps", "--max-pattern-steps", "EVALCORE_MAX_PATTERN_STEPS", "count",
+        "candidate words one request's search may try in one sentence: attach --where, atlas --pattern",
+    ),
+    LimitSpec(
         "session_bytes", "", "EVALCORE_SESSION_BYTES", "bytes",
         "workbench: decompressed bytes of all the files one session has loaded",
     ),
@@ -100,6 +104,7 @@ class Limits:
     depth: int = 1_024
     lattice_arcs: int = 10_000
     ted_memory: int = 256 * MiB
+    pattern_steps: int = 1_000_000  # docs/robustness.md, "Pattern searches": 100x the most seen
     session_bytes: int = 500_000_000
 
     def __post_init__(self) -> None:
@@ -137,12 +142,15 @@ class Limits:
         file: str | None = None,
         line: int | None = None,
         sentence: str | None = None,
+        kind: type[LimitError] = LimitError,
     ) -> LimitError:
-        """The error for passing limit ``name``: ``what (limit N; raise with FLAG or ENV)``."""
+        """The error for passing limit ``name``: ``what (limit N; raise with FLAG or ENV)``, of class
+        ``kind`` (a subclass of :class:`LimitError`, such as
+        :class:`~evalcore.errors.PatternLimitError`)."""
         spec = _SPEC[name]
         how = f"{spec.flag} or {spec.env}" if spec.flag else spec.env
         value = getattr(self, name)
-        return LimitError(
+        return kind(
             f"{what} (limit {value}; raise with {how})", limit=name, file=file, line=line, sentence=sentence
         )
 

@@ -835,8 +835,8 @@ _RAW += [
      COMPARISON, ("tests/test_patterns_where.py",)),
     (A, 'judge_tokens', 'covered = config.where.covered(gold)', 'covered = config.where.covered(system)',
      SIDE, ("tests/test_patterns_where.py",)),
-    ("evalcore/patterns/match.py", 'Where.covered', 'for words in _search(m, ix) for s in m.slots)',
-     'for words in _search(m, ix) for s in m.slots[:1])', OFF_BY_ONE, ("tests/test_patterns_where.py",)),
+    ("evalcore/patterns/match.py", 'Where.covered', '_search(m, ix, (), budget) for s in m.slots)',
+     '_search(m, ix, (), budget) for s in m.slots[:1])', OFF_BY_ONE, ("tests/test_patterns_where.py",)),
     ("evalcore/atlas.py", 'atlas_counts', '_index(t, lift, config.patterns_of(scheme))',
      '_index(t, lift, None)', DROP, ("tests/test_patterns_atlas.py",)),
     # ---- ... on a parse of raw text (docs/patterns.md, "On a parse of raw text") -------------
@@ -869,6 +869,19 @@ _RAW += [
      't_scheme = scheme', DROP, ("tests/test_construction_scores.py",)),
     (CS, '_value', 'return (1.0 - x / n if n else 1.0), x, n',
      'return (x / n if n else 1.0), x, n', CONSTANT, ("tests/test_construction_scores.py",)),
+    # ---- the bound on a pattern search (docs/robustness.md, "Pattern searches") ---------------
+    ("evalcore/patterns/match.py", '_extend', 'if not budget.left:', 'if budget.left < 0:', OFF_BY_ONE,
+     ("tests/test_patterns_limits.py",)),
+    ("evalcore/patterns/match.py", '_extend', 'budget.left -= 1', 'pass', DELETE,
+     ("tests/test_patterns_limits.py",)),
+    ("evalcore/patterns/match.py", '_rejected', 'next(_extend(w, ix, ext, 0, budget), 1)',
+     'next(_extend(w, ix, ext, 0, _Budget(budget.limits)), 1)', SIDE, ("tests/test_patterns_limits.py",)),
+    ("evalcore/patterns/match.py", 'Where.covered', '_Budget(limits or self.limits)',
+     '_Budget(limits or DEFAULT_LIMITS)', DROP, ("tests/test_patterns_limits.py",)),
+    ("evalcore/patterns/match.py", 'compile_file', 'CompiledFile(pf, tuple(entries), limits)',
+     'CompiledFile(pf, tuple(entries))', DROP, ("tests/test_patterns_limits.py",)),
+    ("evalcore/families/attach.py", 'read_where', 'return where(value, limits=limits)', 'return where(value)',
+     DROP, ("tests/test_patterns_limits.py",)),
 ]
 # fmt: on
 

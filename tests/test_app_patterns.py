@@ -52,3 +52,22 @@ def test_a_malformed_pattern_is_said_and_not_used() -> None:
     said = " ".join(e.value for e in at.error)
     assert "The pattern is not used" in said and "pattern:1:" in said and "bad label list" in said
     assert sentence_label(at) == "Sentence (416 of 416)"
+
+
+@pytest.mark.slow
+def test_a_pattern_past_the_step_limit_is_said_and_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Six free nodes whose first and last must each come before the other, under
+    EVALCORE_MAX_PATTERN_STEPS=20000 (docs/robustness.md, "Pattern searches").  No binding exists
+    (the filter stops at the first binding, so six free nodes alone would match at once), and the
+    order is checked only when F, the last node, is bound: on an n-word sentence the search draws n
+    candidates for A and n for each next node under each injective binding of the ones before,
+    n + n·n + n·n(n−1) + … + n·n(n−1)…(n−4) steps: 7,422 for 6 words, 25,340 for 7.  The first
+    sentence (29 words) passes the limit: the inspector says so, naming the request's line, the
+    sentence and the flag, and keeps every sentence."""
+    monkeypatch.setenv("EVALCORE_MAX_PATTERN_STEPS", "20000")
+    at = run_app(data="fr_gsd", pattern="pattern { A []; B []; C []; D []; E []; F []; A << F; F << A }")
+    no_exception(at)
+    said = " ".join(e.value for e in at.error)
+    assert "The pattern is not used: pattern:1: the request's search in sentence fr-ud-test_00001" in said
+    assert "(limit 20000; raise with --max-pattern-steps or EVALCORE_MAX_PATTERN_STEPS)" in said
+    assert sentence_label(at) == "Sentence (416 of 416)"

@@ -10,6 +10,7 @@ not handle.
 
 from __future__ import annotations
 
+import argparse
 import gzip
 import json
 import random
@@ -24,6 +25,7 @@ from ec_support import CliResult, conllu_sentence
 from hypothesis import given
 from hypothesis import strategies as st
 
+from evalcore.cli import COMMANDS, build_parser
 from evalcore.errors import EvalcoreError, LimitError, one_line
 from evalcore.formats._io import decompressed_size, iter_lines
 from evalcore.formats.conllu import parse_conllu, read_conllu
@@ -34,7 +36,7 @@ from evalcore.fragments import fragment_counts, fragment_polynomials
 from evalcore.lattice.model import tree_from_dependency
 from evalcore.lattice.paths import path_arcs
 from evalcore.lattice.reading import _ud_lexemes
-from evalcore.limits import LIMIT_SPECS, Limits, parse_size
+from evalcore.limits import LIMIT_SPECS, Limits, format_size, parse_size
 from evalcore.metrics.lattice_tedeval import sentence_ted, ted_memory_estimate
 from evalcore.metrics.parseval import _SLICED_CROSSING, Bracket, _crossing, _crossing_pairs, _match
 from evalcore.render.dot import dep_to_dot, tree_to_dot
@@ -65,6 +67,27 @@ def test_every_limit_has_a_default_a_flag_and_a_variable() -> None:
         assert getattr(limits, spec.name) >= 1
         assert spec.env.startswith("EVALCORE_")
         assert spec.flag.startswith("--max-") or spec.name == "session_bytes"  # the app's budget: no CLI
+
+
+def test_every_limit_is_in_the_docs_table_and_in_every_commands_help() -> None:
+    """The faces of LIMIT_SPECS: each limit's flag (with its default) in every command's ``--help``
+    (generated), its flag and variable on a row of the table of docs/robustness.md, "Resource
+    limits: one policy" (written by hand)."""
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "robustness.md").read_text(encoding="utf-8")
+    section = doc.split("## Resource limits: one policy\n", 1)[1].split("\n## ", 1)[0]
+    rows = [row for row in section.splitlines() if row.startswith("| ")]
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+    assert {name for name, _ in COMMANDS} <= set(commands)
+    for spec in LIMIT_SPECS:
+        assert any(spec.env in row and spec.flag in row for row in rows), spec.name
+        if not spec.flag:
+            continue
+        default = getattr(Limits(), spec.name)
+        shown = format_size(default) if spec.unit == "bytes" else f"{default:,}"
+        for name, command in commands.items():
+            text = " ".join(command.format_help().split())
+            assert spec.flag in text and f"(default {shown}; {spec.env})" in text, (name, spec.name)
 
 
 def test_sizes_and_environment() -> None:

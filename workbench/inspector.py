@@ -45,7 +45,7 @@ from evalcore.render.svg import dep_svg
 from evalcore.trees import ArcVerdict, DepTree, SpanTree
 from workbench.aligned_view import aligned_panels, aligned_sentence, aligned_worst_order
 from workbench.atlas_links import highlight_flags, parse_group
-from workbench.cache import cached, conll18_scores, corpus_attach
+from workbench.cache import app_limits, cached, conll18_scores, corpus_attach
 from workbench.datasets import Analysis, LoadedDataset, SentenceInfo
 from workbench.handoff import offer_lattice_page
 from workbench.labelmaps import LABELMAP_SLOT, maps_with, parse_choice, scheme_maps
@@ -748,19 +748,21 @@ def _sentence_labels(loaded: LoadedDataset) -> tuple[frozenset[str], ...]:
 
 @cached("resource", show_spinner=False, max_entries=16)
 def _matched(files: tuple[tuple[str, ...], ...], text: str, _loaded: LoadedDataset) -> frozenset[int]:
-    request = where(text, file="pattern").matcher
+    limits = app_limits()  # each search bounded by --max-pattern-steps' variable (docs/robustness.md)
+    request = where(text, file="pattern", limits=limits).matcher
     golds = [a for a in _loaded.analyses if a.spec.role == "gold"]
     return frozenset(
         i
         for i in range(len(_loaded.sentences))
-        if any(isinstance(t := g.trees[i], DepTree) and found(request, t) for g in golds)
+        if any(isinstance(t := g.trees[i], DepTree) and found(request, t, limits=limits) for g in golds)
     )
 
 
 def _matching(loaded: LoadedDataset, text: str) -> frozenset[int]:
     """The sentences (0-based) one of whose gold trees the request ``text`` matches, cached for every
     session on the files and the text; a malformed request raises its
-    :class:`~evalcore.errors.PatternError` (``pattern:LINE: ...``)."""
+    :class:`~evalcore.errors.PatternError` (``pattern:LINE: ...``), and so does a search that passes
+    ``EVALCORE_MAX_PATTERN_STEPS`` in a sentence (:class:`~evalcore.errors.PatternLimitError`)."""
     files = tuple((a.name, a.digest, a.spec.role) for a in loaded.analyses)
     return _matched.by(*(a.digest for a in loaded.analyses))(files, text.strip(), loaded)
 

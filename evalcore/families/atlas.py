@@ -135,7 +135,8 @@ def read_patterns(
 ) -> tuple[SchemePatterns, ...]:
     """Each ``--pattern`` item read and compiled (``SCHEME=FILE`` when the text before the first
     ``=`` is one of ``schemes``, else the whole text is a path, as ``--labels-map`` reads its items);
-    a file that cannot be read, or a malformed pattern, raises with its file and line."""
+    a file that cannot be read, or a malformed pattern, raises with its file and line.  Each entry's
+    search in a tree is bounded by ``limits.pattern_steps`` (docs/robustness.md, "Pattern searches")."""
     import hashlib
     from pathlib import Path
 
@@ -151,7 +152,7 @@ def read_patterns(
         if not pf.constructions:
             raise PatternError("no construction in the pattern file", file=path, line=None)
         digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
-        out.append(SchemePatterns(scheme, compile_file(pf), Path(path).name, digest))
+        out.append(SchemePatterns(scheme, compile_file(pf, limits), Path(path).name, digest))
     return tuple(out)
 
 

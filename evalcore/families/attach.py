@@ -142,7 +142,8 @@ def attach_config(
 def read_where(value: str, limits: Limits = DEFAULT_LIMITS) -> Where:
     """``--where``'s request: the text itself when it holds a ``{``, else the file it names, read
     as a pattern file is (:func:`evalcore.patterns.read_text`, bounded); raises
-    :class:`~evalcore.errors.PatternError` with the file, or ``--where``, and the line."""
+    :class:`~evalcore.errors.PatternError` with the file, or ``--where``, and the line.  Its search in
+    each tree is bounded by ``limits.pattern_steps`` (docs/robustness.md, "Pattern searches")."""
     from evalcore.patterns import read_text, where
 
     if "{" in value:
@@ -150,8 +151,8 @@ def read_where(value: str, limits: Limits = DEFAULT_LIMITS) -> Where:
             raise limits.error(
                 "block_bytes", f"--where has more than {limits.block_bytes} bytes", file="--where"
             )
-        return where(value)
-    return where(read_text(value, limits), file=value)
+        return where(value, limits=limits)
+    return where(read_text(value, limits), file=value, limits=limits)
 
 
 def run(

@@ -1,7 +1,8 @@
 """Patterns: a subset of Grew's request language, its matcher, and constructions read from pattern
 files (docs/patterns.md).
 
-``parse_request`` / ``read_pattern_file`` read; ``matches`` / ``count`` search trees;
+``parse_request`` / ``read_pattern_file`` read; ``matches`` / ``count`` search trees (each search
+bounded by ``Limits.pattern_steps``; ``search_steps`` says what one costs);
 ``constructions`` gives every word's construction under a pattern file; ``shipped`` is the path of
 a pattern file shipped with evalcore (``ud`` or ``sud``: docs/patterns.md, "The shipped files").
 """
@@ -26,6 +27,7 @@ from evalcore.patterns.match import (
     found,
     index_tree,
     matches,
+    search_steps,
     where,
 )
 from evalcore.patterns.syntax import (
@@ -73,6 +75,7 @@ __all__ = [
     "parse_request",
     "read_pattern_file",
     "read_text",
+    "search_steps",
     "shipped",
     "where",
 ]

@@ -3,7 +3,9 @@
 docs/patterns.md, "Matching" (injective bindings; a ``without`` block rejects a binding it can
 extend), "Pattern files and constructions" (tier 1: what the word is; tier 2: what it governs) and
 "How the matcher searches" (candidates filtered by node constraints, edges walked from bound nodes
-through heads and children, one index per tree shared by all requests).
+through heads and children, one index per tree shared by all requests).  Every search is bounded:
+it may try at most ``limits.pattern_steps`` candidate words in one sentence (docs/robustness.md,
+"Pattern searches"), past which it raises :class:`~evalcore.errors.PatternLimitError`.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from evalcore.errors import PatternLimitError
+from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.patterns.syntax import (
     FIELDS,
     Block,
@@ -39,6 +43,7 @@ __all__ = [
     "found",
     "index_tree",
     "matches",
+    "search_steps",
     "where",
 ]
 
@@ -314,41 +319,89 @@ def _candidates(step: _Step, ix: TreeIndex, words: list[int]) -> Iterable[int]:
     return sorted(w for u in set(step.upos) for w in ix.by_upos.get(u, ()))
 
 
-def _extend(plan: _Plan, ix: TreeIndex, words: list[int], k: int) -> Iterator[None]:
-    """Every way to bind the slots of ``plan.steps[k:]`` (each yield: ``words`` filled in)."""
+class _Exhausted(Exception):
+    """A search tried all the candidates its :class:`_Budget` allowed (made a
+    :class:`~evalcore.errors.PatternLimitError` by :func:`_search`, which knows the request and the tree)."""
+
+
+class _Budget:
+    """The candidate words one search may still try (docs/robustness.md, "Pattern searches"): made by
+    each search for itself from ``limits.pattern_steps``, spent by :func:`_extend`, dropped with it."""
+
+    __slots__ = ("left", "limits")
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.left = limits.pattern_steps
+
+    @property
+    def spent(self) -> int:
+        return self.limits.pattern_steps - self.left
+
+
+def _extend(plan: _Plan, ix: TreeIndex, words: list[int], k: int, budget: _Budget) -> Iterator[None]:
+    """Every way to bind the slots of ``plan.steps[k:]`` (each yield: ``words`` filled in).  Every
+    candidate word drawn is one step of ``budget``, whether it is then bound or rejected; the step
+    past the budget raises :class:`_Exhausted`."""
     if k == len(plan.steps):
         yield None
         return
     step = plan.steps[k]
     at = plan.start + k
     for w in _candidates(step, ix, words):
+        if not budget.left:
+            raise _Exhausted
+        budget.left -= 1
         if w in words[:at] or (step.node is not None and not step.node(ix, w)):
             continue
         words[at] = w
         if all(c.holds(ix, words) for c in step.checks):
-            yield from _extend(plan, ix, words, k + 1)
+            yield from _extend(plan, ix, words, k + 1, budget)
 
 
 def _start(plan: _Plan, ix: TreeIndex, words: list[int]) -> bool:
     return all(t(ix, words[s]) for s, t in plan.first_nodes) and all(c.holds(ix, words) for c in plan.first)
 
 
-def _rejected(m: Matcher, ix: TreeIndex, words: list[int]) -> bool:
-    """Whether a ``without`` block extends the binding in ``words`` (docs/patterns.md, "Matching")."""
+def _rejected(m: Matcher, ix: TreeIndex, words: list[int], budget: _Budget) -> bool:
+    """Whether a ``without`` block extends the binding in ``words`` (docs/patterns.md, "Matching");
+    its candidates are spent from the search's ``budget``."""
     for w in m.withouts:
         ext = words + [0] * len(w.steps)
-        if _start(w, ix, ext) and next(_extend(w, ix, ext, 0), 1) is None:
+        if _start(w, ix, ext) and next(_extend(w, ix, ext, 0, budget), 1) is None:
             return True
     return False
 
 
-def _search(m: Matcher, ix: TreeIndex, given: Sequence[int] = ()) -> Iterator[list[int]]:
+def _too_many(m: Matcher, ix: TreeIndex, limits: Limits) -> PatternLimitError:
+    """The error of a search of ``m`` that passed ``limits.pattern_steps`` in ``ix``'s sentence: the
+    request's file and line, the sentence, the limit's flag."""
+    sentence = ix.tree.label[:60]
+    error = limits.error(
+        "pattern_steps",
+        f"the request's search in sentence {sentence} tried more than {limits.pattern_steps} candidate words",
+        file=m.request.file,
+        line=m.request.line,
+        sentence=sentence,
+        kind=PatternLimitError,
+    )
+    assert isinstance(error, PatternLimitError)
+    return error
+
+
+def _search(m: Matcher, ix: TreeIndex, given: Sequence[int], budget: _Budget) -> Iterator[list[int]]:
+    """Every binding of ``m`` in ``ix`` that extends ``given`` (``words``, refilled in place), within
+    ``budget`` (made by the caller, one per search): the step past it raises
+    :class:`~evalcore.errors.PatternLimitError`."""
     words = [*given, *([0] * len(m.plan.steps))]
     if not _start(m.plan, ix, words):
         return
-    for _ in _extend(m.plan, ix, words, 0):
-        if not m.withouts or not _rejected(m, ix, words):
-            yield words
+    try:
+        for _ in _extend(m.plan, ix, words, 0, budget):
+            if not m.withouts or not _rejected(m, ix, words, budget):
+                yield words
+    except _Exhausted:
+        raise _too_many(m, ix, budget.limits) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -373,24 +426,43 @@ def _index(tree: DepTree | TreeIndex) -> TreeIndex:
     return tree if isinstance(tree, TreeIndex) else index_tree(tree)
 
 
-def matches(request: Request | Matcher, tree: DepTree | TreeIndex) -> Iterator[Binding]:
+def matches(
+    request: Request | Matcher, tree: DepTree | TreeIndex, *, limits: Limits = DEFAULT_LIMITS
+) -> Iterator[Binding]:
     """Every binding of ``request`` in ``tree``, ordered by the words of its names (the names in
-    order of first mention): docs/patterns.md, "Matching"."""
+    order of first mention): docs/patterns.md, "Matching".  The search tries at most
+    ``limits.pattern_steps`` candidate words (else :class:`~evalcore.errors.PatternLimitError`)."""
     m = _matcher(request)
     ix = _index(tree)
-    found = sorted(tuple(words[s] for s in m.slots) for words in _search(m, ix))
+    found = sorted(tuple(words[s] for s in m.slots) for words in _search(m, ix, (), _Budget(limits)))
     return (Binding(m.names, ws) for ws in found)
 
 
-def found(request: Request | Matcher, tree: DepTree | TreeIndex) -> bool:
-    """Whether ``request`` matches ``tree`` at all (the search stops at the first binding)."""
-    return next(_search(_matcher(request), _index(tree)), None) is not None
+def found(request: Request | Matcher, tree: DepTree | TreeIndex, *, limits: Limits = DEFAULT_LIMITS) -> bool:
+    """Whether ``request`` matches ``tree`` at all (the search stops at the first binding; it tries at
+    most ``limits.pattern_steps`` candidate words, else :class:`~evalcore.errors.PatternLimitError`)."""
+    return next(_search(_matcher(request), _index(tree), (), _Budget(limits)), None) is not None
 
 
-def count(request: Request | Matcher, trees: Iterable[DepTree | TreeIndex]) -> int:
-    """The number of bindings of ``request`` over ``trees``."""
+def count(
+    request: Request | Matcher, trees: Iterable[DepTree | TreeIndex], *, limits: Limits = DEFAULT_LIMITS
+) -> int:
+    """The number of bindings of ``request`` over ``trees`` (each tree's search tries at most
+    ``limits.pattern_steps`` candidate words, else :class:`~evalcore.errors.PatternLimitError`)."""
     m = _matcher(request)
-    return sum(sum(1 for _ in _search(m, _index(t))) for t in trees)
+    return sum(sum(1 for _ in _search(m, _index(t), (), _Budget(limits))) for t in trees)
+
+
+def search_steps(
+    request: Request | Matcher, tree: DepTree | TreeIndex, *, limits: Limits = DEFAULT_LIMITS
+) -> int:
+    """The candidate words the whole search of ``request`` in ``tree`` tries — every binding, as
+    :func:`matches` and :func:`count` search, ``without`` blocks included: what
+    ``--max-pattern-steps`` bounds (docs/robustness.md, "Pattern searches"), itself bounded by it."""
+    budget = _Budget(limits)
+    for _ in _search(_matcher(request), _index(tree), (), budget):
+        pass
+    return budget.spent
 
 
 # ---------------------------------------------------------------------------
@@ -407,10 +479,13 @@ class _Entry:
 
 @dataclass(frozen=True, slots=True)
 class CompiledFile:
-    """A pattern file made ready to classify many trees (:func:`compile_file`)."""
+    """A pattern file made ready to classify many trees (:func:`compile_file`), under the limits of
+    the command that read it (each entry's search in a tree tries at most ``limits.pattern_steps``
+    candidate words)."""
 
     patterns: PatternFile
     entries: tuple[_Entry, ...]
+    limits: Limits = field(default=DEFAULT_LIMITS, compare=False, repr=False)
 
 
 def _takes(request: Request) -> bool:
@@ -418,26 +493,32 @@ def _takes(request: Request) -> bool:
     return any(e.source == "H" and e.target == "X" for b in request.patterns for e in b.edges)
 
 
-def compile_file(pf: PatternFile) -> CompiledFile:
-    """``pf`` ready for :func:`constructions` on many trees."""
+def compile_file(pf: PatternFile, limits: Limits = DEFAULT_LIMITS) -> CompiledFile:
+    """``pf`` ready for :func:`constructions` on many trees, each search bounded by ``limits``."""
     entries = []
     for c in pf.constructions:
         m = compile_request(c.request)
         slot = dict(zip(m.plan.names, range(len(m.plan.names)), strict=True))
         entries.append(_Entry(c.name, m, slot["X"], slot["H"] if _takes(c.request) else -1))
-    return CompiledFile(pf, tuple(entries))
+    return CompiledFile(pf, tuple(entries), limits)
 
 
-def constructions(pf: PatternFile | CompiledFile, tree: DepTree | TreeIndex) -> tuple[str, ...]:
+def constructions(
+    pf: PatternFile | CompiledFile, tree: DepTree | TreeIndex, *, limits: Limits | None = None
+) -> tuple[str, ...]:
     """The construction of every word of ``tree`` (docs/patterns.md, "Pattern files and
     constructions"): the first entry binding X to the word (tier 1), else the first entry with an
-    edge ``H -[…]-> X`` binding H to the word (tier 2), else ``other``.  One search per entry."""
-    cf = pf if isinstance(pf, CompiledFile) else compile_file(pf)
+    edge ``H -[…]-> X`` binding H to the word (tier 2), else ``other``.  One search per entry, each
+    trying at most ``limits.pattern_steps`` candidate words (``limits``: the compiled file's when
+    not given, :data:`~evalcore.limits.DEFAULT_LIMITS` for a :class:`PatternFile`), else
+    :class:`~evalcore.errors.PatternLimitError` naming the entry's line."""
+    cf = pf if isinstance(pf, CompiledFile) else compile_file(pf, limits or DEFAULT_LIMITS)
+    bound = limits or cf.limits
     ix = _index(tree)
     own: list[str | None] = [None] * (ix.n + 1)
     governs: list[str | None] = [None] * (ix.n + 1)
     for e in cf.entries:
-        for words in _search(e.matcher, ix):
+        for words in _search(e.matcher, ix, (), _Budget(bound)):
             x = words[e.x]
             if own[x] is None:
                 own[x] = e.name
@@ -446,9 +527,11 @@ def constructions(pf: PatternFile | CompiledFile, tree: DepTree | TreeIndex) -> 
     return tuple(own[w] or governs[w] or "other" for w in range(1, ix.n + 1))
 
 
-def construction_of(pf: PatternFile | CompiledFile, tree: DepTree | TreeIndex, word: int) -> str:
+def construction_of(
+    pf: PatternFile | CompiledFile, tree: DepTree | TreeIndex, word: int, *, limits: Limits | None = None
+) -> str:
     """The construction of one word (1-based; ``other`` out of range): :func:`constructions`."""
-    names = constructions(pf, tree)
+    names = constructions(pf, tree, limits=limits)
     return names[word - 1] if 1 <= word <= len(names) else "other"
 
 
@@ -460,15 +543,20 @@ def construction_of(pf: PatternFile | CompiledFile, tree: DepTree | TreeIndex, w
 class Where:
     """A request that restricts a score to the words it covers (docs/patterns.md, "Scores restricted
     to a construction"): the words its matches bind, in the gold tree.  Two are equal when their
-    texts are (the compiled search is left out of comparisons: settings are cache keys)."""
+    texts are (the compiled search and the limits it runs under are left out of comparisons:
+    settings are cache keys)."""
 
     text: str
     matcher: Matcher = field(compare=False, repr=False)
+    limits: Limits = field(default=DEFAULT_LIMITS, compare=False, repr=False)
 
-    def covered(self, tree: DepTree | TreeIndex) -> frozenset[int]:
-        """The 1-based words bound by any match of the request's pattern blocks in ``tree``."""
+    def covered(self, tree: DepTree | TreeIndex, *, limits: Limits | None = None) -> frozenset[int]:
+        """The 1-based words bound by any match of the request's pattern blocks in ``tree``; the search
+        tries at most ``limits.pattern_steps`` candidate words (``limits``: the restriction's own when
+        not given), else :class:`~evalcore.errors.PatternLimitError`."""
         m, ix = self.matcher, _index(tree)
-        return frozenset(words[s] for words in _search(m, ix) for s in m.slots)
+        budget = _Budget(limits or self.limits)
+        return frozenset(words[s] for words in _search(m, ix, (), budget) for s in m.slots)
 
     def digest(self) -> str:
         """The first 8 hex digits of the SHA-256 of the request's text (for signatures)."""
@@ -477,7 +565,7 @@ class Where:
         return hashlib.sha256(self.text.encode("utf-8")).hexdigest()[:8]
 
 
-def where(text: str, *, file: str = "--where", line: int = 1) -> Where:
+def where(text: str, *, file: str = "--where", line: int = 1, limits: Limits = DEFAULT_LIMITS) -> Where:
     """The restriction of ``text``, a request (raises :class:`~evalcore.errors.PatternError` with
-    ``file`` and the line in it)."""
-    return Where(text, compile_request(parse_request(text, file=file, line=line)))
+    ``file`` and the line in it), whose searches are bounded by ``limits``."""
+    return Where(text, compile_request(parse_request(text, file=file, line=line)), limits)
