@@ -352,6 +352,8 @@ def construction_report(
     memory), for ``parses`` (the golds taken as parses are left out by the caller); with ``tests``,
     every pair of parses tested on every row and the flips listed
     (:func:`~evalcore.ranking.tests_and_flips`)."""
+    raw = {r.parse for r in result.raw_blocks}  # parses of raw text: no word is a gold word (not scored here)
+    parses = [p for p in parses if p not in raw]
     trees = _Trees(coverage, config.ted.conversion)
     units = coverage.units()
     rates = _rates(schemes, result, trees, units)

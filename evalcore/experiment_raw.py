@@ -10,7 +10,7 @@ the paired tests and the bootstrap compare parses sentence by sentence as for an
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 
 from evalcore.conversion import ConversionConfig
@@ -18,7 +18,7 @@ from evalcore.formats._io import InMemoryText, InputSource
 from evalcore.formats.conllu import write_conllu
 from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.metrics.conll18 import align_words, ratio_pairs
-from evalcore.metrics.rawtext import BlockTed, blocks_of, score_blocks, word_chars
+from evalcore.metrics.rawtext import BlockTed, RawOp, blocks_of, score_blocks, word_chars
 from evalcore.trees import DepTree, Tree
 
 __all__ = ["RawParse", "RawSentence", "is_raw", "raw_cells", "source_of", "surface"]
@@ -52,6 +52,7 @@ class RawSentence:
     delta: int
     norm: int
     segmentation: int
+    ops: tuple[RawOp, ...] = field(default=(), repr=False)  # the block's script (the atlas groups it)
 
 
 def surface(tree: DepTree) -> str:
@@ -182,6 +183,8 @@ def raw_cells(
             for b in got:
                 seg = sum(o.segmentation for o in b.ops)
                 records.append(
-                    RawSentence(raw.name, against, labeled, b.gold, b.parse, b.path, b.delta, b.norm, seg)
+                    RawSentence(
+                        raw.name, against, labeled, b.gold, b.parse, b.path, b.delta, b.norm, seg, b.ops
+                    )
                 )
     return cells, tuple(records)

@@ -137,3 +137,28 @@ def test_the_general_path_equals_the_words_path_on_the_same_words(
     assert (slow.delta, slow.norm) == (fast.delta, fast.norm)
     assert sum(o.discounted for o in slow.ops) == sum(o.discounted for o in fast.ops)
     assert not any(o.segmentation for o in slow.ops)
+
+
+@pytest.mark.parametrize("case", ["split", "merged", "moved"])
+def test_the_atlas_groups_the_page_scripts(tmp_path: Path, case: str) -> None:
+    """`evalcore atlas` on a parse of raw text: each cell's δ and normalizer are the page's, and its
+    groups add up to them (counted = δ, discounted = the operations the page discounts)."""
+    import evalcore
+
+    (ud, sud, parse), own = CASES[case]
+    paths = {}
+    for name, text in (("ud", ud), ("sud", sud), ("parse", parse)):
+        paths[name] = tmp_path / f"{name}.conllu"
+        paths[name].write_text(text + "\n", encoding="utf-8")
+    schemes: dict[str, tuple[str, dict[str, str]]] = {s: (str(paths[s]), {}) for s in ("ud", "sud")}
+    schemes[own][1]["p"] = str(paths["parse"])
+    atlas = evalcore.atlas(schemes, no_ranking=True).atlas
+    for c, target, ops, delta, norm, _ in ROWS:
+        if c != case:
+            continue
+        cell = atlas.cell("p", target, False)
+        assert cell is not None
+        assert (cell.delta, cell.norm) == (delta, norm)
+        groups = cell.grouped("construction")
+        assert sum(g.counted for g in groups) == delta
+        assert sum(g.discounted for g in groups) == ops - delta
