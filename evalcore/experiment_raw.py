@@ -17,11 +17,19 @@ from evalcore.conversion import ConversionConfig
 from evalcore.formats._io import InMemoryText, InputSource
 from evalcore.formats.conllu import write_conllu
 from evalcore.limits import DEFAULT_LIMITS, Limits
-from evalcore.metrics.conll18 import align_words, ratio_pairs
-from evalcore.metrics.rawtext import BlockTed, RawOp, blocks_of, score_blocks, word_chars
-from evalcore.trees import DepTree, Tree
+from evalcore.metrics.conll18 import Alignment, align_words
+from evalcore.metrics.rawtext import BlockTed, RawOp, SideCache, blocks_of, score_blocks, word_chars
+from evalcore.trees import DepTree, SpanTree, Tree
 
-__all__ = ["RawParse", "RawSentence", "is_raw", "raw_cells", "source_of", "surface"]
+__all__ = [
+    "RawParse",
+    "RawSentence",
+    "aligned_attachment",
+    "is_raw",
+    "raw_cells",
+    "source_of",
+    "surface",
+]
 
 AnyTree = DepTree | Tree
 
@@ -127,6 +135,36 @@ def _to_kept(
     return tuple((x, n) for x, n in out)
 
 
+def aligned_attachment(
+    alignment: Alignment,
+    gold: Sequence[DepTree],
+    parse: Sequence[DepTree],
+    links: Mapping[tuple[int, int], tuple[int, int]],
+) -> list[tuple[int, int, int]]:
+    """Per gold sentence of the alignment: the aligned words whose parse head is the gold head
+    (both roots, or the parse head aligned to the gold head: the CoNLL 2018 scorer's UAS), those
+    with the relation too (compared whole: LAS), and its gold words plus the parse words that start
+    in it (the F1's denominator, ``2·correct / (gold + system)``).  ``gold`` may be any gold of
+    the same words (another scheme's): one alignment serves every gold."""
+    out = []
+    for s in alignment.sentences:
+        uas = las = 0
+        for w in s.system:
+            ref = links.get((w.sentence, w.id - 1))
+            if ref is None:
+                continue
+            g = gold[ref[0]].tokens[ref[1]]
+            p = parse[w.sentence].tokens[w.id - 1]
+            if p.head == 0:
+                ok = g.head == 0
+            else:
+                ok = g.head != 0 and links.get((w.sentence, p.head - 1)) == (ref[0], g.head - 1)
+            uas += ok
+            las += ok and p.deprel == g.deprel
+        out.append((uas, las, len(s.gold) + len(s.system)))
+    return out
+
+
 def raw_cells(
     raw: RawParse,
     golds: Mapping[str, tuple[Sequence[DepTree], InputSource, str]],
@@ -148,22 +186,17 @@ def raw_cells(
     blocks, chars = blocks_of(alignment), word_chars(alignment)
     conv = {s: conversion.for_scheme(s) for s in schemes}
     trees = {s: (golds[s][0], conv[s]) for s in schemes}
+    memo: dict[tuple[int, bool], SpanTree] = {}  # the function trees, converted once for every target
+    sides: SideCache = {}  # and the parse's side of each block
     targets: list[tuple[str, ...]] = [(s,) for s in schemes]
     targets += [c for k in range(2, len(schemes) + 1) for c in combinations(schemes, k) if raw.scheme in c]
+    links = {k: v for b in blocks for k, v in b.links.items()}
     for target in targets:
         against = "+".join(target)
         if len(target) == 1:
-            al = alignment if target[0] == raw.scheme else None
-            if al is None:
-                _, g_src, g_name = golds[target[0]]
-                al = align_words(
-                    g_src, raw.source, gold_name=g_name, system_name=raw.source_name, limits=limits,
-                    deprel_base=False,
-                )  # fmt: skip
-            units = [s.counts for s in al.sentences]
-            for metric in ("UAS", "LAS"):
-                per = ratio_pairs(units, metric)
-                cells[(against, metric)] = tuple((float(per[i][0]), float(per[i][1])) for i in kept)
+            per = aligned_attachment(alignment, golds[target[0]][0], raw.trees, links)
+            for metric, col in (("UAS", 0), ("LAS", 1)):
+                cells[(against, metric)] = tuple((2.0 * per[i][col], float(per[i][2])) for i in kept)
         for labeled, metric in ((False, "U-TED"), (True, "L-TED")):
             got = score_blocks(
                 blocks,
@@ -175,6 +208,8 @@ def raw_cells(
                 chars,
                 labeled=labeled,
                 limits=limits,
+                cache=memo,
+                sides=sides,
             )
             if sentence_average:
                 cells[(against, metric)] = _to_kept(got, kept, lambda b: (b.score, 1.0))

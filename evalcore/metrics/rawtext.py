@@ -24,14 +24,16 @@ from evalcore.limits import DEFAULT_LIMITS, Limits, format_size
 from evalcore.metrics.conll18 import Alignment
 from evalcore.metrics.lattice_tedeval import ted_memory_estimate
 from evalcore.metrics.tedeval import sentence_ted
-from evalcore.ted.general import OrderedTree, ted_mapping
+from evalcore.ted.general import OrderedTree, ted_anchored, ted_mapping
 from evalcore.ted.spans import edit_script, size
 from evalcore.trees import DepTree, Span, SpanTree, span_head
 
 __all__ = [
     "Block",
+    "BlockNode",
     "BlockTed",
     "RawOp",
+    "SideCache",
     "SideSentence",
     "block_ted",
     "blocks_of",
@@ -126,9 +128,12 @@ def blocks_of(alignment: Alignment) -> tuple[Block, ...]:
         for w in s.system:
             if w.aligned is not None and w.aligned in gold_ref:
                 links[parse_ref[w.index]] = gold_ref[w.aligned]
+    by_sentence: dict[int, dict[WordRef, WordRef]] = {}
+    for k, v in links.items():
+        by_sentence.setdefault(k[0], {})[k] = v
     out = []
     for golds, parses in groups:
-        mine = {k: v for k, v in links.items() if k[0] in set(parses)}
+        mine = {k: v for p in parses for k, v in by_sentence.get(p, {}).items()}
         out.append(Block(tuple(golds), tuple(sorted(parses)), mine))
     return tuple(out)
 
@@ -137,23 +142,33 @@ def blocks_of(alignment: Alignment) -> tuple[Block, ...]:
 
 
 @dataclass(frozen=True, slots=True)
-class _Node:
+class BlockNode:
+    """What one node of a block's tree is: its sentence's place in the block, its span and label."""
+
     sentence: int  # position of the sentence in the block's list (-1: the root)
     span: Span
     label: str
     kind: Literal["root", "sentence", "node"]
 
 
+SideCache = dict[tuple[tuple[int, ...], bool], tuple[OrderedTree, list[BlockNode]]]
+"""The parse's side of each block (its sentences, labeled), built once for every target."""
+
+
 def _parents(items: Sequence[tuple[Span, frozenset[str]]]) -> list[int]:
-    """Each item's parent among ``items`` (the smallest span containing it; -1: the sentence)."""
-    out = []
-    for s, _ in items:
-        best, size_ = -1, 1 << 30
-        for k, (t, _) in enumerate(items):
-            if len(t) > len(s) and len(t) < size_ and s <= t:
-                best, size_ = k, len(t)
-        out.append(best)
-    return out
+    """Each item's parent among ``items`` (the smallest span containing it; -1: the sentence).  The
+    spans are laminar: taken from the smallest up, each span becomes the parent of the largest
+    spans already taken on its positions that have none yet (O(Σ|span|))."""
+    order = sorted(range(len(items)), key=lambda k: len(items[k][0]))
+    parent = [-1] * len(items)
+    top: dict[int, int] = {}
+    for k in order:
+        for pos in items[k][0]:
+            t = top.get(pos)
+            if t is not None and parent[t] < 0 and t != k:
+                parent[t] = k
+            top[pos] = k
+    return parent
 
 
 def _side_tree(
@@ -161,7 +176,7 @@ def _side_tree(
     refs: Sequence[Sequence[Hashable | None]],
     side: str,
     labeled: bool,
-) -> tuple[OrderedTree, list[_Node]]:
+) -> tuple[OrderedTree, list[BlockNode]]:
     """One side of a block as an ordered tree (preorder), and what each node is.  ``refs[k][i]``
     is the gold word that word ``i`` of sentence ``k`` is (or is aligned with; ``None``: none).  A
     terminal matches only the terminal of the same gold word; a node whose words all have one
@@ -170,9 +185,9 @@ def _side_tree(
     keys: list[Hashable] = [("R",)]
     anchors: list[Hashable] = [("R",)]
     children: list[list[int]] = [[]]
-    nodes: list[_Node] = [_Node(-1, frozenset(), "", "root")]
+    nodes: list[BlockNode] = [BlockNode(-1, frozenset(), "", "root")]
 
-    def add(parent: int, key: Hashable, anchor: Hashable, node: _Node) -> int:
+    def add(parent: int, key: Hashable, anchor: Hashable, node: BlockNode) -> int:
         keys.append(key)
         anchors.append(anchor)
         children.append([])
@@ -188,7 +203,7 @@ def _side_tree(
             0,
             ("s",),
             ("s", chars[0][0] if chars else -1, chars[-1][1] if chars else -1),
-            _Node(k, full, "", "sentence"),
+            BlockNode(k, full, "", "sentence"),
         )
         parent = _parents(items)
         kids: list[list[int]] = [[] for _ in items]
@@ -214,7 +229,7 @@ def _side_tree(
             else:
                 ident = ("n", frozenset(image)) if None not in image else ("n", "open")
             for label in sorted(labels) if labeled else [""]:
-                at = add(at, (ident, label), anchor, _Node(k, span, label, "node"))
+                at = add(at, (ident, label), anchor, BlockNode(k, span, label, "node"))
             for c in sorted(kids[i], key=first, reverse=True):
                 stack.append((c, at))
     # the stack above adds children in order, but a node's subtree must follow it at once: re-lay out
@@ -222,8 +237,8 @@ def _side_tree(
 
 
 def _preorder(
-    keys: list[Hashable], anchors: list[Hashable], children: list[list[int]], nodes: list[_Node]
-) -> tuple[OrderedTree, list[_Node]]:
+    keys: list[Hashable], anchors: list[Hashable], children: list[list[int]], nodes: list[BlockNode]
+) -> tuple[OrderedTree, list[BlockNode]]:
     order: list[int] = []
     stack = [0]
     while stack:
@@ -276,13 +291,15 @@ def block_ted(
     labeled: bool,
     limits: Limits = DEFAULT_LIMITS,
     general: bool = False,
+    sides: SideCache | None = None,
 ) -> BlockTed:
     """δ and normalizer of one block (docs/rawtext.md, "The definition"): ``parse`` and ``own`` are
     the block's sentences in order, ``target`` the target's function tree of each gold sentence.
     Against a single gold, ``own`` is that gold and ``target`` its trees (nothing is discounted);
     against a generalization, ``own`` is the parse's own gold, and the operations its script to
     ``target`` also makes are discounted.  ``general`` takes the general path even where the words
-    path applies (the tests check that both give the same numbers there).  Raises
+    path applies (the tests check that both give the same numbers there); ``sides`` keeps the
+    parse's side of each block across targets.  Raises
     :class:`~evalcore.errors.LimitError` when the distance would need more than ``limits.ted_memory``."""
     if own and own[0].st.protocol != PROTOCOL_2012:
         raise ValueError("the 2011 protocol is not defined for a parse of raw text (docs/rawtext.md)")
@@ -296,17 +313,25 @@ def block_ted(
     grefs: list[list[Hashable | None]] = [
         [(g.index, i) if (g.index, i) in linked else None for i in range(len(g.st.words))] for g in own
     ]
-    x, xn = _side_tree([(p.st, p.tree, p.chars) for p in parse], prefs, "p", labeled)
+    side_key = (tuple(p.index for p in parse), labeled)
+    built = sides.get(side_key) if sides is not None else None
+    if built is None:
+        built = _side_tree([(p.st, p.tree, p.chars) for p in parse], prefs, "p", labeled)
+        if sides is not None:
+            sides[side_key] = built
+    x, xn = built
     y, yn = _side_tree([(t, g.tree, g.chars) for t, g in zip(target, own, strict=True)], grefs, "g", labeled)
-    need = ted_memory_estimate(len(x), len(y))
-    if need > limits.ted_memory:
-        raise limits.error(
-            "ted_memory",
-            f"the tree edit distance of this block ({len(x)} × {len(y)} nodes, words that differ) would need "
-            f"about {format_size(need)}",
-            sentence=own[0].st.sent_id[:60] or None if own else None,
-        )
-    m = ted_mapping(x, y, pin_roots=True)
+    m = ted_anchored(x, y, pin_roots=True)
+    if m is None:
+        need = ted_memory_estimate(len(x), len(y))
+        if need > limits.ted_memory:
+            raise limits.error(
+                "ted_memory",
+                f"the tree edit distance of this block ({len(x)} × {len(y)} nodes, words that differ) "
+                f"would need about {format_size(need)}",
+                sentence=own[0].st.sent_id[:60] or None if own else None,
+            )
+        m = ted_mapping(x, y, pin_roots=True)
     # displaced words: not aligned, or under a sentence node not matched with its gold word's
     sent_map = {xn[a].sentence: yn[b].sentence for a, b in m.pairs if xn[a].kind == "sentence"}
     displaced_p: set[WordRef] = set()
@@ -391,15 +416,27 @@ def score_blocks(
     *,
     labeled: bool,
     limits: Limits = DEFAULT_LIMITS,
+    cache: dict[tuple[int, bool], SpanTree] | None = None,
+    sides: SideCache | None = None,
 ) -> tuple[BlockTed, ...]:
     """Every block of a parse of ``own``'s scheme against ``target``: one scheme (a single gold;
     nothing discounted) or several containing ``own`` (their generalization; the own gold's script
     discounted).  ``golds`` gives each scheme's trees and conversion.  A block of one sentence a side
     with the same words is converted as usual and takes the words path; the trees of any other block
     are converted from their projectivized trees (an ordered tree keeps each node's words together;
-    docs/rawtext.md, "Trees")."""
+    docs/rawtext.md, "Trees").  ``cache`` keeps the function trees across calls on the same trees
+    (the trees must outlive it)."""
     gold_chars, parse_chars = chars
     single = len(target) == 1
+    memo = {} if cache is None else cache
+
+    def spans(tree: DepTree, c: ConversionConfig) -> SpanTree:
+        key = (id(tree), c.projectivize)  # a tree is always converted by its own scheme's conversion
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = to_span_tree(tree, c)
+        return got
+
     ref = golds[target[0] if single else own]
     out = []
     for b in blocks:
@@ -415,18 +452,14 @@ def score_blocks(
             return replace(c, projectivize=True) if lift else c
 
         p_side = [
-            side_sentence(k, parse[k], to_span_tree(parse[k], conv(parse_conversion)), parse_chars)
-            for k in b.parse
+            side_sentence(k, parse[k], spans(parse[k], conv(parse_conversion)), parse_chars) for k in b.parse
         ]
-        o_side = [
-            side_sentence(j, ref[0][j], to_span_tree(ref[0][j], conv(ref[1])), gold_chars) for j in b.gold
-        ]
+        o_side = [side_sentence(j, ref[0][j], spans(ref[0][j], conv(ref[1])), gold_chars) for j in b.gold]
         if single:
             t_side = [o.st for o in o_side]
         else:
             t_side = [
-                generalize_all(to_span_tree(golds[s][0][j], conv(golds[s][1])) for s in target)
-                for j in b.gold
+                generalize_all(spans(golds[s][0][j], conv(golds[s][1])) for s in target) for j in b.gold
             ]
-        out.append(block_ted(b, p_side, o_side, t_side, labeled=labeled, limits=limits))
+        out.append(block_ted(b, p_side, o_side, t_side, labeled=labeled, limits=limits, sides=sides))
     return tuple(out)
