@@ -14,6 +14,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Literal
 
 from evalcore.choices import PROTOCOL_2011
@@ -23,7 +24,15 @@ from evalcore.families.tedeval import TedevalSettings, experiment_config
 from evalcore.inspection import with_discount
 from evalcore.metrics.base import make_signature
 from evalcore.metrics.tedeval import TedConfig
-from evalcore.patterns import CompiledFile, constructions
+from evalcore.patterns import (
+    DEFAULT,
+    CompiledFile,
+    PatternFile,
+    compile_file,
+    constructions,
+    read_pattern_file,
+    shipped,
+)
 from evalcore.trees import DepTree, EditOp, Span, Tree, span_head
 
 __all__ = [
@@ -45,6 +54,8 @@ __all__ = [
     "atlas_tree",
     "build_atlas",
     "construction_of",
+    "default_constructions",
+    "default_patterns",
     "gold_parse_name",
     "head_word",
     "length_bucket",
@@ -62,18 +73,23 @@ __all__ = [
 Grouping = Literal["operation", "head", "construction", "length"]
 GROUPINGS: tuple[Grouping, ...] = ("operation", "head", "construction", "length")
 
-CONSTRUCTIONS: tuple[tuple[str, str], ...] = (
-    ("punctuation", "punctuation (UPOS PUNCT or relation punct)"),
-    ("multiword", "multiword expression: fixed / flat, or a head with ExtPos"),
-    ("copula", "copula: UD cop, SUD comp:pred"),
-    ("auxiliary", "auxiliary chain: UD aux, SUD comp:aux"),
-    ("subordination", "subordinate clause with marker: UD mark, SUD a SCONJ heading its clause"),
-    ("adposition", "adposition + noun: UD case, SUD an ADP heading its complement"),
-    ("coordination", "coordination: conj, conj:coord, cc"),
-    ("determiner", "determiner + noun: det"),
-    ("other", "none of the above"),
-)
-"""The construction patterns in priority order (see :func:`construction_of`), with descriptions."""
+_DEFAULT_FILE = read_pattern_file(shipped(DEFAULT))  # the declaration: assets/patterns/atlas.pat
+
+
+def _described(pf: PatternFile) -> tuple[tuple[str, str], ...]:
+    """Each construction of ``pf`` in order with the description of its first header that has one,
+    then ``other`` (the words no entry names)."""
+    out = []
+    for name in pf.names[:-1]:
+        described = (c.description for c in pf.constructions if c.name == name and c.description)
+        out.append((name, next(described, "")))
+    return (*out, ("other", "none of the above"))
+
+
+CONSTRUCTIONS: tuple[tuple[str, str], ...] = _described(_DEFAULT_FILE)
+"""The atlas's constructions in priority order with their descriptions, read from the headers
+(``construction NAME % description``) of its default pattern file, ``assets/patterns/atlas.pat``
+(docs/atlas.md, "Constructions: patterns and priority"); then ``other``, which no entry names."""
 
 LENGTH_BUCKETS: tuple[tuple[int, int, str], ...] = (
     (1, 1, "1"),
@@ -103,61 +119,39 @@ def operation_group(op: EditOp) -> str:
 
 
 # ---------------------------------------------------------------------------
-# construction patterns over one dependency tree
+# constructions over one dependency tree: the default pattern file
 
 
-def _own_role(tok_upos: str, deprel: str, feats: str, parent_upos: str, *, tier1: bool) -> str | None:
-    """The first pattern (priority order) that the word's own relation, UPOS or features match.
-
-    ``tier1=False`` asks on behalf of the word's head (is this dependent a marker of a pattern?):
-    then punctuation and the parent-based SUD rules do not apply (a phrase is not punctuation
-    because it contains a comma)."""
-    core = deprel.partition("@")[0]  # without SUD's @ extension: comp:aux@tense → comp:aux
-    base = core.partition(":")[0]  # the universal part: obl:arg → obl, comp:aux@tense → comp
-    if tier1 and (tok_upos == "PUNCT" or base == "punct"):
-        return "punctuation"
-    if base in ("fixed", "flat") or (tier1 and "ExtPos=" in feats):
-        return "multiword"
-    if core in ("cop", "comp:pred"):
-        return "copula"
-    if base == "aux" or core == "comp:aux":
-        return "auxiliary"
-    if (
-        core == "mark"
-        or (tier1 and tok_upos == "SCONJ")
-        or (tier1 and parent_upos == "SCONJ" and base == "comp")
-    ):
-        return "subordination"
-    if core == "case" or (tier1 and tok_upos == "ADP") or (tier1 and parent_upos == "ADP" and base == "comp"):
-        return "adposition"
-    if base == "cc" or core in ("conj", "conj:coord"):
-        return "coordination"
-    if base == "det":
-        return "determiner"
-    return None
+@cache
+def default_patterns() -> CompiledFile:
+    """The atlas's constructions when no pattern file is given, on every scheme's trees: the
+    shipped ``assets/patterns/atlas.pat``, compiled once (docs/atlas.md, "Constructions: patterns and
+    priority")."""
+    return compile_file(_DEFAULT_FILE)
 
 
-_PRIORITY = {name: k for k, (name, _) in enumerate(CONSTRUCTIONS)}
+_RECENT: list[tuple[DepTree, tuple[str, ...]]] = []  # the last tree asked about, and its words'
+
+
+def default_constructions(tree: DepTree) -> tuple[str, ...]:
+    """Every word's construction in ``tree`` under :func:`default_patterns`; the last tree's are
+    kept, so that asking word by word (:func:`construction_of`, :func:`op_group`) searches a tree
+    once."""
+    recent = _RECENT[0] if _RECENT else None
+    if recent is not None and recent[0] is tree:
+        return recent[1]
+    names = constructions(default_patterns(), tree)
+    _RECENT[:] = [(tree, names)]
+    return names
 
 
 def construction_of(tree: DepTree, word: int) -> str:
-    """The construction of the phrase headed by ``word`` (1-based), one of :data:`CONSTRUCTIONS`: what
-    the word is, else what it governs, each tier in the priority order of docs/atlas.md,
-    "Constructions: patterns and priority"; else ``other``."""
+    """The construction of the phrase headed by ``word`` (1-based), one of :data:`CONSTRUCTIONS`,
+    under the default pattern file: what the word is, else what it governs, each tier in the file's
+    priority order (docs/atlas.md, "Constructions: patterns and priority"); else ``other``."""
     if not 1 <= word <= len(tree.tokens):
         return "other"
-    tok = tree.tokens[word - 1]
-    parent_upos = tree.tokens[tok.head - 1].upos if 1 <= tok.head <= len(tree.tokens) else ""
-    own = _own_role(tok.upos, tok.deprel, tok.feats, parent_upos, tier1=True)
-    if own is not None:
-        return own
-    best: str | None = None
-    for c in tree.children[word]:
-        ct = tree.tokens[c - 1]
-        role = _own_role(ct.upos, ct.deprel, ct.feats, tok.upos, tier1=False)
-        if role is not None and (best is None or _PRIORITY[role] < _PRIORITY[best]):
-            best = role
-    return best or "other"
+    return default_constructions(tree)[word - 1]
 
 
 def head_word(tree: DepTree, span: Span) -> int:
@@ -185,9 +179,9 @@ NO_WORD = WordInfo(0, "_", "_", "other")
 
 class _TreeIndex:
     """One tree, and a cache of the head word of each span asked about (a private helper of
-    :func:`atlas_counts`: many scripts ask about the same spans).  With ``patterns``, the words'
-    constructions are the pattern file's (docs/patterns.md), computed for the whole tree at the first
-    word asked about; else :func:`construction_of`'s."""
+    :func:`atlas_counts`: many scripts ask about the same spans).  The words' constructions are the
+    pattern file's (docs/patterns.md; ``None``: the default, :func:`default_constructions`), computed
+    for the whole tree at the first word asked about."""
 
     __slots__ = ("_infos", "_names", "_patterns", "_spans", "tree")
 
@@ -199,10 +193,9 @@ class _TreeIndex:
         self._names: tuple[str, ...] | None = None
 
     def _construction(self, w: int) -> str:
-        if self._patterns is None:
-            return construction_of(self.tree, w)
         if self._names is None:
-            self._names = constructions(self._patterns, self.tree)
+            p = self._patterns
+            self._names = default_constructions(self.tree) if p is None else constructions(p, self.tree)
         return self._names[w - 1]
 
     def word(self, w: int) -> WordInfo:
@@ -452,9 +445,10 @@ class AtlasConfig:
     golds_as_parses: bool = True
     patterns: tuple[SchemePatterns, ...] = ()
 
-    def patterns_of(self, scheme: str) -> CompiledFile | None:
-        """The pattern file that gives the constructions of ``scheme``'s trees: its own, else the one
-        given for every scheme, else none (the rules of :func:`construction_of`)."""
+    def given_patterns_of(self, scheme: str) -> CompiledFile | None:
+        """The pattern file given for ``scheme``'s trees: its own, else the one given for every
+        scheme, else none (what ``--pattern`` adds, the scores per construction and the exported
+        ``Construction=``, is then left out)."""
         every = None
         for p in self.patterns:
             if p.scheme == scheme:
@@ -463,13 +457,20 @@ class AtlasConfig:
                 every = p.file
         return every
 
+    def patterns_of(self, scheme: str) -> CompiledFile:
+        """The pattern file that gives the constructions of ``scheme``'s trees: the one given
+        (:meth:`given_patterns_of`), else the atlas's default, :func:`default_patterns`, whatever the
+        scheme's name."""
+        given = self.given_patterns_of(scheme)
+        return default_patterns() if given is None else given
+
     def signature(self) -> str:
         base = self.ted.signature()
         settings: list[tuple[str, object]] = [
             ("goldsasparses", self.golds_as_parses),
             ("skipmismatch", self.skip_mismatched),
         ]
-        if self.patterns:  # only when given: the signatures of the rules in code stay as they were
+        if self.patterns:  # only when given: without, the signatures are the default file's, as before
             settings.append(("pat", "+".join(p.text() for p in self.patterns)))
         return "atlas|" + base[: base.rindex("|v")] + make_signature("", settings)
 

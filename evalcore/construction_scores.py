@@ -84,7 +84,7 @@ class Coverage:
         if self.request is not None:
             covered = self.request.covered(tree)
             return tuple(self.name if w in covered else OTHER for w in range(1, len(tree.tokens) + 1))
-        file = AtlasConfig(patterns=self.patterns).patterns_of(scheme)
+        file = AtlasConfig(patterns=self.patterns).given_patterns_of(scheme)
         if file is None:
             return (OTHER,) * len(tree.tokens)
         return constructions(file, tree)

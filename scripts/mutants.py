@@ -882,6 +882,17 @@ _RAW += [
      'CompiledFile(pf, tuple(entries))', DROP, ("tests/test_patterns_limits.py",)),
     ("evalcore/families/attach.py", 'read_where', 'return where(value, limits=limits)', 'return where(value)',
      DROP, ("tests/test_patterns_limits.py",)),
+    # ---- the atlas's constructions from its default pattern file (docs/atlas.md) -------------
+    (AT, 'default_constructions', 'if recent is not None and recent[0] is tree:', 'if recent is not None:',
+     DROP, ("tests/test_patterns_shipped.py", "tests/test_atlas.py")),
+    (AT, 'AtlasConfig.patterns_of', 'return default_patterns() if given is None else given',
+     'return default_patterns()', DROP, ("tests/test_patterns_atlas.py",)),
+    (AT, '_described', 'for name in pf.names[:-1]:', 'for name in pf.names:', OFF_BY_ONE,
+     ("tests/test_patterns_shipped.py",)),
+    ("evalcore/commands/atlas.py", '_export', 'config.given_patterns_of(side)', 'config.patterns_of(side)',
+     DROP, ("tests/test_atlas_export_constructions.py",)),
+    (CS, 'Coverage.of_tree', 'AtlasConfig(patterns=self.patterns).given_patterns_of(scheme)',
+     'AtlasConfig(patterns=self.patterns).patterns_of(scheme)', DROP, ("tests/test_construction_scores.py",)),
 ]
 # fmt: on
 

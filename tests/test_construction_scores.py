@@ -245,3 +245,19 @@ def test_golds_agree_on_a_word_by_its_head_not_its_relation(tmp_path: Path) -> N
     other = r.constructions.rate("other", "ud", "sud")
     assert det is not None and other is not None
     assert (det.words, det.agree, other.words, other.agree) == (2, 2, 2, 2)
+
+
+def test_a_scheme_given_no_file_covers_no_construction() -> None:
+    """``--pattern sud=sud.pat`` alone: the scores per construction read sud.pat on the SUD trees and
+    leave every word of the UD trees ``other`` -- the atlas's default file groups operations, but
+    only a file given makes constructions units of evaluation (docs/patterns.md).  *il est à Paris*
+    in SUD: *à* is the predicate under the copula (copula before adposition), *Paris* a comp of an
+    ADP."""
+    rows = [("il", "PRON", 2, "subj"), ("est", "AUX", 0, "root"), ("à", "ADP", 2, "comp:pred")]
+    rows.append(("Paris", "PROPN", 3, "comp:obj"))
+    t = DepTree(tuple(Token(w, f, "_", u, "_", "_", h, r) for w, (f, u, h, r) in enumerate(rows, 1)))
+    sud = compile_file(read_pattern_file(str(shipped("sud"))))
+    coverage = Coverage((SchemePatterns("sud", sud, "sud.pat", "0"),))
+    assert coverage.of_tree(t, "sud") == ("other", "copula", "copula", "adposition")
+    assert coverage.of_tree(t, "ud") == ("other",) * 4
+    assert coverage.units()[-1] == "other" and "copula" in coverage.units()

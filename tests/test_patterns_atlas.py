@@ -1,7 +1,9 @@
 """The atlas's construction grouping read from pattern files (``evalcore atlas --pattern``,
-docs/patterns.md): the shipped files reproduce the rules in code -- every cell's counted and
-discounted operations per construction, and every other grouping, on French-GSD test under both
-protocols; a malformed file stops the command with its file and line."""
+docs/patterns.md): the shipped ud.pat and sud.pat reproduce the atlas's default, atlas.pat (the rules
+in code once; tests/test_patterns_shipped.py checks it on the committed oracle) -- every cell's
+counted and discounted operations per construction, and every other grouping, on French-GSD test
+under both protocols; without a file every scheme reads the default, whatever its name; a malformed
+file stops the command with its file and line."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from pathlib import Path
 import pytest
 from test_atlas import FR, french
 
-from evalcore.atlas import Atlas, AtlasConfig, build_atlas
+from evalcore.atlas import Atlas, AtlasConfig, build_atlas, default_patterns
 from evalcore.conversion import ConversionConfig
 from evalcore.families.atlas import read_patterns
 from evalcore.metrics.tedeval import TedConfig
@@ -64,7 +66,7 @@ def test_a_malformed_pattern_file_exits_2_with_its_file_and_line(
 
 def test_the_atlas_groups_by_the_file_it_is_given(tmp_path: Path) -> None:
     """A file of one construction: every operation falls in it or in 'other' (the first French
-    sentences; the rules in code would give copula, adposition, determiner...)."""
+    sentences; the default file would give copula, adposition, determiner...)."""
     verbs = tmp_path / "verbs.pat"
     verbs.write_text("construction verb\npattern { X [upos=VERB] }\n", encoding="utf-8")
     schemes = [s.__class__(s.name, s.gold.__class__(s.gold.name, s.gold.trees[:8]), ()) for s in french()]
@@ -73,3 +75,18 @@ def test_the_atlas_groups_by_the_file_it_is_given(tmp_path: Path) -> None:
     named = {g[4] for g in _groups(files) if g[3] == "construction"}
     assert named == {"verb", "other"}
     assert len({g[4] for g in _groups(code) if g[3] == "construction"}) > 2
+
+
+def test_without_a_file_every_scheme_reads_the_default_whatever_its_name() -> None:
+    """No --pattern: the trees of every scheme, named ud, sud or anything else (a PTB conversion),
+    take atlas.pat's constructions; the signature names no file."""
+    config = AtlasConfig()
+    for scheme in ("ud", "sud", "ptb", "x"):
+        assert config.patterns_of(scheme) is default_patterns() and config.given_patterns_of(scheme) is None
+    schemes = [s.__class__(s.name, s.gold.__class__(s.gold.name, s.gold.trees[:8]), ()) for s in french()]
+    renamed = [s.__class__({"ud": "ptb", "sud": "x"}[s.name], s.gold, ()) for s in schemes]
+    named, _ = build_atlas(schemes, AtlasConfig())
+    other, _ = build_atlas(renamed, AtlasConfig())
+    constructions = [g[3:] for g in _groups(named) if g[3] == "construction"]
+    assert constructions == [g[3:] for g in _groups(other) if g[3] == "construction"]
+    assert len({g[1] for g in constructions}) > 2 and "|pat:" not in other.signature

@@ -383,7 +383,7 @@ def atlas_settings() -> st.SearchStrategy[AtlasSettings]:
     special: dict[str, st.SearchStrategy[object]] = {
         d.name: sizes for d in accepted(AtlasSettings) if d.kind == "int"
     }
-    # the rules in code, or the shipped UD file for every scheme's trees (docs/patterns.md)
+    # the default (atlas.pat), or the shipped UD file for every scheme's trees (docs/patterns.md)
     special["patterns"] = st.sampled_from([(), (str(shipped("ud")),)])
     return drawn_settings(AtlasSettings, special)
 

@@ -104,7 +104,7 @@ def _export(
     gold = next((s.gold for s in schemes if s.name == target), scheme.gold)
     # the exported trees' scheme: the target's gold, or the parse's own gold and the parse
     side = target if args.export_side == "gold" and any(s.name == target for s in schemes) else scheme.name
-    patterns = None if config is None else config.patterns_of(side)
+    patterns = None if config is None else config.given_patterns_of(side)
     by_index: dict[int, list[ClassifiedOp]] = {}
     for o in ops_of(atlas, parse.name, target, labeled):
         by_index.setdefault(o.index, []).append(o)

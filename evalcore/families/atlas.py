@@ -56,9 +56,9 @@ class AtlasSettings:
     )
     patterns: tuple[str, ...] = setting(
         (),
-        "the construction grouping from a pattern file (docs/patterns.md) instead of the rules in code: "
-        "FILE for every scheme's trees, SCHEME=FILE for that scheme's gold and parses (SCHEME must be "
-        "a --scheme name; else the whole text is a path); the shipped files are "
+        "the construction grouping from a pattern file (docs/patterns.md) instead of the default, "
+        "assets/patterns/atlas.pat: FILE for every scheme's trees, SCHEME=FILE for that scheme's gold and "
+        "parses (SCHEME must be a --scheme name; else the whole text is a path); the shipped files are "
         "assets/patterns/ud.pat and sud.pat; repeatable",
         flag="--pattern",
         metavar="[SCHEME=]FILE",

@@ -4,7 +4,8 @@ files (docs/patterns.md).
 ``parse_request`` / ``read_pattern_file`` read; ``matches`` / ``count`` search trees (each search
 bounded by ``Limits.pattern_steps``; ``search_steps`` says what one costs);
 ``constructions`` gives every word's construction under a pattern file; ``shipped`` is the path of
-a pattern file shipped with evalcore (``ud`` or ``sud``: docs/patterns.md, "The shipped files").
+a pattern file shipped with evalcore (``ud`` or ``sud``, and ``atlas``, the atlas's default:
+docs/patterns.md, "The shipped files").
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ from evalcore.patterns.syntax import (
 )
 
 __all__ = [
+    "DEFAULT",
     "SHIPPED",
     "Binding",
     "Block",
@@ -83,11 +85,17 @@ __all__ = [
 SHIPPED = ("ud", "sud")
 """The pattern files shipped in ``assets/patterns/``, one per scheme family."""
 
+DEFAULT = "atlas"
+"""The shipped pattern file the atlas reads when it is given none, on every scheme's trees:
+``assets/patterns/atlas.pat``, the mixed UD + SUD set (docs/atlas.md, "Constructions: patterns and
+priority")."""
+
 
 def shipped(family: str) -> Path:
-    """The path of the shipped pattern file of a scheme family (``ud`` or ``sud``)."""
-    if family not in SHIPPED:
+    """The path of a shipped pattern file: a scheme family's (``ud`` or ``sud``), or the atlas's
+    default (``atlas``, :data:`DEFAULT`)."""
+    if family not in (*SHIPPED, DEFAULT):
         raise PatternError(
-            f"no shipped pattern file for '{family}' (one of: {', '.join(SHIPPED)})", file=family
+            f"no shipped pattern file for '{family}' (one of: {', '.join((*SHIPPED, DEFAULT))})", file=family
         )
     return app_root() / "assets" / "patterns" / f"{family}.pat"
