@@ -1,5 +1,10 @@
 """Parses of French-GSD test's *raw text* by the spaCy UD and SUD parsers (issue 29's data).
 
+The committed parses (``assets/fr_gsd/parses/fr_gsd-test.raw.*``) were made on 2026-11-28 by the
+three models of ``french_ud_sud.py`` retrained with its settings (UD, UD with seed 1, SUD); on
+this machine they are not the models of the committed gold-word parses (``gold_words`` in
+``docs/results/french_raw_text.training.json``).
+
 The parsers of ``experiments/french_ud_sud.py`` were trained and evaluated on gold words.  Here
 the same models parse the raw text, tokenized and split into sentences by spaCy's rule-based
 French tools, so that their tokens, words and sentences differ from the golds' (cross-scheme
@@ -7,7 +12,7 @@ TedEval for parses of raw text scores them).  To re-run it (spaCy: ``bash script
 experiments``; CPU only, no downloads), from the repository's root:
 
     W=/tmp/evalcore-french
-    .venv/bin/python experiments/french_ud_sud.py train --workdir $W --models spacy-ud spacy-sud
+    .venv/bin/python experiments/french_ud_sud.py train --workdir $W   # the three models
     cp docs/results/french_ud_sud.training.json $W/     # that training's record (times, epochs)
     git checkout -- docs/results/french_ud_sud.* assets/fr_gsd/parses/fr_gsd-test.spacy-*.conllu.gz
     .venv/bin/python experiments/french_raw_text.py parse --workdir $W
@@ -75,7 +80,7 @@ from evalcore.trees import DepTree, Token
 ROOT = Path(__file__).resolve().parent.parent
 PARSES = ROOT / "assets" / "fr_gsd" / "parses"
 REPORT = RESULTS / "french_raw_text.training.json"
-RAW_MODELS = ("spacy-ud", "spacy-sud")  # spacy-ud-seed1 on request (--models)
+RAW_MODELS = ("spacy-ud", "spacy-ud-seed1", "spacy-sud")
 SCORED = ("Tokens", "Sentences", "Words", "UAS", "LAS")
 SENT_ID = "fr-gsd-test-raw-{:03d}"
 
