@@ -6,7 +6,7 @@
 French-GSD r2.16, UD and SUD golds, every parse scored against UD, SUD and UD+SUD
 (`evalcore tedeval`'s experiment, 1,000 shuffles), best of N, with the load average:
 
-* **test**: the committed spaCy parses of the gold words (``fr_gsd-test.spacy-{ud,sud}``) and of the
+* **test**: the retrained spaCy parses of the gold words (``fr_gsd-test.retrained.spacy-{ud,sud}``) and of the
   raw text (``fr_gsd-test.raw.spacy-{ud,sud}``, ``experiments/french_raw_text.py``), when present;
 * **dev**: the UD and SUD golds read as parses of their own words, and the same trees as a parse of
   raw text two ways: with their multiword tokens unsplit (``au`` one word, as a tokenizer that does
@@ -138,7 +138,11 @@ def main() -> None:
     raw = {s: FR / "parses" / f"fr_gsd-test.raw.spacy-{s}.conllu.gz" for s in ("ud", "sud")}
     if all(p.exists() for p in raw.values()):
         words = [
-            Scheme(s, golds[s], (_named(f"spacy-{s}", FR / "parses" / f"fr_gsd-test.spacy-{s}.conllu.gz"),))
+            Scheme(
+                s,
+                golds[s],
+                (_named(f"spacy-{s}", FR / "parses" / f"fr_gsd-test.retrained.spacy-{s}.conllu.gz"),),
+            )
             for s in golds
         ]
         rawp = [Scheme(s, golds[s], (_named(f"raw-{s}", raw[s]),)) for s in golds]

@@ -17,6 +17,11 @@ experiments``; CPU only, no downloads), from the repository's root:
     git checkout -- docs/results/french_ud_sud.* assets/fr_gsd/parses/fr_gsd-test.spacy-*.conllu.gz
     .venv/bin/python experiments/french_raw_text.py parse --workdir $W
     .venv/bin/python experiments/french_raw_text.py score   # evalcore only: the CoNLL 2018 rows again
+    .venv/bin/python experiments/french_raw_text.py evaluate   # evalcore only: docs/results/french_raw_text.*
+
+(``evaluate`` scores the retrained models' parses of the gold words, committed as
+``assets/fr_gsd/parses/fr_gsd-test.retrained.NAME.conllu.gz``, copied from ``french_ud_sud.py
+train``'s rewrite of ``fr_gsd-test.NAME.conllu.gz`` before the ``git checkout``.)
 
 ``french_ud_sud.py train`` trains the models into ``$W/NAME`` (minutes each; deterministic
 process, ``MAX_EPOCHS``) and also rewrites the committed gold-word parses, their tables and
@@ -342,6 +347,64 @@ def _print(report: dict[str, Any]) -> None:
         print(f"{row['parse']:<16} {row['against']:<10} {cells}")
 
 
+# ---------------------------------------------------------------------------- evaluation (evalcore only)
+
+EVAL_NAME = "french_raw_text"
+EVAL_SHUFFLES, EVAL_SEED = 10_000, 12345
+
+
+def retrained_path(name: str) -> Path:
+    """The retrained model's parse of the gold words (the same model as its raw parse)."""
+    return PARSES / f"fr_gsd-test.retrained.{name}.conllu.gz"
+
+
+def evaluate() -> tuple[Any, Any]:
+    """Cross-scheme TedEval (docs/rawtext.md) of each retrained model's parse of the gold words and of
+    the raw text, against the UD gold, the SUD gold and UD+SUD, 10,000 shuffles; and the ranking
+    with its paired tests and flips (docs/atlas.md, "Ranking flips")."""
+    from evalcore.experiment import NamedTrees, Scheme, run_experiment
+    from evalcore.families.tedeval import TedevalSettings, experiment_config
+    from evalcore.ranking import RankingConfig, rank_parses
+
+    def named(name: str, path: Path) -> NamedTrees:
+        return NamedTrees(name, tuple(read_conllu(path, on_invalid="keep")), str(path))
+
+    schemes = []
+    for scheme in ("ud", "sud"):
+        parses = []
+        for name, s, _ in MODELS:
+            if s == scheme and name in RAW_MODELS:
+                parses.append(named(name, retrained_path(name)))
+                parses.append(named(f"raw:{name}", raw_parse_path(name)))
+        schemes.append(Scheme(scheme, named(f"{scheme}-gold", gold_path(scheme, "test")), tuple(parses)))
+    settings = TedevalSettings(shuffles=EVAL_SHUFFLES, seed=EVAL_SEED)
+    result = run_experiment(schemes, experiment_config(settings))
+    ranking = rank_parses(result, schemes, RankingConfig(EVAL_SHUFFLES, EVAL_SEED))
+    return result, ranking
+
+
+def write_evaluation(result: Any, ranking: Any, out: Path = RESULTS) -> None:
+    """docs/results/french_raw_text.{md,csv,tex}: the experiment's table (as french_ud_sud's) and,
+    in the Markdown, the ranking and its flips."""
+    from tables import write_tables
+
+    from evalcore.report.atlas import ranking_text
+
+    write_tables(result, EVAL_NAME, out)
+    md = out / f"{EVAL_NAME}.md"
+    md.write_text(
+        "# French-GSD test r2.16: the retrained spaCy parsers on gold words and on the raw text\n\n"
+        "Made by `experiments/french_raw_text.py evaluate` (docs/rawtext.md). `NAME`: the model's parse "
+        "of the gold words; `raw:NAME`: the same model's parse of the raw text (spaCy's blank French "
+        "tokenizer and rule-based sentencizer).\n\n"
+        + md.read_text(encoding="utf-8")
+        + "\n## Ranking\n\n```\n"
+        + ranking_text(ranking)
+        + "```\n",
+        encoding="utf-8",
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="step", required=True)
@@ -353,8 +416,11 @@ def main() -> None:
         help="french_ud_sud.py train's report, for the training times (WORKDIR/french_ud_sud.training.json)",
     )
     sub.add_parser("score")
+    sub.add_parser("evaluate", help="evalcore only: docs/results/french_raw_text.{md,csv,tex}")
     args = ap.parse_args()
-    if args.step == "parse":
+    if args.step == "evaluate":
+        write_evaluation(*evaluate())
+    elif args.step == "parse":
         deterministic_process()
         workdir = Path(args.workdir)
         report = (

@@ -131,3 +131,12 @@ def test_raw_parse_conll18_scores_regression_pin(name: str, against: str, run_cl
             s.gold,
             s.system,
         )
+
+
+@pytest.mark.slow  # ~15 s: six parses, two of raw text, 10,000 shuffles and the ranking's tests
+def test_the_raw_text_evaluation_reproduces_the_committed_tables(tmp_path: Path) -> None:
+    """docs/results/french_raw_text.{md,csv,tex}, byte for byte (docs/findings.md, "Raw text")."""
+    french_raw_text.write_evaluation(*french_raw_text.evaluate(), tmp_path)
+    for ext in ("md", "csv", "tex"):
+        name = f"french_raw_text.{ext}"
+        assert (tmp_path / name).read_bytes() == (ROOT / "docs" / "results" / name).read_bytes(), name
