@@ -86,6 +86,9 @@ C = "evalcore/conversion.py"
 G = "evalcore/generalization.py"
 S = "evalcore/ted/spans.py"
 CS = "evalcore/construction_scores.py"
+RT = "evalcore/metrics/rawtext.py"
+ER = "evalcore/experiment_raw.py"
+RAWTEXT = ("tests/test_rawtext.py", "tests/test_rawtext_experiment.py", "tests/test_cli_tedeval.py")
 GT = "evalcore/ted/general.py"
 LT = "evalcore/metrics/lattice_tedeval.py"
 SG = "evalcore/metrics/segeval.py"
@@ -893,6 +896,20 @@ _RAW += [
      DROP, ("tests/test_atlas_export_constructions.py",)),
     (CS, 'Coverage.of_tree', 'AtlasConfig(patterns=self.patterns).given_patterns_of(scheme)',
      'AtlasConfig(patterns=self.patterns).patterns_of(scheme)', DROP, ("tests/test_construction_scores.py",)),
+    # ---- cross-scheme TedEval for parses of raw text (docs/rawtext.md) --------------------------
+    (RT, 'block_ted', 'and _same_words(block, parse[0], own[0])', '', DROP, RAWTEXT),
+    (RT, 'block_ted', 'if own_ops[j][key] > 0:', 'if own_ops[j][key] >= 0:', COMPARISON, RAWTEXT),
+    (RT, 'block_ted', 'seg = any(w in displaced_p for w in words)', 'seg = False', CONSTANT, RAWTEXT),
+    (RT, 'block_ted', 'norm = sum(size(p.st, labeled=labeled) for p in parse) + ', 'norm = ', DROP, RAWTEXT),
+    (RT, 'block_ted', 'delta = sum(1 for o in ops if not o.discounted)', 'delta = len(ops)', DROP, RAWTEXT),
+    (RT, '_side_tree', 'ident = ("n", frozenset(image)) if None not in image else ("n", "open")',
+     'ident = ("n", "open")', CONSTANT, RAWTEXT),
+    (RT, 'blocks_of', 'if merge and groups and groups[-1][0][0] <= min(merge):', 'if False:', DROP, RAWTEXT),
+    (ER, '_to_kept', 'first = next((at[g] for g in b.gold if g in at), None)',
+     'first = next((at[g] for g in reversed(b.gold) if g in at), None)', SIDE, RAWTEXT),
+    (ER, 'aligned_attachment', 'las += ok and p.deprel == g.deprel', 'las += ok', DROP, RAWTEXT),
+    (ER, 'is_raw', 'return "".join(g_text) == "".join(p_text)', 'return True', EARLY, RAWTEXT),
+    ("evalcore/ted/general.py", 'ted_anchored', 'if hit is None:', 'if True:', DROP, RAWTEXT),
 ]
 # fmt: on
 

@@ -162,3 +162,103 @@ def test_the_atlas_groups_the_page_scripts(tmp_path: Path, case: str) -> None:
         groups = cell.grouped("construction")
         assert sum(g.counted for g in groups) == delta
         assert sum(g.discounted for g in groups) == ops - delta
+
+
+def test_attachment_of_a_parse_of_raw_text_counted_by_hand(tmp_path: Path) -> None:
+    """UAS/LAS F1 of the 'merged' parse (docs/rawtext.md) against the UD gold, by hand: *Il*, *va*,
+    *marché* are aligned (*au* is not). *Il*: head *va* in both, relation `subj` against `nsubj`
+    (UAS only); *va*: the root in both (both); *marché*: its head *au* is aligned to nothing
+    (neither). So 2 UAS and 1 LAS of 5 gold and 4 parse words: F1 2·2/9 and 2·1/9."""
+    import evalcore
+
+    (ud, sud, parse), _ = CASES["merged"]
+    for name, text in (("ud", ud), ("sud", sud), ("parse", parse)):
+        (tmp_path / f"{name}.conllu").write_text(text + "\n", encoding="utf-8")
+    ud_gold, sud_gold, p = (str(tmp_path / f"{n}.conllu") for n in ("ud", "sud", "parse"))
+    result = evalcore.tedeval({"ud": (ud_gold, {"p": p}), "sud": (sud_gold, {})}, shuffles=10)
+    for metric, expected in (("UAS", 4 / 9), ("LAS", 2 / 9)):
+        row = result.row("ud", metric)
+        assert row is not None
+        assert row.cells[0].score == pytest.approx(expected)
+
+
+def test_the_merged_phrase_is_matched_with_the_prepositional_phrase(tmp_path: Path) -> None:
+    """The page: against SUD, {au marché} is matched with {à le marché} (same characters, heads on
+    the same token), so the insertions are *à*, *le* and {le marché} (positions 2, 3 and 3-4)."""
+    (b,) = _score(tmp_path, "merged", "sud")
+    inserted = sorted(tuple(sorted(o.span)) for o in b.ops if o.kind == "ins")
+    assert inserted == [(2,), (3,), (3, 4)]
+
+
+def test_a_missed_boundary_is_segmentation(tmp_path: Path) -> None:
+    """The 'moved' gold's two sentences against a parse that keeps them as one: the gold side has
+    two sentence nodes and the parse side one, so a sentence node is edited, and every edit of a
+    sentence node comes from segmentation (docs/rawtext.md, "Segmentation or attachment")."""
+    (ud, sud, _), _ = CASES["moved"]
+    one = (
+        "# sent_id = joined\n# text = Elle a mangé une pomme. Oui.\n"
+        "1\tElle\telle\tPRON\t_\t_\t2\tsubj\t_\t_\n2\ta\tavoir\tAUX\t_\t_\t0\troot\t_\t_\n"
+        "3\tmangé\tmanger\tVERB\t_\t_\t2\tcomp:aux\t_\t_\n4\tune\tun\tDET\t_\t_\t5\tdet\t_\t_\n"
+        "5\tpomme\tpomme\tNOUN\t_\t_\t3\tcomp:obj\t_\tSpaceAfter=No\n6\t.\t.\tPUNCT\t_\t_\t2\tpunct\t_\t_\n"
+        "7\tOui\toui\tINTJ\t_\t_\t2\tparataxis\t_\tSpaceAfter=No\n8\t.\t.\tPUNCT\t_\t_\t7\tpunct\t_\t_\n"
+    )
+    files = {}
+    for name, text in (("ud", ud), ("sud", sud), ("parse", one)):
+        files[name] = tmp_path / f"{name}.conllu"
+        files[name].write_text(text + "\n", encoding="utf-8")
+    trees = {n: list(read_conllu(str(f))) for n, f in files.items()}
+    alignment = align_words(str(files["sud"]), str(files["parse"]))
+    golds = {s: (trees[s], ConversionConfig()) for s in ("ud", "sud")}
+    chars = word_chars(alignment)
+    (block,) = score_blocks(
+        blocks_of(alignment), trees["parse"], ConversionConfig(), golds, "sud", ["sud"], chars, labeled=False
+    )
+    sentence_ops = [o for o in block.ops if o.sentence_node]
+    assert sentence_ops and all(o.segmentation for o in sentence_ops)
+
+
+def test_nodes_over_aligned_words_match_only_their_span() -> None:
+    """A labeled case the general path once got wrong (Hypothesis found it): *w5* hangs from *w6*
+    in the parse and from *w4* in the gold.  Over the same words a node is its span, so the
+    general path must give the words path's δ (docs/rawtext.md, "Trees"), not match {w5 w6} with
+    {w4 w5} because both are labeled `nsubj`."""
+
+    def tree(heads: list[int]) -> DepTree:
+        return DepTree(
+            tuple(
+                Token(w, f"w{w}", "_", "X", "_", "_", h, "root" if h == 0 else "nsubj")
+                for w, h in enumerate(heads, start=1)
+            )
+        )
+
+    parse, own = _side(tree([0, 1, 1, 1, 6, 1, 1, 1])), _side(tree([0, 1, 1, 1, 4, 1, 1, 1]))
+    block = Block((0,), (0,), {(0, i): (0, i) for i in range(8)})
+    fast = block_ted(block, [parse], [own], [own.st], labeled=True)
+    slow = block_ted(block, [parse], [own], [own.st], labeled=True, general=True)
+    assert (slow.delta, slow.norm) == (fast.delta, fast.norm) == (6, 18)
+
+
+def test_ties_are_settled_by_the_head_characters(tmp_path: Path) -> None:
+    """docs/rawtext.md, "Distance": among optimal scripts, nodes covering the same characters with
+    heads on the same characters are matched.  A UD-style parse of 'Il va au marché' (*au* `case`
+    under *marché*) against the SUD gold of the 'merged' case: its {au marché}, headed by *marché*,
+    could be matched with {à le marché} (headed by *à*) or {le marché} (headed by *marché*) at the
+    same cost; by hand, the heads choose {le marché}, so the inserted nodes are *à*, *le* and
+    {à le marché} (positions 2, 3 and 2-4)."""
+    (_, sud, _), _ = CASES["merged"]
+    parse = (
+        "# sent_id = merged-ud\n# text = Il va au marché\n"
+        "1\tIl\til\tPRON\t_\t_\t2\tnsubj\t_\t_\n2\tva\taller\tVERB\t_\t_\t0\troot\t_\t_\n"
+        "3\tau\tau\tADP\t_\t_\t4\tcase\t_\t_\n4\tmarché\tmarché\tNOUN\t_\t_\t2\tobl\t_\t_\n"
+    )
+    for name, text in (("sud", sud), ("parse", parse)):
+        (tmp_path / f"{name}.conllu").write_text(text + "\n", encoding="utf-8")
+    trees = {n: list(read_conllu(str(tmp_path / f"{n}.conllu"))) for n in ("sud", "parse")}
+    alignment = align_words(str(tmp_path / "sud.conllu"), str(tmp_path / "parse.conllu"))
+    golds = {"sud": (trees["sud"], ConversionConfig())}
+    chars = word_chars(alignment)
+    (b,) = score_blocks(
+        blocks_of(alignment), trees["parse"], ConversionConfig(), golds, "sud", ["sud"], chars, labeled=False
+    )
+    assert sorted(tuple(sorted(o.span)) for o in b.ops if o.kind == "ins") == [(2,), (2, 3, 4), (3,)]
+    assert b.delta == 4

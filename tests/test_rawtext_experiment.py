@@ -118,3 +118,30 @@ def test_the_other_sentences_keep_the_words_path_numbers(tmp_path: Path) -> None
         if row.metric in ("U-TED", "L-TED"):
             assert a[2:] == b[2:]  # the words path, sentence by sentence
             assert b[1] == (0.0, 0.0) and b[0] != a[0]  # the merged block's pair on its first sentence
+
+
+@pytest.mark.slow  # the French test set's raw text, two parses, every target
+def test_the_atlas_on_the_spacy_parses_of_the_raw_text(run_cli: Callable[..., object]) -> None:
+    """`evalcore atlas` on the committed raw-text parses against UD, SUD and UD+SUD exits 0, and each
+    of its unlabeled cells gives the score of the committed table (docs/results/french_raw_text.csv:
+    the experiment's own numbers, a regression pin of the two faces' agreement)."""
+    import csv
+    import io
+    import json as _json
+
+    raw = {s: FR / "parses" / f"fr_gsd-test.raw.spacy-{s}.conllu.gz" for s in ("ud", "sud")}
+    args = ["--no-ranking", "--format", "json"]
+    for s in ("ud", "sud"):
+        args += ["--scheme", s, str(FR / f"fr_gsd-{s}-test.r2.16.conllu.gz"), f"raw:spacy-{s}={raw[s]}"]
+    res = run_cli("atlas", *args)
+    assert res.code == 0, res.err  # type: ignore[attr-defined]
+    cells = {(c["parse"], c["target"]): c for c in _json.loads(res.out)["cells"] if not c["labeled"]}  # type: ignore[attr-defined]
+    table = ROOT / "docs" / "results" / "french_raw_text.csv"
+    rows = list(csv.reader(io.StringIO(table.read_text(encoding="utf-8"))))[1:]
+    pinned = {
+        (r[0], r[2]): float(r[4])
+        for r in rows
+        if r[3] == "U-TED" and r[0] in ("raw:spacy-ud", "raw:spacy-sud")
+    }
+    for (parse, target), score in pinned.items():
+        assert round(cells[(parse, target)]["score"], 4) == score

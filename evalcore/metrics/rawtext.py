@@ -351,7 +351,8 @@ def block_ted(
         node = xn[a]
         p = parse[node.sentence]
         words = [(p.index, i) for i in node.span]
-        seg = node.kind == "sentence" or any(w in displaced_p for w in words)
+        # a sentence node is deleted only when it is matched with none: its words are all displaced
+        seg = any(w in displaced_p for w in words)
         disc = False
         if node.kind == "node" and not seg:
             golds = {block.links[w] for w in words}
@@ -367,7 +368,7 @@ def block_ted(
     for b in m.inserted:
         node = yn[b]
         gold = own[node.sentence]
-        seg = node.kind == "sentence" or any((gold.index, i) not in placed_g for i in node.span)
+        seg = any((gold.index, i) not in placed_g for i in node.span)  # (a sentence node: none placed)
         disc = False
         if node.kind == "node":
             key = ("ins", node.label, node.span)
