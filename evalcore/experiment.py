@@ -61,12 +61,15 @@ class NamedTrees:
     ``label_from``: a dependency conversion of the same parse whose labels are
     TL-unified into it (EACL 2012 §3.2, how the paper labeled bare
     phrase-structure parses; docs/tedeval.md, "Multi-function trees (2012 protocol)" ``--label-from``).
+    ``data``: the file's bytes when they are held in memory (the workbench's files): what the
+    character alignment of a parse of raw text reads (docs/rawtext.md), before ``path``.
     """
 
     name: str
     trees: tuple[AnyTree, ...]
     path: str = ""
     label_from: NamedTrees | None = None
+    data: bytes | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -669,7 +672,8 @@ def _raw_parses(plan: ExperimentPlan, scan: _Scan, reader: Reader | None) -> tup
         p, gold = spec.parse, spec.scheme.gold
         if is_raw(trees_of(gold), trees_of(p)):
             trees = tuple(t for t in trees_of(p) if isinstance(t, DepTree))
-            out.append(RawParse(p.name, spec.scheme.name, trees, source_of(trees, p.path), p.path or p.name))
+            source = source_of(trees, p.path, p.data)
+            out.append(RawParse(p.name, spec.scheme.name, trees, source, p.path or p.name))
     return tuple(out)
 
 
@@ -693,7 +697,7 @@ def _add_raw(
         trees = tuple(
             t for t in (reader(s.gold) if reader is not None else s.gold.trees) if isinstance(t, DepTree)
         )
-        golds[s.name] = (trees, source_of(trees, s.gold.path), s.gold.path or s.gold.name)
+        golds[s.name] = (trees, source_of(trees, s.gold.path, s.gold.data), s.gold.path or s.gold.name)
     records: list[RawSentence] = []
     average = config.ted.average == "sentence"
     for r in raw:

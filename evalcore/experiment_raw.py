@@ -115,8 +115,11 @@ def is_raw(gold: Iterable[AnyTree], parse: Iterable[AnyTree]) -> bool:
     return "".join(g_text) == "".join(p_text)
 
 
-def source_of(trees: Sequence[DepTree], path: str) -> InputSource:
-    """What the alignment reads: the file, or the trees written as CoNLL-U."""
+def source_of(trees: Sequence[DepTree], path: str, data: bytes | None = None) -> InputSource:
+    """What the alignment reads: the file's bytes held in memory, else the file, else the trees
+    written as CoNLL-U."""
+    if data is not None:
+        return data
     return path if path else InMemoryText(write_conllu(trees))
 
 

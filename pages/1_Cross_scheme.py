@@ -20,7 +20,7 @@ from workbench.inspector import home, open_inspector
 from workbench.labelmaps import LABELMAP_SLOT, choice_text, maps_with, scheme_maps
 from workbench.links import inspector_url
 from workbench.settings_form import Field, bind, choice_names, settings_form
-from workbench.tedeval import experiment_schemes, guess_function_separators
+from workbench.tedeval import experiment_schemes, guess_function_separators, row_sentence_scores
 from workbench.tedeval_view import corpus_experiment, merged_label_table
 from workbench.text import shortened
 from workbench.uploads import refusal, upload_slot
@@ -164,15 +164,19 @@ def significance_table(result: ExperimentResult) -> pd.DataFrame:
 def sentences_of_row(
     loaded: LoadedDataset, result: ExperimentResult, row: Row, order_by: str
 ) -> pd.DataFrame:
-    """The row's sentences, worst first for ``order_by``: per parse its sentence score."""
-    per_parse = {p: result.sentence_scores(row.against, row.metric, p) for p, _ in result.parses}
-    per_parse = {p: s for p, s in per_parse.items() if s}
+    """The row's sentences, worst first for ``order_by``: per parse its sentence score (a parse of the
+    raw text: the score of the sentence's block, and the block's gold sentences where it has several)."""
+    got = {p: row_sentence_scores(result, row.against, row.metric, p) for p, _ in result.parses}
+    per_parse = {p: s for p, s in got.items() if s[0]}
     records = []
     for i in result.indices:
         info = loaded.sentences[i]
         rec: dict[str, object] = {"sentence": info.sent_id}
-        for p, scores in per_parse.items():
+        for p, (scores, together) in per_parse.items():
             rec[p] = round(scores[i], 4)
+            if any(together.values()):
+                block = together.get(i, ())
+                rec[f"{p}: block"] = " + ".join(loaded.sentences[g].sent_id for g in block)
         rec["words"] = shortened(info.text)
         rec["inspect"] = inspector_url(loaded.spec.key, info.sent_id)
         records.append(rec)
@@ -261,6 +265,14 @@ def main() -> None:
         f"{result.sentences} sentences, skipped {result.skipped_mismatched} (words differ) and "
         f"{result.skipped_invalid} (not a tree). Signature: `{result.signature}`"
     )
+    raw = sorted({b.parse for b in result.raw_blocks})
+    if raw:
+        st.caption(
+            f"{', '.join(f'*{md_escape(p)}*' for p in raw)}: a parse of the raw text (its words or sentences "
+            "are its own): TedEval on the blocks of the CoNLL 2018 character alignment, UAS and LAS the "
+            "scorer's aligned F1 (docs/rawtext.md). In the sentences of a row, each gold sentence shows "
+            "its block's score; the inspector shows the block's edit script, segmentation apart."
+        )
     if maps.maps:
         merged_panel(loaded, chosen, maps)
     if chosen.shuffles == 0:

@@ -57,6 +57,7 @@ __all__ = [
     "parse_against_name",
     "parse_choices",
     "ranked",
+    "row_sentence_scores",
     "scheme_of",
     "sentence_tedeval",
     "tree_golds",
@@ -264,8 +265,12 @@ def _gold_as_parse(g: Analysis, mine: Sequence[Analysis]) -> bool:
 
 
 def _experiment_golds(loaded: LoadedDataset) -> list[tuple[Analysis, list[Analysis]]]:
-    """Each gold the experiment can read (not one sentence per line) with the parses whose own gold it is."""
-    parses = [p for p in tree_parses(loaded) if not p.spec.per_line]
+    """Each gold the experiment can read (not one sentence per line) with the parses whose own gold it is
+    (a parse of the raw text too: the experiment scores it on the blocks of the character alignment,
+    docs/rawtext.md)."""
+    named = {p.name for p in tree_parses(loaded)}
+    raw = [p.analysis for p in loaded.aligned if p.name not in named]
+    parses = [p for p in (*tree_parses(loaded), *raw) if not p.spec.per_line]
     return [
         (g, [p for p in parses if (o := own_gold(loaded, p)) is not None and o.name == g.name])
         for g in tree_golds(loaded)
@@ -277,6 +282,12 @@ def _as_parse_name(gold: Analysis) -> str:
     return f"{gold.name} (as a parse)"
 
 
+def _named(name: str, a: Analysis) -> NamedTrees:
+    """A file as the experiment reads it: its trees, and its bytes for the character alignment of a
+    parse of the raw text (its ``path`` names it in messages; an upload has no file on disk)."""
+    return NamedTrees(name, tuple(a.trees), a.spec.path, data=a.data or None)  # type: ignore[arg-type]
+
+
 def experiment_schemes(loaded: LoadedDataset, *, include_golds: bool = False) -> list[Scheme]:
     """The dataset as the cross-scheme experiment's input (docs/tedeval.md, "The cross-scheme experiment and
     significance"): one scheme per gold file, each with the parses whose own gold it is; ``include_golds``
@@ -285,10 +296,10 @@ def experiment_schemes(loaded: LoadedDataset, *, include_golds: bool = False) ->
     part."""
     schemes: list[Scheme] = []
     for g, mine in _experiment_golds(loaded):
-        named = [NamedTrees(p.name, tuple(p.trees), p.spec.path) for p in mine]  # type: ignore[arg-type]
+        named = [_named(p.name, p) for p in mine]
         if include_golds and _gold_as_parse(g, mine):
-            named.append(NamedTrees(_as_parse_name(g), tuple(g.trees), g.spec.path))  # type: ignore[arg-type]
-        schemes.append(Scheme(scheme_of(g), NamedTrees(g.name, tuple(g.trees), g.spec.path), tuple(named)))  # type: ignore[arg-type]
+            named.append(_named(_as_parse_name(g), g))
+        schemes.append(Scheme(scheme_of(g), _named(g.name, g), tuple(named)))
     return schemes
 
 
@@ -361,3 +372,28 @@ def ranked(main: ExperimentResult, config: ExperimentConfig) -> ExperimentResult
     cells = {(r.against, r.metric): r.cells for r in main.rows}
     order = [(r.against, r.metric) for r in main.rows]
     return replace(main, rows=build_rows(cells, order, config), signature=config.signature())
+
+
+def row_sentence_scores(
+    result: ExperimentResult, against: str, metric: str, parse: str
+) -> tuple[dict[int, float], dict[int, tuple[int, ...]]]:
+    """Per sentence (0-based file position), ``parse``'s score in row ``(against, metric)``, and for a
+    parse of the raw text the gold sentences of each sentence's block where it has several.  A TedEval
+    cell of such a parse holds a block's pair on its first gold sentence (docs/rawtext.md, "Sentences
+    for the tests"); here every gold sentence of the block shows the block's score."""
+    scores = result.sentence_scores(against, metric, parse)
+    labeled = metric == "L-TED"
+    blocks = [
+        b
+        for b in result.raw_blocks
+        if b.parse == parse and b.against == against and b.labeled == labeled and metric.endswith("TED")
+    ]
+    together: dict[int, tuple[int, ...]] = {}
+    for b in blocks:
+        value = 1.0 - b.delta / b.norm if b.norm else 1.0
+        for g in b.gold:
+            if g in scores:
+                scores[g] = value
+                if len(b.gold) > 1:
+                    together[g] = b.gold
+    return scores, together
