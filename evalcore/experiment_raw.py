@@ -10,21 +10,38 @@ the paired tests and the bootstrap compare parses sentence by sentence as for an
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 
-from evalcore.conversion import ConversionConfig
+from evalcore.conversion import ConversionConfig, to_span_tree
 from evalcore.formats._io import InMemoryText, InputSource
 from evalcore.formats.conllu import write_conllu
+from evalcore.inspection import OpMark
 from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.metrics.conll18 import Alignment, align_words
-from evalcore.metrics.rawtext import BlockTed, RawOp, SideCache, blocks_of, score_blocks, word_chars
-from evalcore.trees import DepTree, SpanTree, Tree
+from evalcore.metrics.rawtext import (
+    Block,
+    BlockTed,
+    RawOp,
+    SideCache,
+    SideSentence,
+    block_sides,
+    block_ted,
+    blocks_of,
+    score_blocks,
+    word_chars,
+)
+from evalcore.trees import DepTree, EditOp, SpanTree, Tree
 
 __all__ = [
+    "SENTENCE_NODE",
+    "BlockMark",
+    "BlockReport",
     "RawParse",
     "RawSentence",
     "aligned_attachment",
+    "block_of",
+    "inspect_block",
     "is_raw",
     "raw_cells",
     "source_of",
@@ -226,3 +243,136 @@ def raw_cells(
                     )
                 )
     return cells, tuple(records)
+
+
+# ---------------------------------------------------------------------------- one block, for a drawing
+
+SENTENCE_NODE = "(sentence)"
+"""The label a sentence node's operation is drawn and listed with (it has no label of its own)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BlockMark:
+    """One operation of a block's script placed on a drawing: ``mark`` (an :class:`EditOp` over the
+    words of its sentence, whether it is discounted, ``on`` the parse or the target, and its node in
+    that sentence's multi-function tree: 0 for a sentence node), ``position`` the sentence's place
+    among its side's sentences of the block, and the operation as scored (``raw``: its sentence in
+    its file and whether it comes from segmentation)."""
+
+    mark: OpMark
+    position: int
+    raw: RawOp
+
+    @property
+    def segmentation(self) -> bool:
+        return self.raw.segmentation
+
+
+@dataclass(frozen=True, slots=True)
+class BlockReport:
+    """What a drawing of one block's edit script needs (docs/rawtext.md): the block (its gold and
+    parse sentences, 0-based in their files, and the aligned words), the parse's sentences and the
+    own gold's as scored, the target's tree of each gold sentence, every scheme's gold function
+    trees of those sentences (converted as the block was: what each gold has on a span), the
+    script (:class:`~evalcore.metrics.rawtext.BlockTed`: δ, the normalizer, the displaced words)
+    and each operation's mark.  ``own``: the parse's scheme; ``target``: one scheme, or several
+    (their generalization, discounted with ``own``)."""
+
+    block: Block
+    parse: tuple[SideSentence, ...]
+    own_gold: tuple[SideSentence, ...]
+    target_trees: tuple[SpanTree, ...]
+    golds: tuple[tuple[str, tuple[SpanTree, ...]], ...]
+    own: str
+    target: tuple[str, ...]
+    labeled: bool
+    ted: BlockTed
+    marks: tuple[BlockMark, ...]
+
+    @property
+    def against(self) -> str:
+        return "+".join(self.target)
+
+    @property
+    def segmentation(self) -> int:
+        """How many operations come from segmentation."""
+        return sum(m.segmentation for m in self.marks)
+
+    def on(self, side: str, position: int) -> tuple[tuple[int, BlockMark], ...]:
+        """The marks drawn on one sentence's tree (``side`` "parse" or "general"), each with its
+        index in :attr:`marks`."""
+        return tuple((k, m) for k, m in enumerate(self.marks) if m.mark.on == side and m.position == position)
+
+
+def block_of(blocks: Sequence[Block], gold_index: int) -> Block:
+    """The block that holds gold sentence ``gold_index`` (0-based); ``ValueError`` if none does."""
+    for b in blocks:
+        if gold_index in b.gold:
+            return b
+    raise ValueError(f"no block holds gold sentence {gold_index + 1}")
+
+
+def _mark(op: RawOp, tree: SpanTree, position: int) -> BlockMark:
+    """``op`` placed on its sentence's tree (its node found by its span, as
+    :func:`evalcore.inspection.mark_operations` finds it; a sentence node on the top node)."""
+    mf = tree.to_mftree()
+    on = "general" if op.side == "target" else "parse"
+    if op.sentence_node:
+        edit = EditOp(op.kind, SENTENCE_NODE, frozenset(range(len(tree.words))))
+        return BlockMark(OpMark(edit, op.discounted, on, 0), position, op)
+    node = next((i for i in mf.internal() if i != 0 and mf.spans[i] == op.span), -1)
+    return BlockMark(OpMark(EditOp(op.kind, op.label, op.span), op.discounted, on, node), position, op)
+
+
+def inspect_block(
+    alignment: Alignment,
+    gold_index: int,
+    parse: Sequence[DepTree],
+    golds: Mapping[str, Sequence[DepTree]],
+    own: str,
+    target: Sequence[str],
+    conversion: ConversionConfig,
+    *,
+    labeled: bool,
+    blocks: Sequence[Block] | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+) -> BlockReport:
+    """The block of gold sentence ``gold_index`` and its edit script against ``target`` (one scheme,
+    or several containing ``own``), scored as the experiment scores it (:func:`raw_cells`:
+    :func:`~evalcore.metrics.rawtext.block_sides` and :func:`~evalcore.metrics.rawtext.block_ted`),
+    with what a drawing needs (:class:`BlockReport`).  ``alignment``: the parse ``parse`` aligned with
+    ``own``'s gold (:func:`~evalcore.metrics.conll18.align_words`); ``golds``: every scheme's gold
+    trees (the same sentences and words); ``blocks``: :func:`~evalcore.metrics.rawtext.blocks_of`
+    ``alignment``, when the caller keeps them.  Pure: no drawing is made here."""
+    block = block_of(blocks if blocks is not None else blocks_of(alignment), gold_index)
+    conv = {s: conversion.for_scheme(s) for s in golds}
+    trees = {s: (golds[s], conv[s]) for s in golds}
+    chars = word_chars(alignment)
+    p_side, o_side, t_side = block_sides(block, parse, conv[own], trees, own, tuple(target), chars)
+    ted = block_ted(block, p_side, o_side, t_side, labeled=labeled, limits=limits)
+    lift = ted.path == "general"
+
+    def convert(tree: DepTree, c: ConversionConfig) -> SpanTree:
+        return to_span_tree(tree, replace(c, projectivize=True) if lift else c)
+
+    every = tuple((s, tuple(convert(golds[s][j], conv[s]) for j in block.gold)) for s in golds)
+    marks = []
+    for op in ted.ops:
+        if op.side == "parse":
+            k = block.parse.index(op.sentence)
+            marks.append(_mark(op, p_side[k].st, k))
+        else:
+            k = block.gold.index(op.sentence)
+            marks.append(_mark(op, t_side[k], k))
+    return BlockReport(
+        block,
+        tuple(p_side),
+        tuple(o_side),
+        tuple(t_side),
+        every,
+        own,
+        tuple(target),
+        labeled,
+        ted,
+        tuple(marks),
+    )

@@ -76,7 +76,7 @@ def test_the_raw_parse_has_its_row_with_the_docs_numbers(case: str) -> None:
 def test_the_split_case_scores_one_minus_four_fourteenths_against_ud() -> None:
     """docs/rawtext.md, "A split token": δ = 4 over 14 against UD and against UD+SUD, 5 over 15
     against SUD; and the sentences of the generalization's L-TED row hold the one sentence."""
-    at, names = cross_scheme_with("split")
+    at, _ = cross_scheme_with("split")
     table = shown_table(at)
     assert table[("ud.conllu gold", "U-TED")].strip("*? ") == f"{1 - 4 / 14:.4f}" == "0.7143"
     assert table[("sud.conllu gold", "U-TED")].strip("*? ") == f"{1 - 5 / 15:.4f}"

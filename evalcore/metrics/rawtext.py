@@ -13,7 +13,7 @@ general path equals there (tested).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -35,6 +35,7 @@ __all__ = [
     "RawOp",
     "SideCache",
     "SideSentence",
+    "block_sides",
     "block_ted",
     "blocks_of",
     "score_blocks",
@@ -95,6 +96,8 @@ class BlockTed:
     gold: tuple[int, ...]
     parse: tuple[int, ...]
     path: Literal["words", "general"]
+    displaced_parse: frozenset[WordRef] = frozenset()  # the displaced words (docs/rawtext.md,
+    displaced_gold: frozenset[WordRef] = frozenset()  # "Segmentation or attachment"), by (sentence, position)
 
     @property
     def score(self) -> float:
@@ -379,7 +382,10 @@ def block_ted(
         ops.append(RawOp("ins", "target", gold.index, span, node.label, node.kind == "sentence", seg, disc))
     norm = sum(size(p.st, labeled=labeled) for p in parse) + sum(size(t, labeled=labeled) for t in target)
     delta = sum(1 for o in ops if not o.discounted)
-    return BlockTed(delta, norm, tuple(ops), block.gold, block.parse, "general")
+    displaced_g = frozenset((g.index, i) for g in own for i in range(len(g.st.words))) - placed_g
+    return BlockTed(
+        delta, norm, tuple(ops), block.gold, block.parse, "general", frozenset(displaced_p), displaced_g
+    )
 
 
 # ---------------------------------------------------------------------------- a whole document
@@ -406,6 +412,49 @@ def side_sentence(
     )
 
 
+def block_sides(
+    block: Block,
+    parse: Sequence[DepTree],
+    parse_conversion: ConversionConfig,
+    golds: Mapping[str, tuple[Sequence[DepTree], ConversionConfig]],
+    own: str,
+    target: Sequence[str],
+    chars: tuple[Mapping[WordRef, tuple[int, int]], Mapping[WordRef, tuple[int, int]]],
+    *,
+    convert: Callable[[DepTree, ConversionConfig], SpanTree] = to_span_tree,
+) -> tuple[list[SideSentence], list[SideSentence], list[SpanTree]]:
+    """The trees :func:`block_ted` compares for one block (:func:`score_blocks`' arguments): the parse's
+    sentences, the own gold's (a single target's) and the target's function tree of each gold sentence.
+    A block of one sentence a side with the same words is converted as usual (it takes the words
+    path); any other block's trees are converted from their projectivized trees (docs/rawtext.md,
+    "Trees").  ``convert``: how a tree is converted (:func:`score_blocks` keeps what it converted)."""
+    gold_chars, parse_chars = chars
+    single = len(target) == 1
+    ref = golds[target[0] if single else own]
+    words = len(block.parse) == 1 and len(block.gold) == 1
+    if words:
+        p0, g0 = block.parse[0], block.gold[0]
+        words = len(parse[p0].tokens) == len(ref[0][g0].tokens) and all(
+            block.links.get((p0, i)) == (g0, i) for i in range(len(ref[0][g0].tokens))
+        )
+
+    def conv(c: ConversionConfig) -> ConversionConfig:
+        return c if words else replace(c, projectivize=True)
+
+    p_side = [
+        side_sentence(k, parse[k], convert(parse[k], conv(parse_conversion)), parse_chars)
+        for k in block.parse
+    ]
+    o_side = [side_sentence(j, ref[0][j], convert(ref[0][j], conv(ref[1])), gold_chars) for j in block.gold]
+    if single:
+        t_side = [o.st for o in o_side]
+    else:
+        t_side = [
+            generalize_all(convert(golds[s][0][j], conv(golds[s][1])) for s in target) for j in block.gold
+        ]
+    return p_side, o_side, t_side
+
+
 def score_blocks(
     blocks: Sequence[Block],
     parse: Sequence[DepTree],
@@ -422,13 +471,9 @@ def score_blocks(
 ) -> tuple[BlockTed, ...]:
     """Every block of a parse of ``own``'s scheme against ``target``: one scheme (a single gold;
     nothing discounted) or several containing ``own`` (their generalization; the own gold's script
-    discounted).  ``golds`` gives each scheme's trees and conversion.  A block of one sentence a side
-    with the same words is converted as usual and takes the words path; the trees of any other block
-    are converted from their projectivized trees (an ordered tree keeps each node's words together;
-    docs/rawtext.md, "Trees").  ``cache`` keeps the function trees across calls on the same trees
-    (the trees must outlive it)."""
-    gold_chars, parse_chars = chars
-    single = len(target) == 1
+    discounted).  ``golds`` gives each scheme's trees and conversion; each block's trees are
+    :func:`block_sides`'.  ``cache`` keeps the function trees across calls on the same trees (the
+    trees must outlive it); ``sides`` the parse's side of each block across targets."""
     memo = {} if cache is None else cache
 
     def spans(tree: DepTree, c: ConversionConfig) -> SpanTree:
@@ -438,29 +483,10 @@ def score_blocks(
             got = memo[key] = to_span_tree(tree, c)
         return got
 
-    ref = golds[target[0] if single else own]
     out = []
     for b in blocks:
-        words = len(b.parse) == 1 and len(b.gold) == 1
-        if words:
-            p0, g0 = b.parse[0], b.gold[0]
-            words = len(parse[p0].tokens) == len(ref[0][g0].tokens) and all(
-                b.links.get((p0, i)) == (g0, i) for i in range(len(ref[0][g0].tokens))
-            )
-        lift = not words
-
-        def conv(c: ConversionConfig, lift: bool = lift) -> ConversionConfig:
-            return replace(c, projectivize=True) if lift else c
-
-        p_side = [
-            side_sentence(k, parse[k], spans(parse[k], conv(parse_conversion)), parse_chars) for k in b.parse
-        ]
-        o_side = [side_sentence(j, ref[0][j], spans(ref[0][j], conv(ref[1])), gold_chars) for j in b.gold]
-        if single:
-            t_side = [o.st for o in o_side]
-        else:
-            t_side = [
-                generalize_all(spans(golds[s][0][j], conv(golds[s][1])) for s in target) for j in b.gold
-            ]
+        p_side, o_side, t_side = block_sides(
+            b, parse, parse_conversion, golds, own, target, chars, convert=spans
+        )
         out.append(block_ted(b, p_side, o_side, t_side, labeled=labeled, limits=limits, sides=sides))
     return tuple(out)

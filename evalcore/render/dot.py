@@ -35,7 +35,7 @@ __all__ = [
 
 FONT = "DejaVu Sans"
 
-NodeStyleName = Literal["deleted", "inserted", "relabeled", "discounted", "counted"]
+NodeStyleName = Literal["deleted", "inserted", "relabeled", "discounted", "counted", "segmentation"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +59,15 @@ NODE_STYLES: dict[str, NodeStyle] = {
         "#7f7f7f", "rounded,dashed,filled", "#ececec", 1.2, 1, False, "discounted (grey, not charged)"
     ),
     "counted": NodeStyle("#6a3d9a", "rounded,bold", "", 1.6, 2, False, "counted (double border, charged)"),
+    "segmentation": NodeStyle(
+        "#00707a",
+        "rounded,bold,filled",
+        "#dff4f5",
+        1.6,
+        2,
+        False,
+        "counted, from segmentation (✂, teal, filled, double border)",
+    ),
 }
 
 

@@ -27,6 +27,7 @@ from evalcore.trees import EditOp, MFTree, Node, SpanTree, Tree
 __all__ = [
     "EDIT_LEGEND",
     "LATTICE_LEGEND",
+    "SEGMENTATION_LEGEND",
     "lattice_ted_dots",
     "lattice_tree",
     "marked_tree",
@@ -55,6 +56,13 @@ EDIT_LEGEND = (
     "only undoes that scheme's conventions). In the text: −label = deleted from the parse, "
     "+label = inserted into the generalized gold, a→b = relabeled (2011); in a node with both, "
     "the discounted operations are in parentheses."
+)
+
+SEGMENTATION_LEGEND = (
+    "A parse of raw text: ✂ marks an operation from segmentation (its node covers a word the parse "
+    "tokenized otherwise than the gold, or put in another sentence), and a counted one is drawn teal, "
+    "filled, with a double border; the others come from attachment (docs/rawtext.md, 'Segmentation or "
+    "attachment'). A sentence node's operation is drawn on the sentence's top node as (sentence)."
 )
 
 LATTICE_LEGEND = (
@@ -96,20 +104,26 @@ def _node_text(labels: frozenset[str], protocol: str, marks: Sequence[OpMark]) -
 
 
 def marked_tree(
-    tree: SpanTree, marks: Sequence[OpMark], side: Side
+    tree: SpanTree, marks: Sequence[OpMark], side: Side, segmentation: Sequence[bool] = ()
 ) -> tuple[MFTree, dict[int, NodeStyleName], dict[int, str]]:
     """The drawing of ``tree`` with the operations of ``marks`` that are drawn on ``side``:
-    its multi-function tree, a style per marked node (counted / discounted) and the node texts."""
+    its multi-function tree, a style per marked node (counted / discounted) and the node texts.
+    ``segmentation``: one flag per mark (a parse of raw text): a node with an operation from
+    segmentation is written with ``✂``, and drawn ``segmentation`` when such an operation is counted."""
     mf = tree.to_mftree()
-    by_node: dict[int, list[OpMark]] = {}
-    for m in marks:
+    flags = list(segmentation) + [False] * (len(marks) - len(segmentation))
+    by_node: dict[int, list[tuple[OpMark, bool]]] = {}
+    for m, seg in zip(marks, flags, strict=True):
         if m.on == side and 0 <= m.node < len(mf.nodes):
-            by_node.setdefault(m.node, []).append(m)
+            by_node.setdefault(m.node, []).append((m, seg))
     styles: dict[int, NodeStyleName] = {}
     texts: dict[int, str] = {}
-    for node, ms in by_node.items():
-        styles[node] = "counted" if any(not m.discounted for m in ms) else "discounted"
-        texts[node] = _node_text(mf.nodes[node].labels, tree.protocol, ms)
+    for node, pairs in by_node.items():
+        ms = [m for m, _ in pairs]
+        counted = [seg for m, seg in pairs if not m.discounted]
+        styles[node] = ("segmentation" if any(counted) else "counted") if counted else "discounted"
+        text = _node_text(mf.nodes[node].labels, tree.protocol, ms)
+        texts[node] = f"✂ {text}" if any(seg for _, seg in pairs) else text
     return mf, styles, texts
 
 
@@ -122,13 +136,15 @@ def marked_tree_dot(
     name: str = "tree",
     highlighted: Sequence[bool] = (),
     notes: Sequence[Sequence[str]] = (),
+    segmentation: Sequence[bool] = (),
 ) -> str:
     """DOT for a function tree with the operations drawn on it (none: the plain tree).
 
     ``highlighted``: one flag per mark (same order); the nodes of flagged marks drawn on
     ``side`` are highlighted (:func:`evalcore.render.dot.tree_to_dot`).  ``notes``: the lines of
-    one hover text per mark (same order; why it counts); a node's text is its marks' lines."""
-    mf, styles, texts = marked_tree(tree, marks, side)
+    one hover text per mark (same order; why it counts); a node's text is its marks' lines.
+    ``segmentation``: one flag per mark, the operations from segmentation (:func:`marked_tree`)."""
+    mf, styles, texts = marked_tree(tree, marks, side, segmentation)
     lit = {
         m.node for m, on in zip(marks, highlighted, strict=False) if on and m.on == side and m.node in styles
     }
