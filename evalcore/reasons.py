@@ -149,7 +149,8 @@ def excuse_text(why: OpWhy) -> str:
     verb = {"del": "lacks", "ins": "has", "rel": "relabels"}[op.kind]
     where = f"; {why.target} {verb} it" + (f" ({'; '.join(others)})" if others else "")
     words = span_words(op.span, why.words, None)
-    return f"gold {why.own}'s own script: {' '.join(str(op).split())} “{words}”{where}"
+    own = why.gold_op or op  # a parse of raw text: the own gold's operation is over the gold's words
+    return f"gold {why.own}'s own script: {' '.join(str(own).split())} “{words}”{where}"
 
 
 def contradiction_text(why: OpWhy) -> str:

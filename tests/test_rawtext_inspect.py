@@ -126,3 +126,13 @@ def test_a_sentence_node_is_drawn_on_the_sentences_top_node() -> None:
     sentences = [m for m in report.marks if m.raw.sentence_node]
     assert sentences and all(m.mark.node == 0 and m.mark.op.label == SENTENCE_NODE for m in sentences)
     assert all(m.segmentation for m in sentences)
+
+
+def test_a_discounted_parse_deletion_names_the_own_golds_operation_on_the_gold_words() -> None:
+    """The split parse's *est* (its word 3) is excused by the UD gold's deletion of aux on its word 2."""
+    whys = block_reasons(_block("split", "ud+sud", labeled=True), ConversionConfig(), target="ud+sud")
+    (est,) = [w for w in whys if w.span_text() == "split-parse: {3} est"]
+    assert est.mark.discounted
+    assert [r.text(est) for r in REASONS if r.name == "excused by"] == [
+        "gold ud's own script: del aux {2} “est”; ud+sud lacks it (gold sud has hd on {2})"
+    ]

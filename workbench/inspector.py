@@ -58,6 +58,7 @@ from workbench.links import (
     widget_value,
     write_link,
 )
+from workbench.rawtext_view import BlockChoice, block_panel, raw_block_scores
 from workbench.settings_form import Field, bind, settings_form
 from workbench.svghost import show_html
 from workbench.tedeval import (
@@ -134,8 +135,8 @@ class View:
         """This sentence's TedEval report (function trees, generalized gold, scripts of every parse
         and of the chosen gold read as a parse), kept for every session."""
         chosen = self.chosen
-        parses = [c for c in self.choices if not c.on_demand]
-        if chosen is not None and chosen.on_demand:
+        parses = [c for c in self.choices if not c.on_demand and not c.raw]
+        if chosen is not None and chosen.on_demand and not chosen.raw:
             parses.append(chosen)
         return sentence_report(self.loaded, self.sentence.index, self.settings.conversion, parses)
 
@@ -464,6 +465,12 @@ def panel_tedeval(view: View) -> None:
     if chosen is None:
         st.info("No parse with a gold in this dataset: there is no edit script to show.")
         return
+    if chosen.raw:  # a parse of the raw text: the script of the sentence's block
+        ask = BlockChoice(view.settings.script_single, view.settings.labeled, view.settings.conversion)
+        block_panel(
+            view.loaded, chosen, view.sentence.index, ask, protocol=view.settings.ted.protocol, stem=sid
+        )
+        return
     pv = ted.view(chosen.name)
     if pv is None:
         st.info(f"No edit script of {md_escape(chosen.name)} for this sentence (see above).")
@@ -770,7 +777,10 @@ def _matching(loaded: LoadedDataset, text: str) -> frozenset[int]:
 def _ted_scores(
     loaded: LoadedDataset, choice: TedParse, settings: Settings, *, single: bool
 ) -> dict[int, float]:
-    """Per sentence, ``choice``'s L-TED (SINGLE or MULTIPLE) under the settings' protocol."""
+    """Per sentence, ``choice``'s L-TED (SINGLE or MULTIPLE) under the settings' protocol (a parse of
+    the raw text: its block's, as the cross-scheme experiment scores it)."""
+    if choice.raw:
+        return raw_block_scores(loaded, choice, settings.ted, settings.label_maps, single=single)
     try:
         scripts = corpus_scripts(loaded, choice, settings.conversion)
     except EvalcoreError as exc:
@@ -867,8 +877,9 @@ def _filter_boxes(keys: Sequence[str], labels: Sequence[str], choice: TedParse |
     names = {"": "any", **{x: x for x in labels}}
     label = _filter_box("label", keys[0], names, "Relation label in the trees", cols[0])
     script = f" of {choice.name}" if choice is not None else ""
-    status = _filter_box("opstatus", keys[1], STATUS_LABELS, f"Operation{script}", cols[1], choice is None)
-    kind = _filter_box("opkind", keys[2], KIND_LABELS, "Kind of operation", cols[2], choice is None)
+    off = choice is None or choice.raw  # a parse of the raw text: its blocks' scripts are not filtered
+    status = _filter_box("opstatus", keys[1], STATUS_LABELS, f"Operation{script}", cols[1], off)
+    kind = _filter_box("opkind", keys[2], KIND_LABELS, "Kind of operation", cols[2], off)
     op_label = _filter_box("oplabel", keys[3], names, "Label of the operation", cols[3])
     pattern = bind(
         "pattern",
@@ -900,7 +911,8 @@ def _keep(
         except PatternError as exc:  # said, and the pattern left out of the filters
             st.error(f"The pattern is not used: {exc}", icon="🔎")
     scripts: tuple[ParseTeds | None, ...] = ()
-    if filters.ops.active and choice is not None:
+    ops = filters.ops.active and choice is not None and not choice.raw  # a block's script: not filtered
+    if ops and choice is not None:
         scripts = corpus_scripts(loaded, choice, settings.conversion)
 
     def keep(i: int) -> bool:
@@ -908,7 +920,7 @@ def _keep(
             return False
         if matching is not None and i not in matching:
             return False
-        if filters.ops.active:
+        if ops:
             teds = scripts[i] if i < len(scripts) else None
             if teds is None:
                 return False

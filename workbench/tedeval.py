@@ -57,6 +57,7 @@ __all__ = [
     "parse_against_name",
     "parse_choices",
     "ranked",
+    "raw_choices",
     "row_sentence_scores",
     "scheme_of",
     "sentence_tedeval",
@@ -120,6 +121,7 @@ class TedParse:
     own: Analysis  # discounted with this gold (MULTIPLE)
     single: Analysis  # TEDEVAL SINGLE against this gold (the one UAS/LAS use)
     label: str = ""  # its name, when not the file's (a gold read as a parse)
+    raw: bool = False  # a parse of the raw text: scored on the blocks of the character alignment
 
     @property
     def name(self) -> str:
@@ -158,12 +160,25 @@ def parse_choices(loaded: LoadedDataset, *, golds: bool = True) -> tuple[TedPars
     gs = tree_golds(loaded)
     for p in tree_parses(loaded):
         own, single = own_gold(loaded, p), loaded.gold_of(p)
-        if own is not None and single is not None:
+        if own is not None and single is not None and loaded.aligned_parse(p.name) is None:
             out.append(TedParse(p, own, single))
             crossed.extend(TedParse(p, own, h, parse_against_name(p, h)) for h in gs if h.name != single.name)
+    out.extend(raw_choices(loaded))
     if golds:
         out.extend(TedParse(g, g, h, gold_as_parse_name(g, h)) for g in gs for h in gs if g.name != h.name)
         out.extend(crossed)
+    return tuple(out)
+
+
+def raw_choices(loaded: LoadedDataset) -> tuple[TedParse, ...]:
+    """Each parse of the raw text whose golds are CoNLL-U (its edit script is its block's,
+    docs/rawtext.md): discounted with the gold of its scheme, else the gold it is aligned with."""
+    if any(g.spec.fmt != "conllu" for g in tree_golds(loaded)):
+        return ()
+    out = []
+    for p in loaded.aligned:
+        own = own_gold(loaded, p.analysis) or p.gold
+        out.append(TedParse(p.analysis, own, p.gold, raw=True))
     return tuple(out)
 
 
@@ -232,6 +247,8 @@ def sentence_tedeval(
     trees: list[tuple[str, str, DepTree | Tree]] = []
     single_against: dict[str, str] = {}
     for choice in parse_choices(loaded, golds=False) if choices is None else choices:
+        if choice.raw:  # its words are not the gold's: its block's script (workbench.rawtext_view)
+            continue
         p, own, single = choice.analysis, choice.own, choice.single
         tree = p.trees[index]
         why = _problem(tree, config.protocol)
@@ -321,6 +338,8 @@ def corpus_parse_teds(
     """Per sentence ``start``..``stop`` (default: all), the TedEval scripts of ``choice`` (``None``
     where it cannot take part: see the notes of :func:`sentence_tedeval`)."""
     stop = len(loaded.sentences) if stop is None else stop
+    if choice.raw:  # no script over the gold's words (its blocks' scripts: workbench.rawtext_view)
+        return (None,) * (stop - start)
     out: list[ParseTeds | None] = []
     for i in range(start, stop):
         view = sentence_tedeval(loaded, i, config, (choice,)).view(choice.name)
