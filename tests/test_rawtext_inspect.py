@@ -39,6 +39,9 @@ def test_the_block_has_the_pages_counts_and_every_operation_is_drawn(
     assert all(m.mark.node >= 0 for m in report.marks)  # on a node of its sentence's tree
     whys = block_reasons(report, ConversionConfig(), target=target)
     table = operation_table(whys, sentence=case, parse="p", target=target, protocol="2012", labeled=False)
+    names = [r.name for r in REASONS]  # every reason declared, the optional origin too
+    assert list(table.columns[-len(names) :]) == names
+    assert list(table.export_columns[-len(names) - 3 : -3]) == names
     origin = table.columns.index("origin")
     assert sum(row[origin].startswith("✂ segmentation") for row in table.rows) == segmentation
     assert sum(row[origin] == "attachment" for row in table.rows) == ops - segmentation

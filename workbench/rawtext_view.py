@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import pandas as pd
 import streamlit as st
 
 from evalcore.choices import PROTOCOL_2012
@@ -24,21 +23,19 @@ from evalcore.errors import EvalcoreError
 from evalcore.experiment_raw import BlockReport, inspect_block
 from evalcore.families.tedeval import TedevalSettings
 from evalcore.metrics.rawtext import Block, blocks_of
-from evalcore.reasons import REASONS, block_reasons, hover_lines, operation_table, reasons_shown
+from evalcore.reasons import block_reasons, hover_lines, operation_table
 from evalcore.render.edits import EDIT_LEGEND, SEGMENTATION_LEGEND, marked_tree_dot
 from workbench.aligned_view import aligned_sentence
 from workbench.cache import aligned, app_limits, cached
 from workbench.datasets import LoadedDataset
-from workbench.tables import show_table
 from workbench.tedeval import TedParse, general_name, row_sentence_scores, scheme_of, tree_golds
-from workbench.tedeval_view import TREE_SCALE, corpus_experiment, counting
+from workbench.tedeval_view import STATUS_COLOURS, TREE_SCALE, corpus_experiment, counting, script_table
 from workbench.text import md_escape
 from workbench.widgets import graphviz_figure, prerender
 
 __all__ = ["BlockChoice", "block_panel", "block_report", "block_summary", "raw_block_scores"]
 
-# the status column of the table (counted purple, discounted grey), and the origin's teal
-CELL_COLOURS = {"counted": "color: #6a3d9a; font-weight: 600", "discounted": "color: #7f7f7f"}
+# the origin's teal (the status column's colours are the other tables')
 SEGMENTATION_CSS = "color: #00707a; font-weight: 600"
 
 
@@ -139,7 +136,7 @@ def _sentence_ids(
 
 def _cell_css(column: str, value: object) -> str:
     if column == "status":
-        return CELL_COLOURS.get(str(value), "")
+        return STATUS_COLOURS.get(str(value), "")
     if column == "origin" and str(value).startswith("✂"):
         return SEGMENTATION_CSS
     return ""
@@ -229,17 +226,12 @@ def block_panel(
         table = operation_table(
             whys, sentence=stem, parse=choice.name, target=target_name, protocol=protocol, labeled=ask.labeled
         )
-        show_table(
-            pd.DataFrame(table.rows, columns=list(table.columns)),
+        script_table(
+            table,
+            whys,
             key=f"block-ops:{choice.name}",
             stem=f"{stem}_{choice.name}_block_script",
-            export=pd.DataFrame(table.export, columns=list(table.export_columns)),
             cell_css=_cell_css,
-        )
-        st.caption(
-            "Hover over a marked node for the same reasons. "
-            + " · ".join(f"**{r.name}**: {r.help}" for r in reasons_shown(whys) or REASONS)
-            + "."
         )
     else:
         st.success("No operation: the parse's block already is the target (for this measure).")

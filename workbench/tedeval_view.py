@@ -20,14 +20,14 @@ from evalcore.experiment import ExperimentConfig, ExperimentResult, run_experime
 from evalcore.families.tedeval import TedevalSettings, experiment_config, ted_config
 from evalcore.inspection import OpMark, ParseView, SentenceReport
 from evalcore.metrics.tedeval import SentenceTed
-from evalcore.reasons import REASONS, hover_lines, operation_table, reasons_of
+from evalcore.reasons import OperationTable, OpWhy, hover_lines, operation_table, reasons_of, reasons_shown
 from evalcore.render.dot import HIGHLIGHT_FILL
 from evalcore.render.edits import EDIT_LEGEND, marked_tree_dot
 from evalcore.trees import SpanTree
 from workbench.cache import cached, in_chunks
 from workbench.datasets import LoadedDataset
 from workbench.labelmaps import merged_labels
-from workbench.tables import show_table
+from workbench.tables import CellCss, RowCss, show_table
 from workbench.tedeval import (
     ParseTeds,
     TedParse,
@@ -48,6 +48,7 @@ __all__ = [
     "edit_script_panel",
     "function_tree_figure",
     "merged_label_table",
+    "script_table",
     "sentence_report",
     "ted_summary",
 ]
@@ -266,6 +267,32 @@ def _highlight_row(row: pd.Series) -> str:
     return f"background-color: {HIGHLIGHT_FILL}" if row.get("group") == "◆" else ""
 
 
+def script_table(
+    table: OperationTable,
+    whys: Sequence[OpWhy],
+    *,
+    key: str,
+    stem: str,
+    cell_css: CellCss = _status_css,
+    row_css: RowCss | None = None,
+) -> None:
+    """The edit script's table (:func:`evalcore.reasons.operation_table`) with its CSV, and a caption
+    that explains each reason it has a column for."""
+    show_table(
+        pd.DataFrame(table.rows, columns=list(table.columns)),
+        key=key,
+        stem=stem,
+        export=pd.DataFrame(table.export, columns=list(table.export_columns)),
+        cell_css=cell_css,
+        row_css=row_css,
+    )
+    st.caption(
+        "Hover over a marked node for the same reasons. "
+        + " · ".join(f"**{r.name}**: {r.help}" for r in reasons_shown(whys))
+        + "."
+    )
+
+
 def edit_script_panel(
     report: SentenceReport,
     view: ParseView,
@@ -337,18 +364,12 @@ def edit_script_panel(
             labeled=labeled,
             highlighted=highlighted,
         )
-        show_table(
-            pd.DataFrame(table.rows, columns=list(table.columns)),
+        script_table(
+            table,
+            whys,
             key=f"{key}:ops",
             stem=f"{stem}_{view.name}_script",
-            export=pd.DataFrame(table.export, columns=list(table.export_columns)),
-            cell_css=_status_css,
             row_css=_highlight_row if highlighted else None,
-        )
-        st.caption(
-            "Hover over a marked node for the same reasons. "
-            + " · ".join(f"**{r.name}**: {r.help}" for r in REASONS)
-            + "."
         )
     else:
         st.success("No operation: the parse already is the target tree (for this measure).")
