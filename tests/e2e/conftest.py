@@ -31,3 +31,15 @@ def browser() -> Iterator[object]:
             yield b
         finally:
             b.close()
+
+
+@pytest.fixture()
+def page(browser: object) -> Iterator[object]:
+    """A page in a browser context of its own at 1400x1000, closed after the test (a module may define
+    its own ``page``)."""
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})  # type: ignore[attr-defined]
+    p = ctx.new_page()
+    try:
+        yield p
+    finally:
+        ctx.close()

@@ -8,7 +8,6 @@ missing.  Screenshots go to ``tests/artifacts/`` (ignored by git).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 from appserver import CHROMIUM, ROOT, wait_settled
@@ -22,16 +21,6 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="python playwright 
 
 ARTIFACTS = ROOT / "tests" / "artifacts"
 TIMEOUT_MS = 60_000
-
-
-@pytest.fixture()
-def page(browser: object) -> Iterator[object]:
-    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})  # type: ignore[attr-defined]
-    p = ctx.new_page()
-    try:
-        yield p
-    finally:
-        ctx.close()
 
 
 def assert_no_exception(page: object) -> None:

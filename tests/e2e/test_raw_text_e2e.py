@@ -14,7 +14,6 @@ the reason, when it is absent.  Every wait is on a condition, never a sleep.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -59,16 +58,6 @@ def scorer_f1(metric: str) -> str:
         if cells[0] == metric:
             return cells[3]
     raise KeyError(metric)
-
-
-@pytest.fixture()
-def page(browser: object) -> Iterator[object]:
-    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})  # type: ignore[attr-defined]
-    p = ctx.new_page()
-    try:
-        yield p
-    finally:
-        ctx.close()
 
 
 def settled(page: object, text: str = "") -> None:

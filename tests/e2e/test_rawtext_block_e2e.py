@@ -13,12 +13,11 @@ drawing under 9 px (tests/e2e/test_journey_e2e.py).  Every wait is on a conditio
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from appserver import CHROMIUM, ROOT, wait_settled
-from test_journey_e2e import CLIPPED_JS, MIN_TEXT_PX, SMALL_TEXT_JS
+from test_journey_e2e import _settled as journey_checks
 from test_rawtext import CASES, ROWS  # the doc's cases, read as tests/test_rawtext.py reads them
 
 pytestmark = [
@@ -65,25 +64,11 @@ SCRIPT_JS = """
 """
 
 
-@pytest.fixture()
-def page(browser: object) -> Iterator[object]:
-    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})  # type: ignore[attr-defined]
-    p = ctx.new_page()
-    try:
-        yield p
-    finally:
-        ctx.close()
-
-
 def settled(page: object, text: str = "") -> None:
-    """The run is over; no exception, no control cut, no drawing text under 9 px."""
+    """``text`` shown and the run over; no exception, no control cut, no drawing text under 9 px (the
+    journey's checks)."""
     wait_settled(page, text, timeout_ms=TIMEOUT_MS)
-    errors = page.locator("[data-testid=stException]")  # type: ignore[attr-defined]
-    assert errors.count() == 0, errors.first.inner_text()[:500]
-    clipped = page.evaluate(CLIPPED_JS)  # type: ignore[attr-defined]
-    assert not clipped, (page.url, clipped)  # type: ignore[attr-defined]
-    small = page.evaluate(SMALL_TEXT_JS, MIN_TEXT_PX)  # type: ignore[attr-defined]
-    assert not small, (page.url, len(small), small[:12])  # type: ignore[attr-defined]
+    journey_checks(page)
 
 
 def upload(page: object, label: str, paths: list[Path]) -> None:
