@@ -710,7 +710,7 @@ def _add_raw(
                 value = sum(x for x, _ in pairs) / n if n else 1.0
             else:
                 value = _corpus_score(kind, pairs)
-            scores = tuple(_shared_score({}, "attach" if kind == "attach" else "ted", p) for p in pairs)
+            scores = tuple(_shared_score({}, kind, p) for p in pairs)  # "average": the pair is (score, 1)
             cells.setdefault((against, metric), []).append(Cell(r.name, r.scheme, value, pairs, scores))
     order = {name: k for k, (name, _) in enumerate(columns)}
     for key in cells:

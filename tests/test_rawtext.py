@@ -262,3 +262,23 @@ def test_ties_are_settled_by_the_head_characters(tmp_path: Path) -> None:
     )
     assert sorted(tuple(sorted(o.span)) for o in b.ops if o.kind == "ins") == [(2,), (2, 3, 4), (3,)]
     assert b.delta == 4
+
+
+@pytest.mark.parametrize("average", ["global", "sentence"])
+def test_a_raw_parses_sentence_scores_are_its_blocks_under_either_average(
+    tmp_path: Path, average: str
+) -> None:
+    """The split case in the experiment: the sentence's own U-TED against UD is 1 − 4/14 whether the
+    corpus score is the global average or the mean of sentences (whose pairs are (score, 1))."""
+    from evalcore.experiment import ExperimentConfig, NamedTrees, Scheme, run_experiment
+    from evalcore.metrics.tedeval import TedConfig
+
+    (ud, sud, parse), _ = CASES["split"]
+    named = {}
+    for name, text in (("ud", ud), ("sud", sud), ("p", parse)):
+        path = tmp_path / f"{name}.conllu"
+        path.write_text(text + "\n", encoding="utf-8")
+        named[name] = NamedTrees(name, tuple(read_conllu(str(path))), str(path))
+    schemes = [Scheme("ud", named["ud"], (named["p"],)), Scheme("sud", named["sud"])]
+    result = run_experiment(schemes, ExperimentConfig(ted=TedConfig(average=average), shuffles=0))
+    assert result.sentence_scores("ud", "U-TED", "p") == {0: pytest.approx(1 - 4 / 14)}
