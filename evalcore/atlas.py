@@ -23,6 +23,7 @@ from evalcore.experiment import ExperimentResult, NamedTrees, Scheme, run_experi
 from evalcore.families.tedeval import TedevalSettings, experiment_config
 from evalcore.inspection import with_discount
 from evalcore.metrics.base import make_signature
+from evalcore.metrics.rawtext import SENTENCE_NODE
 from evalcore.metrics.tedeval import TedConfig
 from evalcore.patterns import (
     DEFAULT,
@@ -653,7 +654,7 @@ def atlas_counts(
         general = r.path == "general"  # its trees were projectivized (docs/rawtext.md, "Trees")
         local = {}
         for rop in r.ops:
-            op = EditOp(rop.kind, rop.label or ("<sentence>" if rop.sentence_node else ""), rop.span)
+            op = EditOp(rop.kind, rop.label or (SENTENCE_NODE if rop.sentence_node else ""), rop.span)
             if rop.sentence_node:
                 where = NO_WORD
             else:

@@ -20,6 +20,7 @@ from evalcore.inspection import OpMark
 from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.metrics.conll18 import Alignment, align_words
 from evalcore.metrics.rawtext import (
+    SENTENCE_NODE,
     Block,
     BlockTed,
     RawOp,
@@ -246,9 +247,6 @@ def raw_cells(
 
 
 # ---------------------------------------------------------------------------- one block, for a drawing
-
-SENTENCE_NODE = "(sentence)"
-"""The label a sentence node's operation is drawn and listed with (it has no label of its own)."""
 
 
 @dataclass(frozen=True, slots=True)

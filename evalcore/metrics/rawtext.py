@@ -29,6 +29,7 @@ from evalcore.ted.spans import edit_script, size
 from evalcore.trees import DepTree, Span, SpanTree, span_head
 
 __all__ = [
+    "SENTENCE_NODE",
     "Block",
     "BlockNode",
     "BlockTed",
@@ -42,6 +43,9 @@ __all__ = [
     "side_sentence",
     "word_chars",
 ]
+
+SENTENCE_NODE = "<sentence>"
+"""The label a sentence node's operation is listed and drawn with (it has no label of its own)."""
 
 WordRef = tuple[int, int]  # (sentence index in its file, 0-based position)
 

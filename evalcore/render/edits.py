@@ -62,7 +62,7 @@ SEGMENTATION_LEGEND = (
     "A parse of raw text: ✂ marks an operation from segmentation (its node covers a word the parse "
     "tokenized otherwise than the gold, or put in another sentence), and a counted one is drawn teal, "
     "filled, with a double border; the others come from attachment (docs/rawtext.md, 'Segmentation or "
-    "attachment'). A sentence node's operation is drawn on the sentence's top node as (sentence)."
+    "attachment'). A sentence node's operation is drawn on the sentence's top node as <sentence>."
 )
 
 LATTICE_LEGEND = (
