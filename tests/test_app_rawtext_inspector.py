@@ -86,3 +86,17 @@ def test_the_2011_protocol_is_said_to_be_undefined_for_a_parse_of_raw_text() -> 
     at = inspector_with("split", "split", protocol="2011")
     assert any("2012 protocol only" in i.value for i in at.info)
     assert not any("origin" in t.columns for t in tables(at))
+
+
+@pytest.mark.slow  # AppTest sessions: over 1 s of CPU
+def test_the_score_strip_gives_the_blocks_tedeval() -> None:
+    """Under the sentence's UAS and LAS F1, its block's U-TED single (against SUD, its own gold) and
+    multiple (against the generalization): docs/rawtext.md's δ over the normalizer."""
+    at = inspector_with("moved", "moved-2")
+    _, d_single, n_single, _ = doc_row("moved", "sud")
+    _, d_multiple, n_multiple, _ = doc_row("moved", "ud+sud")
+    (strip,) = [m.value for m in at.markdown if "TedEval of its block" in m.value]
+    single, multiple = strip.split(" — multiple")
+    assert f"single: U-TED **{1 - d_single / n_single:.4f}**" in single
+    assert ", against *sud\\.conllu\\+ud\\.conllu* (discounted with *sud\\.conllu*): U-TED " in multiple
+    assert f"U-TED **{1 - d_multiple / n_multiple:.4f}**" in multiple

@@ -58,7 +58,7 @@ from workbench.links import (
     widget_value,
     write_link,
 )
-from workbench.rawtext_view import BlockChoice, block_panel, raw_block_scores
+from workbench.rawtext_view import BlockChoice, block_panel, block_strip, raw_block_scores
 from workbench.settings_form import Field, bind, settings_form
 from workbench.svghost import show_html
 from workbench.tedeval import (
@@ -341,11 +341,15 @@ def aligned_strip(view: View) -> None:
         except EvalcoreError:
             continue  # said above the sentence view (aligned_panels)
         f1 = {r.metric: r.f1 for r in score_conll18(counts)}
+        choice = next((c for c in view.choices if c.raw and c.name == parse.name), None)
+        ted = (
+            block_strip(view.loaded, choice, view.sentence.index, view.settings.conversion) if choice else ""
+        )
         st.markdown(
             f"UAS F1 **{100 * f1['UAS']:.2f}** · LAS F1 **{100 * f1['LAS']:.2f}** · "
             f"{counts.words_gold} gold words, {counts.words_system} system words — "
             f"*{md_escape(parse.name)}* against *{md_escape(parse.gold.name)}* (a parse of the raw "
-            "text, aligned by characters)"
+            "text, aligned by characters)" + (f"  \n{ted}" if ted else "")
         )
 
 

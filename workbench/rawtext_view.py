@@ -33,7 +33,7 @@ from workbench.tedeval_view import STATUS_COLOURS, TREE_SCALE, corpus_experiment
 from workbench.text import md_escape
 from workbench.widgets import graphviz_figure, prerender
 
-__all__ = ["BlockChoice", "block_panel", "block_report", "block_summary", "raw_block_scores"]
+__all__ = ["BlockChoice", "block_panel", "block_report", "block_strip", "block_summary", "raw_block_scores"]
 
 # the origin's teal (the status column's colours are the other tables')
 SEGMENTATION_CSS = "color: #00707a; font-weight: 600"
@@ -107,6 +107,36 @@ def raw_block_scores(
         st.error(str(exc))
         return {}
     return row_sentence_scores(result, against, "L-TED", choice.name)[0]
+
+
+def block_strip(loaded: LoadedDataset, choice: TedParse, index: int, conversion: ConversionConfig) -> str:
+    """This gold sentence's TedEval for the parse of the raw text ``choice``: its block's U-TED and
+    L-TED single (against the gold it is scored with) and multiple (against the generalization,
+    discounted with its own gold), as the inspector's score strip gives them for any parse; "" under
+    the 2011 protocol or when the block cannot be scored (said by the edit script's panel)."""
+    if conversion.protocol != PROTOCOL_2012:
+        return ""
+    golds = [scheme_of(g) for g in tree_golds(loaded)]
+    try:
+        score = {
+            (single, labeled): block_report(
+                loaded, choice, index, BlockChoice(single, labeled, conversion)
+            ).ted.score
+            for single in (True, False)
+            for labeled in (False, True)
+        }
+    except (EvalcoreError, ValueError):
+        return ""
+
+    def pair(single: bool) -> str:
+        return f"U-TED **{score[(single, False)]:.4f}** · L-TED **{score[(single, True)]:.4f}**"
+
+    head = "TedEval of its block (2012)"
+    if len(golds) == 1:
+        return f"{head}: {pair(True)}"
+    general, own = md_escape(general_name(golds)), md_escape(choice.own.name)
+    multiple = f"multiple, against *{general}* (discounted with *{own}*): {pair(False)}"
+    return f"{head} single: {pair(True)} — {multiple}"
 
 
 def block_summary(report: BlockReport) -> str:
