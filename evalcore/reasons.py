@@ -117,6 +117,7 @@ class OpWhy:
     origin: str = ""
     sentence: str = ""
     gold_op: EditOp | None = None  # the operation over the gold words its parse words are aligned to
+    gold_sentence: str = ""  # their gold sentence, when the block has several
 
     @property
     def op(self) -> EditOp:
@@ -139,24 +140,32 @@ def _braces(op: EditOp) -> str:
     return "{" + ",".join(str(i + 1) for i in sorted(op.span)) + "}"
 
 
+def _gold_braces(why: OpWhy) -> str:
+    """The span the golds are read on: the operation's, or for a parse of raw text the gold words its
+    words are aligned to (``{2} of s2`` when the block has several gold sentences)."""
+    at = f" of {why.gold_sentence}" if why.gold_sentence else ""
+    return _braces(why.gold_op or why.op) + at
+
+
 def excuse_text(why: OpWhy) -> str:
     """For a discounted operation: the operation of the own gold's script that excuses it, and what the
     other golds have there (why the generalization lacks or has it); else empty."""
     if not why.mark.discounted:
         return ""
-    op, span = why.op, _braces(why.gold_op or why.op)
+    op, span = why.op, _gold_braces(why)
     others = [g.text(span) for g in why.golds if g.scheme != why.own]
     verb = {"del": "lacks", "ins": "has", "rel": "relabels"}[op.kind]
     where = f"; {why.target} {verb} it" + (f" ({'; '.join(others)})" if others else "")
     words = span_words(op.span, why.words, None)
     own = why.gold_op or op  # a parse of raw text: the own gold's operation is over the gold's words
-    return f"gold {why.own}'s own script: {' '.join(str(own).split())} “{words}”{where}"
+    at = f" of {why.gold_sentence}" if why.gold_sentence else ""
+    return f"gold {why.own}'s own script: {' '.join(str(own).split())}{at} “{words}”{where}"
 
 
 def contradiction_text(why: OpWhy) -> str:
     """The golds the operation sides against, each with what it has on the span; ``no gold`` when
     none does (an operation only the generalization asks for)."""
-    span = _braces(why.gold_op or why.op)
+    span = _gold_braces(why)
     texts = [g.text(span) for g in why.golds if g.scheme in why.contradicted]
     return "; ".join(texts) if texts else "no gold"
 
@@ -352,10 +361,10 @@ def _gold_span(report: BlockReport, op: EditOp, bm: BlockMark) -> tuple[int, Edi
     """The gold sentence (its place in the block) and the operation over its words that ``op``
     concerns: itself for the target's tree; for the parse's, when every word of its node is aligned
     to one gold sentence (else ``None``: the golds have not got its words)."""
+    if bm.raw.sentence_node:  # a sentence has no span the golds are read on
+        return None
     if bm.raw.side == "target":
         return bm.position, op
-    if bm.raw.sentence_node:
-        return None
     refs = [report.block.links.get((bm.raw.sentence, i)) for i in op.span]
     if any(r is None for r in refs):
         return None
@@ -389,9 +398,11 @@ def block_reasons(report: BlockReport, conversion: ConversionConfig, *, target: 
         at = _gold_span(report, op, bm)
         golds: tuple[GoldAt, ...] = ()
         against: tuple[str, ...] = ()
-        gold_op = None
+        gold_op, gold_sentence = None, ""
         if at is not None:
             k, gold_op = at
+            if bm.raw.side == "parse" and len(report.own_gold) > 1:
+                gold_sentence = report.own_gold[k].st.sent_id or f"gold sentence {report.block.gold[k] + 1}"
             trees = [(name, sts[k]) for name, sts in report.golds]
             if len(report.target) == 1:
                 trees = [(name, st) for name, st in trees if name == report.target[0]]
@@ -412,6 +423,7 @@ def block_reasons(report: BlockReport, conversion: ConversionConfig, *, target: 
                 origin_text(report, bm, words),
                 label,
                 gold_op if gold_op is not None and gold_op.span != op.span else None,
+                gold_sentence,
             )
         )
     return tuple(out)

@@ -103,30 +103,36 @@ def test_the_drawing_marks_segmentation_apart() -> None:
     assert dot.count("✂") == 3 and 'class="counted"' not in dot
 
 
-def test_a_sentence_node_is_drawn_on_the_sentences_top_node() -> None:
+JOINED_GOLD = (
+    b"# sent_id = a\n# text = Il dort.\n1\tIl\til\tPRON\t_\t_\t2\tnsubj\t_\t_\n"
+    b"2\tdort\tdormir\tVERB\t_\t_\t0\troot\t_\tSpaceAfter=No\n3\t.\t.\tPUNCT\t_\t_\t2\tpunct\t_\t_\n\n"
+    b"# sent_id = b\n# text = Oui.\n1\tOui\toui\tINTJ\t_\t_\t0\troot\t_\tSpaceAfter=No\n"
+    b"2\t.\t.\tPUNCT\t_\t_\t1\tpunct\t_\t_\n\n"
+)
+JOINED_PARSE = [
+    ("Il", 2, "nsubj"),
+    ("dort", 0, "root"),
+    (".", 2, "punct"),
+    ("Oui", 2, "parataxis"),
+    (".", 4, "punct"),
+]
+
+
+def _joined(index: int) -> BlockReport:
     """Two gold sentences, the parse's one sentence over both: a sentence node is deleted or inserted."""
-    gold = (
-        b"# sent_id = a\n# text = Il dort.\n1\tIl\til\tPRON\t_\t_\t2\tnsubj\t_\t_\n"
-        b"2\tdort\tdormir\tVERB\t_\t_\t0\troot\t_\tSpaceAfter=No\n3\t.\t.\tPUNCT\t_\t_\t2\tpunct\t_\t_\n\n"
-        b"# sent_id = b\n# text = Oui.\n1\tOui\toui\tINTJ\t_\t_\t0\troot\t_\tSpaceAfter=No\n"
-        b"2\t.\t.\tPUNCT\t_\t_\t1\tpunct\t_\t_\n\n"
-    )
-    tokens = [
-        ("Il", 2, "nsubj"),
-        ("dort", 0, "root"),
-        (".", 2, "punct"),
-        ("Oui", 2, "parataxis"),
-        (".", 4, "punct"),
-    ]
+    tokens = JOINED_PARSE
     parse = DepTree(
         tuple(Token(k, f, f, "X", "_", "_", h, r) for k, (f, h, r) in enumerate(tokens, 1)), sent_id="p"
     )
-    trees = list(read_conllu(gold, name="gold"))
-    alignment = align_words(gold, write_conllu([parse]).encode())
-    report = inspect_block(
-        alignment, 1, [parse], {"ud": trees}, "ud", ["ud"], ConversionConfig(), labeled=False
+    trees = list(read_conllu(JOINED_GOLD, name="gold"))
+    alignment = align_words(JOINED_GOLD, write_conllu([parse]).encode())
+    return inspect_block(
+        alignment, index, [parse], {"ud": trees}, "ud", ["ud"], ConversionConfig(), labeled=False
     )
-    sentences = [m for m in report.marks if m.raw.sentence_node]
+
+
+def test_a_sentence_node_is_drawn_on_the_sentences_top_node() -> None:
+    sentences = [m for m in _joined(1).marks if m.raw.sentence_node]
     assert sentences and all(m.mark.node == 0 and m.mark.op.label == SENTENCE_NODE for m in sentences)
     assert all(m.segmentation for m in sentences)
 
@@ -139,3 +145,21 @@ def test_a_discounted_parse_deletion_names_the_own_golds_operation_on_the_gold_w
     assert [r.text(est) for r in REASONS if r.name == "excused by"] == [
         "gold ud's own script: del aux {2} “est”; ud+sud lacks it (gold sud has hd on {2})"
     ]
+
+
+def test_in_a_block_of_several_gold_sentences_the_golds_are_read_in_the_named_one() -> None:
+    """The moved boundary's block has two gold sentences: what a gold has on a parse node's words is
+    said with the gold sentence they are in."""
+    whys = block_reasons(_block("moved", "ud+sud", labeled=True), ConversionConfig(), target="ud+sud")
+    (elle,) = [w for w in whys if w.span_text() == "moved-parse-1: {1} Elle"]
+    texts = {r.name: r.text(elle) for r in REASONS}
+    assert texts["contradicts"] == "gold ud has nsubj on {1} of moved-1"
+    assert texts["excused by"].startswith("gold sud's own script: del subj {1} of moved-1 “Elle”")
+
+
+def test_a_sentence_nodes_operation_reads_no_gold() -> None:
+    """A sentence has no span the golds are read on: no gold, no contradiction; its origin says why."""
+    report = _joined(0)
+    whys = [w for w in block_reasons(report, ConversionConfig(), target="ud") if w.op.label == SENTENCE_NODE]
+    assert whys and all(w.golds == () and w.segmentation for w in whys)
+    assert all([r.text(w) for r in REASONS if r.name == "contradicts"] == [""] for w in whys)
