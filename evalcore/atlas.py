@@ -560,6 +560,77 @@ class _Tally:
         self.sentences: set[str] = set()
 
 
+def _add_local(cell: dict[_OpKey, _Tally], local: dict[_OpKey, list[int]], sent_id: str) -> None:
+    """One sentence's ``[counted, discounted]`` per operation key added to its cell's tallies."""
+    for lkey, (c, dc) in local.items():
+        tally = cell.get(lkey)
+        if tally is None:
+            tally = cell[lkey] = _Tally()
+        tally.counted += c
+        tally.discounted += dc
+        tally.sentences.add(sent_id)
+
+
+def _count_raw(
+    result: ExperimentResult,
+    parse_file: dict[str, tuple[str, NamedTrees]],
+    gold_file: dict[str, NamedTrees],
+    config: AtlasConfig,
+    acc: dict[CellKey, dict[_OpKey, _Tally]],
+    totals: dict[CellKey, list[int]],
+    ops_out: list[ClassifiedOp] | None,
+) -> None:
+    """The blocks of the parses of raw text (docs/rawtext.md) added to :func:`atlas_counts`'s
+    tallies: each operation read in the parse's own sentence or the target's gold sentence, the
+    trees lifted where the block took the general path (its trees were projectivized)."""
+    lift = _lifts(config.ted.conversion)
+    cache: dict[tuple[int, int, bool], _TreeIndex | None] = {}
+
+    def index_of(named: NamedTrees, scheme: str, pos: int, general: bool) -> _TreeIndex | None:
+        key = (id(named.trees), pos, general)
+        if key not in cache:
+            t = named.trees[pos] if pos < len(named.trees) else None
+            cache[key] = (
+                _index(t, lift or general, config.patterns_of(scheme)) if isinstance(t, DepTree) else None
+            )
+        return cache[key]
+
+    for r in result.raw_blocks:
+        scheme, pfile = parse_file[r.parse]
+        key = (r.parse, scheme, r.against, r.labeled)
+        tot = totals.setdefault(key, [0, 0, 0])
+        tot[0] += r.delta
+        tot[1] += r.norm
+        tot[2] += 1
+        cell = acc.setdefault(key, {})
+        t_scheme = r.against if r.against in gold_file else scheme
+        first = r.gold[0] if r.gold else 0
+        ref = gold_file[t_scheme].trees[first] if first < len(gold_file[t_scheme].trees) else None
+        sid = ref.sent_id if isinstance(ref, DepTree) and ref.sent_id else str(first + 1)
+        general = r.path == "general"
+        local: dict[_OpKey, list[int]] = {}
+        for rop in r.ops:
+            op = EditOp(rop.kind, rop.label or (SENTENCE_NODE if rop.sentence_node else ""), rop.span)
+            where = NO_WORD
+            if not rop.sentence_node:
+                named, sch = (gold_file[t_scheme], t_scheme) if rop.side == "target" else (pfile, scheme)
+                idx = index_of(named, sch, rop.sentence, general)
+                where = idx.info(op.span) if idx is not None else NO_WORD
+            tkey = _op_key(op, where)
+            n = local.get(tkey)
+            if n is None:
+                local[tkey] = [0, 1] if rop.discounted else [1, 0]
+            else:
+                n[rop.discounted] += 1
+            if ops_out is not None:
+                ops_out.append(
+                    ClassifiedOp(
+                        r.parse, r.against, r.labeled, sid, first, op, rop.discounted, op_side(op), where
+                    )
+                )
+        _add_local(cell, local, sid)
+
+
 def atlas_counts(
     schemes: Sequence[Scheme],
     result: ExperimentResult,
@@ -584,19 +655,6 @@ def atlas_counts(
             t = named.trees[pos]
             cache[key] = _index(t, lift, config.patterns_of(scheme)) if isinstance(t, DepTree) else None
         return cache[key]
-
-    raw_cache: dict[tuple[int, int, bool], _TreeIndex | None] = {}
-
-    def raw_index(named: NamedTrees, scheme: str, pos: int, general: bool) -> _TreeIndex | None:
-        """A sentence of a parse of raw text's block (the parse's own sentences, or a gold's), its
-        tree lifted when the block took the general path."""
-        key = (id(named.trees), pos, general)
-        if key not in raw_cache:
-            t = named.trees[pos] if pos < len(named.trees) else None
-            raw_cache[key] = (
-                _index(t, lift or general, config.patterns_of(scheme)) if isinstance(t, DepTree) else None
-            )
-        return raw_cache[key]
 
     # per cell: what the groupings read of an operation (_op_key) -> [counted, discounted, sentence ids]
     acc: dict[CellKey, dict[_OpKey, _Tally]] = {}
@@ -631,55 +689,8 @@ def atlas_counts(
                 ops_out.append(
                     ClassifiedOp(d.parse, d.against, d.labeled, d.sent_id, pos, op, disc, op_side(op), where)
                 )
-        for lkey, (c, dc) in local.items():
-            tally = cell.get(lkey)
-            if tally is None:
-                tally = cell[lkey] = _Tally()
-            tally.counted += c
-            tally.discounted += dc
-            tally.sentences.add(d.sent_id)
-        local.clear()
-    for r in result.raw_blocks:  # parses of raw text (docs/rawtext.md): each block's script
-        scheme, pfile = parse_file[r.parse]
-        key = (r.parse, scheme, r.against, r.labeled)
-        tot = totals.setdefault(key, [0, 0, 0])
-        tot[0] += r.delta
-        tot[1] += r.norm
-        tot[2] += 1
-        cell = acc.setdefault(key, {})
-        t_scheme = r.against if r.against in gold_file else scheme
-        first = r.gold[0] if r.gold else 0
-        ref = gold_file[t_scheme].trees[first] if first < len(gold_file[t_scheme].trees) else None
-        sid = ref.sent_id if isinstance(ref, DepTree) and ref.sent_id else str(first + 1)
-        general = r.path == "general"  # its trees were projectivized (docs/rawtext.md, "Trees")
-        local = {}
-        for rop in r.ops:
-            op = EditOp(rop.kind, rop.label or (SENTENCE_NODE if rop.sentence_node else ""), rop.span)
-            if rop.sentence_node:
-                where = NO_WORD
-            else:
-                named, sch = (gold_file[t_scheme], t_scheme) if rop.side == "target" else (pfile, scheme)
-                idx = raw_index(named, sch, rop.sentence, general)
-                where = idx.info(op.span) if idx is not None else NO_WORD
-            tkey = _op_key(op, where)
-            n = local.get(tkey)
-            if n is None:
-                local[tkey] = [0, 1] if rop.discounted else [1, 0]
-            else:
-                n[rop.discounted] += 1
-            if keep_ops:
-                ops_out.append(
-                    ClassifiedOp(
-                        r.parse, r.against, r.labeled, sid, first, op, rop.discounted, op_side(op), where
-                    )
-                )
-        for lkey, (c, dc) in local.items():
-            tally = cell.get(lkey)
-            if tally is None:
-                tally = cell[lkey] = _Tally()
-            tally.counted += c
-            tally.discounted += dc
-            tally.sentences.add(sid)
+        _add_local(cell, local, d.sent_id)
+    _count_raw(result, parse_file, gold_file, config, acc, totals, ops_out if keep_ops else None)
     cells = []
     for key, tallies in acc.items():
         merged: dict[tuple[Grouping, str], _Tally] = {}

@@ -55,8 +55,8 @@ UNIT_LABELS = {
 assert tuple(UNIT_LABELS)[1:] == SOURCES
 
 
-def linked_unit_name(source: str) -> str | None:
-    """The construction of a link followed (``unit=SOURCE:NAME``) when its source is ``source``."""
+def linked_unit() -> UnitRef | None:
+    """The construction of a link followed (``unit=SOURCE:NAME``), or ``None`` (a bad value is said)."""
     value = followed("unit")
     if not isinstance(value, str):
         return None
@@ -64,7 +64,7 @@ def linked_unit_name(source: str) -> str | None:
     if isinstance(ref, str):
         report_link_problem(ref)
         return None
-    return ref.name if ref.source == source else None
+    return ref
 
 
 def units_section(
@@ -79,6 +79,9 @@ def units_section(
     )
     key = loaded.spec.key
     options = list(UNIT_LABELS)
+    unit_link = linked_unit()
+    if unit_link is not None and followed("units") is None:  # the link's construction: its source on
+        st.session_state["atlas_units"] = unit_link.source
     source = str(
         bind(
             "units",
@@ -121,15 +124,18 @@ def units_section(
     schemes = list(dict.fromkeys(s for _, s in report.parses))
     st.markdown(
         f"**Rates**: the words each construction covers in each gold and in either, and those on which the "
-        f"golds agree (no operation of the unlabeled script from one to the other on a span they head). "
+        f"golds agree (the same head in both). "
         f"Constructions from {md_escape(units.describe(schemes))}."
     )
     show_table(rate_frame(report), key="atlas-unit-rates", stem=f"atlas_{key}_unit_rates")
     names = list(report.units)
     unit_key = f"atlas_unit:{key}:{source}"
-    linked = linked_unit_name(source)
-    if linked is not None and linked in names:
-        st.session_state[unit_key] = linked
+    linked = unit_link.name if unit_link is not None and unit_link.source == source else None
+    if linked is not None:
+        if linked in names:
+            st.session_state[unit_key] = linked
+        else:
+            report_link_problem(f"unit: no construction '{linked}' in {UNIT_LABELS[source]}")
     if st.session_state.get(unit_key) not in names:
         st.session_state[unit_key] = names[0]
     name = str(st.selectbox("Construction", names, key=unit_key))
