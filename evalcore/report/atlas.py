@@ -25,7 +25,7 @@ from evalcore.display import Table, rows_of
 from evalcore.families.attach import AttachSettings, attach_config
 from evalcore.formats.conllu import write_conllu
 from evalcore.metrics.attachment import judge_tokens
-from evalcore.ranking import OWN_GOLD, Ranking
+from evalcore.ranking import OWN_GOLD, Flip, Ranking
 from evalcore.report.tables import Cell, csv_text, pick, text_table
 from evalcore.trees import DepTree, Token
 
@@ -33,12 +33,14 @@ if TYPE_CHECKING:
     from evalcore.families.atlas import AtlasResult
 
 __all__ = [
+    "FLIP_HEADERS",
     "GROUP_HEADERS",
     "OP_HEADERS",
     "atlas_json",
     "atlas_result_json",
     "atlas_table",
     "atlas_text",
+    "flip_rows",
     "group_rows",
     "misc_tree",
     "op_rows",
@@ -218,6 +220,31 @@ def atlas_text(atlas: Atlas, *, top: int = 5, groupings: Sequence[Grouping] = ("
 # ranking
 
 
+FLIP_HEADERS = ("pair", "significant flip", "row", "order", "gap (points)", "p", "")
+"""The columns of a flips table (:func:`flip_rows`)."""
+
+
+def flip_rows(flips: Iterable[Flip]) -> list[list[Cell]]:
+    """One row per row of a flip where one parse is ahead: the pair, whether both orders are
+    significant somewhere, the row, the order there, the gap in points, its p-value."""
+    rows: list[list[Cell]] = []
+    for f in flips:
+        for v in (*f.a_ahead, *f.b_ahead):
+            leader, other = (f.a, f.b) if v.ahead == f.a else (f.b, f.a)
+            rows.append(
+                [
+                    f"{f.a} / {f.b}",
+                    "yes" if f.significant else "no",
+                    f"{v.metric} vs {v.against}",
+                    f"{leader} > {other}",
+                    f"{100 * abs(v.difference):+.2f}",
+                    f"{v.p_value:.4f}",
+                    "" if v.significant else "n.s.",
+                ]
+            )
+    return rows
+
+
 def ranking_text(ranking: Ranking) -> str:
     """The ranks per row, then every flip of a pair with the p-value of each order."""
     headers = ["metric", "against", *(p for p, _ in ranking.parses), "order"]
@@ -232,26 +259,8 @@ def ranking_text(ranking: Ranking) -> str:
     out = ["== ranking (score, rank) per metric; 'own gold' = each parse against its own scheme's gold ==\n"]
     out.append(text_table(headers, rows))
     out.append("\n== flips: pairs ordered one way by some rows and the other way by others ==\n")
-    frows: list[list[Cell]] = []
-    for f in ranking.flips:
-        for v in (*f.a_ahead, *f.b_ahead):
-            leader, other = (f.a, f.b) if v.ahead == f.a else (f.b, f.a)
-            frows.append(
-                [
-                    f"{f.a} / {f.b}",
-                    "yes" if f.significant else "no",
-                    f"{v.metric} vs {v.against}",
-                    f"{leader} > {other}",
-                    f"{100 * abs(v.difference):+.2f}",
-                    f"{v.p_value:.4f}",
-                    "" if v.significant else "n.s.",
-                ]
-            )
-    out.append(
-        text_table(["pair", "significant flip", "row", "order", "gap (points)", "p", ""], frows)
-        if frows
-        else "no flips\n"
-    )
+    frows = flip_rows(ranking.flips)
+    out.append(text_table(list(FLIP_HEADERS), frows) if frows else "no flips\n")
     out.append(f"\nsignature: {ranking.signature}\n")
     return "".join(out)
 

@@ -7,6 +7,7 @@ JSON-ready values; ``evalcore atlas --pattern`` prints them after the atlas.
 from __future__ import annotations
 
 from evalcore.construction_scores import ConstructionReport, ScoreCell
+from evalcore.report.atlas import FLIP_HEADERS, flip_rows
 from evalcore.report.tables import Cell, pick, text_table
 
 __all__ = ["constructions_json", "constructions_text", "order_text", "score_text"]
@@ -83,34 +84,12 @@ def constructions_text(report: ConstructionReport) -> str:
             )
             first = False
     out.append(text_table(["construction", "metric", "against", *names, "order"], rows))
-    frows: list[list[Cell]] = []
-    for s in report.scores:
-        for f in s.flips:
-            for v in (*f.a_ahead, *f.b_ahead):
-                leader, other = (f.a, f.b) if v.ahead == f.a else (f.b, f.a)
-                frows.append(
-                    [
-                        s.construction,
-                        f"{f.a} / {f.b}",
-                        "yes" if f.significant else "no",
-                        f"{v.metric} vs {v.against}",
-                        f"{leader} > {other}",
-                        f"{100 * abs(v.difference):+.2f}",
-                        f"{v.p_value:.4f}",
-                        "" if v.significant else "n.s.",
-                    ]
-                )
+    frows: list[list[Cell]] = [[s.construction, *row] for s in report.scores for row in flip_rows(s.flips)]
     out.append(
         "\n== flips per construction: pairs of parses that 'own gold' and the generalizations order "
         "differently on the construction ==\n"
     )
-    out.append(
-        text_table(
-            ["construction", "pair", "significant flip", "row", "order", "gap (points)", "p", ""], frows
-        )
-        if frows
-        else "no flips\n"
-    )
+    out.append(text_table(["construction", *FLIP_HEADERS], frows) if frows else "no flips\n")
     out.append(f"\n{report.sentences} sentences\nsignature: {report.signature}\n")
     return "".join(out)
 
