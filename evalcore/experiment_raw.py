@@ -13,7 +13,9 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 
+from evalcore.choices import PROTOCOL_2012
 from evalcore.conversion import ConversionConfig, to_span_tree
+from evalcore.errors import InputFormatError
 from evalcore.formats._io import InMemoryText, InputSource
 from evalcore.formats.conllu import write_conllu
 from evalcore.inspection import OpMark
@@ -197,6 +199,12 @@ def raw_cells(
 ) -> tuple[dict[tuple[str, str], tuple[tuple[float, float], ...]], tuple[RawSentence, ...]]:
     """The pairs of every cell of one parse of raw text, keyed by (against, metric), and every
     block's record.  ``golds``: each scheme's trees, source and name (in scheme order)."""
+    if conversion.protocol != PROTOCOL_2012:
+        raise InputFormatError(
+            f"'{raw.name}' is a parse of the raw text (its words are not the gold's), which the 2011 "
+            "protocol cannot score (docs/rawtext.md): use --protocol 2012",
+            file=raw.source_name,
+        )
     schemes = list(golds)
     cells: dict[tuple[str, str], tuple[tuple[float, float], ...]] = {}
     records: list[RawSentence] = []

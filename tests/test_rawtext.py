@@ -6,6 +6,7 @@ gold's words may take the words path)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -282,3 +283,20 @@ def test_a_raw_parses_sentence_scores_are_its_blocks_under_either_average(
     schemes = [Scheme("ud", named["ud"], (named["p"],)), Scheme("sud", named["sud"])]
     result = run_experiment(schemes, ExperimentConfig(ted=TedConfig(average=average), shuffles=0))
     assert result.sentence_scores("ud", "U-TED", "p") == {0: pytest.approx(1 - 4 / 14)}
+
+
+def test_the_2011_protocol_is_refused_for_a_parse_of_raw_text(
+    tmp_path: Path, run_cli: Callable[..., object]
+) -> None:
+    """docs/rawtext.md: the 2011 protocol has no place for a parse of raw text: exit 2 naming the
+    parse's file, never a traceback."""
+    (ud, sud, parse), _ = CASES["split"]
+    for name, text in (("ud", ud), ("sud", sud), ("parse", parse)):
+        (tmp_path / f"{name}.conllu").write_text(text + "\n", encoding="utf-8")
+    p = str(tmp_path / "parse.conllu")
+    res = run_cli(
+        "tedeval", "--protocol", "2011", "--scheme", "ud", str(tmp_path / "ud.conllu"), f"p={p}",
+        "--scheme", "sud", str(tmp_path / "sud.conllu"), "--shuffles", "10",
+    )  # fmt: skip
+    assert res.code == 2  # type: ignore[attr-defined]
+    assert res.err.startswith(f"{p}: 'p' is a parse of the raw text") and "--protocol 2012" in res.err  # type: ignore[attr-defined]
