@@ -670,8 +670,9 @@ def _raw_parses(plan: ExperimentPlan, scan: _Scan, reader: Reader | None) -> tup
         if spec.file not in scan.first_mismatch or spec.parse.label_from is not None:
             continue
         p, gold = spec.parse, spec.scheme.gold
-        if is_raw(trees_of(gold), trees_of(p)):
-            trees = tuple(t for t in trees_of(p) if isinstance(t, DepTree))
+        read = tuple(trees_of(p))  # read once: checked, then kept
+        if is_raw(trees_of(gold), read):
+            trees = tuple(t for t in read if isinstance(t, DepTree))
             source = source_of(trees, p.path, p.data)
             out.append(RawParse(p.name, spec.scheme.name, trees, source, p.path or p.name))
     return tuple(out)
