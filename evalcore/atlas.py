@@ -11,7 +11,6 @@ reconcile with the δ of ``evalcore tedeval``.  Counts add with ``+`` (:class:`A
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -21,6 +20,7 @@ from evalcore.choices import PROTOCOL_2011
 from evalcore.conversion import ConversionConfig, projectivize
 from evalcore.experiment import ExperimentResult, NamedTrees, Scheme, run_experiment
 from evalcore.families.tedeval import TedevalSettings, experiment_config
+from evalcore.gcpause import paused_gc
 from evalcore.inspection import with_discount
 from evalcore.metrics.base import make_signature
 from evalcore.metrics.rawtext import SENTENCE_NODE
@@ -722,14 +722,9 @@ def build_atlas(
 ) -> tuple[Atlas, ExperimentResult]:
     """Run the experiment and group its operations (trees in memory: ``NamedTrees.trees``): the atlas and
     the experiment it was made from (its rows carry the scores whose δ the atlas divides up)."""
-    paused = gc.isenabled()  # paused: what is made is acyclic and kept, and full collections walked it all
-    gc.disable()
-    try:
+    with paused_gc():  # what is made is acyclic and kept, and full collections walked it all
         run, result = run_atlas_experiment(schemes, config)
         counts, ops = atlas_counts(run, result, config, keep_ops=keep_ops)
-    finally:
-        if paused:
-            gc.enable()
     atlas = score(
         counts,
         config,

@@ -18,6 +18,7 @@ from evalcore.conversion import SchemeLabelMaps, first_difference, to_span_tree,
 from evalcore.display import Tabular
 from evalcore.errors import EvalcoreError, MismatchError
 from evalcore.families.attach import AttachSettings, attach_config
+from evalcore.gcpause import paused_gc
 from evalcore.generalization import generalize_all, tl_unify
 from evalcore.metrics.attachment import sentence_counts
 from evalcore.metrics.base import Signature
@@ -320,8 +321,18 @@ class _Scan:
     scripts), the sentences left out, and the first error of each kind in sentence order (raised
     at the end in their order of precedence, see :func:`run_experiment`).  Local to one run."""
 
-    def __init__(self, plan: ExperimentPlan, config: ExperimentConfig, details: bool) -> None:
+    def __init__(
+        self,
+        plan: ExperimentPlan,
+        config: ExperimentConfig,
+        details: bool,
+        converted: dict[tuple[int, bool], SpanTree] | None = None,
+        held: frozenset[str] = frozenset(),
+    ) -> None:
         self.plan, self.config, self.details = plan, config, details
+        # the function trees of the golds ``held`` in memory for the parses of raw text, kept by the
+        # trees' identities (only theirs: those trees outlive the dict)
+        self.converted, self.held = converted, held
         conv = config.ted.conversion
         # docs/tedeval.md, "Multi-function trees (2012 protocol)"
         self.scheme_conv = {s.name: conv.for_scheme(s.name) for s in plan.schemes}
@@ -397,6 +408,10 @@ class _Scan:
         except EvalcoreError as exc:
             self.gold_error, self.scan_only = exc, True
             return None
+        if self.converted is not None:
+            for name in self.held:
+                tree = sentence[plan.gold_file[name]]
+                self.converted[(id(tree), self.scheme_conv[name].projectivize)] = gold_st[name]
         if self.scan_only:
             return None
         try:
@@ -578,6 +593,7 @@ def with_label_maps(config: ExperimentConfig, label_maps: SchemeLabelMaps) -> Ex
     return replace(config, ted=replace(config.ted, conversion=conv))
 
 
+@paused_gc()
 def run_experiment(
     schemes: Sequence[Scheme],
     config: ExperimentConfig = ExperimentConfig(),
@@ -609,12 +625,15 @@ def run_experiment(
 
     ``label_maps`` (optional): per-scheme label maps (docs/tedeval.md, "Per-scheme label maps" ``--labels-map
     SCHEME=FILE``), in place of ``config.ted.conversion.scheme_maps``; every name must be a scheme's.
-    The steps are those of docs/architecture.md, "The experiment loop".
+    The steps are those of docs/architecture.md, "The experiment loop".  The cyclic garbage
+    collector is paused while it runs (:func:`evalcore.gcpause.paused_gc`).
     """
     if label_maps is not None:
         config = with_label_maps(config, label_maps)
     full = plan_files(schemes)
     raw: tuple[RawParse, ...] = ()
+    golds_read: dict[str, tuple[AnyTree, ...]] = {}  # the golds read for the parses of raw text
+    converted: dict[tuple[int, bool], SpanTree] = {}  # and their function trees (by the trees' identities)
     while True:  # a second pass only when a parse turns out to be a parse of raw text
         plan = plan_files(schemes)
         unknown = [n for n in config.ted.conversion.scheme_maps.schemes if n not in plan.gold_file]
@@ -622,9 +641,14 @@ def run_experiment(
             raise MismatchError(
                 f"label map for no scheme: {', '.join(unknown)} (schemes: {', '.join(plan.gold_file)})"
             )
-        streams = [iter(reader(f) if reader is not None else f.trees) for f in plan.files]
+        kept = {plan.gold_file[name]: trees for name, trees in golds_read.items() if name in plan.gold_file}
+        streams = [
+            iter(kept[k] if k in kept else reader(f) if reader is not None else f.trees)
+            for k, f in enumerate(plan.files)
+        ]
         total = 0 if reader is not None else len(plan.files[0].trees)
-        scan = _Scan(plan, config, details)
+        held = frozenset(name for name in golds_read if name in plan.gold_file)
+        scan = _Scan(plan, config, details, converted, held)
         counts: MismatchError | None = None
         try:
             for index, sentence in _read_in_step(plan, streams):
@@ -632,7 +656,7 @@ def run_experiment(
                     progress(index + 1, total)
         except MismatchError as exc:  # files of different lengths: a parse of raw text, or an error
             counts = exc
-        found = () if config.skip_mismatched else _raw_parses(plan, scan, reader)
+        found = () if config.skip_mismatched else _raw_parses(plan, scan, reader, golds_read)
         if not found:
             if counts is not None:
                 raise counts
@@ -642,7 +666,7 @@ def run_experiment(
         schemes = [replace(s, parses=tuple(p for p in s.parses if p.name not in names)) for s in schemes]
     scan.raise_first_error()
     cells, detail_rows = _cells(scan)
-    raw_records = _add_raw(cells, raw, schemes, reader, config, scan, full.columns)
+    raw_records = _add_raw(cells, raw, schemes, reader, config, scan, full.columns, golds_read, converted)
     return ExperimentResult(
         build_rows(cells, row_order([g.name for g in plan.schemes]), config),
         full.columns,
@@ -657,9 +681,12 @@ def run_experiment(
     )
 
 
-def _raw_parses(plan: ExperimentPlan, scan: _Scan, reader: Reader | None) -> tuple[RawParse, ...]:
+def _raw_parses(
+    plan: ExperimentPlan, scan: _Scan, reader: Reader | None, golds_read: dict[str, tuple[AnyTree, ...]]
+) -> tuple[RawParse, ...]:
     """The parses whose words differed from the gold's that are parses of raw text (docs/rawtext.md:
-    the same characters, other sentences or words)."""
+    the same characters, other sentences or words).  The golds read to tell are kept in
+    ``golds_read`` (by scheme) for scoring those parses."""
     from evalcore.experiment_raw import RawParse, is_raw, source_of
 
     def trees_of(f: NamedTrees) -> Iterable[AnyTree]:
@@ -671,7 +698,10 @@ def _raw_parses(plan: ExperimentPlan, scan: _Scan, reader: Reader | None) -> tup
             continue
         p, gold = spec.parse, spec.scheme.gold
         read = tuple(trees_of(p))  # read once: checked, then kept
-        if is_raw(trees_of(gold), read):
+        name = spec.scheme.name
+        if name not in golds_read:
+            golds_read[name] = tuple(trees_of(gold))
+        if is_raw(golds_read[name], read):
             trees = tuple(t for t in read if isinstance(t, DepTree))
             source = source_of(trees, p.path, p.data)
             out.append(RawParse(p.name, spec.scheme.name, trees, source, p.path or p.name))
@@ -686,23 +716,29 @@ def _add_raw(
     config: ExperimentConfig,
     scan: _Scan,
     columns: Sequence[tuple[str, str]],
+    golds_read: Mapping[str, tuple[AnyTree, ...]],
+    converted: dict[tuple[int, bool], SpanTree],
 ) -> tuple[RawSentence, ...]:
     """The cells of the parses of raw text added to ``cells`` (each row's cells in column order),
-    and every block's record."""
+    and every block's record (the golds in ``golds_read`` are not read again)."""
     if not raw:
         return ()
     from evalcore.experiment_raw import raw_cells, source_of
 
     golds = {}
     for s in schemes:
-        trees = tuple(
-            t for t in (reader(s.gold) if reader is not None else s.gold.trees) if isinstance(t, DepTree)
-        )
+        if s.name in golds_read:
+            read: Iterable[AnyTree] = golds_read[s.name]
+        else:
+            read = reader(s.gold) if reader is not None else s.gold.trees
+        trees = tuple(t for t in read if isinstance(t, DepTree))
         golds[s.name] = (trees, source_of(trees, s.gold.path, s.gold.data), s.gold.path or s.gold.name)
     records: list[RawSentence] = []
     average = config.ted.average == "sentence"
     for r in raw:
-        got, recs = raw_cells(r, golds, config.ted.conversion, scan.kept_index, sentence_average=average)
+        got, recs = raw_cells(
+            r, golds, config.ted.conversion, scan.kept_index, sentence_average=average, converted=converted
+        )
         records.extend(recs)
         for (against, metric), pairs in got.items():
             kind = "attach" if metric in ("UAS", "LAS") else ("average" if average else "ted")

@@ -9,7 +9,7 @@ the paired tests and the bootstrap compare parses sentence by sentence as for an
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 
@@ -25,6 +25,8 @@ from evalcore.metrics.rawtext import (
     SENTENCE_NODE,
     Block,
     BlockTed,
+    BlockTrees,
+    Layout,
     RawOp,
     SideCache,
     SideSentence,
@@ -196,9 +198,12 @@ def raw_cells(
     *,
     sentence_average: bool,
     limits: Limits = DEFAULT_LIMITS,
+    converted: dict[tuple[int, bool], SpanTree] | None = None,
 ) -> tuple[dict[tuple[str, str], tuple[tuple[float, float], ...]], tuple[RawSentence, ...]]:
     """The pairs of every cell of one parse of raw text, keyed by (against, metric), and every
-    block's record.  ``golds``: each scheme's trees, source and name (in scheme order)."""
+    block's record.  ``golds``: each scheme's trees, source and name (in scheme order).
+    ``converted`` keeps the function trees across parses of the same golds (keyed by the trees'
+    identities: every tree must outlive it)."""
     if conversion.protocol != PROTOCOL_2012:
         raise InputFormatError(
             f"'{raw.name}' is a parse of the raw text (its words are not the gold's), which the 2011 "
@@ -215,13 +220,17 @@ def raw_cells(
     blocks, chars = blocks_of(alignment), word_chars(alignment)
     conv = {s: conversion.for_scheme(s) for s in schemes}
     trees = {s: (golds[s][0], conv[s]) for s in schemes}
-    memo: dict[tuple[int, bool], SpanTree] = {}  # the function trees, converted once for every target
+    memo: dict[tuple[int, bool], SpanTree] = {} if converted is None else converted
     sides: SideCache = {}  # and the parse's side of each block
+    sentences: dict[tuple[int, int], SideSentence] = {}  # and each side's sentences
     targets: list[tuple[str, ...]] = [(s,) for s in schemes]
     targets += [c for k in range(2, len(schemes) + 1) for c in combinations(schemes, k) if raw.scheme in c]
     links = {k: v for b in blocks for k, v in b.links.items()}
     for target in targets:
         against = "+".join(target)
+        # each block's trees and its sides laid out, for labeled and unlabeled
+        prepared: dict[tuple[tuple[int, ...], tuple[int, ...]], BlockTrees] = {}
+        layouts: dict[Hashable, Layout | None] = {}
         if len(target) == 1:
             per = aligned_attachment(alignment, golds[target[0]][0], raw.trees, links)
             for metric, col in (("UAS", 0), ("LAS", 1)):
@@ -239,6 +248,9 @@ def raw_cells(
                 limits=limits,
                 cache=memo,
                 sides=sides,
+                prepared=prepared,
+                side_cache=sentences,
+                layouts=layouts,
             )
             if sentence_average:
                 cells[(against, metric)] = _to_kept(got, kept, lambda b: (b.score, 1.0))

@@ -751,7 +751,8 @@ _RAW += [
     (EV, '_counter', 'short = tuple(tag + " " for tag in', 'short = tuple(tag for tag in', DROP,
      EVALB_READER),
     # the atlas pauses the cyclic collector and gives back the caller's setting
-    (AT, 'build_atlas', 'if paused:\n            gc.enable()', 'gc.enable()', DROP, ("tests/test_atlas.py",)),
+    ("evalcore/gcpause.py", 'paused_gc', 'if was:\n            gc.enable()', 'gc.enable()', DROP,
+     ("tests/test_gcpause.py",)),
     # ---- the tree reader splits a sentence block in one call, its errors still in line order ------
     (COLS, 'split_lines', 'if {len(cols) for cols in fields if cols is not None}.issubset(widths):',
      'if True:', DROP, LINES),
@@ -899,17 +900,43 @@ _RAW += [
     # ---- cross-scheme TedEval for parses of raw text (docs/rawtext.md) --------------------------
     (RT, 'block_ted', 'and _same_words(block, parse[0], own[0])', '', DROP, RAWTEXT),
     (RT, 'block_ted', 'if own_ops[j][key] > 0:', 'if own_ops[j][key] >= 0:', COMPARISON, RAWTEXT),
-    (RT, 'block_ted', 'seg = any(w in displaced_p for w in words)', 'seg = False', CONSTANT, RAWTEXT),
+    (RT, 'block_ted', 'seg = not displaced_at[node.sentence].isdisjoint(node.span)', 'seg = False', CONSTANT,
+     RAWTEXT),
     (RT, 'block_ted', 'norm = sum(size(p.st, labeled=labeled) for p in parse) + ', 'norm = ', DROP, RAWTEXT),
     (RT, 'block_ted', 'delta = sum(1 for o in ops if not o.discounted)', 'delta = len(ops)', DROP, RAWTEXT),
-    (RT, '_side_tree', 'ident = ("n", frozenset(image)) if None not in image else ("n", "open")',
+    (RT, '_layout', 'ident = ("n", frozenset(image)) if None not in image else ("n", "open")',
      'ident = ("n", "open")', CONSTANT, RAWTEXT),
     (RT, 'blocks_of', 'if merge and groups and groups[-1][0][0] <= min(merge):', 'if False:', DROP, RAWTEXT),
     (ER, '_to_kept', 'first = next((at[g] for g in b.gold if g in at), None)',
      'first = next((at[g] for g in reversed(b.gold) if g in at), None)', SIDE, RAWTEXT),
     (ER, 'aligned_attachment', 'las += ok and p.deprel == g.deprel', 'las += ok', DROP, RAWTEXT),
     (ER, 'is_raw', 'return "".join(g_text) == "".join(p_text)', 'return True', EARLY, RAWTEXT),
-    ("evalcore/ted/general.py", 'ted_anchored', 'if hit is None:', 'if True:', DROP, RAWTEXT),
+    ("evalcore/ted/general.py", '_anchored', 'if hit is None:', 'if True:', DROP, RAWTEXT),
+]
+
+# fmt: off
+TG = "evalcore/ted/general.py"
+SPINE = ("tests/test_ted_spine.py", "tests/test_rawtext.py")
+_RAW += [
+    # ---- the spine path of the general TED and the one-pass layout (docs/rawtext.md, "Time") ----
+    (TG, '_spine', 'groups.setdefault((region_x[i], region_y[j]), []).append((i, j))',
+     'groups.setdefault((region_x[i], region_x[i]), []).append((i, j))', SIDE, SPINE),
+    (TG, '_regions', 'region[i] = (a, seen[a])', 'region[i] = (a, 0)', CONSTANT, SPINE),
+    (TG, '_close', 'if other is not None and not spines[1 - side][other]:', 'if False:', DROP, SPINE),
+    (TG, '_spine_tree', 'kids.setdefault(a, []).append((gap, 0, "group", g))',
+     'kids.setdefault(a, []).append((gap, 2, "group", g))', OFF_BY_ONE, SPINE),
+    (TG, '_spine', 'ties = [eps * sum(ax[i] != ay[j] for i, j in g) for g in members]',
+     'ties = [0.0 for g in members]', CONSTANT, SPINE),
+    (TG, '_prepare', 'if ky:\n            ky[0] = -1', 'pass', DROP, SPINE),
+    (TG, '_postorder', 'return [i + size[i] - 1 - depth[i] for i in range(n)]',
+     'return [i + size[i] - 1 for i in range(n)]', DROP, ("tests/test_ted_anchored.py", *SPINE)),
+    (RT, '_layout', 'while head <= hi and lo <= heads[head] <= hi:',
+     'while head <= hi and lo <= heads[head] < hi:', COMPARISON, RAWTEXT),
+    (RT, '_assemble', 'while stack and stack[-1][0] < lo:', 'while stack and stack[-1][0] <= lo:', COMPARISON,
+     RAWTEXT),
+    (RT, 'block_ted', 'seg = not placed_at[node.sentence].issuperset(node.span)', 'seg = False', CONSTANT,
+     RAWTEXT),
+    (RT, 'block_ted', 'm = ted_block(px, y, check=check)', 'm = ted_block(px, y)', DROP, RAWTEXT),
 ]
 # fmt: on
 

@@ -3,7 +3,7 @@
 * **Layers**: data flows one way, files → trees → conversions → counts → scores → reports → API.
   A module imports only from its own layer or lower ones::
 
-      errors, limits, version, display, appdir, outputs, interrupts < trees < formats
+      errors, limits, version, display, appdir, outputs, interrupts, gcpause < trees < formats
       < conversion, generalization, fragments, ted/, lattice/ < metrics/, significance
       < experiment, inspection, examples, atlas, patterns/, ranking, resampling, batch, labelalign
       < report/, render/
@@ -35,6 +35,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "evalcore.appdir",
         "evalcore.outputs",
         "evalcore.interrupts",
+        "evalcore.gcpause",
         "evalcore.declare",
         "evalcore.choices",
     ),

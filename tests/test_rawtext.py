@@ -14,8 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evalcore.conversion import ConversionConfig, projectivize, to_span_tree
+from evalcore.errors import LimitError
 from evalcore.formats.conllu import read_conllu
 from evalcore.generalization import generalize_all
+from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.metrics.conll18 import align_words
 from evalcore.metrics.rawtext import (
     Block,
@@ -53,7 +55,7 @@ def test_the_page_has_the_three_cases() -> None:
     assert "3-4\tau" in CASES["merged"][0][0] and "SpaceAfter=No" in CASES["split"][0][2]
 
 
-def _score(tmp_path: Path, case: str, target: str) -> tuple[BlockTed, ...]:
+def _score(tmp_path: Path, case: str, target: str, limits: Limits = DEFAULT_LIMITS) -> tuple[BlockTed, ...]:
     (ud, sud, parse), own = CASES[case]
     files = {}
     for name, text in (("ud", ud), ("sud", sud), ("parse", parse)):
@@ -64,7 +66,7 @@ def _score(tmp_path: Path, case: str, target: str) -> tuple[BlockTed, ...]:
     golds = {s: (trees[s], ConversionConfig()) for s in ("ud", "sud")}
     return score_blocks(
         blocks_of(alignment), trees["parse"], ConversionConfig(), golds, own, target.split("+"),
-        word_chars(alignment), labeled=False,
+        word_chars(alignment), labeled=False, limits=limits,
     )  # fmt: skip
 
 
@@ -300,3 +302,34 @@ def test_the_2011_protocol_is_refused_for_a_parse_of_raw_text(
     )  # fmt: skip
     assert res.code == 2  # type: ignore[attr-defined]
     assert res.err.startswith(f"{p}: 'p' is a parse of the raw text") and "--protocol 2012" in res.err  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------------------
+# the block's trees: laid out in one pass (projectivized spans) as by the general construction
+
+
+@settings(max_examples=150, deadline=None)
+@given(three(), st.booleans(), st.booleans(), st.data())
+def test_the_one_pass_layout_builds_the_general_trees(
+    trees: tuple[DepTree, DepTree, DepTree], labeled: bool, generalized: bool, data: st.DataObject
+) -> None:
+    """Two sentences a side, some words without a counterpart, a generalization's unlabeled spans:
+    the one-pass construction (``_layout``, ``_assemble``) and the general one (``_side_tree_any``:
+    parents from span containment, then a preorder) give the same tree, anchors and nodes."""
+    from evalcore.metrics.rawtext import _side_tree, _side_tree_any
+
+    a, b, c = trees
+    n = len(a.tokens)
+    first = generalize_all([to_span_tree(a), to_span_tree(b)]) if generalized else to_span_tree(a)
+    chars = tuple((3 * i, 3 * i + 2) for i in range(n))
+    sentences = [(first, a, chars), (to_span_tree(c), c, tuple((100 + x, 100 + y) for x, y in chars))]
+    refs = [[data.draw(st.sampled_from([None, (k, i)])) for i in range(n)] for k in range(len(sentences))]
+    assert _side_tree(sentences, refs, "p", labeled) == _side_tree_any(sentences, refs, "p", labeled)
+
+
+def test_a_block_past_the_memory_limit_is_refused_with_its_sentence(tmp_path: Path) -> None:
+    """docs/robustness.md: the general algorithm's table is estimated first; the 'moved' case
+    (docs/rawtext.md) against 1 byte is refused, naming the block's first gold sentence."""
+    with pytest.raises(LimitError, match=r"tree edit distance of this block .* would need") as err:
+        _score(tmp_path, "moved", "ud", Limits(ted_memory=1))
+    assert err.value.sentence == "moved-1"

@@ -16,6 +16,7 @@ from evalcore.declare import InvalidSetting, check, declared, setting
 from evalcore.display import Tabular
 from evalcore.errors import EvalcoreError, MismatchError
 from evalcore.families.common import Resampling, numbers, relation_labels
+from evalcore.gcpause import paused_gc
 from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.metrics.attachment import AttachResult, PunctTags
 
@@ -266,17 +267,10 @@ def run_aligned(
             "CoNLL 2018, which cannot honour them)",
             difference,
         )
-    import gc
-
     # the alignment keeps every word, and the analyses make acyclic values: the cyclic collector's
     # full passes would walk them all again and again (paused, then the caller's setting)
-    paused = gc.isenabled()
-    gc.disable()
-    try:
+    with paused_gc():
         return _aligned(inputs, settings, limits, by, confusion, difference)
-    finally:
-        if paused:
-            gc.enable()
 
 
 def _refused(message: str, difference: MismatchError | None) -> EvalcoreError:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
 from evalcore.errors import EvalcoreError, LimitError, MismatchError, TreeStructureError
 from evalcore.formats._io import InputSource, iter_lines, shown, source_name
 from evalcore.formats.columns import Columns, comment_ids, form_chars, parse_line, refused
+from evalcore.gcpause import paused_gc
 from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.metrics.base import add_fields, make_signature, ratio
 
@@ -1128,16 +1129,9 @@ def align_words(
     Every use of the alignment of a raw-text parse calls this function (docs/attachment.md, "Every
     analysis on aligned words").  It keeps every word (memory grows with the document); the
     arguments and errors are :func:`evaluate_conll18`'s."""
-    import gc
-
     aligner = _Aligner(gold, system, gold_name, system_name, limits, True, deprel_base, read_all, keep=True)
     # every word is kept, and the cyclic collector's full passes would walk them all again and again
-    # (its cycles, word <-> parent, are freed with the alignment): paused, then the caller's setting
-    paused = gc.isenabled()
-    gc.disable()
-    try:
+    # (its cycles, word <-> parent, are freed with the alignment)
+    with paused_gc():
         result = aligner.run()
         return Alignment(aligner.sentences(), result)
-    finally:
-        if paused:
-            gc.enable()

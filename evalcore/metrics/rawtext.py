@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
+from itertools import pairwise
+from typing import Literal, NamedTuple
 
 from evalcore.choices import PROTOCOL_2012
 from evalcore.conversion import ConversionConfig, to_span_tree
@@ -24,7 +25,7 @@ from evalcore.limits import DEFAULT_LIMITS, Limits, format_size
 from evalcore.metrics.conll18 import Alignment
 from evalcore.metrics.lattice_tedeval import ted_memory_estimate
 from evalcore.metrics.tedeval import sentence_ted
-from evalcore.ted.general import OrderedTree, ted_anchored, ted_mapping
+from evalcore.ted.general import OrderedTree, PreparedTree, prepare_tree, ted_block, ted_mapping
 from evalcore.ted.spans import edit_script, size
 from evalcore.trees import DepTree, Span, SpanTree, span_head
 
@@ -33,6 +34,8 @@ __all__ = [
     "Block",
     "BlockNode",
     "BlockTed",
+    "BlockTrees",
+    "Layout",
     "RawOp",
     "SideCache",
     "SideSentence",
@@ -148,9 +151,9 @@ def blocks_of(alignment: Alignment) -> tuple[Block, ...]:
 # ---------------------------------------------------------------------------- the block's trees
 
 
-@dataclass(frozen=True, slots=True)
-class BlockNode:
-    """What one node of a block's tree is: its sentence's place in the block, its span and label."""
+class BlockNode(NamedTuple):
+    """What one node of a block's tree is: its sentence's place in the block, its span and label
+    (a named tuple, not a dataclass: a block's trees are built for every target, node by node)."""
 
     sentence: int  # position of the sentence in the block's list (-1: the root)
     span: Span
@@ -158,7 +161,10 @@ class BlockNode:
     kind: Literal["root", "sentence", "node"]
 
 
-SideCache = dict[tuple[tuple[int, ...], bool], tuple[OrderedTree, list[BlockNode]]]
+BlockTrees = tuple[list[SideSentence], list[SideSentence], list[SpanTree]]
+"""A block's parse sentences, own gold sentences and target trees (:func:`block_sides`)."""
+
+SideCache = dict[tuple[tuple[int, ...], bool], tuple[PreparedTree, list[BlockNode]]]
 """The parse's side of each block (its sentences, labeled), built once for every target."""
 
 
@@ -178,7 +184,117 @@ def _parents(items: Sequence[tuple[Span, frozenset[str]]]) -> list[int]:
     return parent
 
 
+_Item = tuple[int, int, Hashable, Hashable, frozenset[str], Span]
+"""One span of a sentence laid out (:func:`_layout`): first and last word, match key without its
+label, anchor, labels, the span."""
+
+Layout = list[tuple[Span, Hashable, list[_Item]]]
+"""A side of a block laid out, sentence by sentence: the sentence's words, its anchor, its spans in
+preorder (:func:`_layout`); the same for its labeled and unlabeled trees."""
+
+
+def _layout(
+    sentences: Sequence[tuple[SpanTree, DepTree, tuple[tuple[int, int], ...]]],
+    refs: Sequence[Sequence[Hashable | None]],
+    side: str,
+) -> Layout | None:
+    """What each span of each sentence is matched by and anchored to (docs/rawtext.md, "Trees"):
+    ``refs[k][i]`` is the gold word that word ``i`` of sentence ``k`` is (or is aligned with;
+    ``None``: none).  A terminal matches only the terminal of the same gold word; a node whose words
+    all have one matches only a node of the same gold words (EACL 2012 §5.3: over the same words a
+    node is its span); any other node only another such node (ACL 2012: by its label).  The anchor
+    (ties only) is the span's characters and its head's.  ``None`` unless every span is contiguous
+    and the spans come in preorder (projectivized trees; :func:`_side_tree_any` takes the others)."""
+    out: Layout = []
+    for k, (st, dep, chars) in enumerate(sentences):
+        full = frozenset(range(len(st.words)))
+        # the words' characters rise with their positions (all known): a span's are its ends'
+        ends = all(c[0] >= 0 for c in chars) and all(
+            a[0] <= b[0] and a[1] <= b[1] for a, b in pairwise(chars)
+        )
+        mine = refs[k]
+        heads = [t.head - 1 for t in dep.tokens]
+        items: list[_Item] = []
+        last = (-1, 0)
+        for span, labels in st.items:
+            if span == full:
+                continue
+            lo, hi, size = min(span), max(span), len(span)
+            if hi - lo + 1 != size or (lo, -size) <= last or hi >= len(heads):
+                return None
+            last = (lo, -size)
+            # the span's head (evalcore.trees.span_head): its leftmost word whose head is outside
+            head = lo
+            while head <= hi and lo <= heads[head] <= hi:
+                head += 1
+            if head > hi:
+                head = lo
+            hc = chars[head] if head < len(chars) else (-1, -1)
+            if ends:
+                anchor: Hashable = (chars[lo][0], chars[hi][1], hc)
+            else:
+                anchor = (min(chars[w][0] for w in span), max(chars[w][1] for w in span), hc)
+            if lo == hi:
+                r = mine[lo]
+                ident: Hashable = ("w", r) if r is not None else (side, k, lo)
+            else:
+                image = mine[lo : hi + 1]
+                ident = ("n", frozenset(image)) if None not in image else ("n", "open")
+            items.append((lo, hi, ident, anchor, labels, span))
+        out.append((full, ("s", chars[0][0] if chars else -1, chars[-1][1] if chars else -1), items))
+    return out
+
+
+def _assemble(layout: Layout, labeled: bool) -> tuple[OrderedTree, list[BlockNode]]:
+    """A side laid out as one ordered tree (preorder): a root, a node per sentence, under it the
+    sentence's spans (labeled: one node per label, one above the other; a span without a label is
+    no node), and what each node is."""
+    keys: list[Hashable] = [("R",)]
+    anchors: list[Hashable] = [("R",)]
+    children: list[list[int]] = [[]]
+    nodes: list[BlockNode] = [BlockNode(-1, frozenset(), "", "root")]
+    for k, (full, sentence_anchor, items) in enumerate(layout):
+        sent = len(keys)
+        keys.append(("s",))
+        anchors.append(sentence_anchor)
+        children.append([])
+        children[0].append(sent)
+        nodes.append(BlockNode(k, full, "", "sentence"))
+        stack: list[tuple[int, int]] = []  # (last word, its lowest node)
+        for lo, hi, ident, anchor, labels, span in items:
+            if labeled and not labels:
+                continue
+            while stack and stack[-1][0] < lo:
+                stack.pop()
+            up = stack[-1][1] if stack else sent
+            for label in (sorted(labels) if len(labels) > 1 else labels) if labeled else ("",):
+                at = len(keys)
+                keys.append((ident, label))
+                anchors.append(anchor)
+                children.append([])
+                children[up].append(at)
+                nodes.append(BlockNode(k, span, label, "node"))
+                up = at
+            stack.append((hi, up))
+    return OrderedTree(tuple(keys), tuple(tuple(c) for c in children), tuple(anchors)), nodes
+
+
 def _side_tree(
+    sentences: Sequence[tuple[SpanTree, DepTree, tuple[tuple[int, int], ...]]],
+    refs: Sequence[Sequence[Hashable | None]],
+    side: str,
+    labeled: bool,
+    layout: Layout | None = None,
+) -> tuple[OrderedTree, list[BlockNode]]:
+    """One side of a block as an ordered tree (preorder), and what each node is (:func:`_layout`,
+    :func:`_assemble`; ``layout``: the side laid out already)."""
+    laid = layout if layout is not None else _layout(sentences, refs, side)
+    if laid is None:
+        return _side_tree_any(sentences, refs, side, labeled)
+    return _assemble(laid, labeled)
+
+
+def _side_tree_any(
     sentences: Sequence[tuple[SpanTree, DepTree, tuple[tuple[int, int], ...]]],
     refs: Sequence[Sequence[Hashable | None]],
     side: str,
@@ -188,7 +304,8 @@ def _side_tree(
     is the gold word that word ``i`` of sentence ``k`` is (or is aligned with; ``None``: none).  A
     terminal matches only the terminal of the same gold word; a node whose words all have one
     matches only a node of the same gold words (EACL 2012 §5.3: over the same words a node is its
-    span); any other node only another such node (ACL 2012: by its label) -- docs/rawtext.md."""
+    span); any other node only another such node (ACL 2012: by its label) -- docs/rawtext.md.
+    Any laminar spans (:func:`_side_tree` lays out the usual ones in one pass)."""
     keys: list[Hashable] = [("R",)]
     anchors: list[Hashable] = [("R",)]
     children: list[list[int]] = [[]]
@@ -289,6 +406,46 @@ def _words_path(
     return BlockTed(t.delta, t.norm, tuple(ops), block.gold, block.parse, "words")
 
 
+def _laid(
+    layouts: dict[Hashable, Layout | None] | None,
+    key: Hashable,
+    sentences: Sequence[tuple[SpanTree, DepTree, tuple[tuple[int, int], ...]]],
+    refs: Sequence[Sequence[Hashable | None]],
+    side: str,
+) -> Layout | None:
+    """:func:`_layout`, kept in ``layouts`` under ``key`` (laid out once for labeled and unlabeled)."""
+    if layouts is not None and key in layouts:
+        return layouts[key]
+    laid = _layout(sentences, refs, side)
+    if layouts is not None:
+        layouts[key] = laid
+    return laid
+
+
+def _displaced(
+    block: Block,
+    parse: Sequence[SideSentence],
+    gold_pos: Mapping[int, int],
+    sent_map: Mapping[int, int],
+    golds: int,
+) -> tuple[list[set[int]], list[set[int]]]:
+    """The displaced words of each parse sentence and the placed words of each gold sentence (by
+    their places in the block; docs/rawtext.md, "Segmentation or attachment"): a parse word is
+    displaced when it is not aligned, or when its sentence node (matched as ``sent_map`` says) is
+    not matched with its gold word's; a gold word is placed when an undisplaced parse word is
+    aligned to it."""
+    displaced_at: list[set[int]] = [set() for _ in parse]
+    placed_at: list[set[int]] = [set() for _ in range(golds)]
+    for k, p in enumerate(parse):
+        for i in range(len(p.st.words)):
+            ref = block.links.get((p.index, i))
+            if ref is None or ref[0] not in gold_pos or sent_map.get(k) != gold_pos[ref[0]]:
+                displaced_at[k].add(i)
+            else:
+                placed_at[gold_pos[ref[0]]].add(ref[1])
+    return displaced_at, placed_at
+
+
 def block_ted(
     block: Block,
     parse: Sequence[SideSentence],
@@ -299,6 +456,7 @@ def block_ted(
     limits: Limits = DEFAULT_LIMITS,
     general: bool = False,
     sides: SideCache | None = None,
+    layouts: dict[Hashable, Layout | None] | None = None,
 ) -> BlockTed:
     """δ and normalizer of one block (docs/rawtext.md, "The definition"): ``parse`` and ``own`` are
     the block's sentences in order, ``target`` the target's function tree of each gold sentence.
@@ -306,7 +464,8 @@ def block_ted(
     against a generalization, ``own`` is the parse's own gold, and the operations its script to
     ``target`` also makes are discounted.  ``general`` takes the general path even where the words
     path applies (the tests check that both give the same numbers there); ``sides`` keeps the
-    parse's side of each block across targets.  Raises
+    parse's side of each block across targets, ``layouts`` both sides laid out across labeled and
+    unlabeled (keyed by the target trees' identities: they must outlive it).  Raises
     :class:`~evalcore.errors.LimitError` when the distance would need more than ``limits.ted_memory``."""
     if own and own[0].st.protocol != PROTOCOL_2012:
         raise ValueError("the 2011 protocol is not defined for a parse of raw text (docs/rawtext.md)")
@@ -314,55 +473,59 @@ def block_ted(
         return _words_path(block, parse[0], own[0], target[0], labeled)
     gold_pos = {g.index: k for k, g in enumerate(own)}
     linked = set(block.links.values())
-    prefs: list[list[Hashable | None]] = [
-        [block.links.get((p.index, i)) for i in range(len(p.st.words))] for p in parse
-    ]
     grefs: list[list[Hashable | None]] = [
         [(g.index, i) if (g.index, i) in linked else None for i in range(len(g.st.words))] for g in own
     ]
     side_key = (tuple(p.index for p in parse), labeled)
     built = sides.get(side_key) if sides is not None else None
     if built is None:
-        built = _side_tree([(p.st, p.tree, p.chars) for p in parse], prefs, "p", labeled)
+        prefs: list[list[Hashable | None]] = [
+            [block.links.get((p.index, i)) for i in range(len(p.st.words))] for p in parse
+        ]
+        x_in = [(p.st, p.tree, p.chars) for p in parse]
+        x_laid = _laid(layouts, ("p", tuple(p.index for p in parse)), x_in, prefs, "p")
+        tree, nodes = _side_tree(x_in, prefs, "p", labeled, x_laid)
+        built = (prepare_tree(tree), nodes)
         if sides is not None:
             sides[side_key] = built
-    x, xn = built
-    y, yn = _side_tree([(t, g.tree, g.chars) for t, g in zip(target, own, strict=True)], grefs, "g", labeled)
-    m = ted_anchored(x, y, pin_roots=True)
-    if m is None:
-        need = ted_memory_estimate(len(x), len(y))
+    px, xn = built
+    x = px.tree
+    y_in = [(t, g.tree, g.chars) for t, g in zip(target, own, strict=True)]
+    y_laid = _laid(
+        layouts, ("g", tuple(id(t) for t in target), tuple(g.index for g in own)), y_in, grefs, "g"
+    )
+    y, yn = _side_tree(y_in, grefs, "g", labeled, y_laid)
+
+    def check(n: int, m: int) -> None:
+        """The general algorithm's table on ``n`` × ``m`` nodes fits in ``limits.ted_memory``."""
+        need = ted_memory_estimate(n, m)
         if need > limits.ted_memory:
             raise limits.error(
                 "ted_memory",
-                f"the tree edit distance of this block ({len(x)} × {len(y)} nodes, words that differ) "
+                f"the tree edit distance of this block ({n} × {m} nodes, words that differ) "
                 f"would need about {format_size(need)}",
                 sentence=own[0].st.sent_id[:60] or None if own else None,
             )
+
+    m = ted_block(px, y, check=check)
+    if m is None:
+        check(len(x), len(y))
         m = ted_mapping(x, y, pin_roots=True)
-    # displaced words: not aligned, or under a sentence node not matched with its gold word's
     sent_map = {xn[a].sentence: yn[b].sentence for a, b in m.pairs if xn[a].kind == "sentence"}
-    displaced_p: set[WordRef] = set()
-    placed_g: set[WordRef] = set()
-    for k, p in enumerate(parse):
-        for i in range(len(p.st.words)):
-            ref = block.links.get((p.index, i))
-            if ref is None or ref[0] not in gold_pos or sent_map.get(k) != gold_pos[ref[0]]:
-                displaced_p.add((p.index, i))
-            else:
-                placed_g.add(ref)
+    displaced_at, placed_at = _displaced(block, parse, gold_pos, sent_map, len(own))
     own_ops: list[Counter[tuple[str, str, Span]]] = [Counter() for _ in own]
     for j, (g, t) in enumerate(zip(own, target, strict=True)):
-        own_ops[j].update((op.kind, op.label, op.span) for op in edit_script(g.st, t, labeled=labeled))
+        if t is not g.st:  # (against its own gold, nothing is discounted)
+            own_ops[j].update((op.kind, op.label, op.span) for op in edit_script(g.st, t, labeled=labeled))
     ops: list[RawOp] = []
     for a in m.deleted:
         node = xn[a]
         p = parse[node.sentence]
-        words = [(p.index, i) for i in node.span]
         # a sentence node is deleted only when it is matched with none: its words are all displaced
-        seg = any(w in displaced_p for w in words)
+        seg = not displaced_at[node.sentence].isdisjoint(node.span)
         disc = False
         if node.kind == "node" and not seg:
-            golds = {block.links[w] for w in words}
+            golds = {block.links[(p.index, i)] for i in node.span}
             sents = {s for s, _ in golds}
             if len(sents) == 1:
                 j = gold_pos[next(iter(sents))]
@@ -375,7 +538,7 @@ def block_ted(
     for b in m.inserted:
         node = yn[b]
         gold = own[node.sentence]
-        seg = any((gold.index, i) not in placed_g for i in node.span)  # (a sentence node: none placed)
+        seg = not placed_at[node.sentence].issuperset(node.span)  # (a sentence node: none placed)
         disc = False
         if node.kind == "node":
             key = ("ins", node.label, node.span)
@@ -386,10 +549,14 @@ def block_ted(
         ops.append(RawOp("ins", "target", gold.index, span, node.label, node.kind == "sentence", seg, disc))
     norm = sum(size(p.st, labeled=labeled) for p in parse) + sum(size(t, labeled=labeled) for t in target)
     delta = sum(1 for o in ops if not o.discounted)
-    displaced_g = frozenset((g.index, i) for g in own for i in range(len(g.st.words))) - placed_g
-    return BlockTed(
-        delta, norm, tuple(ops), block.gold, block.parse, "general", frozenset(displaced_p), displaced_g
+    displaced_p = frozenset((p.index, i) for p, at in zip(parse, displaced_at, strict=True) for i in at)
+    displaced_g = frozenset(
+        (g.index, i)
+        for g, at in zip(own, placed_at, strict=True)
+        for i in range(len(g.st.words))
+        if i not in at
     )
+    return BlockTed(delta, norm, tuple(ops), block.gold, block.parse, "general", displaced_p, displaced_g)
 
 
 # ---------------------------------------------------------------------------- a whole document
@@ -426,12 +593,16 @@ def block_sides(
     chars: tuple[Mapping[WordRef, tuple[int, int]], Mapping[WordRef, tuple[int, int]]],
     *,
     convert: Callable[[DepTree, ConversionConfig], SpanTree] = to_span_tree,
-) -> tuple[list[SideSentence], list[SideSentence], list[SpanTree]]:
+    make_side: Callable[[int, DepTree, SpanTree, Mapping[WordRef, tuple[int, int]]], SideSentence] = (
+        side_sentence
+    ),
+) -> BlockTrees:
     """The trees :func:`block_ted` compares for one block (:func:`score_blocks`' arguments): the parse's
     sentences, the own gold's (a single target's) and the target's function tree of each gold sentence.
     A block of one sentence a side with the same words is converted as usual (it takes the words
     path); any other block's trees are converted from their projectivized trees (docs/rawtext.md,
-    "Trees").  ``convert``: how a tree is converted (:func:`score_blocks` keeps what it converted)."""
+    "Trees").  ``convert``: how a tree is converted, ``make_side`` how a sentence is made of it
+    (:func:`score_blocks` keeps what it made)."""
     gold_chars, parse_chars = chars
     single = len(target) == 1
     ref = golds[target[0] if single else own]
@@ -446,10 +617,9 @@ def block_sides(
         return c if words else replace(c, projectivize=True)
 
     p_side = [
-        side_sentence(k, parse[k], convert(parse[k], conv(parse_conversion)), parse_chars)
-        for k in block.parse
+        make_side(k, parse[k], convert(parse[k], conv(parse_conversion)), parse_chars) for k in block.parse
     ]
-    o_side = [side_sentence(j, ref[0][j], convert(ref[0][j], conv(ref[1])), gold_chars) for j in block.gold]
+    o_side = [make_side(j, ref[0][j], convert(ref[0][j], conv(ref[1])), gold_chars) for j in block.gold]
     if single:
         t_side = [o.st for o in o_side]
     else:
@@ -472,13 +642,20 @@ def score_blocks(
     limits: Limits = DEFAULT_LIMITS,
     cache: dict[tuple[int, bool], SpanTree] | None = None,
     sides: SideCache | None = None,
+    prepared: dict[tuple[tuple[int, ...], tuple[int, ...]], BlockTrees] | None = None,
+    side_cache: dict[tuple[int, int], SideSentence] | None = None,
+    layouts: dict[Hashable, Layout | None] | None = None,
 ) -> tuple[BlockTed, ...]:
     """Every block of a parse of ``own``'s scheme against ``target``: one scheme (a single gold;
     nothing discounted) or several containing ``own`` (their generalization; the own gold's script
     discounted).  ``golds`` gives each scheme's trees and conversion; each block's trees are
     :func:`block_sides`'.  ``cache`` keeps the function trees across calls on the same trees (the
-    trees must outlive it); ``sides`` the parse's side of each block across targets."""
+    trees must outlive it); ``sides`` the parse's side of each block across targets; ``prepared``
+    each block's trees across calls on the same ``target`` (labeled and unlabeled); ``side_cache``
+    each sentence made of a function tree, across calls (keyed by identities, as ``cache``);
+    ``layouts`` each block's sides laid out, across calls on the same ``target`` (as ``prepared``)."""
     memo = {} if cache is None else cache
+    made_sides = {} if side_cache is None else side_cache
 
     def spans(tree: DepTree, c: ConversionConfig) -> SpanTree:
         key = (id(tree), c.projectivize)  # a tree is always converted by its own scheme's conversion
@@ -487,10 +664,25 @@ def score_blocks(
             got = memo[key] = to_span_tree(tree, c)
         return got
 
+    def make_side(
+        index: int, tree: DepTree, st: SpanTree, chars: Mapping[WordRef, tuple[int, int]]
+    ) -> SideSentence:
+        key = (id(st), id(chars))
+        got = made_sides.get(key)
+        if got is None:
+            got = made_sides[key] = side_sentence(index, tree, st, chars)
+        return got
+
     out = []
+    made = {} if prepared is None else prepared
     for b in blocks:
-        p_side, o_side, t_side = block_sides(
-            b, parse, parse_conversion, golds, own, target, chars, convert=spans
+        got = made.get((b.gold, b.parse))
+        if got is None:
+            got = made[(b.gold, b.parse)] = block_sides(
+                b, parse, parse_conversion, golds, own, target, chars, convert=spans, make_side=make_side
+            )
+        p_side, o_side, t_side = got
+        out.append(
+            block_ted(b, p_side, o_side, t_side, labeled=labeled, limits=limits, sides=sides, layouts=layouts)
         )
-        out.append(block_ted(b, p_side, o_side, t_side, labeled=labeled, limits=limits, sides=sides))
     return tuple(out)
