@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import combinations
+from itertools import combinations, islice
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
@@ -650,13 +650,20 @@ def run_experiment(
         held = frozenset(name for name in golds_read if name in plan.gold_file)
         scan = _Scan(plan, config, details, converted, held)
         counts: MismatchError | None = None
+        # the first pass of streamed files keeps them while a file may be a parse of raw text
+        # from a first difference on, the first pass keeps what it reads of streamed files (a parse
+        # of raw text, and its gold, then need not be read again)
+        tapes = {} if golds_read or reader is None or config.skip_mismatched else _tapes(streams)
         try:
-            for index, sentence in _read_in_step(plan, streams):
+            for index, sentence in _read_in_step(plan, list(tapes.values()) or streams):
                 if scan.add(index, sentence) and callable(progress):
                     progress(index + 1, total)
+                if tapes and scan.first_mismatch and tapes[0].start < 0:
+                    for k, tape in tapes.items():
+                        tape.begin(index, sentence[k])
         except MismatchError as exc:  # files of different lengths: a parse of raw text, or an error
             counts = exc
-        found = () if config.skip_mismatched else _raw_parses(plan, scan, reader, golds_read)
+        found = () if config.skip_mismatched else _raw_parses(plan, scan, reader, golds_read, tapes)
         if not found:
             if counts is not None:
                 raise counts
@@ -681,26 +688,65 @@ def run_experiment(
     )
 
 
+class _Tape:
+    """A file's trees as the first pass reads them, kept from sentence ``start`` on once
+    :meth:`begin` is called (local to one run)."""
+
+    def __init__(self, trees: Iterator[AnyTree]) -> None:
+        self.trees = trees
+        self.start = -1
+        self.kept: list[AnyTree] = []
+
+    def __iter__(self) -> Iterator[AnyTree]:
+        return self
+
+    def __next__(self) -> AnyTree:
+        tree = next(self.trees)
+        if self.start >= 0:
+            self.kept.append(tree)
+        return tree
+
+    def begin(self, index: int, tree: AnyTree) -> None:
+        """Keep sentence ``index`` (``tree``, read already) and every one read after it."""
+        self.start, self.kept = index, [tree]
+
+    def whole(self, head: Iterable[AnyTree]) -> tuple[AnyTree, ...]:
+        """Every tree of the file: the ones before ``start`` (from ``head``, the file read again
+        from its start), those kept, then the rest (the pass may have stopped early)."""
+        self.kept.extend(self.trees)
+        return (*islice(head, self.start), *self.kept)
+
+
+def _tapes(streams: Sequence[Iterator[AnyTree]]) -> dict[int, _Tape]:
+    return {k: _Tape(it) for k, it in enumerate(streams)}
+
+
 def _raw_parses(
-    plan: ExperimentPlan, scan: _Scan, reader: Reader | None, golds_read: dict[str, tuple[AnyTree, ...]]
+    plan: ExperimentPlan,
+    scan: _Scan,
+    reader: Reader | None,
+    golds_read: dict[str, tuple[AnyTree, ...]],
+    tapes: Mapping[int, _Tape],
 ) -> tuple[RawParse, ...]:
     """The parses whose words differed from the gold's that are parses of raw text (docs/rawtext.md:
     the same characters, other sentences or words).  The golds read to tell are kept in
-    ``golds_read`` (by scheme) for scoring those parses."""
+    ``golds_read`` (by scheme) for scoring those parses; a file the first pass kept (``tapes``, by
+    file) is not read again."""
     from evalcore.experiment_raw import RawParse, is_raw, source_of
 
-    def trees_of(f: NamedTrees) -> Iterable[AnyTree]:
-        return reader(f) if reader is not None else f.trees
+    def trees_of(k: int, f: NamedTrees) -> tuple[AnyTree, ...]:
+        read = reader(f) if reader is not None else f.trees
+        return tapes[k].whole(read) if k in tapes and tapes[k].start >= 0 else tuple(read)
 
     out = []
     for spec in plan.parses:
         if spec.file not in scan.first_mismatch or spec.parse.label_from is not None:
             continue
         p, gold = spec.parse, spec.scheme.gold
-        read = tuple(trees_of(p))  # read once: checked, then kept
+        read = trees_of(spec.file, p)  # read once: checked, then kept
         name = spec.scheme.name
         if name not in golds_read:
-            golds_read[name] = tuple(trees_of(gold))
+            golds_read[name] = trees_of(plan.gold_file[name], gold)
         if is_raw(golds_read[name], read):
             trees = tuple(t for t in read if isinstance(t, DepTree))
             source = source_of(trees, p.path, p.data)

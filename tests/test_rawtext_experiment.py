@@ -64,10 +64,10 @@ def test_udpipe_future_against_its_ud_2_2_gold(run_cli: Callable[..., object]) -
     assert atlas.code == 0, atlas.err  # type: ignore[attr-defined]
 
 
-def _merged(trees: list[DepTree]) -> list[DepTree]:
-    """The first two sentences as one: the second's tokens renumbered after the first's, its root
-    attached to the first's root (``parataxis``), its text after a space."""
-    a, b = trees[0], trees[1]
+def _merged(trees: list[DepTree], at: int = 0) -> list[DepTree]:
+    """Sentences ``at`` and ``at + 1`` as one: the second's tokens renumbered after the first's,
+    its root attached to the first's root (``parataxis``), its text after a space."""
+    a, b = trees[at], trees[at + 1]
     n = len(a.tokens)
     root = next(t.id for t in a.tokens if t.head == 0)
     moved = tuple(
@@ -88,7 +88,48 @@ def _merged(trees: list[DepTree]) -> list[DepTree]:
     )
     text = f"{a.text} {b.text}"
     one = DepTree((*a.tokens, *moved), "merged", text, ("# sent_id = merged", f"# text = {text}"), extras)
-    return [one, *trees[2:]]
+    return [*trees[:at], one, *trees[at + 2 :]]
+
+
+@pytest.mark.parametrize("at", [0, 70])
+def test_streamed_files_give_the_numbers_of_trees_in_memory(
+    tmp_path: Path, at: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command streams its files; from a first difference on, its first pass keeps what it
+    reads (a parse of raw text and its gold are then read again only up to that sentence: ``at``
+    0 and 70).  Every cell's pairs are those of the same trees given in memory."""
+    from evalcore.experiment import NamedTrees, Scheme, run_experiment
+    from evalcore.families.tedeval import TedevalSettings, experiment_config
+
+    k = 80
+    golds = {s: list(read_conllu(str(FR / f"fr_gsd-{s}-test.r2.16.conllu.gz")))[:k] for s in ("ud", "sud")}
+    files = {name: tmp_path / f"{name}.conllu" for name in ("ud", "sud", "raw")}
+    for name, trees in (("ud", golds["ud"]), ("sud", golds["sud"]), ("raw", _merged(golds["ud"], at))):
+        files[name].write_text(write_conllu(trees), encoding="utf-8")
+    config = experiment_config(TedevalSettings(shuffles=10))
+
+    def named(name: str, held: bool) -> NamedTrees:
+        trees = tuple(read_conllu(str(files[name]))) if held else ()
+        return NamedTrees(name, trees, str(files[name]))
+
+    def run(held: bool) -> evalcore.ExperimentResult:  # type: ignore[name-defined]
+        schemes = [
+            Scheme("ud", named("ud", held), (named("raw", held),)),
+            Scheme("sud", named("sud", held), ()),
+        ]
+        return run_experiment(schemes, config, reader=None if held else lambda f: read_conllu(f.path))
+
+    import evalcore.experiment as experiment
+
+    kept: list[int] = []
+    whole = experiment._Tape.whole
+    monkeypatch.setattr(
+        experiment._Tape, "whole", lambda self, head: kept.append(self.start) or whole(self, head)
+    )
+    memory, streamed = run(True), run(False)
+    assert [r.cells[0].pairs for r in streamed.rows] == [r.cells[0].pairs for r in memory.rows]
+    assert any(b.path == "general" for b in streamed.raw_blocks) and len(streamed.rows) == 10
+    assert kept == [at, at]  # the parse and its gold kept by the first pass from their first difference
 
 
 def test_the_other_sentences_keep_the_words_path_numbers(tmp_path: Path) -> None:
