@@ -100,3 +100,14 @@ def test_the_score_strip_gives_the_blocks_tedeval() -> None:
     assert f"single: U-TED **{1 - d_single / n_single:.4f}**" in single
     assert ", against *sud\\.conllu\\+ud\\.conllu* (discounted with *sud\\.conllu*): U-TED " in multiple
     assert f"U-TED **{1 - d_multiple / n_multiple:.4f}**" in multiple
+
+
+@pytest.mark.slow  # AppTest sessions: over 1 s of CPU
+def test_a_parse_of_raw_text_with_the_golds_sentence_count_is_not_called_not_compared() -> None:
+    """The 'merged' parse has the gold's one sentence but other words: it is a parse of the raw text,
+    drawn and scored by characters under the gold, not a parse left "not compared" (the warning the
+    inspector gave before, with its word difference)."""
+    at = inspector_with("merged", "merged", labeled="no")
+    assert not [w.value for w in at.warning if "not compared" in w.value]
+    aligned = [m.value for m in at.markdown if m.value.startswith("#### merged\\-parse\\.conllu, aligned")]
+    assert aligned == ["#### merged\\-parse\\.conllu, aligned by characters with sud\\.conllu"]

@@ -183,6 +183,7 @@ class DepDrawing:
 def dependency_drawings(view: View) -> list[DepDrawing]:
     """Each gold tree, then the parses scored against it; parses without a gold last."""
     out: list[DepDrawing] = []
+    raw = {a.analysis.name for a in view.loaded.aligned}  # parses of the raw text: aligned below
     for scheme, gold, parses in _groups(view.loaded):
         gold_tree = view.dep_tree(gold) if gold is not None else None
         if gold is not None and gold_tree is not None:
@@ -192,6 +193,12 @@ def dependency_drawings(view: View) -> list[DepDrawing]:
             att = view.attachment(gold, p) if gold is not None else None
             why = att.mismatch if att is not None else None
             compared = att is not None and why is None
+            if compared or gold is None:
+                note = f"compared with {gold.name}" if gold is not None else "not compared"
+            elif p.name in raw:  # its words are not the gold's: compared by characters, below
+                note, why = f"a parse of the raw text: aligned with {gold.name} by characters below", None
+            else:
+                note = "not compared"
             out.append(
                 DepDrawing(
                     scheme,
@@ -200,7 +207,7 @@ def dependency_drawings(view: View) -> list[DepDrawing]:
                     gold_tree if compared else None,
                     att.verdicts if att is not None and compared else None,
                     p.name,
-                    f"compared with {gold.name}" if gold is not None and compared else "not compared",
+                    note,
                     warning=f"{p.name}: not compared with {gold.name}: {why}" if why and gold else "",
                 )
             )
