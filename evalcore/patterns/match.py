@@ -348,15 +348,20 @@ def _extend(plan: _Plan, ix: TreeIndex, words: list[int], k: int, budget: _Budge
         return
     step = plan.steps[k]
     at = plan.start + k
+    last = k + 1 == len(plan.steps)  # the last slot: a binding is complete (no deeper search)
+    node, checks = step.node, step.checks
     for w in _candidates(step, ix, words):
         if not budget.left:
             raise _Exhausted
         budget.left -= 1
-        if w in words[:at] or (step.node is not None and not step.node(ix, w)):
+        if w in words[:at] or (node is not None and not node(ix, w)):
             continue
         words[at] = w
-        if all(c.holds(ix, words) for c in step.checks):
-            yield from _extend(plan, ix, words, k + 1, budget)
+        if all(c.holds(ix, words) for c in checks):
+            if last:
+                yield None
+            else:
+                yield from _extend(plan, ix, words, k + 1, budget)
 
 
 def _start(plan: _Plan, ix: TreeIndex, words: list[int]) -> bool:
