@@ -37,6 +37,7 @@ from evalcore.metrics.attachment import (
     score,
     sentence_counts,
 )
+from evalcore.metrics.rawtext import RawOp
 from evalcore.metrics.tedeval import SentenceTed, sentence_ted
 from evalcore.trees import ArcVerdict, DepTree, EditOp, MFTree, SpanTree, Tree
 
@@ -378,3 +379,15 @@ class OperationFilter:
     def matches(self, ted: SentenceTed) -> bool:
         """Whether the script has at least one matching operation (always, when nothing is asked)."""
         return not self.active or bool(self.operations(ted))
+
+    def matches_block(self, ops: Sequence[RawOp]) -> bool:
+        """:meth:`matches` for the script of a block of a parse of raw text (docs/rawtext.md): its
+        deletions and insertions, each counted or discounted (no relabeling)."""
+        if not self.active:
+            return True
+        return any(
+            (not self.status or self.status == ("discounted" if op.discounted else "counted"))
+            and (not self.kind or self.kind == op.kind)
+            and (not self.label or label_matches(self.label, op.label))
+            for op in ops
+        )

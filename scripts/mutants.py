@@ -937,6 +937,9 @@ _RAW += [
     (RT, 'block_ted', 'seg = not placed_at[node.sentence].issuperset(node.span)', 'seg = False', CONSTANT,
      RAWTEXT),
     (RT, 'block_ted', 'm = ted_block(px, y, check=check)', 'm = ted_block(px, y)', DROP, RAWTEXT),
+    ("evalcore/inspection.py", 'OperationFilter.matches_block',
+     '("discounted" if op.discounted else "counted")', '("counted" if op.discounted else "discounted")', SIDE,
+     ("tests/test_rawtext.py",)),
 ]
 # fmt: on
 

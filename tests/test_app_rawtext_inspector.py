@@ -111,3 +111,25 @@ def test_a_parse_of_raw_text_with_the_golds_sentence_count_is_not_called_not_com
     assert not [w.value for w in at.warning if "not compared" in w.value]
     aligned = [m.value for m in at.markdown if m.value.startswith("#### merged\\-parse\\.conllu, aligned")]
     assert aligned == ["#### merged\\-parse\\.conllu, aligned by characters with sud\\.conllu"]
+
+
+def _listed(at: AppTest) -> str:
+    return next(s for s in at.selectbox if str(s.key).startswith("wb_sent:main:")).label
+
+
+@pytest.mark.slow  # AppTest sessions: over 1 s of CPU
+@pytest.mark.parametrize(
+    ("filters", "listed"),
+    [
+        ({"opstatus": "discounted"}, 2),  # docs/rawtext.md: {mangé une pomme}, discounted against UD+SUD
+        ({"opstatus": "discounted", "opkind": "del"}, 2),  # ... and a deletion
+        ({"opstatus": "discounted", "opkind": "ins"}, 0),  # no insertion is discounted
+        ({"opstatus": "discounted", "target": "single"}, 0),  # against its own gold, nothing is
+        ({"opstatus": "counted", "target": "single"}, 2),
+    ],
+)
+def test_the_operation_filters_read_the_blocks_script(filters: dict[str, str], listed: int) -> None:
+    """The sentence list's operation filters on a parse of the raw text: a gold sentence is kept when
+    its block's script has such an operation (both sentences of the 'moved' block share it)."""
+    at = inspector_with("moved", "moved-1", labeled="no", **filters)
+    assert _listed(at) == f"Sentence ({listed} of 2)"

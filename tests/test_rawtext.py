@@ -333,3 +333,16 @@ def test_a_block_past_the_memory_limit_is_refused_with_its_sentence(tmp_path: Pa
     with pytest.raises(LimitError, match=r"tree edit distance of this block .* would need") as err:
         _score(tmp_path, "moved", "ud", Limits(ted_memory=1))
     assert err.value.sentence == "moved-1"
+
+
+def test_the_operation_filter_reads_a_blocks_script(tmp_path: Path) -> None:
+    """The 'moved' case against UD+SUD (docs/rawtext.md): one discounted operation, a deletion of
+    {mangé une pomme}; the inspector's filters (evalcore.inspection.OperationFilter) find it."""
+    from evalcore.inspection import OperationFilter
+
+    (b,) = _score(tmp_path, "moved", "ud+sud")
+    assert OperationFilter().matches_block(()) and not OperationFilter(status="counted").matches_block(())
+    assert OperationFilter(status="discounted", kind="del").matches_block(b.ops)
+    assert not OperationFilter(status="discounted", kind="ins").matches_block(b.ops)
+    assert OperationFilter(status="counted", kind="ins").matches_block(b.ops)
+    assert not OperationFilter(label="nsubj").matches_block(b.ops)  # unlabeled: no operation has a label

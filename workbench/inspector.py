@@ -37,6 +37,7 @@ from evalcore.inspection import (
 )
 from evalcore.metrics.attachment import AttachConfig, is_punct
 from evalcore.metrics.conll18 import score as score_conll18
+from evalcore.metrics.rawtext import RawOp
 from evalcore.patterns import found, where
 from evalcore.render.dot import dep_to_dot, tree_to_dot
 from evalcore.render.edits import marked_tree_dot
@@ -58,7 +59,7 @@ from workbench.links import (
     widget_value,
     write_link,
 )
-from workbench.rawtext_view import BlockChoice, block_panel, block_strip, raw_block_scores
+from workbench.rawtext_view import BlockChoice, block_panel, block_strip, raw_block_ops, raw_block_scores
 from workbench.settings_form import Field, bind, settings_form
 from workbench.svghost import show_html
 from workbench.tedeval import (
@@ -888,7 +889,7 @@ def _filter_boxes(keys: Sequence[str], labels: Sequence[str], choice: TedParse |
     names = {"": "any", **{x: x for x in labels}}
     label = _filter_box("label", keys[0], names, "Relation label in the trees", cols[0])
     script = f" of {choice.name}" if choice is not None else ""
-    off = choice is None or choice.raw  # a parse of the raw text: its blocks' scripts are not filtered
+    off = choice is None
     status = _filter_box("opstatus", keys[1], STATUS_LABELS, f"Operation{script}", cols[1], off)
     kind = _filter_box("opkind", keys[2], KIND_LABELS, "Kind of operation", cols[2], off)
     op_label = _filter_box("oplabel", keys[3], names, "Label of the operation", cols[3])
@@ -922,8 +923,18 @@ def _keep(
         except PatternError as exc:  # said, and the pattern left out of the filters
             st.error(f"The pattern is not used: {exc}", icon="🔎")
     scripts: tuple[ParseTeds | None, ...] = ()
-    ops = filters.ops.active and choice is not None and not choice.raw  # a block's script: not filtered
-    if ops and choice is not None:
+    blocks: dict[int, tuple[RawOp, ...]] = {}
+    ops = filters.ops.active and choice is not None
+    if ops and choice is not None and choice.raw:  # a parse of the raw text: its blocks' scripts
+        blocks = raw_block_ops(
+            loaded,
+            choice,
+            settings.ted,
+            settings.label_maps,
+            single=settings.script_single,
+            labeled=settings.labeled,
+        )
+    elif ops and choice is not None:
         scripts = corpus_scripts(loaded, choice, settings.conversion)
 
     def keep(i: int) -> bool:
@@ -931,6 +942,8 @@ def _keep(
             return False
         if matching is not None and i not in matching:
             return False
+        if ops and choice is not None and choice.raw:
+            return filters.ops.matches_block(blocks.get(i, ()))
         if ops:
             teds = scripts[i] if i < len(scripts) else None
             if teds is None:

@@ -20,9 +20,10 @@ import streamlit as st
 from evalcore.choices import PROTOCOL_2012
 from evalcore.conversion import ConversionConfig, SchemeLabelMaps
 from evalcore.errors import EvalcoreError
+from evalcore.experiment import ExperimentResult
 from evalcore.experiment_raw import BlockReport, inspect_block
 from evalcore.families.tedeval import TedevalSettings
-from evalcore.metrics.rawtext import Block, blocks_of
+from evalcore.metrics.rawtext import Block, RawOp, blocks_of
 from evalcore.reasons import block_reasons, hover_lines, operation_table
 from evalcore.render.edits import EDIT_LEGEND, SEGMENTATION_LEGEND, marked_tree_dot
 from workbench.aligned_view import aligned_sentence
@@ -33,7 +34,15 @@ from workbench.tedeval_view import STATUS_COLOURS, TREE_SCALE, corpus_experiment
 from workbench.text import md_escape
 from workbench.widgets import graphviz_figure, prerender
 
-__all__ = ["BlockChoice", "block_panel", "block_report", "block_strip", "block_summary", "raw_block_scores"]
+__all__ = [
+    "BlockChoice",
+    "block_panel",
+    "block_report",
+    "block_strip",
+    "block_summary",
+    "raw_block_ops",
+    "raw_block_scores",
+]
 
 # the origin's teal (the status column's colours are the other tables')
 SEGMENTATION_CSS = "color: #00707a; font-weight: 600"
@@ -99,14 +108,48 @@ def raw_block_scores(
     single gold, else the generalization of every gold): the cross-scheme experiment's cell, cached
     as the cross-scheme page's (:func:`workbench.tedeval_view.corpus_experiment`); ``{}`` (and the
     reason said) when the experiment cannot run."""
+    got = _experiment(loaded, choice, settings, maps, single=single)
+    return {} if got is None else row_sentence_scores(got[0], got[1], "L-TED", choice.name)[0]
+
+
+def _experiment(
+    loaded: LoadedDataset, choice: TedParse, settings: TedevalSettings, maps: SchemeLabelMaps, *, single: bool
+) -> tuple[ExperimentResult, str] | None:
+    """The cross-scheme experiment (cached as the cross-scheme page's) and the target the parse of
+    the raw text ``choice`` is compared with: its single gold, else the generalization of every gold;
+    ``None`` (and the reason said) when the experiment cannot run."""
     golds = [scheme_of(g) for g in tree_golds(loaded)]
     against = scheme_of(choice.single) if single or len(golds) == 1 else general_name(golds)
     try:
         result = corpus_experiment(loaded, counting(settings), maps, label="Blocks of the parses of raw text")
     except EvalcoreError as exc:
         st.error(str(exc))
+        return None
+    return result, against
+
+
+def raw_block_ops(
+    loaded: LoadedDataset,
+    choice: TedParse,
+    settings: TedevalSettings,
+    maps: SchemeLabelMaps,
+    *,
+    single: bool,
+    labeled: bool,
+) -> dict[int, tuple[RawOp, ...]]:
+    """Per gold sentence, the script of its block for the parse of the raw text ``choice`` (against
+    its single gold, else the generalization of every gold; labeled or not): every gold sentence of a
+    block has the block's script.  From the cross-scheme experiment, cached as :func:`raw_block_scores`."""
+    got = _experiment(loaded, choice, settings, maps, single=single)
+    if got is None:
         return {}
-    return row_sentence_scores(result, against, "L-TED", choice.name)[0]
+    result, against = got
+    return {
+        g: r.ops
+        for r in result.raw_blocks
+        if r.parse == choice.name and r.against == against and r.labeled == labeled
+        for g in r.gold
+    }
 
 
 def block_strip(loaded: LoadedDataset, choice: TedParse, index: int, conversion: ConversionConfig) -> str:
