@@ -133,3 +133,20 @@ def test_the_operation_filters_read_the_blocks_script(filters: dict[str, str], l
     its block's script has such an operation (both sentences of the 'moved' block share it)."""
     at = inspector_with("moved", "moved-1", labeled="no", **filters)
     assert _listed(at) == f"Sentence ({listed} of 2)"
+
+
+@pytest.mark.slow  # AppTest sessions: over 1 s of CPU
+def test_a_parse_of_raw_text_against_another_gold() -> None:
+    """The SUD 'moved' parse chosen against the UD gold (as any parse can be): its block's script
+    against that gold alone, with docs/rawtext.md's counts for (moved, ud)."""
+    at = inspector_with("moved", "moved-1", labeled="no", target="single")
+    box = next(s for s in at.selectbox if str(s.key).startswith("wb_parse:"))
+    assert "moved-parse.conllu, against ud.conllu" in box.options
+    box.set_value("moved-parse.conllu, against ud.conllu").run()
+    pages.no_exception(at)
+    ops, delta, norm, seg = doc_row("moved", "ud")
+    summary = next(m.value for m in at.markdown if m.value.startswith("U-TED of the block"))
+    assert "against *gold ud\\.conllu*" in summary and "no discount" in summary
+    assert f"δ = {delta} · |p| + |G| = {norm}" in summary
+    table = script_table(at)
+    assert len(table) == ops and sum(table["origin"].str.startswith("✂ segmentation")) == seg

@@ -109,7 +109,7 @@ def raw_block_scores(
     as the cross-scheme page's (:func:`workbench.tedeval_view.corpus_experiment`); ``{}`` (and the
     reason said) when the experiment cannot run."""
     got = _experiment(loaded, choice, settings, maps, single=single)
-    return {} if got is None else row_sentence_scores(got[0], got[1], "L-TED", choice.name)[0]
+    return {} if got is None else row_sentence_scores(got[0], got[1], "L-TED", choice.analysis.name)[0]
 
 
 def _experiment(
@@ -147,7 +147,7 @@ def raw_block_ops(
     return {
         g: r.ops
         for r in result.raw_blocks
-        if r.parse == choice.name and r.against == against and r.labeled == labeled
+        if r.parse == choice.analysis.name and r.against == against and r.labeled == labeled
         for g in r.gold
     }
 

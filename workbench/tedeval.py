@@ -154,7 +154,8 @@ def parse_choices(loaded: LoadedDataset, *, golds: bool = True) -> tuple[TedPars
     one gold to the other, every disagreement counted; MULTIPLE: against the generalization,
     discounted with itself, so the generalization forgives all of it, docs/tedeval.md, "Edit scripts, discount
     and score"), then every parse against each other gold than the one it is scored with (SINGLE against that
-    gold: the cross-scheme experiment's row of that gold, and the atlas's cell; MULTIPLE as the parse's)."""
+    gold: the cross-scheme experiment's row of that gold, and the atlas's cell; MULTIPLE as the parse's),
+    a parse of the raw text too (its blocks against that gold)."""
     out: list[TedParse] = []
     crossed: list[TedParse] = []
     gs = tree_golds(loaded)
@@ -163,10 +164,17 @@ def parse_choices(loaded: LoadedDataset, *, golds: bool = True) -> tuple[TedPars
         if own is not None and single is not None and loaded.aligned_parse(p.name) is None:
             out.append(TedParse(p, own, single))
             crossed.extend(TedParse(p, own, h, parse_against_name(p, h)) for h in gs if h.name != single.name)
-    out.extend(raw_choices(loaded))
+    raw = raw_choices(loaded)
+    out.extend(raw)
     if golds:
         out.extend(TedParse(g, g, h, gold_as_parse_name(g, h)) for g in gs for h in gs if g.name != h.name)
         out.extend(crossed)
+        out.extend(  # a parse of the raw text against another gold: its blocks against that gold
+            TedParse(r.analysis, r.own, h, parse_against_name(r.analysis, h), raw=True)
+            for r in raw
+            for h in gs
+            if h.name != r.single.name
+        )
     return tuple(out)
 
 
