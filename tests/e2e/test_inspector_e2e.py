@@ -56,13 +56,27 @@ def context(browser: object, request: pytest.FixtureRequest) -> Iterator[tuple[o
         ctx.close()
 
 
-def choose(page: object, label: str, option: str) -> None:
-    """Open the selectbox labelled ``label`` and pick ``option``."""
-    box = page.get_by_role("combobox", name=label, exact=True)  # type: ignore[attr-defined]
-    box.scroll_into_view_if_needed()
-    box.click()
-    box.fill(option)  # long lists only render what is in view: narrow them down
-    page.get_by_role("option", name=option, exact=True).click()  # type: ignore[attr-defined]
+def choose(page: object, label: str, option: str, tries: int = 3) -> None:
+    """Open the selectbox labelled ``label`` and pick ``option``.  A rerun that lands between the
+    click and the pick (a busy machine: the box drawn again, its list closed) is met by opening it
+    again, up to ``tries`` times; the option must then be there."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    for attempt in range(tries):
+        box = page.get_by_role("combobox", name=label, exact=True)  # type: ignore[attr-defined]
+        box.scroll_into_view_if_needed()
+        box.click()
+        box.fill(option)  # long lists only render what is in view: narrow them down
+        item = page.get_by_role("option", name=option, exact=True)  # type: ignore[attr-defined]
+        try:
+            item.wait_for(timeout=10_000)
+        except PlaywrightTimeoutError:
+            if attempt + 1 == tries:
+                raise
+            page.keyboard.press("Escape")  # type: ignore[attr-defined]
+            continue
+        item.click()
+        return
 
 
 def radio(page: object, label: str) -> None:
