@@ -230,7 +230,7 @@ def raw_cells(
         against = "+".join(target)
         # each block's trees and its sides laid out, for labeled and unlabeled
         prepared: dict[tuple[tuple[int, ...], tuple[int, ...]], BlockTrees] = {}
-        layouts: dict[Hashable, Layout | None] = {}
+        layouts: dict[Hashable, Layout] = {}
         if len(target) == 1:
             per = aligned_attachment(alignment, golds[target[0]][0], raw.trees, links)
             for metric, col in (("UAS", 0), ("LAS", 1)):

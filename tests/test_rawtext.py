@@ -6,7 +6,7 @@ gold's words may take the words path)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Sequence
 from pathlib import Path
 
 import pytest
@@ -21,6 +21,7 @@ from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.metrics.conll18 import align_words
 from evalcore.metrics.rawtext import (
     Block,
+    BlockNode,
     BlockTed,
     SideSentence,
     block_ted,
@@ -28,7 +29,8 @@ from evalcore.metrics.rawtext import (
     score_blocks,
     word_chars,
 )
-from evalcore.trees import DepTree, Token
+from evalcore.ted.general import OrderedTree
+from evalcore.trees import DepTree, Span, SpanTree, Token, span_head
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "rawtext.md"
 TEXT = DOC.read_text(encoding="utf-8")
@@ -308,15 +310,119 @@ def test_the_2011_protocol_is_refused_for_a_parse_of_raw_text(
 # the block's trees: laid out in one pass (projectivized spans) as by the general construction
 
 
+# The general construction (before the one-pass layout): each span's parent is the smallest span
+# containing it, then the nodes are laid out in preorder; it takes any laminar spans.
+
+
+def _parents(items: Sequence[tuple[Span, frozenset[str]]]) -> list[int]:
+    """Each item's parent among ``items`` (the smallest span containing it; -1: the sentence).  The
+    spans are laminar: taken from the smallest up, each span becomes the parent of the largest
+    spans already taken on its positions that have none yet (O(Σ|span|))."""
+    order = sorted(range(len(items)), key=lambda k: len(items[k][0]))
+    parent = [-1] * len(items)
+    top: dict[int, int] = {}
+    for k in order:
+        for pos in items[k][0]:
+            t = top.get(pos)
+            if t is not None and parent[t] < 0 and t != k:
+                parent[t] = k
+            top[pos] = k
+    return parent
+
+
+def _reference_side_tree(
+    sentences: Sequence[tuple[SpanTree, DepTree, tuple[tuple[int, int], ...]]],
+    refs: Sequence[Sequence[Hashable | None]],
+    side: str,
+    labeled: bool,
+) -> tuple[OrderedTree, list[BlockNode]]:
+    """One side of a block as an ordered tree (preorder), and what each node is.  ``refs[k][i]``
+    is the gold word that word ``i`` of sentence ``k`` is (or is aligned with; ``None``: none).  A
+    terminal matches only the terminal of the same gold word; a node whose words all have one
+    matches only a node of the same gold words (EACL 2012 §5.3: over the same words a node is its
+    span); any other node only another such node (ACL 2012: by its label) -- docs/rawtext.md.
+    Any laminar spans (:func:`_side_tree` lays out the usual ones in one pass)."""
+    keys: list[Hashable] = [("R",)]
+    anchors: list[Hashable] = [("R",)]
+    children: list[list[int]] = [[]]
+    nodes: list[BlockNode] = [BlockNode(-1, frozenset(), "", "root")]
+
+    def add(parent: int, key: Hashable, anchor: Hashable, node: BlockNode) -> int:
+        keys.append(key)
+        anchors.append(anchor)
+        children.append([])
+        nodes.append(node)
+        children[parent].append(len(keys) - 1)
+        return len(keys) - 1
+
+    for k, (tree, dep, chars) in enumerate(sentences):
+        n = len(tree.words)
+        full = frozenset(range(n))
+        items = [(s, labels) for s, labels in tree.items if s != full and (labels or not labeled)]
+        sent = add(
+            0,
+            ("s",),
+            ("s", chars[0][0] if chars else -1, chars[-1][1] if chars else -1),
+            BlockNode(k, full, "", "sentence"),
+        )
+        parent = _parents(items)
+        kids: list[list[int]] = [[] for _ in items]
+        top: list[int] = []
+        for i, p in enumerate(parent):
+            (top if p < 0 else kids[p]).append(i)
+
+        def first(i: int, items: list[tuple[Span, frozenset[str]]] = items) -> int:
+            return min(items[i][0])
+
+        stack: list[tuple[int, int]] = [(i, sent) for i in sorted(top, key=first, reverse=True)]
+        while stack:
+            i, up = stack.pop()
+            span, labels = items[i]
+            head = span_head(dep, span)
+            hc = chars[head - 1] if 1 <= head <= len(chars) else (-1, -1)
+            anchor = (min(chars[w][0] for w in span), max(chars[w][1] for w in span), hc)
+            lone = len(span) == 1
+            at = up
+            image = [refs[k][w] for w in sorted(span)]
+            if lone:
+                ident: Hashable = ("w", image[0]) if image[0] is not None else (side, k, min(span))
+            else:
+                ident = ("n", frozenset(image)) if None not in image else ("n", "open")
+            for label in sorted(labels) if labeled else [""]:
+                at = add(at, (ident, label), anchor, BlockNode(k, span, label, "node"))
+            for c in sorted(kids[i], key=first, reverse=True):
+                stack.append((c, at))
+    # the stack above adds children in order, but a node's subtree must follow it at once: re-lay out
+    return _preorder(keys, anchors, children, nodes)
+
+
+def _preorder(
+    keys: list[Hashable], anchors: list[Hashable], children: list[list[int]], nodes: list[BlockNode]
+) -> tuple[OrderedTree, list[BlockNode]]:
+    order: list[int] = []
+    stack = [0]
+    while stack:
+        i = stack.pop()
+        order.append(i)
+        stack.extend(reversed(children[i]))
+    new = {old: k for k, old in enumerate(order)}
+    tree = OrderedTree(
+        tuple(keys[i] for i in order),
+        tuple(tuple(new[c] for c in children[i]) for i in order),
+        tuple(anchors[i] for i in order),
+    )
+    return tree, [nodes[i] for i in order]
+
+
 @settings(max_examples=150, deadline=None)
 @given(three(), st.booleans(), st.booleans(), st.data())
 def test_the_one_pass_layout_builds_the_general_trees(
     trees: tuple[DepTree, DepTree, DepTree], labeled: bool, generalized: bool, data: st.DataObject
 ) -> None:
     """Two sentences a side, some words without a counterpart, a generalization's unlabeled spans:
-    the one-pass construction (``_layout``, ``_assemble``) and the general one (``_side_tree_any``:
-    parents from span containment, then a preorder) give the same tree, anchors and nodes."""
-    from evalcore.metrics.rawtext import _side_tree, _side_tree_any
+    the one-pass construction (``_layout``, ``_assemble``) and the general one (parents from span
+    containment, then a preorder: :func:`_reference_side_tree`) give the same tree, anchors and nodes."""
+    from evalcore.metrics.rawtext import _side_tree
 
     a, b, c = trees
     n = len(a.tokens)
@@ -324,7 +430,7 @@ def test_the_one_pass_layout_builds_the_general_trees(
     chars = tuple((3 * i, 3 * i + 2) for i in range(n))
     sentences = [(first, a, chars), (to_span_tree(c), c, tuple((100 + x, 100 + y) for x, y in chars))]
     refs = [[data.draw(st.sampled_from([None, (k, i)])) for i in range(n)] for k in range(len(sentences))]
-    assert _side_tree(sentences, refs, "p", labeled) == _side_tree_any(sentences, refs, "p", labeled)
+    assert _side_tree(sentences, refs, "p", labeled) == _reference_side_tree(sentences, refs, "p", labeled)
 
 
 def test_a_block_past_the_memory_limit_is_refused_with_its_sentence(tmp_path: Path) -> None:
@@ -346,3 +452,18 @@ def test_the_operation_filter_reads_a_blocks_script(tmp_path: Path) -> None:
     assert not OperationFilter(status="discounted", kind="ins").matches_block(b.ops)
     assert OperationFilter(status="counted", kind="ins").matches_block(b.ops)
     assert not OperationFilter(label="nsubj").matches_block(b.ops)  # unlabeled: no operation has a label
+
+
+def test_the_general_path_refuses_spans_that_are_not_projectivized() -> None:
+    """docs/rawtext.md, "Trees": an ordered tree cannot hold a non-contiguous span."""
+    from evalcore.metrics.rawtext import _layout
+
+    tree = DepTree(
+        tuple(
+            Token(w, f"w{w}", "_", "X", "_", "_", h, "root" if h == 0 else "dep")
+            for w, h in ((1, 3), (2, 0), (3, 2), (4, 1))
+        )
+    )  # word 1 heads word 4 across words 2 and 3: its span {1, 4} is not contiguous
+    st = to_span_tree(tree)
+    with pytest.raises(ValueError, match="projectivized"):
+        _layout([(st, tree, tuple((i, i + 1) for i in range(4)))], [[None] * 4], "p")

@@ -168,22 +168,6 @@ SideCache = dict[tuple[tuple[int, ...], bool], tuple[PreparedTree, list[BlockNod
 """The parse's side of each block (its sentences, labeled), built once for every target."""
 
 
-def _parents(items: Sequence[tuple[Span, frozenset[str]]]) -> list[int]:
-    """Each item's parent among ``items`` (the smallest span containing it; -1: the sentence).  The
-    spans are laminar: taken from the smallest up, each span becomes the parent of the largest
-    spans already taken on its positions that have none yet (O(Σ|span|))."""
-    order = sorted(range(len(items)), key=lambda k: len(items[k][0]))
-    parent = [-1] * len(items)
-    top: dict[int, int] = {}
-    for k in order:
-        for pos in items[k][0]:
-            t = top.get(pos)
-            if t is not None and parent[t] < 0 and t != k:
-                parent[t] = k
-            top[pos] = k
-    return parent
-
-
 _Item = tuple[int, int, Hashable, Hashable, frozenset[str], Span]
 """One span of a sentence laid out (:func:`_layout`): first and last word, match key without its
 label, anchor, labels, the span."""
@@ -197,14 +181,14 @@ def _layout(
     sentences: Sequence[tuple[SpanTree, DepTree, tuple[tuple[int, int], ...]]],
     refs: Sequence[Sequence[Hashable | None]],
     side: str,
-) -> Layout | None:
+) -> Layout:
     """What each span of each sentence is matched by and anchored to (docs/rawtext.md, "Trees"):
     ``refs[k][i]`` is the gold word that word ``i`` of sentence ``k`` is (or is aligned with;
     ``None``: none).  A terminal matches only the terminal of the same gold word; a node whose words
     all have one matches only a node of the same gold words (EACL 2012 §5.3: over the same words a
     node is its span); any other node only another such node (ACL 2012: by its label).  The anchor
-    (ties only) is the span's characters and its head's.  ``None`` unless every span is contiguous
-    and the spans come in preorder (projectivized trees; :func:`_side_tree_any` takes the others)."""
+    (ties only) is the span's characters and its head's.  The trees are projectivized (docs/rawtext.md,
+    "Trees"): every span is contiguous and the spans come in preorder, else ``ValueError``."""
     out: Layout = []
     for k, (st, dep, chars) in enumerate(sentences):
         full = frozenset(range(len(st.words)))
@@ -213,23 +197,19 @@ def _layout(
             a[0] <= b[0] and a[1] <= b[1] for a, b in pairwise(chars)
         )
         mine = refs[k]
-        heads = [t.head - 1 for t in dep.tokens]
         items: list[_Item] = []
         last = (-1, 0)
         for span, labels in st.items:
             if span == full:
                 continue
             lo, hi, size = min(span), max(span), len(span)
-            if hi - lo + 1 != size or (lo, -size) <= last or hi >= len(heads):
-                return None
+            if hi - lo + 1 != size or (lo, -size) <= last:
+                raise ValueError(
+                    f"the general path takes projectivized trees: span {sorted(span)} of sentence {k}"
+                )
             last = (lo, -size)
-            # the span's head (evalcore.trees.span_head): its leftmost word whose head is outside
-            head = lo
-            while head <= hi and lo <= heads[head] <= hi:
-                head += 1
-            if head > hi:
-                head = lo
-            hc = chars[head] if head < len(chars) else (-1, -1)
+            head = span_head(dep, span)
+            hc = chars[head - 1] if 1 <= head <= len(chars) else (-1, -1)
             if ends:
                 anchor: Hashable = (chars[lo][0], chars[hi][1], hc)
             else:
@@ -288,94 +268,7 @@ def _side_tree(
 ) -> tuple[OrderedTree, list[BlockNode]]:
     """One side of a block as an ordered tree (preorder), and what each node is (:func:`_layout`,
     :func:`_assemble`; ``layout``: the side laid out already)."""
-    laid = layout if layout is not None else _layout(sentences, refs, side)
-    if laid is None:
-        return _side_tree_any(sentences, refs, side, labeled)
-    return _assemble(laid, labeled)
-
-
-def _side_tree_any(
-    sentences: Sequence[tuple[SpanTree, DepTree, tuple[tuple[int, int], ...]]],
-    refs: Sequence[Sequence[Hashable | None]],
-    side: str,
-    labeled: bool,
-) -> tuple[OrderedTree, list[BlockNode]]:
-    """One side of a block as an ordered tree (preorder), and what each node is.  ``refs[k][i]``
-    is the gold word that word ``i`` of sentence ``k`` is (or is aligned with; ``None``: none).  A
-    terminal matches only the terminal of the same gold word; a node whose words all have one
-    matches only a node of the same gold words (EACL 2012 §5.3: over the same words a node is its
-    span); any other node only another such node (ACL 2012: by its label) -- docs/rawtext.md.
-    Any laminar spans (:func:`_side_tree` lays out the usual ones in one pass)."""
-    keys: list[Hashable] = [("R",)]
-    anchors: list[Hashable] = [("R",)]
-    children: list[list[int]] = [[]]
-    nodes: list[BlockNode] = [BlockNode(-1, frozenset(), "", "root")]
-
-    def add(parent: int, key: Hashable, anchor: Hashable, node: BlockNode) -> int:
-        keys.append(key)
-        anchors.append(anchor)
-        children.append([])
-        nodes.append(node)
-        children[parent].append(len(keys) - 1)
-        return len(keys) - 1
-
-    for k, (st, dep, chars) in enumerate(sentences):
-        n = len(st.words)
-        full = frozenset(range(n))
-        items = [(s, labels) for s, labels in st.items if s != full and (labels or not labeled)]
-        sent = add(
-            0,
-            ("s",),
-            ("s", chars[0][0] if chars else -1, chars[-1][1] if chars else -1),
-            BlockNode(k, full, "", "sentence"),
-        )
-        parent = _parents(items)
-        kids: list[list[int]] = [[] for _ in items]
-        top: list[int] = []
-        for i, p in enumerate(parent):
-            (top if p < 0 else kids[p]).append(i)
-
-        def first(i: int, items: list[tuple[Span, frozenset[str]]] = items) -> int:
-            return min(items[i][0])
-
-        stack: list[tuple[int, int]] = [(i, sent) for i in sorted(top, key=first, reverse=True)]
-        while stack:
-            i, up = stack.pop()
-            span, labels = items[i]
-            head = span_head(dep, span)
-            hc = chars[head - 1] if 1 <= head <= len(chars) else (-1, -1)
-            anchor = (min(chars[w][0] for w in span), max(chars[w][1] for w in span), hc)
-            lone = len(span) == 1
-            at = up
-            image = [refs[k][w] for w in sorted(span)]
-            if lone:
-                ident: Hashable = ("w", image[0]) if image[0] is not None else (side, k, min(span))
-            else:
-                ident = ("n", frozenset(image)) if None not in image else ("n", "open")
-            for label in sorted(labels) if labeled else [""]:
-                at = add(at, (ident, label), anchor, BlockNode(k, span, label, "node"))
-            for c in sorted(kids[i], key=first, reverse=True):
-                stack.append((c, at))
-    # the stack above adds children in order, but a node's subtree must follow it at once: re-lay out
-    return _preorder(keys, anchors, children, nodes)
-
-
-def _preorder(
-    keys: list[Hashable], anchors: list[Hashable], children: list[list[int]], nodes: list[BlockNode]
-) -> tuple[OrderedTree, list[BlockNode]]:
-    order: list[int] = []
-    stack = [0]
-    while stack:
-        i = stack.pop()
-        order.append(i)
-        stack.extend(reversed(children[i]))
-    new = {old: k for k, old in enumerate(order)}
-    tree = OrderedTree(
-        tuple(keys[i] for i in order),
-        tuple(tuple(new[c] for c in children[i]) for i in order),
-        tuple(anchors[i] for i in order),
-    )
-    return tree, [nodes[i] for i in order]
+    return _assemble(layout if layout is not None else _layout(sentences, refs, side), labeled)
 
 
 # ---------------------------------------------------------------------------- scoring
@@ -407,12 +300,12 @@ def _words_path(
 
 
 def _laid(
-    layouts: dict[Hashable, Layout | None] | None,
+    layouts: dict[Hashable, Layout] | None,
     key: Hashable,
     sentences: Sequence[tuple[SpanTree, DepTree, tuple[tuple[int, int], ...]]],
     refs: Sequence[Sequence[Hashable | None]],
     side: str,
-) -> Layout | None:
+) -> Layout:
     """:func:`_layout`, kept in ``layouts`` under ``key`` (laid out once for labeled and unlabeled)."""
     if layouts is not None and key in layouts:
         return layouts[key]
@@ -456,7 +349,7 @@ def block_ted(
     limits: Limits = DEFAULT_LIMITS,
     general: bool = False,
     sides: SideCache | None = None,
-    layouts: dict[Hashable, Layout | None] | None = None,
+    layouts: dict[Hashable, Layout] | None = None,
 ) -> BlockTed:
     """δ and normalizer of one block (docs/rawtext.md, "The definition"): ``parse`` and ``own`` are
     the block's sentences in order, ``target`` the target's function tree of each gold sentence.
@@ -644,7 +537,7 @@ def score_blocks(
     sides: SideCache | None = None,
     prepared: dict[tuple[tuple[int, ...], tuple[int, ...]], BlockTrees] | None = None,
     side_cache: dict[tuple[int, int], SideSentence] | None = None,
-    layouts: dict[Hashable, Layout | None] | None = None,
+    layouts: dict[Hashable, Layout] | None = None,
 ) -> tuple[BlockTed, ...]:
     """Every block of a parse of ``own``'s scheme against ``target``: one scheme (a single gold;
     nothing discounted) or several containing ``own`` (their generalization; the own gold's script
