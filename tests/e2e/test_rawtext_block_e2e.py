@@ -5,7 +5,9 @@ server, the way a user goes: the home page first, the cross-scheme page by the s
 first: the parse is SUD's and is scored against the first gold), the row of scores shown, then one
 click on a sentence of the row (same tab) opens the inspector at it, where the block's edit script
 marks its operations from segmentation apart (✂, teal, the origin column): as many as docs/rawtext.md's
-"from segmentation" column says.  The trees, the table of counts and the scores are read from
+"from segmentation" column says; then the sentence list's operation filters on the block's
+script, and the parse chosen against the other gold (its block against that gold alone), checked
+at 1400x1000 and 1024x768.  The trees, the table of counts and the scores are read from
 docs/rawtext.md.  On every page reached: no exception, no control whose text is cut and no text of a
 drawing under 9 px (tests/e2e/test_journey_e2e.py).  Every wait is on a condition, never a sleep.
 """
@@ -17,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from appserver import CHROMIUM, ROOT, wait_settled
+from test_inspector_e2e import choose
 from test_journey_e2e import _settled as journey_checks
 from test_rawtext import CASES, ROWS  # the doc's cases, read as tests/test_rawtext.py reads them
 
@@ -139,3 +142,24 @@ def test_a_parse_of_raw_text_from_the_cross_scheme_page_to_its_blocks_script(
     assert page.locator("[data-testid=stMain] svg g.node.discounted").count() == ops - delta  # type: ignore[attr-defined]
     marked.first.scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "e2e_rawtext_block_script.png"))  # type: ignore[attr-defined]
+
+    # the sentence list's operation filters read the block's script: the moved block's discounted
+    # deletion keeps both of its gold sentences (docs/rawtext.md; against UD+SUD, unlabeled)
+    page.get_by_text("Filters", exact=True).click()  # type: ignore[attr-defined]
+    choose(page, f"Operation of {parse.name}", "discounted")
+    settled(page, "Sentence (2 of 2)")
+    choose(page, "Kind of operation", "insertion")  # no insertion is discounted
+    settled(page, "0 of 2 sentences match (the filters)")
+    choose(page, "Kind of operation", "any kind")
+    settled(page, "Sentence (2 of 2)")
+    # and the parse against the other gold, as any parse: its block against the UD gold alone
+    choose(page, "Parse (edit script)", f"{parse.name}, against {ud.name}")
+    page.locator("[data-testid=stSidebar] label").filter(has_text=re.compile("^single gold$")).first.click()  # type: ignore[attr-defined]
+    settled(page, f"U-TED of the block against gold {ud.name}")
+    ops, delta, norm, seg = counts["ud"]
+    body = page.locator("body").inner_text()  # type: ignore[attr-defined]
+    assert f"{ops} operations: {delta} counted, 0 discounted, {seg} from segmentation (✂)" in body
+    assert f"δ = {delta} · |p| + |G| = {norm}" in body
+    for width, height in ((1400, 1000), (1024, 768)):  # no control cut, no text under 9 px
+        page.set_viewport_size({"width": width, "height": height})  # type: ignore[attr-defined]
+        settled(page)
