@@ -486,6 +486,7 @@ def tedeval(
     per_sentence: bool = False,
     bootstrap: int | None = None,
     level: float = 0.95,
+    labels: Labels = LABELS_AUTO,
     limits: Limits = DEFAULT_LIMITS,
 ) -> ExperimentResult:
     """The cross-scheme TedEval experiment (docs/tedeval.md, "Definitions"; ``evalcore tedeval``).
@@ -502,7 +503,10 @@ def tedeval(
     parses only (``--labels-map SCHEME=FILE``); ``category_labels``: a bracketed node without
     function tags is labeled with its category (``--category-labels``, docs/tedeval.md).
     ``bootstrap=N``: every cell's percentile interval at ``level`` from N resamples of the
-    sentences (``--bootstrap``; in ``result.intervals`` and ``to_dict()``)."""
+    sentences (``--bootstrap``; in ``result.intervals`` and ``to_dict()``).  ``labels``: how LAS
+    compares relation labels (``--labels``: ``"auto"``, the universal part on a CoNLL-U gold and
+    the full label on CoNLL-X; ``"universal"``; ``"full"``; docs/tedeval.md, "Relation labels in
+    LAS")."""
     from evalcore.families import tedeval as family
 
     built = _schemes(schemes, _named, label_from, limits)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from evalcore.atlas import AtlasConfig, SchemePatterns, atlas_tree, head_word, op_side
-from evalcore.choices import LABELS_FULL, PROTOCOL_2012
+from evalcore.choices import LABELS_FULL, LABELS_UNIVERSAL, PROTOCOL_2012
 from evalcore.conversion import ConversionConfig
 from evalcore.experiment import ExperimentResult, NamedTrees, Scheme
 from evalcore.families.attach import AttachSettings, attach_config
@@ -304,8 +304,14 @@ def _attach_pairs(
     units: Sequence[str],
 ) -> _Pairs:
     """Per-sentence ``(correct, tokens)`` on the gold words each construction covers (all tokens,
-    full labels, as the experiment's UAS/LAS)."""
-    cfg = attach_config(AttachSettings(labels=LABELS_FULL), "conllx")
+    relation labels compared as the experiment's UAS/LAS compared them on each gold)."""
+    base = dict(result.deprel_base)
+    cfgs = {
+        s.name: attach_config(
+            AttachSettings(labels=LABELS_UNIVERSAL if base.get(s.name) else LABELS_FULL), "conllx"
+        )
+        for s in schemes
+    }
     files = {p.name: p for s in schemes for p in s.parses}
     pairs: _Pairs = {}
     for pname in parses:
@@ -317,7 +323,7 @@ def _attach_pairs(
                 if not isinstance(g, DepTree) or not isinstance(p, DepTree) or gw is None:
                     break
                 per: dict[str, list[int]] = {}
-                for j in judge_tokens(g, p, cfg):
+                for j in judge_tokens(g, p, cfgs[s.name]):
                     row = per.setdefault(gw.names[j.index - 1], [0, 0, 0])
                     row[0] += j.uas
                     row[1] += j.las
@@ -410,7 +416,7 @@ def construction_report(
         scores.append(ConstructionScores(u, tuple(rows), tuple(cells_out), verdicts, flips))
     units_sig = coverage.signature()
     settings: list[tuple[str, object]] = [("units", units_sig)] if units_sig else []
-    atlas_sig, rank_sig = config.signature(), ranking.signature()
+    atlas_sig, rank_sig = config.signature(), ranking.signature(result.deprel if result.deprel_base else "")
     sig = (
         "constructions|"
         + atlas_sig[len("atlas|") : atlas_sig.rindex("|v")]

@@ -13,14 +13,14 @@ from itertools import combinations, islice
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from evalcore.choices import LABELS_FULL
+from evalcore.choices import LABELS_AUTO, LABELS_FULL, LABELS_UNIVERSAL, Labels, universal_labels
 from evalcore.conversion import SchemeLabelMaps, first_difference, to_span_tree, words_of
 from evalcore.display import Tabular
 from evalcore.errors import EvalcoreError, MismatchError
 from evalcore.families.attach import AttachSettings, attach_config
 from evalcore.gcpause import paused_gc
 from evalcore.generalization import generalize_all, tl_unify
-from evalcore.metrics.attachment import sentence_counts
+from evalcore.metrics.attachment import AttachConfig, sentence_counts
 from evalcore.metrics.base import Signature
 from evalcore.metrics.tedeval import SentenceTed, TedConfig, sentence_ted
 from evalcore.significance import Method, check_seed, pairwise_significance
@@ -45,7 +45,9 @@ __all__ = [
     "SentenceDetail",
     "build_rows",
     "cell_name",
+    "deprel_text",
     "plan_files",
+    "resolve_labels",
     "row_order",
     "run_experiment",
     "with_label_maps",
@@ -80,6 +82,18 @@ class Scheme:
     parses: tuple[NamedTrees, ...] = ()
 
 
+def deprel_text(decided: Sequence[tuple[str, bool]]) -> str:
+    """How LAS compared relation labels, as the signature says it: ``base`` (the universal part)
+    or ``full`` (as written), each scheme's when they differ (``ud=base,x=full``), ``none``
+    without a dependency gold (docs/tedeval.md, "Relation labels in LAS")."""
+    kinds = {base for _, base in decided}
+    if len(kinds) == 1:
+        return "base" if kinds == {True} else "full"
+    if not kinds:
+        return "none"
+    return ",".join(f"{s}={'base' if b else 'full'}" for s, b in decided)
+
+
 @dataclass(frozen=True, slots=True)
 class ExperimentConfig:
     ted: TedConfig = field(default_factory=TedConfig)
@@ -88,17 +102,36 @@ class ExperimentConfig:
     method: Method = "ar"
     skip_mismatched: bool = False
     alpha: float = 0.05
+    # how UAS/LAS compare relation labels (docs/tedeval.md, "Relation labels in LAS"): the setting,
+    # and once the golds are known (:func:`resolve_labels`) what it gives on each dependency gold
+    # (scheme name, compared by the universal part)
+    labels: Labels = LABELS_AUTO
+    deprel_base: tuple[tuple[str, bool], ...] | None = None
 
     def __post_init__(self) -> None:
         check_seed(self.seed)
 
+    def base_of(self, scheme: str) -> bool:
+        """Whether LAS against ``scheme``'s gold compares the universal part of the relations."""
+        if self.deprel_base is not None:
+            return dict(self.deprel_base).get(scheme, False)
+        return self.labels == LABELS_UNIVERSAL
+
+    def deprel_text(self) -> str:
+        """The signature's ``deprel`` value (:func:`deprel_text`), ``auto`` before the golds are
+        known."""
+        if self.deprel_base is None:
+            return {LABELS_AUTO: "auto", LABELS_UNIVERSAL: "base", LABELS_FULL: "full"}[self.labels]
+        return deprel_text(self.deprel_base)
+
     def signature_value(self) -> Signature:
-        """The TedEval signature plus the significance test's settings."""
+        """The TedEval signature plus the significance test's settings and the relation labels."""
         return self.ted.signature_value().extend(
             ("test", self.method),
             ("trials", self.shuffles),
             ("seed", self.seed),
             ("skipmismatch", self.skip_mismatched),
+            ("deprel", self.deprel_text()),
         )
 
     def signature(self) -> str:
@@ -175,6 +208,13 @@ class ExperimentResult(Tabular):
     raw_blocks: tuple[RawSentence, ...] = field(
         default=(), repr=False
     )  # parses of raw text (docs/rawtext.md)
+    # how LAS compared relation labels on each dependency gold (scheme, by the universal part)
+    deprel_base: tuple[tuple[str, bool], ...] = field(default=(), repr=False)
+
+    @property
+    def deprel(self) -> str:
+        """The signature's ``deprel`` value (:func:`deprel_text`)."""
+        return deprel_text(self.deprel_base)
 
     def row(self, against: str, metric: str) -> Row | None:
         """The row ``(against, metric)``, if the experiment produced it."""
@@ -337,8 +377,9 @@ class _Scan:
         # docs/tedeval.md, "Multi-function trees (2012 protocol)"
         self.scheme_conv = {s.name: conv.for_scheme(s.name) for s in plan.schemes}
         self.sentence_average = config.ted.average == "sentence"
-        # the papers' tables compare relation labels as written (docs/tedeval.md)
-        self.acfg = attach_config(AttachSettings(labels=LABELS_FULL), "conllx")
+        # each gold's relation labels (docs/tedeval.md, "Relation labels in LAS"), decided on the
+        # first sentence
+        self.acfg: dict[str, AttachConfig] = {}
         self.pairs: dict[PairKey, list[tuple[float, float]]] = {}
         self.all_dep = {(pi, g.name): True for pi in range(len(plan.parses)) for g in plan.schemes}
         self.detail_lists: dict[tuple[int, str, bool], list[SentenceDetail]] = {}
@@ -358,8 +399,27 @@ class _Scan:
         key = (x, n)
         return self.shared_pairs.setdefault(key, key)
 
+    def decide_labels(self, sentence: list[AnyTree] | None) -> ExperimentConfig:
+        """The configuration with its relation labels decided on the golds' first ``sentence``
+        (:func:`resolve_labels`; ``None``: no sentence was read)."""
+        plan = self.plan
+        self.config = resolve_labels(
+            self.config,
+            ((s.name, s.gold, sentence[plan.gold_file[s.name]] if sentence else None) for s in plan.schemes),
+        )
+        self.acfg = {
+            s.name: attach_config(
+                AttachSettings(labels=LABELS_UNIVERSAL if self.config.base_of(s.name) else LABELS_FULL),
+                "conllx",
+            )
+            for s in plan.schemes
+        }
+        return self.config
+
     def add(self, index: int, sentence: list[AnyTree]) -> bool:
         """Score sentence ``index`` of every file; ``False`` if it was left out (or only checked)."""
+        if not self.acfg:
+            self.decide_labels(sentence)
         if not self._same_words(index, sentence):
             self.skipped_mismatch += 1
             return False
@@ -442,7 +502,7 @@ class _Scan:
 
     def _attach(self, pi: int, against: str, p_tree: AnyTree, g_tree: AnyTree) -> None:
         if isinstance(p_tree, DepTree) and isinstance(g_tree, DepTree):
-            c = sentence_counts(g_tree, p_tree, self.acfg)
+            c = sentence_counts(g_tree, p_tree, self.acfg[against])
             for metric, x in (("UAS", c.uas), ("LAS", c.las)):
                 self.pairs.setdefault((pi, against, metric), []).append(
                     self.pair_of(float(x), float(c.tokens))
@@ -593,6 +653,26 @@ def with_label_maps(config: ExperimentConfig, label_maps: SchemeLabelMaps) -> Ex
     return replace(config, ted=replace(config.ted, conversion=conv))
 
 
+def resolve_labels(
+    config: ExperimentConfig, golds: Iterable[tuple[str, NamedTrees, AnyTree | None]]
+) -> ExperimentConfig:
+    """``config`` with its ``labels`` setting decided on each dependency gold, given as (scheme,
+    gold file, its first sentence): ``auto`` compares the universal part on CoNLL-U, as the CoNLL
+    2018 scorer, and the full label on CoNLL-X, as eval.pl (the format by the file's name, else
+    its first sentence: docs/tedeval.md, "Relation labels in LAS"); ``config`` itself once
+    decided."""
+    from evalcore.formats.detect import dialect_of
+
+    if config.deprel_base is not None:
+        return config
+    decided = tuple(
+        (name, universal_labels(config.labels, dialect_of(gold.path or gold.name, first)))
+        for name, gold, first in golds
+        if isinstance(first, DepTree)
+    )
+    return replace(config, deprel_base=decided)
+
+
 @paused_gc()
 def run_experiment(
     schemes: Sequence[Scheme],
@@ -672,6 +752,7 @@ def run_experiment(
         names = {r.name for r in found}
         schemes = [replace(s, parses=tuple(p for p in s.parses if p.name not in names)) for s in schemes]
     scan.raise_first_error()
+    config = scan.config if scan.acfg else scan.decide_labels(None)
     cells, detail_rows = _cells(scan)
     raw_records = _add_raw(cells, raw, schemes, reader, config, scan, full.columns, golds_read, converted)
     return ExperimentResult(
@@ -685,6 +766,7 @@ def run_experiment(
         tuple(scan.kept_ids),
         tuple(scan.kept_index),
         raw_blocks=raw_records,
+        deprel_base=config.deprel_base or (),
     )
 
 
@@ -783,7 +865,13 @@ def _add_raw(
     average = config.ted.average == "sentence"
     for r in raw:
         got, recs = raw_cells(
-            r, golds, config.ted.conversion, scan.kept_index, sentence_average=average, converted=converted
+            r,
+            golds,
+            config.ted.conversion,
+            scan.kept_index,
+            sentence_average=average,
+            converted=converted,
+            deprel_base={s.name: config.base_of(s.name) for s in schemes},
         )
         records.extend(recs)
         for (against, metric), pairs in got.items():

@@ -165,12 +165,14 @@ def aligned_attachment(
     gold: Sequence[DepTree],
     parse: Sequence[DepTree],
     links: Mapping[tuple[int, int], tuple[int, int]],
+    deprel_base: bool,
 ) -> list[tuple[int, int, int]]:
     """Per gold sentence of the alignment: the aligned words whose parse head is the gold head
     (both roots, or the parse head aligned to the gold head: the CoNLL 2018 scorer's UAS), those
-    with the relation too (compared whole: LAS), and its gold words plus the parse words that start
-    in it (the F1's denominator, ``2·correct / (gold + system)``).  ``gold`` may be any gold of
-    the same words (another scheme's): one alignment serves every gold."""
+    with the relation too (LAS: by its universal part, as the scorer, with ``deprel_base``; else
+    whole), and its gold words plus the parse words that start in it (the F1's denominator,
+    ``2·correct / (gold + system)``).  ``gold`` may be any gold of the same words (another
+    scheme's): one alignment serves every gold."""
     out = []
     for s in alignment.sentences:
         uas = las = 0
@@ -185,7 +187,10 @@ def aligned_attachment(
             else:
                 ok = g.head != 0 and links.get((w.sentence, p.head - 1)) == (ref[0], g.head - 1)
             uas += ok
-            las += ok and p.deprel == g.deprel
+            las += ok and (
+                p.deprel == g.deprel
+                or (deprel_base and p.deprel.split(":", 1)[0] == g.deprel.split(":", 1)[0])
+            )
         out.append((uas, las, len(s.gold) + len(s.system)))
     return out
 
@@ -199,9 +204,12 @@ def raw_cells(
     sentence_average: bool,
     limits: Limits = DEFAULT_LIMITS,
     converted: dict[tuple[int, bool], SpanTree] | None = None,
+    deprel_base: Mapping[str, bool],
 ) -> tuple[dict[tuple[str, str], tuple[tuple[float, float], ...]], tuple[RawSentence, ...]]:
     """The pairs of every cell of one parse of raw text, keyed by (against, metric), and every
-    block's record.  ``golds``: each scheme's trees, source and name (in scheme order).
+    block's record.  ``golds``: each scheme's trees, source and name (in scheme order);
+    ``deprel_base``: the schemes whose LAS compares the universal part of the relations
+    (:meth:`evalcore.experiment.ExperimentConfig.base_of`).
     ``converted`` keeps the function trees across parses of the same golds (keyed by the trees'
     identities: every tree must outlive it)."""
     if conversion.protocol != PROTOCOL_2012:
@@ -232,7 +240,7 @@ def raw_cells(
         prepared: dict[tuple[tuple[int, ...], tuple[int, ...]], BlockTrees] = {}
         layouts: dict[Hashable, Layout] = {}
         if len(target) == 1:
-            per = aligned_attachment(alignment, golds[target[0]][0], raw.trees, links)
+            per = aligned_attachment(alignment, golds[target[0]][0], raw.trees, links, deprel_base[target[0]])
             for metric, col in (("UAS", 0), ("LAS", 1)):
                 cells[(against, metric)] = tuple((2.0 * per[i][col], float(per[i][2])) for i in kept)
         for labeled, metric in ((False, "U-TED"), (True, "L-TED")):

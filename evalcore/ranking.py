@@ -54,17 +54,17 @@ class RankingConfig:
     def __post_init__(self) -> None:
         check_seed(self.seed)
 
-    def signature(self) -> str:
-        return make_signature(
-            "ranking",
-            [
-                ("test", self.method),
-                ("trials", self.shuffles),
-                ("seed", self.seed),
-                ("alpha", self.alpha),
-                ("frevalsizes", self.freval_sizes),
-            ],
-        )
+    def signature(self, deprel: str = "") -> str:
+        """The ranking's settings, and ``deprel`` (how the experiment's LAS compared relation
+        labels, :attr:`evalcore.experiment.ExperimentResult.deprel`) when given."""
+        settings: list[tuple[str, object]] = [
+            ("test", self.method),
+            ("trials", self.shuffles),
+            ("seed", self.seed),
+            ("alpha", self.alpha),
+            ("frevalsizes", self.freval_sizes),
+        ]
+        return make_signature("ranking", settings + ([("deprel", deprel)] if deprel else []))
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,7 +292,14 @@ def rank_parses(
                     rows.append(row)
 
     tests, flips = tests_and_flips(rows, names, config, {OWN_GOLD, *generals})
-    return Ranking(cols, tuple(rows), tests, flips, result.sentences, config.signature())
+    return Ranking(
+        cols,
+        tuple(rows),
+        tests,
+        flips,
+        result.sentences,
+        config.signature(result.deprel if result.deprel_base else ""),
+    )
 
 
 def tests_and_flips(

@@ -81,6 +81,7 @@ def settings(loaded: LoadedDataset) -> tuple[TedevalSettings, SchemeLabelMaps, b
         "test": Field("Test", widget="xs_method", names=TESTS),
         "average": Field("Corpus score", widget="xs_average", names=AVERAGES),
         "skip_mismatched": Field("Skip sentences whose words differ", widget="xs_skip"),
+        "labels": Field("Relation labels (LAS)", widget="xs_labels"),
     }
     if loaded.ptb():  # bracketed trees: function tags after one of these (FarPaHC NP*SBJ: '-=*')
         fields["function_sep"] = Field("Function-tag separators", widget=f"xs_funcsep:{loaded.spec.key}")

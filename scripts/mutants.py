@@ -89,6 +89,7 @@ CS = "evalcore/construction_scores.py"
 RT = "evalcore/metrics/rawtext.py"
 ER = "evalcore/experiment_raw.py"
 RAWTEXT = ("tests/test_rawtext.py", "tests/test_rawtext_experiment.py", "tests/test_cli_tedeval.py")
+LABELS = "tests/test_tedeval_labels.py"
 GT = "evalcore/ted/general.py"
 LT = "evalcore/metrics/lattice_tedeval.py"
 SG = "evalcore/metrics/segeval.py"
@@ -909,7 +910,8 @@ _RAW += [
     (RT, 'blocks_of', 'if merge and groups and groups[-1][0][0] <= min(merge):', 'if False:', DROP, RAWTEXT),
     (ER, '_to_kept', 'first = next((at[g] for g in b.gold if g in at), None)',
      'first = next((at[g] for g in reversed(b.gold) if g in at), None)', SIDE, RAWTEXT),
-    (ER, 'aligned_attachment', 'las += ok and p.deprel == g.deprel', 'las += ok', DROP, RAWTEXT),
+    (ER, 'aligned_attachment', 'p.deprel == g.deprel\n                or (deprel_base',
+     'True\n                or (deprel_base', DROP, (*RAWTEXT, LABELS)),
     (ER, 'is_raw', 'return "".join(g_text) == "".join(p_text)', 'return True', EARLY, RAWTEXT),
     ("evalcore/ted/general.py", '_anchored', 'if hit is None:', 'if True:', DROP, RAWTEXT),
 ]
@@ -939,6 +941,22 @@ _RAW += [
     ("evalcore/inspection.py", 'OperationFilter.matches_block',
      '("discounted" if op.discounted else "counted")', '("counted" if op.discounted else "discounted")', SIDE,
      ("tests/test_rawtext.py",)),
+    # ---- LAS in the cross-scheme experiment compares relations by the gold's format (docs/tedeval.md) ----
+    (ER, 'aligned_attachment', 'or (deprel_base and p.deprel', 'or (not deprel_base and p.deprel', OPERATOR,
+     (LABELS,)),
+    ("evalcore/experiment.py", 'resolve_labels',
+     '(name, universal_labels(config.labels, dialect_of(gold.path or gold.name, first)))',
+     '(name, universal_labels(config.labels, "conllu"))', CONSTANT, (LABELS,)),
+    ("evalcore/experiment.py", '_Scan.decide_labels',
+     'AttachSettings(labels=LABELS_UNIVERSAL if self.config.base_of(s.name) else LABELS_FULL)',
+     'AttachSettings(labels=LABELS_FULL)', CONSTANT, (LABELS,)),
+    ("evalcore/experiment.py", 'deprel_text', 'if len(kinds) == 1:', 'if len(kinds) >= 1:', COMPARISON,
+     (LABELS,)),
+    ("evalcore/construction_scores.py", '_attach_pairs',
+     'AttachSettings(labels=LABELS_UNIVERSAL if base.get(s.name) else LABELS_FULL)',
+     'AttachSettings(labels=LABELS_FULL)', CONSTANT, (LABELS,)),
+    ("evalcore/ranking.py", 'rank_parses', 'config.signature(result.deprel if result.deprel_base else "")',
+     'config.signature("")', DROP, (LABELS,)),
 ]
 # fmt: on
 

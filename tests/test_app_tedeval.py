@@ -395,3 +395,29 @@ def test_cross_scheme_link_values_it_cannot_use_are_reported() -> None:
     assert "protocol: unknown value '2013'" in shown
     assert "worst: 'nobody' is not offered here" in shown
     assert fresh.radio(key="xs_protocol").value == "2012"
+
+
+@pytest.mark.slow
+def test_cross_scheme_las_compares_relations_as_the_command() -> None:
+    """The page's "Relation labels (LAS)" is the command's ``--labels`` (docs/tedeval.md, "Relation
+    labels in LAS"): by default the universal part on these CoNLL-U golds, the LAS ``evalcore
+    attach`` prints (the CoNLL 2018 scorer's), and ``full`` the relations as written; the caption's
+    signature says which."""
+    import evalcore
+
+    def las_cell(at: AppTest) -> str:
+        table = at.markdown[0].value
+        line = next(x for x in table.splitlines() if x.startswith("|  | LAS |"))
+        return line.split("|")[3].strip().rstrip(" ?").strip("*")
+
+    at = cross_scheme()
+    base = evalcore.attach(str(FR_UD), str(FR_SPACY_UD)).score.las
+    full = evalcore.attach(str(FR_UD), str(FR_SPACY_UD), labels="full").score.las
+    assert full < base
+    assert las_cell(at) == f"{base:.4f}"
+    assert any("deprel:base" in c.value for c in at.caption)
+    at.radio(key="xs_labels").set_value("full").run()
+    no_exception(at)
+    assert las_cell(at) == f"{full:.4f}"
+    assert any("deprel:full" in c.value for c in at.caption)
+    assert at.query_params.get("labels") in ("full", ["full"])

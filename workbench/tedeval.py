@@ -47,6 +47,7 @@ __all__ = [
     "TedParse",
     "TedSentence",
     "corpus_parse_teds",
+    "decided_as",
     "experiment_schemes",
     "general_name",
     "gold_as_parse_name",
@@ -379,6 +380,7 @@ def join_parses(
     ``ValueError`` if the two did not score the same sentences."""
     if extra.sentences != main.sentences or extra.sent_ids != main.sent_ids:
         raise ValueError("the two experiments did not score the same sentences")
+    config = decided_as(config, main)
     columns = [c for s in schemes for c in (*main.parses, *extra.parses) if c[1] == s]
     rank = {name: k for k, (name, _) in enumerate(columns)}
     cells: dict[tuple[str, str], list[Cell]] = {}
@@ -398,7 +400,14 @@ def ranked(main: ExperimentResult, config: ExperimentConfig) -> ExperimentResult
     testing are separate, so another number of shuffles or seed does not score the sentences again)."""
     cells = {(r.against, r.metric): r.cells for r in main.rows}
     order = [(r.against, r.metric) for r in main.rows]
+    config = decided_as(config, main)
     return replace(main, rows=build_rows(cells, order, config), signature=config.signature())
+
+
+def decided_as(config: ExperimentConfig, main: ExperimentResult) -> ExperimentConfig:
+    """``config`` with the relation labels ``main`` was scored with, decided on its golds
+    (docs/tedeval.md, "Relation labels in LAS"), so that the signature says them."""
+    return config if config.deprel_base is not None else replace(config, deprel_base=main.deprel_base)
 
 
 def row_sentence_scores(

@@ -47,7 +47,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         ),
     )
     add_experiment_arguments(p)
-    add_in_order(p, TedevalSettings, ("per_sentence",))
+    add_in_order(p, TedevalSettings, ("labels", "per_sentence"))
     p.add_argument("--format", choices=("text", "json", "csv", "latex"), default="text")
     add_in_order(p, TedevalSettings, ("bootstrap", "level"))
     p.set_defaults(run=run)

@@ -11,9 +11,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from evalcore.choices import AVERAGES, PROTOCOL_2012, Average, Protocol
+from evalcore.choices import AVERAGES, PROTOCOL_2012, Average, Labels, Protocol
 from evalcore.declare import setting
-from evalcore.families.common import LabelReading, Resampling
+from evalcore.families.common import LabelReading, Resampling, relation_labels
 from evalcore.limits import DEFAULT_LIMITS, Limits
 from evalcore.significance import Method
 
@@ -74,6 +74,7 @@ class TedevalSettings(Resampling, LabelReading):
         "JSON: add every sentence's scores and edit scripts (counted / discounted)",
         flag="--per-sentence",
     )
+    labels: Labels = relation_labels()
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +166,12 @@ def experiment_config(settings: TedevalSettings, ted: TedConfig | None = None) -
 
     settings.bootstrap_settings()
     return ExperimentConfig(
-        ted or TedConfig(), settings.shuffles, settings.seed, settings.test, settings.skip_mismatched
+        ted or TedConfig(),
+        settings.shuffles,
+        settings.seed,
+        settings.test,
+        settings.skip_mismatched,
+        labels=settings.labels,
     )
 
 
