@@ -1030,6 +1030,18 @@ class _Aligner:
             )
         )
 
+    def release(self) -> None:
+        """Break the kept words' cycles (a head and its functional children) after :meth:`sentences`:
+        nothing reads the words afterwards, and reference counting then frees them."""
+        for sent, system, _ in self.kept:
+            for w in sent.words:
+                w.fchildren.clear()
+            for w in system:
+                w.fchildren.clear()
+        for side in (self.g, self.s):
+            for w in side.words:
+                w.fchildren.clear()
+
     def sentences(self) -> tuple[AlignedSentence, ...]:
         """The kept sentences as values (after :meth:`run`)."""
         gold_of = {p.system: p.gold for _, _, pairs in self.kept for p in pairs}
@@ -1131,7 +1143,10 @@ def align_words(
     arguments and errors are :func:`evaluate_conll18`'s."""
     aligner = _Aligner(gold, system, gold_name, system_name, limits, True, deprel_base, read_all, keep=True)
     # every word is kept, and the cyclic collector's full passes would walk them all again and again
-    # (its cycles, word <-> parent, are freed with the alignment)
+    # (its cycles, word <-> parent, are broken once the words' values are made: reference counting
+    # frees them, and the collector's first pass after a paused experiment has not to find them)
     with paused_gc():
         result = aligner.run()
-        return Alignment(aligner.sentences(), result)
+        sentences = aligner.sentences()
+        aligner.release()
+        return Alignment(sentences, result)
