@@ -903,7 +903,7 @@ _RAW += [
     (RT, 'block_ted', 'if own_ops[j][key] > 0:', 'if own_ops[j][key] >= 0:', COMPARISON, RAWTEXT),
     (RT, 'block_ted', 'seg = not displaced_at[node.sentence].isdisjoint(node.span)', 'seg = False', CONSTANT,
      RAWTEXT),
-    (RT, 'block_ted', 'norm = sum(size(p.st, labeled=labeled) for p in parse) + ', 'norm = ', DROP, RAWTEXT),
+    (RT, 'block_ted', 'norm = built.norm + ', 'norm = ', DROP, RAWTEXT),
     (RT, 'block_ted', 'delta = sum(1 for o in ops if not o.discounted)', 'delta = len(ops)', DROP, RAWTEXT),
     (RT, '_layout', 'ident = ("n", frozenset(image)) if None not in image else ("n", "open")',
      'ident = ("n", "open")', CONSTANT, RAWTEXT),

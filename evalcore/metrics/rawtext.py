@@ -19,7 +19,7 @@ from itertools import pairwise
 from typing import Literal, NamedTuple
 
 from evalcore.choices import PROTOCOL_2012
-from evalcore.conversion import ConversionConfig, to_span_tree
+from evalcore.conversion import ConversionConfig, is_projective, to_span_tree
 from evalcore.generalization import generalize_all
 from evalcore.limits import DEFAULT_LIMITS, Limits, format_size
 from evalcore.metrics.conll18 import Alignment
@@ -164,7 +164,22 @@ class BlockNode(NamedTuple):
 BlockTrees = tuple[list[SideSentence], list[SideSentence], list[SpanTree]]
 """A block's parse sentences, own gold sentences and target trees (:func:`block_sides`)."""
 
-SideCache = dict[tuple[tuple[int, ...], bool], tuple[PreparedTree, list[BlockNode]]]
+
+@dataclass(frozen=True, slots=True)
+class _ParseSide:
+    """The parse's side of a block as every target meets it (docs/rawtext.md, "Time"): its tree
+    prepared, what each node is, its sentences' nodes counted (``|p|``), and what the targets'
+    scripts have asked of it so far: each deleted node's discount key (:func:`_del_key`) and each
+    deletion's operation (the same node deleted against several targets is one value)."""
+
+    prepared: PreparedTree
+    nodes: list[BlockNode]
+    norm: int
+    del_keys: dict[int, tuple[int, tuple[str, str, Span]] | None]
+    del_ops: dict[tuple[int, bool, bool], RawOp]
+
+
+SideCache = dict[tuple[tuple[int, ...], bool], _ParseSide]
 """The parse's side of each block (its sentences, labeled), built once for every target."""
 
 
@@ -339,6 +354,19 @@ def _displaced(
     return displaced_at, placed_at
 
 
+def _del_key(
+    block: Block, sentence: int, node: BlockNode, gold_pos: Mapping[int, int]
+) -> tuple[int, tuple[str, str, Span]] | None:
+    """What a deleted parse node whose words are all placed is discounted by (docs/rawtext.md,
+    "Discount"): its gold sentence's place in the block and the own gold's deletion of the same
+    gold words and label, when its words are aligned to one gold sentence (else ``None``)."""
+    golds = {block.links[(sentence, i)] for i in node.span}
+    sents = {s for s, _ in golds}
+    if len(sents) != 1:
+        return None
+    return gold_pos[next(iter(sents))], ("del", node.label, frozenset(i for _, i in golds))
+
+
 def block_ted(
     block: Block,
     parse: Sequence[SideSentence],
@@ -378,10 +406,11 @@ def block_ted(
         x_in = [(p.st, p.tree, p.chars) for p in parse]
         x_laid = _laid(layouts, ("p", tuple(p.index for p in parse)), x_in, prefs, "p")
         tree, nodes = _side_tree(x_in, prefs, "p", labeled, x_laid)
-        built = (prepare_tree(tree), nodes)
+        norm_p = sum(size(p.st, labeled=labeled) for p in parse)
+        built = _ParseSide(prepare_tree(tree), nodes, norm_p, {}, {})
         if sides is not None:
             sides[side_key] = built
-    px, xn = built
+    px, xn = built.prepared, built.nodes
     x = px.tree
     y_in = [(t, g.tree, g.chars) for t, g in zip(target, own, strict=True)]
     y_laid = _laid(
@@ -411,23 +440,28 @@ def block_ted(
         if t is not g.st:  # (against its own gold, nothing is discounted)
             own_ops[j].update((op.kind, op.label, op.span) for op in edit_script(g.st, t, labeled=labeled))
     ops: list[RawOp] = []
+    del_keys, del_ops = built.del_keys, built.del_ops
     for a in m.deleted:
         node = xn[a]
-        p = parse[node.sentence]
         # a sentence node is deleted only when it is matched with none: its words are all displaced
         seg = not displaced_at[node.sentence].isdisjoint(node.span)
         disc = False
         if node.kind == "node" and not seg:
-            golds = {block.links[(p.index, i)] for i in node.span}
-            sents = {s for s, _ in golds}
-            if len(sents) == 1:
-                j = gold_pos[next(iter(sents))]
-                key = ("del", node.label, frozenset(i for _, i in golds))
+            if a not in del_keys:
+                del_keys[a] = _del_key(block, parse[node.sentence].index, node, gold_pos)
+            got = del_keys[a]
+            if got is not None:
+                j, key = got
                 if own_ops[j][key] > 0:
                     own_ops[j][key] -= 1
                     disc = True
-        span = frozenset() if node.kind == "sentence" else node.span
-        ops.append(RawOp("del", "parse", p.index, span, node.label, node.kind == "sentence", seg, disc))
+        op = del_ops.get((a, seg, disc))
+        if op is None:
+            span = frozenset() if node.kind == "sentence" else node.span
+            p = parse[node.sentence].index
+            op = RawOp("del", "parse", p, span, node.label, node.kind == "sentence", seg, disc)
+            del_ops[(a, seg, disc)] = op
+        ops.append(op)
     for b in m.inserted:
         node = yn[b]
         gold = own[node.sentence]
@@ -440,7 +474,7 @@ def block_ted(
                 disc = True
         span = frozenset() if node.kind == "sentence" else node.span
         ops.append(RawOp("ins", "target", gold.index, span, node.label, node.kind == "sentence", seg, disc))
-    norm = sum(size(p.st, labeled=labeled) for p in parse) + sum(size(t, labeled=labeled) for t in target)
+    norm = built.norm + sum(size(t, labeled=labeled) for t in target)
     delta = sum(1 for o in ops if not o.discounted)
     displaced_p = frozenset((p.index, i) for p, at in zip(parse, displaced_at, strict=True) for i in at)
     displaced_g = frozenset(
@@ -554,7 +588,11 @@ def score_blocks(
         key = (id(tree), c.projectivize)  # a tree is always converted by its own scheme's conversion
         got = memo.get(key)
         if got is None:
-            got = memo[key] = to_span_tree(tree, c)
+            plain = memo.get((id(tree), False)) if c.projectivize else None
+            if plain is not None and c.protocol == PROTOCOL_2012 and is_projective(tree):
+                got = memo[key] = plain  # nothing to lift: the conversion the scan made
+            else:
+                got = memo[key] = to_span_tree(tree, c)
         return got
 
     def make_side(
