@@ -169,14 +169,16 @@ BlockTrees = tuple[list[SideSentence], list[SideSentence], list[SpanTree]]
 class _ParseSide:
     """The parse's side of a block as every target meets it (docs/rawtext.md, "Time"): its tree
     prepared, what each node is, its sentences' nodes counted (``|p|``), and what the targets'
-    scripts have asked of it so far: each deleted node's discount key (:func:`_del_key`) and each
-    deletion's operation (the same node deleted against several targets is one value)."""
+    scripts have asked of it so far: each deleted node's discount key (:func:`_del_key`), each
+    deletion's operation (the same node deleted against several targets is one value) and each
+    insertion's (a gold node inserted against several targets)."""
 
     prepared: PreparedTree
     nodes: list[BlockNode]
     norm: int
     del_keys: dict[int, tuple[int, tuple[str, str, Span]] | None]
     del_ops: dict[tuple[int, bool, bool], RawOp]
+    ins_ops: dict[tuple[int, Span, str, bool, bool, bool], RawOp]
 
 
 SideCache = dict[tuple[tuple[int, ...], bool], _ParseSide]
@@ -407,7 +409,7 @@ def block_ted(
         x_laid = _laid(layouts, ("p", tuple(p.index for p in parse)), x_in, prefs, "p")
         tree, nodes = _side_tree(x_in, prefs, "p", labeled, x_laid)
         norm_p = sum(size(p.st, labeled=labeled) for p in parse)
-        built = _ParseSide(prepare_tree(tree), nodes, norm_p, {}, {})
+        built = _ParseSide(prepare_tree(tree), nodes, norm_p, {}, {}, {})
         if sides is not None:
             sides[side_key] = built
     px, xn = built.prepared, built.nodes
@@ -440,7 +442,7 @@ def block_ted(
         if t is not g.st:  # (against its own gold, nothing is discounted)
             own_ops[j].update((op.kind, op.label, op.span) for op in edit_script(g.st, t, labeled=labeled))
     ops: list[RawOp] = []
-    del_keys, del_ops = built.del_keys, built.del_ops
+    del_keys, del_ops, ins_ops = built.del_keys, built.del_ops, built.ins_ops
     for a in m.deleted:
         node = xn[a]
         # a sentence node is deleted only when it is matched with none: its words are all displaced
@@ -472,8 +474,12 @@ def block_ted(
             if own_ops[node.sentence][key] > 0:
                 own_ops[node.sentence][key] -= 1
                 disc = True
-        span = frozenset() if node.kind == "sentence" else node.span
-        ops.append(RawOp("ins", "target", gold.index, span, node.label, node.kind == "sentence", seg, disc))
+        ins = (gold.index, node.span, node.label, node.kind == "sentence", seg, disc)
+        op = ins_ops.get(ins)
+        if op is None:
+            span = frozenset() if node.kind == "sentence" else node.span
+            op = ins_ops[ins] = RawOp("ins", "target", gold.index, span, node.label, ins[3], seg, disc)
+        ops.append(op)
     norm = built.norm + sum(size(t, labeled=labeled) for t in target)
     delta = sum(1 for o in ops if not o.discounted)
     displaced_p = frozenset((p.index, i) for p, at in zip(parse, displaced_at, strict=True) for i in at)
