@@ -7,6 +7,8 @@ condition (the script finished, the expected text in the page), never a fixed sl
 
 from __future__ import annotations
 
+import contextlib
+import json
 from collections.abc import Iterator
 
 import pytest
@@ -28,6 +30,12 @@ IDLE_JS = """
   if (document.querySelector(busy)) return false;
   return !text || document.body.innerText.includes(text);
 }
+"""
+
+SAME_METRICS_JS = """
+([want]) => JSON.stringify(
+  [...document.querySelectorAll('[data-testid=stMetricValue]')].map((e) => e.innerText)
+) === want
 """
 
 
@@ -79,4 +87,10 @@ def test_freval_link_reopens_the_same_numbers(app_url: str, browser: object, con
     copied = page.url  # type: ignore[attr-defined]
     assert "maxsize=3" in copied and "sentno=6" in copied
     again = _open(browser, contexts, copied, "89.80")
+    # the first metric may be drawn before the others (a rerun after the link's parameters are
+    # read): wait for the same values, or time out and fail on the difference
+    with contextlib.suppress(sync_api.TimeoutError):
+        again.wait_for_function(  # type: ignore[attr-defined]
+            SAME_METRICS_JS, arg=[json.dumps(metrics, separators=(",", ":"))], timeout=30_000, polling=50
+        )
     assert again.locator("[data-testid=stMetricValue]").all_inner_texts() == metrics  # type: ignore[attr-defined]
