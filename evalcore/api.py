@@ -538,6 +538,7 @@ def atlas(
     patterns: tuple[str, ...] = (),
     bootstrap: int | None = None,
     level: float = 0.95,
+    labels: Labels = LABELS_AUTO,
     limits: Limits = DEFAULT_LIMITS,
 ) -> AtlasResult:
     """The discrepancy atlas and the ranking of the parses (docs/atlas.md; ``evalcore atlas``): every
@@ -549,7 +550,7 @@ def atlas(
     ``per_sentence`` keeps every operation (``result.atlas.ops``); ``patterns``, ``[SCHEME=]FILE``
     items, read the construction grouping from pattern files and add the rates and scores per
     construction (``result.constructions``, with ``bootstrap`` resamples' intervals at ``level``;
-    docs/patterns.md)."""
+    docs/patterns.md); ``labels``: how their LAS compares relation labels, as :func:`tedeval`'s."""
     from evalcore.families import tedeval as ted
     from evalcore.families.atlas import AtlasInputs, AtlasSettings, ranking_config, run
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Literal
 
-from evalcore.choices import PROTOCOL_2011
+from evalcore.choices import LABELS_AUTO, PROTOCOL_2011, Labels
 from evalcore.conversion import ConversionConfig, projectivize
 from evalcore.experiment import ExperimentResult, NamedTrees, Scheme, run_experiment
 from evalcore.families.tedeval import TedevalSettings, experiment_config
@@ -445,6 +445,9 @@ class AtlasConfig:
     skip_mismatched: bool = False
     golds_as_parses: bool = True
     patterns: tuple[SchemePatterns, ...] = ()
+    # how the experiment's LAS (the ranking's, the scores per construction) compares relation
+    # labels (docs/tedeval.md, "Relation labels in LAS"); the ranking's signature says it
+    labels: Labels = LABELS_AUTO
 
     def given_patterns_of(self, scheme: str) -> CompiledFile | None:
         """The pattern file given for ``scheme``'s trees: its own, else the one given for every
@@ -545,7 +548,8 @@ def run_atlas_experiment(
     """The experiment whose scripts the atlas groups: no significance trials, every script kept.
     Returns the schemes actually run (golds added as parses if ``config.golds_as_parses``)."""
     run = with_golds_as_parses(schemes) if config.golds_as_parses else tuple(schemes)
-    exp = experiment_config(TedevalSettings(shuffles=0, skip_mismatched=config.skip_mismatched), config.ted)
+    settings = TedevalSettings(shuffles=0, skip_mismatched=config.skip_mismatched, labels=config.labels)
+    exp = experiment_config(settings, config.ted)
     return run, run_experiment(run, exp, details=True)
 
 

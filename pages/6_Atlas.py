@@ -183,6 +183,7 @@ def main() -> None:
         {
             "protocol": Field("Protocol", widget="atlas_protocol"),
             "skip_mismatched": Field("Skip sentences whose words differ", widget="atlas_skip"),
+            "labels": Field("Relation labels (LAS per construction)", widget="atlas_labels"),
         },
         prefix="atlas",
         where=side,

@@ -76,12 +76,14 @@ NOT_IN_BATCH = {
 EXPERIMENT = {
     "--scheme", "--protocol", "--labels-map", "--average", "--function-sep", "--fold-case",
     "--category-labels", "--projectivize", "--label-from", "--skip-mismatched", "--shuffles",
-    "--seed", "--test", "--bootstrap", "--level",
+    "--seed", "--test", "--bootstrap", "--level", "--labels",
 }  # fmt: skip
+# and the shorthands of one of them (--labels)
+EXPERIMENT_ALIASES = {"--deprel-base", "--full-labels"}
 # how evalcore atlas writes: the text's groups (--top, --grouping), the MISC export's file
 ATLAS_WRITING = {"--top", "--grouping", "--export-misc"}
 # options of a family's command that another family declares, or that say how it writes, by family
-NOT_ITS_OWN = {"atlas": EXPERIMENT | ATLAS_WRITING}
+NOT_ITS_OWN = {"atlas": EXPERIMENT | EXPERIMENT_ALIASES | ATLAS_WRITING}
 # settings the manifest names at the gold's level, not in [gold.FAMILY] (a path relative to it)
 GOLD_KEYS = {"prm"}
 

@@ -146,21 +146,32 @@ def test_a_parse_of_raw_text_compares_relations_alike(labels: str, las: float) -
 
 
 @pytest.mark.parametrize(
-    ("name", "correct", "said"), [("gold.conllu", 3, "base"), ("gold.conllx", 1, "full")]
+    ("name", "labels", "correct", "said"),
+    [
+        ("gold.conllu", "auto", 3, "base"),
+        ("gold.conllx", "auto", 1, "full"),
+        ("gold.conllu", "full", 1, "full"),
+        ("gold.conllx", "universal", 3, "base"),
+    ],
 )
 def test_the_atlas_ranking_and_construction_scores_follow_the_experiment(
-    tmp_path: Path, name: str, correct: int, said: str
+    tmp_path: Path, name: str, labels: str, correct: int, said: str, run_cli: Callable[..., object]
 ) -> None:
-    """The atlas's ranking and its scores per construction take the experiment's LAS: over every
-    construction the parse's right (head, relation) pairs add up to the hand count (3 by the
-    universal part on a CoNLL-U gold, 1 whole on CoNLL-X), and the signatures say which."""
+    """The atlas's ranking and its scores per construction take the experiment's LAS (and its
+    ``labels`` setting, the command's ``--labels``): over every construction the parse's right
+    (head, relation) pairs add up to the hand count (3 by the universal part, the default on a
+    CoNLL-U gold; 1 whole, the default on CoNLL-X), and the signatures say which."""
     from evalcore.patterns import shipped
 
     gold, parse = tmp_path / name, tmp_path / "p.conllu"
     gold.write_text(GOLD, encoding="utf-8")
     parse.write_text(PARSE, encoding="utf-8")
+    pattern = f"ud={shipped('ud')}"
     report = evalcore.atlas(
-        {"ud": (str(gold), {"p": str(parse), "g": str(gold)})}, patterns=(f"ud={shipped('ud')}",), shuffles=10
+        {"ud": (str(gold), {"p": str(parse), "g": str(gold)})},
+        patterns=(pattern,),
+        shuffles=10,
+        labels=labels,  # type: ignore[arg-type]
     )
     assert report.ranking is not None and report.constructions is not None
     assert f"|deprel:{said}|" in report.ranking.signature
@@ -168,3 +179,7 @@ def test_the_atlas_ranking_and_construction_scores_follow_the_experiment(
     cells = [s.cell("ud", "LAS", "p") for s in report.constructions.scores]
     assert sum(c.x for c in cells if c is not None) == correct
     assert sum(c.n for c in cells if c is not None) == 4
+    res = run_cli("atlas", "--scheme", "ud", str(gold), f"p={parse}", f"g={gold}", "--pattern", pattern,
+                  "--shuffles", "10", "--labels", labels, "--format", "json")  # fmt: skip
+    assert res.code == 0, res.err  # type: ignore[attr-defined]
+    assert f"|deprel:{said}|" in json.loads(res.out)["ranking"]["signature"]  # type: ignore[attr-defined]

@@ -62,6 +62,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     add_in_order(p, AtlasSettings, ("patterns",))
     add_in_order(p, TedevalSettings, ("bootstrap", "level"))  # the scores per construction's intervals
+    add_in_order(p, TedevalSettings, ("labels",))  # the LAS of the ranking and of each construction
     add_in_order(p, AtlasSettings, ("no_golds", "no_ranking", "freval_sizes"))
     p.add_argument(
         "--export-misc",

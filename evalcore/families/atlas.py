@@ -177,7 +177,7 @@ def run(
     rcfg = ranking_config(settings, e)
     ted = ted_config(e, [s.name for s in inputs.schemes], limits)
     patterns = read_patterns(settings.patterns, [s.name for s in inputs.schemes], limits)
-    config = AtlasConfig(ted, e.skip_mismatched, not settings.no_golds, patterns)
+    config = AtlasConfig(ted, e.skip_mismatched, not settings.no_golds, patterns, e.labels)
     atlas, result = build_atlas(inputs.schemes, config, keep_ops=keep_ops or settings.per_sentence)
     ranking = None
     real = [p.name for s in inputs.schemes for p in s.parses]
@@ -244,5 +244,5 @@ def unit_report(
         raise ValueError("unit_report needs an atlas run with keep_experiment=True")
     e = inputs.experiment
     ted = ted_config(e, [s.name for s in inputs.schemes], limits)
-    config = AtlasConfig(ted, e.skip_mismatched, not settings.no_golds, coverage.patterns)
+    config = AtlasConfig(ted, e.skip_mismatched, not settings.no_golds, coverage.patterns, e.labels)
     return _units(inputs, settings, config, outcome.experiment, coverage, tests=tests)
