@@ -25,10 +25,9 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from evalcore.atlas import AtlasConfig, SchemePatterns, atlas_tree, head_word, op_side
-from evalcore.choices import LABELS_FULL, LABELS_UNIVERSAL, PROTOCOL_2012
+from evalcore.choices import PROTOCOL_2012
 from evalcore.conversion import ConversionConfig
-from evalcore.experiment import ExperimentResult, NamedTrees, Scheme
-from evalcore.families.attach import AttachSettings, attach_config
+from evalcore.experiment import ExperimentResult, NamedTrees, Scheme, counting_config
 from evalcore.inspection import with_discount
 from evalcore.metrics.attachment import judge_tokens
 from evalcore.metrics.base import make_signature
@@ -306,12 +305,7 @@ def _attach_pairs(
     """Per-sentence ``(correct, tokens)`` on the gold words each construction covers (all tokens,
     relation labels compared as the experiment's UAS/LAS compared them on each gold)."""
     base = dict(result.deprel_base)
-    cfgs = {
-        s.name: attach_config(
-            AttachSettings(labels=LABELS_UNIVERSAL if base.get(s.name) else LABELS_FULL), "conllx"
-        )
-        for s in schemes
-    }
+    cfgs = {s.name: counting_config(base.get(s.name, False)) for s in schemes}
     files = {p.name: p for s in schemes for p in s.parses}
     pairs: _Pairs = {}
     for pname in parses:

@@ -45,6 +45,7 @@ __all__ = [
     "SentenceDetail",
     "build_rows",
     "cell_name",
+    "counting_config",
     "deprel_text",
     "plan_files",
     "resolve_labels",
@@ -80,6 +81,12 @@ class Scheme:
     name: str
     gold: NamedTrees
     parses: tuple[NamedTrees, ...] = ()
+
+
+def counting_config(deprel_base: bool) -> AttachConfig:
+    """How the experiment counts UAS and LAS against one gold: every token, relation labels by
+    their universal part (``deprel_base``) or whole (docs/tedeval.md, "Relation labels in LAS")."""
+    return attach_config(AttachSettings(labels=LABELS_UNIVERSAL if deprel_base else LABELS_FULL), "conllx")
 
 
 def deprel_text(decided: Sequence[tuple[str, bool]]) -> str:
@@ -407,13 +414,7 @@ class _Scan:
             self.config,
             ((s.name, s.gold, sentence[plan.gold_file[s.name]] if sentence else None) for s in plan.schemes),
         )
-        self.acfg = {
-            s.name: attach_config(
-                AttachSettings(labels=LABELS_UNIVERSAL if self.config.base_of(s.name) else LABELS_FULL),
-                "conllx",
-            )
-            for s in plan.schemes
-        }
+        self.acfg = {s.name: counting_config(self.config.base_of(s.name)) for s in plan.schemes}
         return self.config
 
     def add(self, index: int, sentence: list[AnyTree]) -> bool:
