@@ -369,6 +369,31 @@ def _del_key(
     return gold_pos[next(iter(sents))], ("del", node.label, frozenset(i for _, i in golds))
 
 
+def _parse_side(
+    block: Block,
+    parse: Sequence[SideSentence],
+    labeled: bool,
+    sides: SideCache | None,
+    layouts: dict[Hashable, Layout] | None,
+) -> _ParseSide:
+    """The parse's side of a block (docs/rawtext.md, "Trees"), from ``sides`` when a target before
+    built it, else built (and kept there)."""
+    side_key = (tuple(p.index for p in parse), labeled)
+    built = sides.get(side_key) if sides is not None else None
+    if built is None:
+        prefs: list[list[Hashable | None]] = [
+            [block.links.get((p.index, i)) for i in range(len(p.st.words))] for p in parse
+        ]
+        x_in = [(p.st, p.tree, p.chars) for p in parse]
+        x_laid = _laid(layouts, ("p", tuple(p.index for p in parse)), x_in, prefs, "p")
+        tree, nodes = _side_tree(x_in, prefs, "p", labeled, x_laid)
+        norm_p = sum(size(p.st, labeled=labeled) for p in parse)
+        built = _ParseSide(prepare_tree(tree), nodes, norm_p, {}, {}, {})
+        if sides is not None:
+            sides[side_key] = built
+    return built
+
+
 def block_ted(
     block: Block,
     parse: Sequence[SideSentence],
@@ -399,19 +424,7 @@ def block_ted(
     grefs: list[list[Hashable | None]] = [
         [(g.index, i) if (g.index, i) in linked else None for i in range(len(g.st.words))] for g in own
     ]
-    side_key = (tuple(p.index for p in parse), labeled)
-    built = sides.get(side_key) if sides is not None else None
-    if built is None:
-        prefs: list[list[Hashable | None]] = [
-            [block.links.get((p.index, i)) for i in range(len(p.st.words))] for p in parse
-        ]
-        x_in = [(p.st, p.tree, p.chars) for p in parse]
-        x_laid = _laid(layouts, ("p", tuple(p.index for p in parse)), x_in, prefs, "p")
-        tree, nodes = _side_tree(x_in, prefs, "p", labeled, x_laid)
-        norm_p = sum(size(p.st, labeled=labeled) for p in parse)
-        built = _ParseSide(prepare_tree(tree), nodes, norm_p, {}, {}, {})
-        if sides is not None:
-            sides[side_key] = built
+    built = _parse_side(block, parse, labeled, sides, layouts)
     px, xn = built.prepared, built.nodes
     x = px.tree
     y_in = [(t, g.tree, g.chars) for t, g in zip(target, own, strict=True)]
