@@ -410,7 +410,7 @@ def construction_report(
         scores.append(ConstructionScores(u, tuple(rows), tuple(cells_out), verdicts, flips))
     units_sig = coverage.signature()
     settings: list[tuple[str, object]] = [("units", units_sig)] if units_sig else []
-    atlas_sig, rank_sig = config.signature(), ranking.signature(result.deprel if result.deprel_base else "")
+    atlas_sig, rank_sig = config.signature(), ranking.signature(result.deprel)
     sig = (
         "constructions|"
         + atlas_sig[len("atlas|") : atlas_sig.rindex("|v")]

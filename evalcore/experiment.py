@@ -220,8 +220,9 @@ class ExperimentResult(Tabular):
 
     @property
     def deprel(self) -> str:
-        """The signature's ``deprel`` value (:func:`deprel_text`)."""
-        return deprel_text(self.deprel_base)
+        """The signature's ``deprel`` value (:func:`deprel_text`); ``""`` without a dependency gold
+        (no UAS or LAS)."""
+        return deprel_text(self.deprel_base) if self.deprel_base else ""
 
     def row(self, against: str, metric: str) -> Row | None:
         """The row ``(against, metric)``, if the experiment produced it."""
@@ -731,7 +732,6 @@ def run_experiment(
         held = frozenset(name for name in golds_read if name in plan.gold_file)
         scan = _Scan(plan, config, details, converted, held)
         counts: MismatchError | None = None
-        # the first pass of streamed files keeps them while a file may be a parse of raw text
         # from a first difference on, the first pass keeps what it reads of streamed files (a parse
         # of raw text, and its gold, then need not be read again)
         tapes = {} if golds_read or reader is None or config.skip_mismatched else _tapes(streams)

@@ -364,17 +364,19 @@ class OperationFilter:
     def operations(self, ted: SentenceTed) -> tuple[EditOp, ...]:
         """The operations of ``ted.script`` that match (a discounted operation is counted once per
         discount, as :func:`mark_operations` places them)."""
-        out: list[EditOp] = []
-        for op, discounted in with_discount(ted.script, ted.discounted):
-            if self.status and self.status != ("discounted" if discounted else "counted"):
-                continue
-            if self.kind and self.kind != op.kind:
-                continue
-            labels = (op.label, op.new_label) if op.kind == "rel" else (op.label,)
-            if self.label and not any(label_matches(self.label, x) for x in labels):
-                continue
-            out.append(op)
-        return tuple(out)
+        return tuple(
+            op
+            for op, discounted in with_discount(ted.script, ted.discounted)
+            if self._wants(op.kind, (op.label, op.new_label) if op.kind == "rel" else (op.label,), discounted)
+        )
+
+    def _wants(self, kind: str, labels: Sequence[str], discounted: bool) -> bool:
+        """Whether one operation (its kind, the labels it involves, discounted or not) matches."""
+        return (
+            (not self.status or self.status == ("discounted" if discounted else "counted"))
+            and (not self.kind or self.kind == kind)
+            and (not self.label or any(label_matches(self.label, x) for x in labels))
+        )
 
     def matches(self, ted: SentenceTed) -> bool:
         """Whether the script has at least one matching operation (always, when nothing is asked)."""
@@ -383,11 +385,4 @@ class OperationFilter:
     def matches_block(self, ops: Sequence[RawOp]) -> bool:
         """:meth:`matches` for the script of a block of a parse of raw text (docs/rawtext.md): its
         deletions and insertions, each counted or discounted (no relabeling)."""
-        if not self.active:
-            return True
-        return any(
-            (not self.status or self.status == ("discounted" if op.discounted else "counted"))
-            and (not self.kind or self.kind == op.kind)
-            and (not self.label or label_matches(self.label, op.label))
-            for op in ops
-        )
+        return not self.active or any(self._wants(op.kind, (op.label,), op.discounted) for op in ops)

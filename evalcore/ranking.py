@@ -298,7 +298,7 @@ def rank_parses(
         tests,
         flips,
         result.sentences,
-        config.signature(result.deprel if result.deprel_base else ""),
+        config.signature(result.deprel),
     )
 
 

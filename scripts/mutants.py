@@ -938,8 +938,8 @@ _RAW += [
     (RT, 'block_ted', 'seg = not placed_at[node.sentence].issuperset(node.span)', 'seg = False', CONSTANT,
      RAWTEXT),
     (RT, 'block_ted', 'm = ted_block(px, y, check=check)', 'm = ted_block(px, y)', DROP, RAWTEXT),
-    ("evalcore/inspection.py", 'OperationFilter.matches_block',
-     '("discounted" if op.discounted else "counted")', '("counted" if op.discounted else "discounted")', SIDE,
+    ("evalcore/inspection.py", 'OperationFilter._wants',
+     '("discounted" if discounted else "counted")', '("counted" if discounted else "discounted")', SIDE,
      ("tests/test_rawtext.py",)),
     # ---- LAS in the cross-scheme experiment compares relations by the gold's format (docs/tedeval.md) ----
     (ER, 'aligned_attachment', 'or (deprel_base and p.deprel', 'or (not deprel_base and p.deprel', OPERATOR,
@@ -955,8 +955,8 @@ _RAW += [
     ("evalcore/construction_scores.py", '_attach_pairs',
      'cfgs = {s.name: counting_config(base.get(s.name, False)) for s in schemes}',
      'cfgs = {s.name: counting_config(False) for s in schemes}', CONSTANT, (LABELS,)),
-    ("evalcore/ranking.py", 'rank_parses', 'config.signature(result.deprel if result.deprel_base else "")',
-     'config.signature("")', DROP, (LABELS,)),
+    ("evalcore/ranking.py", 'rank_parses', 'config.signature(result.deprel),',
+     'config.signature(""),', DROP, (LABELS,)),
 ]
 # fmt: on
 
